@@ -1,0 +1,345 @@
+"""Clock scripts: the conformance format of ``../shared/spec/clock-script.md``.
+
+``load_script`` validates a script's JSON (``ScriptError`` names the field that
+is wrong); ``run_script`` plays it on a ``bgclock.core.Match`` and reports the
+first step that does not hold.  ``bgclock replay FILE...`` is a thin wrapper.
+Pure: the caller reads files and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from bgclock.core import (
+    EVENT_TYPES,
+    MODES,
+    PHASES,
+    PRESETS,
+    SIDES,
+    STOP_REASONS,
+    ClockError,
+    ClockSettings,
+    Event,
+    IllegalCommand,
+    Match,
+    MatchState,
+)
+
+_TOP_KEYS: Final = frozenset({"about", "rules", "match", "steps"})
+_MATCH_KEYS: Final = frozenset({"length", "score", "teams", "crawford", "clock"})
+_CLOCK_INT_KEYS: Final = frozenset({"per_point_ms", "less_per_point_ms", "delay_ms", "reserve_ms"})
+_STEP_KEYS: Final = frozenset({"at_ms", "do", "expect", "refused"})
+_SIDE_FIELDS: Final[dict[str, type]] = {
+    "reserve_ms": int, "delay_ms": int, "running": bool, "expired": bool,
+    "forfeit_delay": bool, "breaks": int,
+}
+_STOPPED_REASONS: Final = STOP_REASONS | {"time_expired"}
+_EXPECT_KEYS: Final = frozenset({
+    "A", "B", "phase", "stopped_reason", "on_turn", "score", "cube", "crawford",
+    "cube_frozen", "winner", "game",
+})
+
+
+class ScriptError(ValueError):
+    """The file is not a valid clock script; the message names the field."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Step:
+    """One step: an optional event and an optional expectation at ``at_ms``."""
+
+    index: int
+    at_ms: int
+    event: Event | None
+    refused: bool
+    expect: dict[str, Any] | None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Script:
+    """A validated clock script."""
+
+    rules: str
+    length: int
+    score: tuple[int, int]
+    teams: bool
+    crawford: bool
+    clock: dict[str, Any]
+    steps: tuple[Step, ...]
+    about: str | None = None
+
+    def new_match(self) -> Match:
+        return Match.new(self.rules, length=self.length, score=self.score, teams=self.teams,
+                         crawford=self.crawford, clock=self.clock)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Failure:
+    """The first step that did not hold."""
+
+    step: int
+    field: str
+    expected: Any
+    actual: Any
+    detail: str = ""
+
+    def describe(self) -> str:
+        text = (f"step {self.step}: {self.field}: expected {json.dumps(self.expected)}, "
+                f"actual {json.dumps(self.actual)}")
+        return f"{text} ({self.detail})" if self.detail else text
+
+
+@dataclass(slots=True, kw_only=True)
+class Outcome:
+    """What running a script gave: its failure (if any) and the final state."""
+
+    failure: Failure | None
+    state: MatchState
+    refusals: list[tuple[int, str]] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.failure is None
+
+
+# ------------------------------------------------------------------ validation
+
+def _is_int(v: object) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _need(cond: bool, where: str, what: str) -> None:
+    if not cond:
+        raise ScriptError(f"{where}: {what}")
+
+
+def _check_keys(obj: dict[str, Any], allowed: frozenset[str], where: str) -> None:
+    for key in obj:
+        _need(key in allowed, f"{where}.{key}" if where else key, "unknown key")
+
+
+def _validate_expect(exp: object, where: str) -> dict[str, Any]:
+    _need(isinstance(exp, dict), where, "must be an object")
+    assert isinstance(exp, dict)
+    _check_keys(exp, _EXPECT_KEYS, where)
+    checks: dict[str, Callable[[Any], bool]] = {
+        "phase": lambda v: v in PHASES,
+        "stopped_reason": lambda v: v is None or v in _STOPPED_REASONS,
+        "on_turn": lambda v: v is None or v in SIDES,
+        "winner": lambda v: v is None or v in SIDES,
+        "score": lambda v: isinstance(v, list) and len(v) == 2 and all(_is_int(s) for s in v),
+        "crawford": lambda v: isinstance(v, bool),
+        "cube_frozen": lambda v: isinstance(v, bool),
+        "game": lambda v: _is_int(v) and v >= 0,
+    }
+    for key, value in exp.items():
+        path = f"{where}.{key}"
+        if key in ("A", "B"):
+            _need(isinstance(value, dict), path, "must be an object")
+            _check_keys(value, frozenset(_SIDE_FIELDS), path)
+            for name, typ in _SIDE_FIELDS.items():
+                if name in value:
+                    v = value[name]
+                    good = isinstance(v, bool) if typ is bool else _is_int(v)
+                    _need(good, f"{path}.{name}", f"must be {'true/false' if typ is bool else 'a whole number'}")
+        elif key == "cube":
+            _need(isinstance(value, dict), path, "must be an object")
+            _check_keys(value, frozenset({"value", "owner"}), path)
+            if "value" in value:
+                _need(_is_int(value["value"]) and value["value"] >= 1, f"{path}.value",
+                      "must be a whole number >= 1")
+            if "owner" in value:
+                _need(value["owner"] is None or value["owner"] in SIDES, f"{path}.owner",
+                      "must be 'A', 'B' or null")
+        else:
+            _need(checks[key](value), path, f"invalid value {json.dumps(value)}")
+    return exp
+
+
+def _validate_step(raw: object, index: int, previous_at: int) -> Step:
+    where = f"steps[{index}]"
+    _need(isinstance(raw, dict), where, "must be an object")
+    assert isinstance(raw, dict)
+    at = raw.get("at_ms")
+    _need(_is_int(at), f"{where}.at_ms", "must be a whole number of milliseconds")
+    assert isinstance(at, int)
+    _need(at >= 0, f"{where}.at_ms", "must not be negative")
+    _need(at >= previous_at, f"{where}.at_ms", f"must not decrease (previous {previous_at})")
+    kind = raw.get("do")
+    event: Event | None = None
+    if kind is None:
+        _check_keys(raw, frozenset({"at_ms", "expect"}), where)
+    else:
+        _need(isinstance(kind, str) and kind in EVENT_TYPES, f"{where}.do",
+              f"unknown event {json.dumps(kind)}")
+        fields = {k: v for k, v in raw.items() if k not in _STEP_KEYS}
+        if kind == "stop":
+            _need("reason" not in fields or fields["reason"] in STOP_REASONS,
+                  f"{where}.reason", f"must be one of {', '.join(sorted(STOP_REASONS))}")
+        try:
+            event = Event.from_dict({"do": kind, "at_ms": at, **fields})
+        except ClockError as exc:
+            raise ScriptError(f"{where}: {exc}") from None
+    refused = raw.get("refused", False)
+    _need(isinstance(refused, bool), f"{where}.refused", "must be true or false")
+    _need(not refused or event is not None, f"{where}.refused", "needs an event ('do')")
+    expect = None
+    if "expect" in raw:
+        expect = _validate_expect(raw["expect"], f"{where}.expect")
+    return Step(index=index, at_ms=at, event=event, refused=refused, expect=expect)
+
+
+def load_script(data: object) -> Script:
+    """Validate a parsed script; raise ``ScriptError`` naming the bad field."""
+    _need(isinstance(data, dict), "script", "must be a JSON object")
+    assert isinstance(data, dict)
+    _check_keys(data, _TOP_KEYS, "")
+    for key in ("rules", "match", "steps"):
+        _need(key in data, key, "missing")
+    about = data.get("about")
+    rules = data["rules"]
+    _need(isinstance(rules, str) and rules in PRESETS, "rules",
+          f"unknown preset {json.dumps(rules)} (one of {', '.join(PRESETS)})")
+    match = data["match"]
+    _need(isinstance(match, dict), "match", "must be an object")
+    _check_keys(match, _MATCH_KEYS, "match")
+    length = match.get("length")
+    _need(_is_int(length) and length >= 1, "match.length", "must be a whole number >= 1")
+    score = match.get("score", [0, 0])
+    _need(isinstance(score, list) and len(score) == 2 and all(_is_int(s) for s in score),
+          "match.score", "must be [A, B], two whole numbers")
+    _need(all(0 <= s < length for s in score), "match.score",
+          "each score must be from 0 to length - 1")
+    teams = match.get("teams", False)
+    _need(isinstance(teams, bool), "match.teams", "must be true or false")
+    crawford = match.get("crawford", False)
+    _need(isinstance(crawford, bool), "match.crawford", "must be true or false")
+    clock = match.get("clock", {})
+    _need(isinstance(clock, dict), "match.clock", "must be an object")
+    _check_keys(clock, _CLOCK_INT_KEYS | {"mode"}, "match.clock")
+    if "mode" in clock:
+        _need(clock["mode"] in MODES, "match.clock.mode",
+              f"must be one of {', '.join(MODES)}")
+    for key in _CLOCK_INT_KEYS & set(clock):
+        _need(_is_int(clock[key]) and clock[key] >= 0, f"match.clock.{key}",
+              "must be a whole number of milliseconds >= 0")
+    try:
+        ClockSettings.resolve(rules, length=length, score=(score[0], score[1]), teams=teams,
+                              overrides=clock)
+    except ClockError as exc:
+        raise ScriptError(f"match: {exc}") from None
+    steps_raw = data["steps"]
+    _need(isinstance(steps_raw, list), "steps", "must be a list")
+    steps: list[Step] = []
+    previous = 0
+    for i, raw in enumerate(steps_raw):
+        step = _validate_step(raw, i, previous)
+        previous = step.at_ms
+        steps.append(step)
+    return Script(rules=rules, length=length, score=(score[0], score[1]), teams=teams,
+                  crawford=crawford, clock=dict(clock), steps=tuple(steps),
+                  about=about if isinstance(about, str) else None)
+
+
+# --------------------------------------------------------------------- running
+
+def state_fields(state: MatchState) -> dict[str, Any]:
+    """The state with exactly the fields a script's ``expect`` can name."""
+    full = state.to_dict()
+    return {key: full[key] for key in (
+        "A", "B", "phase", "stopped_reason", "on_turn", "score", "cube", "crawford",
+        "cube_frozen", "winner", "game",
+    )}
+
+
+def _compare(expect: dict[str, Any], actual: dict[str, Any], step: int) -> Failure | None:
+    for key, want in expect.items():
+        if isinstance(want, dict):  # A, B, cube: only the named fields
+            for sub, sub_want in want.items():
+                got = actual[key][sub]
+                if got != sub_want or type(got) is not type(sub_want):
+                    return Failure(step=step, field=f"{key}.{sub}", expected=sub_want,
+                                   actual=got)
+        else:
+            got = actual[key]
+            if got != want or type(got) is not type(want):
+                return Failure(step=step, field=key, expected=want, actual=got)
+    return None
+
+
+def run_script(script: Script) -> Outcome:
+    """Play every step; stop at the first that does not hold."""
+    match = script.new_match()
+    refusals: list[tuple[int, str]] = []
+    for step in script.steps:
+        if step.event is not None:
+            try:
+                match.apply(step.event)
+                accepted, reason = True, ""
+            except IllegalCommand as exc:
+                accepted, reason = False, str(exc)
+                refusals.append((step.index, reason))
+            except ClockError as exc:
+                accepted, reason = False, str(exc)
+                refusals.append((step.index, reason))
+            if accepted == step.refused:
+                return Outcome(
+                    failure=Failure(
+                        step=step.index, field="refused", expected=step.refused,
+                        actual=not accepted,
+                        detail=f"{step.event.kind}: {reason}" if reason else step.event.kind,
+                    ),
+                    state=match.state(step.at_ms), refusals=refusals,
+                )
+        state = match.state(step.at_ms)
+        if step.expect is not None:
+            failure = _compare(step.expect, state_fields(state), step.index)
+            if failure is not None:
+                return Outcome(failure=failure, state=state, refusals=refusals)
+    return Outcome(failure=None, state=match.state(), refusals=refusals)
+
+
+def run_file(path: Path) -> tuple[int, str, Outcome | None]:
+    """Run one file: (exit code, report line, outcome)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        return 2, f"{path}: invalid script: {exc}", None
+    try:
+        script = load_script(data)
+    except ScriptError as exc:
+        return 2, f"{path}: invalid script: {exc}", None
+    outcome = run_script(script)
+    if outcome.failure is not None:
+        return 1, f"{path}: FAIL {outcome.failure.describe()}", outcome
+    return 0, f"{path}: ok ({len(script.steps)} steps)", outcome
+
+
+# ------------------------------------------------------------------------- CLI
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE", help="clock script (JSON)")
+    parser.add_argument("--state", action="store_true",
+                        help="print each file's final state as JSON")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print only failures and the summary")
+
+
+def run(args: argparse.Namespace) -> int:
+    worst = 0
+    counts = {0: 0, 1: 0, 2: 0}
+    for name in args.files:
+        code, line, outcome = run_file(Path(name))
+        counts[code] += 1
+        worst = max(worst, code)
+        if code or not args.quiet:
+            print(line)
+        if args.state and outcome is not None:
+            print(json.dumps(state_fields(outcome.state), sort_keys=True))
+    print(f"{counts[0]} passed, {counts[1]} failed, {counts[2]} invalid")
+    return worst
