@@ -146,7 +146,8 @@ def _validate_expect(exp: object, where: str) -> dict[str, Any]:
                 if name in value:
                     v = value[name]
                     good = isinstance(v, bool) if typ is bool else _is_int(v)
-                    _need(good, f"{path}.{name}", f"must be {'true/false' if typ is bool else 'a whole number'}")
+                    want = "true or false" if typ is bool else "a whole number"
+                    _need(good, f"{path}.{name}", f"must be {want}")
         elif key == "cube":
             _need(isinstance(value, dict), path, "must be an object")
             _check_keys(value, frozenset({"value", "owner"}), path)

@@ -54,14 +54,6 @@ class Preset:
         return long_match if length >= threshold else short_match
 
 
-_USBGF_FIGURES = dict(
-    per_point_ms=2 * MINUTE,
-    less_per_point_ms=1 * MINUTE,
-    delay_ms=12 * SECOND,
-    team_per_point_ms=2 * MINUTE + 30 * SECOND,
-    team_less_per_point_ms=1 * MINUTE + 15 * SECOND,
-    team_delay_ms=18 * SECOND,
-)
 
 PRESETS: Final[dict[str, Preset]] = {
     p.id: p
@@ -72,7 +64,12 @@ PRESETS: Final[dict[str, Preset]] = {
             source="usbgf-2013-simple-delay.txt",
             mode="simple_delay",
             expiry=EXPIRY_LOSES,
-            **_USBGF_FIGURES,
+            per_point_ms=2 * MINUTE,
+            less_per_point_ms=1 * MINUTE,
+            delay_ms=12 * SECOND,
+            team_per_point_ms=2 * MINUTE + 30 * SECOND,
+            team_less_per_point_ms=1 * MINUTE + 15 * SECOND,
+            team_delay_ms=18 * SECOND,
             clauses={
                 "1.1": "clocks are introduced only at the start of a game: `start` is refused",
                 "2.1": "singles: 2:00 per point less 1:00 per point scored; 12 s per move",
@@ -92,7 +89,12 @@ PRESETS: Final[dict[str, Preset]] = {
             source="usbgf-2007-bronstein.txt",
             mode="bronstein",
             expiry=EXPIRY_LOSES,
-            **_USBGF_FIGURES,
+            per_point_ms=2 * MINUTE,
+            less_per_point_ms=1 * MINUTE,
+            delay_ms=12 * SECOND,
+            team_per_point_ms=2 * MINUTE + 30 * SECOND,
+            team_less_per_point_ms=1 * MINUTE + 15 * SECOND,
+            team_delay_ms=18 * SECOND,
             clauses={
                 "1.1": "clocks are introduced only at the start of a game: `start` is refused",
                 "2.1": "singles: 2:00 per point less 1:00 per point scored; 12 s per move",
@@ -127,7 +129,8 @@ PRESETS: Final[dict[str, Preset]] = {
                 "3.6": "concessions and claims stop both clocks; accept, reject, ruling",
                 "4.1": "stopping both clocks, with a reason",
                 "5.1": "with Bronstein clocks a side whose time expires loses the match",
-                "5.2": "penalty points (director's) bringing a side within one point freeze the cube",
+                "5.2": "penalty points (director's) bringing a side within one point "
+                "freeze the cube",
             },
         ),
         Preset(
