@@ -1,0 +1,46 @@
+"""The board engine: positions, IDs, legal plays and what can still happen.
+
+Pure: standard library only; never reads a clock, a file, a socket or the
+environment.  Everything a caller may touch is re-exported here.
+
+- :class:`Position` - checkers of both sides, seen from the side on roll.
+- :func:`position_from_id` / :func:`position_id` - gnubg Position IDs.
+- :func:`match_from_id` / :func:`match_id` / :class:`MatchState` - gnubg Match IDs.
+- :func:`position_from_xgid` / :func:`xgid` - eXtreme Gammon XGIDs.
+- :func:`legal_plays` / :class:`Play` - the legal plays of a roll.
+"""
+
+from bgclock.board._ids import (
+    MatchState,
+    match_from_id,
+    match_id,
+    position_from_id,
+    position_from_xgid,
+    position_id,
+    xgid,
+)
+from bgclock.board._moves import ROLLS, Play, legal_plays, resulting_positions
+from bgclock.board._position import (
+    BoardError,
+    InvalidId,
+    InvalidPosition,
+    Position,
+)
+
+__all__ = [
+    "ROLLS",
+    "BoardError",
+    "InvalidId",
+    "InvalidPosition",
+    "MatchState",
+    "Play",
+    "Position",
+    "legal_plays",
+    "match_from_id",
+    "match_id",
+    "position_from_id",
+    "position_from_xgid",
+    "position_id",
+    "resulting_positions",
+    "xgid",
+]

@@ -1,0 +1,353 @@
+"""Reading and writing gnubg Position IDs, gnubg Match IDs and XGIDs.
+
+Formats (see docs/formats.md for the public descriptions they follow):
+
+- **Position ID**: 14 characters of base64 for an 80-bit key.  For each of the
+  two sides, for each of its 24 points then its bar, one ``1`` bit per checker
+  followed by a ``0``; bits packed little-endian (first bit = lowest bit of the
+  first byte).  gnubg's code writes the side *not* on roll first and the side
+  on roll second (its ``anBoard[0]`` / ``anBoard[1]``); the manual's worked
+  example is the symmetric opening position, which cannot tell them apart.
+- **Match ID**: 12 characters of base64 for a 66-bit key of fields, each field
+  least significant bit first: cube log2 (4), cube owner (2: 0, 1, 3 =
+  centred), player on roll (1), Crawford (1), game state (3), turn (1), double
+  offered (1), resignation (2), die 1 (3), die 2 (3), match length (15), score
+  of player 0 (15), score of player 1 (15).
+- **XGID**: ``XGID=`` + 10 colon-separated fields: 26 position characters
+  (index 0 = top player O's bar, 1..24 = the bottom player X's points 1..24,
+  25 = X's bar; ``A``..``O`` = 1..15 of X's checkers, ``a``..``o`` O's, ``-``
+  empty), cube log2, cube position (1 X owns, -1 O owns, 0 centred), turn
+  (1 X, -1 O), dice (``00`` not rolled, ``D`` doubled, ``B``/``R`` beaver /
+  raccoon, or two digits), X's score, O's score, Crawford (match) or
+  Jacoby/beaver flags (money), match length (0 = money), max cube log2.
+  We number X as player 1 and O as player 0, as gnubg does for the bottom and
+  top player.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from dataclasses import dataclass, replace
+
+from bgclock.board._position import BAR, POINTS, InvalidId, InvalidPosition, Position
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MatchState:
+    """Everything a gnubg Match ID (or an XGID's fields after the position) says.
+
+    Players are numbered 0 and 1 as in gnubg; ``on_roll`` is the player whose
+    turn the position is.  ``length`` 0 is a money game.
+    """
+
+    length: int = 0
+    score: tuple[int, int] = (0, 0)
+    cube: int = 1
+    cube_owner: int | None = None
+    on_roll: int = 0
+    crawford: bool = False
+    dice: tuple[int, int] | None = None
+    game_state: int = 1
+    turn: int | None = None
+    double_offered: bool = False
+    resigned: int = 0
+    max_cube_log2: int = 10
+
+    def __post_init__(self) -> None:
+        if self.cube < 1 or self.cube & (self.cube - 1) or self.cube > 1 << 15:
+            raise InvalidId(f"cube value {self.cube} is not a power of 2 up to 32768")
+        if self.cube_owner not in (None, 0, 1) or self.on_roll not in (0, 1):
+            raise InvalidId("players are numbered 0 and 1")
+        if self.length < 0 or min(self.score) < 0:
+            raise InvalidId("match length and scores cannot be negative")
+        if self.dice is not None and not all(1 <= d <= 6 for d in self.dice):
+            raise InvalidId(f"dice {self.dice} are not in 1..6")
+
+    @property
+    def score_on_roll(self) -> int:
+        """Score of the player on roll."""
+        return self.score[self.on_roll]
+
+    @property
+    def score_opponent(self) -> int:
+        """Score of the player not on roll."""
+        return self.score[1 - self.on_roll]
+
+
+# -- base64 helpers -----------------------------------------------------------
+_B64 = re.compile(r"[A-Za-z0-9+/]+")
+
+
+def _b64_to_int(text: str, chars: int, nbytes: int, what: str) -> int:
+    if len(text) != chars or not _B64.fullmatch(text):
+        raise InvalidId(f"a {what} is {chars} base64 characters, got {text!r}")
+    try:
+        raw = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
+    except binascii.Error as exc:  # pragma: no cover - the regex rules this out
+        raise InvalidId(f"{what} {text!r}: {exc}") from exc
+    return int.from_bytes(raw[:nbytes], "little")
+
+
+def _int_to_b64(value: int, nbytes: int, chars: int) -> str:
+    return base64.b64encode(value.to_bytes(nbytes, "little")).decode("ascii")[:chars]
+
+
+# -- Position ID ----------------------------------------------------------------
+def position_from_id(position_id: str) -> Position:
+    """Read a gnubg Position ID (the side on roll is the one the ID is for).
+
+    >>> position_from_id("4HPwATDgc/ABMA") == Position.initial()
+    True
+    """
+    key = _b64_to_int(position_id.strip(), 14, 10, "Position ID")
+    sides: list[list[int]] = [[0] * 25, [0] * 25]
+    bit = 0
+    for side in sides:
+        for slot in range(25):
+            while key >> bit & 1:
+                side[slot] += 1
+                bit += 1
+                if bit > 80:
+                    raise InvalidId(f"Position ID {position_id!r} has too many checkers")
+            bit += 1
+    try:
+        return Position(on_roll=tuple(sides[1]), opponent=tuple(sides[0]))
+    except InvalidPosition as exc:
+        raise InvalidId(f"Position ID {position_id!r}: {exc}") from exc
+
+
+def position_id(position: Position) -> str:
+    """The gnubg Position ID of a position.
+
+    >>> position_id(Position.initial())
+    '4HPwATDgc/ABMA'
+    """
+    key = 0
+    bit = 0
+    for side in (position.opponent, position.on_roll):
+        for n in side:
+            key |= ((1 << n) - 1) << bit
+            bit += n + 1
+    return _int_to_b64(key, 10, 14)
+
+
+# -- Match ID -------------------------------------------------------------------
+_MATCH_FIELDS = (  # (name, width) in key order
+    ("cube", 4), ("owner", 2), ("on_roll", 1), ("crawford", 1), ("state", 3),
+    ("turn", 1), ("double", 1), ("resign", 2), ("die1", 3), ("die2", 3),
+    ("length", 15), ("score0", 15), ("score1", 15),
+)
+
+
+def match_from_id(match_id: str) -> MatchState:
+    """Read a gnubg Match ID.
+
+    >>> m = match_from_id("cIkmAQAAAAAA")
+    >>> m.length, m.score, m.cube, m.on_roll, m.dice
+    (9, (0, 0), 1, 1, (5, 1))
+    """
+    key = _b64_to_int(match_id.strip(), 12, 9, "Match ID")
+    f: dict[str, int] = {}
+    bit = 0
+    for name, width in _MATCH_FIELDS:
+        f[name] = key >> bit & ((1 << width) - 1)
+        bit += width
+    if f["owner"] == 2:
+        raise InvalidId(f"Match ID {match_id!r}: cube owner 2 does not exist")
+    dice = (f["die1"], f["die2"]) if f["die1"] and f["die2"] else None
+    if dice is not None and max(dice) > 6:
+        raise InvalidId(f"Match ID {match_id!r}: dice {dice} are not in 1..6")
+    return MatchState(
+        length=f["length"],
+        score=(f["score0"], f["score1"]),
+        cube=1 << f["cube"],
+        cube_owner=None if f["owner"] == 3 else f["owner"],
+        on_roll=f["on_roll"],
+        crawford=bool(f["crawford"]),
+        dice=dice,
+        game_state=f["state"],
+        turn=f["turn"],
+        double_offered=bool(f["double"]),
+        resigned=f["resign"],
+    )
+
+
+def match_id(match: MatchState) -> str:
+    """The gnubg Match ID of a match state.
+
+    >>> match_id(match_from_id("cIkmAQAAAAAA"))
+    'cIkmAQAAAAAA'
+    """
+    dice = match.dice or (0, 0)
+    values = {
+        "cube": match.cube.bit_length() - 1,
+        "owner": 3 if match.cube_owner is None else match.cube_owner,
+        "on_roll": match.on_roll,
+        "crawford": int(match.crawford),
+        "state": match.game_state,
+        "turn": match.on_roll if match.turn is None else match.turn,
+        "double": int(match.double_offered),
+        "resign": match.resigned,
+        "die1": dice[0],
+        "die2": dice[1],
+        "length": match.length,
+        "score0": match.score[0],
+        "score1": match.score[1],
+    }
+    key = 0
+    bit = 0
+    for name, width in _MATCH_FIELDS:
+        value = values[name]
+        if value >> width:
+            raise InvalidId(f"{name} {value} does not fit a Match ID")
+        key |= value << bit
+        bit += width
+    return _int_to_b64(key, 9, 12)
+
+
+# -- XGID -------------------------------------------------------------------------
+_XG_FIELDS = 10
+
+
+def _xg_count(ch: str, xgid: str) -> tuple[int, int]:
+    """(count of X's checkers, count of O's checkers) for one character."""
+    if ch == "-":
+        return 0, 0
+    if "A" <= ch <= "O":
+        return ord(ch) - ord("A") + 1, 0
+    if "a" <= ch <= "o":
+        return 0, ord(ch) - ord("a") + 1
+    raise InvalidId(f"XGID {xgid!r}: {ch!r} is not a checker count")
+
+
+def _xg_int(text: str, what: str, xgid: str) -> int:
+    if not re.fullmatch(r"-?[0-9]+", text):
+        raise InvalidId(f"XGID {xgid!r}: {what} {text!r} is not a number")
+    return int(text)
+
+
+def position_from_xgid(xgid: str) -> tuple[Position, MatchState]:
+    """Read an XGID (with or without its ``XGID=`` prefix).
+
+    >>> pos, m = position_from_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10")
+    >>> pos == Position.initial(), m.on_roll, m.length
+    (True, 1, 0)
+    """
+    text = xgid.strip()
+    if text.startswith("XGID="):
+        text = text[5:]
+    fields = text.split(":")
+    if len(fields) != _XG_FIELDS:
+        raise InvalidId(f"XGID {xgid!r}: expected {_XG_FIELDS} fields, got {len(fields)}")
+    board = fields[0]
+    if len(board) != 26:
+        raise InvalidId(f"XGID {xgid!r}: the position is 26 characters, got {len(board)}")
+    x = [0] * 25  # X's own numbering
+    o = [0] * 25  # O's own numbering
+    for idx, ch in enumerate(board):
+        nx, no = _xg_count(ch, xgid)
+        if idx == 0:
+            if nx:
+                raise InvalidId(f"XGID {xgid!r}: X checkers on O's bar")
+            o[BAR] = no
+        elif idx == 25:
+            if no:
+                raise InvalidId(f"XGID {xgid!r}: O checkers on X's bar")
+            x[BAR] = nx
+        else:
+            x[idx - 1] += nx
+            o[POINTS - idx] += no
+    cube_log = _xg_int(fields[1], "cube", xgid)
+    cube_pos = _xg_int(fields[2], "cube position", xgid)
+    turn = _xg_int(fields[3], "turn", xgid)
+    if turn not in (1, -1):
+        raise InvalidId(f"XGID {xgid!r}: turn is 1 (X) or -1 (O), got {turn}")
+    if cube_pos not in (1, 0, -1) or not 0 <= cube_log <= 15:
+        raise InvalidId(f"XGID {xgid!r}: bad cube fields")
+    dice_field = fields[4]
+    dice: tuple[int, int] | None = None
+    doubled = False
+    if dice_field in ("D", "B", "R"):
+        doubled = True
+    elif re.fullmatch(r"[1-6][1-6]", dice_field):
+        dice = (int(dice_field[0]), int(dice_field[1]))
+    elif dice_field != "00":
+        raise InvalidId(f"XGID {xgid!r}: dice field {dice_field!r}")
+    score_x = _xg_int(fields[5], "score", xgid)
+    score_o = _xg_int(fields[6], "score", xgid)
+    crawford = _xg_int(fields[7], "Crawford/Jacoby", xgid)
+    length = _xg_int(fields[8], "match length", xgid)
+    max_cube = _xg_int(fields[9], "max cube", xgid)
+    x_on_roll = turn == 1
+    try:
+        pos = (
+            Position(on_roll=tuple(x), opponent=tuple(o))
+            if x_on_roll
+            else Position(on_roll=tuple(o), opponent=tuple(x))
+        )
+        match = MatchState(
+            length=length,
+            score=(score_o, score_x),
+            cube=1 << cube_log,
+            cube_owner={0: None, 1: 1, -1: 0}[cube_pos],
+            on_roll=1 if x_on_roll else 0,
+            crawford=bool(crawford) if length else False,
+            dice=dice,
+            double_offered=doubled,
+            max_cube_log2=max_cube,
+        )
+    except InvalidPosition as exc:
+        raise InvalidId(f"XGID {xgid!r}: {exc}") from exc
+    return pos, match
+
+
+def xgid(position: Position, match: MatchState | None = None) -> str:
+    """Write an XGID; ``match.on_roll`` says whether X (1) or O (0) is on roll.
+
+    >>> xgid(Position.initial(), MatchState(on_roll=1))
+    'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10'
+    """
+    match = match or MatchState(on_roll=1)
+    x, o = (
+        (position.on_roll, position.opponent)
+        if match.on_roll == 1
+        else (position.opponent, position.on_roll)
+    )
+    chars = ["-"] * 26
+
+    def put(idx: int, n: int, upper: bool) -> None:
+        if n:
+            chars[idx] = chr((ord("A") if upper else ord("a")) + n - 1)
+
+    put(0, o[BAR], False)
+    put(25, x[BAR], True)
+    for p in range(1, 25):
+        put(p, x[p - 1], True)
+        put(p, o[POINTS - p], False)
+    if match.double_offered:
+        dice = "D"
+    elif match.dice:
+        dice = f"{match.dice[0]}{match.dice[1]}"
+    else:
+        dice = "00"
+    cube_pos = {None: 0, 1: 1, 0: -1}[match.cube_owner]
+    fields = [
+        "".join(chars),
+        str(match.cube.bit_length() - 1),
+        str(cube_pos),
+        "1" if match.on_roll == 1 else "-1",
+        dice,
+        str(match.score[1]),
+        str(match.score[0]),
+        str(int(match.crawford)),
+        str(match.length),
+        str(match.max_cube_log2),
+    ]
+    return "XGID=" + ":".join(fields)
+
+
+def with_on_roll(match: MatchState, player: int) -> MatchState:
+    """A copy of ``match`` with another player on roll."""
+    return replace(match, on_roll=player, turn=player)
