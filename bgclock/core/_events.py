@@ -10,6 +10,7 @@ event is allowed *now* is the match's business (``IllegalCommand``).
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from collections.abc import Callable
 from typing import Any, ClassVar, Final
 
 from ._errors import InvalidCommand
@@ -95,13 +96,12 @@ class Event:
     at_ms: int
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if value is None and f.name in self.optional:
+        for name, check, may_be_none in _plan(type(self)):
+            value = getattr(self, name)
+            if value is None and may_be_none:
                 continue
-            check = _CHECKS.get(f.name)
             if check is not None:
-                check(f.name, value)
+                check(name, value)
         if self.at_ms < 0:
             raise InvalidCommand("at_ms must not be negative")
 
@@ -127,17 +127,18 @@ class Event:
         cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
         if cls is None:
             raise InvalidCommand(f"unknown event {kind!r}")
-        names = {f.name for f in fields(cls)}
-        unknown = set(data) - names - {"v", "do"}
-        if unknown:
-            raise InvalidCommand(f"{kind}: unknown field {sorted(unknown)[0]!r}")
+        plan = _plan(cls)
         kwargs: dict[str, Any] = {}
-        for name in names:
+        for name, _, may_be_none in plan:
             if name in data:
                 value = data[name]
                 kwargs[name] = tuple(value) if isinstance(value, list) else value
-            elif name not in cls.optional:
+            elif not may_be_none:
                 raise InvalidCommand(f"{kind}: missing field {name!r}")
+        if len(kwargs) + 1 + ("v" in data) != len(data):
+            names = {name for name, _, _ in plan}
+            unknown = sorted(set(data) - names - {"v", "do"})
+            raise InvalidCommand(f"{kind}: unknown field {unknown[0]!r}")
         return cls(**kwargs)
 
 
@@ -308,6 +309,18 @@ class Penalty(Event):
     kind: ClassVar[str] = "penalty"
     side: str
     points: int
+
+
+_PLANS: dict[type[Event], tuple[tuple[str, Callable[[str, object], None] | None, bool], ...]] = {}
+
+
+def _plan(cls: type[Event]) -> tuple[tuple[str, Callable[[str, object], None] | None, bool], ...]:
+    """Per event class: (field, its check, may be None), computed once."""
+    plan = _PLANS.get(cls)
+    if plan is None:
+        plan = tuple((f.name, _CHECKS.get(f.name), f.name in cls.optional) for f in fields(cls))
+        _PLANS[cls] = plan
+    return plan
 
 
 EVENT_TYPES: Final[dict[str, type[Event]]] = {
