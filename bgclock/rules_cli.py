@@ -6,6 +6,7 @@ import argparse
 import json
 
 from bgclock.core import PRESETS, Preset
+from bgclock.core._presets import EXPIRY_ABA, EXPIRY_BIBA
 
 
 def _clock(ms: int) -> str:
@@ -13,6 +14,19 @@ def _clock(ms: int) -> str:
     seconds, millis = divmod(rest, 1000)
     text = f"{minutes}:{seconds:02d}"
     return f"{text}.{millis:03d}" if millis else text
+
+
+def expiry_words(p: Preset) -> str:
+    """What a flag does under this preset, as the rule book says it."""
+    if p.expiry == EXPIRY_ABA:
+        if p.mode == "standard":
+            return ("penalty points: 2 to the opponent, then 1 per repeat offense; clock reset "
+                    "to 5:00; grace at double match point; frozen cube (aba 5.1, 5.2)")
+        return "loses the match (Bronstein clocks, aba 5.1)"
+    if p.expiry == EXPIRY_BIBA:
+        return ("loses the match, unless the game can still win it (points needed <= 3 x "
+                "cube) and the director rules gin")
+    return "loses the match"
 
 
 def _figures(p: Preset) -> dict[str, object]:
@@ -29,7 +43,9 @@ def _figures(p: Preset) -> dict[str, object]:
             "less_per_point_ms": p.team_less_per_point_ms,
             "delay_ms": p.team_delay_ms,
         },
-        "on_expiry": p.expiry,
+        "on_expiry": p.expiry if p.expiry != EXPIRY_ABA or p.mode == "standard" else (
+            "loses_match"),
+        "on_expiry_words": expiry_words(p),
         "mid_game_start": p.mid_game_start,
         "breaks": None if p.breaks is None else {
             "at_least_points": p.breaks[0], "long_match": p.breaks[1],
@@ -62,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"  teams:   {_clock(preset.team_per_point_ms)} per point, less "
               f"{_clock(preset.team_less_per_point_ms)} per point scored, "
               f"{preset.team_delay_ms // 1000} s per move")
-        print(f"  on expiry: {preset.expiry}")
+        print(f"  on expiry: {expiry_words(preset)}")
         print(f"  clock may start mid-game: {'yes' if preset.mid_game_start else 'no'}")
         if preset.breaks is not None:
             at_least, long_match, short_match = preset.breaks

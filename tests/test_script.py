@@ -162,3 +162,7 @@ def test_rules_command(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown preset" in capsys.readouterr().out
     assert main(["rules", "--json", "biba-2014"]) == 0
     assert json.loads(capsys.readouterr().out)["delay_ms"] == 12000
+    assert main(["rules", "aba-2003-bronstein"]) == 0
+    assert "on expiry: loses the match" in capsys.readouterr().out
+    assert main(["rules", "aba-2003-standard"]) == 0
+    assert "on expiry: penalty points" in capsys.readouterr().out
