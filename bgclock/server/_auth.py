@@ -1,0 +1,100 @@
+"""Who may do what: the director's secret, table tokens, origins, rate limits."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import secrets
+import time
+from collections.abc import Iterable
+from typing import Final
+
+#: Bytes of randomness in a fresh director secret (128 bits).
+SECRET_BYTES: Final = 16
+
+
+def new_secret() -> str:
+    """A fresh 128-bit secret, URL-safe."""
+    return secrets.token_urlsafe(SECRET_BYTES)
+
+
+class DirectorAuth:
+    """Checks the director's secret in constant time."""
+
+    def __init__(self, secret: str) -> None:
+        if not secret:
+            raise ValueError("the director's secret must not be empty")
+        self._secret = secret.encode()
+
+    def check(self, candidate: str | None) -> bool:
+        if not candidate:
+            return False
+        return hmac.compare_digest(self._secret, candidate.encode())
+
+
+class TableTokens:
+    """Signed table tokens ``ID.MAC``: each opens exactly one table."""
+
+    def __init__(self, key: bytes) -> None:
+        if len(key) < 16:
+            raise ValueError("the token key must have at least 128 bits")
+        self._key = key
+
+    def _mac(self, table_id: int) -> str:
+        digest = hmac.new(self._key, f"table:{table_id}".encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:16]).rstrip(b"=").decode()
+
+    def token(self, table_id: int) -> str:
+        return f"{table_id}.{self._mac(table_id)}"
+
+    def table_of(self, token: str | None) -> int | None:
+        """The table a token opens, or None if it is not genuine."""
+        if not token or token.count(".") != 1:
+            return None
+        head, mac = token.split(".")
+        if not head.isdigit() or len(head) > 18:
+            return None
+        table_id = int(head)
+        if hmac.compare_digest(self._mac(table_id), mac):
+            return table_id
+        return None
+
+
+def origin_allowed(origin: str | None, host: str | None, scheme: str,
+                   allowed: Iterable[str]) -> bool:
+    """A browser may open the WebSocket only from the server's own pages
+    (or an origin the operator allowed); clients that send no Origin are not
+    browsers and still need a token."""
+    if origin is None:
+        return True
+    if origin in allowed or "*" in allowed:
+        return True
+    if host is None:
+        return False
+    web = "https" if scheme in ("https", "wss") else "http"
+    return origin == f"{web}://{host}"
+
+
+class RateLimiter:
+    """A token bucket: ``capacity`` messages at once, ``rate`` more per second."""
+
+    __slots__ = ("capacity", "rate", "_tokens", "_last", "refused_in_a_row")
+
+    def __init__(self, capacity: float, rate: float) -> None:
+        self.capacity = capacity
+        self.rate = rate
+        self._tokens = capacity
+        self._last = time.monotonic()
+        self.refused_in_a_row = 0
+
+    def allow(self, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        self._tokens = min(self.capacity, self._tokens + (now - self._last) * self.rate)
+        self._last = now
+        if self._tokens >= 1:
+            self._tokens -= 1
+            self.refused_in_a_row = 0
+            return True
+        self.refused_in_a_row += 1
+        return False

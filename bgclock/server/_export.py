@@ -1,0 +1,92 @@
+"""A table's log as JSON and CSV, and its report, all by replaying the log."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+from bgclock.store import StoredEvent, TableSpec
+
+from ._hub import fold, new_match, states_after
+
+CSV_COLUMNS = (
+    "seq", "at_ms", "clock", "do", "side", "details", "source", "lag_credit_ms", "received_ms",
+    "A_reserve_ms", "A_delay_ms", "B_reserve_ms", "B_delay_ms", "phase", "on_turn",
+    "score_A", "score_B", "cube",
+)
+
+
+def _clock(ms: int) -> str:
+    minutes, rest = divmod(ms, 60_000)
+    return f"{minutes}:{rest // 1000:02d}.{rest % 1000:03d}"
+
+
+def log_entries(spec: TableSpec, events: list[StoredEvent]) -> list[dict[str, Any]]:
+    """Every event with its seq, source, lag credit and the state after it."""
+    return [
+        {"seq": e.seq, "at_ms": e.at_ms, "event": e.event, "source": e.source,
+         "idem_key": e.idem_key, "lag_credit_ms": e.lag_credit_ms, "received_ms": e.received_ms,
+         "state": state.to_dict()}
+        for e, state in states_after(spec, events, 0)
+    ]
+
+
+def log_csv(spec: TableSpec, events: list[StoredEvent]) -> str:
+    """One row per event, with both reserves and delays after it."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for e, s in states_after(spec, events, 0):
+        details = ";".join(f"{k}={'-'.join(map(str, v)) if isinstance(v, list) else v}"
+                           for k, v in sorted(e.event.items())
+                           if k not in ("v", "do", "at_ms", "side"))
+        writer.writerow([
+            e.seq, e.at_ms, _clock(e.at_ms), e.event["do"], e.event.get("side", ""), details,
+            e.source, e.lag_credit_ms, e.received_ms, s.A.reserve_ms, s.A.delay_ms,
+            s.B.reserve_ms, s.B.delay_ms, s.phase, s.on_turn or "", s.score[0], s.score[1],
+            s.cube_value,
+        ])
+    return out.getvalue()
+
+
+def report(info: dict[str, Any], spec: TableSpec, events: list[StoredEvent],
+           now_ms: int) -> dict[str, Any]:
+    """The match's report: result, each side's time and the director's actions."""
+    start = new_match(spec).state(0)
+    match = fold(spec, events)
+    final = match.state(max(now_ms, match.now)) if match.phase != "match_over" else match.state()
+    sides: dict[str, dict[str, Any]] = {}
+    for side in ("A", "B"):
+        mine = [e.event for e in events if e.event.get("side") == side]
+        sides[side] = {
+            "player": spec.players[0 if side == "A" else 1],
+            "reserve_at_start_ms": start.side(side).reserve_ms,
+            "reserve_ms": final.side(side).reserve_ms,
+            "expired": final.side(side).expired,
+            "presses": sum(1 for e in mine if e["do"] in ("hit", "double", "take")),
+            "breaks": final.side(side).breaks,
+            "adjusted_ms": sum(e["delta_ms"] for e in mine if e["do"] == "adjust"),
+            "penalty_points": sum(e["points"] for e in mine if e["do"] == "penalty"),
+            "premature": sum(1 for e in mine if e["do"] == "premature"),
+            "lag_credit_ms": sum(e.lag_credit_ms for e in events if e.event.get("side") == side),
+        }
+    return {
+        "table": info,
+        "finished": final.phase == "match_over",
+        "winner": final.winner,
+        "score": list(final.score),
+        "games": final.game,
+        "phase": final.phase,
+        "stopped_reason": final.stopped_reason,
+        "events": len(events),
+        "first_event_ms": events[0].at_ms if events else None,
+        "last_event_ms": events[-1].at_ms if events else None,
+        "sides": sides,
+        "restarts": sum(1 for e in events if e.event.get("reason") == "restart"),
+        "director_actions": [
+            {"seq": e.seq, "at_ms": e.at_ms, "event": e.event}
+            for e in events if e.source == "director"
+        ],
+        "state": final.to_dict(),
+    }

@@ -1,0 +1,458 @@
+"""The live tables: each table's match, its watchers, its expiry timer.
+
+Theory of operation
+-------------------
+Everything here runs on the event loop, so one table's commands are handled
+one at a time, in arrival order, without locks.  A command is:
+
+1. stamped: its arrival on the table's time line, less the lag credit
+   (``_lag``), never before the match's last event (``match.now``);
+2. decided by ``bgclock.core`` on the live ``Match`` (a refusal raises and is
+   answered to the sender only; nothing is stored);
+3. given the table's next ``seq`` and handed to the ``Writer``, which commits
+   everything queued, from every table, in one transaction;
+4. after the commit, and only then, broadcast (``update``) to the table's
+   watchers and the director, and acknowledged to its sender.
+
+Commands keep coming while a commit is in flight: the live match runs ahead
+of the disk by at most one batch, and ``committed_seq`` says how far the
+disk is.  Should a commit fail, the table is rebuilt from its committed
+prefix and the senders of the lost commands get a ``storage`` error.
+
+One timer per running clock fires at the engine's expiry instant and is
+re-armed after every accepted event; a command judged at an instant past the
+expiry applies the expiry first, so a press never loses to a late tick nor
+wins against an early one.  A checkpoint (the match time now) is stored at
+least once a second while a clock runs; recovery charges up to it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol
+
+from bgclock.core import (
+    SIDES,
+    ClockError,
+    Event,
+    IllegalCommand,
+    InvalidCommand,
+    Match,
+    MatchState,
+    Stop,
+)
+from bgclock.store import Store, StoredEvent, StoreError, TableRow, TableSpec
+
+from ._lag import DEFAULT_PARAMS, LagParams, LagQuota, credited_instant
+from ._protocol import PLAYER_COMMANDS, Command, ProtocolError, dumps
+from ._time import ServerClock, TimerHandle
+
+log = logging.getLogger("bgclock.server")
+
+
+class Watcher(Protocol):
+    """A connection that receives messages; ``send`` never blocks."""
+
+    def send(self, text: str) -> None: ...
+
+
+def new_match(spec: TableSpec) -> Match:
+    """The match a table's spec describes (``InvalidCommand`` if it cannot be)."""
+    return Match.new(spec.rules, length=spec.length, score=spec.score, teams=spec.teams,
+                     crawford=spec.crawford, clock=dict(spec.clock))
+
+
+def fold(spec: TableSpec, events: Iterable[StoredEvent]) -> Match:
+    match = new_match(spec)
+    for stored in events:
+        match.apply(Event.from_dict(stored.event))
+    return match
+
+
+def states_after(spec: TableSpec, events: list[StoredEvent],
+                 after_seq: int) -> list[tuple[StoredEvent, MatchState]]:
+    """Replay the log; the state right after each event past ``after_seq``
+    (exactly what its ``update`` carried)."""
+    match = new_match(spec)
+    out = []
+    for stored in events:
+        match.apply(Event.from_dict(stored.event))
+        if stored.seq > after_seq:
+            out.append((stored, match.state()))
+    return out
+
+
+def update_message(stored: StoredEvent, state: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "update", "table": stored.table_id, "seq": stored.seq, "event": stored.event,
+            "source": stored.source, "lag_credit_ms": stored.lag_credit_ms, "state": state}
+
+
+def ack_message(stored: StoredEvent, *, duplicate: bool) -> dict[str, Any]:
+    return {"type": "ack", "id": stored.idem_key, "table": stored.table_id, "seq": stored.seq,
+            "at_ms": stored.at_ms, "lag_credit_ms": stored.lag_credit_ms,
+            "duplicate": duplicate}
+
+
+_Done = Callable[[BaseException | None], None]
+
+
+class Writer:
+    """Group commit: takes everything queued and commits it in one transaction."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._items: list[tuple[StoredEvent | None, _Done]] = []
+        self._checkpoints: dict[int, int] = {}
+        self._wakeup = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._closing = False
+        self.batches = 0
+
+    def start(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._run(), name="bgclock-writer")
+
+    def submit(self, stored: StoredEvent | None, done: _Done) -> None:
+        """Queue an event (or, with None, just a callback that must wait for the
+        events queued before it)."""
+        self._items.append((stored, done))
+        self._wakeup.set()
+
+    def checkpoint(self, checkpoints: dict[int, int]) -> None:
+        self._checkpoints.update(checkpoints)
+        self._wakeup.set()
+
+    async def _run(self) -> None:
+        while True:
+            await self._wakeup.wait()
+            self._wakeup.clear()
+            items, self._items = self._items, []
+            checkpoints, self._checkpoints = self._checkpoints, {}
+            events = [s for s, _ in items if s is not None]
+            error: BaseException | None = None
+            if events or checkpoints:
+                try:
+                    await self.store.commit(events, checkpoints)
+                    self.batches += 1
+                except StoreError as exc:
+                    log.error("commit of %d events failed: %s", len(events), exc)
+                    error = exc
+            for _, done in items:
+                try:
+                    done(error)
+                except Exception:  # a broken watcher must not stop the writer
+                    log.exception("after-commit callback failed")
+            if self._closing and not self._items and not self._checkpoints:
+                return
+
+    async def close(self) -> None:
+        """Commit what is queued, then stop."""
+        if self._task is None:
+            return
+        self._closing = True
+        self._wakeup.set()
+        await self._task
+        self._task = None
+
+
+class TableHub:
+    """One table: its match, its log, its watchers and its expiry timer."""
+
+    def __init__(self, hub: Hub, row: TableRow) -> None:
+        self.hub = hub
+        self.row = row
+        self.id = row.id
+        self.closed = row.closed_ms is not None
+        self.match = new_match(row.spec)
+        self.seq = 0
+        self.committed_seq = 0
+        self.log: list[StoredEvent] = []
+        self.by_key: dict[str, StoredEvent] = {}
+        self.ack_waiters: dict[str, list[Watcher]] = {}
+        self.quotas: dict[str, LagQuota] = {}
+        self.watchers: set[Watcher] = set()
+        self.timer: TimerHandle | None = None
+        self.generation = 0
+
+    # ------------------------------------------------------------- reading
+
+    def match_now(self) -> int:
+        """The table's time line now: ms since it was created."""
+        return max(self.hub.clock.now_ms() - self.row.created_ms, 0)
+
+    def state_now(self) -> MatchState:
+        """The state at this instant, as committed (never runs ahead of the disk)."""
+        if self.committed_seq == self.seq:
+            match = self.match.copy()
+        else:
+            match = fold(self.row.spec, self.log[: self.committed_seq])
+        return match.state(max(self.match_now(), match.now))
+
+    def info(self) -> dict[str, Any]:
+        return {"id": self.id, "tournament_id": self.row.tournament_id,
+                **self.row.spec.to_dict(), "status": "closed" if self.closed else "open",
+                "attention": self.attention(), "created_ms": self.row.created_ms,
+                "seq": self.committed_seq}
+
+    def attention(self) -> str | None:
+        if self.match.phase == "stopped" and self.match.stopped_reason == "restart":
+            return "restart"
+        return None
+
+    def snapshot_message(self) -> str:
+        return dumps({"type": "snapshot", "table": self.id, "seq": self.committed_seq,
+                      "state": self.state_now().to_dict(), "info": self.info()})
+
+    def table_message(self) -> str:
+        return dumps({"type": "table", "table": self.id, "info": self.info()})
+
+    def catch_up(self, watcher: Watcher, last_seq: int | None) -> None:
+        """Send the updates missed since ``last_seq``, then a snapshot."""
+        if last_seq is not None and last_seq < self.committed_seq:
+            for stored, state in states_after(self.row.spec, self.log[: self.committed_seq],
+                                              last_seq):
+                watcher.send(dumps(update_message(stored, state.to_dict())))
+        watcher.send(self.snapshot_message())
+
+    # ------------------------------------------------------------ loading
+
+    def load(self, events: list[StoredEvent]) -> None:
+        self.match = fold(self.row.spec, events)
+        self.log = list(events)
+        self.seq = self.committed_seq = events[-1].seq if events else 0
+        self.by_key = {e.idem_key: e for e in events if e.idem_key is not None}
+
+    def recover(self, checkpoint_ms: int | None) -> StoredEvent | None:
+        """After a restart: a running clock stops at its last checkpoint."""
+        if self.closed or self.match.expires_at() is None:
+            return None
+        at = max(checkpoint_ms or 0, self.match.now)
+        self.match.advance(at)  # an expiry before the checkpoint happened: apply it
+        if self.match.expires_at() is None:
+            return None
+        stop = Stop(at_ms=at, reason="restart")
+        self.match.apply(stop)
+        self.seq += 1
+        stored = StoredEvent(table_id=self.id, seq=self.seq, idem_key=None, at_ms=at,
+                             event=stop.to_dict(), source="server", lag_credit_ms=0,
+                             received_ms=self.hub.clock.now_ms())
+        self.log.append(stored)
+        return stored
+
+    def reset(self, row: TableRow) -> None:
+        """The director edited the table before play."""
+        self.row = row
+        self.match = new_match(row.spec)
+        self.rearm()
+
+    # ------------------------------------------------------------ sending
+
+    def broadcast(self, text: str) -> None:
+        for watcher in list(self.watchers):
+            watcher.send(text)
+        for director in list(self.hub.directors):
+            director.send(text)
+
+    # ----------------------------------------------------------- commands
+
+    def command(self, sender: Watcher, role: str, cmd: Command) -> None:
+        """Decide one command; answer an error now or an ack after the commit."""
+        if role != "director" and cmd.do not in PLAYER_COMMANDS:
+            raise ProtocolError("forbidden", f"only the director may {cmd.do.replace('_', ' ')}")
+        if self.closed:
+            raise ProtocolError("closed", "this table is closed")
+        existing = self.by_key.get(cmd.id)
+        if existing is not None:
+            if existing.seq <= self.committed_seq:
+                sender.send(dumps(ack_message(existing, duplicate=True)))
+            else:
+                self.ack_waiters.setdefault(cmd.id, []).append(sender)
+            return
+        arrival = self.match_now()
+        floor = self.match.now
+        quota_key = ""
+        quota: LagQuota | None = None
+        if role == "director":
+            at, credit = max(arrival, floor), 0
+        else:
+            side = cmd.fields.get("side")
+            quota_key = side if isinstance(side, str) and side in SIDES else "-"
+            quota = self.quotas.get(quota_key) or LagQuota.new(self.hub.lag_params)
+            at, credit = credited_instant(arrival, quota.offer(cmd.lag_ms), floor)
+        try:
+            event = Event.from_dict({**cmd.fields, "do": cmd.do, "at_ms": at})
+        except (InvalidCommand, TypeError, ValueError) as exc:
+            raise ProtocolError("invalid", str(exc)) from None
+        expiry = self.match.expires_at()
+        if expiry is not None and expiry <= at:
+            self.flag(expiry)
+        try:
+            self.match.apply(event)
+        except IllegalCommand as exc:
+            raise ProtocolError("illegal", str(exc)) from None
+        except ClockError as exc:
+            raise ProtocolError("invalid", str(exc)) from None
+        if quota is not None:
+            self.quotas[quota_key] = quota.spend(credit)
+        self.seq += 1
+        stored = StoredEvent(table_id=self.id, seq=self.seq, idem_key=cmd.id, at_ms=at,
+                             event=event.to_dict(), source=role, lag_credit_ms=credit,
+                             received_ms=self.hub.clock.now_ms())
+        self.log.append(stored)
+        self.by_key[cmd.id] = stored
+        text = dumps(update_message(stored, self.match.state().to_dict()))
+        self.rearm()
+        generation = self.generation
+
+        def done(error: BaseException | None) -> None:
+            if generation != self.generation:
+                sender.send(dumps(ProtocolError(
+                    "storage", "the database refused an earlier command; send it again",
+                    msg_id=cmd.id, table=self.id).to_message()))
+                return
+            if error is not None:
+                self.rollback()
+                sender.send(dumps(ProtocolError(
+                    "storage", f"the database refused the command: {error}",
+                    msg_id=cmd.id, table=self.id).to_message()))
+                return
+            self.committed_seq = stored.seq
+            self.broadcast(text)
+            sender.send(dumps(ack_message(stored, duplicate=False)))
+            for waiter in self.ack_waiters.pop(cmd.id, ()):
+                waiter.send(dumps(ack_message(stored, duplicate=True)))
+
+        self.hub.writer.submit(stored, done)
+
+    def rollback(self) -> None:
+        """A commit failed: go back to what the disk holds."""
+        self.generation += 1
+        self.log = self.log[: self.committed_seq]
+        self.seq = self.committed_seq
+        self.by_key = {e.idem_key: e for e in self.log if e.idem_key is not None}
+        self.ack_waiters.clear()
+        self.match = fold(self.row.spec, self.log)
+        self.rearm()
+        self.broadcast(self.snapshot_message())
+
+    # ------------------------------------------------------------- expiry
+
+    def rearm(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+        expiry = self.match.expires_at()
+        if expiry is not None and not self.closed:
+            self.timer = self.hub.clock.call_at(self.row.created_ms + expiry, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self.timer = None
+        expiry = self.match.expires_at()
+        if expiry is None:
+            return
+        if self.match_now() < expiry:  # the loop's clock fired early
+            self.rearm()
+            return
+        self.flag(expiry)
+
+    def flag(self, expiry: int) -> None:
+        """The running clock reached 0 at ``expiry``: tell every watcher."""
+        state = self.match.state(expiry)
+        text = dumps({"type": "expiry", "table": self.id, "seq": self.seq, "at_ms": expiry,
+                      "state": state.to_dict()})
+        self.rearm()
+        if self.committed_seq == self.seq:
+            self.broadcast(text)
+        else:  # keep the order: the updates before it go out first
+            self.hub.writer.submit(None, lambda error: self.broadcast(text))
+
+    def close(self) -> None:
+        self.closed = True
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+
+class Hub:
+    """Every table of the server, the director's connections, the writer."""
+
+    def __init__(self, store: Store, clock: ServerClock, *,
+                 lag_params: LagParams = DEFAULT_PARAMS,
+                 checkpoint_interval_ms: int = 1000) -> None:
+        self.store = store
+        self.clock = clock
+        self.lag_params = lag_params
+        self.checkpoint_interval_ms = checkpoint_interval_ms
+        self.tables: dict[int, TableHub] = {}
+        self.directors: set[Watcher] = set()
+        self.writer = Writer(store)
+        self._ticker: asyncio.Task[None] | None = None
+
+    async def start(self) -> list[int]:
+        """Rebuild every table from the log; return the tables stopped for the restart."""
+        rows = await self.store.tables()
+        logs = await self.store.all_events()
+        restarts: list[StoredEvent] = []
+        for row in rows:
+            table = TableHub(self, row)
+            if not table.closed:
+                table.load(logs.get(row.id, []))
+                stop = table.recover(row.checkpoint_ms)
+                if stop is not None:
+                    restarts.append(stop)
+            self.tables[row.id] = table
+        if restarts:
+            await self.store.commit(restarts, {})
+            for stored in restarts:
+                self.tables[stored.table_id].committed_seq = stored.seq
+            log.warning("clocks stopped by the restart at tables %s",
+                        ", ".join(str(s.table_id) for s in restarts))
+        for table in self.tables.values():
+            table.rearm()
+        self.writer.start()
+        self._ticker = asyncio.get_running_loop().create_task(self._checkpoints(),
+                                                              name="bgclock-checkpoints")
+        return [s.table_id for s in restarts]
+
+    async def stop(self) -> None:
+        if self._ticker is not None:
+            self._ticker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticker
+            self._ticker = None
+        for table in self.tables.values():
+            if table.timer is not None:
+                table.timer.cancel()
+                table.timer = None
+        self.checkpoint_now()
+        await self.writer.close()
+
+    def checkpoint_now(self) -> None:
+        checkpoints = {
+            t.id: max(t.match_now(), t.match.now)
+            for t in self.tables.values()
+            if not t.closed and t.match.expires_at() is not None
+        }
+        if checkpoints:
+            self.writer.checkpoint(checkpoints)
+
+    async def _checkpoints(self) -> None:
+        while True:
+            await asyncio.sleep(self.checkpoint_interval_ms / 1000)
+            self.checkpoint_now()
+
+    def add(self, row: TableRow) -> TableHub:
+        table = TableHub(self, row)
+        self.tables[row.id] = table
+        for director in list(self.directors):
+            director.send(table.table_message())
+            director.send(table.snapshot_message())
+        return table
+
+    def table(self, table_id: int | None) -> TableHub:
+        table = self.tables.get(table_id) if table_id is not None else None
+        if table is None:
+            raise ProtocolError("not_found", f"no table {table_id}", table=table_id)
+        return table

@@ -1,0 +1,137 @@
+"""The HTTP API as OpenAPI 3.1 (served at ``/openapi.json``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bgclock.core import OVERRIDE_KEYS, PRESETS
+
+_ERROR = {"$ref": "#/components/schemas/Error"}
+
+
+def _ok(schema: dict[str, Any], description: str = "OK",
+        media: str = "application/json") -> dict[str, Any]:
+    return {"description": description, "content": {media: {"schema": schema}}}
+
+
+def _errors(*codes: int) -> dict[str, Any]:
+    words = {400: "bad request", 401: "the director's key is missing or wrong",
+             404: "no such tournament or table", 409: "not allowed now",
+             422: "invalid: the engine's reason"}
+    return {str(c): _ok(_ERROR, words[c]) for c in codes}
+
+
+def _op(summary: str, responses: dict[str, Any], *, body: dict[str, Any] | None = None,
+        director: bool = True, params: list[str] | None = None) -> dict[str, Any]:
+    op: dict[str, Any] = {"summary": summary, "responses": responses}
+    if director:
+        op["security"] = [{"director": []}, {"directorKey": []}]
+        op["responses"].update(_errors(401))
+    if body is not None:
+        op["requestBody"] = {"required": True,
+                             "content": {"application/json": {"schema": body}}}
+    if params:
+        op["parameters"] = [{"name": p, "in": "path", "required": True,
+                             "schema": {"type": "integer"}} for p in params]
+    return op
+
+
+def openapi() -> dict[str, Any]:
+    table = {"$ref": "#/components/schemas/Table"}
+    tournament = {"$ref": "#/components/schemas/Tournament"}
+    spec = {"$ref": "#/components/schemas/TableSpec"}
+    tid, tab = ["tournament_id"], ["table_id"]
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "bgclock tournament server", "version": "1",
+                 "description": "The director's HTTP API. The live protocol (WebSocket /ws) "
+                                "is in docs/protocol.md and /protocol/schemas.json."},
+        "paths": {
+            "/healthz": {"get": _op("liveness", {"200": _ok({"type": "object"})},
+                                    director=False)},
+            "/protocol/schemas.json": {"get": _op(
+                "JSON schemas of the WebSocket messages", {"200": _ok({"type": "object"})},
+                director=False)},
+            "/api/tournaments": {
+                "post": _op("create a tournament", {"201": _ok(tournament), **_errors(422)},
+                            body={"type": "object", "required": ["name"],
+                                  "properties": {"name": {"type": "string", "minLength": 1,
+                                                          "maxLength": 200}}}),
+                "get": _op("list the tournaments", {"200": _ok({
+                    "type": "object", "properties": {"tournaments": {
+                        "type": "array", "items": tournament}}})}),
+            },
+            "/api/tournaments/{tournament_id}": {"get": _op(
+                "a tournament and its tables", {"200": _ok(tournament), **_errors(404)},
+                params=tid)},
+            "/api/tournaments/{tournament_id}/close": {"post": _op(
+                "close a tournament and its tables", {"200": _ok(tournament), **_errors(404)},
+                params=tid)},
+            "/api/tournaments/{tournament_id}/tables": {"post": _op(
+                "create a table", {"201": _ok(table), **_errors(404, 409, 422)}, body=spec,
+                params=tid)},
+            "/api/tables/{table_id}": {
+                "get": _op("a table, with its state now", {"200": _ok(table), **_errors(404)},
+                           params=tab),
+                "patch": _op("edit a table before play starts",
+                             {"200": _ok(table), **_errors(404, 409, 422)},
+                             body={**_SPEC, "required": []}, params=tab),
+            },
+            "/api/tables/{table_id}/close": {"post": _op(
+                "close a table", {"200": _ok(table), **_errors(404)}, params=tab)},
+            "/api/tables/{table_id}/qr.svg": {"get": _op(
+                "the table link's QR code", {"200": _ok({"type": "string"}, media="image/svg+xml"),
+                                             **_errors(404)}, params=tab)},
+            "/api/tables/{table_id}/log.json": {"get": _op(
+                "the event log with the state after each event",
+                {"200": _ok({"type": "object"}), **_errors(404)}, params=tab)},
+            "/api/tables/{table_id}/log.csv": {"get": _op(
+                "the event log as CSV, both reserves after each event",
+                {"200": _ok({"type": "string"}, media="text/csv"), **_errors(404)}, params=tab)},
+            "/api/tables/{table_id}/report": {"get": _op(
+                "the match's report", {"200": _ok({"type": "object"}), **_errors(404)},
+                params=tab)},
+        },
+        "components": {
+            "securitySchemes": {
+                "director": {"type": "http", "scheme": "bearer",
+                             "description": "the director's secret"},
+                "directorKey": {"type": "apiKey", "in": "query", "name": "key"},
+            },
+            "schemas": {
+                "Error": {"type": "object", "required": ["error", "message"],
+                          "properties": {"error": {"type": "string"},
+                                         "message": {"type": "string"}}},
+                "Tournament": {"type": "object", "properties": {
+                    "id": {"type": "integer"}, "name": {"type": "string"},
+                    "created_ms": {"type": "integer"}, "closed_ms": {"type": ["integer", "null"]},
+                    "status": {"enum": ["open", "closed"]},
+                    "tables": {"type": "array", "items": table}}},
+                "TableSpec": _SPEC,
+                "Table": {"allOf": [spec, {"type": "object", "properties": {
+                    "id": {"type": "integer"}, "tournament_id": {"type": "integer"},
+                    "status": {"enum": ["open", "closed"]},
+                    "attention": {"enum": [None, "restart"]},
+                    "seq": {"type": "integer"}, "created_ms": {"type": "integer"},
+                    "url": {"type": "string", "description": "the table's link (its token)"},
+                    "token": {"type": "string"},
+                    "state": {"type": "object", "description": "the clock state now"}}}]},
+            },
+        },
+    }
+
+
+_SPEC: dict[str, Any] = {
+    "type": "object", "required": ["rules", "length"], "additionalProperties": False,
+    "properties": {
+        "name": {"type": "string", "maxLength": 100},
+        "players": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2},
+        "rules": {"enum": sorted(PRESETS)},
+        "length": {"type": "integer", "minimum": 1},
+        "score": {"type": "array", "items": {"type": "integer", "minimum": 0},
+                  "minItems": 2, "maxItems": 2},
+        "teams": {"type": "boolean"},
+        "crawford": {"type": "boolean"},
+        "clock": {"type": "object", "propertyNames": {"enum": sorted(OVERRIDE_KEYS)}},
+    },
+}

@@ -1,0 +1,219 @@
+"""The WebSocket messages (protocol version 1): validation and roles.
+
+``decode`` turns one text frame into a checked message or raises
+``ProtocolError`` with the error code the client gets (docs/protocol.md).  The
+command's clock fields are checked later by ``bgclock.core`` itself
+(``Event.from_dict``), so the engine's words reach the player.  ``SCHEMAS`` is
+the JSON Schema of every client message, served at ``/protocol/schemas.json``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Final
+
+from bgclock.core import EVENT_TYPES
+
+VERSION: Final = 1
+MAX_MESSAGE_BYTES: Final = 4096
+MAX_LAG_MS: Final = 60_000
+
+PLAYER_COMMANDS: Final = frozenset({
+    "opening_roll", "hit", "double", "take", "pass", "stop", "resume", "concede", "claim",
+    "accept", "reject", "game_over", "break",
+})
+DIRECTOR_ONLY: Final = frozenset(
+    {"ruling", "adjust", "penalty", "premature", "late_start", "start"}
+)
+DIRECTOR_COMMANDS: Final = PLAYER_COMMANDS | DIRECTOR_ONLY
+assert frozenset(EVENT_TYPES) == DIRECTOR_COMMANDS
+
+_ID: Final = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+#: Fields of a command that are the protocol's, not the event's.
+_ENVELOPE: Final = frozenset({"type", "v", "id", "table", "lag_ms"})
+
+
+class ProtocolError(Exception):
+    """A message the server will not act on; ``code`` is the error's code."""
+
+    def __init__(self, code: str, message: str, *, msg_id: str | None = None,
+                 table: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.msg_id = msg_id
+        self.table = table
+
+    def to_message(self) -> dict[str, Any]:
+        return {"type": "error", "id": self.msg_id, "table": self.table, "code": self.code,
+                "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    token: str | None
+    key: str | None
+    last_seq: int | None
+    since: dict[int, int]
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    id: str
+    table: int | None
+    do: str
+    lag_ms: int
+    #: The event's own fields (no ``at_ms``: the server stamps it).
+    fields: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Ping:
+    t: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Sync:
+    table: int | None
+
+
+Message = Hello | Command | Ping | Sync
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _table_field(data: dict[str, Any], msg_id: str | None = None) -> int | None:
+    table = data.get("table")
+    if table is None:
+        return None
+    if not _is_int(table) or table < 1:
+        raise ProtocolError("bad_message", "table must be a table number", msg_id=msg_id)
+    return int(table)
+
+
+def _check_keys(data: dict[str, Any], allowed: set[str], kind: str) -> None:
+    unknown = set(data) - allowed
+    if unknown:
+        raise ProtocolError("bad_message", f"{kind}: unknown field {sorted(unknown)[0]!r}")
+
+
+def decode(text: str | bytes | None) -> Message:
+    """Check one frame; raise ``ProtocolError`` with the code to answer."""
+    if not isinstance(text, str):
+        raise ProtocolError("bad_message", "messages are JSON text frames")
+    if len(text) > MAX_MESSAGE_BYTES or len(text.encode()) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"a message may have at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise ProtocolError("bad_message", "a message must be valid JSON") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_message", "a message must be a JSON object")
+    if data.get("v", VERSION) != VERSION:
+        raise ProtocolError("bad_message", f"this server speaks protocol version {VERSION}")
+    kind = data.get("type")
+    if kind == "cmd":
+        return _command(data)
+    if kind == "ping":
+        _check_keys(data, {"type", "v", "t"}, "ping")
+        return Ping(data.get("t"))
+    if kind == "sync":
+        _check_keys(data, {"type", "v", "table"}, "sync")
+        return Sync(_table_field(data))
+    if kind == "hello":
+        return _hello(data)
+    raise ProtocolError("bad_message", f"unknown message type {kind!r}")
+
+
+def _hello(data: dict[str, Any]) -> Hello:
+    _check_keys(data, {"type", "v", "token", "key", "last_seq", "since"}, "hello")
+    token, key = data.get("token"), data.get("key")
+    for name, value in (("token", token), ("key", key)):
+        if value is not None and (not isinstance(value, str) or len(value) > 200):
+            raise ProtocolError("bad_message", f"hello: {name} must be a string")
+    last_seq = data.get("last_seq")
+    if last_seq is not None and (not _is_int(last_seq) or last_seq < 0):
+        raise ProtocolError("bad_message", "hello: last_seq must be a whole number >= 0")
+    since_raw = data.get("since", {})
+    if not isinstance(since_raw, dict):
+        raise ProtocolError("bad_message", "hello: since must map table numbers to seqs")
+    since: dict[int, int] = {}
+    for k, v in since_raw.items():
+        if not (isinstance(k, str) and k.isdigit() and len(k) < 19) or not _is_int(v) or v < 0:
+            raise ProtocolError("bad_message", "hello: since must map table numbers to seqs")
+        since[int(k)] = v
+    return Hello(token, key, last_seq, since)
+
+
+def _command(data: dict[str, Any]) -> Command:
+    msg_id = data.get("id")
+    if not isinstance(msg_id, str) or not _ID.fullmatch(msg_id):
+        raise ProtocolError("bad_message",
+                            "cmd: id must be 1-64 characters from A-Z a-z 0-9 . _ : -")
+    table = _table_field(data, msg_id)
+    do = data.get("do")
+    if not isinstance(do, str) or do not in EVENT_TYPES:
+        raise ProtocolError("invalid", f"unknown command {do!r}", msg_id=msg_id, table=table)
+    lag = data.get("lag_ms", 0)
+    if not _is_int(lag) or not 0 <= lag <= MAX_LAG_MS:
+        raise ProtocolError("bad_message", f"cmd: lag_ms must be a whole number 0-{MAX_LAG_MS}",
+                            msg_id=msg_id, table=table)
+    if "at_ms" in data:
+        raise ProtocolError("invalid", "the server stamps the instant: do not send at_ms",
+                            msg_id=msg_id, table=table)
+    fields = {k: v for k, v in data.items() if k not in _ENVELOPE}
+    if fields.get("reason") == "restart":
+        raise ProtocolError("invalid", "only the server stops a clock for a restart",
+                            msg_id=msg_id, table=table)
+    return Command(msg_id, table, do, int(lag), fields)
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """The compact JSON form every server message is sent in."""
+    return json.dumps(message, separators=(",", ":"))
+
+
+_V = {"const": VERSION}
+_TABLE = {"type": "integer", "minimum": 1}
+_SIDE = {"enum": ["A", "B"]}
+
+SCHEMAS: Final[dict[str, Any]] = {
+    "hello": {
+        "type": "object", "required": ["type"], "additionalProperties": False,
+        "properties": {
+            "type": {"const": "hello"}, "v": _V,
+            "token": {"type": "string", "maxLength": 200},
+            "key": {"type": "string", "maxLength": 200},
+            "last_seq": {"type": "integer", "minimum": 0},
+            "since": {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
+                      "additionalProperties": {"type": "integer", "minimum": 0}},
+        },
+    },
+    "cmd": {
+        "type": "object", "required": ["type", "id", "do"], "not": {"required": ["at_ms"]},
+        "properties": {
+            "type": {"const": "cmd"}, "v": _V,
+            "id": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,64}$"},
+            "table": _TABLE,
+            "do": {"enum": sorted(EVENT_TYPES)},
+            "lag_ms": {"type": "integer", "minimum": 0, "maximum": MAX_LAG_MS},
+            "side": _SIDE, "winner": _SIDE,
+            "dice": {"type": "array", "minItems": 2, "maxItems": 2,
+                     "items": {"type": "integer", "minimum": 1, "maximum": 6}},
+            "result": {"enum": ["single", "gammon", "backgammon"]},
+            "reason": {"enum": ["concession", "break", "fallen_dice", "dispute", "director",
+                                "dice_not_left", "other"]},
+            "decision": {"enum": ["accept", "invalid", "gin", "lost"]},
+            "delta_ms": {"type": "integer"},
+            "points": {"type": "integer", "minimum": 1},
+        },
+    },
+    "ping": {"type": "object", "required": ["type"], "additionalProperties": False,
+             "properties": {"type": {"const": "ping"}, "v": _V, "t": {}}},
+    "sync": {"type": "object", "required": ["type"], "additionalProperties": False,
+             "properties": {"type": {"const": "sync"}, "v": _V, "table": _TABLE}},
+}

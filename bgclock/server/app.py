@@ -1,0 +1,588 @@
+"""The ASGI application: HTTP API, pages and the WebSocket, on one ``Hub``.
+
+A thin layer: receive -> decode (``_protocol``) -> decide (``_hub`` with
+``bgclock.core``) -> persist (the hub's writer) -> broadcast.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import json
+import logging
+import secrets
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+import segno
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import (
+    HTMLResponse,
+    JSONResponse,
+    PlainTextResponse,
+    Response,
+)
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from bgclock.core import ClockError
+from bgclock.store import NotFound, Store, TableSpec
+
+from . import _export, _pages
+from ._auth import DirectorAuth, RateLimiter, TableTokens, origin_allowed
+from ._hub import Hub, TableHub, new_match
+from ._lag import DEFAULT_PARAMS, LagParams
+from ._openapi import openapi
+from ._protocol import (
+    SCHEMAS,
+    VERSION,
+    Command,
+    Hello,
+    Ping,
+    ProtocolError,
+    Sync,
+    decode,
+    dumps,
+)
+from ._time import ServerClock, WallClock
+
+log = logging.getLogger("bgclock.server")
+
+WEB_STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+#: A connection whose outbox grows past this is too slow to keep.
+MAX_OUTBOX = 10_000
+MAX_BODY = 64 * 1024
+#: Consecutive rate-limited messages after which the connection is closed.
+FLOOD_CLOSE = 200
+
+
+class Connection:
+    """One WebSocket: an outbox drained by its own task, so ``send`` never blocks."""
+
+    def __init__(self, ws: WebSocket, limiter: RateLimiter) -> None:
+        self.ws = ws
+        self.limiter = limiter
+        self.role = ""
+        self.table_id: int | None = None
+        self._outbox: deque[str] = deque()
+        self._ready = asyncio.Event()
+        self._drained = asyncio.Event()
+        self._drained.set()
+        self.dead = False
+        self._task = asyncio.get_running_loop().create_task(self._pump())
+
+    def send(self, text: str) -> None:
+        if self.dead:
+            return
+        if len(self._outbox) >= MAX_OUTBOX:
+            log.warning("dropping a connection that does not read its messages")
+            self.dead = True
+            return
+        self._outbox.append(text)
+        self._drained.clear()
+        self._ready.set()
+
+    def send_json(self, message: dict[str, Any]) -> None:
+        self.send(dumps(message))
+
+    async def _pump(self) -> None:
+        try:
+            while True:
+                await self._ready.wait()
+                self._ready.clear()
+                while self._outbox:
+                    await self.ws.send_text(self._outbox.popleft())
+                self._drained.set()
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self.dead = True
+            self._drained.set()
+
+    async def close(self, code: int) -> None:
+        """Send what is queued, then close."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._drained.wait(), 2)
+        await self.stop()
+        with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
+            await self.ws.close(code)
+
+    async def stop(self) -> None:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def _spec_from(data: Any, base: TableSpec | None = None) -> TableSpec:
+    """A TableSpec from JSON (whole, or a patch over ``base``); ValueError if bad."""
+    if not isinstance(data, dict):
+        raise ValueError("the body must be a JSON object")
+    fields = base.to_dict() if base is not None else {}
+    allowed = {"name", "players", "rules", "length", "score", "teams", "crawford", "clock"}
+    unknown = set(data) - allowed
+    if unknown:
+        raise ValueError(f"unknown field {sorted(unknown)[0]!r}")
+    fields.update(data)
+    for required in ("rules", "length"):
+        if required not in fields:
+            raise ValueError(f"missing field {required!r}")
+    name = fields.get("name", "")
+    players = fields.get("players", ["A", "B"])
+    score = fields.get("score", [0, 0])
+    clock = fields.get("clock", {})
+    if not isinstance(name, str) or len(name) > 100:
+        raise ValueError("name must be a string of at most 100 characters")
+    if (not isinstance(players, list) or len(players) != 2
+            or not all(isinstance(p, str) and 0 < len(p) <= 100 for p in players)):
+        raise ValueError("players must be two names")
+    if not isinstance(score, list) or len(score) != 2:
+        raise ValueError("score must be [A, B]")
+    if not isinstance(clock, dict):
+        raise ValueError("clock must be an object of overrides")
+    for flag in ("teams", "crawford"):
+        if not isinstance(fields.get(flag, False), bool):
+            raise ValueError(f"{flag} must be true or false")
+    if not isinstance(fields["rules"], str):
+        raise ValueError("rules must be a preset id")
+    spec = TableSpec(name=name, players=(players[0], players[1]), rules=fields["rules"],
+                     length=fields["length"], score=(score[0], score[1]),
+                     teams=fields.get("teams", False), crawford=fields.get("crawford", False),
+                     clock=clock)
+    try:
+        new_match(spec)
+    except (ClockError, TypeError) as exc:
+        raise ValueError(str(exc)) from None
+    return spec
+
+
+class Server:
+    """The application's state: store, hub, secrets and settings."""
+
+    def __init__(self, store: Store, *, director_secret: str, clock: ServerClock,
+                 lag_params: LagParams, public_url: str | None, allow_origins: Iterable[str],
+                 hello_timeout_s: float, checkpoint_interval_ms: int,
+                 table_rate: tuple[float, float], director_rate: tuple[float, float]) -> None:
+        self.store = store
+        self.director = DirectorAuth(director_secret)
+        self.clock = clock
+        self.hub = Hub(store, clock, lag_params=lag_params,
+                       checkpoint_interval_ms=checkpoint_interval_ms)
+        self.public_url = public_url.rstrip("/") if public_url else None
+        self.allow_origins = frozenset(allow_origins)
+        self.hello_timeout_s = hello_timeout_s
+        self.table_rate = table_rate
+        self.director_rate = director_rate
+        self.tokens: TableTokens | None = None
+        self.recovered: list[int] = []
+
+    # ----------------------------------------------------------------- HTTP
+
+    def base_url(self, request: Request) -> str:
+        return self.public_url or str(request.base_url).rstrip("/")
+
+    def table_link(self, request: Request, table_id: int) -> str:
+        assert self.tokens is not None
+        return f"{self.base_url(request)}/t/{table_id}?token={self.tokens.token(table_id)}"
+
+    def is_director(self, request: Request) -> bool:
+        header = request.headers.get("authorization", "")
+        if header.lower().startswith("bearer "):
+            return self.director.check(header[7:].strip())
+        return self.director.check(request.query_params.get("key"))
+
+    def table_info(self, request: Request, table: TableHub) -> dict[str, Any]:
+        return {**table.info(), "url": self.table_link(request, table.id),
+                "token": self.tokens.token(table.id) if self.tokens else None}
+
+    def table_or_404(self, request: Request) -> TableHub:
+        try:
+            table_id = int(request.path_params["table_id"])
+        except ValueError:
+            raise NotFound("no such table") from None
+        table = self.hub.tables.get(table_id)
+        if table is None:
+            raise NotFound(f"no table {table_id}")
+        return table
+
+
+def director_only(
+    handler: Callable[[Server, Request], Awaitable[Response]],
+) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        server: Server = request.app.state.server
+        if not server.is_director(request):
+            return _error(401, "unauthorized", "the director's key is needed")
+        try:
+            return await handler(server, request)
+        except NotFound as exc:
+            return _error(404, "not_found", str(exc))
+
+    endpoint.__name__ = handler.__name__
+    endpoint.__doc__ = handler.__doc__
+    return endpoint
+
+
+async def _json_body(request: Request) -> Any:
+    body = await request.body()
+    if len(body) > MAX_BODY:
+        raise ValueError("the body is too large")
+    try:
+        return json.loads(body or b"{}")
+    except ValueError:
+        raise ValueError("the body must be JSON") from None
+
+
+@director_only
+async def create_tournament(server: Server, request: Request) -> Response:
+    try:
+        data = await _json_body(request)
+    except ValueError as exc:
+        return _error(400, "bad_request", str(exc))
+    name = data.get("name") if isinstance(data, dict) else None
+    if not isinstance(name, str) or not 0 < len(name) <= 200:
+        return _error(422, "invalid", "name must be a string of 1-200 characters")
+    row = await server.store.create_tournament(name, server.clock.now_ms())
+    return JSONResponse(row.to_dict(), status_code=201)
+
+
+@director_only
+async def list_tournaments(server: Server, request: Request) -> Response:
+    rows = await server.store.tournaments()
+    return JSONResponse({"tournaments": [r.to_dict() for r in rows]})
+
+
+@director_only
+async def get_tournament(server: Server, request: Request) -> Response:
+    tid = int(request.path_params["tournament_id"])
+    row = await server.store.tournament(tid)
+    tables = [server.table_info(request, t) for t in server.hub.tables.values()
+              if t.row.tournament_id == tid]
+    return JSONResponse({**row.to_dict(), "tables": tables})
+
+
+@director_only
+async def close_tournament(server: Server, request: Request) -> Response:
+    tid = int(request.path_params["tournament_id"])
+    closed = await server.store.close_tournament(tid, server.clock.now_ms())
+    for table_id in closed:
+        table = server.hub.tables.get(table_id)
+        if table is not None:
+            table.close()
+            table.broadcast(table.table_message())
+    row = await server.store.tournament(tid)
+    return JSONResponse({**row.to_dict(), "closed_tables": closed})
+
+
+@director_only
+async def create_table(server: Server, request: Request) -> Response:
+    tid = int(request.path_params["tournament_id"])
+    tournament = await server.store.tournament(tid)
+    if tournament.closed_ms is not None:
+        return _error(409, "closed", "this tournament is closed")
+    try:
+        spec = _spec_from(await _json_body(request))
+    except ValueError as exc:
+        return _error(422, "invalid", str(exc))
+    row = await server.store.create_table(tid, spec, server.clock.now_ms())
+    table = server.hub.add(row)
+    return JSONResponse(server.table_info(request, table), status_code=201)
+
+
+@director_only
+async def get_table(server: Server, request: Request) -> Response:
+    table = server.table_or_404(request)
+    return JSONResponse({**server.table_info(request, table),
+                         "state": table.state_now().to_dict()})
+
+
+@director_only
+async def edit_table(server: Server, request: Request) -> Response:
+    table = server.table_or_404(request)
+    if table.closed:
+        return _error(409, "closed", "this table is closed")
+    if table.seq > 0:
+        return _error(409, "started", "play has started: the table can no longer be edited")
+    try:
+        spec = _spec_from(await _json_body(request), table.row.spec)
+    except ValueError as exc:
+        return _error(422, "invalid", str(exc))
+    if table.seq > 0:  # a command arrived while the body was read
+        return _error(409, "started", "play has started: the table can no longer be edited")
+    row = await server.store.update_table(table.id, spec)
+    table.reset(row)
+    table.broadcast(table.table_message())
+    table.broadcast(table.snapshot_message())
+    return JSONResponse(server.table_info(request, table))
+
+
+@director_only
+async def close_table(server: Server, request: Request) -> Response:
+    table = server.table_or_404(request)
+    await server.store.close_table(table.id, server.clock.now_ms())
+    table.close()
+    table.broadcast(table.table_message())
+    return JSONResponse(server.table_info(request, table))
+
+
+@director_only
+async def table_qr(server: Server, request: Request) -> Response:
+    table = server.table_or_404(request)
+    buf = io.BytesIO()
+    segno.make(server.table_link(request, table.id), error="m").save(
+        buf, kind="svg", scale=6, border=2, title=f"Table {table.row.spec.name or table.id}")
+    return Response(buf.getvalue(), media_type="image/svg+xml")
+
+
+async def _committed_log(server: Server, table: TableHub) -> list[Any]:
+    return await server.store.events(table.id)
+
+
+@director_only
+async def table_log_json(server: Server, request: Request) -> Response:
+    table = server.table_or_404(request)
+    events = await _committed_log(server, table)
+    return JSONResponse({"table": table.info(),
+                         "events": _export.log_entries(table.row.spec, events)})
+
+
+@director_only
+async def table_log_csv(server: Server, request: Request) -> Response:
+    table = server.table_or_404(request)
+    events = await _committed_log(server, table)
+    return PlainTextResponse(
+        _export.log_csv(table.row.spec, events), media_type="text/csv",
+        headers={"content-disposition": f'attachment; filename="table-{table.id}.csv"'})
+
+
+@director_only
+async def table_report(server: Server, request: Request) -> Response:
+    table = server.table_or_404(request)
+    events = await _committed_log(server, table)
+    return JSONResponse(_export.report(table.info(), table.row.spec, events, table.match_now()))
+
+
+@director_only
+async def director_page(server: Server, request: Request) -> Response:
+    return HTMLResponse(_pages.director_page())
+
+
+async def table_page(request: Request) -> Response:
+    server: Server = request.app.state.server
+    assert server.tokens is not None
+    try:
+        table_id = int(request.path_params["table_id"])
+    except ValueError:
+        return _error(404, "not_found", "no such table")
+    if server.tokens.table_of(request.query_params.get("token")) != table_id:
+        return _error(403, "forbidden", "this link does not open this table")
+    if table_id not in server.hub.tables:
+        return _error(404, "not_found", f"no table {table_id}")
+    return HTMLResponse(_pages.table_page(table_id))
+
+
+async def index(request: Request) -> Response:
+    return HTMLResponse(_pages.index_page())
+
+
+async def healthz(request: Request) -> Response:
+    return JSONResponse({"ok": True})
+
+
+async def schemas(request: Request) -> Response:
+    return JSONResponse({"version": VERSION, "messages": SCHEMAS})
+
+
+async def openapi_json(request: Request) -> Response:
+    return JSONResponse(openapi())
+
+
+# ------------------------------------------------------------------- WebSocket
+
+async def websocket(ws: WebSocket) -> None:
+    server: Server = ws.app.state.server
+    if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
+                          ws.url.scheme, server.allow_origins):
+        await ws.close(1008)  # before accept: the handshake is refused (403)
+        return
+    await ws.accept()
+    conn = Connection(ws, RateLimiter(*server.table_rate))
+    try:
+        await _session(server, conn)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        server.hub.directors.discard(conn)
+        if conn.table_id is not None and conn.table_id in server.hub.tables:
+            server.hub.tables[conn.table_id].watchers.discard(conn)
+        await conn.stop()
+
+
+async def _refuse(conn: Connection, code: str, message: str) -> None:
+    conn.send_json(ProtocolError(code, message).to_message())
+    await conn.close(1008)
+
+
+async def _session(server: Server, conn: Connection) -> None:
+    ws = conn.ws
+    try:
+        first = await asyncio.wait_for(ws.receive(), server.hello_timeout_s)
+    except TimeoutError:
+        await _refuse(conn, "timeout", "say hello first (no hello in time)")
+        return
+    if first["type"] == "websocket.disconnect":
+        return
+    try:
+        hello = decode(first.get("text"))
+    except ProtocolError as exc:
+        await _refuse(conn, exc.code, exc.message)
+        return
+    if not isinstance(hello, Hello):
+        await _refuse(conn, "hello_first", "the first message must be hello")
+        return
+    hub = server.hub
+    assert server.tokens is not None
+    if hello.key is not None:
+        if not server.director.check(hello.key):
+            await _refuse(conn, "unauthorized", "wrong director's key")
+            return
+        conn.role = "director"
+        conn.limiter = RateLimiter(*server.director_rate)
+        tables = sorted(t.id for t in hub.tables.values() if not t.closed)
+        conn.send_json({"type": "welcome", "v": VERSION, "role": "director", "tables": tables,
+                        "server_ms": server.clock.now_ms()})
+        for table_id in tables:
+            hub.tables[table_id].catch_up(conn, hello.since.get(table_id))
+        hub.directors.add(conn)
+    else:
+        table_id = server.tokens.table_of(hello.token)
+        if table_id is None or table_id not in hub.tables:
+            await _refuse(conn, "unauthorized", "this link's token is not valid")
+            return
+        conn.role = "table"
+        conn.table_id = table_id
+        table = hub.tables[table_id]
+        conn.send_json({"type": "welcome", "v": VERSION, "role": "table", "tables": [table_id],
+                        "server_ms": server.clock.now_ms()})
+        table.catch_up(conn, hello.last_seq)
+        table.watchers.add(conn)
+    while not conn.dead:
+        message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        if not conn.limiter.allow():
+            conn.send_json(ProtocolError("rate_limited", "too many messages: slow down")
+                           .to_message())
+            if conn.limiter.refused_in_a_row >= FLOOD_CLOSE:
+                await conn.close(1008)
+                return
+            continue
+        try:
+            _dispatch(server, conn, decode(message.get("text")))
+        except ProtocolError as exc:
+            conn.send_json(exc.to_message())
+    await conn.close(1011)
+
+
+def _dispatch(server: Server, conn: Connection, message: Any) -> None:
+    hub = server.hub
+    if isinstance(message, Ping):
+        conn.send_json({"type": "pong", "t": message.t, "server_ms": server.clock.now_ms()})
+    elif isinstance(message, Command):
+        table_id = message.table
+        if conn.role == "table":
+            if table_id is not None and table_id != conn.table_id:
+                raise ProtocolError("forbidden", "this device opens only its own table",
+                                    msg_id=message.id, table=table_id)
+            table_id = conn.table_id
+        elif table_id is None:
+            raise ProtocolError("bad_message", "cmd: the director must name the table",
+                                msg_id=message.id)
+        try:
+            hub.table(table_id).command(conn, conn.role, message)
+        except ProtocolError as exc:
+            exc.msg_id, exc.table = message.id, table_id
+            raise
+    elif isinstance(message, Sync):
+        if conn.role == "table":
+            if message.table not in (None, conn.table_id):
+                raise ProtocolError("forbidden", "this device opens only its own table",
+                                    table=message.table)
+            conn.send(hub.table(conn.table_id).snapshot_message())
+        elif message.table is not None:
+            conn.send(hub.table(message.table).snapshot_message())
+        else:
+            for table in hub.tables.values():
+                if not table.closed:
+                    conn.send(table.snapshot_message())
+    elif isinstance(message, Hello):
+        raise ProtocolError("bad_message", "hello was already said")
+
+
+# ------------------------------------------------------------------- the app
+
+def create_app(
+    store: Store,
+    *,
+    director_secret: str | None = None,
+    clock: ServerClock | None = None,
+    lag_params: LagParams = DEFAULT_PARAMS,
+    public_url: str | None = None,
+    allow_origins: Iterable[str] = (),
+    hello_timeout_s: float = 10.0,
+    checkpoint_interval_ms: int = 1000,
+    table_rate: tuple[float, float] = (30, 10),
+    director_rate: tuple[float, float] = (600, 300),
+    static_dir: Path | None = WEB_STATIC,
+) -> Starlette:
+    """The server's ASGI application over ``store`` (opened and closed by its lifespan)."""
+    server = Server(store, director_secret=director_secret or secrets.token_urlsafe(16),
+                    clock=clock or WallClock(), lag_params=lag_params, public_url=public_url,
+                    allow_origins=allow_origins, hello_timeout_s=hello_timeout_s,
+                    checkpoint_interval_ms=checkpoint_interval_ms, table_rate=table_rate,
+                    director_rate=director_rate)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await store.open()
+        key = await store.set_meta_if_absent("table_token_key", secrets.token_hex(32))
+        server.tokens = TableTokens(bytes.fromhex(key))
+        server.recovered = await server.hub.start()
+        try:
+            yield
+        finally:
+            await server.hub.stop()
+            await store.close()
+
+    routes: list[Any] = [
+        Route("/", index),
+        Route("/healthz", healthz),
+        Route("/openapi.json", openapi_json),
+        Route("/protocol/schemas.json", schemas),
+        Route("/director", director_page),
+        Route("/t/{table_id}", table_page),
+        Route("/api/tournaments", create_tournament, methods=["POST"]),
+        Route("/api/tournaments", list_tournaments, methods=["GET"]),
+        Route("/api/tournaments/{tournament_id:int}", get_tournament, methods=["GET"]),
+        Route("/api/tournaments/{tournament_id:int}/close", close_tournament, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id:int}/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{table_id}", get_table, methods=["GET"]),
+        Route("/api/tables/{table_id}", edit_table, methods=["PATCH"]),
+        Route("/api/tables/{table_id}/close", close_table, methods=["POST"]),
+        Route("/api/tables/{table_id}/qr.svg", table_qr),
+        Route("/api/tables/{table_id}/log.json", table_log_json),
+        Route("/api/tables/{table_id}/log.csv", table_log_csv),
+        Route("/api/tables/{table_id}/report", table_report),
+        WebSocketRoute("/ws", websocket),
+    ]
+    if static_dir is not None and static_dir.is_dir():
+        routes.append(Mount("/static", StaticFiles(directory=static_dir), name="static"))
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.server = server
+    return app

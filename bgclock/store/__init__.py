@@ -1,0 +1,182 @@
+"""bgclock.store: the durable event log of every table.
+
+One interface, two stores: SQLite (``SqliteStore``, the default, WAL with
+``synchronous=FULL``) and PostgreSQL (``PostgresStore``, asyncpg).  Both run
+the same migrations (``_schema.py``).  The log is append-only: an accepted
+clock event is a ``StoredEvent`` with its table's sequence number; the server
+commits many of them, from many tables, in one transaction (``commit``).
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class StoreError(RuntimeError):
+    """The database refused an operation."""
+
+
+class NotFound(StoreError):
+    """No such tournament or table."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TournamentRow:
+    """A tournament (the director's *event*)."""
+
+    id: int
+    name: str
+    created_ms: int
+    closed_ms: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"id": self.id, "name": self.name, "created_ms": self.created_ms,
+                "closed_ms": self.closed_ms, "status": "closed" if self.closed_ms else "open"}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableSpec:
+    """What the director says about a table's match."""
+
+    name: str = ""
+    players: tuple[str, str] = ("A", "B")
+    rules: str
+    length: int
+    score: tuple[int, int] = (0, 0)
+    teams: bool = False
+    crawford: bool = False
+    clock: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "players": list(self.players), "rules": self.rules,
+                "length": self.length, "score": list(self.score), "teams": self.teams,
+                "crawford": self.crawford, "clock": dict(self.clock)}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableRow:
+    """A table as stored: its spec and its life."""
+
+    id: int
+    tournament_id: int
+    spec: TableSpec
+    created_ms: int
+    closed_ms: int | None = None
+    checkpoint_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StoredEvent:
+    """One accepted event of a table's log."""
+
+    table_id: int
+    seq: int
+    #: The command's idempotency key (None for the server's own events).
+    idem_key: str | None
+    at_ms: int
+    #: ``Event.to_dict()``.
+    event: dict[str, Any]
+    #: "table", "director" or "server".
+    source: str
+    lag_credit_ms: int
+    #: Wall clock (ms since 1970) when the server received the command.
+    received_ms: int
+
+    def body(self) -> str:
+        return json.dumps(self.event, separators=(",", ":"), sort_keys=True)
+
+
+class Store(abc.ABC):
+    """The interface both stores implement (every method is a coroutine)."""
+
+    @abc.abstractmethod
+    async def open(self) -> None:
+        """Connect and bring the schema to the latest version."""
+
+    @abc.abstractmethod
+    async def close(self) -> None:
+        """Release the connection(s)."""
+
+    @abc.abstractmethod
+    async def schema_version(self) -> int:
+        """The highest migration applied."""
+
+    @abc.abstractmethod
+    async def get_meta(self, key: str) -> str | None: ...
+
+    @abc.abstractmethod
+    async def set_meta_if_absent(self, key: str, value: str) -> str:
+        """Store ``value`` unless ``key`` has one; return the stored value."""
+
+    @abc.abstractmethod
+    async def create_tournament(self, name: str, created_ms: int) -> TournamentRow: ...
+
+    @abc.abstractmethod
+    async def tournaments(self) -> list[TournamentRow]: ...
+
+    @abc.abstractmethod
+    async def tournament(self, tournament_id: int) -> TournamentRow:
+        """Raise ``NotFound`` if absent."""
+
+    @abc.abstractmethod
+    async def close_tournament(self, tournament_id: int, closed_ms: int) -> list[int]:
+        """Close it and its open tables; return the tables closed."""
+
+    @abc.abstractmethod
+    async def create_table(
+        self, tournament_id: int, spec: TableSpec, created_ms: int
+    ) -> TableRow: ...
+
+    @abc.abstractmethod
+    async def update_table(self, table_id: int, spec: TableSpec) -> TableRow: ...
+
+    @abc.abstractmethod
+    async def close_table(self, table_id: int, closed_ms: int) -> None: ...
+
+    @abc.abstractmethod
+    async def tables(self, tournament_id: int | None = None) -> list[TableRow]:
+        """Every table (of one tournament), by id."""
+
+    @abc.abstractmethod
+    async def events(self, table_id: int, after_seq: int = 0) -> list[StoredEvent]:
+        """A table's log after ``after_seq``, in order."""
+
+    @abc.abstractmethod
+    async def all_events(self) -> dict[int, list[StoredEvent]]:
+        """Every open table's log (for recovery at start)."""
+
+    @abc.abstractmethod
+    async def commit(
+        self, events: list[StoredEvent], checkpoints: dict[int, int]
+    ) -> None:
+        """Append ``events`` and record ``checkpoints`` (table -> match ms) in one
+        transaction, durable when this returns; all or nothing."""
+
+
+def _row_spec(
+    name: str, player_a: str, player_b: str, rules: str, length: int, score_a: int,
+    score_b: int, teams: Any, crawford: Any, clock: str,
+) -> TableSpec:
+    return TableSpec(name=name, players=(player_a, player_b), rules=rules, length=length,
+                     score=(score_a, score_b), teams=bool(teams), crawford=bool(crawford),
+                     clock=json.loads(clock))
+
+
+def open_store(url: str, *, schema: str | None = None) -> Store:
+    """A store for ``url``: ``postgresql://...`` or a SQLite file path."""
+    if url.startswith(("postgresql://", "postgres://")):
+        from ._postgres import PostgresStore
+
+        return PostgresStore(url, schema=schema or "public")
+    from ._sqlite import SqliteStore
+
+    return SqliteStore(url)
+
+
+__all__ = [
+    "NotFound", "Store", "StoreError", "StoredEvent", "TableRow", "TableSpec", "TournamentRow",
+    "open_store",
+]

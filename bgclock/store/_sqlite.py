@@ -1,0 +1,257 @@
+"""The SQLite store: one connection, owned by one worker thread.
+
+WAL mode with ``synchronous=FULL``: a commit is on disk when it returns, and
+readers never block the writer.  Every call runs on the store's single thread
+(sqlite3 connections belong to the thread that made them), so the event loop
+never waits on the disk.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from . import (
+    NotFound,
+    Store,
+    StoredEvent,
+    StoreError,
+    TableRow,
+    TableSpec,
+    TournamentRow,
+    _row_spec,
+)
+from ._schema import LATEST, VERSION_TABLE, statements
+
+T = TypeVar("T")
+
+_TABLE_COLS = (
+    "id, tournament_id, name, player_a, player_b, rules, length, score_a, score_b, teams, "
+    "crawford, clock, created_ms, closed_ms, checkpoint_ms"
+)
+_EVENT_COLS = "table_id, seq, idem_key, at_ms, body, source, lag_credit_ms, received_ms"
+
+
+def _table(row: tuple[Any, ...]) -> TableRow:
+    return TableRow(id=row[0], tournament_id=row[1], spec=_row_spec(*row[2:12]),
+                    created_ms=row[12], closed_ms=row[13], checkpoint_ms=row[14])
+
+
+def _event(row: tuple[Any, ...]) -> StoredEvent:
+    return StoredEvent(table_id=row[0], seq=row[1], idem_key=row[2], at_ms=row[3],
+                       event=json.loads(row[4]), source=row[5], lag_credit_ms=row[6],
+                       received_ms=row[7])
+
+
+class SqliteStore(Store):
+    """The embedded default store (a file path, or ``:memory:`` for tests)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bgclock-sqlite")
+        self._db: sqlite3.Connection | None = None
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        def call() -> T:
+            if self._db is None:
+                raise StoreError("the store is closed")
+            try:
+                return fn(self._db)
+            except sqlite3.Error as exc:
+                if self._db.in_transaction:
+                    self._db.rollback()
+                raise StoreError(str(exc)) from exc
+
+        return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+
+    async def open(self) -> None:
+        def connect() -> None:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.execute("PRAGMA busy_timeout=5000")
+            db.execute(VERSION_TABLE)
+            row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
+            current = row[0] or 0
+            for version in range(current + 1, LATEST + 1):
+                db.execute("BEGIN IMMEDIATE")
+                for stmt in statements("sqlite", version):
+                    db.execute(stmt)
+                db.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+                db.execute("COMMIT")
+            self._db = db
+
+        await asyncio.get_running_loop().run_in_executor(self._pool, connect)
+
+    async def close(self) -> None:
+        def shut() -> None:
+            if self._db is not None:
+                self._db.close()
+                self._db = None
+
+        await asyncio.get_running_loop().run_in_executor(self._pool, shut)
+        self._pool.shutdown(wait=True)
+
+    async def schema_version(self) -> int:
+        return await self._run(
+            lambda db: int(db.execute("SELECT MAX(version) FROM schema_version").fetchone()[0])
+        )
+
+    async def get_meta(self, key: str) -> str | None:
+        def get(db: sqlite3.Connection) -> str | None:
+            row = db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+            return None if row is None else str(row[0])
+
+        return await self._run(get)
+
+    async def set_meta_if_absent(self, key: str, value: str) -> str:
+        def put(db: sqlite3.Connection) -> str:
+            db.execute("INSERT OR IGNORE INTO meta (key, value) VALUES (?, ?)", (key, value))
+            return str(db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0])
+
+        return await self._run(put)
+
+    async def create_tournament(self, name: str, created_ms: int) -> TournamentRow:
+        def create(db: sqlite3.Connection) -> TournamentRow:
+            cur = db.execute("INSERT INTO tournaments (name, created_ms) VALUES (?, ?)",
+                             (name, created_ms))
+            assert cur.lastrowid is not None
+            return TournamentRow(id=cur.lastrowid, name=name, created_ms=created_ms)
+
+        return await self._run(create)
+
+    async def tournaments(self) -> list[TournamentRow]:
+        def get(db: sqlite3.Connection) -> list[TournamentRow]:
+            rows = db.execute(
+                "SELECT id, name, created_ms, closed_ms FROM tournaments ORDER BY id"
+            ).fetchall()
+            return [TournamentRow(id=r[0], name=r[1], created_ms=r[2], closed_ms=r[3])
+                    for r in rows]
+
+        return await self._run(get)
+
+    async def tournament(self, tournament_id: int) -> TournamentRow:
+        def get(db: sqlite3.Connection) -> TournamentRow:
+            r = db.execute("SELECT id, name, created_ms, closed_ms FROM tournaments WHERE id = ?",
+                           (tournament_id,)).fetchone()
+            if r is None:
+                raise NotFound(f"no tournament {tournament_id}")
+            return TournamentRow(id=r[0], name=r[1], created_ms=r[2], closed_ms=r[3])
+
+        return await self._run(get)
+
+    async def close_tournament(self, tournament_id: int, closed_ms: int) -> list[int]:
+        def close(db: sqlite3.Connection) -> list[int]:
+            db.execute("BEGIN IMMEDIATE")
+            cur = db.execute(
+                "UPDATE tournaments SET closed_ms = ? WHERE id = ? AND closed_ms IS NULL",
+                (closed_ms, tournament_id))
+            ids = [r[0] for r in db.execute(
+                "SELECT id FROM clock_tables WHERE tournament_id = ? AND closed_ms IS NULL",
+                (tournament_id,))]
+            db.execute("UPDATE clock_tables SET closed_ms = ? "
+                       "WHERE tournament_id = ? AND closed_ms IS NULL", (closed_ms, tournament_id))
+            db.execute("COMMIT")
+            if cur.rowcount == 0 and not ids:
+                exists = db.execute("SELECT 1 FROM tournaments WHERE id = ?",
+                                    (tournament_id,)).fetchone()
+                if exists is None:
+                    raise NotFound(f"no tournament {tournament_id}")
+            return ids
+
+        return await self._run(close)
+
+    async def create_table(self, tournament_id: int, spec: TableSpec,
+                           created_ms: int) -> TableRow:
+        def create(db: sqlite3.Connection) -> TableRow:
+            if db.execute("SELECT 1 FROM tournaments WHERE id = ?",
+                          (tournament_id,)).fetchone() is None:
+                raise NotFound(f"no tournament {tournament_id}")
+            cur = db.execute(
+                "INSERT INTO clock_tables (tournament_id, name, player_a, player_b, rules, "
+                "length, score_a, score_b, teams, crawford, clock, created_ms) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (tournament_id, spec.name, spec.players[0], spec.players[1], spec.rules,
+                 spec.length, spec.score[0], spec.score[1], int(spec.teams),
+                 int(spec.crawford), json.dumps(spec.clock), created_ms))
+            assert cur.lastrowid is not None
+            return TableRow(id=cur.lastrowid, tournament_id=tournament_id, spec=spec,
+                            created_ms=created_ms)
+
+        return await self._run(create)
+
+    async def update_table(self, table_id: int, spec: TableSpec) -> TableRow:
+        def update(db: sqlite3.Connection) -> TableRow:
+            db.execute(
+                "UPDATE clock_tables SET name = ?, player_a = ?, player_b = ?, rules = ?, "
+                "length = ?, score_a = ?, score_b = ?, teams = ?, crawford = ?, clock = ? "
+                "WHERE id = ?",
+                (spec.name, spec.players[0], spec.players[1], spec.rules, spec.length,
+                 spec.score[0], spec.score[1], int(spec.teams), int(spec.crawford),
+                 json.dumps(spec.clock), table_id))
+            row = db.execute(f"SELECT {_TABLE_COLS} FROM clock_tables WHERE id = ?",
+                             (table_id,)).fetchone()
+            if row is None:
+                raise NotFound(f"no table {table_id}")
+            return _table(row)
+
+        return await self._run(update)
+
+    async def close_table(self, table_id: int, closed_ms: int) -> None:
+        await self._run(lambda db: db.execute(
+            "UPDATE clock_tables SET closed_ms = ? WHERE id = ? AND closed_ms IS NULL",
+            (closed_ms, table_id)))
+
+    async def tables(self, tournament_id: int | None = None) -> list[TableRow]:
+        def get(db: sqlite3.Connection) -> list[TableRow]:
+            if tournament_id is None:
+                rows = db.execute(f"SELECT {_TABLE_COLS} FROM clock_tables ORDER BY id")
+            else:
+                rows = db.execute(f"SELECT {_TABLE_COLS} FROM clock_tables "
+                                  "WHERE tournament_id = ? ORDER BY id", (tournament_id,))
+            return [_table(r) for r in rows.fetchall()]
+
+        return await self._run(get)
+
+    async def events(self, table_id: int, after_seq: int = 0) -> list[StoredEvent]:
+        return await self._run(lambda db: [_event(r) for r in db.execute(
+            f"SELECT {_EVENT_COLS} FROM clock_events WHERE table_id = ? AND seq > ? "
+            "ORDER BY seq", (table_id, after_seq)).fetchall()])
+
+    async def all_events(self) -> dict[int, list[StoredEvent]]:
+        def get(db: sqlite3.Connection) -> dict[int, list[StoredEvent]]:
+            out: dict[int, list[StoredEvent]] = {}
+            for r in db.execute(
+                f"SELECT {', '.join('e.' + c.strip() for c in _EVENT_COLS.split(','))} "
+                "FROM clock_events e JOIN clock_tables t ON t.id = e.table_id "
+                "WHERE t.closed_ms IS NULL ORDER BY e.table_id, e.seq"
+            ):
+                out.setdefault(r[0], []).append(_event(r))
+            return out
+
+        return await self._run(get)
+
+    async def commit(self, events: list[StoredEvent], checkpoints: dict[int, int]) -> None:
+        def write(db: sqlite3.Connection) -> None:
+            db.execute("BEGIN IMMEDIATE")
+            if events:
+                db.executemany(
+                    f"INSERT INTO clock_events ({_EVENT_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(e.table_id, e.seq, e.idem_key, e.at_ms, e.body(), e.source,
+                      e.lag_credit_ms, e.received_ms) for e in events])
+            if checkpoints:
+                db.executemany(
+                    "UPDATE clock_tables SET checkpoint_ms = ? WHERE id = ? "
+                    "AND (checkpoint_ms IS NULL OR checkpoint_ms < ?)",
+                    [(ms, tid, ms) for tid, ms in checkpoints.items()])
+            db.execute("COMMIT")
+
+        await self._run(write)
