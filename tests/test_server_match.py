@@ -1,0 +1,160 @@
+"""A whole match over WebSockets: commands, broadcasts, acks, idempotency, reconnects."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests._server_kit import KEY, STORES, Device, anyio_backend, live_server, store_factory
+
+__all__ = ["anyio_backend"]
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(params=STORES)
+async def live(request: Any, tmp_path: Path) -> Any:
+    async with store_factory(request.param, tmp_path) as make, live_server(make) as server:
+        yield server
+
+
+async def test_a_whole_match_is_played_and_every_watcher_sees_it(live: Any) -> None:
+    table = await live.table(length=1)
+    token = table["token"]
+    async with (
+        Device.open(live.ws_url, {"token": token}) as a,
+        Device.open(live.ws_url, {"token": token}) as b,
+        Device.open(live.ws_url, {"key": KEY}) as director,
+    ):
+        for d in (a, b):
+            welcome, snap = await d.welcome()
+            assert welcome["role"] == "table" and snap["seq"] == 0
+        welcome, snap = await director.welcome()
+        assert welcome["role"] == "director" and table["id"] in welcome["tables"]
+        ack = await a.cmd("opening_roll", dice=[3, 5])
+        assert ack["type"] == "ack" and ack["seq"] == 1
+        for watcher in (b, director):
+            update = await watcher.expect("update")
+            assert update["seq"] == 1 and update["state"]["on_turn"] == "B"
+        assert (await b.cmd("hit", side="B"))["seq"] == 2
+        assert (await a.cmd("hit", side="A"))["seq"] == 3
+        ack = await b.cmd("game_over", winner="B", result="single")
+        assert ack["seq"] == 4
+        update = await director.expect("update")
+        while update["seq"] < 4:
+            update = await director.expect("update")
+        assert update["state"]["phase"] == "match_over"
+        assert update["state"]["winner"] == "B"
+    events = await live.stored(table["id"])
+    assert [e["event"]["do"] for e in events] == ["opening_roll", "hit", "hit", "game_over"]
+    assert [e["seq"] for e in events] == [1, 2, 3, 4]
+
+
+async def test_a_refused_command_answers_its_sender_only_and_stores_nothing(live: Any) -> None:
+    table = await live.table()
+    async with (
+        Device.open(live.ws_url, {"token": table["token"]}) as a,
+        Device.open(live.ws_url, {"token": table["token"]}) as b,
+    ):
+        await a.welcome()
+        await b.welcome()
+        error = await a.cmd("hit", side="A")  # no clock runs: a hit does nothing, accepted
+        assert error["type"] == "ack"
+        await b.expect("update")
+        error = await a.cmd("double", side="A")
+        assert error["type"] == "error" and error["code"] == "illegal"
+        assert "not allowed before the first game" in error["message"]
+        assert await b.quiet(0.2) == []
+    assert len(await live.stored(table["id"])) == 1
+
+
+async def test_a_resend_never_applies_twice(live: Any) -> None:
+    table = await live.table()
+    async with Device.open(live.ws_url, {"token": table["token"]}) as a:
+        await a.welcome()
+        first = await a.cmd("opening_roll", id="press-1", dice=[6, 1])
+        second = await a.cmd("opening_roll", id="press-1", dice=[6, 1])
+        assert first["duplicate"] is False and second["duplicate"] is True
+        assert (first["seq"], first["at_ms"]) == (second["seq"], second["at_ms"])
+    # after a reconnect too
+    async with Device.open(live.ws_url, {"token": table["token"], "last_seq": 1}) as a:
+        await a.welcome()
+        again = await a.cmd("opening_roll", id="press-1", dice=[6, 1])
+        assert again["duplicate"] is True and again["seq"] == 1
+    assert len(await live.stored(table["id"])) == 1
+
+
+async def test_a_device_that_reconnects_gets_what_it_missed(live: Any) -> None:
+    table = await live.table()
+    token = table["token"]
+    async with Device.open(live.ws_url, {"token": token}) as a:
+        await a.welcome()
+        await a.cmd("opening_roll", dice=[6, 1])
+        seen = await a.cmd("hit", side="A")
+        await a.cmd("hit", side="B")
+        await a.cmd("stop", side="A", reason="fallen_dice")
+        live_updates = []
+    async with Device.open(live.ws_url, {"token": token}) as watcher:
+        await watcher.welcome()
+    async with Device.open(live.ws_url, {"token": token, "last_seq": seen["seq"]}) as b:
+        assert (await b.recv())["type"] == "welcome"
+        for _ in range(2):
+            live_updates.append(await b.recv())
+        snapshot = await b.recv()
+    assert [u["type"] for u in live_updates] == ["update", "update"]
+    assert [u["seq"] for u in live_updates] == [3, 4]
+    assert live_updates[-1]["state"]["phase"] == "stopped"
+    assert snapshot["type"] == "snapshot" and snapshot["seq"] == 4
+    stored = await live.stored(table["id"])
+    assert [u["state"] for u in live_updates] == [e["state"] for e in stored[2:]]
+
+
+async def test_the_director_drives_any_table(live: Any) -> None:
+    t1 = await live.table()
+    t2 = await live.table(rules="it-tournament")
+    async with Device.open(live.ws_url, {"key": KEY}) as director:
+        await director.expect("welcome")
+        ack = await director.cmd("late_start", table=t2["id"], side="A")
+        assert ack["type"] == "ack", ack
+        ack = await director.cmd("opening_roll", table=t1["id"], dice=[2, 4])
+        assert ack["type"] == "ack"
+        ack = await director.cmd("adjust", table=t1["id"], side="A", delta_ms=30_000)
+        assert ack["type"] == "ack" and ack["lag_credit_ms"] == 0
+        error = await director.cmd("hit", side="A")
+        assert error["code"] == "bad_message"  # the director must name the table
+        error = await director.cmd("hit", table=999, side="A")
+        assert error["code"] == "not_found"
+
+
+async def test_a_ping_is_answered_with_the_servers_clock(live: Any) -> None:
+    table = await live.table()
+    async with Device.open(live.ws_url, {"token": table["token"]}) as a:
+        await a.welcome()
+        await a.send({"type": "ping", "t": 12.5})
+        pong = await a.expect("pong")
+        assert pong["t"] == 12.5 and isinstance(pong["server_ms"], int)
+        await a.send({"type": "sync"})
+        assert (await a.expect("snapshot"))["table"] == table["id"]
+
+
+async def test_expiry_reaches_every_watcher_at_its_instant(live: Any) -> None:
+    # a 300 ms standard clock: the flag falls while nobody presses
+    table = await live.table(rules="usbgf-2007-bronstein",
+                             clock={"mode": "standard", "reserve_ms": 300})
+    async with (
+        Device.open(live.ws_url, {"token": table["token"]}) as a,
+        Device.open(live.ws_url, {"key": KEY}) as director,
+    ):
+        await a.welcome()
+        await director.welcome()
+        ack = await a.cmd("opening_roll", dice=[6, 2])
+        expiry = await a.expect("expiry")
+        assert expiry["at_ms"] == ack["at_ms"] + 300
+        assert expiry["state"]["phase"] == "match_over"
+        assert expiry["state"]["A"]["expired"] is True
+        assert expiry["state"]["A"]["reserve_ms"] == 0
+        seen = await director.expect("expiry")
+        assert seen["at_ms"] == expiry["at_ms"]
+        late = await a.cmd("double", side="A")
+        assert late["code"] == "illegal"
