@@ -154,6 +154,8 @@ class Device:
             message = await self.recv()
             if message["type"] in ("ack", "error") and message.get("id") == cid:
                 return message
+            if message["type"] == "error" and message["code"] == "rate_limited":
+                raise AssertionError(f"{do} was rate limited")
 
     async def welcome(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """The welcome and the first snapshot."""

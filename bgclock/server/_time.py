@@ -72,12 +72,13 @@ class ManualClock:
         heapq.heappush(self._timers, (at_ms, next(self._order), handle, callback))
         return handle
 
-    def advance(self, ms: int) -> None:
-        """Move time on by ``ms``, firing each timer due at its own instant."""
+    def advance(self, ms: int, *, fire_timers: bool = True) -> None:
+        """Move time on by ``ms``, firing each timer due at its own instant
+        (or, with ``fire_timers=False``, none: a late loop)."""
         if ms < 0:
             raise ValueError("time can't go backwards")
         target = self._now + ms
-        while self._timers and self._timers[0][0] <= target:
+        while fire_timers and self._timers and self._timers[0][0] <= target:
             at, _, handle, callback = heapq.heappop(self._timers)
             if handle.cancelled:
                 continue
