@@ -121,6 +121,8 @@ class Device:
     def __init__(self, ws: Any) -> None:
         self.ws = ws
         self.n = 0
+        #: Every message received, in order.
+        self.history: list[dict[str, Any]] = []
 
     @classmethod
     @contextlib.asynccontextmanager
@@ -136,7 +138,13 @@ class Device:
         await self.ws.send(message if isinstance(message, str) else json.dumps(message))
 
     async def recv(self, timeout: float = 5.0) -> dict[str, Any]:
-        return dict(json.loads(await asyncio.wait_for(self.ws.recv(), timeout)))
+        message = dict(json.loads(await asyncio.wait_for(self.ws.recv(), timeout)))
+        self.history.append(message)
+        return message
+
+    def last(self, kind: str) -> dict[str, Any]:
+        """The last message of type ``kind`` received so far."""
+        return [m for m in self.history if m["type"] == kind][-1]
 
     async def expect(self, kind: str, timeout: float = 5.0) -> dict[str, Any]:
         """The next message of type ``kind`` (skipping others, e.g. updates)."""
