@@ -1,0 +1,62 @@
+"""bgclock.web: the table clock page and the director's dashboard.
+
+The pages are static files in ``static/`` (plain JavaScript and CSS, no build
+step) speaking the server's protocol (docs/protocol.md).  The server serves the
+folder at ``/static/`` and the two pages through ``table_page`` and
+``director_page``, which fill in the few things a page needs from the server:
+the table's id and the presets' time modes (so the page counts each mode down
+the way the engine does).
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Final
+
+from bgclock.core import PRESETS
+
+#: The pages' files, served at ``/static/``.
+STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
+#: Where the server mounts ``STATIC_DIR``.
+STATIC_URL: Final = "/static"
+
+__all__ = ["STATIC_DIR", "STATIC_URL", "director_page", "presets_json", "table_page"]
+
+
+@lru_cache(maxsize=1)
+def presets_json() -> str:
+    """Each preset's time mode, allowances and break limit, as the pages read them."""
+    data = {
+        p.id: {
+            "title": p.title,
+            "mode": p.mode,
+            "delay_ms": p.delay_ms,
+            "team_delay_ms": p.team_delay_ms,
+            "break_ms": p.break_ms,
+            "mid_game_start": p.mid_game_start,
+            "expiry": p.expiry,
+        }
+        for p in PRESETS.values()
+    }
+    # "</" cannot end the script element it sits in.
+    return json.dumps(data, sort_keys=True).replace("</", "<\\/")
+
+
+def _render(name: str, **values: str) -> str:
+    html = (STATIC_DIR / name).read_text(encoding="utf-8")
+    values = {"STATIC": STATIC_URL, "PRESETS": presets_json(), **values}
+    for key, value in values.items():
+        html = html.replace("{{" + key + "}}", value)
+    return html
+
+
+def table_page(table_id: int) -> str:
+    """The table clock page of table ``table_id`` (its token stays in the URL)."""
+    return _render("table.html", TABLE_ID=str(int(table_id)))
+
+
+def director_page() -> str:
+    """The director's dashboard (the key stays in the URL)."""
+    return _render("director.html")

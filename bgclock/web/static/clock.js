@@ -1,0 +1,511 @@
+/* bgclock: the table clock page.
+ *
+ * One state from the server (snapshot, update, expiry) is exact at its
+ * at_ms; between messages the page counts the running side down locally
+ * (BG.viewAt) on every animation frame.  A press is shown at once: the
+ * pressed side stops and the other starts (a local prediction, replayed over
+ * each server state until the server has confirmed the press), and is sent
+ * with the instant it was made — queued while the link is down. */
+(function () {
+  "use strict";
+  const BG = window.BG, I18N = window.I18N, t = I18N.t, el = BG.el;
+  const params = new URLSearchParams(location.search);
+  const pathId = /\/t\/(\d+)/.exec(location.pathname);
+  const tableId = Number(document.body.dataset.table) || (pathId ? Number(pathId[1]) : Number(params.get("table")));
+  const token = params.get("token");
+  const presets = BG.readPresets();
+  const SIDES = ["A", "B"];
+  const other = (s) => (s === "A" ? "B" : "A");
+
+  /* ------------------------------------------------------------ settings */
+  const SETTINGS_KEY = "bgclock.table.settings";
+  function loadSettings() {
+    let s = {};
+    try { s = JSON.parse(localStorage.getItem(SETTINGS_KEY) || "{}") || {}; } catch (e) { s = {}; }
+    const out = {
+      layout: s.layout || "auto", swap: !!s.swap,
+      sound: s.sound !== false, vibrate: s.vibrate !== false,
+      thresholds: Array.isArray(s.thresholds) ? s.thresholds : [60000, 20000, 10000]
+    };
+    if (params.get("warn")) out.thresholds = BG.parseThresholds(params.get("warn"));
+    if (params.get("layout")) out.layout = params.get("layout");
+    if (params.get("swap")) out.swap = params.get("swap") === "1";
+    return out;
+  }
+  function saveSettings() {
+    try { localStorage.setItem(SETTINGS_KEY, JSON.stringify(app.settings)); } catch (e) { /* private mode */ }
+  }
+
+  /* ---------------------------------------------------------------- state */
+  const app = {
+    tableId: tableId,
+    state: null,          // the server's latest state
+    info: null,           // the Table object
+    seq: null,            // the server's seq of `state`
+    recvAt: 0,            // performance.now() when `state` arrived
+    confirmed: {},        // cmd id -> seq of its ack (a prediction until that seq is seen)
+    hits: [],             // predicted presses: {id, side, at}
+    fired: { A: [], B: [], flag: {} },
+    warnings: [],         // every warning given: {side, threshold_ms, at} (tests read it)
+    settings: loadSettings(),
+    panel: { A: null, B: null },  // what each half's panel shows
+    center: null,         // what the centre panel shows (null: automatic)
+    frames: 0,
+    paints: [],           // [performance.now(), seq] of each repaint after a new state (latency bench)
+    closed: false
+  };
+  try {
+    const f = JSON.parse(sessionStorage.getItem("bgclock.fired." + tableId) || "null");
+    if (f && f.A && f.B) app.fired = Object.assign(app.fired, f);
+  } catch (e) { /* none */ }
+
+  function mode() { return app.state ? BG.modeOf(app.state, app.info, presets) : "bronstein"; }
+  function allowance() { return app.state ? BG.allowanceOf(app.state, app.info, presets) : 0; }
+  function names() {
+    const p = (app.info && app.info.players) || ["A", "B"];
+    return { A: p[0] || "A", B: p[1] || "B" };
+  }
+
+  /* The state shown now: the server's, with the unconfirmed presses replayed
+   * on it at their instants.  Returns {state, base} where base is the
+   * performance.now() instant the state is exact at. */
+  function display() {
+    if (!app.state) return null;
+    let st = app.state, base = app.recvAt;
+    for (const h of app.hits) {
+      const s = st[h.side];
+      if (st.phase !== "playing" || !s.running || st.double_offered_by || st.game === 0) continue;
+      const v = BG.viewAt(st, mode(), h.at - base);
+      const me = Object.assign({}, s, v[h.side], { running: false });
+      const m = mode(), D = allowance();
+      if (m === "bronstein" && !s.forfeit_delay) me.reserve_ms += Math.max(0, D - v[h.side].delay_ms);
+      if (m === "increment" && !s.forfeit_delay) me.reserve_ms += D;
+      me.delay_ms = m === "standard" ? 0 : D;
+      const op = Object.assign({}, st[other(h.side)], { running: true });
+      const next = Object.assign({}, st, { at_ms: v.at_ms, on_turn: other(h.side) });
+      next[h.side] = me; next[other(h.side)] = op;
+      next.expires_at_ms = v.at_ms + op.reserve_ms + (m === "simple_delay" ? op.delay_ms : 0);
+      st = next; base = h.at;
+    }
+    return { state: st, base: base };
+  }
+
+  /* ------------------------------------------------------------ the link */
+  const conn = new BG.Connection({
+    url: BG.wsUrl(),
+    prefix: "t" + tableId + "-",
+    hello: () => {
+      const h = { type: "hello", v: 1, token: token };
+      if (app.seq != null) h.last_seq = app.seq;
+      return h;
+    },
+    onMessage: onMessage,
+    onStatus: renderConn
+  });
+
+  function setState(state, seq, info) {
+    app.state = state;
+    if (seq != null) app.seq = seq;
+    if (info) app.info = info;
+    app.recvAt = performance.now();
+    // a press stays predicted until a state at or after its seq arrives
+    app.hits = app.hits.filter((h) => {
+      const s = app.confirmed[h.id];
+      return s === undefined || s > app.seq;
+    });
+    app.newState = true;
+    renderAll();
+  }
+
+  function onMessage(msg) {
+    if (msg.table != null && msg.table !== tableId && msg.type !== "error") return;
+    switch (msg.type) {
+      case "snapshot":
+        setState(msg.state, msg.seq, msg.info);
+        break;
+      case "update":
+        if (app.seq != null && msg.seq <= app.seq) return;          // already seen
+        if (app.seq != null && msg.seq > app.seq + 1) { conn.sendRaw({ type: "sync", v: 1 }); return; }
+        setState(msg.state, msg.seq);
+        break;
+      case "expiry":
+        setState(msg.state, null);
+        break;
+      case "table":
+        app.info = msg.info;
+        app.closed = msg.info && msg.info.status === "closed";
+        renderAll();
+        break;
+      case "ack":
+        if (app.hits.some((h) => h.id === msg.id)) {
+          app.confirmed[msg.id] = msg.seq;
+          if (app.seq != null && msg.seq <= app.seq) app.hits = app.hits.filter((h) => h.id !== msg.id);
+        }
+        break;
+      case "error":
+        if (msg.id) app.hits = app.hits.filter((h) => h.id !== msg.id);
+        if (msg.code === "unauthorized") { renderConn("unauthorized"); break; }
+        if (msg.code === "closed") app.closed = true;
+        toast(msg.code === "illegal" ? t("err.illegal", { m: msg.message }) : msg.message);
+        renderAll();
+        break;
+    }
+  }
+
+  /* ----------------------------------------------------------- commands */
+  function command(cmd) {
+    BG.unlockAudio();
+    return conn.send(cmd);
+  }
+
+  /* A player hits the clock: only the running side's press counts (a press
+   * on the idle half does nothing, a second press is ignored). */
+  function press(side) {
+    BG.unlockAudio();
+    wakeLock();
+    const d = display();
+    if (!d || app.closed) return false;
+    const st = d.state;
+    if (st.phase !== "playing" || !st[side].running || st.double_offered_by || st.game === 0) return false;
+    const at = performance.now();
+    const id = conn.send({ do: "hit", side: side }, at);
+    app.hits.push({ id: id, side: side, at: at });
+    if (app.settings.vibrate) BG.vibrate(25);
+    renderAll();
+    return true;
+  }
+
+  /* ---------------------------------------------------------- rendering */
+  const $ = (id) => document.getElementById(id);
+  const halves = { A: $("half-A"), B: $("half-B") };
+  const q = (side, cls) => halves[side].querySelector(cls);
+
+  function renderConn(status, queued) {
+    const c = $("conn");
+    if (status === "unauthorized") conn.stopped = true;
+    const n = queued == null ? conn.pending.length : queued;
+    c.dataset.status = app.closed ? "closed" : status;
+    let text = t("conn." + (app.closed ? "closed" : status));
+    if (n > 0 && status !== "online") text += " · " + t("conn.queued", { n: n });
+    c.querySelector(".conn-text").textContent = text;
+  }
+
+  function layout() {
+    const main = $("clock");
+    let lay = app.settings.layout;
+    if (lay === "auto") lay = window.innerWidth > window.innerHeight * 1.05 ? "side" : "stack";
+    main.className = "layout-" + lay;
+    const near = app.settings.swap ? "B" : "A";
+    halves[near].classList.add("near"); halves[near].classList.remove("far");
+    halves[other(near)].classList.add("far"); halves[other(near)].classList.remove("near");
+    main.dataset.near = near;
+  }
+
+  function renderAll() {
+    const d = display();
+    I18N.apply(document.body);
+    renderConn(conn.status);
+    layout();
+    if (!d) return;
+    const st = d.state, nm = names();
+    $("score").textContent = nm.A + " " + st.score[0] + " – " + st.score[1] + " " + nm.B + " · " + t("bar.to", { n: st.length });
+    const owner = st.cube.owner ? nm[st.cube.owner] : t("bar.centered");
+    $("cube").textContent = t("bar.cube") + " " + st.cube.value + " · " + owner;
+    $("crawford").hidden = !st.crawford;
+    $("frozen").hidden = !st.cube_frozen;
+    $("game").textContent = st.game > 0 ? t("bar.game", { n: st.game }) : "";
+    let ph = t("phase." + st.phase);
+    if (st.stopped_reason && st.phase !== "break" && st.phase !== "offer") ph += " · " + t("reason." + st.stopped_reason);
+    if (st.phase === "playing" && st.game === 0) ph = t("late");
+    $("phase").textContent = ph;
+    $("phase").dataset.phase = st.phase;
+    $("btn-stop").hidden = st.phase !== "playing" || app.closed;
+    $("btn-director").hidden = st.phase !== "playing" || app.closed;
+    $("btn-resume").hidden = !(st.phase === "stopped" || st.phase === "break") || app.closed;
+    for (const side of SIDES) renderHalf(side, st, nm);
+    renderCenter(st, nm);
+    renderTimes();
+  }
+
+  function renderHalf(side, st, nm) {
+    const h = halves[side], s = st[side], o = BG.playerOptions(st, side);
+    q(side, ".name").textContent = nm[side];
+    q(side, "[data-side-tag]").textContent = side;
+    h.classList.toggle("running", s.running && st.phase === "playing");
+    h.classList.toggle("paused", st.on_turn === side && st.phase !== "playing");
+    h.classList.toggle("flag", !!s.expired || (st.phase === "match_over" && st.stopped_reason === "time_expired" && st.winner === other(side)));
+    h.classList.toggle("winner", st.phase === "match_over" && st.winner === side);
+    let status = "";
+    if (h.classList.contains("flag")) status = t("half.flag");
+    else if (st.phase === "match_over") status = st.winner === side ? t("half.winner") : "";
+    else if (s.running && st.phase === "playing") status = t("half.turn");
+    else if (st.on_turn === side) status = t("half.stopped");
+    else status = t("half.idle");
+    q(side, ".status").textContent = status;
+    // contextual buttons: one tap then a confirmation
+    const ctx = q(side, ".ctx");
+    ctx.replaceChildren();
+    if (o.take || o.pass) {
+      ctx.append(el("div", { class: "note", text: t("double.offer", { name: nm[other(side)], v: st.cube.value * 2 }) }));
+      if (o.take) ctx.append(el("button", { type: "button", class: "act take", "data-act": "take", text: t("act.take"),
+        onclick: () => ask(side, "take", { do: "take", side: side }, t("ask.take", { name: nm[side], v: st.cube.value * 2 })) }));
+      if (o.pass) ctx.append(el("button", { type: "button", class: "act pass", "data-act": "pass", text: t("act.pass"),
+        onclick: () => ask(side, "pass", { do: "pass", side: side }, t("ask.pass", { name: nm[side], v: st.cube.value })) }));
+    } else if (st.phase === "offer" && st.offer) {
+      const r = t("result." + st.offer.result);
+      ctx.append(el("div", { class: "note", text: t("offer." + st.offer.kind, { name: nm[st.offer.side], r: r }) }));
+      if (o.accept) {
+        ctx.append(el("button", { type: "button", class: "act accept", "data-act": "accept", text: t("act.accept"),
+          onclick: () => ask(side, "accept", { do: "accept", side: side }, t("ask.accept", { name: nm[side], kind: st.offer.kind, r: r })) }));
+        ctx.append(el("button", { type: "button", class: "act reject", "data-act": "reject", text: t("act.reject"),
+          onclick: () => ask(side, "reject", { do: "reject", side: side }, t("ask.reject", { name: nm[side] })) }));
+      }
+    } else if (o.double) {
+      ctx.append(el("button", { type: "button", class: "act double", "data-act": "double", text: t("act.double") + " → " + st.cube.value * 2,
+        onclick: () => ask(side, "double", { do: "double", side: side }, t("ask.double", { name: nm[side], v: st.cube.value * 2 })) }));
+    } else if (st.double_offered_by === side) {
+      ctx.append(el("div", { class: "note", text: t("double.offer", { name: nm[side], v: st.cube.value * 2 }) }));
+    }
+    q(side, ".more").hidden = app.closed || st.phase === "match_over";
+    renderPanel(side, st, nm);
+  }
+
+  /* The panel inside a half (so it faces that player): the side's menu or a
+   * confirmation. */
+  function renderPanel(side, st, nm) {
+    const panel = q(side, ".panel"), p = app.panel[side];
+    panel.hidden = !p;
+    panel.replaceChildren();
+    if (!p) return;
+    const close = el("button", { type: "button", class: "close", "data-act": "close", text: t("act.close"), onclick: () => closePanel(side) });
+    if (p.kind === "confirm") {
+      panel.append(el("p", { class: "ask", text: p.text }),
+        el("div", { class: "row" }, [
+          el("button", { type: "button", class: "act confirm", "data-act": "confirm", text: t("act.confirm"), onclick: () => { closePanel(side); command(p.cmd); } }),
+          el("button", { type: "button", class: "act cancel", "data-act": "cancel", text: t("act.cancel"), onclick: () => closePanel(side) })
+        ]));
+      return;
+    }
+    const o = BG.playerOptions(st, side);
+    panel.append(el("h3", { text: t("menu.side", { name: nm[side] }) }));
+    const results = ["single", "gammon", "backgammon"];
+    const group = (title, kind, askKey) => el("div", { class: "group" }, [el("h4", { text: title }), el("div", { class: "row" },
+      results.map((r) => el("button", { type: "button", class: "act", "data-act": kind + "-" + r, text: t("result." + r),
+        onclick: () => ask(side, kind, kind === "game_over" ? { do: "game_over", winner: side, result: r } : { do: kind, side: side, result: r },
+          t(askKey, { name: nm[side], r: t("result." + r) })) })))]);
+    if (o.game_over) panel.append(group(t("menu.game_over_title"), "game_over", "ask.game_over"));
+    if (o.concede) panel.append(group(t("menu.concede_title"), "concede", "ask.concede"));
+    if (o.claim) panel.append(group(t("menu.claim_title"), "claim", "ask.claim"));
+    const row = el("div", { class: "row" });
+    if (o.break) row.append(el("button", { type: "button", class: "act", "data-act": "break", text: t("act.break"),
+      onclick: () => ask(side, "break", { do: "break", side: side }, t("ask.break", { name: nm[side] })) }));
+    if (o.stop) {
+      row.append(el("button", { type: "button", class: "act", "data-act": "stop", text: t("act.stop"),
+        onclick: () => { closePanel(side); app.center = { kind: "stop", side: side }; renderAll(); } }));
+      row.append(el("button", { type: "button", class: "act summon", "data-act": "summon", text: t("act.summon"),
+        onclick: () => ask(side, "summon", { do: "stop", side: side, reason: "director" }, t("ask.summon")) }));
+    }
+    panel.append(row, close);
+  }
+
+  function ask(side, what, cmd, text) {
+    app.panel[side] = { kind: "confirm", what: what, cmd: cmd, text: text };
+    renderAll();
+  }
+  function closePanel(side) { app.panel[side] = null; renderAll(); }
+
+  /* The centre panel: the opening roll, the reasons of a stop, the settings,
+   * the end of the match. */
+  function renderCenter(st, nm) {
+    const c = $("center");
+    let p = app.center;
+    if (!p) {
+      if (app.closed) p = null;
+      else if (st.phase === "setup" || st.phase === "between_games" || (st.phase === "playing" && st.game === 0)) p = { kind: "roll" };
+      else if (st.phase === "match_over") p = { kind: "over" };
+    }
+    c.hidden = !p;
+    const key = p ? JSON.stringify(p) + st.phase + I18N.lang + (app.roll ? app.roll.join() : "") : "";
+    if (c.dataset.key === key && p && p.kind !== "over") return; // keep the pickers as they are
+    c.dataset.key = key;
+    c.replaceChildren();
+    if (!p) return;
+    c.dataset.kind = p.kind;
+    if (p.kind === "roll") {
+      app.roll = app.roll || [0, 0];
+      c.append(el("h3", { text: t("roll.title") }));
+      for (const [i, side] of [[0, "A"], [1, "B"]]) {
+        const row = el("div", { class: "dice", "data-die": side }, [el("span", { class: "label", text: t("roll.die", { name: nm[side] }) })]);
+        for (let n = 1; n <= 6; n++) {
+          row.append(el("button", { type: "button", class: "die" + (app.roll[i] === n ? " on" : ""), "data-n": n, "aria-pressed": app.roll[i] === n ? "true" : "false",
+            text: "⚀⚁⚂⚃⚄⚅"[n - 1] + n, onclick: () => { app.roll[i] = n; renderAll(); } }));
+        }
+        c.append(row);
+      }
+      const ok = app.roll[0] && app.roll[1] && app.roll[0] !== app.roll[1];
+      c.append(el("p", { class: "hint", text: !app.roll[0] || !app.roll[1] ? t("roll.pick") : app.roll[0] === app.roll[1] ? t("roll.equal") : "" }));
+      c.append(el("button", { type: "button", class: "act go", id: "roll-start", disabled: ok ? null : "disabled", text: t("roll.start"),
+        onclick: () => { const dice = app.roll.slice(); app.roll = [0, 0]; command({ do: "opening_roll", dice: dice }); renderAll(); } }));
+    } else if (p.kind === "stop") {
+      c.append(el("h3", { text: t("menu.stop") }));
+      const row = el("div", { class: "row wrap" });
+      for (const r of ["fallen_dice", "dispute", "dice_not_left", "director", "concession", "break", "other"]) {
+        row.append(el("button", { type: "button", class: "act", "data-reason": r, text: t("reason." + r),
+          onclick: () => { app.center = null; command({ do: "stop", side: p.side || st.on_turn || "A", reason: r }); renderAll(); } }));
+      }
+      c.append(row, el("button", { type: "button", class: "close", text: t("act.cancel"), onclick: () => { app.center = null; renderAll(); } }));
+    } else if (p.kind === "summon") {
+      c.append(el("p", { class: "ask", text: t("ask.summon") }), el("div", { class: "row" }, [
+        el("button", { type: "button", class: "act confirm", "data-act": "confirm", text: t("act.confirm"),
+          onclick: () => { app.center = null; command({ do: "stop", side: st.on_turn || "A", reason: "director" }); renderAll(); } }),
+        el("button", { type: "button", class: "act cancel", text: t("act.cancel"), onclick: () => { app.center = null; renderAll(); } })]));
+    } else if (p.kind === "settings") {
+      renderSettings(c);
+    } else if (p.kind === "over") {
+      c.append(el("h3", { text: st.winner ? t("match.winner", { name: nm[st.winner] }) : t("phase.match_over") }),
+        el("p", { class: "big-score", text: st.score[0] + " – " + st.score[1] }));
+    }
+  }
+
+  function renderSettings(c) {
+    const s = app.settings;
+    c.append(el("h3", { text: t("menu.settings") }));
+    const lay = el("div", { class: "row wrap" }, [el("span", { class: "label", text: t("set.layout") })]);
+    for (const v of ["auto", "stack", "side"]) {
+      lay.append(el("button", { type: "button", class: "act" + (s.layout === v ? " on" : ""), text: t("set.layout." + v),
+        onclick: () => { s.layout = v; saveSettings(); rerenderCenter(); } }));
+    }
+    const toggle = (key, label) => el("button", { type: "button", class: "act" + (s[key] ? " on" : ""), text: t(label) + ": " + t(s[key] ? "set.on" : "set.off"),
+      onclick: () => { s[key] = !s[key]; saveSettings(); rerenderCenter(); } });
+    const warn = el("input", { type: "text", id: "warn", value: s.thresholds.map((x) => x / 1000).join(", "), inputmode: "numeric" });
+    c.append(lay, el("div", { class: "row wrap" }, [toggle("swap", "set.swap"), toggle("sound", "set.sound"), toggle("vibrate", "set.vibrate")]),
+      el("label", { class: "row" }, [el("span", { class: "label", text: t("set.thresholds") }), warn]),
+      el("p", { class: "hint", text: t("set.keys") }),
+      el("div", { class: "row" }, [
+        el("button", { type: "button", class: "act go", text: t("set.save"), onclick: () => { s.thresholds = BG.parseThresholds(warn.value); saveSettings(); app.center = null; renderAll(); } }),
+        el("button", { type: "button", class: "close", text: t("act.close"), onclick: () => { app.center = null; renderAll(); } })]));
+  }
+  function rerenderCenter() { $("center").dataset.key = ""; renderAll(); }
+
+  /* The numbers, on every frame. */
+  const shown = { A: {}, B: {} };
+  function renderTimes() {
+    const d = display();
+    if (!d) return;
+    const st = d.state, m = mode(), D = allowance();
+    const v = BG.viewAt(st, m, performance.now() - d.base);
+    for (const side of SIDES) {
+      const sv = v[side], s = st[side];
+      const res = BG.fmtClock(sv.reserve_ms);
+      let allow = "";
+      if (m === "simple_delay") {
+        allow = s.forfeit_delay ? t("allow.forfeit") + " · " + t("allow.delay", { t: BG.fmtShort(sv.delay_ms) }) : t("allow.delay", { t: BG.fmtShort(sv.delay_ms) });
+      } else if (m === "bronstein") {
+        if (s.forfeit_delay) allow = t("allow.forfeit");
+        else if (sv.running) allow = t("allow.credit", { t: BG.fmtShort(Math.max(0, D - sv.delay_ms)), d: BG.fmtShort(D) });
+        else allow = t("allow.credit_next", { t: BG.fmtShort(sv.delay_ms) });
+      } else if (m === "increment") {
+        allow = t("allow.credit_next", { t: BG.fmtShort(D) });
+      }
+      const box = shown[side];
+      if (box.res !== res) { q(side, ".reserve").textContent = res; box.res = res; }
+      if (box.allow !== allow) { q(side, ".allow").textContent = allow; box.allow = allow; }
+      const low = app.settings.thresholds.length ? sv.reserve_ms <= Math.max.apply(null, app.settings.thresholds) : false;
+      halves[side].classList.toggle("low", low && !s.expired);
+      halves[side].classList.toggle("tenths", sv.reserve_ms < 20000);
+      warn(side, sv, s, st);
+    }
+    if (st.phase === "break" && st.break) {
+      const used = app.state.at_ms + (performance.now() - app.recvAt) - st.break.started_ms;
+      const over = st.break.limit_ms != null && used > st.break.limit_ms;
+      const txt = over ? t("break.over", { t: BG.fmtClock(used - st.break.limit_ms) }) : t("break.running", { t: BG.fmtClock(used) });
+      if ($("phase").textContent !== txt) $("phase").textContent = txt;
+      $("phase").classList.toggle("alarm", over);
+    } else $("phase").classList.remove("alarm");
+  }
+
+  /* Low-time warnings: colour, sound, vibration, once per threshold. */
+  function warn(side, sv, s, st) {
+    if (s.expired && !app.fired.flag[side]) {
+      app.fired.flag[side] = true;
+      alarm(side, 0);
+    } else if (!s.expired && app.fired.flag[side] && sv.reserve_ms > 0) app.fired.flag[side] = false;
+    const th = app.settings.thresholds;
+    if (!th.length) return;
+    const r = BG.crossings(sv.reserve_ms, th, app.fired[side], Math.max(30000, 2 * allowance()));
+    const changed = r.fired.join() !== app.fired[side].join();
+    app.fired[side] = r.fired;
+    if (r.fire != null && sv.running && st.phase === "playing") alarm(side, r.fire);
+    if (changed) { try { sessionStorage.setItem("bgclock.fired." + tableId, JSON.stringify(app.fired)); } catch (e) { /* full */ } }
+  }
+  function alarm(side, threshold) {
+    const th = app.settings.thresholds.slice().sort((a, b) => b - a);
+    const n = threshold === 0 ? 5 : Math.min(3, th.indexOf(threshold) + 1 || 1);
+    app.warnings.push({ side: side, threshold_ms: threshold, at: performance.now() });
+    if (app.settings.sound) BG.beep(n, threshold === 0 ? 300 : 150);
+    if (app.settings.vibrate) BG.vibrate(threshold === 0 ? [400, 100, 400, 100, 400] : Array(n * 2 - 1).fill(120));
+    const h = halves[side];
+    h.classList.remove("pulse"); void h.offsetWidth; h.classList.add("pulse");
+  }
+
+  function frame() {
+    app.frames += 1;
+    renderTimes();
+    if (app.newState) { app.newState = false; app.paints.push([performance.now(), app.seq]); if (app.paints.length > 500) app.paints.shift(); }
+    requestAnimationFrame(frame);
+  }
+
+  let toastTimer = null;
+  function toast(text) {
+    const n = $("toast");
+    n.textContent = text; n.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { n.hidden = true; }, 5000);
+  }
+
+  /* ----------------------------------------------------- screen and input */
+  let lock = null;
+  async function wakeLock() {
+    try {
+      if (navigator.wakeLock && !lock && document.visibilityState === "visible") {
+        lock = await navigator.wakeLock.request("screen");
+        lock.addEventListener("release", () => { lock = null; });
+      }
+    } catch (e) { lock = null; }
+  }
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") wakeLock(); });
+
+  for (const side of SIDES) {
+    halves[side].addEventListener("pointerdown", (e) => {
+      if (e.target.closest("button, .panel, input, select, a")) return;
+      e.preventDefault();
+      press(side);
+    });
+    q(side, ".more").addEventListener("click", () => { app.panel[side] = app.panel[side] ? null : { kind: "menu" }; renderAll(); });
+  }
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest && e.target.closest("input, select, textarea")) return;
+    if (e.key === "Escape") { app.panel = { A: null, B: null }; app.center = null; renderAll(); return; }
+    if (e.repeat) return;
+    if (e.code === "ShiftLeft" || e.key === "a" || e.key === "A") { e.preventDefault(); press("A"); }
+    else if (e.code === "ShiftRight" || e.key === "l" || e.key === "L") { e.preventDefault(); press("B"); }
+  });
+  $("btn-stop").addEventListener("click", () => { app.center = app.center && app.center.kind === "stop" ? null : { kind: "stop" }; renderAll(); });
+  $("btn-director").addEventListener("click", () => { app.center = { kind: "summon" }; renderAll(); });
+  $("btn-resume").addEventListener("click", () => { command({ do: "resume" }); });
+  $("btn-settings").addEventListener("click", () => { app.center = app.center && app.center.kind === "settings" ? null : { kind: "settings" }; rerenderCenter(); });
+  $("btn-lang").addEventListener("click", () => { I18N.setLang(I18N.lang === "en" ? "it" : "en"); shown.A = {}; shown.B = {}; rerenderCenter(); });
+  $("btn-full").addEventListener("click", () => {
+    if (document.fullscreenElement) document.exitFullscreen();
+    else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
+    wakeLock();
+  });
+  window.addEventListener("resize", layout);
+  document.addEventListener("pointerdown", () => BG.unlockAudio(), { once: true });
+
+  document.documentElement.lang = I18N.lang;
+  window.BGTable = { app: app, conn: conn, display: display, press: press, command: command };
+  renderAll();
+  if (!token) renderConn("unauthorized"); else conn.start();
+  requestAnimationFrame(frame);
+})();

@@ -1,0 +1,331 @@
+/* bgclock: what both pages share.
+ *
+ * The first half is pure functions (no DOM, no clock): formatting, the local
+ * countdown of a state between two server messages, low-time threshold
+ * crossings.  The tests call them in the browser through window.BG.
+ * The second half is the connection: one WebSocket speaking protocol
+ * version 1 (docs/protocol.md), with reconnection, a lag estimate from
+ * ping/pong, and a queue of commands pressed while the link was down. */
+(function (root) {
+  "use strict";
+  const MAX_LAG_MS = 60000; // protocol: lag_ms is 0..60000
+
+  /* ------------------------------------------------------------ formatting */
+  function pad2(n) { return n < 10 ? "0" + n : String(n); }
+
+  /* A reserve as the clock shows it: h:mm:ss from an hour, m:ss, and under
+   * 20 s m:ss.t (tenths).  Rounded down: "0:00.0" only at the very end. */
+  function fmtClock(ms) {
+    if (!(ms > 0)) ms = 0;
+    ms = Math.floor(ms);
+    if (ms < 20000) {
+      const tenths = Math.floor(ms / 100);
+      return "0:" + pad2(Math.floor(tenths / 10)) + "." + (tenths % 10);
+    }
+    const s = Math.floor(ms / 1000);
+    const h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), sec = s % 60;
+    return h > 0 ? h + ":" + pad2(m) + ":" + pad2(sec) : m + ":" + pad2(sec);
+  }
+
+  /* A short duration (allowance, credit) in m:ss, rounded up so a running
+   * delay shows 0:12 .. 0:01 and 0:00 only when spent. */
+  function fmtShort(ms) {
+    if (!(ms > 0)) return "0:00";
+    const s = Math.ceil(ms / 1000);
+    return Math.floor(s / 60) + ":" + pad2(s % 60);
+  }
+
+  function fmtSigned(ms) { return (ms < 0 ? "−" : "+") + fmtClock(Math.abs(ms)); }
+
+  /* "1:30" -> 90000, "90" -> 90000, "0:05.5" -> 5500; null when unreadable. */
+  function parseClock(text) {
+    const m = /^\s*(?:(\d+):)?(\d+(?:\.\d+)?)\s*$/.exec(String(text));
+    if (!m) return null;
+    const min = m[1] ? parseInt(m[1], 10) : 0;
+    return Math.round((min * 60 + parseFloat(m[2])) * 1000);
+  }
+
+  /* -------------------------------------------------------------- the time */
+  /* The time mode of a table: the director's override, else the preset's.
+   * presets: {id: {mode, delay_ms, team_delay_ms}} (injected by the server). */
+  function modeOf(state, info, presets) {
+    const clock = (info && info.clock) || {};
+    if (clock.mode) return clock.mode;
+    const p = presets && state && presets[state.rules];
+    if (p) return p.mode;
+    // No preset table: read it from the state (simple delay spends the
+    // allowance before the reserve, so the expiry is further away).
+    const s = state && (state.A.running ? state.A : state.B.running ? state.B : null);
+    if (s && state.expires_at_ms != null && s.delay_ms > 0 &&
+        state.expires_at_ms - state.at_ms >= s.reserve_ms + s.delay_ms) return "simple_delay";
+    return "bronstein";
+  }
+
+  /* The per-move allowance D of a table (for "credit +x / D"). */
+  function allowanceOf(state, info, presets) {
+    const clock = (info && info.clock) || {};
+    if (modeOf(state, info, presets) === "standard") return 0;
+    if (clock.delay_ms != null) return clock.delay_ms;
+    const p = presets && state && presets[state.rules];
+    if (!p) return 0;
+    return state.teams ? p.team_delay_ms : p.delay_ms;
+  }
+
+  /* One side's clock `elapsed` ms after the state it comes from.  Only a
+   * running side moves (docs/protocol.md, "Showing a running clock"):
+   * simple delay spends the allowance first, then the reserve; the other
+   * modes spend the reserve from the first ms while the unused allowance
+   * (Bronstein: the credit not yet earned) falls alongside. */
+  function sideAt(side, mode, elapsed) {
+    if (!side.running || !(elapsed > 0)) {
+      return { reserve_ms: side.reserve_ms, delay_ms: side.delay_ms, running: side.running };
+    }
+    if (mode === "simple_delay") {
+      const beyond = Math.max(0, elapsed - side.delay_ms);
+      return { reserve_ms: Math.max(0, side.reserve_ms - beyond),
+               delay_ms: Math.max(0, side.delay_ms - elapsed), running: true };
+    }
+    return { reserve_ms: Math.max(0, side.reserve_ms - elapsed),
+             delay_ms: Math.max(0, side.delay_ms - elapsed), running: true };
+  }
+
+  /* Both sides `elapsed` ms after `state`.  Never counts past the expiry
+   * instant: the page shows 0 there and waits for the server's `expiry`. */
+  function viewAt(state, mode, elapsed) {
+    let e = Math.max(0, elapsed);
+    if (state.expires_at_ms != null) e = Math.min(e, Math.max(0, state.expires_at_ms - state.at_ms));
+    if (state.phase !== "playing") e = 0;
+    return { A: sideAt(state.A, mode, e), B: sideAt(state.B, mode, e), at_ms: state.at_ms + e };
+  }
+
+  /* ----------------------------------------------------- low-time warnings */
+  /* Which threshold fires now that a reserve reads nowMs.
+   * fired: the thresholds already announced for this side (never repeated).
+   * A threshold is armed again only when the reserve rises well above it
+   * (rearmMs: a director's adjust, an ABA reset), not by a Bronstein credit.
+   * When several are crossed at once (a late page, a jump) only the lowest
+   * sounds, but all are marked: a warning is never missed nor repeated.
+   * Returns {fire: threshold ms or null, fired: new array}. */
+  function crossings(nowMs, thresholds, fired, rearmMs) {
+    const rearm = rearmMs == null ? 30000 : rearmMs;
+    let done = fired.filter((t) => nowMs <= t + rearm);
+    let fire = null;
+    const sorted = thresholds.slice().sort((a, b) => b - a);
+    for (const t of sorted) {
+      if (nowMs <= t && done.indexOf(t) < 0) {
+        done = done.concat([t]);
+        fire = t; // keep the lowest
+      }
+    }
+    return { fire: fire, fired: done.sort((a, b) => b - a) };
+  }
+
+  /* "60,20,10" -> [60000, 20000, 10000]; bad input -> the default. */
+  function parseThresholds(text, fallback) {
+    const out = String(text || "").split(/[ ,;]+/).filter(Boolean).map(Number)
+      .filter((n) => Number.isFinite(n) && n > 0 && n <= 3600).map((n) => Math.round(n * 1000));
+    return out.length ? Array.from(new Set(out)).sort((a, b) => b - a) : (fallback || [60000, 20000, 10000]);
+  }
+
+  /* -------------------------------------------------- what a side may do */
+  /* The commands a table device can offer now, per side; the server has the
+   * last word (and the engine's reason when it refuses). */
+  function playerOptions(state, side) {
+    const other = side === "A" ? "B" : "A";
+    const ph = state.phase, me = state[side];
+    const gameOn = state.game > 0 && (ph === "playing" || ph === "stopped");
+    const o = { hit: false, double: false, take: false, pass: false, accept: false, reject: false,
+                concede: false, claim: false, game_over: false, break: false, stop: false };
+    if (ph === "playing") {
+      o.stop = true;
+      if (state.double_offered_by === other) { o.take = true; o.pass = true; }
+      else if (me.running && !state.double_offered_by) {
+        o.hit = true;
+        o.double = state.game > 0 && !state.crawford && !state.cube_frozen &&
+          (state.cube.owner === null || state.cube.owner === side);
+      }
+    }
+    if (ph === "stopped" && state.double_offered_by === other) o.pass = true;
+    if (gameOn && !state.double_offered_by) { o.concede = true; o.claim = true; o.game_over = true; }
+    if (ph === "offer" && state.offer && state.offer.side === other) { o.accept = true; o.reject = true; }
+    if (ph === "setup" || ph === "between_games") o.break = true;
+    return o;
+  }
+
+  /* ------------------------------------------------------------ the link */
+  let idCounter = 0;
+  function newDeviceId() {
+    const a = new Uint8Array(4);
+    (root.crypto && root.crypto.getRandomValues) ? root.crypto.getRandomValues(a) : a.forEach((_, i) => { a[i] = Math.random() * 256; });
+    return Array.from(a, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  /* One WebSocket to the server, always trying to be connected.
+   * opts: url, hello() -> the hello message, onMessage(msg), onStatus(status),
+   * now() (ms, monotonic).  Commands go through send(); each gets an id and
+   * the instant it was pressed, stays pending until its ack or error, and is
+   * (re)sent at every (re)connection with lag_ms = time since the press plus
+   * the one-way delay, so the server credits it with the instant of the press
+   * (within its lag rules), under the same id (no double event). */
+  class Connection {
+    constructor(opts) {
+      this.url = opts.url;
+      this.hello = opts.hello;
+      this.onMessage = opts.onMessage || (() => {});
+      this.onStatus = opts.onStatus || (() => {});
+      this.now = opts.now || (() => performance.now());
+      this.prefix = (opts.prefix || "dev") + newDeviceId();
+      this.pending = [];        // [{id, cmd, pressedAt, sent}]
+      this.rtts = [];           // last round trips (ms)
+      this.status = "connecting";
+      this.ws = null;
+      this.ready = false;       // welcome received
+      this.stopped = false;     // unauthorized: do not retry
+      this.backoff = 250;
+      this.lastPong = 0;
+      this.timer = null;
+    }
+    get lagMs() {
+      if (!this.rtts.length) return 0;
+      return Math.round(Math.min.apply(null, this.rtts) / 2);
+    }
+    setStatus(s) { this.status = s; this.onStatus(s, this.pending.length); }
+    start() {
+      if (this.stopped) return;
+      this.setStatus(this.ws ? "offline" : "connecting");
+      let ws;
+      try { ws = new WebSocket(this.url); } catch (e) { this.retry(); return; }
+      this.ws = ws;
+      this.ready = false;
+      ws.onopen = () => { this.sendRaw(this.hello()); this.lastPong = this.now(); };
+      ws.onmessage = (ev) => {
+        let msg;
+        try { msg = JSON.parse(ev.data); } catch (e) { return; }
+        this.handle(msg);
+      };
+      ws.onclose = (ev) => {
+        if (this.ws !== ws) return;
+        this.ready = false;
+        clearInterval(this.timer);
+        if (ev.code === 1008 && this.status === "unauthorized") { this.stopped = true; return; }
+        this.setStatus("offline");
+        this.retry();
+      };
+      ws.onerror = () => { /* onclose follows */ };
+    }
+    retry() {
+      if (this.stopped) return;
+      setTimeout(() => this.start(), this.backoff);
+      this.backoff = Math.min(this.backoff * 2, 2000);
+    }
+    /* Drop the socket now (a dead link the browser has not noticed). */
+    drop() { if (this.ws) { try { this.ws.close(); } catch (e) { /* closed */ } } }
+    handle(msg) {
+      if (msg.type === "welcome") {
+        this.ready = true;
+        this.backoff = 250;
+        this.setStatus("online");
+        this.ping();
+        clearInterval(this.timer);
+        this.timer = setInterval(() => this.tick(), 2000);
+        this.flush();
+      } else if (msg.type === "pong") {
+        this.lastPong = this.now();
+        if (typeof msg.t === "number") {
+          this.rtts.push(this.now() - msg.t);
+          if (this.rtts.length > 5) this.rtts.shift();
+        }
+        return;
+      } else if ((msg.type === "ack" || msg.type === "error") && msg.id) {
+        const i = this.pending.findIndex((p) => p.id === msg.id);
+        if (i >= 0) this.pending.splice(i, 1);
+        this.onStatus(this.status, this.pending.length);
+      } else if (msg.type === "error" && (msg.code === "unauthorized" || msg.code === "hello_first")) {
+        this.setStatus("unauthorized");
+      }
+      this.onMessage(msg);
+    }
+    tick() {
+      if (!this.ready) return;
+      if (this.now() - this.lastPong > 6000) { this.drop(); return; } // no answer: reconnect
+      this.ping();
+    }
+    ping() { this.sendRaw({ type: "ping", v: 1, t: this.now() }); }
+    sendRaw(obj) {
+      if (this.ws && this.ws.readyState === 1) { this.ws.send(JSON.stringify(obj)); return true; }
+      return false;
+    }
+    /* Send a command (fields of the clock script format, no at_ms).
+     * pressedAt: the instant of the press (defaults to now).  Returns its id. */
+    send(cmd, pressedAt) {
+      idCounter += 1;
+      const p = { id: this.prefix + "-" + idCounter, cmd: cmd, pressedAt: pressedAt == null ? this.now() : pressedAt };
+      this.pending.push(p);
+      if (this.ready) this.transmit(p); else this.onStatus(this.status, this.pending.length);
+      return p.id;
+    }
+    transmit(p) {
+      const lag = Math.min(MAX_LAG_MS, Math.max(0, Math.round(this.now() - p.pressedAt) + this.lagMs));
+      const msg = Object.assign({ type: "cmd", v: 1, id: p.id, lag_ms: lag }, p.cmd);
+      p.sent = this.sendRaw(msg);
+    }
+    flush() { for (const p of this.pending) this.transmit(p); }
+  }
+
+  /* ------------------------------------------------------ sound, vibration */
+  let audio = null;
+  function unlockAudio() {
+    try {
+      if (!audio) audio = new (root.AudioContext || root.webkitAudioContext)();
+      if (audio.state === "suspended") audio.resume();
+    } catch (e) { audio = null; }
+  }
+  /* n short beeps (a WebAudio square wave, 880 Hz). */
+  function beep(n, ms) {
+    unlockAudio();
+    if (!audio) return false;
+    const len = (ms || 150) / 1000;
+    const t0 = audio.currentTime + 0.01;
+    for (let i = 0; i < n; i++) {
+      const o = audio.createOscillator(), g = audio.createGain();
+      o.type = "square"; o.frequency.value = 880;
+      g.gain.setValueAtTime(0.0001, t0 + i * len * 2);
+      g.gain.exponentialRampToValueAtTime(0.3, t0 + i * len * 2 + 0.01);
+      g.gain.exponentialRampToValueAtTime(0.0001, t0 + i * len * 2 + len);
+      o.connect(g).connect(audio.destination);
+      o.start(t0 + i * len * 2); o.stop(t0 + i * len * 2 + len + 0.02);
+    }
+    return true;
+  }
+  function vibrate(pattern) {
+    try { return root.navigator && root.navigator.vibrate ? root.navigator.vibrate(pattern) : false; }
+    catch (e) { return false; }
+  }
+
+  /* ------------------------------------------------------------ misc */
+  function wsUrl() {
+    return (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws";
+  }
+  function el(tag, attrs, children) {
+    const e = document.createElement(tag);
+    if (attrs) for (const k in attrs) {
+      if (k === "class") e.className = attrs[k];
+      else if (k === "text") e.textContent = attrs[k];
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), attrs[k]);
+      else if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) e.setAttribute(k, attrs[k]);
+    }
+    for (const c of children || []) if (c != null) e.append(c);
+    return e;
+  }
+  function readPresets() {
+    const node = typeof document !== "undefined" && document.getElementById("bg-presets");
+    if (!node) return {};
+    try { return JSON.parse(node.textContent); } catch (e) { return {}; }
+  }
+
+  root.BG = {
+    MAX_LAG_MS, fmtClock, fmtShort, fmtSigned, parseClock, modeOf, allowanceOf, sideAt, viewAt,
+    crossings, parseThresholds, playerOptions, Connection, beep, vibrate, unlockAudio, wsUrl, el,
+    readPresets
+  };
+})(typeof window !== "undefined" ? window : globalThis);

@@ -1,0 +1,529 @@
+/* bgclock: the director's dashboard.
+ *
+ * Every open table live (one WebSocket, hello with the director's key), the
+ * alerts that need the director (they stay until the table's state no longer
+ * calls for them, or the director marks them handled), one table in detail
+ * with its log and the director's commands (each confirmed), and the forms
+ * that create tournaments and tables. */
+(function () {
+  "use strict";
+  const BG = window.BG, I18N = window.I18N, t = I18N.t, el = BG.el;
+  const params = new URLSearchParams(location.search);
+  const key = params.get("key");
+  const presets = BG.readPresets();
+  const SIDES = ["A", "B"];
+  const $ = (id) => document.getElementById(id);
+
+  const app = {
+    tournaments: {},      // id -> tournament (with tables' info from HTTP)
+    tables: {},           // id -> {info, state, seq, recvAt, url, token}
+    selected: null,
+    handled: loadHandled(),
+    log: { table: null, events: [] },
+    confirm: null,        // {text, cmds} waiting for the director's confirmation
+    result: "",           // last command's outcome
+    alertsSeen: new Set(),
+    warn: {}              // table id -> thresholds text given at creation (for its link)
+  };
+  function loadHandled() {
+    try { return new Set(JSON.parse(localStorage.getItem("bgclock.dir.handled") || "[]")); } catch (e) { return new Set(); }
+  }
+  function saveHandled() {
+    try { localStorage.setItem("bgclock.dir.handled", JSON.stringify(Array.from(app.handled).slice(-500))); } catch (e) { /* full */ }
+  }
+
+  /* ------------------------------------------------------------- HTTP */
+  async function api(method, path, body) {
+    const r = await fetch(path, {
+      method: method, headers: Object.assign({ Authorization: "Bearer " + key },
+        body === undefined ? {} : { "Content-Type": "application/json" }),
+      body: body === undefined ? undefined : JSON.stringify(body)
+    });
+    const data = r.headers.get("content-type", "").indexOf("json") >= 0 ? await r.json() : await r.text();
+    if (!r.ok) throw new Error((data && data.message) || r.status);
+    return data;
+  }
+  async function loadTournaments() {
+    const list = await api("GET", "/api/tournaments");
+    for (const tn of list.tournaments) {
+      const full = await api("GET", "/api/tournaments/" + tn.id);
+      app.tournaments[tn.id] = full;
+      for (const info of full.tables) mergeInfo(info);
+    }
+    render();
+  }
+  function mergeInfo(info) {
+    const row = app.tables[info.id] || (app.tables[info.id] = { info: info, state: null, seq: null, recvAt: 0 });
+    row.info = Object.assign({}, row.info, info);
+    if (info.url) row.url = info.url;
+    if (info.token) row.token = info.token;
+  }
+
+  /* ----------------------------------------------------------- the link */
+  const conn = new BG.Connection({
+    url: BG.wsUrl(), prefix: "dir-",
+    hello: () => {
+      const since = {};
+      for (const id in app.tables) if (app.tables[id].seq != null) since[id] = app.tables[id].seq;
+      return { type: "hello", v: 1, key: key, since: since };
+    },
+    onMessage: onMessage,
+    onStatus: renderConn
+  });
+
+  function onMessage(msg) {
+    const row = msg.table != null ? app.tables[msg.table] : null;
+    switch (msg.type) {
+      case "snapshot":
+        mergeInfo(msg.info);
+        setState(msg.table, msg.state, msg.seq);
+        break;
+      case "update":
+        if (!row) { conn.sendRaw({ type: "sync", v: 1, table: msg.table }); return; }
+        if (row.seq != null && msg.seq <= row.seq) return;
+        if (row.seq != null && msg.seq > row.seq + 1) { conn.sendRaw({ type: "sync", v: 1, table: msg.table }); return; }
+        setState(msg.table, msg.state, msg.seq);
+        if (app.selected === msg.table) refreshLog();
+        break;
+      case "expiry":
+        if (row) setState(msg.table, msg.state, null);
+        break;
+      case "table":
+        mergeInfo(msg.info);
+        if (!app.tournaments[msg.info.tournament_id]) loadTournaments().catch(() => {});
+        if (!app.tables[msg.table].url) fetchLink(msg.table);
+        render();
+        break;
+      case "ack":
+        app.result = t("det.sent") + " ✓";
+        renderDetail();
+        break;
+      case "error":
+        if (msg.code === "unauthorized") { unauthorized(); return; }
+        app.result = t("det.refused", { m: msg.message });
+        app.resultErr = true;
+        renderDetail();
+        break;
+    }
+  }
+  function setState(id, state, seq) {
+    const row = app.tables[id] || (app.tables[id] = { info: { id: id, players: ["A", "B"] }, state: null, seq: null, recvAt: 0 });
+    row.state = state;
+    if (seq != null) row.seq = seq;
+    row.recvAt = performance.now();
+    render();
+  }
+  async function fetchLink(id) {
+    try { const info = await api("GET", "/api/tables/" + id); mergeInfo(info); render(); } catch (e) { /* later */ }
+  }
+  function unauthorized() {
+    conn.stopped = true;
+    $("fatal").hidden = false;
+    $("fatal").textContent = t("dir.unauthorized");
+    renderConn("unauthorized");
+  }
+
+  /* ---------------------------------------------------------- alerts */
+  /* What a table needs from the director now: [{kind, key, text}]. */
+  function alertsOf(row) {
+    const out = [], s = row.state, info = row.info || {};
+    if (!s) return out;
+    const add = (kind, extra) => out.push({ kind: kind, key: info.id + ":" + kind + ":" + (row.seq || 0), text: t("alert." + kind) + (extra ? " — " + extra : "") });
+    if (info.attention === "restart") add("restart");
+    if (s.phase === "stopped" && s.stopped_reason === "director") add("director");
+    if (s.phase === "stopped" && s.stopped_reason === "dice_not_left") add("premature");
+    if (s.phase === "stopped" && s.stopped_reason === "dispute") add("dispute");
+    if (s.phase === "dispute") add(s.dispute === "time_expired" ? "dispute_expiry" : "dispute",
+      s.offer ? names(row)[s.offer.side] + ": " + s.offer.kind + " " + t("result." + s.offer.result) : "");
+    const flagged = SIDES.filter((x) => s[x].expired);
+    if (flagged.length || (s.phase === "match_over" && s.stopped_reason === "time_expired") ||
+        (s.phase === "stopped" && s.stopped_reason === "time_expired")) {
+      add("flag", flagged.map((x) => names(row)[x]).join(", "));
+    }
+    if (s.phase === "break" && s.break && s.break.limit_ms != null) {
+      const used = matchNow(row) - s.break.started_ms;
+      if (used > s.break.limit_ms) add("break_over", names(row)[s.break.side] + " +" + BG.fmtClock(used - s.break.limit_ms));
+    }
+    return out.filter((a) => !app.handled.has(a.key));
+  }
+  function matchNow(row) { return row.state.at_ms + (performance.now() - row.recvAt); }
+  function names(row) {
+    const p = (row.info && row.info.players) || ["A", "B"];
+    return { A: p[0] || "A", B: p[1] || "B" };
+  }
+  function title(row) {
+    const n = names(row), info = row.info || {};
+    return (info.name ? info.name + " · " : "#" + info.id + " · ") + n.A + " – " + n.B;
+  }
+
+  /* --------------------------------------------------------- rendering */
+  function renderConn(status, queued) {
+    const c = $("conn");
+    c.dataset.status = status;
+    let text = t("conn." + status);
+    if (queued > 0 && status !== "online") text += " · " + t("conn.queued", { n: queued });
+    c.querySelector(".conn-text").textContent = text;
+  }
+
+  function render() {
+    I18N.apply(document.body);
+    renderConn(conn.status, conn.pending.length);
+    renderAlerts();
+    renderCards();
+    renderDetail();
+  }
+
+  function renderAlerts() {
+    const list = $("alert-list");
+    list.replaceChildren();
+    let n = 0;
+    for (const id of Object.keys(app.tables).sort((a, b) => a - b)) {
+      const row = app.tables[id];
+      if (row.info && row.info.status === "closed") continue;
+      for (const a of alertsOf(row)) {
+        n += 1;
+        if (!app.alertsSeen.has(a.key)) { app.alertsSeen.add(a.key); BG.beep(2, 120); }
+        list.append(el("div", { class: "alert", "data-kind": a.kind, "data-table": id }, [
+          el("span", { class: "grow", text: title(row) + ": " + a.text }),
+          el("button", { type: "button", "data-act": "open", text: t("dir.open"), onclick: () => select(Number(id)) }),
+          el("button", { type: "button", "data-act": "handled", text: t("dir.ack"), onclick: () => { app.handled.add(a.key); saveHandled(); render(); } })
+        ]));
+      }
+    }
+    if (!n) list.append(el("p", { class: "hint", text: t("dir.no_alerts") }));
+    $("alerts").classList.toggle("has", n > 0);
+  }
+
+  function renderCards() {
+    const box = $("tournaments");
+    box.replaceChildren();
+    const byT = {};
+    for (const id in app.tables) {
+      const row = app.tables[id], tid = (row.info && row.info.tournament_id) || 0;
+      (byT[tid] = byT[tid] || []).push(row);
+    }
+    const tids = Object.keys(byT).sort((a, b) => a - b);
+    if (!tids.length) box.append(el("p", { class: "hint", text: t("dir.no_tables") }));
+    for (const tid of tids) {
+      const tn = app.tournaments[tid];
+      const grid = el("div", { class: "grid" });
+      box.append(el("div", { class: "tourn" }, [el("h3", { text: tn ? tn.name : "#" + tid }), grid]));
+      for (const row of byT[tid].sort((a, b) => a.info.id - b.info.id)) grid.append(card(row));
+    }
+  }
+
+  function card(row) {
+    const s = row.state, n = names(row), id = row.info.id, alerts = alertsOf(row);
+    const c = el("button", { type: "button", class: "card" + (app.selected === id ? " sel" : "") + (alerts.length ? " alerting" : ""),
+      "data-table": id, onclick: () => select(id) });
+    c.append(el("h3", {}, [el("span", { text: title(row) }), el("span", { text: s ? s.score[0] + "–" + s.score[1] + " /" + s.length : "" })]));
+    if (s) {
+      const times = el("div", { class: "times" });
+      for (const side of SIDES) {
+        const run = s[side].running && s.phase === "playing";
+        times.append(el("span", { class: run ? "run" : "", text: side }), el("span", { class: run ? "run" : "", text: n[side] }),
+          el("span", { class: "t" + (run ? " run" : ""), "data-clock": id + side, text: BG.fmtClock(s[side].reserve_ms) }));
+      }
+      c.append(times);
+      let meta = t("phase." + s.phase);
+      if (s.stopped_reason && s.phase === "stopped") meta += " · " + t("reason." + s.stopped_reason);
+      meta += " · " + t("bar.cube") + " " + s.cube.value + (s.cube.owner ? " " + s.cube.owner : "");
+      if (s.game) meta += " · " + t("bar.game", { n: s.game });
+      c.append(el("div", { class: "meta", text: meta }));
+    }
+    const badges = el("div", { class: "badges" });
+    if (s && s.crawford) badges.append(el("span", { class: "badge crawford", text: t("bar.crawford") }));
+    if (row.info.status === "closed") badges.append(el("span", { class: "badge", text: t("alert.closed") }));
+    for (const a of alerts) badges.append(el("span", { class: "badge alert-b", "data-alert": a.kind, text: "⚠ " + t("alert." + a.kind) }));
+    c.append(badges);
+    return c;
+  }
+
+  function select(id) {
+    app.selected = id;
+    app.confirm = null;
+    app.result = "";
+    app.log = { table: id, events: [] };
+    refreshLog();
+    render();
+  }
+  let logTimer = null;
+  function refreshLog() {
+    clearTimeout(logTimer);
+    logTimer = setTimeout(async () => {
+      const id = app.selected;
+      if (id == null) return;
+      try {
+        const data = await api("GET", "/api/tables/" + id + "/log.json");
+        if (app.selected === id) { app.log = { table: id, events: data.events || [] }; renderLog(); }
+      } catch (e) { /* shown next time */ }
+    }, 80);
+  }
+
+  /* The director's commands: each needs a confirmation. */
+  function askConfirm(text, cmds) { app.confirm = { text: text, cmds: cmds }; app.result = ""; renderDetail(); }
+  function doConfirmed() {
+    const c = app.confirm;
+    app.confirm = null;
+    app.resultErr = false;
+    for (const cmd of c.cmds) conn.send(Object.assign({ table: app.selected }, cmd));
+    renderDetail();
+  }
+
+  function renderDetail() {
+    const d = $("detail"), id = app.selected, row = id != null ? app.tables[id] : null;
+    $("main").classList.toggle("detail-open", !!row);
+    d.hidden = !row;
+    if (!row) return;
+    // keep what the director is typing
+    const keep = {};
+    d.querySelectorAll("input, select").forEach((i) => { keep[i.id] = i.value; });
+    d.replaceChildren();
+    const s = row.state, n = names(row), info = row.info;
+    d.append(el("h2", { text: title(row) }));
+    d.append(el("p", { class: "meta", text: [info.rules, t("bar.to", { n: info.length }), info.teams ? t("form.teams") : "",
+      s ? t("bar.score") + " " + s.score[0] + "–" + s.score[1] : "", s ? t("bar.cube") + " " + s.cube.value + (s.cube.owner ? " " + n[s.cube.owner] : "") : "",
+      s && s.crawford ? t("bar.crawford") : "", s && s.cube_frozen ? t("bar.frozen") : "",
+      s ? t("phase." + s.phase) + (s.stopped_reason ? " (" + t("reason." + s.stopped_reason) + ")" : "") : ""].filter(Boolean).join(" · ") }));
+    if (s) {
+      const clocks = el("div", { class: "clocks" });
+      for (const side of SIDES) {
+        const run = s[side].running && s.phase === "playing";
+        clocks.append(el("div", { class: "clock" + (run ? " run" : "") + (s[side].expired ? " exp" : ""), "data-side": side }, [
+          el("div", { text: side + " · " + n[side] + (s[side].expired ? " ⚑" : "") }),
+          el("div", { class: "t", "data-clock": "detail" + side, text: BG.fmtClock(s[side].reserve_ms) }),
+          el("div", { class: "hint", "data-delay": "detail" + side, text: BG.fmtShort(s[side].delay_ms) + (s[side].forfeit_delay ? " ✗" : "") })
+        ]));
+      }
+      d.append(clocks);
+    }
+    d.append(actions(row, s, n));
+    const input = (idn, attrs) => { const i = el("input", Object.assign({ id: idn }, attrs)); if (keep[idn] !== undefined) i.value = keep[idn]; return i; };
+    void input;
+    // link and QR code
+    const url = row.url ? row.url + (app.warn[id] ? "&warn=" + encodeURIComponent(app.warn[id]) : "") : "";
+    d.append(el("fieldset", {}, [el("legend", { text: t("det.link") }),
+      el("div", { class: "row" }, [
+        el("img", { class: "qr", alt: t("det.qr"), src: "/api/tables/" + id + "/qr.svg?key=" + encodeURIComponent(key) }),
+        el("div", { class: "linkbox" }, [url ? el("a", { href: url, target: "_blank", rel: "noopener", id: "table-link", text: url }) : null])])]));
+    d.append(el("fieldset", {}, [el("legend", { text: t("det.log") }), el("div", { class: "log-wrap", id: "log-wrap" })]));
+    renderLog();
+    d.querySelectorAll("input, select").forEach((i) => { if (keep[i.id] !== undefined) i.value = keep[i.id]; });
+  }
+
+  function actions(row, s, n) {
+    const box = el("fieldset", { id: "actions" }, [el("legend", { text: t("det.actions") })]);
+    if (app.confirm) {
+      box.append(el("div", { class: "row confirm-row" }, [
+        el("strong", { text: t("det.confirm", { what: app.confirm.text }) }),
+        el("button", { type: "button", class: "act confirm", "data-act": "confirm", text: t("act.confirm"), onclick: doConfirmed }),
+        el("button", { type: "button", "data-act": "cancel", text: t("act.cancel"), onclick: () => { app.confirm = null; renderDetail(); } })]));
+    }
+    box.append(el("p", { class: "msg" + (app.resultErr ? " err" : ""), id: "result", text: app.result }));
+    if (!s) return box;
+    const btn = (label, act, text, cmds) => el("button", { type: "button", "data-act": act, text: label, onclick: () => askConfirm(text, cmds()) });
+    const sideSel = (idn) => el("select", { id: idn }, SIDES.map((x) => el("option", { value: x, text: x + " · " + n[x] })));
+    const ph = s.phase;
+    const row1 = el("div", { class: "row" });
+    if (ph === "stopped" || ph === "break") row1.append(btn(t("det.resume"), "resume", t("det.resume"), () => [{ do: "resume" }]));
+    if (ph === "playing") row1.append(btn(t("det.stop"), "stop", t("det.stop"), () => [{ do: "stop", side: s.on_turn || "A", reason: "director" }]));
+    if (row1.childNodes.length) box.append(row1);
+    if (ph === "dispute") {
+      const r = el("div", { class: "row" }, [el("strong", { text: t("det.ruling") + ":" })]);
+      if (s.dispute === "time_expired") {
+        for (const res of ["single", "gammon", "backgammon"]) {
+          const label = t("det.ruling.gin", { r: t("result." + res) });
+          r.append(btn(label, "ruling-gin-" + res, t("det.ruling") + ": " + label, () => [{ do: "ruling", decision: "gin", result: res }]));
+        }
+        r.append(btn(t("det.ruling.lost"), "ruling-lost", t("det.ruling") + ": " + t("det.ruling.lost"), () => [{ do: "ruling", decision: "lost" }]));
+      } else {
+        r.append(btn(t("det.ruling.accept"), "ruling-accept", t("det.ruling") + ": " + t("det.ruling.accept"), () => [{ do: "ruling", decision: "accept" }]));
+        r.append(btn(t("det.ruling.invalid"), "ruling-invalid", t("det.ruling") + ": " + t("det.ruling.invalid"), () => [{ do: "ruling", decision: "invalid" }]));
+      }
+      box.append(r);
+    }
+    if (ph !== "match_over") {
+      // adjust, move time
+      const amount = el("input", { id: "adj-amount", size: 6, placeholder: "0:30", "aria-label": t("det.amount") });
+      const adjSide = sideSel("adj-side");
+      const amountMs = () => BG.parseClock(amount.value);
+      const adjust = (sign) => () => {
+        const ms = amountMs();
+        if (!ms) { app.result = t("det.amount"); app.resultErr = true; renderDetail(); return; }
+        const side = adjSide.value;
+        askConfirm(t("det.adjust") + " " + side + " " + BG.fmtSigned(sign * ms), [{ do: "adjust", side: side, delta_ms: sign * ms }]);
+      };
+      box.append(el("div", { class: "row" }, [el("strong", { text: t("det.adjust") + ":" }), adjSide, amount,
+        el("button", { type: "button", "data-act": "adjust-add", text: t("det.add"), onclick: adjust(1) }),
+        el("button", { type: "button", "data-act": "adjust-remove", text: t("det.remove"), onclick: adjust(-1) })]));
+      const move = (from) => () => {
+        const ms = amountMs(), to = from === "A" ? "B" : "A";
+        if (!ms) { app.result = t("det.amount"); app.resultErr = true; renderDetail(); return; }
+        askConfirm(t("det.move") + " " + BG.fmtClock(ms) + " " + t("det.move_from", { a: n[from], b: n[to] }),
+          [{ do: "adjust", side: from, delta_ms: -ms }, { do: "adjust", side: to, delta_ms: ms }]);
+      };
+      box.append(el("div", { class: "row" }, [el("strong", { text: t("det.move") + ":" }),
+        el("button", { type: "button", "data-act": "move-AB", text: t("det.move_from", { a: "A", b: "B" }), onclick: move("A") }),
+        el("button", { type: "button", "data-act": "move-BA", text: t("det.move_from", { a: "B", b: "A" }), onclick: move("B") })]));
+      // penalty points
+      const penSide = sideSel("pen-side");
+      const pts = el("input", { id: "pen-points", type: "number", min: 1, value: 1, style: "width: 4em", "aria-label": t("det.points") });
+      box.append(el("div", { class: "row" }, [el("strong", { text: t("det.penalty") + ":" }), penSide, pts,
+        el("button", { type: "button", "data-act": "penalty", text: t("det.penalty"), onclick: () => {
+          const p = parseInt(pts.value, 10);
+          askConfirm(t("det.penalty") + ": " + p + " → " + n[penSide.value], [{ do: "penalty", side: penSide.value, points: p }]);
+        } })]));
+    }
+    if (ph === "playing" || ph === "stopped") {
+      const r = el("div", { class: "row" }, [el("strong", { text: t("det.premature") + ":" })]);
+      for (const side of SIDES) r.append(btn(n[side], "premature-" + side, t("det.premature") + " " + n[side], () => [{ do: "premature", side: side }]));
+      box.append(r);
+    }
+    if (ph === "setup") {
+      const r = el("div", { class: "row" }, [el("strong", { text: t("det.late_start") + ":" })]);
+      for (const side of SIDES) r.append(btn(n[side], "late_start-" + side, t("det.late_start") + " " + n[side], () => [{ do: "late_start", side: side }]));
+      box.append(r);
+      const p = presets[s.rules];
+      if (!p || p.mid_game_start) {
+        const r2 = el("div", { class: "row" }, [el("strong", { text: t("det.start") + ":" })]);
+        for (const side of SIDES) r2.append(btn(n[side], "start-" + side, t("det.start") + " " + n[side], () => [{ do: "start", side: side }]));
+        box.append(r2);
+      }
+    }
+    if (row.info.status !== "closed") {
+      box.append(el("div", { class: "row" }, [el("button", { type: "button", "data-act": "close-table", text: t("det.close_table"),
+        onclick: () => { app.confirm = { text: t("det.close_table"), cmds: [], http: true }; renderDetail(); } })]));
+      if (app.confirm && app.confirm.http) {
+        app.confirm.cmds = [];
+        const c = box.querySelector("[data-act=confirm]");
+        if (c) c.onclick = async () => { app.confirm = null; try { mergeInfo(await api("POST", "/api/tables/" + row.info.id + "/close")); } catch (e) { app.result = String(e.message); } render(); };
+      }
+    }
+    return box;
+  }
+
+  function describe(ev) {
+    const e = ev.event, parts = [e.do];
+    for (const k of ["side", "winner", "dice", "result", "reason", "decision", "delta_ms", "points"]) {
+      if (e[k] === undefined) continue;
+      parts.push(k === "delta_ms" ? BG.fmtSigned(e[k]) : Array.isArray(e[k]) ? e[k].join("-") : String(e[k]));
+    }
+    return parts.join(" ");
+  }
+  function renderLog() {
+    const wrap = $("log-wrap");
+    if (!wrap) return;
+    const tbl = el("table", { class: "log", id: "log" }, [el("thead", {}, [el("tr", {}, ["log.seq", "log.at", "log.event", "log.source", "log.lag", "A", "B"].map((k) =>
+      el("th", { text: k.length > 1 ? t(k) : k })))])]);
+    const body = el("tbody");
+    for (const ev of app.log.events.slice().reverse()) {
+      body.append(el("tr", { class: ev.source === "director" ? "dir" : "" }, [
+        el("td", { text: ev.seq }), el("td", { text: BG.fmtClock(ev.at_ms) }), el("td", { text: describe(ev) }),
+        el("td", { text: ev.source }), el("td", { text: ev.lag_credit_ms ? ev.lag_credit_ms + " ms" : "" }),
+        el("td", { text: BG.fmtClock(ev.state.A.reserve_ms) }), el("td", { text: BG.fmtClock(ev.state.B.reserve_ms) })]));
+    }
+    tbl.append(body);
+    wrap.replaceChildren(tbl);
+  }
+
+  /* The running clocks, every frame. */
+  function frame() {
+    for (const id in app.tables) {
+      const row = app.tables[id], s = row.state;
+      if (!s || s.phase !== "playing") continue;
+      const mode = BG.modeOf(s, row.info, presets);
+      const v = BG.viewAt(s, mode, performance.now() - row.recvAt);
+      for (const side of SIDES) {
+        if (!s[side].running) continue;
+        const txt = BG.fmtClock(v[side].reserve_ms);
+        document.querySelectorAll('[data-clock="' + id + side + '"]').forEach((n) => { if (n.textContent !== txt) n.textContent = txt; });
+        if (app.selected === Number(id)) {
+          const dt = document.querySelector('[data-clock="detail' + side + '"]');
+          if (dt && dt.textContent !== txt) dt.textContent = txt;
+          const dd = document.querySelector('[data-delay="detail' + side + '"]');
+          const dtxt = BG.fmtShort(v[side].delay_ms);
+          if (dd && dd.textContent !== dtxt) dd.textContent = dtxt;
+        }
+      }
+    }
+    requestAnimationFrame(frame);
+  }
+  // breaks running over appear without a new message
+  setInterval(() => {
+    for (const id in app.tables) { const s = app.tables[id].state; if (s && s.phase === "break") { renderAlerts(); renderCards(); break; } }
+  }, 1000);
+
+  /* ------------------------------------------------------------ forms */
+  function openTournamentForm() { $("tn-msg").textContent = ""; $("dlg-tournament").showModal(); }
+  function openTableForm() {
+    const sel = $("tb-tournament");
+    sel.replaceChildren(...Object.values(app.tournaments).filter((x) => !x.closed_ms).map((x) => el("option", { value: x.id, text: x.name })));
+    const rules = $("tb-rules");
+    if (!rules.options.length) for (const id in presets) rules.append(el("option", { value: id, text: id + " — " + presets[id].title }));
+    $("tb-msg").textContent = "";
+    $("dlg-table").showModal();
+  }
+  $("form-tournament").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    try {
+      const tn = await api("POST", "/api/tournaments", { name: $("tn-name").value });
+      app.tournaments[tn.id] = Object.assign({ tables: [] }, tn);
+      $("dlg-tournament").close();
+      render();
+    } catch (err) { $("tn-msg").textContent = String(err.message); $("tn-msg").className = "msg err"; }
+  });
+  $("form-table").addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const clock = {};
+    if ($("tb-mode").value) clock.mode = $("tb-mode").value;
+    const ms = (idn) => { const v = $(idn).value.trim(); return v ? BG.parseClock(v) : null; };
+    if (ms("tb-pp") != null) clock.per_point_ms = ms("tb-pp");
+    if (ms("tb-lpp") != null) clock.less_per_point_ms = ms("tb-lpp");
+    if ($("tb-delay").value.trim()) clock.delay_ms = Math.round(parseFloat($("tb-delay").value) * 1000);
+    if (ms("tb-reserve") != null) clock.reserve_ms = ms("tb-reserve");
+    const spec = {
+      name: $("tb-name").value, players: [$("tb-a").value || "A", $("tb-b").value || "B"], rules: $("tb-rules").value,
+      length: parseInt($("tb-length").value, 10), score: [parseInt($("tb-sa").value, 10) || 0, parseInt($("tb-sb").value, 10) || 0],
+      teams: $("tb-teams").checked, crawford: $("tb-crawford").checked, clock: clock
+    };
+    try {
+      const info = await api("POST", "/api/tournaments/" + $("tb-tournament").value + "/tables", spec);
+      mergeInfo(info);
+      const warn = BG.parseThresholds($("tb-warn").value).map((x) => x / 1000).join(",");
+      if (warn !== "60,20,10") app.warn[info.id] = warn;
+      $("dlg-table").close();
+      conn.sendRaw({ type: "sync", v: 1, table: info.id });
+      select(info.id);
+    } catch (err) { $("tb-msg").textContent = String(err.message); $("tb-msg").className = "msg err"; }
+  });
+  document.querySelectorAll("dialog [data-close]").forEach((b) => b.addEventListener("click", () => b.closest("dialog").close()));
+
+  function printSheet() {
+    const sheet = $("print-sheet");
+    sheet.replaceChildren();
+    for (const id of Object.keys(app.tables).sort((a, b) => a - b)) {
+      const row = app.tables[id];
+      if (row.info.status === "closed") continue;
+      sheet.append(el("div", { class: "print-card" }, [el("h2", { text: title(row) }),
+        el("img", { src: "/api/tables/" + id + "/qr.svg?key=" + encodeURIComponent(key), alt: "QR" }),
+        el("p", { class: "linkbox", text: row.url || "" })]));
+    }
+    setTimeout(() => window.print(), 300);
+  }
+
+  $("btn-new-tournament").addEventListener("click", openTournamentForm);
+  $("btn-new-table").addEventListener("click", openTableForm);
+  $("btn-print").addEventListener("click", printSheet);
+  $("btn-lang").addEventListener("click", () => { I18N.setLang(I18N.lang === "en" ? "it" : "en"); render(); });
+  document.addEventListener("pointerdown", () => BG.unlockAudio(), { once: true });
+
+  document.documentElement.lang = I18N.lang;
+  window.BGDirector = { app: app, conn: conn, select: select, alertsOf: alertsOf };
+  render();
+  if (!key) unauthorized();
+  else {
+    loadTournaments().catch((e) => { if (String(e.message).indexOf("key") >= 0 || String(e.message) === "401") unauthorized(); });
+    conn.start();
+  }
+  requestAnimationFrame(frame);
+})();
