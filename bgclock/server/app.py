@@ -30,6 +30,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from bgclock import web
 from bgclock.core import ClockError
 from bgclock.store import NotFound, Store, TableSpec
 
@@ -370,7 +371,7 @@ async def table_report(server: Server, request: Request) -> Response:
 
 @director_only
 async def director_page(server: Server, request: Request) -> Response:
-    return HTMLResponse(_pages.director_page())
+    return HTMLResponse(web.director_page())
 
 
 async def table_page(request: Request) -> Response:
@@ -384,7 +385,7 @@ async def table_page(request: Request) -> Response:
         return _error(403, "forbidden", "this link does not open this table")
     if table_id not in server.hub.tables:
         return _error(404, "not_found", f"no table {table_id}")
-    return HTMLResponse(_pages.table_page(table_id))
+    return HTMLResponse(web.table_page(table_id))
 
 
 async def index(request: Request) -> Response:
