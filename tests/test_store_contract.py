@@ -1,0 +1,110 @@
+"""Both stores keep the same promises (SQLite always; PostgreSQL when configured)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bgclock.store import NotFound, Store, StoredEvent, StoreError, TableSpec
+from bgclock.store._schema import LATEST
+from tests._server_kit import STORES, anyio_backend, store_factory
+
+__all__ = ["anyio_backend"]
+pytestmark = pytest.mark.anyio
+SPEC = TableSpec(name="4", players=("Ann", "Bob"), rules="usbgf-2013-delay", length=7,
+                 score=(1, 0), clock={"delay_ms": 8000})
+
+
+@pytest.fixture(params=STORES)
+async def make(request: Any, tmp_path: Path) -> AsyncIterator[Callable[[], Store]]:
+    async with store_factory(request.param, tmp_path) as factory:
+        yield factory
+
+
+def _event(table_id: int, seq: int, key: str | None = None, at: int = 0) -> StoredEvent:
+    return StoredEvent(table_id=table_id, seq=seq, idem_key=key, at_ms=at,
+                       event={"v": 1, "do": "hit", "at_ms": at, "side": "A"},
+                       source="table", lag_credit_ms=3, received_ms=1_700_000_000_000 + at)
+
+
+async def test_migrations_run_once_and_reopening_keeps_the_data(
+        make: Callable[[], Store]) -> None:
+    store = make()
+    await store.open()
+    t = await store.create_tournament("Open", 5)
+    await store.close()
+    again = make()
+    await again.open()
+    try:
+        assert await again.schema_version() == LATEST
+        assert [x.name for x in await again.tournaments()] == ["Open"]
+        assert (await again.tournament(t.id)).created_ms == 5
+    finally:
+        await again.close()
+
+
+async def test_tables_events_and_checkpoints(make: Callable[[], Store]) -> None:
+    store = make()
+    await store.open()
+    try:
+        t = await store.create_tournament("Open", 1)
+        table = await store.create_table(t.id, SPEC, 10)
+        other = await store.create_table(t.id, SPEC, 11)
+        assert (await store.tables(t.id))[0].spec == SPEC
+        await store.commit([_event(table.id, 1, "a", 5), _event(other.id, 1, "b", 6)],
+                           {table.id: 900})
+        await store.commit([_event(table.id, 2, "c", 7)], {table.id: 800})  # never backwards
+        events = await store.events(table.id)
+        assert [(e.seq, e.idem_key, e.at_ms) for e in events] == [(1, "a", 5), (2, "c", 7)]
+        assert events[0].event == {"v": 1, "do": "hit", "at_ms": 5, "side": "A"}
+        assert [e.seq for e in await store.events(table.id, after_seq=1)] == [2]
+        rows = {r.id: r for r in await store.tables()}
+        assert rows[table.id].checkpoint_ms == 900
+        edited = await store.update_table(table.id, TableSpec(rules="biba-2014", length=5))
+        assert edited.spec.rules == "biba-2014" and edited.created_ms == 10
+        await store.close_table(other.id, 50)
+        assert set(await store.all_events()) == {table.id}
+    finally:
+        await store.close()
+
+
+async def test_a_commit_is_all_or_nothing(make: Callable[[], Store]) -> None:
+    store = make()
+    await store.open()
+    try:
+        t = await store.create_tournament("Open", 1)
+        table = await store.create_table(t.id, SPEC, 10)
+        await store.commit([_event(table.id, 1, "a")], {})
+        with pytest.raises(StoreError):  # seq 1 again: the whole batch is refused
+            await store.commit([_event(table.id, 2, "b"), _event(table.id, 1, "c")], {})
+        with pytest.raises(StoreError):  # the same idempotency key twice
+            await store.commit([_event(table.id, 2, "a")], {})
+        assert [e.seq for e in await store.events(table.id)] == [1]
+        await store.commit([_event(table.id, 2, None), _event(table.id, 3, None)], {})
+        assert [e.seq for e in await store.events(table.id)] == [1, 2, 3]
+    finally:
+        await store.close()
+
+
+async def test_meta_and_not_found(make: Callable[[], Store]) -> None:
+    store = make()
+    await store.open()
+    try:
+        assert await store.get_meta("k") is None
+        assert await store.set_meta_if_absent("k", "one") == "one"
+        assert await store.set_meta_if_absent("k", "two") == "one"
+        with pytest.raises(NotFound):
+            await store.tournament(42)
+        with pytest.raises(NotFound):
+            await store.create_table(42, SPEC, 1)
+        with pytest.raises(NotFound):
+            await store.close_tournament(42, 1)
+        t = await store.create_tournament("Open", 1)
+        table = await store.create_table(t.id, SPEC, 2)
+        assert await store.close_tournament(t.id, 3) == [table.id]
+        assert (await store.tournament(t.id)).closed_ms == 3
+    finally:
+        await store.close()
