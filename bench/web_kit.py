@@ -170,3 +170,8 @@ class Proxy:
         self._closed = True
         self.cut()
         self._listener.close()
+
+
+def launch_chromium(playwright: Any) -> Any:
+    """Debian's chromium (never a downloaded one)."""
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])

@@ -1,0 +1,176 @@
+"""The pages' pure JavaScript (common.js, i18n.js), run in Chromium.
+
+Formatting, the local countdown between two server states, low-time
+threshold crossings, what a player may press, and the dictionary.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bench.web_kit import CHROMIUM, launch_chromium
+from bgclock.web import STATIC_DIR, presets_json
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing")
+
+
+@pytest.fixture(scope="module")
+def page() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        browser = launch_chromium(p)
+        pg = browser.new_page()
+        pg.set_content(f'<script type="application/json" id="bg-presets">{presets_json()}</script>')
+        for name in ("i18n.js", "common.js"):
+            pg.add_script_tag(path=str(STATIC_DIR / name))
+        yield pg
+        browser.close()
+
+
+def js(page: Any, expr: str, arg: Any = None) -> Any:
+    return page.evaluate(f"(arg) => {expr}", arg)
+
+
+@pytest.mark.parametrize(("ms", "shown"), [
+    (600_000, "10:00"), (59_999, "0:59"), (20_000, "0:20"), (19_999, "0:19.9"),
+    (9_050, "0:09.0"), (100, "0:00.1"), (99, "0:00.0"), (0, "0:00.0"), (-5, "0:00.0"),
+    (3_600_000, "1:00:00"), (4_695_000, "1:18:15"),
+])
+def test_reserve_shows_m_ss_and_tenths_under_20_s(page: Any, ms: int, shown: str) -> None:
+    assert js(page, "BG.fmtClock(arg)", ms) == shown
+
+
+def test_allowance_rounds_up_and_inputs_parse(page: Any) -> None:
+    assert js(page, "[12000, 11001, 1, 0].map(BG.fmtShort)") == ["0:12", "0:12", "0:01", "0:00"]
+    assert js(page, '["1:30", "90", "0:05.5", "x", "2:00"].map(BG.parseClock)') == [
+        90_000, 90_000, 5_500, None, 120_000]
+    assert js(page, "BG.fmtSigned(-30000) + ' ' + BG.fmtSigned(90000)") == "−0:30 +1:30"
+    assert js(page, 'BG.parseThresholds("60, 20 10")') == [60_000, 20_000, 10_000]
+    assert js(page, 'BG.parseThresholds("junk")') == [60_000, 20_000, 10_000]
+
+
+STATE = {
+    "at_ms": 1000, "rules": "usbgf-2013-delay", "teams": False, "phase": "playing",
+    "A": {"reserve_ms": 30_000, "delay_ms": 12_000, "running": True},
+    "B": {"reserve_ms": 40_000, "delay_ms": 12_000, "running": False},
+    "expires_at_ms": 1000 + 42_000,
+}
+
+
+def test_simple_delay_spends_the_delay_then_the_reserve(page: Any) -> None:
+    # usbgf-2013 §2.1: the reserve is untouched while the delay runs
+    v = js(page, "[5000, 12000, 20000].map((e) => BG.viewAt(arg, 'simple_delay', e).A)", STATE)
+    assert [(x["reserve_ms"], x["delay_ms"]) for x in v] == [
+        (30_000, 7_000), (30_000, 0), (22_000, 0)]
+    # the idle side does not move
+    assert js(page, "BG.viewAt(arg, 'simple_delay', 20000).B.reserve_ms", STATE) == 40_000
+
+
+def test_bronstein_spends_the_reserve_from_the_first_ms(page: Any) -> None:
+    state = {**STATE, "rules": "usbgf-2007-bronstein", "expires_at_ms": 1000 + 30_000}
+    v = js(page, "BG.viewAt(arg, 'bronstein', 5000).A", state)
+    assert (v["reserve_ms"], v["delay_ms"]) == (25_000, 7_000)
+    assert js(page, "BG.modeOf(arg, null, BG.readPresets())", state) == "bronstein"
+    assert js(page, "BG.allowanceOf(arg, null, BG.readPresets())", state) == 12_000
+    assert js(page, "BG.allowanceOf(Object.assign({}, arg, {teams: true}), null, BG.readPresets())",
+              state) == 18_000
+
+
+def test_the_page_never_counts_past_the_expiry_nor_while_stopped(page: Any) -> None:
+    v = js(page, "BG.viewAt(arg, 'simple_delay', 99000)", STATE)
+    assert v["A"]["reserve_ms"] == 0 and v["at_ms"] == STATE["expires_at_ms"]
+    stopped = {**STATE, "phase": "stopped", "A": {**STATE["A"], "running": False}}
+    assert js(page, "BG.viewAt(arg, 'simple_delay', 9000).A.reserve_ms", stopped) == 30_000
+
+
+def test_mode_comes_from_the_override_then_the_preset_then_the_state(page: Any) -> None:
+    assert js(page, "BG.modeOf(arg, {clock: {mode: 'standard'}}, BG.readPresets())",
+              STATE) == "standard"
+    assert js(page, "BG.modeOf(arg, {}, BG.readPresets())", STATE) == "simple_delay"
+    unknown = {**STATE, "rules": "nowhere"}
+    assert js(page, "BG.modeOf(arg, {}, {})", unknown) == "simple_delay"  # expiry = delay + reserve
+    assert js(page, "BG.allowanceOf(arg, {clock: {delay_ms: 5000}}, BG.readPresets())",
+              STATE) == 5_000
+
+
+def test_a_threshold_fires_once_never_missed_never_repeated(page: Any) -> None:
+    th = [60_000, 20_000, 10_000]
+    run = js(page, """(() => {
+        let fired = [], out = [];
+        for (const ms of arg.samples) {
+            const r = BG.crossings(ms, arg.th, fired, 30000);
+            fired = r.fired; out.push(r.fire);
+        }
+        return out;
+    })()""", {"th": th, "samples": [
+        70_000, 60_001, 60_000, 59_000,   # 60 s crossed exactly once
+        61_000, 55_000,                   # a Bronstein credit back over 60 s: not again
+        15_000,                           # a jump past 20 s (a late state): 20 s sounds
+        12_000, 5_000,                    # 10 s
+        55_000, 45_000,                   # the director adds time: 10 and 20 s armed again
+        19_000,
+    ]})
+    assert run == [None, None, 60_000, None, None, None, 20_000, None, 10_000, None, None, 20_000]
+    # several crossed at once: the lowest sounds, all are marked
+    r = js(page, "BG.crossings(5000, arg, [], 30000)", th)
+    assert r == {"fire": 10_000, "fired": [60_000, 20_000, 10_000]}
+
+
+def test_what_a_player_may_press(page: Any) -> None:
+    base = {"phase": "playing", "game": 1, "crawford": False, "cube_frozen": False,
+            "cube": {"value": 1, "owner": None}, "double_offered_by": None, "offer": None,
+            "A": {"running": True}, "B": {"running": False}}
+    a = js(page, "BG.playerOptions(arg, 'A')", base)
+    b = js(page, "BG.playerOptions(arg, 'B')", base)
+    assert a["hit"] and a["double"] and not b["hit"] and not b["double"]
+    assert not js(page, "BG.playerOptions(arg, 'A').double", {**base, "crawford": True})
+    assert not js(page, "BG.playerOptions(arg, 'A').double", {**base, "cube_frozen": True})
+    owned = {**base, "cube": {"value": 2, "owner": "B"}}
+    assert not js(page, "BG.playerOptions(arg, 'A').double", owned)
+    doubled = {**base, "double_offered_by": "A", "A": {"running": False}, "B": {"running": True}}
+    b = js(page, "BG.playerOptions(arg, 'B')", doubled)
+    assert b["take"] and b["pass"] and not b["hit"] and not b["concede"]
+    offer = {**base, "phase": "offer",
+             "offer": {"kind": "concede", "side": "A", "result": "single"}}
+    assert js(page, "BG.playerOptions(arg, 'B').accept", offer)
+    assert not js(page, "BG.playerOptions(arg, 'A').accept", offer)
+    late = {**base, "game": 0}
+    assert not js(page, "BG.playerOptions(arg, 'A').double", late)
+    assert js(page, "BG.playerOptions(arg, 'A').break", {**base, "phase": "between_games"})
+
+
+def _keys_used() -> set[str]:
+    keys: set[str] = set()
+    for name in ("clock.js", "director.js"):
+        text = (STATIC_DIR / name).read_text()
+        keys |= set(re.findall(r'\bt\("([a-z_]+\.[a-z_.]+)"', text))
+    keys = {k for k in keys if not k.endswith(".")}  # built at run time
+    for name in ("table.html", "director.html"):
+        keys |= set(re.findall(r'data-i18n(?:-title)?="([^"]+)"', (STATIC_DIR / name).read_text()))
+    return keys
+
+
+def test_every_string_is_in_the_dictionary_in_both_languages(page: Any) -> None:
+    strings = js(page, "I18N.STRINGS")
+    used = _keys_used()
+    assert len(used) > 60
+    assert not used - set(strings["en"]), "missing in English"
+    # Italian: everything a player or the director reads (names of sides are letters)
+    missing_it = {k for k in set(strings["en"]) - set(strings["it"])
+                  if not k.startswith(("side.", "log.seq", "match.score", "err.generic",
+                                       "bar.menu", "bar.fullscreen", "act.more"))}
+    assert not missing_it
+    assert js(page, "(I18N.setLang('it'), I18N.t('act.double'))") == "Raddoppia"
+    assert js(page, "I18N.t('ask.double', {name: 'Bob', v: 4})") == "Bob: raddoppi a 4?"
+    assert js(page, "(I18N.setLang('en'), I18N.t('ask.double', {name: 'Bob', v: 4}))") == (
+        "Bob: double to 4?")
+    for phase in ("setup", "playing", "stopped", "offer", "dispute", "between_games", "break",
+                  "match_over"):
+        assert "phase." + phase in strings["it"]
+    for reason in ("concession", "break", "fallen_dice", "dispute", "director", "dice_not_left",
+                   "other", "restart", "time_expired"):
+        assert "reason." + reason in strings["it"]
