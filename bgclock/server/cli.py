@@ -74,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     config = uvicorn.Config(app, host=host, port=args.port, log_level=args.log_level,
-                            ws_max_size=64 * 1024, ws_ping_interval=20, ws_ping_timeout=20,
+                            ws="websockets-sansio", ws_max_size=64 * 1024,
+                            ws_ping_interval=20, ws_ping_timeout=20,
                             lifespan="on", timeout_graceful_shutdown=5)
     uvicorn.Server(config).run()
     return 0
