@@ -129,7 +129,10 @@
     const out = [], s = row.state, info = row.info || {};
     if (!s) return out;
     const add = (kind, extra) => out.push({ kind: kind, key: info.id + ":" + kind + ":" + (row.seq || 0), text: t("alert." + kind) + (extra ? " — " + extra : "") });
-    if (info.attention === "restart") add("restart");
+    // attention lasts until the next accepted command (the server sends no
+    // `table` message when it ends, so an info older than the state is stale)
+    if ((info.attention === "restart" && !(row.seq > info.seq)) ||
+        (s.phase === "stopped" && s.stopped_reason === "restart")) add("restart");
     if (s.phase === "stopped" && s.stopped_reason === "director") add("director");
     if (s.phase === "stopped" && s.stopped_reason === "dice_not_left") add("premature");
     if (s.phase === "stopped" && s.stopped_reason === "dispute") add("dispute");

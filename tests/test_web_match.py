@@ -1,0 +1,338 @@
+"""The pages in a real browser against a live server.
+
+A whole match played by clicking two table pages and the director's
+dashboard; presses made while the link is down reach the server on reconnect
+with their lag credit; the dashboard's alerts; what a table's token cannot
+open.  Debian's chromium only (never a downloaded one); skipped without it.
+"""
+
+from __future__ import annotations
+
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.web_kit import CHROMIUM, LiveServer, Proxy, launch_chromium, running_server
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing")
+
+PHONE = {"width": 412, "height": 915}
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[LiveServer]:
+    with running_server() as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = launch_chromium(p)
+        yield b
+        b.close()
+
+
+class Pages:
+    """Pages opened by one test, each in its own context (its own device)."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def open(self, url: str, viewport: dict[str, int] | None = None) -> Any:
+        ctx = self.browser.new_context(viewport=viewport or PHONE)
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        page.goto(url)
+        return page
+
+    def close(self) -> None:
+        for ctx in self.contexts:
+            ctx.close()
+
+
+@pytest.fixture
+def pages(browser: Any) -> Iterator[Pages]:
+    p = Pages(browser)
+    yield p
+    p.close()
+    assert not p.errors, p.errors
+
+
+def table_page(pages: Pages, live: LiveServer, table: dict[str, Any], extra: str = "",
+               base: str | None = None) -> Any:
+    page = pages.open(LiveServer.table_url(table, base or live.url) + extra)
+    wait(page, "s.phase !== undefined")
+    return page
+
+
+def wait(page: Any, cond: str, timeout: float = 5000) -> None:
+    """Until the page's state `s` satisfies `cond` (JavaScript)."""
+    page.wait_for_function(
+        f"(() => {{ const s = window.BGTable && BGTable.app.state; return !!s && ({cond}); }})()",
+        timeout=timeout)
+
+
+def state(page: Any) -> dict[str, Any]:
+    return dict(page.evaluate("BGTable.app.state"))
+
+
+def press(page: Any, side: str) -> None:
+    """A finger on the half (its corner: away from the buttons)."""
+    page.locator(f"#half-{side}").click(position={"x": 14, "y": 14})
+
+
+def act(page: Any, side: str, what: str) -> None:
+    """A contextual button of a half, then its confirmation (in the same half)."""
+    page.click(f"#half-{side} [data-act='{what}']")
+    page.click(f"#half-{side} [data-act='confirm']")
+
+
+def menu(page: Any, side: str, what: str) -> None:
+    page.click(f"#half-{side} .more")
+    act(page, side, what)
+
+
+def roll(page: Any, a: int, b: int) -> None:
+    page.click(f"#center .dice[data-die='A'] .die[data-n='{a}']")
+    page.click(f"#center .dice[data-die='B'] .die[data-n='{b}']")
+    page.click("#roll-start")
+
+
+def director_confirm(d: Any, what: str) -> None:
+    d.click(f"#actions [data-act='{what}']")
+    d.click("#actions [data-act='confirm']")
+
+
+def events(live: LiveServer, table_id: int) -> list[dict[str, Any]]:
+    return list(live.api("GET", f"/api/tables/{table_id}/log.json")["events"])
+
+
+def test_a_whole_match_by_clicking_two_tables_and_the_dashboard(live: LiveServer,
+                                                                 pages: Pages) -> None:
+    table = live.table(name="Table 7", players=["Ann", "Bob"], length=3,
+                       clock={"delay_ms": 4000, "reserve_ms": 5000})
+    tid = table["id"]
+    d = pages.open(live.director_url(), {"width": 1920, "height": 1080})
+    ann = table_page(pages, live, table, "&warn=4,2")
+    bob = table_page(pages, live, table, "&warn=4,2&swap=1")
+    d.wait_for_selector(f".card[data-table='{tid}']")
+    assert ann.locator("#half-A").evaluate("e => e.classList.contains('near')")
+    assert bob.locator("#half-B").evaluate("e => e.classList.contains('near')")
+
+    # Game 1: the opening roll (A 5, B 2) starts A's clock
+    roll(ann, 5, 2)
+    for p in (ann, bob):
+        wait(p, "s.phase === 'playing' && s.on_turn === 'A'")
+    # a press on the idle half does nothing, as on a real clock
+    press(bob, "B")
+    assert bob.evaluate("BGTable.conn.pending.length") == 0
+    # A hits twice: the second press is ignored
+    press(ann, "A")
+    press(ann, "A")
+    wait(bob, "s.on_turn === 'B'")
+    assert ann.locator("#half-B").evaluate("e => e.classList.contains('running')")
+    # B doubles, A takes: the cube is A's at 2 and B's clock runs again
+    act(bob, "B", "double")
+    wait(ann, "s.double_offered_by === 'B' && s.on_turn === 'A'")
+    assert ann.locator("#half-A [data-act='pass']").is_visible()
+    act(ann, "A", "take")
+    wait(bob, "s.cube.value === 2 && s.cube.owner === 'A' && s.on_turn === 'B'")
+    assert "Ann" in bob.locator("#cube").inner_text()
+    # B stops both clocks (fallen dice), then resumes
+    bob.click("#btn-stop")
+    bob.click("#center [data-reason='fallen_dice']")
+    wait(ann, "s.phase === 'stopped' && s.stopped_reason === 'fallen_dice'")
+    assert ann.locator("#btn-resume").is_visible()
+    ann.click("#btn-resume")
+    wait(bob, "s.phase === 'playing' && s.on_turn === 'B'")
+    # B concedes a single game; A accepts: 2 points (cube 2), the next game is Crawford
+    menu(bob, "B", "concede-single")
+    wait(ann, "s.phase === 'offer'")
+    assert "Bob" in ann.locator("#half-A .ctx").inner_text()
+    act(ann, "A", "accept")
+    for p in (ann, bob):
+        wait(p, "s.phase === 'between_games' && s.score[0] === 2 && s.crawford")
+        assert p.locator("#crawford").is_visible()
+    d.wait_for_selector(f".card[data-table='{tid}'] .badge.crawford")
+
+    # Game 2, the Crawford game: no doubling
+    roll(bob, 1, 6)
+    wait(bob, "s.phase === 'playing' && s.on_turn === 'B' && s.game === 2")
+    assert bob.locator("#half-B [data-act='double']").count() == 0
+    press(bob, "B")
+    wait(ann, "s.on_turn === 'A'")
+    # Ann calls the director: a stop with reason `director`, an alert on the dashboard
+    ann.click("#btn-director")
+    ann.click("#center [data-act='confirm']")
+    d.wait_for_selector(f".alert[data-kind='director'][data-table='{tid}']")
+    d.click(f".alert[data-table='{tid}'] [data-act='open']")
+    director_confirm(d, "resume")
+    wait(ann, "s.phase === 'playing' && s.on_turn === 'A'")
+    d.wait_for_selector(f".alert[data-table='{tid}']", state="detached")
+    # the director gives B three seconds
+    d.select_option("#adj-side", "B")
+    d.fill("#adj-amount", "0:03")
+    director_confirm(d, "adjust-add")
+    wait(bob, "s.B.reserve_ms === 8000")
+    press(ann, "A")
+    wait(bob, "s.on_turn === 'B'")
+    menu(bob, "B", "game_over-single")
+    for p in (ann, bob):
+        wait(p, "s.phase === 'between_games' && s.score[1] === 1 && !s.crawford")
+
+    # Game 3: A lets the clock run out (4 s of delay, then 5 s of reserve)
+    roll(ann, 3, 4)
+    wait(ann, "s.on_turn === 'B'")
+    press(bob, "B")
+    wait(ann, "s.on_turn === 'A'")
+    ann.wait_for_selector("#half-A.low", timeout=8000)  # under 4 s: the warning colour
+    for p in (ann, bob):
+        wait(p, "s.phase === 'match_over' && s.winner === 'B'", timeout=15000)
+        p.wait_for_selector("#half-A.flag")
+        assert p.locator("#half-B.winner").is_visible()
+    warnings = ann.evaluate("BGTable.app.warnings.map((w) => [w.side, w.threshold_ms])")
+    assert [w for w in warnings if w[0] == "A"] == [["A", 4000], ["A", 2000], ["A", 0]]
+    assert "FLAG" in ann.locator("#half-A .status").inner_text()
+    d.wait_for_selector(f".alert[data-kind='flag'][data-table='{tid}']")
+    d.click(f".alert[data-kind='flag'][data-table='{tid}'] [data-act='handled']")
+    d.wait_for_selector(f".alert[data-table='{tid}']", state="detached")
+    # the dashboard's log shows every event, the director's in its own colour
+    d.wait_for_selector("#log tr.dir")
+    dos = [e["event"]["do"] for e in events(live, tid)]
+    assert dos == ["opening_roll", "hit", "double", "take", "stop", "resume", "concede", "accept",
+                   "opening_roll", "hit", "stop", "resume", "adjust", "hit", "game_over",
+                   "opening_roll", "hit"]
+
+
+def test_presses_while_the_link_is_down_are_sent_on_reconnect_with_their_lag(
+        live: LiveServer, pages: Pages) -> None:
+    table = live.table(players=["Ann", "Bob"], length=5)
+    port = int(live.url.rsplit(":", 1)[1])
+    proxy = Proxy(port)
+    try:
+        ann = table_page(pages, live, table, base=proxy.url)
+        watcher = table_page(pages, live, table)
+        roll(ann, 6, 1)
+        wait(watcher, "s.on_turn === 'A'")
+        proxy.cut()
+        ann.wait_for_selector("#conn[data-status='offline']")
+        press(ann, "A")  # shown at once, queued
+        assert ann.evaluate("BGTable.display().state.on_turn") == "B"
+        assert "1" in ann.locator("#conn").inner_text()
+        pending = ann.evaluate("BGTable.conn.pending.map((p) => p.id)")
+        assert len(pending) == 1
+        time.sleep(1.5)
+        assert state(watcher)["on_turn"] == "A"  # the server has not heard of it
+        proxy.restore()
+        wait(watcher, "s.on_turn === 'B'", timeout=10000)
+        ann.wait_for_selector("#conn[data-status='online']")
+        hit = events(live, table["id"])[-1]
+        assert hit["event"] == {"v": 1, "do": "hit", "side": "A", "at_ms": hit["at_ms"]}
+        assert hit["idem_key"] == pending[0]           # the same id as at the press
+        assert hit["lag_credit_ms"] == 1000            # protocol: at most 1 s of credit
+        assert ann.evaluate("BGTable.conn.pending.length") == 0
+        # resending an accepted id changes nothing
+        ann.evaluate("(id) => BGTable.conn.transmit({id: id, cmd: {do: 'hit', side: 'A'}, "
+                     "pressedAt: performance.now()})", pending[0])
+        time.sleep(0.3)
+        assert len(events(live, table["id"])) == 2
+    finally:
+        proxy.close()
+
+
+def test_the_dashboard_raises_alerts_until_the_director_handles_them(live: LiveServer,
+                                                                      pages: Pages) -> None:
+    table = live.table(name="Table 9", players=["Cleo", "Dan"], length=5)
+    tid = table["id"]
+    d = pages.open(live.director_url(), {"width": 1280, "height": 900})
+    cleo = table_page(pages, live, table)
+    roll(cleo, 2, 4)  # Dan (B) to play
+    wait(cleo, "s.on_turn === 'B'")
+    # Cleo says Dan picked up his dice too soon
+    cleo.click("#btn-stop")
+    cleo.click("#center [data-reason='dice_not_left']")
+    d.wait_for_selector(f".alert[data-kind='premature'][data-table='{tid}']")
+    d.click(f".card[data-table='{tid}']")
+    director_confirm(d, "premature-B")
+    wait(cleo, "s.B.forfeit_delay")
+    director_confirm(d, "resume")
+    d.wait_for_selector(f".alert[data-table='{tid}']", state="detached")
+    # Cleo claims a gammon, Dan rejects: a dispute for the director
+    wait(cleo, "s.phase === 'playing'")
+    menu(cleo, "A", "claim-gammon")
+    wait(cleo, "s.phase === 'offer'")
+    act(cleo, "B", "reject")
+    d.wait_for_selector(f".alert[data-kind='dispute'][data-table='{tid}']")
+    director_confirm(d, "ruling-accept")
+    wait(cleo, "s.phase === 'between_games' && s.score[0] === 2")
+    d.wait_for_selector(f".alert[data-table='{tid}']", state="detached")
+    # a break running over its limit (Italian: 10 minutes) is an alert too
+    over = d.evaluate("""() => BGDirector.alertsOf({info: {id: 99, players: ['X', 'Y']}, seq: 3,
+        recvAt: performance.now(), state: {at_ms: 700000, phase: 'break', A: {}, B: {},
+        break: {side: 'A', started_ms: 60000, limit_ms: 600000}}}).map((a) => a.kind)""")
+    assert over == ["break_over"]
+    # a refused command shows the engine's reason
+    d.fill("#adj-amount", "")
+    d.click("#actions [data-act='adjust-add']")
+    assert d.locator("#result").inner_text() != ""
+
+
+def test_a_match_recovered_after_a_restart_is_flagged_on_the_dashboard(
+        browser: Any, tmp_path: Path) -> None:
+    db = tmp_path / "bgclock.db"
+    with running_server(db) as first:
+        table = first.table(players=["Eve", "Fay"], length=3)
+        ctx = browser.new_context(viewport=PHONE)
+        page = ctx.new_page()
+        page.goto(LiveServer.table_url(table, first.url))
+        wait(page, "s.phase === 'setup'")
+        roll(page, 4, 1)
+        wait(page, "s.phase === 'playing'")
+        time.sleep(1.2)  # a checkpoint
+        ctx.close()
+    with running_server(db) as second:
+        ctx = browser.new_context(viewport={"width": 1280, "height": 800})
+        try:
+            d = ctx.new_page()
+            d.goto(second.director_url())
+            d.wait_for_selector(f".alert[data-kind='restart'][data-table='{table['id']}']")
+            d.click(".alert[data-kind='restart'] [data-act='open']")
+            director_confirm(d, "resume")
+            d.wait_for_selector(".alert[data-kind='restart']", state="detached")
+        finally:
+            ctx.close()
+
+
+def test_a_table_token_cannot_open_the_dashboard_nor_another_table(live: LiveServer,
+                                                                    pages: Pages) -> None:
+    t1 = live.table()
+    t2 = live.table()
+    for url in (f"{live.url}/director?key={t1['token']}",
+                f"{live.url}/t/{t2['id']}?token={t1['token']}"):
+        with pytest.raises(urllib.error.HTTPError) as err:
+            urllib.request.urlopen(url, timeout=5)
+        assert err.value.code in (401, 403)
+    page = pages.open(f"{live.url}/director?key={t1['token']}")
+    assert "Director's dashboard" not in page.content()
+    # the API refuses the token too
+    with pytest.raises(urllib.error.HTTPError) as err:
+        live.api("GET", "/api/tournaments", key=t1["token"])
+    assert err.value.code == 401
+    # a dashboard given a table's token over the WebSocket is told so
+    good = pages.open(live.director_url())
+    good.wait_for_selector("#conn[data-status='online']")
+    bad = pages.open(live.director_url())
+    bad.evaluate("(tok) => { BGDirector.conn.stopped = false; BGDirector.conn.hello = () => "
+                 "({type: 'hello', v: 1, key: tok}); BGDirector.conn.drop(); }", t1["token"])
+    bad.wait_for_selector("#fatal:not([hidden])")
+    assert "cannot open" in bad.locator("#fatal").inner_text()
