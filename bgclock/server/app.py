@@ -458,16 +458,16 @@ async def _session(server: Server, conn: Connection) -> None:
         tables = sorted(t.id for t in hub.tables.values() if not t.closed)
         conn.send_json({"type": "welcome", "v": VERSION, "role": "director", "tables": tables,
                         "server_ms": server.clock.now_ms()})
-        for table_id in tables:
-            hub.tables[table_id].catch_up(conn, hello.since.get(table_id))
+        for watched in tables:
+            hub.tables[watched].catch_up(conn, hello.since.get(watched))
         hub.directors.add(conn)
     else:
-        table_id = server.tokens.table_of(hello.token)
-        if table_id is None or table_id not in hub.tables:
+        opened = server.tokens.table_of(hello.token)
+        if opened is None or opened not in hub.tables:
             await _refuse(conn, "unauthorized", "this link's token is not valid")
             return
         conn.role = "table"
-        conn.table_id = table_id
+        conn.table_id = table_id = opened
         table = hub.tables[table_id]
         conn.send_json({"type": "welcome", "v": VERSION, "role": "table", "tables": [table_id],
                         "server_ms": server.clock.now_ms()})

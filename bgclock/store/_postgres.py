@@ -10,7 +10,7 @@ import json
 import re
 from typing import Any
 
-import asyncpg
+import asyncpg  # type: ignore[import-untyped]
 
 from . import (
     NotFound,
