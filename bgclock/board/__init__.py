@@ -8,6 +8,10 @@ environment.  Everything a caller may touch is re-exported here.
 - :func:`match_from_id` / :func:`match_id` / :class:`MatchState` - gnubg Match IDs.
 - :func:`position_from_xgid` / :func:`xgid` - eXtreme Gammon XGIDs.
 - :func:`legal_plays` / :class:`Play` - the legal plays of a roll.
+- :func:`can_happen` / :func:`outcome_table` / :class:`Solver` / :class:`Answer` -
+  whether a side can still win a single game, a gammon or a backgammon, under
+  three readings: ``possible``, ``against_best_defence`` and ``certain``
+  (see ``docs/adjudication.md``).
 """
 
 from bgclock.board._ids import (
@@ -20,6 +24,20 @@ from bgclock.board._ids import (
     xgid,
 )
 from bgclock.board._moves import ROLLS, Play, legal_plays, resulting_positions
+from bgclock.board._outcomes import (
+    DEFAULT_NODE_BUDGET,
+    READINGS,
+    RESULT_POINTS,
+    RESULTS,
+    SIDES,
+    Answer,
+    Reading,
+    Result,
+    Side,
+    Solver,
+    can_happen,
+    outcome_table,
+)
 from bgclock.board._position import (
     BoardError,
     InvalidId,
@@ -28,7 +46,19 @@ from bgclock.board._position import (
 )
 
 __all__ = [
+    "DEFAULT_NODE_BUDGET",
+    "READINGS",
+    "RESULTS",
+    "RESULT_POINTS",
     "ROLLS",
+    "SIDES",
+    "Answer",
+    "Reading",
+    "Result",
+    "Side",
+    "Solver",
+    "can_happen",
+    "outcome_table",
     "BoardError",
     "InvalidId",
     "InvalidPosition",
