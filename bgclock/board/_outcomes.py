@@ -543,8 +543,10 @@ def can_happen(
     """Can ``winner`` still win at least ``result`` from ``position``?
 
     >>> p = Position.from_points({1: 2}, {6: 15})
-    >>> can_happen(p, "on_roll", "backgammon", "certain").value
+    >>> can_happen(p, "on_roll", "gammon", "certain").value
     True
+    >>> can_happen(p, "on_roll", "backgammon", "possible").reason
+    "no contact: the opponent has no checker left in the side on roll's home board"
     """
     return Solver(position, node_budget=node_budget).answer(winner, result, reading)
 
