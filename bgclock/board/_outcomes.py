@@ -275,9 +275,7 @@ class _Race:
         mine = self.sides[_OFF]
         theirs = self.sides[goal]
         c = 0 if s_on_roll else 1
-        order = (
-            f"{s_name} is on roll" if s_on_roll else f"{d_name} is on roll and moves first"
-        )
+        order = f"{s_name} moves first" if s_on_roll else f"{d_name} moves first"
         d_goal = _GOAL_WORDS[goal].format(other=s_name)
         if goal == _FIRST and theirs.done(d_side):
             return False, f"{d_name} has already borne off a checker"
@@ -295,7 +293,10 @@ class _Race:
                 how_not = "with its best play, whatever the dice"
             s_part = f"{s_name} can be off in {_turns(x)} with the best rolls"
             if ok:
-                return True, f"{s_part}; {d_name} can need {t + 1}+ turns {d_goal} {how} ({order})"
+                return True, (
+                    f"{s_part}; {d_name} can need at least {_turns(t + 1)} {d_goal} {how} "
+                    f"({order})"
+                )
             return False, (
                 f"{d_name} manages {d_goal} within {_turns(max(t, 0))} {how_not}; "
                 f"{s_part}, not sooner ({order})"
@@ -306,13 +307,21 @@ class _Race:
         d_part = f"{d_name} needs at least {_turns(y)} {d_goal}"
         if late:
             if t < 1:
-                return False, f"{d_part}, and {s_name} cannot be off before that ({order})"
+                return False, (
+                    f"{d_name} can manage {d_goal} in {_turns(y)} with the best rolls, "
+                    f"before {s_name} can bear off ({order})"
+                )
             return False, (
                 f"bad rolls can keep {s_name} from bearing off within {_turns(t)}; "
-                f"{d_part} with the best rolls ({order})"
+                f"{d_name} can manage {d_goal} in {_turns(y)} with the best rolls ({order})"
             )
+        # report the tightest guarantee (every query below t is cheap: t is small here)
+        lower = mine.bounds(s_side)[0]
+        sure = next(
+            u for u in range(max(lower, 1), t + 1) if not mine.guaranteed_exceeds(s_side, u)
+        )
         return True, (
-            f"{s_name} is off in at most {_turns(t)} whatever the dice; {d_part} ({order})"
+            f"{s_name} is off in at most {_turns(sure)} whatever the dice; {d_part} ({order})"
         )
 
 
@@ -463,12 +472,12 @@ class Solver:
         if value is None:
             return Answer(None, (
                 f"contact: the search gave up after {self._nodes} positions "
-                f"({depth - 1} turns looked ahead in full) without settling {what}"
+                f"({depth - 1} rolls looked ahead in full) without settling {what}"
             ))
         verdict = "holds" if value else "fails"
         return Answer(value, (
             f"contact: exhaustive search of {self._nodes} positions, "
-            f"{depth} turns deep (races after contact solved exactly): {what} {verdict}"
+            f"{depth} rolls deep (races after contact solved exactly): {what} {verdict}"
         ))
 
     def _node(self, me: int, opp: int, s_moves: bool, depth: int) -> bool | None:
