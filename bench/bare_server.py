@@ -74,7 +74,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8001)
     args = parser.parse_args()
     uvicorn.run(app, host="127.0.0.1", port=args.port, log_level="warning",
-                ws="websockets-sansio", ws_max_size=64 * 1024)
+                ws="websockets-sansio", ws_max_size=64 * 1024, ws_per_message_deflate=False)
 
 
 if __name__ == "__main__":

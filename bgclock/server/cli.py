@@ -75,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
     config = uvicorn.Config(app, host=host, port=args.port, log_level=args.log_level,
                             ws="websockets-sansio", ws_max_size=64 * 1024,
+                            ws_per_message_deflate=False,
                             ws_ping_interval=20, ws_ping_timeout=20,
                             lifespan="on", timeout_graceful_shutdown=5)
     uvicorn.Server(config).run()
