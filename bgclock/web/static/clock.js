@@ -51,7 +51,8 @@
     panel: { A: null, B: null },  // what each half's panel shows
     center: null,         // what the centre panel shows (null: automatic)
     frames: 0,
-    paints: [],           // [performance.now(), seq] of each repaint after a new state (latency bench)
+    paints: [],           // [epoch ms, seq]: the first frame after each new state (bench/web_latency.py)
+    presses: [],          // [epoch ms, cmd id]: each press sent
     closed: false
   };
   try {
@@ -170,6 +171,8 @@
     const at = performance.now();
     const id = conn.send({ do: "hit", side: side }, at);
     app.hits.push({ id: id, side: side, at: at });
+    app.presses.push([performance.timeOrigin + at, id]);
+    if (app.presses.length > 500) app.presses.shift();
     if (app.settings.vibrate) BG.vibrate(25);
     renderAll();
     return true;
@@ -208,14 +211,19 @@
     layout();
     if (!d) return;
     const st = d.state, nm = names();
-    $("score").textContent = nm.A + " " + st.score[0] + " – " + st.score[1] + " " + nm.B + " · " + t("bar.to", { n: st.length });
-    const owner = st.cube.owner ? nm[st.cube.owner] : t("bar.centered");
-    $("cube").textContent = t("bar.cube") + " " + st.cube.value + " · " + owner;
+    // names on wide screens, the side letters on phones (style.css)
+    const who = (side) => [el("span", { class: "nm", text: nm[side] }), el("span", { class: "tg", text: side })];
+    $("score").replaceChildren(...who("A"), " " + st.score[0] + " – " + st.score[1] + " ", ...who("B"),
+      " · " + t("bar.to", { n: st.length }));
+    $("cube").replaceChildren(t("bar.cube") + " " + st.cube.value + " · ",
+      ...(st.cube.owner ? who(st.cube.owner) : [t("bar.centered")]));
     $("crawford").hidden = !st.crawford;
     $("frozen").hidden = !st.cube_frozen;
     $("game").textContent = st.game > 0 ? t("bar.game", { n: st.game }) : "";
     let ph = t("phase." + st.phase);
-    if (st.stopped_reason && st.phase !== "break" && st.phase !== "offer") ph += " · " + t("reason." + st.stopped_reason);
+    if (st.stopped_reason && st.phase !== "break" && st.phase !== "offer" && !(st.phase === "dispute" && st.stopped_reason === "dispute")) {
+      ph += " · " + t("reason." + st.stopped_reason);
+    }
     if (st.phase === "playing" && st.game === 0) ph = t("late");
     $("phase").textContent = ph;
     $("phase").dataset.phase = st.phase;
@@ -237,7 +245,7 @@
     h.classList.toggle("winner", st.phase === "match_over" && st.winner === side);
     let status = "";
     if (h.classList.contains("flag")) status = t("half.flag");
-    else if (st.phase === "match_over") status = st.winner === side ? t("half.winner") : "";
+    else if (st.phase === "match_over") status = st.winner === side ? t("half.winner") + " · " + st.score[0] + "–" + st.score[1] : "";
     else if (s.running && st.phase === "playing") status = t("half.turn");
     else if (st.on_turn === side) status = t("half.stopped");
     else status = t("half.idle");
@@ -266,6 +274,7 @@
     } else if (st.double_offered_by === side) {
       ctx.append(el("div", { class: "note", text: t("double.offer", { name: nm[side], v: st.cube.value * 2 }) }));
     }
+    h.classList.toggle("decide", !!ctx.querySelector(".note"));
     q(side, ".more").hidden = app.closed || st.phase === "match_over";
     renderPanel(side, st, nm);
   }
@@ -277,7 +286,7 @@
     panel.hidden = !p;
     panel.replaceChildren();
     if (!p) return;
-    const close = el("button", { type: "button", class: "close", "data-act": "close", text: t("act.close"), onclick: () => closePanel(side) });
+    const close = el("button", { type: "button", class: "close", "data-act": "close", "aria-label": t("act.close"), text: "✕", onclick: () => closePanel(side) });
     if (p.kind === "confirm") {
       panel.append(el("p", { class: "ask", text: p.text }),
         el("div", { class: "row" }, [
@@ -287,16 +296,16 @@
       return;
     }
     const o = BG.playerOptions(st, side);
-    panel.append(el("h3", { text: t("menu.side", { name: nm[side] }) }));
+    panel.append(el("div", { class: "phead" }, [el("h3", { text: t("menu.side", { name: nm[side] }) }), close]));
     const results = ["single", "gammon", "backgammon"];
-    const group = (title, kind, askKey) => el("div", { class: "group" }, [el("h4", { text: title }), el("div", { class: "row" },
+    const group = (title, kind, askKey) => el("div", { class: "prow" }, [el("span", { class: "plabel", text: title })].concat(
       results.map((r) => el("button", { type: "button", class: "act", "data-act": kind + "-" + r, text: t("result." + r),
         onclick: () => ask(side, kind, kind === "game_over" ? { do: "game_over", winner: side, result: r } : { do: kind, side: side, result: r },
-          t(askKey, { name: nm[side], r: t("result." + r) })) })))]);
+          t(askKey, { name: nm[side], r: t("result." + r) })) }))));
     if (o.game_over) panel.append(group(t("menu.game_over_title"), "game_over", "ask.game_over"));
     if (o.concede) panel.append(group(t("menu.concede_title"), "concede", "ask.concede"));
     if (o.claim) panel.append(group(t("menu.claim_title"), "claim", "ask.claim"));
-    const row = el("div", { class: "row" });
+    const row = el("div", { class: "prow" });
     if (o.break) row.append(el("button", { type: "button", class: "act", "data-act": "break", text: t("act.break"),
       onclick: () => ask(side, "break", { do: "break", side: side }, t("ask.break", { name: nm[side] })) }));
     if (o.stop) {
@@ -305,7 +314,7 @@
       row.append(el("button", { type: "button", class: "act summon", "data-act": "summon", text: t("act.summon"),
         onclick: () => ask(side, "summon", { do: "stop", side: side, reason: "director" }, t("ask.summon")) }));
     }
-    panel.append(row, close);
+    if (row.childElementCount) panel.append(row);
   }
 
   function ask(side, what, cmd, text) {
@@ -322,11 +331,10 @@
     if (!p) {
       if (app.closed) p = null;
       else if (st.phase === "setup" || st.phase === "between_games" || (st.phase === "playing" && st.game === 0)) p = { kind: "roll" };
-      else if (st.phase === "match_over") p = { kind: "over" };
     }
     c.hidden = !p;
     const key = p ? JSON.stringify(p) + st.phase + I18N.lang + (app.roll ? app.roll.join() : "") : "";
-    if (c.dataset.key === key && p && p.kind !== "over") return; // keep the pickers as they are
+    if (c.dataset.key === key && p) return; // keep the pickers as they are
     c.dataset.key = key;
     c.replaceChildren();
     if (!p) return;
@@ -361,9 +369,6 @@
         el("button", { type: "button", class: "act cancel", text: t("act.cancel"), onclick: () => { app.center = null; renderAll(); } })]));
     } else if (p.kind === "settings") {
       renderSettings(c);
-    } else if (p.kind === "over") {
-      c.append(el("h3", { text: st.winner ? t("match.winner", { name: nm[st.winner] }) : t("phase.match_over") }),
-        el("p", { class: "big-score", text: st.score[0] + " – " + st.score[1] }));
     }
   }
 
@@ -378,7 +383,11 @@
     const toggle = (key, label) => el("button", { type: "button", class: "act" + (s[key] ? " on" : ""), text: t(label) + ": " + t(s[key] ? "set.on" : "set.off"),
       onclick: () => { s[key] = !s[key]; saveSettings(); rerenderCenter(); } });
     const warn = el("input", { type: "text", id: "warn", value: s.thresholds.map((x) => x / 1000).join(", "), inputmode: "numeric" });
-    c.append(lay, el("div", { class: "row wrap" }, [toggle("swap", "set.swap"), toggle("sound", "set.sound"), toggle("vibrate", "set.vibrate")]),
+    const lang = el("div", { class: "row wrap" }, [el("span", { class: "label", text: t("set.language") })].concat(
+      ["en", "it"].map((l) => el("button", { type: "button", class: "act" + (I18N.lang === l ? " on" : ""), "data-lang": l, text: I18N.STRINGS[l]["lang.name"],
+        onclick: () => { I18N.setLang(l); shown.A = {}; shown.B = {}; rerenderCenter(); } })),
+      [el("button", { type: "button", class: "act", text: "⤢ " + t("set.fullscreen"), onclick: fullscreen })]));
+    c.append(lay, lang, el("div", { class: "row wrap" }, [toggle("swap", "set.swap"), toggle("sound", "set.sound"), toggle("vibrate", "set.vibrate")]),
       el("label", { class: "row" }, [el("span", { class: "label", text: t("set.thresholds") }), warn]),
       el("p", { class: "hint", text: t("set.keys") }),
       el("div", { class: "row" }, [
@@ -402,7 +411,7 @@
         allow = s.forfeit_delay ? t("allow.forfeit") + " · " + t("allow.delay", { t: BG.fmtShort(sv.delay_ms) }) : t("allow.delay", { t: BG.fmtShort(sv.delay_ms) });
       } else if (m === "bronstein") {
         if (s.forfeit_delay) allow = t("allow.forfeit");
-        else if (sv.running) allow = t("allow.credit", { t: BG.fmtShort(Math.max(0, D - sv.delay_ms)), d: BG.fmtShort(D) });
+        else if (sv.running || (st.on_turn === side && st.phase !== "playing")) allow = t("allow.credit", { t: BG.fmtShort(Math.max(0, D - sv.delay_ms)), d: BG.fmtShort(D) });
         else allow = t("allow.credit_next", { t: BG.fmtShort(sv.delay_ms) });
       } else if (m === "increment") {
         allow = t("allow.credit_next", { t: BG.fmtShort(D) });
@@ -411,7 +420,7 @@
       if (box.res !== res) { q(side, ".reserve").textContent = res; box.res = res; }
       if (box.allow !== allow) { q(side, ".allow").textContent = allow; box.allow = allow; }
       const low = app.settings.thresholds.length ? sv.reserve_ms <= Math.max.apply(null, app.settings.thresholds) : false;
-      halves[side].classList.toggle("low", low && !s.expired);
+      halves[side].classList.toggle("low", low && !s.expired && st.phase !== "match_over");
       halves[side].classList.toggle("tenths", sv.reserve_ms < 20000);
       warn(side, sv, s, st);
     }
@@ -451,7 +460,11 @@
   function frame() {
     app.frames += 1;
     renderTimes();
-    if (app.newState) { app.newState = false; app.paints.push([performance.now(), app.seq]); if (app.paints.length > 500) app.paints.shift(); }
+    if (app.newState) {
+      app.newState = false;
+      app.paints.push([performance.timeOrigin + performance.now(), app.seq]);
+      if (app.paints.length > 500) app.paints.shift();
+    }
     requestAnimationFrame(frame);
   }
 
@@ -495,11 +508,12 @@
   $("btn-resume").addEventListener("click", () => { command({ do: "resume" }); });
   $("btn-settings").addEventListener("click", () => { app.center = app.center && app.center.kind === "settings" ? null : { kind: "settings" }; rerenderCenter(); });
   $("btn-lang").addEventListener("click", () => { I18N.setLang(I18N.lang === "en" ? "it" : "en"); shown.A = {}; shown.B = {}; rerenderCenter(); });
-  $("btn-full").addEventListener("click", () => {
+  function fullscreen() {
     if (document.fullscreenElement) document.exitFullscreen();
     else if (document.documentElement.requestFullscreen) document.documentElement.requestFullscreen().catch(() => {});
     wakeLock();
-  });
+  }
+  $("btn-full").addEventListener("click", fullscreen);
   window.addEventListener("resize", layout);
   document.addEventListener("pointerdown", () => BG.unlockAudio(), { once: true });
 

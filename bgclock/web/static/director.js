@@ -137,7 +137,7 @@
     if (s.phase === "stopped" && s.stopped_reason === "dice_not_left") add("premature");
     if (s.phase === "stopped" && s.stopped_reason === "dispute") add("dispute");
     if (s.phase === "dispute") add(s.dispute === "time_expired" ? "dispute_expiry" : "dispute",
-      s.offer ? names(row)[s.offer.side] + ": " + s.offer.kind + " " + t("result." + s.offer.result) : "");
+      s.offer ? t("offer." + s.offer.kind, { name: names(row)[s.offer.side], r: t("result." + s.offer.result) }) : "");
     const flagged = SIDES.filter((x) => s[x].expired);
     if (flagged.length || (s.phase === "match_over" && s.stopped_reason === "time_expired") ||
         (s.phase === "stopped" && s.stopped_reason === "time_expired")) {
@@ -249,6 +249,7 @@
     app.log = { table: id, events: [] };
     refreshLog();
     render();
+    if (window.innerWidth < 1100) $("detail").scrollIntoView({ block: "start" });
   }
   let logTimer = null;
   function refreshLog() {
@@ -462,7 +463,7 @@
     const sel = $("tb-tournament");
     sel.replaceChildren(...Object.values(app.tournaments).filter((x) => !x.closed_ms).map((x) => el("option", { value: x.id, text: x.name })));
     const rules = $("tb-rules");
-    if (!rules.options.length) for (const id in presets) rules.append(el("option", { value: id, text: id + " — " + presets[id].title }));
+    if (!rules.options.length) for (const id in presets) rules.append(el("option", { value: id, title: presets[id].title, text: id + " (" + presets[id].mode + ")" }));
     $("tb-msg").textContent = "";
     $("dlg-table").showModal();
   }

@@ -1,0 +1,150 @@
+"""Regenerate the pages' screenshots (docs/pages.md shows them).
+
+    python docs/screenshots/make.py
+
+Starts a server with a few tables in telling states, opens the table page and
+the director's dashboard in Debian's chromium at phone (360x640, 412x915),
+tablet (1024x768, landscape) and desktop (1920x1080) sizes, and saves PNGs
+beside this script.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent.parent))
+
+from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server  # noqa: E402
+
+SIZES = {"360x640": (360, 640), "412x915": (412, 915), "1024x768": (1024, 768),
+         "1920x1080": (1920, 1080)}
+
+
+def open_page(browser: Any, url: str, size: str, lang: str = "en") -> Any:
+    w, h = SIZES[size]
+    ctx = browser.new_context(viewport={"width": w, "height": h}, locale=lang)
+    page = ctx.new_page()
+    page.goto(url + ("&" if "?" in url else "?") + "lang=" + lang)
+    page.wait_for_function("(window.BGTable && BGTable.app.state) || window.BGDirector")
+    return page
+
+
+def cmd(page: Any, **command: Any) -> None:
+    seq = page.evaluate("BGTable.app.seq")
+    page.evaluate("(c) => BGTable.command(c)", command)
+    page.wait_for_function(f"BGTable.app.seq > {seq}")
+
+
+def shot(page: Any, name: str) -> None:
+    page.wait_for_timeout(350)
+    page.screenshot(path=str(HERE / f"{name}.png"))
+    print("wrote", name + ".png")
+
+
+def main() -> int:
+    if not CHROMIUM.exists():
+        print("make.py: /usr/bin/chromium is missing", file=sys.stderr)
+        return 2
+    from playwright.sync_api import sync_playwright
+
+    with running_server() as live, sync_playwright() as p:
+        browser = launch_chromium(p)
+        tn = int(live.tournament("Milano Open 2025")["id"])
+        main_t = live.table(tn, name="Table 1", players=["Anna Rossi", "Bruno Bianchi"],
+                            rules="it-tournament", length=7, score=[2, 3])
+        low_t = live.table(tn, name="Table 2", players=["Carla", "Dario"], length=5,
+                           rules="usbgf-2013-delay", clock={"reserve_ms": 25_000})
+        flag_t = live.table(tn, name="Table 3", players=["Elena", "Fabio"], length=3,
+                            clock={"reserve_ms": 1_500, "delay_ms": 0})
+        setup_t = live.table(tn, name="Table 4", players=["Gino", "Ilaria"], length=11,
+                             rules="usbgf-2007-bronstein")
+        dir_t = live.table(tn, name="Table 5", players=["Luca", "Marta"], length=9,
+                           rules="aba-2003-bronstein")
+        url = lambda t: LiveServer.table_url(t, live.url)  # noqa: E731
+
+        # Table 1: Bronstein, cube 2 owned by A, B to play
+        a = open_page(browser, url(main_t), "412x915")
+        cmd(a, do="opening_roll", dice=[5, 3])
+        time.sleep(1.2)
+        cmd(a, do="double", side="A")
+        cmd(a, do="take", side="B")
+        time.sleep(1.5)
+        cmd(a, do="hit", side="A")
+        time.sleep(0.8)
+        shot(a, "table-412x915-playing")
+        a.context.close()
+        for size in ("360x640", "1024x768", "1920x1080"):
+            pg = open_page(browser, url(main_t), size)
+            shot(pg, f"table-{size}-playing")
+            pg.context.close()
+        # a double waiting for take or pass, small phone, Italian
+        pg = open_page(browser, url(main_t), "360x640", "it")
+        cmd(pg, do="double", side="B")
+        shot(pg, "table-360x640-double-it")
+        cmd(pg, do="take", side="A")
+        pg.click("#half-B .more")
+        shot(pg, "table-360x640-menu-it")
+        pg.context.close()
+        pg = open_page(browser, url(main_t), "1024x768")
+        pg.click("#btn-stop")
+        shot(pg, "table-1024x768-stop-reasons")
+        pg.context.close()
+
+        # Table 2: low time (under 20 s: tenths, orange, ⚠)
+        pg = open_page(browser, url(low_t), "412x915")
+        cmd(pg, do="opening_roll", dice=[2, 6])
+        cmd(pg, do="hit", side="B")
+        pg.wait_for_function("BGTable.display().state.A.running", timeout=5000)
+        time.sleep(12 + 7)
+        shot(pg, "table-412x915-low-time")
+        pg.context.close()
+
+        # Table 3: the flag
+        pg = open_page(browser, url(flag_t), "1024x768")
+        cmd(pg, do="opening_roll", dice=[6, 1])
+        pg.wait_for_function("BGTable.app.state.phase === 'match_over'", timeout=10000)
+        shot(pg, "table-1024x768-flag")
+        pg.context.close()
+        pg = open_page(browser, url(flag_t), "360x640")
+        shot(pg, "table-360x640-flag")
+        pg.context.close()
+
+        # Table 4: the opening roll
+        pg = open_page(browser, url(setup_t), "412x915")
+        pg.click("#center .dice[data-die='A'] .die[data-n='4']")
+        pg.click("#center .dice[data-die='B'] .die[data-n='2']")
+        shot(pg, "table-412x915-opening-roll")
+        pg.context.close()
+
+        # Table 5: the director is called; Table 1 has a dispute
+        pg = open_page(browser, url(dir_t), "412x915")
+        cmd(pg, do="opening_roll", dice=[3, 1])
+        cmd(pg, do="stop", side="B", reason="director")
+        pg.context.close()
+        pg = open_page(browser, url(main_t), "412x915")
+        cmd(pg, do="concede", side="B", result="gammon")
+        cmd(pg, do="reject", side="A")
+        shot(pg, "table-412x915-dispute")
+        pg.context.close()
+
+        for size in ("1920x1080", "1024x768", "412x915"):
+            d = open_page(browser, live.director_url(), size)
+            d.wait_for_selector(".alert")
+            d.click(f".card[data-table='{main_t['id']}']")
+            d.wait_for_selector("#log tr")
+            shot(d, f"director-{size}")
+            d.context.close()
+        d = open_page(browser, live.director_url(), "1024x768")
+        d.click("#btn-new-table")
+        shot(d, "director-1024x768-new-table")
+        d.context.close()
+        browser.close()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
