@@ -147,7 +147,7 @@ def unpack(position: Position, key: _Key) -> Position:
             hit_count += 1
         p += 1
     opp[BAR] += hit_count
-    return Position(on_roll=tuple(opp), opponent=mine)
+    return Position._trusted(tuple(opp), mine)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -74,6 +74,14 @@ class Position:
 
     # -- construction -------------------------------------------------------
     @classmethod
+    def _trusted(cls, on_roll: tuple[int, ...], opponent: tuple[int, ...]) -> Position:
+        """Build without validation: for results of legal plays only."""
+        pos = object.__new__(cls)
+        object.__setattr__(pos, "on_roll", on_roll)
+        object.__setattr__(pos, "opponent", opponent)
+        return pos
+
+    @classmethod
     def initial(cls) -> Position:
         """The starting position."""
         side = [0] * 25
