@@ -185,7 +185,7 @@ def test_a_whole_match_by_clicking_two_tables_and_the_dashboard(live: LiveServer
     d.fill("#adj-amount", "0:03")
     director_confirm(d, "adjust-add")
     wait(bob, "s.B.reserve_ms === 8000")
-    press(ann, "A")
+    ann.keyboard.press("a")  # a laptop: `a` or Left Shift is A's half
     wait(bob, "s.on_turn === 'B'")
     menu(bob, "B", "game_over-single")
     for p in (ann, bob):
@@ -194,7 +194,7 @@ def test_a_whole_match_by_clicking_two_tables_and_the_dashboard(live: LiveServer
     # Game 3: A lets the clock run out (4 s of delay, then 5 s of reserve)
     roll(ann, 3, 4)
     wait(ann, "s.on_turn === 'B'")
-    press(bob, "B")
+    bob.keyboard.press("l")  # `l` or Right Shift is B's half
     wait(ann, "s.on_turn === 'A'")
     ann.wait_for_selector("#half-A.low", timeout=8000)  # under 4 s: the warning colour
     for p in (ann, bob):
