@@ -161,6 +161,12 @@ class _Side:
         self._most: dict[int, list[int]] = {}
         self._succ: dict[tuple[int, int, int], list[int]] = {}
         self.nodes = 0
+        self.limit: int | None = None  # set while inside a budgeted contact search
+
+    def _count_node(self) -> None:
+        self.nodes += 1
+        if self.limit is not None and self.nodes > self.limit:
+            raise _OutOfBudget
 
     def done(self, b: int) -> bool:
         if self.goal == _OFF:
@@ -196,11 +202,21 @@ class _Side:
             upper = (pips - 18 - n) // 3 + 1
         return lower, max(lower, upper)
 
+    def _progress(self, b: int) -> tuple[int, int]:
+        """How far a position still is from the goal (smaller = closer)."""
+        pips, n, _, _, excess, _, e19 = _stats(b)
+        if self.goal == _OFF:
+            return pips + n, pips
+        if self.goal == _FIRST:
+            return (0 if n < CHECKERS else excess + 1), pips
+        return e19, pips
+
     def _successors(self, b: int, roll: tuple[int, int]) -> list[int]:
+        """Results of a roll, the most progress first (the side's likely best play)."""
         key = (b, roll[0], roll[1])
         out = self._succ.get(key)
         if out is None:
-            out = [k[0] for k in generate(b, 0, 0, roll[0], roll[1])]
+            out = sorted((k[0] for k in generate(b, 0, 0, roll[0], roll[1])), key=self._progress)
             self._succ[key] = out
         return out
 
@@ -221,7 +237,7 @@ class _Side:
             return True
         if t >= iv[1]:
             return False
-        self.nodes += 1
+        self._count_node()
         answer = False
         for roll in _ROLLS_SLOW_FIRST:
             if all(self.guaranteed_exceeds(nb, t - 1) for nb in self._successors(b, roll)):
@@ -241,11 +257,11 @@ class _Side:
             return True
         if t >= iv[1]:
             return False
-        self.nodes += 1
+        self._count_node()
         answer = any(
             self.most_exceeds(nb, t - 1)
             for roll in _ROLLS_SLOW_FIRST
-            for nb in self._successors(b, roll)
+            for nb in reversed(self._successors(b, roll))
         )
         if answer:
             iv[0] = max(iv[0], t)
@@ -399,6 +415,7 @@ class Solver:
         self.race = _Race()
         self._nodes = 0
         self._budget = node_budget
+        self._race_start = 0
         self._memo: dict[tuple[int, int, bool], tuple[bool | None, int]] = {}
 
     def answer(
@@ -458,6 +475,10 @@ class Solver:
         self._result = result
         depth = 0
         value: bool | None = None
+        sides = list(self.race.sides.values())
+        self._race_start = sum(side.nodes for side in sides)
+        for side in sides:  # race leaves count against the same budget
+            side.limit = side.nodes + self._budget
         try:
             while value is None:
                 depth += 1
@@ -466,6 +487,10 @@ class Solver:
                     break
         except _OutOfBudget:
             value = None
+        finally:
+            for side in sides:
+                side.limit = None
+            self._nodes += sum(side.nodes for side in sides) - self._race_start
         what = f"{s_name} winning at least a {result}" if result != "single" else (
             f"{s_name} winning"
         )
@@ -499,7 +524,8 @@ class Solver:
         if depth == 0:
             return None
         self._nodes += 1
-        if self._nodes > self._budget or (
+        race_nodes = sum(side.nodes for side in self.race.sides.values()) - self._race_start
+        if self._nodes + race_nodes > self._budget or (
             self.should_stop is not None and self._nodes % 256 == 0 and self.should_stop()
         ):
             raise _OutOfBudget
