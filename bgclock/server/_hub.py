@@ -288,6 +288,7 @@ class TableHub:
         expiry = self.match.expires_at()
         if expiry is not None and expiry <= at:
             self.flag(expiry)
+        attention = self.attention()
         try:
             self.match.apply(event)
         except IllegalCommand as exc:
@@ -303,6 +304,8 @@ class TableHub:
         self.log.append(stored)
         self.by_key[cmd.id] = stored
         text = dumps(update_message(stored, self.match.state().to_dict()))
+        # "restart" ends with the first command accepted after the recovery
+        attention_changed = self.attention() != attention
         self.rearm()
         generation = self.generation
 
@@ -320,6 +323,8 @@ class TableHub:
                 return
             self.committed_seq = stored.seq
             self.broadcast(text)
+            if attention_changed:
+                self.broadcast(self.table_message())
             sender.send(dumps(ack_message(stored, duplicate=False)))
             for waiter in self.ack_waiters.pop(cmd.id, ()):
                 waiter.send(dumps(ack_message(stored, duplicate=True)))

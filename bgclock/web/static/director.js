@@ -54,7 +54,9 @@
   }
   function mergeInfo(info) {
     const row = app.tables[info.id] || (app.tables[info.id] = { info: info, state: null, seq: null, recvAt: 0 });
-    row.info = Object.assign({}, row.info, info);
+    // an HTTP answer can arrive after a newer `table` message: the newest info wins
+    const stale = row.info && row.info.seq > info.seq;
+    if (!stale) row.info = Object.assign({}, row.info, info);
     if (info.url) row.url = info.url;
     if (info.token) row.token = info.token;
   }
@@ -129,10 +131,8 @@
     const out = [], s = row.state, info = row.info || {};
     if (!s) return out;
     const add = (kind, extra) => out.push({ kind: kind, key: info.id + ":" + kind + ":" + (row.seq || 0), text: t("alert." + kind) + (extra ? " — " + extra : "") });
-    // attention lasts until the next accepted command (the server sends no
-    // `table` message when it ends, so an info older than the state is stale)
-    if ((info.attention === "restart" && !(row.seq > info.seq)) ||
-        (s.phase === "stopped" && s.stopped_reason === "restart")) add("restart");
+    // the server sends `table` when the attention ends (the next accepted command)
+    if (info.attention === "restart") add("restart");
     if (s.phase === "stopped" && s.stopped_reason === "director") add("director");
     if (s.phase === "stopped" && s.stopped_reason === "dice_not_left") add("premature");
     if (s.phase === "stopped" && s.stopped_reason === "dispute") add("dispute");
