@@ -77,7 +77,7 @@ RESULTS: Final[tuple[Result, ...]] = ("single", "gammon", "backgammon")
 READINGS: Final[tuple[Reading, ...]] = ("possible", "against_best_defence", "certain")
 RESULT_POINTS: Final[dict[Result, int]] = {"single": 1, "gammon": 2, "backgammon": 3}
 
-DEFAULT_NODE_BUDGET: Final = 600
+DEFAULT_NODE_BUDGET: Final = 150_000
 
 _OFF, _FIRST, _OUT = 0, 1, 2
 _GOAL_WORDS = {
@@ -394,7 +394,8 @@ def _level(loser: int) -> int:
 class Solver:
     """Answers for one position; caches are shared between its questions.
 
-    ``node_budget`` bounds each contact question's search (positions expanded);
+    ``node_budget`` bounds each contact question's search (positions generated,
+    a race search node counting as 21);
     race answers are always exact.  ``should_stop`` (optional) is polled
     between nodes so a caller may impose a deadline; this module never reads a
     clock.
@@ -478,7 +479,7 @@ class Solver:
         sides = list(self.race.sides.values())
         self._race_start = sum(side.nodes for side in sides)
         for side in sides:  # race leaves count against the same budget
-            side.limit = side.nodes + self._budget
+            side.limit = side.nodes + self._budget // 21
         try:
             while value is None:
                 depth += 1
@@ -490,7 +491,7 @@ class Solver:
         finally:
             for side in sides:
                 side.limit = None
-            self._nodes += sum(side.nodes for side in sides) - self._race_start
+            self._nodes += 21 * (sum(side.nodes for side in sides) - self._race_start)
         what = f"{s_name} winning at least a {result}" if result != "single" else (
             f"{s_name} winning"
         )
@@ -504,6 +505,15 @@ class Solver:
             f"contact: exhaustive search of {self._nodes} positions, "
             f"{depth} rolls deep (races after contact solved exactly): {what} {verdict}"
         ))
+
+    def _charge(self, work: int) -> None:
+        """Count search work (positions generated; a race node as 21) against the budget."""
+        self._nodes += work
+        race = sum(side.nodes for side in self.race.sides.values()) - self._race_start
+        if self._nodes + 21 * race > self._budget or (
+            self.should_stop is not None and self.should_stop()
+        ):
+            raise _OutOfBudget
 
     def _node(self, me: int, opp: int, s_moves: bool, depth: int) -> bool | None:
         """Value at a position with ``me`` to roll; ``s_moves``: the beneficiary rolls."""
@@ -523,12 +533,7 @@ class Solver:
             return ok
         if depth == 0:
             return None
-        self._nodes += 1
-        race_nodes = sum(side.nodes for side in self.race.sides.values()) - self._race_start
-        if self._nodes + race_nodes > self._budget or (
-            self.should_stop is not None and self._nodes % 256 == 0 and self.should_stop()
-        ):
-            raise _OutOfBudget
+        self._charge(1)
         rolls_all = self._reading == "certain"
         plays_all = not s_moves and self._reading != "possible"
         blocked, blots = _masks(opp)
@@ -537,7 +542,9 @@ class Solver:
         for d1, d2 in ROLLS:
             play_unknown = False
             play_value = plays_all
-            for nb, hits in generate(me, blocked, blots, d1, d2):
+            plays = generate(me, blocked, blots, d1, d2)
+            self._charge(len(plays))
+            for nb, hits in plays:
                 nopp = opp
                 if hits:
                     p = 1
