@@ -67,6 +67,28 @@ async def test_tables_are_created_edited_before_play_and_closed(live: Any) -> No
 
 
 @pytest.mark.anyio
+async def test_each_table_has_its_low_time_warnings(live: Any) -> None:
+    plain = await live.table()
+    assert plain["warn_s"] == [60, 20, 10]
+    table = await live.table(warn_s=[10, 90, 30])
+    assert table["warn_s"] == [90, 30, 10]  # kept highest first
+    r = await live.http.patch(f"/api/tables/{table['id']}", json={"warn_s": [45, 5]},
+                              headers=DIRECTOR)
+    assert r.status_code == 200 and r.json()["warn_s"] == [45, 5]
+    r = await live.http.patch(f"/api/tables/{table['id']}", json={"warn_s": [0]},
+                              headers=DIRECTOR)
+    assert r.status_code == 422 and "warn_s" in r.json()["message"]
+    got = (await live.http.get(f"/api/tables/{table['id']}", headers=DIRECTOR)).json()
+    assert got["warn_s"] == [45, 5]
+    async with Device.open(live.ws_url, {"token": table["token"]}) as d:
+        _, snapshot = await d.welcome()
+        assert snapshot["info"]["warn_s"] == [45, 5]
+    # what the server restarts with is what the database holds
+    rows = {r.id: r for r in await live.server.store.tables()}
+    assert rows[table["id"]].spec.warn_s == (45, 5)
+
+
+@pytest.mark.anyio
 @pytest.mark.parametrize("spec", [
     {"rules": "no-such-rules", "length": 5},
     {"rules": "usbgf-2013-delay", "length": 0},
@@ -76,6 +98,15 @@ async def test_tables_are_created_edited_before_play_and_closed(live: Any) -> No
     {"rules": "usbgf-2013-delay", "length": 5, "teams": "yes"},
     {"length": 5},
     {"rules": "usbgf-2013-delay", "length": 5, "colour": "red"},
+    {"rules": "usbgf-2013-delay", "length": 5, "warn_s": []},
+    {"rules": "usbgf-2013-delay", "length": 5, "warn_s": [60, 50, 40, 30, 20, 10]},
+    {"rules": "usbgf-2013-delay", "length": 5, "warn_s": [0]},
+    {"rules": "usbgf-2013-delay", "length": 5, "warn_s": [-5]},
+    {"rules": "usbgf-2013-delay", "length": 5, "warn_s": [7.5]},
+    {"rules": "usbgf-2013-delay", "length": 5, "warn_s": ["10"]},
+    {"rules": "usbgf-2013-delay", "length": 5, "warn_s": [True]},
+    {"rules": "usbgf-2013-delay", "length": 5, "warn_s": [10, 10]},
+    {"rules": "usbgf-2013-delay", "length": 5, "warn_s": 60},
 ])
 async def test_an_invalid_table_is_refused_with_the_reason(live: Any,
                                                            spec: dict[str, Any]) -> None:

@@ -170,24 +170,25 @@ async def test_the_restart_attention_ends_with_a_table_message(kind: str,
             async with Device.open(first.ws_url, {"token": table["token"]}) as a:
                 await a.welcome()
                 assert (await a.cmd("opening_roll", dice=[6, 1]))["type"] == "ack"
-        async with live_server(make) as second:  # A's clock was running: stopped
-            async with (
-                Device.open(second.ws_url, {"token": table["token"]}) as a,
-                Device.open(second.ws_url, {"key": KEY}) as director,
-            ):
-                _, snap = await a.welcome()
-                assert snap["info"]["attention"] == "restart"
-                _, snap = await director.welcome()
-                assert snap["info"]["attention"] == "restart"
-                assert (await a.cmd("resume"))["type"] == "ack"
-                await director.expect("table")
-                for watcher in (a, director):  # the sender's came before its ack
-                    message = watcher.last("table")
-                    assert message["table"] == table["id"]
-                    assert message["info"]["attention"] is None
-                    assert message["info"]["seq"] == 3
-                    # after the update it ends, never before
-                    kinds = [m["type"] for m in watcher.history]
-                    assert kinds.index("update") < kinds.index("table")
-                assert (await a.cmd("hit", side="A"))["type"] == "ack"
-                assert [m["type"] for m in await director.quiet(0.2)] == ["update"]
+        # A's clock was running: the second server stops it
+        async with (
+            live_server(make) as second,
+            Device.open(second.ws_url, {"token": table["token"]}) as a,
+            Device.open(second.ws_url, {"key": KEY}) as director,
+        ):
+            _, snap = await a.welcome()
+            assert snap["info"]["attention"] == "restart"
+            _, snap = await director.welcome()
+            assert snap["info"]["attention"] == "restart"
+            assert (await a.cmd("resume"))["type"] == "ack"
+            await director.expect("table")
+            for watcher in (a, director):  # the sender's came before its ack
+                message = watcher.last("table")
+                assert message["table"] == table["id"]
+                assert message["info"]["attention"] is None
+                assert message["info"]["seq"] == 3
+                # after the update it ends, never before
+                kinds = [m["type"] for m in watcher.history]
+                assert kinds.index("update") < kinds.index("table")
+            assert (await a.cmd("hit", side="A"))["type"] == "ack"
+            assert [m["type"] for m in await director.quiet(0.2)] == ["update"]

@@ -9,13 +9,15 @@ from typing import Any
 import pytest
 
 from bgclock.store import NotFound, Store, StoredEvent, StoreError, TableSpec
+from bgclock.store._postgres import PostgresStore
 from bgclock.store._schema import LATEST
+from bgclock.store._sqlite import SqliteStore
 from tests._server_kit import STORES, anyio_backend, store_factory
 
 __all__ = ["anyio_backend"]
 pytestmark = pytest.mark.anyio
 SPEC = TableSpec(name="4", players=("Ann", "Bob"), rules="usbgf-2013-delay", length=7,
-                 score=(1, 0), clock={"delay_ms": 8000})
+                 score=(1, 0), clock={"delay_ms": 8000}, warn_s=(90, 30, 10))
 
 
 @pytest.fixture(params=STORES)
@@ -65,6 +67,11 @@ async def test_tables_events_and_checkpoints(make: Callable[[], Store]) -> None:
         assert rows[table.id].checkpoint_ms == 900
         edited = await store.update_table(table.id, TableSpec(rules="biba-2014", length=5))
         assert edited.spec.rules == "biba-2014" and edited.created_ms == 10
+        assert edited.spec.warn_s == (60, 20, 10)
+        edited = await store.update_table(table.id, TableSpec(rules="biba-2014", length=5,
+                                                              warn_s=(45,)))
+        assert edited.spec.warn_s == (45,)
+        assert {r.id: r for r in await store.tables()}[table.id].spec.warn_s == (45,)
         await store.close_table(other.id, 50)
         assert set(await store.all_events()) == {table.id}
     finally:
@@ -108,3 +115,36 @@ async def test_meta_and_not_found(make: Callable[[], Store]) -> None:
         assert (await store.tournament(t.id)).closed_ms == 3
     finally:
         await store.close()
+
+
+async def test_a_table_from_before_the_warnings_migration_gets_the_default(
+        make: Callable[[], Store], monkeypatch: pytest.MonkeyPatch) -> None:
+    import bgclock.store._postgres as pg
+    import bgclock.store._sqlite as lite
+
+    old = make()
+    monkeypatch.setattr(lite, "LATEST", 1)
+    monkeypatch.setattr(pg, "LATEST", 1)
+    await old.open()  # a database made by the first schema only
+    try:
+        assert await old.schema_version() == 1
+        t = await old.create_tournament("Old", 1)
+        values = (t.id, "3", "Ann", "Bob", "usbgf-2013-delay", 5, 0, 0, 0, 0, "{}", 2)
+        insert = ("INSERT INTO clock_tables (tournament_id, name, player_a, player_b, rules, "
+                  "length, score_a, score_b, teams, crawford, clock, created_ms) VALUES ")
+        if isinstance(old, SqliteStore):
+            await old._run(lambda db: db.execute(insert + "(?,?,?,?,?,?,?,?,?,?,?,?)", values))
+        else:
+            assert isinstance(old, PostgresStore)
+            await old.pool.execute(insert + "($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)", *values)
+    finally:
+        await old.close()
+    monkeypatch.undo()
+    new = make()
+    await new.open()
+    try:
+        assert await new.schema_version() == LATEST
+        (row,) = await new.tables()
+        assert row.spec.name == "3" and row.spec.warn_s == (60, 20, 10)
+    finally:
+        await new.close()

@@ -120,11 +120,13 @@ def events(live: LiveServer, table_id: int) -> list[dict[str, Any]]:
 def test_a_whole_match_by_clicking_two_tables_and_the_dashboard(live: LiveServer,
                                                                  pages: Pages) -> None:
     table = live.table(name="Table 7", players=["Ann", "Bob"], length=3,
-                       clock={"delay_ms": 4000, "reserve_ms": 5000})
+                       clock={"delay_ms": 4000, "reserve_ms": 5000}, warn_s=[4, 2])
     tid = table["id"]
     d = pages.open(live.director_url(), {"width": 1920, "height": 1080})
-    ann = table_page(pages, live, table, "&warn=4,2")
-    bob = table_page(pages, live, table, "&warn=4,2&swap=1")
+    ann = table_page(pages, live, table)  # the table's own warnings: 4 s and 2 s
+    bob = table_page(pages, live, table, "&warn=3&swap=1")  # the link's, on this device
+    assert ann.evaluate("BGTable.thresholds()") == [4000, 2000]
+    assert bob.evaluate("BGTable.thresholds()") == [3000]
     d.wait_for_selector(f".card[data-table='{tid}']")
     assert ann.locator("#half-A").evaluate("e => e.classList.contains('near')")
     assert bob.locator("#half-B").evaluate("e => e.classList.contains('near')")
@@ -249,6 +251,42 @@ def test_presses_while_the_link_is_down_are_sent_on_reconnect_with_their_lag(
         assert len(events(live, table["id"])) == 2
     finally:
         proxy.close()
+
+
+def test_the_director_sets_a_tables_warnings_in_the_form_and_edits_them_before_play(
+        live: LiveServer, pages: Pages) -> None:
+    tn = live.tournament("Warnings cup")
+    d = pages.open(live.director_url(), {"width": 1280, "height": 900})
+    d.wait_for_selector("#conn[data-status='online']")
+    d.click("#btn-new-table")
+    d.select_option("#tb-tournament", str(tn["id"]))
+    d.fill("#tb-name", "Table 12")
+    d.fill("#tb-a", "Gus")
+    d.fill("#tb-b", "Hal")
+    d.fill("#tb-warn", "90, 30")
+    d.click("#tb-submit")
+    d.wait_for_selector("#detail h2:has-text('Gus')")
+    tid = d.evaluate("BGDirector.app.selected")
+    info = live.api("GET", f"/api/tables/{tid}")
+    assert info["warn_s"] == [90, 30] and info["name"] == "Table 12"
+    page = table_page(pages, live, info)
+    assert page.evaluate("BGTable.thresholds()") == [90000, 30000]
+    # before play the director edits them; the page follows at once
+    d.click("#actions [data-act='edit-table']")
+    assert d.input_value("#tb-warn") == "90, 30" and d.input_value("#tb-a") == "Gus"
+    d.fill("#tb-warn", "45")
+    d.click("#tb-submit")
+    page.wait_for_function("BGTable.thresholds().join() === '45000'")
+    assert live.api("GET", f"/api/tables/{tid}")["warn_s"] == [45]
+    # a wrong figure gets the server's reason in the form
+    d.click("#actions [data-act='edit-table']")
+    d.fill("#tb-warn", "0")
+    d.click("#tb-submit")
+    d.wait_for_selector("#tb-msg:has-text('warn_s')")
+    d.click("#dlg-table [data-close]")
+    # once play has started the table can no longer be edited
+    roll(page, 3, 1)
+    d.wait_for_selector("#actions [data-act='edit-table']", state="detached")
 
 
 def test_the_dashboard_raises_alerts_until_the_director_handles_them(live: LiveServer,

@@ -120,6 +120,15 @@ def test_a_threshold_fires_once_never_missed_never_repeated(page: Any) -> None:
     assert r == {"fire": 10_000, "fired": [60_000, 20_000, 10_000]}
 
 
+def test_the_thresholds_are_the_players_then_the_links_then_the_tables(page: Any) -> None:
+    info = {"warn_s": [30, 90, 5]}
+    assert js(page, "BG.thresholdsFor(null, null, arg)", info) == [90_000, 30_000, 5_000]
+    assert js(page, "BG.thresholdsFor(null, '40,4', arg)", info) == [40_000, 4_000]
+    assert js(page, "BG.thresholdsFor([7000], '40,4', arg)", info) == [7_000]
+    assert js(page, "BG.thresholdsFor([], null, {})") == [60_000, 20_000, 10_000]
+    assert js(page, "BG.thresholdsFor(null, null, null)") == [60_000, 20_000, 10_000]
+
+
 def test_what_a_player_may_press(page: Any) -> None:
     base = {"phase": "playing", "game": 1, "crawford": False, "cube_frozen": False,
             "cube": {"value": 1, "owner": None}, "double_offered_by": None, "offer": None,

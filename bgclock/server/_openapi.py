@@ -133,5 +133,9 @@ _SPEC: dict[str, Any] = {
         "teams": {"type": "boolean"},
         "crawford": {"type": "boolean"},
         "clock": {"type": "object", "propertyNames": {"enum": sorted(OVERRIDE_KEYS)}},
+        "warn_s": {"type": "array", "minItems": 1, "maxItems": 5, "uniqueItems": True,
+                   "items": {"type": "integer", "minimum": 1, "maximum": 3600},
+                   "default": [60, 20, 10],
+                   "description": "the table page's low-time warnings (seconds of reserve)"},
     },
 }

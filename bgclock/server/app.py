@@ -32,7 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bgclock import web
 from bgclock.core import ClockError
-from bgclock.store import NotFound, Store, TableSpec
+from bgclock.store import DEFAULT_WARN_S, NotFound, Store, TableSpec
 
 from . import _export, _pages
 from ._auth import DirectorAuth, RateLimiter, TableTokens, origin_allowed
@@ -60,6 +60,9 @@ MAX_OUTBOX = 10_000
 MAX_BODY = 64 * 1024
 #: Consecutive rate-limited messages after which the connection is closed.
 FLOOD_CLOSE = 200
+#: A table's low-time warnings: how many, and the highest (seconds of reserve).
+MAX_WARNINGS = 5
+MAX_WARN_S = 3600
 
 
 class Connection:
@@ -126,7 +129,8 @@ def _spec_from(data: Any, base: TableSpec | None = None) -> TableSpec:
     if not isinstance(data, dict):
         raise ValueError("the body must be a JSON object")
     fields = base.to_dict() if base is not None else {}
-    allowed = {"name", "players", "rules", "length", "score", "teams", "crawford", "clock"}
+    allowed = {"name", "players", "rules", "length", "score", "teams", "crawford", "clock",
+               "warn_s"}
     unknown = set(data) - allowed
     if unknown:
         raise ValueError(f"unknown field {sorted(unknown)[0]!r}")
@@ -155,12 +159,24 @@ def _spec_from(data: Any, base: TableSpec | None = None) -> TableSpec:
     spec = TableSpec(name=name, players=(players[0], players[1]), rules=fields["rules"],
                      length=fields["length"], score=(score[0], score[1]),
                      teams=fields.get("teams", False), crawford=fields.get("crawford", False),
-                     clock=clock)
+                     clock=clock, warn_s=_warn_s(fields.get("warn_s", list(DEFAULT_WARN_S))))
     try:
         new_match(spec)
     except (ClockError, TypeError) as exc:
         raise ValueError(str(exc)) from None
     return spec
+
+
+def _warn_s(value: Any) -> tuple[int, ...]:
+    """The low-time warnings: 1-5 different whole seconds, kept highest first."""
+    if (not isinstance(value, list) or not 1 <= len(value) <= MAX_WARNINGS
+            or not all(isinstance(s, int) and not isinstance(s, bool) for s in value)):
+        raise ValueError(f"warn_s must be a list of 1-{MAX_WARNINGS} whole seconds")
+    if not all(0 < s <= MAX_WARN_S for s in value):
+        raise ValueError(f"warn_s: each warning is 1-{MAX_WARN_S} seconds of reserve")
+    if len(set(value)) != len(value):
+        raise ValueError("warn_s: the same warning twice")
+    return tuple(sorted(value, reverse=True))
 
 
 class Server:

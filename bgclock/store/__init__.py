@@ -37,6 +37,10 @@ class TournamentRow:
                 "closed_ms": self.closed_ms, "status": "closed" if self.closed_ms else "open"}
 
 
+#: The low-time warnings of a table that names none (seconds of reserve).
+DEFAULT_WARN_S: tuple[int, ...] = (60, 20, 10)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableSpec:
     """What the director says about a table's match."""
@@ -49,11 +53,14 @@ class TableSpec:
     teams: bool = False
     crawford: bool = False
     clock: dict[str, Any] = field(default_factory=dict)
+    #: The low-time warnings the table's page gives, whole seconds, highest first.
+    warn_s: tuple[int, ...] = DEFAULT_WARN_S
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "players": list(self.players), "rules": self.rules,
                 "length": self.length, "score": list(self.score), "teams": self.teams,
-                "crawford": self.crawford, "clock": dict(self.clock)}
+                "crawford": self.crawford, "clock": dict(self.clock),
+                "warn_s": list(self.warn_s)}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -158,11 +165,12 @@ class Store(abc.ABC):
 
 def _row_spec(
     name: str, player_a: str, player_b: str, rules: str, length: int, score_a: int,
-    score_b: int, teams: Any, crawford: Any, clock: str,
+    score_b: int, teams: Any, crawford: Any, clock: str, warn_s: str | None,
 ) -> TableSpec:
     return TableSpec(name=name, players=(player_a, player_b), rules=rules, length=length,
                      score=(score_a, score_b), teams=bool(teams), crawford=bool(crawford),
-                     clock=json.loads(clock))
+                     clock=json.loads(clock),
+                     warn_s=DEFAULT_WARN_S if warn_s is None else tuple(json.loads(warn_s)))
 
 
 def open_store(url: str, *, schema: str | None = None) -> Store:
@@ -177,6 +185,6 @@ def open_store(url: str, *, schema: str | None = None) -> Store:
 
 
 __all__ = [
-    "NotFound", "Store", "StoreError", "StoredEvent", "TableRow", "TableSpec", "TournamentRow",
-    "open_store",
+    "DEFAULT_WARN_S", "NotFound", "Store", "StoreError", "StoredEvent", "TableRow", "TableSpec",
+    "TournamentRow", "open_store",
 ]

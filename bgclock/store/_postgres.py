@@ -26,7 +26,7 @@ from ._schema import LATEST, VERSION_TABLE, statements
 
 _TABLE_COLS = (
     "id, tournament_id, name, player_a, player_b, rules, length, score_a, score_b, teams, "
-    "crawford, clock, created_ms, closed_ms, checkpoint_ms"
+    "crawford, clock, created_ms, closed_ms, checkpoint_ms, warn_s"
 )
 _EVENT_COLS = "table_id, seq, idem_key, at_ms, body, source, lag_credit_ms, received_ms"
 #: A lock number for migrations, so two servers starting at once do not race.
@@ -34,7 +34,7 @@ _MIGRATION_LOCK = 0x6267636C
 
 
 def _table(r: Any) -> TableRow:
-    return TableRow(id=r[0], tournament_id=r[1], spec=_row_spec(*tuple(r)[2:12]),
+    return TableRow(id=r[0], tournament_id=r[1], spec=_row_spec(*tuple(r)[2:12], *tuple(r)[15:16]),
                     created_ms=r[12], closed_ms=r[13], checkpoint_ms=r[14])
 
 
@@ -131,11 +131,11 @@ class PostgresStore(Store):
         try:
             tid = await self.pool.fetchval(
                 "INSERT INTO clock_tables (tournament_id, name, player_a, player_b, rules, "
-                "length, score_a, score_b, teams, crawford, clock, created_ms) "
-                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING id",
+                "length, score_a, score_b, teams, crawford, clock, created_ms, warn_s) "
+                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
                 tournament_id, spec.name, spec.players[0], spec.players[1], spec.rules,
                 spec.length, spec.score[0], spec.score[1], int(spec.teams), int(spec.crawford),
-                json.dumps(spec.clock), created_ms)
+                json.dumps(spec.clock), created_ms, json.dumps(list(spec.warn_s)))
         except asyncpg.ForeignKeyViolationError as exc:
             raise NotFound(f"no tournament {tournament_id}") from exc
         return TableRow(id=tid, tournament_id=tournament_id, spec=spec, created_ms=created_ms)
@@ -143,11 +143,11 @@ class PostgresStore(Store):
     async def update_table(self, table_id: int, spec: TableSpec) -> TableRow:
         r = await self.pool.fetchrow(
             "UPDATE clock_tables SET name = $1, player_a = $2, player_b = $3, rules = $4, "
-            "length = $5, score_a = $6, score_b = $7, teams = $8, crawford = $9, clock = $10 "
-            f"WHERE id = $11 RETURNING {_TABLE_COLS}",
+            "length = $5, score_a = $6, score_b = $7, teams = $8, crawford = $9, clock = $10, "
+            f"warn_s = $12 WHERE id = $11 RETURNING {_TABLE_COLS}",
             spec.name, spec.players[0], spec.players[1], spec.rules, spec.length,
             spec.score[0], spec.score[1], int(spec.teams), int(spec.crawford),
-            json.dumps(spec.clock), table_id)
+            json.dumps(spec.clock), table_id, json.dumps(list(spec.warn_s)))
         if r is None:
             raise NotFound(f"no table {table_id}")
         return _table(r)

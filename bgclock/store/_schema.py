@@ -60,6 +60,13 @@ MIGRATIONS: Final[tuple[tuple[int, tuple[str, ...]], ...]] = (
             )""",
         ),
     ),
+    (
+        2,
+        (
+            # each table's low-time warnings (a JSON list of seconds; NULL: the default)
+            "ALTER TABLE clock_tables ADD COLUMN warn_s TEXT",
+        ),
+    ),
 )
 
 

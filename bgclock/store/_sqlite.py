@@ -32,13 +32,13 @@ T = TypeVar("T")
 
 _TABLE_COLS = (
     "id, tournament_id, name, player_a, player_b, rules, length, score_a, score_b, teams, "
-    "crawford, clock, created_ms, closed_ms, checkpoint_ms"
+    "crawford, clock, created_ms, closed_ms, checkpoint_ms, warn_s"
 )
 _EVENT_COLS = "table_id, seq, idem_key, at_ms, body, source, lag_credit_ms, received_ms"
 
 
 def _table(row: tuple[Any, ...]) -> TableRow:
-    return TableRow(id=row[0], tournament_id=row[1], spec=_row_spec(*row[2:12]),
+    return TableRow(id=row[0], tournament_id=row[1], spec=_row_spec(*row[2:12], *row[15:16]),
                     created_ms=row[12], closed_ms=row[13], checkpoint_ms=row[14])
 
 
@@ -177,11 +177,12 @@ class SqliteStore(Store):
                 raise NotFound(f"no tournament {tournament_id}")
             cur = db.execute(
                 "INSERT INTO clock_tables (tournament_id, name, player_a, player_b, rules, "
-                "length, score_a, score_b, teams, crawford, clock, created_ms) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "length, score_a, score_b, teams, crawford, clock, created_ms, warn_s) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (tournament_id, spec.name, spec.players[0], spec.players[1], spec.rules,
                  spec.length, spec.score[0], spec.score[1], int(spec.teams),
-                 int(spec.crawford), json.dumps(spec.clock), created_ms))
+                 int(spec.crawford), json.dumps(spec.clock), created_ms,
+                 json.dumps(list(spec.warn_s))))
             assert cur.lastrowid is not None
             return TableRow(id=cur.lastrowid, tournament_id=tournament_id, spec=spec,
                             created_ms=created_ms)
@@ -192,11 +193,11 @@ class SqliteStore(Store):
         def update(db: sqlite3.Connection) -> TableRow:
             db.execute(
                 "UPDATE clock_tables SET name = ?, player_a = ?, player_b = ?, rules = ?, "
-                "length = ?, score_a = ?, score_b = ?, teams = ?, crawford = ?, clock = ? "
-                "WHERE id = ?",
+                "length = ?, score_a = ?, score_b = ?, teams = ?, crawford = ?, clock = ?, "
+                "warn_s = ? WHERE id = ?",
                 (spec.name, spec.players[0], spec.players[1], spec.rules, spec.length,
                  spec.score[0], spec.score[1], int(spec.teams), int(spec.crawford),
-                 json.dumps(spec.clock), table_id))
+                 json.dumps(spec.clock), json.dumps(list(spec.warn_s)), table_id))
             row = db.execute(f"SELECT {_TABLE_COLS} FROM clock_tables WHERE id = ?",
                              (table_id,)).fetchone()
             if row is None:

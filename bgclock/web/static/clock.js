@@ -25,9 +25,9 @@
     const out = {
       layout: s.layout || "auto", swap: !!s.swap,
       sound: s.sound !== false, vibrate: s.vibrate !== false,
-      thresholds: Array.isArray(s.thresholds) ? s.thresholds : [60000, 20000, 10000]
+      // a player's own warnings, per table (otherwise the link's, then the table's)
+      warnByTable: s.warnByTable && typeof s.warnByTable === "object" ? s.warnByTable : {}
     };
-    if (params.get("warn")) out.thresholds = BG.parseThresholds(params.get("warn"));
     if (params.get("layout")) out.layout = params.get("layout");
     if (params.get("swap")) out.swap = params.get("swap") === "1";
     return out;
@@ -59,6 +59,12 @@
     const f = JSON.parse(sessionStorage.getItem("bgclock.fired." + tableId) || "null");
     if (f && f.A && f.B) app.fired = Object.assign(app.fired, f);
   } catch (e) { /* none */ }
+
+  /* The low-time thresholds (ms, highest first): BG.thresholdsFor. */
+  function thresholds(withLocal) {
+    return BG.thresholdsFor(withLocal === false ? null : app.settings.warnByTable[tableId],
+      params.get("warn"), app.info);
+  }
 
   function mode() { return app.state ? BG.modeOf(app.state, app.info, presets) : "bronstein"; }
   function allowance() { return app.state ? BG.allowanceOf(app.state, app.info, presets) : 0; }
@@ -382,7 +388,7 @@
     }
     const toggle = (key, label) => el("button", { type: "button", class: "act" + (s[key] ? " on" : ""), text: t(label) + ": " + t(s[key] ? "set.on" : "set.off"),
       onclick: () => { s[key] = !s[key]; saveSettings(); rerenderCenter(); } });
-    const warn = el("input", { type: "text", id: "warn", value: s.thresholds.map((x) => x / 1000).join(", "), inputmode: "numeric" });
+    const warn = el("input", { type: "text", id: "warn", value: thresholds().map((x) => x / 1000).join(", "), inputmode: "numeric" });
     const lang = el("div", { class: "row wrap" }, [el("span", { class: "label", text: t("set.language") })].concat(
       ["en", "it"].map((l) => el("button", { type: "button", class: "act" + (I18N.lang === l ? " on" : ""), "data-lang": l, text: I18N.STRINGS[l]["lang.name"],
         onclick: () => { I18N.setLang(l); shown.A = {}; shown.B = {}; rerenderCenter(); } })),
@@ -391,8 +397,16 @@
       el("label", { class: "row" }, [el("span", { class: "label", text: t("set.thresholds") }), warn]),
       el("p", { class: "hint", text: t("set.keys") }),
       el("div", { class: "row" }, [
-        el("button", { type: "button", class: "act go", text: t("set.save"), onclick: () => { s.thresholds = BG.parseThresholds(warn.value); saveSettings(); app.center = null; renderAll(); } }),
+        el("button", { type: "button", class: "act go", text: t("set.save"), onclick: () => { saveThresholds(warn.value); app.center = null; renderAll(); } }),
         el("button", { type: "button", class: "close", text: t("act.close"), onclick: () => { app.center = null; renderAll(); } })]));
+  }
+  /* Keep the player's thresholds only when they differ from the table's (or
+   * the link's): a later change by the director then reaches this device. */
+  function saveThresholds(text) {
+    const mine = BG.parseThresholds(text, thresholds());
+    if (mine.join() === thresholds(false).join()) delete app.settings.warnByTable[tableId];
+    else app.settings.warnByTable[tableId] = mine;
+    saveSettings();
   }
   function rerenderCenter() { $("center").dataset.key = ""; renderAll(); }
 
@@ -419,7 +433,8 @@
       const box = shown[side];
       if (box.res !== res) { q(side, ".reserve").textContent = res; box.res = res; }
       if (box.allow !== allow) { q(side, ".allow").textContent = allow; box.allow = allow; }
-      const low = app.settings.thresholds.length ? sv.reserve_ms <= Math.max.apply(null, app.settings.thresholds) : false;
+      const th = thresholds();
+      const low = th.length ? sv.reserve_ms <= th[0] : false;
       halves[side].classList.toggle("low", low && !s.expired && st.phase !== "match_over");
       halves[side].classList.toggle("tenths", sv.reserve_ms < 20000);
       warn(side, sv, s, st);
@@ -439,7 +454,7 @@
       app.fired.flag[side] = true;
       alarm(side, 0);
     } else if (!s.expired && app.fired.flag[side] && sv.reserve_ms > 0) app.fired.flag[side] = false;
-    const th = app.settings.thresholds;
+    const th = thresholds();
     if (!th.length) return;
     const r = BG.crossings(sv.reserve_ms, th, app.fired[side], Math.max(30000, 2 * allowance()));
     const changed = r.fired.join() !== app.fired[side].join();
@@ -448,7 +463,7 @@
     if (changed) { try { sessionStorage.setItem("bgclock.fired." + tableId, JSON.stringify(app.fired)); } catch (e) { /* full */ } }
   }
   function alarm(side, threshold) {
-    const th = app.settings.thresholds.slice().sort((a, b) => b - a);
+    const th = thresholds();
     const n = threshold === 0 ? 5 : Math.min(3, th.indexOf(threshold) + 1 || 1);
     app.warnings.push({ side: side, threshold_ms: threshold, at: performance.now() });
     if (app.settings.sound) BG.beep(n, threshold === 0 ? 300 : 150);
@@ -518,7 +533,7 @@
   document.addEventListener("pointerdown", () => BG.unlockAudio(), { once: true });
 
   document.documentElement.lang = I18N.lang;
-  window.BGTable = { app: app, conn: conn, display: display, press: press, command: command };
+  window.BGTable = { app: app, conn: conn, display: display, press: press, command: command, thresholds: thresholds };
   renderAll();
   if (!token) renderConn("unauthorized"); else conn.start();
   requestAnimationFrame(frame);

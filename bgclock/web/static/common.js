@@ -127,6 +127,18 @@
     return out.length ? Array.from(new Set(out)).sort((a, b) => b - a) : (fallback || [60000, 20000, 10000]);
   }
 
+  /* The thresholds a table page uses (ms, highest first): the player's own
+   * choice in ⚙ for this table, else the link's `&warn=`, else the table's
+   * (`info.warn_s`, set by the director), else 60, 20, 10 s. */
+  function thresholdsFor(local, linkWarn, info) {
+    if (Array.isArray(local) && local.length) return local.slice().sort((a, b) => b - a);
+    if (linkWarn) return parseThresholds(linkWarn);
+    if (info && Array.isArray(info.warn_s) && info.warn_s.length) {
+      return info.warn_s.map((x) => x * 1000).sort((a, b) => b - a);
+    }
+    return [60000, 20000, 10000];
+  }
+
   /* -------------------------------------------------- what a side may do */
   /* The commands a table device can offer now, per side; the server has the
    * last word (and the engine's reason when it refuses). */
@@ -325,7 +337,7 @@
 
   root.BG = {
     MAX_LAG_MS, fmtClock, fmtShort, fmtSigned, parseClock, modeOf, allowanceOf, sideAt, viewAt,
-    crossings, parseThresholds, playerOptions, Connection, beep, vibrate, unlockAudio, wsUrl, el,
+    crossings, parseThresholds, thresholdsFor, playerOptions, Connection, beep, vibrate, unlockAudio, wsUrl, el,
     readPresets
   };
 })(typeof window !== "undefined" ? window : globalThis);

@@ -23,7 +23,7 @@
     confirm: null,        // {text, cmds} waiting for the director's confirmation
     result: "",           // last command's outcome
     alertsSeen: new Set(),
-    warn: {}              // table id -> thresholds text given at creation (for its link)
+    editing: null         // the table the form edits (null: the form creates one)
   };
   function loadHandled() {
     try { return new Set(JSON.parse(localStorage.getItem("bgclock.dir.handled") || "[]")); } catch (e) { return new Set(); }
@@ -305,7 +305,7 @@
     const input = (idn, attrs) => { const i = el("input", Object.assign({ id: idn }, attrs)); if (keep[idn] !== undefined) i.value = keep[idn]; return i; };
     void input;
     // link and QR code
-    const url = row.url ? row.url + (app.warn[id] ? "&warn=" + encodeURIComponent(app.warn[id]) : "") : "";
+    const url = row.url || "";
     d.append(el("fieldset", {}, [el("legend", { text: t("det.link") }),
       el("div", { class: "row" }, [
         el("img", { class: "qr", alt: t("det.qr"), src: "/api/tables/" + id + "/qr.svg?key=" + encodeURIComponent(key) }),
@@ -394,6 +394,10 @@
         box.append(r2);
       }
     }
+    if (row.info.status !== "closed" && row.seq === 0) {
+      box.append(el("div", { class: "row" }, [el("button", { type: "button", "data-act": "edit-table", text: t("det.edit_table"),
+        onclick: () => openTableForm(row.info) })]));
+    }
     if (row.info.status !== "closed") {
       box.append(el("div", { class: "row" }, [el("button", { type: "button", "data-act": "close-table", text: t("det.close_table"),
         onclick: () => { app.confirm = { text: t("det.close_table"), cmds: [], http: true }; renderDetail(); } })]));
@@ -459,13 +463,44 @@
 
   /* ------------------------------------------------------------ forms */
   function openTournamentForm() { $("tn-msg").textContent = ""; $("dlg-tournament").showModal(); }
-  function openTableForm() {
+  /* The table form: a new table, or (info given) the table before play. */
+  function openTableForm(info) {
     const sel = $("tb-tournament");
-    sel.replaceChildren(...Object.values(app.tournaments).filter((x) => !x.closed_ms).map((x) => el("option", { value: x.id, text: x.name })));
+    sel.replaceChildren(...Object.values(app.tournaments).filter((x) => !x.closed_ms || (info && x.id === info.tournament_id))
+      .map((x) => el("option", { value: x.id, text: x.name })));
     const rules = $("tb-rules");
     if (!rules.options.length) for (const id in presets) rules.append(el("option", { value: id, title: presets[id].title, text: id + " (" + presets[id].mode + ")" }));
+    app.editing = info ? info.id : null;
+    const f = $("form-table");
+    const wasEdit = f.dataset.mode === "edit";
+    f.dataset.mode = info ? "edit" : "create";
+    $("tb-title").textContent = t(info ? "form.edit_table" : "form.table");
+    $("tb-submit").textContent = t(info ? "form.save" : "form.create");
+    sel.disabled = !!info;
+    if (info) {
+      const c = info.clock || {};
+      const clockText = (ms) => (ms == null ? "" : BG.fmtClock(ms));
+      sel.value = String(info.tournament_id);
+      $("tb-name").value = info.name || "";
+      $("tb-a").value = info.players[0]; $("tb-b").value = info.players[1];
+      rules.value = info.rules;
+      $("tb-length").value = info.length;
+      $("tb-sa").value = info.score[0]; $("tb-sb").value = info.score[1];
+      $("tb-teams").checked = !!info.teams; $("tb-crawford").checked = !!info.crawford;
+      $("tb-mode").value = c.mode || "";
+      $("tb-pp").value = clockText(c.per_point_ms); $("tb-lpp").value = clockText(c.less_per_point_ms);
+      $("tb-delay").value = c.delay_ms == null ? "" : String(c.delay_ms / 1000);
+      $("tb-reserve").value = clockText(c.reserve_ms);
+      $("tb-warn").value = (info.warn_s || [60, 20, 10]).join(", ");
+    } else if (wasEdit) {
+      f.reset();  // a new table starts from the defaults, not from the table just edited
+    }
     $("tb-msg").textContent = "";
     $("dlg-table").showModal();
+  }
+  /* "90, 30, 10" -> [90, 30, 10] (whole seconds; the server checks them). */
+  function warnSeconds(text) {
+    return String(text || "").split(/[ ,;]+/).filter(Boolean).map(Number);
   }
   $("form-tournament").addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -490,11 +525,13 @@
       length: parseInt($("tb-length").value, 10), score: [parseInt($("tb-sa").value, 10) || 0, parseInt($("tb-sb").value, 10) || 0],
       teams: $("tb-teams").checked, crawford: $("tb-crawford").checked, clock: clock
     };
+    const warn = warnSeconds($("tb-warn").value);
+    if (warn.length) spec.warn_s = warn;
     try {
-      const info = await api("POST", "/api/tournaments/" + $("tb-tournament").value + "/tables", spec);
+      const info = app.editing != null
+        ? await api("PATCH", "/api/tables/" + app.editing, spec)
+        : await api("POST", "/api/tournaments/" + $("tb-tournament").value + "/tables", spec);
       mergeInfo(info);
-      const warn = BG.parseThresholds($("tb-warn").value).map((x) => x / 1000).join(",");
-      if (warn !== "60,20,10") app.warn[info.id] = warn;
       $("dlg-table").close();
       conn.sendRaw({ type: "sync", v: 1, table: info.id });
       select(info.id);
@@ -516,13 +553,13 @@
   }
 
   $("btn-new-tournament").addEventListener("click", openTournamentForm);
-  $("btn-new-table").addEventListener("click", openTableForm);
+  $("btn-new-table").addEventListener("click", () => openTableForm(null));
   $("btn-print").addEventListener("click", printSheet);
   $("btn-lang").addEventListener("click", () => { I18N.setLang(I18N.lang === "en" ? "it" : "en"); render(); });
   document.addEventListener("pointerdown", () => BG.unlockAudio(), { once: true });
 
   document.documentElement.lang = I18N.lang;
-  window.BGDirector = { app: app, conn: conn, select: select, alertsOf: alertsOf };
+  window.BGDirector = { app: app, conn: conn, select: select, alertsOf: alertsOf, openTableForm: openTableForm };
   render();
   if (!key) unauthorized();
   else {

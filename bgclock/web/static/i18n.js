@@ -85,6 +85,7 @@
       "form.per_point": "per point (m:ss)", "form.less_per_point": "less per point scored (m:ss)",
       "form.delay": "delay / increment (s)", "form.reserve": "fixed reserve (m:ss)",
       "form.create": "Create", "form.created": "created", "form.warn": "low-time warnings (s)",
+      "form.edit_table": "Edit table (before play)", "form.save": "Save", "det.edit_table": "Edit table",
       "dir.unauthorized": "This key cannot open the director's dashboard."
     },
     it: {
@@ -165,6 +166,7 @@
       "form.per_point": "per punto (m:ss)", "form.less_per_point": "meno per punto segnato (m:ss)",
       "form.delay": "ritardo / incremento (s)", "form.reserve": "riserva fissa (m:ss)",
       "form.create": "Crea", "form.created": "creato", "form.warn": "avvisi di poco tempo (s)",
+      "form.edit_table": "Modifica tavolo (prima del gioco)", "form.save": "Salva", "det.edit_table": "Modifica tavolo",
       "dir.unauthorized": "Questa chiave non apre il pannello del direttore."
     }
   };
