@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bgclock.store import StoredEvent, StoreError
+from bgclock.store import StoredEvent, StoredNote, StoreError
 from bgclock.store._sqlite import SqliteStore
 from tests._server_kit import Device, anyio_backend, live_server
 
@@ -26,11 +27,12 @@ class GatedStore(SqliteStore):
         self.fail = False
         self.batches: list[int] = []
 
-    async def commit(self, events: list[StoredEvent], checkpoints: dict[int, int]) -> None:
+    async def commit(self, events: list[StoredEvent], checkpoints: dict[int, int],
+                     notes: Sequence[StoredNote] = ()) -> None:
         await self.gate.wait()
-        if self.fail and events:
+        if self.fail and (events or notes):
             raise StoreError("disk full")
-        await super().commit(events, checkpoints)
+        await super().commit(events, checkpoints, notes)
         if events:
             self.batches.append(len(events))
 

@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import csv
+import io
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests._server_kit import KEY, STORES, Device, anyio_backend, live_server, store_factory
+from tests._server_kit import (
+    DIRECTOR,
+    KEY,
+    STORES,
+    Device,
+    anyio_backend,
+    live_server,
+    store_factory,
+)
 
 __all__ = ["anyio_backend"]
 pytestmark = pytest.mark.anyio
@@ -192,3 +202,101 @@ async def test_the_restart_attention_ends_with_a_table_message(kind: str,
                 assert kinds.index("update") < kinds.index("table")
             assert (await a.cmd("hit", side="A"))["type"] == "ack"
             assert [m["type"] for m in await director.quiet(0.2)] == ["update"]
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_player_summons_the_director_to_claim_a_premature_action(
+        kind: str, tmp_path: Path) -> None:
+    # usbgf-2013 §4.1, biba-2014 §4.6: the player on turn stops both clocks and
+    # summons the director to claim the time penalty
+    async with store_factory(kind, tmp_path) as make:
+        async with (
+            live_server(make) as live,
+            Device.open(live.ws_url, {"key": KEY}) as director,
+        ):
+            table = await live.table()
+            other = await live.table()
+            await director.expect("welcome")
+            async with (
+                Device.open(live.ws_url, {"token": table["token"]}) as bob,
+                Device.open(live.ws_url, {"token": table["token"]}) as ann,
+            ):
+                await bob.welcome()
+                await ann.welcome()
+                assert (await bob.cmd("opening_roll", dice=[2, 5]))["seq"] == 1  # B on turn
+                stop = await bob.cmd("stop", side="B", reason="director")
+                assert stop["seq"] == 2
+                await bob.send({"type": "summon", "v": 1, "id": "s-1", "why": "premature",
+                                "side": "B"})
+                ack = await bob.expect("ack")
+                assert ack["id"] == "s-1" and ack["duplicate"] is False and ack["note"] == 1
+                assert ack["seq"] == 2 and ack["at_ms"] >= stop["at_ms"]
+                said = await director.expect("summon")
+                assert said == {"type": "summon", "table": table["id"], "why": "premature",
+                                "side": "B", "at_ms": ack["at_ms"], "seq": 2, "n": 1,
+                                "source": "table"}
+                assert (await ann.expect("summon"))["why"] == "premature"
+                # the same id again: stored once, acknowledged again
+                await bob.send({"type": "summon", "id": "s-1", "why": "premature",
+                                "side": "B"})
+                again = await bob.expect("ack")
+                assert again["duplicate"] is True and again["note"] == 1
+                # refused: wrong values, unknown fields, another table, the director
+                # without a table
+                for bad, code in [
+                    ({"why": "coffee", "side": "B"}, "invalid"),
+                    ({"why": "director", "side": "C"}, "invalid"),
+                    ({"why": "director"}, "invalid"),
+                    ({"why": "director", "side": "A", "do": "stop"}, "bad_message"),
+                    ({"why": "director", "side": "A", "table": other["id"]}, "forbidden"),
+                ]:
+                    await ann.send({"type": "summon", **bad})
+                    assert (await ann.expect("error"))["code"] == code, bad
+                await director.send({"type": "summon", "why": "dispute", "side": "A"})
+                assert (await director.expect("error"))["code"] == "bad_message"
+                # the engine never saw it: the seq is unchanged
+                resumed = await ann.cmd("resume")
+                assert resumed["seq"] == 3
+                await director.send({"type": "summon", "table": table["id"], "why": "director",
+                                     "side": "A"})
+                said = await director.expect("summon")
+                assert said["n"] == 2 and said["source"] == "director" and said["seq"] == 3
+            closed = await live.http.post(f"/api/tables/{other['id']}/close",
+                                          headers=DIRECTOR)
+            assert closed.status_code == 200
+            await director.send({"type": "summon", "table": other["id"], "why": "director",
+                                 "side": "A"})
+            assert (await director.expect("error"))["code"] == "closed"
+            # the exports have the notes
+            base = f"/api/tables/{table['id']}"
+            log = (await live.http.get(f"{base}/log.json", headers=DIRECTOR)).json()
+            assert [(x["n"], x["why"], x["side"], x["seq"], x["source"], x["idem_key"])
+                    for x in log["notes"]] == [(1, "premature", "B", 2, "table", "s-1"),
+                                               (2, "director", "A", 3, "director", None)]
+            assert [e["seq"] for e in log["events"]] == [1, 2, 3]
+            rows = list(csv.DictReader(io.StringIO(
+                (await live.http.get(f"{base}/log.csv", headers=DIRECTOR)).text)))
+            assert [(r["kind"], r["do"], r["side"]) for r in rows] == [
+                ("event", "opening_roll", ""), ("event", "stop", "B"),
+                ("note", "summon", "B"), ("event", "resume", ""), ("note", "summon", "A")]
+            assert rows[2]["details"] == "why=premature" and rows[2]["A_reserve_ms"] == ""
+            report = (await live.http.get(f"{base}/report", headers=DIRECTOR)).json()
+            assert [x["why"] for x in report["summons"]] == ["premature", "director"]
+            assert report["sides"]["B"]["premature_claims"] == 1
+            assert report["sides"]["A"]["summons"] == 1
+        # durable: a director who comes after a restart still sees who called
+        async with (
+            live_server(make) as live,
+            Device.open(live.ws_url, {"key": KEY, "since": {str(table["id"]): 3}}) as late,
+            Device.open(live.ws_url, {"key": KEY}) as fresh,
+        ):
+            await fresh.expect("welcome")
+            said = [m for m in await fresh.quiet(0.3) if m["type"] == "summon"]
+            assert [(m["n"], m["why"]) for m in said] == [(1, "premature"), (2, "director")]
+            said = [m for m in await late.quiet(0.3) if m["type"] == "summon"]
+            assert [(m["n"], m["why"]) for m in said] == [(2, "director")]
+            async with Device.open(live.ws_url, {"token": table["token"]}) as bob:
+                await bob.welcome()
+                await bob.send({"type": "summon", "id": "s-1", "why": "premature",
+                                "side": "B"})
+                assert (await bob.expect("ack"))["duplicate"] is True

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bgclock.store import NotFound, Store, StoredEvent, StoreError, TableSpec
+from bgclock.store import NotFound, Store, StoredEvent, StoredNote, StoreError, TableSpec
 from bgclock.store._postgres import PostgresStore
 from bgclock.store._schema import LATEST
 from bgclock.store._sqlite import SqliteStore
@@ -92,6 +92,37 @@ async def test_a_commit_is_all_or_nothing(make: Callable[[], Store]) -> None:
         assert [e.seq for e in await store.events(table.id)] == [1]
         await store.commit([_event(table.id, 2, None), _event(table.id, 3, None)], {})
         assert [e.seq for e in await store.events(table.id)] == [1, 2, 3]
+    finally:
+        await store.close()
+
+
+def _note(table_id: int, n: int, seq: int, key: str | None = None) -> StoredNote:
+    return StoredNote(table_id=table_id, n=n, seq=seq, idem_key=key, at_ms=100 * n,
+                      note={"type": "summon", "why": "premature", "side": "B"},
+                      source="table", received_ms=1_700_000_000_000 + n)
+
+
+async def test_notes_are_kept_beside_the_log_in_the_same_transaction(
+        make: Callable[[], Store]) -> None:
+    store = make()
+    await store.open()
+    try:
+        t = await store.create_tournament("Open", 1)
+        table = await store.create_table(t.id, SPEC, 10)
+        other = await store.create_table(t.id, SPEC, 11)
+        await store.commit([_event(table.id, 1, "a")], {}, [_note(table.id, 1, 1, "s")])
+        await store.commit([], {}, [_note(table.id, 2, 1), _note(other.id, 1, 0)])
+        notes = await store.notes(table.id)
+        assert notes == [_note(table.id, 1, 1, "s"), _note(table.id, 2, 1)]
+        assert notes[0].note == {"type": "summon", "why": "premature", "side": "B"}
+        with pytest.raises(StoreError):  # an event and a note: both or neither
+            await store.commit([_event(table.id, 2, "b")], {}, [_note(table.id, 2, 2)])
+        with pytest.raises(StoreError):  # the same key twice
+            await store.commit([], {}, [_note(table.id, 3, 1, "s")])
+        assert [e.seq for e in await store.events(table.id)] == [1]
+        assert len(await store.notes(table.id)) == 2
+        await store.close_table(other.id, 50)
+        assert set(await store.all_notes()) == {table.id}
     finally:
         await store.close()
 

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from typing import Any
 
-from bgclock.store import StoredEvent, TableSpec
+from bgclock.store import StoredEvent, StoredNote, TableSpec
 
 from ._hub import fold, new_match, states_after
 
 CSV_COLUMNS = (
     "seq", "at_ms", "clock", "do", "side", "details", "source", "lag_credit_ms", "received_ms",
     "A_reserve_ms", "A_delay_ms", "B_reserve_ms", "B_delay_ms", "phase", "on_turn",
-    "score_A", "score_B", "cube",
+    "score_A", "score_B", "cube", "kind",
 )
 
 
@@ -32,11 +33,30 @@ def log_entries(spec: TableSpec, events: list[StoredEvent]) -> list[dict[str, An
     ]
 
 
-def log_csv(spec: TableSpec, events: list[StoredEvent]) -> str:
-    """One row per event, with both reserves and delays after it."""
+def note_entries(notes: Sequence[StoredNote]) -> list[dict[str, Any]]:
+    """Every note (a summons of the director) as log.json lists it."""
+    return [x.to_dict() for x in notes]
+
+
+def log_csv(spec: TableSpec, events: list[StoredEvent],
+            notes: Sequence[StoredNote] = ()) -> str:
+    """One row per event, with both reserves and delays after it; each note
+    (kind ``note``, no state) after the event it followed."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
+    pending = sorted(notes, key=lambda x: x.n)
+
+    def write_notes(upto_seq: int) -> None:
+        while pending and pending[0].seq <= upto_seq:
+            x = pending.pop(0)
+            details = ";".join(f"{k}={v}" for k, v in sorted(x.note.items())
+                               if k not in ("type", "side"))
+            writer.writerow([x.seq, x.at_ms, _clock(x.at_ms), x.note.get("type", ""),
+                             x.note.get("side", ""), details, x.source, 0, x.received_ms,
+                             "", "", "", "", "", "", "", "", "", "note"])
+
+    write_notes(0)
     for e, s in states_after(spec, events, 0):
         details = ";".join(f"{k}={'-'.join(map(str, v)) if isinstance(v, list) else v}"
                            for k, v in sorted(e.event.items())
@@ -45,17 +65,20 @@ def log_csv(spec: TableSpec, events: list[StoredEvent]) -> str:
             e.seq, e.at_ms, _clock(e.at_ms), e.event["do"], e.event.get("side", ""), details,
             e.source, e.lag_credit_ms, e.received_ms, s.A.reserve_ms, s.A.delay_ms,
             s.B.reserve_ms, s.B.delay_ms, s.phase, s.on_turn or "", s.score[0], s.score[1],
-            s.cube_value,
+            s.cube_value, "event",
         ])
+        write_notes(e.seq)
+    write_notes(1 << 62)
     return out.getvalue()
 
 
 def report(info: dict[str, Any], spec: TableSpec, events: list[StoredEvent],
-           now_ms: int) -> dict[str, Any]:
+           now_ms: int, notes: Sequence[StoredNote] = ()) -> dict[str, Any]:
     """The match's report: result, each side's time and the director's actions."""
     start = new_match(spec).state(0)
     match = fold(spec, events)
     final = match.state(max(now_ms, match.now)) if match.phase != "match_over" else match.state()
+    summons = [x for x in notes if x.note.get("type") == "summon"]
     sides: dict[str, dict[str, Any]] = {}
     for side in ("A", "B"):
         mine = [e.event for e in events if e.event.get("side") == side]
@@ -70,6 +93,9 @@ def report(info: dict[str, Any], spec: TableSpec, events: list[StoredEvent],
             "penalty_points": sum(e["points"] for e in mine if e["do"] == "penalty"),
             "premature": sum(1 for e in mine if e["do"] == "premature"),
             "lag_credit_ms": sum(e.lag_credit_ms for e in events if e.event.get("side") == side),
+            "summons": sum(1 for x in summons if x.note.get("side") == side),
+            "premature_claims": sum(1 for x in summons if x.note.get("side") == side
+                                    and x.note.get("why") == "premature"),
         }
     return {
         "table": info,
@@ -88,5 +114,6 @@ def report(info: dict[str, Any], spec: TableSpec, events: list[StoredEvent],
             {"seq": e.seq, "at_ms": e.at_ms, "event": e.event}
             for e in events if e.source == "director"
         ],
+        "summons": note_entries(summons),
         "state": final.to_dict(),
     }

@@ -44,10 +44,10 @@ from bgclock.core import (
     MatchState,
     Stop,
 )
-from bgclock.store import Store, StoredEvent, StoreError, TableRow, TableSpec
+from bgclock.store import Store, StoredEvent, StoredNote, StoreError, TableRow, TableSpec
 
 from ._lag import DEFAULT_PARAMS, LagParams, LagQuota, credited_instant
-from ._protocol import PLAYER_COMMANDS, Command, ProtocolError, dumps
+from ._protocol import PLAYER_COMMANDS, Command, ProtocolError, Summon, dumps
 from ._time import ServerClock, TimerHandle
 
 log = logging.getLogger("bgclock.server")
@@ -96,6 +96,17 @@ def ack_message(stored: StoredEvent, *, duplicate: bool) -> dict[str, Any]:
             "duplicate": duplicate}
 
 
+def summon_message(note: StoredNote) -> dict[str, Any]:
+    return {"type": "summon", "table": note.table_id, "why": note.note["why"],
+            "side": note.note["side"], "at_ms": note.at_ms, "seq": note.seq, "n": note.n,
+            "source": note.source}
+
+
+def note_ack_message(note: StoredNote, *, duplicate: bool) -> dict[str, Any]:
+    return {"type": "ack", "id": note.idem_key, "table": note.table_id, "seq": note.seq,
+            "at_ms": note.at_ms, "lag_credit_ms": 0, "duplicate": duplicate, "note": note.n}
+
+
 _Done = Callable[[BaseException | None], None]
 
 
@@ -104,7 +115,7 @@ class Writer:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._items: list[tuple[StoredEvent | None, _Done]] = []
+        self._items: list[tuple[StoredEvent | StoredNote | None, _Done]] = []
         self._checkpoints: dict[int, int] = {}
         self._wakeup = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -114,9 +125,9 @@ class Writer:
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="bgclock-writer")
 
-    def submit(self, stored: StoredEvent | None, done: _Done) -> None:
-        """Queue an event (or, with None, just a callback that must wait for the
-        events queued before it)."""
+    def submit(self, stored: StoredEvent | StoredNote | None, done: _Done) -> None:
+        """Queue an event or a note (or, with None, just a callback that must
+        wait for what was queued before it)."""
         self._items.append((stored, done))
         self._wakeup.set()
 
@@ -130,11 +141,12 @@ class Writer:
             self._wakeup.clear()
             items, self._items = self._items, []
             checkpoints, self._checkpoints = self._checkpoints, {}
-            events = [s for s, _ in items if s is not None]
+            events = [s for s, _ in items if isinstance(s, StoredEvent)]
+            notes = [s for s, _ in items if isinstance(s, StoredNote)]
             error: BaseException | None = None
-            if events or checkpoints:
+            if events or checkpoints or notes:
                 try:
-                    await self.store.commit(events, checkpoints)
+                    await self.store.commit(events, checkpoints, notes)
                     self.batches += 1
                 except StoreError as exc:
                     log.error("commit of %d events failed: %s", len(events), exc)
@@ -175,6 +187,11 @@ class TableHub:
         self.watchers: set[Watcher] = set()
         self.timer: TimerHandle | None = None
         self.generation = 0
+        #: Summons of the director, stored beside the log (never engine events).
+        self.notes: list[StoredNote] = []
+        self.committed_notes = 0
+        self.note_keys: dict[str, StoredNote] = {}
+        self.note_waiters: dict[str, list[Watcher]] = {}
 
     # ------------------------------------------------------------- reading
 
@@ -216,13 +233,23 @@ class TableHub:
                 watcher.send(dumps(update_message(stored, state.to_dict())))
         watcher.send(self.snapshot_message())
 
+    def send_summons(self, watcher: Watcher, since_seq: int | None) -> None:
+        """The summons made since ``since_seq`` (all without it): a director
+        that was away still sees who called."""
+        for note in self.notes[: self.committed_notes]:
+            if note.note.get("type") == "summon" and (since_seq is None or note.seq >= since_seq):
+                watcher.send(dumps(summon_message(note)))
+
     # ------------------------------------------------------------ loading
 
-    def load(self, events: list[StoredEvent]) -> None:
+    def load(self, events: list[StoredEvent], notes: list[StoredNote] | None = None) -> None:
         self.match = fold(self.row.spec, events)
         self.log = list(events)
         self.seq = self.committed_seq = events[-1].seq if events else 0
         self.by_key = {e.idem_key: e for e in events if e.idem_key is not None}
+        self.notes = list(notes or [])
+        self.committed_notes = len(self.notes)
+        self.note_keys = {x.idem_key: x for x in self.notes if x.idem_key is not None}
 
     def recover(self, checkpoint_ms: int | None) -> StoredEvent | None:
         """After a restart: a running clock stops at its last checkpoint."""
@@ -331,6 +358,45 @@ class TableHub:
 
         self.hub.writer.submit(stored, done)
 
+    def summon(self, sender: Watcher, role: str, msg: Summon) -> None:
+        """Store a summons of the director as a note, then tell the director
+        (and the table's devices); the sender gets an ack when it gave an id."""
+        if self.closed:
+            raise ProtocolError("closed", "this table is closed")
+        if msg.id is not None:
+            existing = self.note_keys.get(msg.id)
+            if existing is not None:
+                if existing.n <= self.committed_notes:
+                    sender.send(dumps(note_ack_message(existing, duplicate=True)))
+                else:
+                    self.note_waiters.setdefault(msg.id, []).append(sender)
+                return
+        note = StoredNote(table_id=self.id, n=len(self.notes) + 1, seq=self.seq,
+                          idem_key=msg.id, at_ms=max(self.match_now(), self.match.now),
+                          note={"type": "summon", "why": msg.why, "side": msg.side},
+                          source=role, received_ms=self.hub.clock.now_ms())
+        self.notes.append(note)
+        if msg.id is not None:
+            self.note_keys[msg.id] = note
+        generation = self.generation
+
+        def done(error: BaseException | None) -> None:
+            if generation != self.generation or error is not None:
+                if error is not None and generation == self.generation:
+                    self.rollback()
+                sender.send(dumps(ProtocolError(
+                    "storage", "the database refused the summons; send it again",
+                    msg_id=msg.id, table=self.id).to_message()))
+                return
+            self.committed_notes = note.n
+            self.broadcast(dumps(summon_message(note)))
+            if msg.id is not None:
+                sender.send(dumps(note_ack_message(note, duplicate=False)))
+                for waiter in self.note_waiters.pop(msg.id, ()):
+                    waiter.send(dumps(note_ack_message(note, duplicate=True)))
+
+        self.hub.writer.submit(note, done)
+
     def rollback(self) -> None:
         """A commit failed: go back to what the disk holds."""
         self.generation += 1
@@ -338,6 +404,9 @@ class TableHub:
         self.seq = self.committed_seq
         self.by_key = {e.idem_key: e for e in self.log if e.idem_key is not None}
         self.ack_waiters.clear()
+        self.notes = self.notes[: self.committed_notes]
+        self.note_keys = {x.idem_key: x for x in self.notes if x.idem_key is not None}
+        self.note_waiters.clear()
         self.match = fold(self.row.spec, self.log)
         self.rearm()
         self.broadcast(self.snapshot_message())
@@ -399,11 +468,12 @@ class Hub:
         """Rebuild every table from the log; return the tables stopped for the restart."""
         rows = await self.store.tables()
         logs = await self.store.all_events()
+        notes = await self.store.all_notes()
         restarts: list[StoredEvent] = []
         for row in rows:
             table = TableHub(self, row)
             if not table.closed:
-                table.load(logs.get(row.id, []))
+                table.load(logs.get(row.id, []), notes.get(row.id, []))
                 stop = table.recover(row.checkpoint_ms)
                 if stop is not None:
                     restarts.append(stop)

@@ -30,6 +30,9 @@ DIRECTOR_ONLY: Final = frozenset(
 DIRECTOR_COMMANDS: Final = PLAYER_COMMANDS | DIRECTOR_ONLY
 assert frozenset(EVENT_TYPES) == DIRECTOR_COMMANDS
 
+#: Why a director is summoned: a premature action claimed (USBGF 4.1, BIBA 4.6),
+#: a plain call, a dispute.
+SUMMON_WHY: Final = ("premature", "director", "dispute")
 _ID: Final = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 #: Fields of a command that are the protocol's, not the event's.
 _ENVELOPE: Final = frozenset({"type", "v", "id", "table", "lag_ms"})
@@ -70,6 +73,16 @@ class Command:
 
 
 @dataclass(frozen=True, slots=True)
+class Summon:
+    """A player (or the director) summons the director: not a clock event."""
+
+    id: str | None
+    table: int | None
+    why: str
+    side: str
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     t: Any
 
@@ -79,7 +92,7 @@ class Sync:
     table: int | None
 
 
-Message = Hello | Command | Ping | Sync
+Message = Hello | Command | Summon | Ping | Sync
 
 
 def _is_int(value: object) -> bool:
@@ -124,6 +137,8 @@ def decode(text: str | bytes | None) -> Message:
     if kind == "sync":
         _check_keys(data, {"type", "v", "table"}, "sync")
         return Sync(_table_field(data))
+    if kind == "summon":
+        return _summon(data)
     if kind == "hello":
         return _hello(data)
     raise ProtocolError("bad_message", f"unknown message type {kind!r}")
@@ -147,6 +162,23 @@ def _hello(data: dict[str, Any]) -> Hello:
             raise ProtocolError("bad_message", "hello: since must map table numbers to seqs")
         since[int(k)] = v
     return Hello(token, key, last_seq, since)
+
+
+def _summon(data: dict[str, Any]) -> Summon:
+    _check_keys(data, {"type", "v", "id", "table", "why", "side"}, "summon")
+    msg_id = data.get("id")
+    if msg_id is not None and (not isinstance(msg_id, str) or not _ID.fullmatch(msg_id)):
+        raise ProtocolError("bad_message",
+                            "summon: id must be 1-64 characters from A-Z a-z 0-9 . _ : -")
+    table = _table_field(data, msg_id)
+    why, side = data.get("why"), data.get("side")
+    if why not in SUMMON_WHY:
+        raise ProtocolError("invalid", f"summon: why must be one of {', '.join(SUMMON_WHY)}",
+                            msg_id=msg_id, table=table)
+    if side not in ("A", "B"):
+        raise ProtocolError("invalid", "summon: side must be A or B (who summons)",
+                            msg_id=msg_id, table=table)
+    return Summon(msg_id, table, str(why), str(side))
 
 
 def _command(data: dict[str, Any]) -> Command:
@@ -210,6 +242,16 @@ SCHEMAS: Final[dict[str, Any]] = {
             "decision": {"enum": ["accept", "invalid", "gin", "lost"]},
             "delta_ms": {"type": "integer"},
             "points": {"type": "integer", "minimum": 1},
+        },
+    },
+    "summon": {
+        "type": "object", "required": ["type", "why", "side"], "additionalProperties": False,
+        "properties": {
+            "type": {"const": "summon"}, "v": _V,
+            "id": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,64}$"},
+            "table": _TABLE,
+            "why": {"enum": list(SUMMON_WHY)},
+            "side": _SIDE,
         },
     },
     "ping": {"type": "object", "required": ["type"], "additionalProperties": False,

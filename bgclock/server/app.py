@@ -46,6 +46,7 @@ from ._protocol import (
     Hello,
     Ping,
     ProtocolError,
+    Summon,
     Sync,
     decode,
     dumps,
@@ -365,16 +366,19 @@ async def _committed_log(server: Server, table: TableHub) -> list[Any]:
 async def table_log_json(server: Server, request: Request) -> Response:
     table = server.table_or_404(request)
     events = await _committed_log(server, table)
+    notes = await server.store.notes(table.id)
     return JSONResponse({"table": table.info(),
-                         "events": _export.log_entries(table.row.spec, events)})
+                         "events": _export.log_entries(table.row.spec, events),
+                         "notes": _export.note_entries(notes)})
 
 
 @director_only
 async def table_log_csv(server: Server, request: Request) -> Response:
     table = server.table_or_404(request)
     events = await _committed_log(server, table)
+    notes = await server.store.notes(table.id)
     return PlainTextResponse(
-        _export.log_csv(table.row.spec, events), media_type="text/csv",
+        _export.log_csv(table.row.spec, events, notes), media_type="text/csv",
         headers={"content-disposition": f'attachment; filename="table-{table.id}.csv"'})
 
 
@@ -382,7 +386,9 @@ async def table_log_csv(server: Server, request: Request) -> Response:
 async def table_report(server: Server, request: Request) -> Response:
     table = server.table_or_404(request)
     events = await _committed_log(server, table)
-    return JSONResponse(_export.report(table.info(), table.row.spec, events, table.match_now()))
+    notes = await server.store.notes(table.id)
+    return JSONResponse(_export.report(table.info(), table.row.spec, events, table.match_now(),
+                                       notes))
 
 
 @director_only
@@ -476,6 +482,7 @@ async def _session(server: Server, conn: Connection) -> None:
                         "server_ms": server.clock.now_ms()})
         for watched in tables:
             hub.tables[watched].catch_up(conn, hello.since.get(watched))
+            hub.tables[watched].send_summons(conn, hello.since.get(watched))
         hub.directors.add(conn)
     else:
         opened = server.tokens.table_of(hello.token)
@@ -523,6 +530,21 @@ def _dispatch(server: Server, conn: Connection, message: Any) -> None:
                                 msg_id=message.id)
         try:
             hub.table(table_id).command(conn, conn.role, message)
+        except ProtocolError as exc:
+            exc.msg_id, exc.table = message.id, table_id
+            raise
+    elif isinstance(message, Summon):
+        table_id = message.table
+        if conn.role == "table":
+            if table_id is not None and table_id != conn.table_id:
+                raise ProtocolError("forbidden", "this device opens only its own table",
+                                    msg_id=message.id, table=table_id)
+            table_id = conn.table_id
+        elif table_id is None:
+            raise ProtocolError("bad_message", "summon: the director must name the table",
+                                msg_id=message.id)
+        try:
+            hub.table(table_id).summon(conn, conn.role, message)
         except ProtocolError as exc:
             exc.msg_id, exc.table = message.id, table_id
             raise

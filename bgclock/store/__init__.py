@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import abc
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,6 +97,36 @@ class StoredEvent:
         return json.dumps(self.event, separators=(",", ":"), sort_keys=True)
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StoredNote:
+    """Something said at a table that is not a clock event: the engine never
+    sees it (a summons of the director).  Kept in the table's log beside the
+    events, numbered per table."""
+
+    table_id: int
+    #: The note's number in its table: 1, 2, ...
+    n: int
+    #: The table's seq when it was made (the events before it).
+    seq: int
+    #: The message's idempotency key (None when it had none).
+    idem_key: str | None
+    at_ms: int
+    #: What was said, e.g. ``{"type": "summon", "why": "premature", "side": "B"}``.
+    note: dict[str, Any]
+    #: "table" or "director".
+    source: str
+    #: Wall clock (ms since 1970) when the server received it.
+    received_ms: int
+
+    def body(self) -> str:
+        return json.dumps(self.note, separators=(",", ":"), sort_keys=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "seq": self.seq, "at_ms": self.at_ms, **self.note,
+                "source": self.source, "idem_key": self.idem_key,
+                "received_ms": self.received_ms}
+
+
 class Store(abc.ABC):
     """The interface both stores implement (every method is a coroutine)."""
 
@@ -156,11 +187,20 @@ class Store(abc.ABC):
         """Every open table's log (for recovery at start)."""
 
     @abc.abstractmethod
+    async def notes(self, table_id: int) -> list[StoredNote]:
+        """A table's notes, in order."""
+
+    @abc.abstractmethod
+    async def all_notes(self) -> dict[int, list[StoredNote]]:
+        """Every open table's notes (for recovery at start)."""
+
+    @abc.abstractmethod
     async def commit(
-        self, events: list[StoredEvent], checkpoints: dict[int, int]
+        self, events: list[StoredEvent], checkpoints: dict[int, int],
+        notes: Sequence[StoredNote] = (),
     ) -> None:
-        """Append ``events`` and record ``checkpoints`` (table -> match ms) in one
-        transaction, durable when this returns; all or nothing."""
+        """Append ``events`` and ``notes`` and record ``checkpoints`` (table ->
+        match ms) in one transaction, durable when this returns; all or nothing."""
 
 
 def _row_spec(
@@ -185,6 +225,7 @@ def open_store(url: str, *, schema: str | None = None) -> Store:
 
 
 __all__ = [
-    "DEFAULT_WARN_S", "NotFound", "Store", "StoreError", "StoredEvent", "TableRow", "TableSpec",
+    "DEFAULT_WARN_S", "NotFound", "Store", "StoreError", "StoredEvent", "StoredNote", "TableRow",
+    "TableSpec",
     "TournamentRow", "open_store",
 ]

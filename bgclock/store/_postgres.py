@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
@@ -16,6 +17,7 @@ from . import (
     NotFound,
     Store,
     StoredEvent,
+    StoredNote,
     StoreError,
     TableRow,
     TableSpec,
@@ -29,6 +31,7 @@ _TABLE_COLS = (
     "crawford, clock, created_ms, closed_ms, checkpoint_ms, warn_s"
 )
 _EVENT_COLS = "table_id, seq, idem_key, at_ms, body, source, lag_credit_ms, received_ms"
+_NOTE_COLS = "table_id, n, seq, idem_key, at_ms, body, source, received_ms"
 #: A lock number for migrations, so two servers starting at once do not race.
 _MIGRATION_LOCK = 0x6267636C
 
@@ -42,6 +45,11 @@ def _event(r: Any) -> StoredEvent:
     return StoredEvent(table_id=r[0], seq=r[1], idem_key=r[2], at_ms=r[3],
                        event=json.loads(r[4]), source=r[5], lag_credit_ms=r[6],
                        received_ms=r[7])
+
+
+def _note(r: Any) -> StoredNote:
+    return StoredNote(table_id=r[0], n=r[1], seq=r[2], idem_key=r[3], at_ms=r[4],
+                      note=json.loads(r[5]), source=r[6], received_ms=r[7])
 
 
 class PostgresStore(Store):
@@ -182,7 +190,23 @@ class PostgresStore(Store):
             out.setdefault(r[0], []).append(_event(r))
         return out
 
-    async def commit(self, events: list[StoredEvent], checkpoints: dict[int, int]) -> None:
+    async def notes(self, table_id: int) -> list[StoredNote]:
+        rows = await self.pool.fetch(
+            f"SELECT {_NOTE_COLS} FROM clock_notes WHERE table_id = $1 ORDER BY n", table_id)
+        return [_note(r) for r in rows]
+
+    async def all_notes(self) -> dict[int, list[StoredNote]]:
+        cols = ", ".join("x." + c.strip() for c in _NOTE_COLS.split(","))
+        rows = await self.pool.fetch(
+            f"SELECT {cols} FROM clock_notes x JOIN clock_tables t ON t.id = x.table_id "
+            "WHERE t.closed_ms IS NULL ORDER BY x.table_id, x.n")
+        out: dict[int, list[StoredNote]] = {}
+        for r in rows:
+            out.setdefault(r[0], []).append(_note(r))
+        return out
+
+    async def commit(self, events: list[StoredEvent], checkpoints: dict[int, int],
+                     notes: Sequence[StoredNote] = ()) -> None:
         try:
             async with self.pool.acquire() as c, c.transaction():
                 if events:
@@ -191,6 +215,12 @@ class PostgresStore(Store):
                         "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                         [(e.table_id, e.seq, e.idem_key, e.at_ms, e.body(), e.source,
                           e.lag_credit_ms, e.received_ms) for e in events])
+                if notes:
+                    await c.executemany(
+                        f"INSERT INTO clock_notes ({_NOTE_COLS}) "
+                        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                        [(x.table_id, x.n, x.seq, x.idem_key, x.at_ms, x.body(), x.source,
+                          x.received_ms) for x in notes])
                 if checkpoints:
                     await c.executemany(
                         "UPDATE clock_tables SET checkpoint_ms = $1 WHERE id = $2 "

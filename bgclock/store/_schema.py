@@ -67,6 +67,24 @@ MIGRATIONS: Final[tuple[tuple[int, tuple[str, ...]], ...]] = (
             "ALTER TABLE clock_tables ADD COLUMN warn_s TEXT",
         ),
     ),
+    (
+        3,
+        (
+            # what is said at a table but is not a clock event (a summons of the director)
+            """CREATE TABLE clock_notes (
+                table_id {bigint} NOT NULL REFERENCES clock_tables (id),
+                n INTEGER NOT NULL,
+                seq INTEGER NOT NULL,
+                idem_key TEXT,
+                at_ms {bigint} NOT NULL,
+                body TEXT NOT NULL,
+                source TEXT NOT NULL,
+                received_ms {bigint} NOT NULL,
+                PRIMARY KEY (table_id, n),
+                UNIQUE (table_id, idem_key)
+            )""",
+        ),
+    ),
 )
 
 

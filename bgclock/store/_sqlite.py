@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,6 +20,7 @@ from . import (
     NotFound,
     Store,
     StoredEvent,
+    StoredNote,
     StoreError,
     TableRow,
     TableSpec,
@@ -35,6 +36,7 @@ _TABLE_COLS = (
     "crawford, clock, created_ms, closed_ms, checkpoint_ms, warn_s"
 )
 _EVENT_COLS = "table_id, seq, idem_key, at_ms, body, source, lag_credit_ms, received_ms"
+_NOTE_COLS = "table_id, n, seq, idem_key, at_ms, body, source, received_ms"
 
 
 def _table(row: tuple[Any, ...]) -> TableRow:
@@ -46,6 +48,11 @@ def _event(row: tuple[Any, ...]) -> StoredEvent:
     return StoredEvent(table_id=row[0], seq=row[1], idem_key=row[2], at_ms=row[3],
                        event=json.loads(row[4]), source=row[5], lag_credit_ms=row[6],
                        received_ms=row[7])
+
+
+def _note(row: tuple[Any, ...]) -> StoredNote:
+    return StoredNote(table_id=row[0], n=row[1], seq=row[2], idem_key=row[3], at_ms=row[4],
+                      note=json.loads(row[5]), source=row[6], received_ms=row[7])
 
 
 class SqliteStore(Store):
@@ -240,7 +247,26 @@ class SqliteStore(Store):
 
         return await self._run(get)
 
-    async def commit(self, events: list[StoredEvent], checkpoints: dict[int, int]) -> None:
+    async def notes(self, table_id: int) -> list[StoredNote]:
+        return await self._run(lambda db: [_note(r) for r in db.execute(
+            f"SELECT {_NOTE_COLS} FROM clock_notes WHERE table_id = ? ORDER BY n",
+            (table_id,)).fetchall()])
+
+    async def all_notes(self) -> dict[int, list[StoredNote]]:
+        def get(db: sqlite3.Connection) -> dict[int, list[StoredNote]]:
+            out: dict[int, list[StoredNote]] = {}
+            for r in db.execute(
+                f"SELECT {', '.join('x.' + c.strip() for c in _NOTE_COLS.split(','))} "
+                "FROM clock_notes x JOIN clock_tables t ON t.id = x.table_id "
+                "WHERE t.closed_ms IS NULL ORDER BY x.table_id, x.n"
+            ):
+                out.setdefault(r[0], []).append(_note(r))
+            return out
+
+        return await self._run(get)
+
+    async def commit(self, events: list[StoredEvent], checkpoints: dict[int, int],
+                     notes: Sequence[StoredNote] = ()) -> None:
         def write(db: sqlite3.Connection) -> None:
             db.execute("BEGIN IMMEDIATE")
             if events:
@@ -248,6 +274,11 @@ class SqliteStore(Store):
                     f"INSERT INTO clock_events ({_EVENT_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     [(e.table_id, e.seq, e.idem_key, e.at_ms, e.body(), e.source,
                       e.lag_credit_ms, e.received_ms) for e in events])
+            if notes:
+                db.executemany(
+                    f"INSERT INTO clock_notes ({_NOTE_COLS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(x.table_id, x.n, x.seq, x.idem_key, x.at_ms, x.body(), x.source,
+                      x.received_ms) for x in notes])
             if checkpoints:
                 db.executemany(
                     "UPDATE clock_tables SET checkpoint_ms = ? WHERE id = ? "
