@@ -177,7 +177,9 @@ def test_a_whole_match_by_clicking_two_tables_and_the_dashboard(live: LiveServer
     # Ann calls the director: a stop with reason `director`, an alert on the dashboard
     ann.click("#btn-director")
     ann.click("#center [data-act='confirm']")
-    d.wait_for_selector(f".alert[data-kind='director'][data-table='{tid}']")
+    called = d.wait_for_selector(f".alert[data-kind='director'][data-table='{tid}']")
+    assert "called — Ann" in called.inner_text()  # who called (the summons), shown once
+    assert d.locator(f".alert[data-table='{tid}']").count() == 1
     d.click(f".alert[data-table='{tid}'] [data-act='open']")
     director_confirm(d, "resume")
     wait(ann, "s.phase === 'playing' && s.on_turn === 'A'")
@@ -295,19 +297,50 @@ def test_the_dashboard_raises_alerts_until_the_director_handles_them(live: LiveS
     tid = table["id"]
     d = pages.open(live.director_url(), {"width": 1280, "height": 900})
     cleo = table_page(pages, live, table)
+    dan = table_page(pages, live, table, "&swap=1")
     roll(cleo, 2, 4)  # Dan (B) to play
     wait(cleo, "s.on_turn === 'B'")
-    # Cleo says Dan picked up his dice too soon
-    cleo.click("#btn-stop")
-    cleo.click("#center [data-reason='dice_not_left']")
-    d.wait_for_selector(f".alert[data-kind='premature'][data-table='{tid}']")
+    # usbgf-2013 §4.1: Cleo picked up her dice before Dan hit his clock; Dan, on
+    # turn, stops both clocks and summons the director to claim the penalty
+    assert dan.locator("#half-A .more").count() == 1
+    dan.click("#half-A .more")
+    assert dan.locator("#half-A [data-act='premature']").count() == 0  # not on turn
+    dan.click("#half-A [data-act='close']")
+    menu(dan, "B", "premature")
+    wait(cleo, "s.phase === 'stopped' && s.stopped_reason === 'director'")
+    alert = d.wait_for_selector(f".alert[data-kind='premature'][data-table='{tid}']")
+    assert "Dan claims a premature action by Cleo" in alert.inner_text()
+    # the stop's own "director called" alert is the same call: shown once
+    assert d.locator(f".alert[data-table='{tid}']").count() == 1
+    stop = events(live, tid)[-1]["event"]
+    assert stop["do"] == "stop" and stop["reason"] == "director" and stop["side"] == "B"
+    (note,) = live.api("GET", f"/api/tables/{tid}/log.json")["notes"]
+    assert (note["why"], note["side"], note["seq"]) == ("premature", "B", 2)
+    # the director resumes without ruling yet: the claim stays until handled
     d.click(f".card[data-table='{tid}']")
-    director_confirm(d, "premature-B")
-    wait(cleo, "s.B.forfeit_delay")
     director_confirm(d, "resume")
-    d.wait_for_selector(f".alert[data-table='{tid}']", state="detached")
-    # Cleo claims a gammon, Dan rejects: a dispute for the director
     wait(cleo, "s.phase === 'playing'")
+    d.wait_for_selector("#log tr.note")
+    assert d.locator(f".alert[data-kind='premature'][data-table='{tid}']").count() == 1
+    # confirming it sends the director's `premature` for Cleo, and handles it
+    d.click(f".alert[data-table='{tid}'] [data-act='confirm-premature']")
+    d.click("#actions [data-act='confirm']")
+    wait(cleo, "s.A.forfeit_delay")
+    d.wait_for_selector(f".alert[data-table='{tid}']", state="detached")
+    assert events(live, tid)[-1]["event"]["do"] == "premature"
+    assert events(live, tid)[-1]["event"]["side"] == "A"
+    # a stop for dice not left on the board (§4.2) is not a call for the director
+    press(dan, "B")
+    wait(cleo, "s.on_turn === 'A'")
+    cleo.click("#btn-stop")
+    assert "dice not left" in cleo.locator("#center [data-reason='dice_not_left']").inner_text()
+    cleo.click("#center [data-reason='dice_not_left']")
+    wait(dan, "s.stopped_reason === 'dice_not_left'")
+    time.sleep(0.3)
+    assert d.locator(f".alert[data-table='{tid}']").count() == 0
+    cleo.click("#btn-resume")
+    # Cleo claims a gammon, Dan rejects: a dispute for the director
+    wait(cleo, "s.phase === 'playing' && s.on_turn === 'A'")
     menu(cleo, "A", "claim-gammon")
     wait(cleo, "s.phase === 'offer'")
     act(cleo, "B", "reject")

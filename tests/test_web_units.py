@@ -183,3 +183,21 @@ def test_every_string_is_in_the_dictionary_in_both_languages(page: Any) -> None:
     for reason in ("concession", "break", "fallen_dice", "dispute", "director", "dice_not_left",
                    "other", "restart", "time_expired"):
         assert "reason." + reason in strings["it"]
+
+
+def test_a_summons_is_queued_like_a_press_and_sent_without_lag(page: Any) -> None:
+    sent = js(page, """(() => {
+        const c = new BG.Connection({url: "ws://127.0.0.1:9/ws", prefix: "t1-"});
+        const out = [];
+        c.sendRaw = (m) => { out.push(m); return true; };
+        const stop = c.send({do: "stop", side: "B", reason: "director"});
+        const call = c.summon({why: "premature", side: "B"});
+        c.ready = true;   // the link comes back: both go, in order, with their ids
+        c.flush();
+        return {out: out, ids: [stop, call], pending: c.pending.length};
+    })()""")
+    stop, call = sent["out"]
+    assert stop["type"] == "cmd" and stop["id"] == sent["ids"][0] and "lag_ms" in stop
+    assert call == {"type": "summon", "v": 1, "id": sent["ids"][1], "why": "premature",
+                    "side": "B"}
+    assert sent["pending"] == 2  # until their acks

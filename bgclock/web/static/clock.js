@@ -143,6 +143,13 @@
         app.closed = msg.info && msg.info.status === "closed";
         renderAll();
         break;
+      case "summon": {
+        const nm = names();
+        toast(msg.why === "premature"
+          ? t("summon.premature", { a: nm[msg.side], b: nm[other(msg.side)] })
+          : t("summon.sent", { name: nm[msg.side] }));
+        break;
+      }
       case "ack":
         if (app.hits.some((h) => h.id === msg.id)) {
           app.confirmed[msg.id] = msg.seq;
@@ -163,6 +170,16 @@
   function command(cmd) {
     BG.unlockAudio();
     return conn.send(cmd);
+  }
+
+  /* Summon the director (USBGF 4.1, BIBA 4.6: the player on turn stops both
+   * clocks and summons the Director): a stop with reason `director` while the
+   * clocks run, then the `summon` message saying why and who. */
+  function callDirector(side, why) {
+    const d = display();
+    if (d && d.state.phase === "playing") command({ do: "stop", side: side, reason: "director" });
+    BG.unlockAudio();
+    return conn.summon({ why: why, side: side });
   }
 
   /* A player hits the clock: only the running side's press counts (a press
@@ -296,7 +313,8 @@
     if (p.kind === "confirm") {
       panel.append(el("p", { class: "ask", text: p.text }),
         el("div", { class: "row" }, [
-          el("button", { type: "button", class: "act confirm", "data-act": "confirm", text: t("act.confirm"), onclick: () => { closePanel(side); command(p.cmd); } }),
+          el("button", { type: "button", class: "act confirm", "data-act": "confirm", text: t("act.confirm"),
+            onclick: () => { closePanel(side); if (typeof p.cmd === "function") p.cmd(); else command(p.cmd); } }),
           el("button", { type: "button", class: "act cancel", "data-act": "cancel", text: t("act.cancel"), onclick: () => closePanel(side) })
         ]));
       return;
@@ -318,9 +336,16 @@
       row.append(el("button", { type: "button", class: "act", "data-act": "stop", text: t("act.stop"),
         onclick: () => { closePanel(side); app.center = { kind: "stop", side: side }; renderAll(); } }));
       row.append(el("button", { type: "button", class: "act summon", "data-act": "summon", text: t("act.summon"),
-        onclick: () => ask(side, "summon", { do: "stop", side: side, reason: "director" }, t("ask.summon")) }));
+        onclick: () => ask(side, "summon", () => callDirector(side, "director"), t("ask.summon")) }));
     }
     if (row.childElementCount) panel.append(row);
+    // USBGF 4.1 / BIBA 4.6: the player on turn claims the opponent's premature action
+    if ((st.phase === "playing" || st.phase === "stopped") && st.game > 0 && st.on_turn === side) {
+      panel.append(el("div", { class: "prow" }, [el("button", { type: "button", class: "act", "data-act": "premature",
+        text: t("act.premature", { name: nm[other(side)] }),
+        onclick: () => ask(side, "premature", () => callDirector(side, "premature"),
+          t("ask.premature", { name: nm[side], other: nm[other(side)] })) })]));
+    }
   }
 
   function ask(side, what, cmd, text) {
@@ -363,15 +388,27 @@
     } else if (p.kind === "stop") {
       c.append(el("h3", { text: t("menu.stop") }));
       const row = el("div", { class: "row wrap" });
+      const who = p.side || st.on_turn || "A";
       for (const r of ["fallen_dice", "dispute", "dice_not_left", "director", "concession", "break", "other"]) {
         row.append(el("button", { type: "button", class: "act", "data-reason": r, text: t("reason." + r),
-          onclick: () => { app.center = null; command({ do: "stop", side: p.side || st.on_turn || "A", reason: r }); renderAll(); } }));
+          onclick: () => {
+            app.center = null;
+            // a stop for the director or a dispute also says who summons
+            if (r === "director" || r === "dispute") {
+              command({ do: "stop", side: who, reason: r });
+              conn.summon({ why: r, side: who });
+            } else command({ do: "stop", side: who, reason: r });
+            renderAll();
+          } }));
       }
+      row.append(el("button", { type: "button", class: "act", "data-reason": "premature",
+        text: t("stop.premature", { name: nm[other(who)] }),
+        onclick: () => { app.center = null; callDirector(who, "premature"); renderAll(); } }));
       c.append(row, el("button", { type: "button", class: "close", text: t("act.cancel"), onclick: () => { app.center = null; renderAll(); } }));
     } else if (p.kind === "summon") {
       c.append(el("p", { class: "ask", text: t("ask.summon") }), el("div", { class: "row" }, [
         el("button", { type: "button", class: "act confirm", "data-act": "confirm", text: t("act.confirm"),
-          onclick: () => { app.center = null; command({ do: "stop", side: st.on_turn || "A", reason: "director" }); renderAll(); } }),
+          onclick: () => { app.center = null; callDirector(st.on_turn || "A", "director"); renderAll(); } }),
         el("button", { type: "button", class: "act cancel", text: t("act.cancel"), onclick: () => { app.center = null; renderAll(); } })]));
     } else if (p.kind === "settings") {
       renderSettings(c);
@@ -533,7 +570,8 @@
   document.addEventListener("pointerdown", () => BG.unlockAudio(), { once: true });
 
   document.documentElement.lang = I18N.lang;
-  window.BGTable = { app: app, conn: conn, display: display, press: press, command: command, thresholds: thresholds };
+  window.BGTable = { app: app, conn: conn, display: display, press: press, command: command, thresholds: thresholds,
+    callDirector: callDirector };
   renderAll();
   if (!token) renderConn("unauthorized"); else conn.start();
   requestAnimationFrame(frame);

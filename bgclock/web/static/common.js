@@ -268,15 +268,24 @@
       return false;
     }
     /* Send a command (fields of the clock script format, no at_ms).
-     * pressedAt: the instant of the press (defaults to now).  Returns its id. */
-    send(cmd, pressedAt) {
+     * pressedAt: the instant of the press (defaults to now).  type: "cmd"
+     * (default) or "summon" (fields why, side; no lag: not a clock event),
+     * queued and resent with its id alike.  Returns its id. */
+    send(cmd, pressedAt, type) {
       idCounter += 1;
-      const p = { id: this.prefix + "-" + idCounter, cmd: cmd, pressedAt: pressedAt == null ? this.now() : pressedAt };
+      const p = { id: this.prefix + "-" + idCounter, cmd: cmd, pressedAt: pressedAt == null ? this.now() : pressedAt,
+                  type: type || "cmd" };
       this.pending.push(p);
       if (this.ready) this.transmit(p); else this.onStatus(this.status, this.pending.length);
       return p.id;
     }
+    /* Summon the director: {why, side} (and table, for the director). */
+    summon(fields) { return this.send(fields, null, "summon"); }
     transmit(p) {
+      if (p.type && p.type !== "cmd") {
+        p.sent = this.sendRaw(Object.assign({ type: p.type, v: 1, id: p.id }, p.cmd));
+        return;
+      }
       const lag = Math.min(MAX_LAG_MS, Math.max(0, Math.round(this.now() - p.pressedAt) + this.lagMs));
       const msg = Object.assign({ type: "cmd", v: 1, id: p.id, lag_ms: lag }, p.cmd);
       p.sent = this.sendRaw(msg);

@@ -23,7 +23,9 @@
     confirm: null,        // {text, cmds} waiting for the director's confirmation
     result: "",           // last command's outcome
     alertsSeen: new Set(),
-    editing: null         // the table the form edits (null: the form creates one)
+    editing: null,        // the table the form edits (null: the form creates one)
+    summons: {},          // table id -> {n: summon message}: who called the director, and why
+    handleOnAck: {}       // command id -> alert key marked handled when the command is accepted
   };
   function loadHandled() {
     try { return new Set(JSON.parse(localStorage.getItem("bgclock.dir.handled") || "[]")); } catch (e) { return new Set(); }
@@ -96,8 +98,19 @@
         if (!app.tables[msg.table].url) fetchLink(msg.table);
         render();
         break;
+      case "summon":
+        (app.summons[msg.table] = app.summons[msg.table] || {})[msg.n] = msg;
+        if (app.selected === msg.table) refreshLog();
+        render();
+        break;
       case "ack":
         app.result = t("det.sent") + " ✓";
+        if (app.handleOnAck[msg.id]) {
+          app.handled.add(app.handleOnAck[msg.id]);
+          delete app.handleOnAck[msg.id];
+          saveHandled();
+          render();
+        }
         renderDetail();
         break;
       case "error":
@@ -126,16 +139,31 @@
   }
 
   /* ---------------------------------------------------------- alerts */
-  /* What a table needs from the director now: [{kind, key, text}]. */
+  /* What a table needs from the director now: [{kind, key, text, premature?}]. */
   function alertsOf(row) {
     const out = [], s = row.state, info = row.info || {};
     if (!s) return out;
     const add = (kind, extra) => out.push({ kind: kind, key: info.id + ":" + kind + ":" + (row.seq || 0), text: t("alert." + kind) + (extra ? " — " + extra : "") });
     // the server sends `table` when the attention ends (the next accepted command)
     if (info.attention === "restart") add("restart");
-    if (s.phase === "stopped" && s.stopped_reason === "director") add("director");
-    if (s.phase === "stopped" && s.stopped_reason === "dice_not_left") add("premature");
-    if (s.phase === "stopped" && s.stopped_reason === "dispute") add("dispute");
+    // Summonses: a premature-action claim stays until handled (or confirmed);
+    // a call or a dispute lasts while nothing has happened at the table since.
+    const notes = Object.values(app.summons[info.id] || {}).sort((a, b) => a.n - b.n);
+    const nm = names(row), other = (x) => (x === "A" ? "B" : "A");
+    const explained = { director: false, dispute: false };
+    for (const x of notes) {
+      const key = info.id + ":summon:" + x.n;
+      if (x.why === "premature") {
+        if (x.seq === row.seq) explained.director = true;
+        out.push({ kind: "premature", key: key, premature: other(x.side),
+          text: t("alert.premature_by", { a: nm[x.side], b: nm[other(x.side)] }) });
+      } else if (x.seq === row.seq) {
+        explained[x.why] = true;
+        out.push({ kind: x.why, key: key, text: t("alert." + x.why) + " — " + nm[x.side] });
+      }
+    }
+    if (s.phase === "stopped" && s.stopped_reason === "director" && !explained.director) add("director");
+    if (s.phase === "stopped" && s.stopped_reason === "dispute" && !explained.dispute) add("dispute");
     if (s.phase === "dispute") add(s.dispute === "time_expired" ? "dispute_expiry" : "dispute",
       s.offer ? t("offer." + s.offer.kind, { name: names(row)[s.offer.side], r: t("result." + s.offer.result) }) : "");
     const flagged = SIDES.filter((x) => s[x].expired);
@@ -186,8 +214,15 @@
       for (const a of alertsOf(row)) {
         n += 1;
         if (!app.alertsSeen.has(a.key)) { app.alertsSeen.add(a.key); BG.beep(2, 120); }
+        const confirm = a.premature ? el("button", { type: "button", "data-act": "confirm-premature",
+          text: t("dir.confirm_premature", { name: names(row)[a.premature] }),
+          onclick: () => {
+            select(Number(id));
+            askConfirm(t("det.premature") + " " + names(row)[a.premature], [{ do: "premature", side: a.premature }], a.key);
+          } }) : null;
         list.append(el("div", { class: "alert", "data-kind": a.kind, "data-table": id }, [
           el("span", { class: "grow", text: title(row) + ": " + a.text }),
+          confirm,
           el("button", { type: "button", "data-act": "open", text: t("dir.open"), onclick: () => select(Number(id)) }),
           el("button", { type: "button", "data-act": "handled", text: t("dir.ack"), onclick: () => { app.handled.add(a.key); saveHandled(); render(); } })
         ]));
@@ -246,7 +281,7 @@
     app.selected = id;
     app.confirm = null;
     app.result = "";
-    app.log = { table: id, events: [] };
+    app.log = { table: id, events: [], notes: [] };
     refreshLog();
     render();
     if (window.innerWidth < 1100) $("detail").scrollIntoView({ block: "start" });
@@ -259,18 +294,22 @@
       if (id == null) return;
       try {
         const data = await api("GET", "/api/tables/" + id + "/log.json");
-        if (app.selected === id) { app.log = { table: id, events: data.events || [] }; renderLog(); }
+        if (app.selected === id) { app.log = { table: id, events: data.events || [], notes: data.notes || [] }; renderLog(); }
       } catch (e) { /* shown next time */ }
     }, 80);
   }
 
   /* The director's commands: each needs a confirmation. */
-  function askConfirm(text, cmds) { app.confirm = { text: text, cmds: cmds }; app.result = ""; renderDetail(); }
+  /* handles: an alert's key, marked handled once the commands are accepted. */
+  function askConfirm(text, cmds, handles) { app.confirm = { text: text, cmds: cmds, handles: handles }; app.result = ""; renderDetail(); }
   function doConfirmed() {
     const c = app.confirm;
     app.confirm = null;
     app.resultErr = false;
-    for (const cmd of c.cmds) conn.send(Object.assign({ table: app.selected }, cmd));
+    for (const cmd of c.cmds) {
+      const id = conn.send(Object.assign({ table: app.selected }, cmd));
+      if (c.handles) app.handleOnAck[id] = c.handles;
+    }
     renderDetail();
   }
 
@@ -424,7 +463,19 @@
     const tbl = el("table", { class: "log", id: "log" }, [el("thead", {}, [el("tr", {}, ["log.seq", "log.at", "log.event", "log.source", "log.lag", "A", "B"].map((k) =>
       el("th", { text: k.length > 1 ? t(k) : k })))])]);
     const body = el("tbody");
-    for (const ev of app.log.events.slice().reverse()) {
+    // the summonses among the events, each after the event it followed
+    const rows = app.log.events.map((ev) => ({ ev: ev, order: [ev.seq, 0] }))
+      .concat((app.log.notes || []).map((x) => ({ note: x, order: [x.seq, x.n] })))
+      .sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]);
+    for (const r of rows.reverse()) {
+      if (r.note) {
+        const x = r.note;
+        body.append(el("tr", { class: "note" }, [el("td", { text: "" }), el("td", { text: BG.fmtClock(x.at_ms) }),
+          el("td", { text: "☎ " + x.type + " " + x.why + " " + x.side }), el("td", { text: x.source }),
+          el("td", { text: "" }), el("td", { text: "" }), el("td", { text: "" })]));
+        continue;
+      }
+      const ev = r.ev;
       body.append(el("tr", { class: ev.source === "director" ? "dir" : "" }, [
         el("td", { text: ev.seq }), el("td", { text: BG.fmtClock(ev.at_ms) }), el("td", { text: describe(ev) }),
         el("td", { text: ev.source }), el("td", { text: ev.lag_credit_ms ? ev.lag_credit_ms + " ms" : "" }),
