@@ -255,6 +255,42 @@ def test_presses_while_the_link_is_down_are_sent_on_reconnect_with_their_lag(
         proxy.close()
 
 
+def allowances(page: Any) -> list[str]:
+    page.wait_for_timeout(150)  # a frame or two
+    return [page.locator(f"#half-{side} .allow").inner_text() for side in "AB"]
+
+
+def test_between_games_and_at_match_over_the_allowance_is_the_engines(
+        live: LiveServer, pages: Pages) -> None:
+    # the engine gives the allowance the next period starts with (12 s under
+    # simple delay), also after the flag: the page shows it, never a made-up 0:00
+    table = live.table(players=["Ann", "Bob"], length=3, clock={"reserve_ms": 1500})
+    page = table_page(pages, live, table)
+    roll(page, 5, 2)
+    wait(page, "s.on_turn === 'A'")
+    menu(page, "A", "game_over-single")
+    wait(page, "s.phase === 'between_games'")
+    assert [state(page)[x]["delay_ms"] for x in "AB"] == [12_000, 12_000]
+    assert allowances(page) == ["delay 0:12", "delay 0:12"]
+    roll(page, 2, 5)  # B's clock runs out: 12 s of delay, then 1.5 s of reserve
+    wait(page, "s.phase === 'match_over'", timeout=20_000)
+    s = state(page)
+    assert s["B"]["expired"] and s["B"]["reserve_ms"] == 0
+    assert [s[x]["delay_ms"] for x in "AB"] == [12_000, 12_000]
+    assert allowances(page) == ["delay 0:12", "delay 0:12"]
+    # a page opened afterwards shows the same
+    again = table_page(pages, live, table)
+    assert allowances(again) == ["delay 0:12", "delay 0:12"]
+    # Bronstein: what the next period could earn
+    bron = live.table(rules="usbgf-2007-bronstein", players=["Ann", "Bob"], length=1)
+    page = table_page(pages, live, bron)
+    roll(page, 5, 2)
+    menu(page, "A", "game_over-single")
+    wait(page, "s.phase === 'match_over'")
+    assert [state(page)[x]["delay_ms"] for x in "AB"] == [12_000, 12_000]
+    assert allowances(page) == ["credit up to 0:12", "credit up to 0:12"]
+
+
 def test_the_director_sets_a_tables_warnings_in_the_form_and_edits_them_before_play(
         live: LiveServer, pages: Pages) -> None:
     tn = live.tournament("Warnings cup")
