@@ -177,8 +177,9 @@ def test_a_whole_match_by_clicking_two_tables_and_the_dashboard(live: LiveServer
     # Ann calls the director: a stop with reason `director`, an alert on the dashboard
     ann.click("#btn-director")
     ann.click("#center [data-act='confirm']")
-    called = d.wait_for_selector(f".alert[data-kind='director'][data-table='{tid}']")
-    assert "called — Ann" in called.inner_text()  # who called (the summons), shown once
+    # who called (the summons, just after the stop), in one alert
+    d.wait_for_selector(
+        f".alert[data-kind='director'][data-table='{tid}']:has-text('called — Ann')")
     assert d.locator(f".alert[data-table='{tid}']").count() == 1
     d.click(f".alert[data-table='{tid}'] [data-act='open']")
     director_confirm(d, "resume")
