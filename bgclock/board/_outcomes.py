@@ -77,7 +77,7 @@ RESULTS: Final[tuple[Result, ...]] = ("single", "gammon", "backgammon")
 READINGS: Final[tuple[Reading, ...]] = ("possible", "against_best_defence", "certain")
 RESULT_POINTS: Final[dict[Result, int]] = {"single": 1, "gammon": 2, "backgammon": 3}
 
-DEFAULT_NODE_BUDGET: Final = 150_000
+DEFAULT_NODE_BUDGET: Final = 80_000
 
 _OFF, _FIRST, _OUT = 0, 1, 2
 _GOAL_WORDS = {
