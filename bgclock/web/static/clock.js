@@ -333,19 +333,22 @@
     if (o.break) row.append(el("button", { type: "button", class: "act", "data-act": "break", text: t("act.break"),
       onclick: () => ask(side, "break", { do: "break", side: side }, t("ask.break", { name: nm[side] })) }));
     if (o.stop) {
-      row.append(el("button", { type: "button", class: "act", "data-act": "stop", text: t("act.stop"),
-        onclick: () => { closePanel(side); app.center = { kind: "stop", side: side }; renderAll(); } }));
-      row.append(el("button", { type: "button", class: "act summon", "data-act": "summon", text: t("act.summon"),
-        onclick: () => ask(side, "summon", () => callDirector(side, "director"), t("ask.summon")) }));
+      // on a small phone the icon alone (style.css), so the row fits the half
+      const label = (key) => { const [icon, ...words] = t(key).split(" ");
+        return [el("span", { text: icon }), el("span", { class: "long", text: " " + words.join(" ") })]; };
+      row.append(el("button", { type: "button", class: "act", "data-act": "stop", "aria-label": t("act.stop"), title: t("act.stop"),
+        onclick: () => { closePanel(side); app.center = { kind: "stop", side: side }; renderAll(); } }, label("act.stop")));
+      row.append(el("button", { type: "button", class: "act summon", "data-act": "summon", "aria-label": t("act.summon"), title: t("act.summon"),
+        onclick: () => ask(side, "summon", () => callDirector(side, "director"), t("ask.summon")) }, label("act.summon")));
     }
-    if (row.childElementCount) panel.append(row);
     // USBGF 4.1 / BIBA 4.6: the player on turn claims the opponent's premature action
     if ((st.phase === "playing" || st.phase === "stopped") && st.game > 0 && st.on_turn === side) {
-      panel.append(el("div", { class: "prow" }, [el("button", { type: "button", class: "act", "data-act": "premature",
+      row.append(el("button", { type: "button", class: "act", "data-act": "premature",
         text: t("act.premature", { name: nm[other(side)] }),
         onclick: () => ask(side, "premature", () => callDirector(side, "premature"),
-          t("ask.premature", { name: nm[side], other: nm[other(side)] })) })]));
+          t("ask.premature", { name: nm[side], other: nm[other(side)] })) }));
     }
+    if (row.childElementCount) panel.append(row);
   }
 
   function ask(side, what, cmd, text) {
