@@ -120,10 +120,13 @@ def main() -> int:
         shot(pg, "table-412x915-opening-roll")
         pg.context.close()
 
-        # Table 5: the director is called; Table 1 has a dispute
+        # Table 5: Luca (on turn) claims a premature action by Marta; Table 1
+        # has a dispute
         pg = open_page(browser, url(dir_t), "412x915")
         cmd(pg, do="opening_roll", dice=[3, 1])
-        cmd(pg, do="stop", side="B", reason="director")
+        pg.evaluate("BGTable.callDirector('A', 'premature')")
+        pg.wait_for_function("BGTable.app.state.phase === 'stopped' "
+                             "&& BGTable.conn.pending.length === 0")
         pg.context.close()
         pg = open_page(browser, url(main_t), "412x915")
         cmd(pg, do="concede", side="B", result="gammon")
