@@ -9,8 +9,8 @@ event is allowed *now* is the match's business (``IllegalCommand``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
 from collections.abc import Callable
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Final
 
 from ._errors import InvalidCommand
