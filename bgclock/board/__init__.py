@@ -12,8 +12,11 @@ environment.  Everything a caller may touch is re-exported here.
   whether a side can still win a single game, a gammon or a backgammon, under
   three readings: ``possible``, ``against_best_defence`` and ``certain``
   (see ``docs/adjudication.md``).
+- :func:`rule_dispute` - the director's ruling on a clock dispute (BIBA
+  expiry, rejected concession or claim) computed from the position.
 """
 
+from bgclock.board._dispute import DisputeRuling, rule_dispute
 from bgclock.board._ids import (
     MatchState,
     match_from_id,
@@ -53,6 +56,7 @@ __all__ = [
     "ROLLS",
     "SIDES",
     "Answer",
+    "DisputeRuling",
     "Reading",
     "Result",
     "Side",
@@ -72,5 +76,6 @@ __all__ = [
     "position_from_xgid",
     "position_id",
     "resulting_positions",
+    "rule_dispute",
     "xgid",
 ]
