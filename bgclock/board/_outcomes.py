@@ -390,6 +390,80 @@ def _level(loser: int) -> int:
     return 3 if loser >> (4 * 19) else 2
 
 
+def _pips(b: int) -> int:
+    s = p = 0
+    while b:
+        s += (b & 15) * p
+        b >>= 4
+        p += 1
+    return s
+
+
+def _hit(opp: int, hits: int) -> int:
+    """``opp`` (packed, its own numbering) after the mover hit the blots in ``hits``."""
+    p = 1
+    while hits >> p:
+        if hits >> p & 1:
+            opp += (1 << 100) - (1 << (4 * (25 - p)))
+        p += 1
+    return opp
+
+
+def _exposed(mine: int, theirs: int) -> int:
+    """Blots of ``mine`` that a checker of ``theirs`` could reach with one roll (12 pips)."""
+    behind = 0  # bit x: a checker of theirs at my point x (0: on the bar)
+    if theirs >> 100:
+        behind |= 1
+    for q in range(1, 25):
+        if theirs >> (4 * q) & 15:
+            behind |= 1 << (25 - q)
+    n = 0
+    for a in range(1, 25):
+        reach = ((1 << a) - 1) & ~((1 << max(0, a - 12)) - 1)
+        if (mine >> (4 * a) & 15) == 1 and behind & reach:
+            n += 1
+    return n
+
+
+def _home_excess(b: int) -> int:
+    """Pips a side still needs to bring every checker into its home board."""
+    return sum((b >> (4 * p) & 15) * (p - 6) for p in range(7, 26))
+
+
+def _in_other_home(b: int) -> int:
+    """Checkers of a side on its points 19..24 or on the bar."""
+    return sum(b >> (4 * p) & 15 for p in range(19, 26))
+
+
+def _roll_text(roll: tuple[int, int]) -> str:
+    return f"{roll[1]}-{roll[0]}"
+
+
+# the witness search's own rolls: the most pips first
+_ROLLS_FAST_FIRST = tuple(reversed(_ROLLS_SLOW_FIRST))
+_W_DEPTH: Final = 80  # plies a witness line may take
+_W_SHARE: Final = 0.6  # part of a question's budget the witness search may use
+_EXACT: Final = (1 << 30, 1 << 30)
+
+
+def _compress(steps: list[str]) -> str:
+    """Join a line's turns, folding a repeated pair of turns: "3 times: A ..., B ..."."""
+    out: list[str] = []
+    i = 0
+    while i < len(steps):
+        pair = steps[i:i + 2]
+        k = 1
+        while len(pair) == 2 and steps[i + 2 * k:i + 2 * k + 2] == pair:
+            k += 1
+        if k > 1:
+            out.append(f"{k} times ({', '.join(pair)})")
+            i += 2 * k
+        else:
+            out.append(steps[i])
+            i += 1
+    return ", ".join(out)
+
+
 # -- the search ------------------------------------------------------------------------
 class Solver:
     """Answers for one position; caches are shared between its questions.
@@ -408,8 +482,11 @@ class Solver:
         node_budget: int = DEFAULT_NODE_BUDGET,
         should_stop: Callable[[], bool] | None = None,
         names: tuple[str, str] = ("the side on roll", "the opponent"),
+        witness_search: bool = True,
     ) -> None:
         self.position = position
+        self.witness_search = witness_search
+        self._exhaustive = True  # the tests switch the fallback off to check witnesses alone
         self.node_budget = node_budget
         self.should_stop = should_stop
         self.names = names
@@ -474,12 +551,29 @@ class Solver:
         self._level = level
         self._reading = reading
         self._result = result
-        depth = 0
-        value: bool | None = None
+        d_name = self.names[1] if s_on_roll else self.names[0]
+        self._w_names = (s_name, d_name)
+        what = f"{s_name} winning at least a {result}" if result != "single" else (
+            f"{s_name} winning"
+        )
+        budget = self._budget
         sides = list(self.race.sides.values())
         self._race_start = sum(side.nodes for side in sides)
-        for side in sides:  # race leaves count against the same budget
-            side.limit = side.nodes + self._budget // 21
+        # 1. a short witness, searched depth first (it may use part of the budget)
+        witness: str | None = None
+        self._set_limit(int(budget * _W_SHARE) if self.witness_search else 0)
+        try:
+            if self.witness_search:
+                witness = self._witness(me, opp, s_on_roll)
+        except _OutOfBudget:
+            witness = None
+        if witness is not None:
+            self._end_limit()
+            return Answer(reading != "certain", f"contact: {witness}")
+        # 2. the exhaustive search with the rest of the budget
+        depth = 0
+        value: bool | None = None
+        self._set_limit(budget if self._exhaustive else 0)
         try:
             while value is None:
                 depth += 1
@@ -489,22 +583,219 @@ class Solver:
         except _OutOfBudget:
             value = None
         finally:
-            for side in sides:
-                side.limit = None
-            self._nodes += 21 * (sum(side.nodes for side in sides) - self._race_start)
-        what = f"{s_name} winning at least a {result}" if result != "single" else (
-            f"{s_name} winning"
-        )
+            self._end_limit()
         if value is None:
             return Answer(None, (
                 f"contact: the search gave up after {self._nodes} positions "
-                f"({depth - 1} rolls looked ahead in full) without settling {what}"
+                f"(no short line found; {depth - 1} rolls looked ahead in full) "
+                f"without settling {what}"
             ))
         verdict = "holds" if value else "fails"
         return Answer(value, (
             f"contact: exhaustive search of {self._nodes} positions, "
             f"{depth} rolls deep (races after contact solved exactly): {what} {verdict}"
         ))
+
+    def _race_used(self) -> int:
+        return sum(side.nodes for side in self.race.sides.values()) - self._race_start
+
+    def _set_limit(self, budget: int) -> None:
+        """Let the search (positions + 21 x race nodes) use up to ``budget`` in all."""
+        self._budget = budget
+        left = max(0, budget - self._nodes - 21 * self._race_used())
+        for side in self.race.sides.values():  # race leaves count against the same budget
+            side.limit = side.nodes + left // 21
+
+    def _end_limit(self) -> None:
+        for side in self.race.sides.values():
+            side.limit = None
+        self._nodes += 21 * self._race_used()
+        self._race_start = sum(side.nodes for side in self.race.sides.values())
+
+    # the witness search ---------------------------------------------------------
+    def _witness(self, me: int, opp: int, s_on_roll: bool) -> str | None:
+        """A short proof of a "yes" (possible, against best defence) or of a "no"
+        (certain), or None.
+
+        The search chooses the rolls of both sides.  Proving a "yes" it plays
+        for the beneficiary (and, for ``possible``, for the defender too); for
+        ``against_best_defence`` every defender play must be answered.
+        Disproving ``certain`` it plays for the defender, avoiding the result,
+        and answers every beneficiary play.  Depth first, the likeliest choices
+        first, with a growing allowance of choices off that order (limited
+        discrepancy search); races are leaves answered exactly.
+        """
+        prove = self._reading != "certain"
+        self._w_prove = prove
+        self._w_all_s = not prove
+        self._w_all_d = self._reading == "against_best_defence"
+        self._w_done: dict[tuple[int, int, bool], tuple[object, ...]] = {}
+        self._w_fail: dict[tuple[int, int, bool], tuple[int, int]] = {}
+        for disc in range(0, 200):
+            self._w_cut = False
+            if self._w(me, opp, s_on_roll, _W_DEPTH, disc):
+                return self._w_describe((me, opp, s_on_roll))
+            if not self._w_cut:  # nothing was left out: no witness within the depth
+                return None
+        return None  # pragma: no cover - the budget ends it first
+
+    def _w_leaf(self, me: int, opp: int, s_moves: bool) -> bool | None:
+        """Success of the witness at a position decided without search, else None."""
+        key = (me, opp, s_moves)
+        d_side = opp if s_moves else me
+        if self._level >= 2 and _count(d_side) < CHECKERS:
+            if self._w_prove:
+                return False
+            self._w_done[key] = ("leaf", f"then {self._w_names[1]} has borne off a checker")
+            return True
+        if not _contact(me, opp):
+            s_side, d = (me, opp) if s_moves else (opp, me)
+            ok, why = self.race.answer(
+                s_side, d, s_moves, self._result, self._reading, self._w_names
+            )
+            if ok == self._w_prove:
+                self._w_done[key] = ("leaf", f"then no contact: {why}")
+                return True
+            return False
+        return None
+
+    def _w(self, me: int, opp: int, s_moves: bool, depth: int, disc: int) -> bool:
+        key = (me, opp, s_moves)
+        if key in self._w_done:
+            return True
+        fail = self._w_fail.get(key)
+        if fail is not None and fail[0] >= depth and fail[1] >= disc:
+            return False
+        leaf = self._w_leaf(me, opp, s_moves)
+        if leaf is not None:
+            if not leaf:
+                self._w_fail[key] = _EXACT
+            return leaf
+        if depth == 0:
+            self._w_cut = True
+            return False
+        ok = self._w_expand(key, me, opp, s_moves, depth, disc)
+        if not ok and (fail is None or disc >= fail[1]):
+            self._w_fail[key] = (depth, disc)
+        return ok
+
+    def _w_terminal(self, s_moved: bool, loser: int) -> bool:
+        """Success of the witness when the side that just moved has borne off."""
+        s_wins = s_moved and _level(loser) >= self._level
+        return s_wins == self._w_prove
+
+    def _w_score(self, s_side: int, d_side: int) -> int:
+        """How promising a position is for the witness (smaller: better)."""
+        level = self._level
+        if self._w_prove:  # the beneficiary racing home, the defender kept back
+            score = 2 * _pips(s_side) + max(0, _top(s_side) + _top(d_side) - 26)
+            if level == 1:
+                score -= _pips(d_side)
+            elif level == 2:
+                score -= 2 * _home_excess(d_side)
+            else:
+                score -= 20 * _in_other_home(d_side)
+            if self._w_all_d:
+                score += 12 * _exposed(s_side, d_side)
+            return score
+        # the defender avoiding the result
+        if level == 1:
+            score = 2 * _pips(d_side) - _pips(s_side)
+        elif level == 2:
+            score = 2 * _home_excess(d_side) - _pips(s_side)
+        else:
+            score = 20 * _in_other_home(d_side) - _pips(s_side)
+        return score + 12 * _exposed(d_side, s_side)
+
+    def _w_expand(
+        self, key: tuple[int, int, bool], me: int, opp: int, s_moves: bool, depth: int, disc: int
+    ) -> bool:
+        self._charge(1)
+        blocked, blots = _masks(opp)
+        all_plays = self._w_all_s if s_moves else self._w_all_d
+        if all_plays:
+            # the other side's rolls with the fewest plays first; every play answered
+            options = []
+            for roll in _ROLLS_SLOW_FIRST:
+                plays = generate(me, blocked, blots, roll[0], roll[1])
+                self._charge(len(plays))
+                options.append((len(plays), roll, plays))
+            options.sort(key=lambda o: o[0])
+            for ri, (_, roll, plays) in enumerate(options):
+                if ri > disc:
+                    self._w_cut = True
+                    break
+                ranked = []
+                for nb, hits in plays:
+                    nopp = _hit(opp, hits) if hits else opp
+                    s_side, d_side = (nb, nopp) if s_moves else (nopp, nb)
+                    ranked.append((-self._w_score(s_side, d_side), nopp, nb))
+                ranked.sort(key=lambda r: r[0])  # the hardest plays to answer first
+                kids = [(nopp, nb) for _, nopp, nb in ranked]
+                if all(self._w_kid(k, s_moves, depth - 1, disc - ri) for k in kids):
+                    first = kids[0]
+                    nxt = None if first[1] == 0 else (first[0], first[1], not s_moves)
+                    self._w_done.setdefault(key, ("all", roll, len(kids), nxt))
+                    return True
+            return False
+        prover_moves = s_moves == self._w_prove
+        rolls = _ROLLS_FAST_FIRST if prover_moves else _ROLLS_SLOW_FIRST
+        for ri, roll in enumerate(rolls):
+            if ri > disc:
+                self._w_cut = True
+                break
+            plays = generate(me, blocked, blots, roll[0], roll[1])
+            self._charge(len(plays))
+            ranked = []
+            for nb, hits in plays:
+                nopp = _hit(opp, hits) if hits else opp
+                s_side, d_side = (nb, nopp) if s_moves else (nopp, nb)
+                ranked.append((self._w_score(s_side, d_side), nopp, nb))
+            ranked.sort(key=lambda r: r[0])
+            for pi, (_, nopp, nb) in enumerate(ranked):
+                if ri + pi > disc:
+                    self._w_cut = True
+                    break
+                if self._w_kid((nopp, nb), s_moves, depth - 1, disc - ri - pi):
+                    nxt = None if nb == 0 else (nopp, nb, not s_moves)
+                    self._w_done.setdefault(key, ("some", roll, 1, nxt))
+                    return True
+        return False
+
+    def _w_kid(self, kid: tuple[int, int], s_moved: bool, depth: int, disc: int) -> bool:
+        nopp, nb = kid
+        if nb == 0:
+            return self._w_terminal(s_moved, nopp)
+        return self._w(nopp, nb, not s_moved, depth, disc)
+
+    def _w_describe(self, key: tuple[int, int, bool]) -> str:
+        s_name, d_name = self._w_names
+        steps: list[str] = []
+        end = ""
+        cur: tuple[int, int, bool] | None = key
+        while cur is not None and len(steps) < 4 * _W_DEPTH:  # the chain is acyclic
+            entry = self._w_done[cur]
+            if entry[0] == "leaf":
+                end = str(entry[1])
+                break
+            _, roll, n_plays, nxt = entry
+            assert isinstance(roll, tuple) and isinstance(n_plays, int)
+            who = s_name if cur[2] else d_name
+            text = f"{who} rolls {_roll_text(roll)}"
+            if entry[0] == "all" and n_plays > 1:
+                text += f" (any of its {n_plays} plays)"
+            steps.append(text)
+            if nxt is None:
+                won = s_name if cur[2] else d_name
+                end = f"{won} bears off its last checker"
+            cur = nxt if isinstance(nxt, tuple) else None
+        line = _compress(steps)
+        if self._w_prove:
+            kind = "a line" if self._reading == "possible" else (
+                f"a line that wins against every defence of {d_name}"
+            )
+            return f"{kind}: {line}; {end}"
+        return f"a line where {d_name} avoids it against every play of {s_name}: {line}; {end}"
 
     def _charge(self, work: int) -> None:
         """Count search work (positions generated; a race node as 21) against the budget."""
