@@ -61,7 +61,7 @@ the result is ``None`` (unknown), never a guess.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -884,27 +884,125 @@ def can_happen(
     return Solver(position, node_budget=node_budget).answer(winner, result, reading)
 
 
+def _question(names: tuple[str, str], side: Side, result: Result, reading: Reading) -> str:
+    who = names[0] if side == "on_roll" else names[1]
+    what = "winning" if result == "single" else f"winning at least a {result}"
+    how = {
+        "possible": "possible",
+        "against_best_defence": "possible against best defence",
+        "certain": "certain",
+    }[reading]
+    return f"{who} {what} is {how}"
+
+
+def _inferred(
+    table: dict[tuple[Side, Result, Reading], Answer],
+    names: tuple[str, str],
+    side: Side,
+    result: Result,
+    reading: Reading,
+) -> Answer | None:
+    """An answer that follows from answers already known, or None.
+
+    Every "yes" and "no" of the search is a finite proof, so these hold:
+    a result implies the smaller ones and a reading the weaker ones;
+    ``certain`` for one side is the negation of ``against_best_defence`` for
+    the other (a single game: one side wins); if one side cannot win at all,
+    the other wins for certain.
+    """
+    other: Side = "opponent" if side == "on_roll" else "on_roll"
+    ri, gi = RESULTS.index(result), READINGS.index(reading)
+    for (s2, r2, g2), a in table.items():
+        if a.value is None or s2 != side or (r2, g2) == (result, reading):
+            continue
+        r2i, g2i = RESULTS.index(r2), READINGS.index(g2)
+        if (a.value and r2i >= ri and g2i >= gi) or (not a.value and r2i <= ri and g2i <= gi):
+            yes = "yes" if a.value else "no"
+            return Answer(a.value, f"as {_question(names, s2, r2, g2)} ({yes}): {a.reason}")
+    if result != "single":
+        return None
+    rules: list[tuple[Reading, Reading, bool | None, bool]] = [
+        # (this reading, the other side's reading, its value needed (None: any), negate)
+        ("certain", "against_best_defence", None, True),
+        ("against_best_defence", "certain", None, True),
+        ("certain", "possible", False, True),
+        ("possible", "certain", False, True),
+    ]
+    for mine, theirs, needed, negate in rules:
+        if reading != mine:
+            continue
+        dual = table.get((other, "single", theirs))
+        if dual is None or dual.value is None or (
+            needed is not None and dual.value is not needed
+        ):
+            continue
+        value = not dual.value if negate else dual.value
+        yes = "yes" if dual.value else "no"
+        return Answer(value, (
+            f"as {_question(names, other, 'single', theirs)} ({yes}) and one side wins: "
+            f"{dual.reason}"
+        ))
+    return None
+
+
 def outcome_table(
     position: Position,
     *,
     node_budget: int = DEFAULT_NODE_BUDGET,
     should_stop: Callable[[], bool] | None = None,
     names: tuple[str, str] = ("the side on roll", "the opponent"),
+    known: Mapping[tuple[Side, Result, Reading], Answer] | None = None,
 ) -> dict[tuple[Side, Result, Reading], Answer]:
     """All 18 answers: each side, each result, each reading.
 
     ``node_budget`` is shared: each question may use the nodes left divided by
-    the questions left, so nodes one question does not need go to the next.
+    the questions left, so nodes one question does not need go to the next;
+    what is left after a first pass goes to the questions still unknown.
+    Answers that follow from others already known (see ``_inferred``) are not
+    searched for: the ``possible`` and ``against_best_defence`` questions come
+    first, as their "yes" answers are found by short witnesses and settle the
+    other side's ``certain``.  ``known``: answers already found (e.g. with a
+    larger budget); they are used as they are.
     """
     solver = Solver(position, node_budget=node_budget, should_stop=should_stop, names=names)
-    questions = [(s, r, g) for s in SIDES for r in RESULTS for g in READINGS]
+    order = [(s, r, g) for g in READINGS for s in SIDES for r in RESULTS]
     remaining = node_budget
-    table: dict[tuple[Side, Result, Reading], Answer] = {}
-    for i, (side, result, reading) in enumerate(questions):
-        share = remaining // (len(questions) - i)
-        table[side, result, reading] = solver.answer(side, result, reading, budget=share)
-        remaining -= min(solver.nodes_used, share)
-    return table
+    found: dict[tuple[Side, Result, Reading], Answer] = {
+        k: a for k, a in (known or {}).items() if a.value is not None
+    }
+
+    def settle() -> None:
+        changed = True
+        while changed:  # answers found late may settle questions left open
+            changed = False
+            for key in order:
+                answer = found.get(key)
+                if answer is None or answer.value is None:
+                    late = _inferred(found, names, *key)
+                    if late is not None:
+                        found[key] = late
+                        changed = True
+
+    for rounds in (1, 2):
+        settle()
+        todo = [q for q in order if q not in found or found[q].value is None]
+        for i, (side, result, reading) in enumerate(todo):
+            current = found.get((side, result, reading))
+            if current is not None and current.value is not None:
+                continue
+            known_now = _inferred(found, names, side, result, reading)
+            if known_now is not None:
+                found[side, result, reading] = known_now
+                continue
+            if rounds == 2 and remaining < node_budget // 10:
+                break
+            share = remaining // (len(todo) - i)
+            answer = solver.answer(side, result, reading, budget=share)
+            if current is None or answer.value is not None:
+                found[side, result, reading] = answer
+            remaining -= min(solver.nodes_used, share)
+    settle()
+    return {(s, r, g): found[s, r, g] for s in SIDES for r in RESULTS for g in READINGS}
 
 
 __all__ = [

@@ -153,9 +153,10 @@ def run(args: argparse.Namespace) -> int:
             ask, rules, length=length, score_on_roll=score_on_roll, cube=cube
         )
         offer = {"kind": "expiry", "result": None}
-    table = outcome_table(position, node_budget=args.nodes, names=_SIDE_NAMES)
+    # the ruling's answers (searched further) are used as they are
+    table = outcome_table(position, node_budget=args.nodes, names=_SIDE_NAMES, known=asked)
     for key, answer in asked.items():
-        if table[key].value is None:  # the ruling's search went further
+        if table[key].value is None:
             table[key] = answer
     pips = position.pip_counts()
     if args.json:
