@@ -61,6 +61,7 @@ the result is ``None`` (unknown), never a guess.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
@@ -390,13 +391,24 @@ def _level(loser: int) -> int:
     return 3 if loser >> (4 * 19) else 2
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _shape(b: int) -> tuple[int, int, int]:
+    """(pips, blots: bit p for a lone checker on point p, where: bit 25 - p for a
+    checker on point p and bit 0 for the bar, i.e. the points as the other side
+    numbers them)."""
+    pips = blots = where = 0
+    for p in range(1, 26):
+        k = b >> (4 * p) & 15
+        if k:
+            pips += k * p
+            where |= 1 << (25 - p) if p < 25 else 1
+            if k == 1 and p < 25:
+                blots |= 1 << p
+    return pips, blots, where
+
+
 def _pips(b: int) -> int:
-    s = p = 0
-    while b:
-        s += (b & 15) * p
-        b >>= 4
-        p += 1
-    return s
+    return _shape(b)[0]
 
 
 def _hit(opp: int, hits: int) -> int:
@@ -411,17 +423,15 @@ def _hit(opp: int, hits: int) -> int:
 
 def _exposed(mine: int, theirs: int) -> int:
     """Blots of ``mine`` that a checker of ``theirs`` could reach with one roll (12 pips)."""
-    behind = 0  # bit x: a checker of theirs at my point x (0: on the bar)
-    if theirs >> 100:
-        behind |= 1
-    for q in range(1, 25):
-        if theirs >> (4 * q) & 15:
-            behind |= 1 << (25 - q)
+    blots = _shape(mine)[1]
+    behind = _shape(theirs)[2]  # bit x: a checker of theirs on my point x (0: the bar)
     n = 0
-    for a in range(1, 25):
-        reach = ((1 << a) - 1) & ~((1 << max(0, a - 12)) - 1)
-        if (mine >> (4 * a) & 15) == 1 and behind & reach:
+    while blots:
+        low = blots & -blots
+        a = low.bit_length() - 1
+        if behind & (low - 1) >> max(0, a - 12) << max(0, a - 12):
             n += 1
+        blots ^= low
     return n
 
 
@@ -441,6 +451,7 @@ def _roll_text(roll: tuple[int, int]) -> str:
 
 # the witness search's own rolls: the most pips first
 _ROLLS_FAST_FIRST = tuple(reversed(_ROLLS_SLOW_FIRST))
+_W_AND_ROLLS = tuple(r for r in _ROLLS_SLOW_FIRST if r[0] != r[1])
 _W_DEPTH: Final = 80  # plies a witness line may take
 _W_SHARE: Final = 0.6  # part of a question's budget the witness search may use
 _EXACT: Final = (1 << 30, 1 << 30)
@@ -715,16 +726,22 @@ class Solver:
         all_plays = self._w_all_s if s_moves else self._w_all_d
         if all_plays:
             # the other side's rolls with the fewest plays first; every play answered
-            options = []
-            for roll in _ROLLS_SLOW_FIRST:
-                plays = generate(me, blocked, blots, roll[0], roll[1])
+            # the other side's doubles first, the fewest plays first, then small rolls
+            doubles = []
+            for d in range(6, 0, -1):
+                plays = generate(me, blocked, blots, d, d)
                 self._charge(len(plays))
-                options.append((len(plays), roll, plays))
-            options.sort(key=lambda o: o[0])
-            for ri, (_, roll, plays) in enumerate(options):
+                doubles.append((len(plays), (d, d), plays))
+            doubles.sort(key=lambda o: o[0])
+            options = [(r, p) for _, r, p in doubles] + [(r, None) for r in _W_AND_ROLLS]
+            for ri, (roll, maybe) in enumerate(options):
                 if ri > disc:
                     self._w_cut = True
                     break
+                plays = maybe
+                if plays is None:
+                    plays = generate(me, blocked, blots, roll[0], roll[1])
+                    self._charge(len(plays))
                 ranked = []
                 for nb, hits in plays:
                     nopp = _hit(opp, hits) if hits else opp
