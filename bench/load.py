@@ -1,15 +1,24 @@
 """Load benchmark of ``bgclock serve``: press-to-all-watchers latency and server CPU.
 
 Simulated tables on loopback: each table has two table devices (A and B), each
-pressing every 2 s (so one press a second per table, alternating), and one
-director's dashboard watches every table.  A press's latency is the time from
-its send to the moment the *last* of its three watchers (both devices and the
-dashboard) has the update.  The same traffic then goes through a bare
-WebSocket broadcast server (``bench/bare_server.py``: same uvicorn stack, no
-engine, no database) as the floor.
+pressing every 2 s (so one press a second per table, alternating; table i's
+presses fall at i/n s past each second, evenly spread), and one director's
+dashboard watches every table.  A press's latency is the time from its send
+to the moment the *last* of its three watchers (both devices and the
+dashboard) has its ``update`` (matched by table and seq, the seq from the
+press's ack).  A press sent in the measured window whose update had not reached
+all three watchers when the run ended (``DRAIN_S`` after the window) is
+"unanswered".  The same traffic then goes through a bare WebSocket broadcast
+server (``bench/bare_server.py``: same uvicorn stack, no engine, no database)
+as the floor.
 
-The load generator is one Python process on the same 2-core machine as the
-server: it competes with it for CPU, and its own delays are in the figures.
+The load generator runs in worker processes (``bench/_loadgen.py``): the
+dashboard in one, the table devices in ``--device-procs`` others, each on
+uvloop with a minimal WebSocket client and its GC frozen after set-up.  Each
+reports its CPU and its event-loop lag over the measured window, and how late
+its presses went out against their schedule, so a row can say whether the
+generator or the server was the bottleneck.  ``--profile DIR`` records py-spy
+profiles of the server and of every worker over the measured window.
 
 Run: ``python bench/load.py`` (100, 500 and 2,000 tables) or
 ``python bench/load.py --tables 100 --duration 5``.  Prints a Markdown table.
@@ -21,25 +30,28 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
+import multiprocessing
 import os
-import resource
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
-import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench._loadgen import run_worker  # noqa: E402
 
 KEY = "bench-director-secret"
 ROOT = Path(__file__).resolve().parent.parent
 CLK_TCK = os.sysconf("SC_CLK_TCK")
+#: How long after the measured window the watchers' updates are still awaited.
+DRAIN_S = 3.0
 
 
 def free_port() -> int:
@@ -51,50 +63,6 @@ def free_port() -> int:
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
-
-
-def own_cpu() -> float:
-    r = resource.getrusage(resource.RUSAGE_SELF)
-    return r.ru_utime + r.ru_stime
-
-
-@dataclass
-class Pending:
-    sent: float
-    remaining: int
-
-
-@dataclass
-class Run:
-    tables: int
-    watchers_per_table: int = 3
-    pending: dict[int, Pending] = field(default_factory=dict)
-    latencies: list[float] = field(default_factory=list)
-    measuring: bool = False
-    lost: int = 0
-    presses: int = 0
-    errors: int = 0
-
-    def updated(self, table: int) -> None:
-        p = self.pending.get(table)
-        if p is None:
-            return
-        p.remaining -= 1
-        if p.remaining == 0:
-            del self.pending[table]
-            if self.measuring:
-                self.latencies.append(time.perf_counter() - p.sent)
-
-
-async def reader(ws: Any, run: Run) -> None:
-    with contextlib.suppress(websockets.ConnectionClosed):
-        async for raw in ws:
-            msg = json.loads(raw)
-            kind = msg.get("type")
-            if kind == "update":
-                run.updated(msg["table"])
-            elif kind == "error":
-                run.errors += 1
 
 
 async def start_server(kind: str, port: int, workdir: Path) -> subprocess.Popen[bytes]:
@@ -130,95 +98,132 @@ async def create_tables(port: int, n: int) -> list[tuple[int, str]]:
         return list(await asyncio.gather(*(one(i) for i in range(n))))
 
 
-async def measure(kind: str, n: int, duration: float, warmup: float,
-                  workdir: Path) -> dict[str, Any]:
+def machine_busy() -> float:
+    """CPU seconds every process of the machine has used (all cores, /proc/stat)."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    ticks = [int(x) for x in fields]
+    return (sum(ticks[:8]) - ticks[3] - ticks[4]) / CLK_TCK  # less idle and iowait
+
+
+def pct(values: list[float], q: float) -> float:
+    return values[min(len(values) - 1, int(q * len(values)))] if values else float("nan")
+
+
+def join(logs: list[Any], measure_from: float, measure_to: float,
+         n: int) -> dict[str, Any]:
+    """Latency of every press sent in the measured window: its send to the
+    last of its three watchers' ``update`` (both devices and the dashboard)."""
+    acks: dict[str, int] = {}
+    seen: dict[tuple[int, int], list[float]] = {}
+    for log in logs:
+        acks.update(log.acks)
+        for table, seq, _watcher, at in log.updates:
+            seen.setdefault((table, seq), []).append(at)
+    latencies: list[float] = []
+    unanswered = 0
+    late_sends: list[float] = []
+    for log in logs:
+        for pid, table, planned, sent in log.sent:
+            if not measure_from <= sent < measure_to:
+                continue
+            late_sends.append(sent - planned)
+            seq = acks.get(pid)
+            got = seen.get((table, seq)) if seq is not None else None
+            if got is None or len(got) < 3:
+                unanswered += 1
+                continue
+            latencies.append(max(got) - sent)
+    latencies.sort()
+    late_sends.sort()
+    lags = sorted(lag for log in logs for at, lag in log.lags if measure_from <= at < measure_to)
+    return {"presses": len(latencies) + unanswered, "unanswered": unanswered,
+            "p50": pct(latencies, 0.50) * 1000, "p99": pct(latencies, 0.99) * 1000,
+            "max": latencies[-1] * 1000 if latencies else float("nan"),
+            "mean": statistics.fmean(latencies) * 1000 if latencies else float("nan"),
+            "send_late_p99": pct(late_sends, 0.99) * 1000,
+            "lag_p99": pct(lags, 0.99) * 1000, "lag_max": lags[-1] * 1000 if lags else 0.0,
+            "errors": sum(log.errors for log in logs),
+            "error_sample": next((log.error_sample for log in logs if log.error_sample), "")}
+
+
+async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Path,
+                  device_procs: int, profile: Path | None) -> dict[str, Any]:
     port = free_port()
     proc = await start_server(kind, port, workdir)
-    run = Run(tables=n)
-    conns: list[Any] = []
-    tasks: list[asyncio.Task[None]] = []
-    url = f"ws://127.0.0.1:{port}/ws"
+    ctx = multiprocessing.get_context("spawn")
+    workers: list[tuple[Any, Any]] = []
     try:
         if kind == "bgclock":
             tables = await create_tables(port, n)
-            hellos = [{"type": "hello", "token": tok} for _, tok in tables]
+            hellos = [(tid, {"type": "hello", "token": tok}) for tid, tok in tables]
             director_hello: dict[str, Any] = {"type": "hello", "key": KEY}
         else:
-            tables = [(i + 1, "") for i in range(n)]
-            hellos = [{"type": "hello", "table": tid} for tid, _ in tables]
+            hellos = [(i + 1, {"type": "hello", "table": i + 1}) for i in range(n)]
             director_hello = {"type": "hello", "director": True}
-        sem = asyncio.Semaphore(100)
-
-        async def connect(hello: dict[str, Any]) -> Any:
-            async with sem:
-                ws = await websockets.connect(url, max_size=None, ping_interval=None,
-                                              open_timeout=60)
-                await ws.send(json.dumps(hello))
-                await ws.recv()  # welcome
-                return ws
-
-        director = await connect(director_hello)
-        devices = await asyncio.gather(*(connect(h) for h in hellos for _ in range(2)))
-        conns = [director, *devices]
-        pairs = [(devices[2 * i], devices[2 * i + 1]) for i in range(n)]
-        for ws in conns:
-            tasks.append(asyncio.get_running_loop().create_task(reader(ws, run)))
+        index_of = {str(tid): i for i, (tid, _) in enumerate(hellos)}
+        shares = [hellos[i::device_procs] for i in range(device_procs)]
+        specs = [{"role": "dashboard", "port": port, "tables": [], "total_tables": n,
+                  "director_hello": director_hello, "index_of": index_of}]
+        specs += [{"role": "devices", "port": port, "tables": share, "total_tables": n,
+                   "index_of": index_of} for share in shares if share]
+        loop = asyncio.get_running_loop()
+        for spec in specs:  # the dashboard first: it then sees every table's setup
+            here, there = ctx.Pipe()
+            p = ctx.Process(target=run_worker, args=(spec, there), daemon=True)
+            p.start()
+            workers.append((p, here))
+            if spec["role"] == "dashboard":
+                await loop.run_in_executor(None, here.recv)
+        for _, pipe in workers[1:]:
+            await loop.run_in_executor(None, pipe.recv)  # connected
         if kind == "bgclock":  # every clock starts: A is on turn
-            for (tid, _), (a, _) in zip(tables, pairs, strict=True):
-                await a.send(json.dumps({"type": "cmd", "id": f"roll-{tid}",
-                                         "do": "opening_roll", "dice": [6, 1]}))
-            await asyncio.sleep(1.0 + n / 2000)
-        run.pending.clear()
-        t0 = time.perf_counter() + 0.2
-        end = t0 + warmup + duration
-
-        async def table_loop(index: int, tid: int, a: Any, b: Any) -> None:
-            k = 0
-            next_at = t0 + index / n
-            while True:
-                delay = next_at - time.perf_counter()
-                if delay > 0:
-                    await asyncio.sleep(delay)
-                if time.perf_counter() >= end:
-                    return
-                device, side = (a, "A") if k % 2 == 0 else (b, "B")
-                if tid in run.pending:
-                    run.lost += 1
-                run.pending[tid] = Pending(time.perf_counter(), run.watchers_per_table)
-                run.presses += run.measuring
-                await device.send(json.dumps({"type": "cmd", "id": f"p{tid}-{k}", "do": "hit",
-                                              "side": side}))
-                k += 1
-                next_at += 1.0
-
-        loops = [asyncio.get_running_loop().create_task(table_loop(i, tid, a, b))
-                 for i, ((tid, _), (a, b)) in enumerate(zip(tables, pairs, strict=True))]
-        await asyncio.sleep(max(0.0, t0 + warmup - time.perf_counter()))
-        run.measuring = True
-        cpu0, own0, wall0 = cpu_seconds(proc.pid), own_cpu(), time.perf_counter()
-        await asyncio.sleep(duration)
-        cpu1, own1, wall1 = cpu_seconds(proc.pid), own_cpu(), time.perf_counter()
-        await asyncio.gather(*loops)
-        await asyncio.sleep(0.5)
-        run.measuring = False
-        lat = sorted(run.latencies)
-        wall = wall1 - wall0
-
-        def pct(q: float) -> float:
-            return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000 if lat else float("nan")
-
-        return {
-            "server": kind, "tables": n, "connections": len(conns), "presses": len(lat),
-            "p50": pct(0.50), "p99": pct(0.99), "max": lat[-1] * 1000 if lat else float("nan"),
-            "mean": statistics.fmean(lat) * 1000 if lat else float("nan"),
-            "server_cpu": 100 * (cpu1 - cpu0) / wall, "client_cpu": 100 * (own1 - own0) / wall,
-            "unanswered": run.lost, "errors": run.errors,
-        }
+            for _, pipe in workers:
+                pipe.send("roll")
+            for _, pipe in workers:
+                await loop.run_in_executor(None, pipe.recv)
+            await asyncio.sleep(n / 2000)
+        t0 = time.monotonic() + 0.5
+        measure_from = t0 + warmup
+        measure_to = measure_from + duration
+        plan = {"t0": t0, "end": measure_to, "stop": measure_to + DRAIN_S,
+                "measure_from": measure_from, "measure_to": measure_to}
+        for _, pipe in workers:
+            pipe.send(plan)
+        await asyncio.sleep(max(0.0, measure_from - time.monotonic()))
+        load0 = os.getloadavg()[0]
+        cpu0, busy0 = cpu_seconds(proc.pid), machine_busy()
+        profilers = []
+        if profile is not None:
+            profile.mkdir(parents=True, exist_ok=True)
+            pids = {kind: proc.pid, **{f"gen{i}": p.pid for i, (p, _) in enumerate(workers)}}
+            for name, pid in pids.items():
+                out = profile / f"{kind}-{n}-{name}.txt"
+                profilers.append(subprocess.Popen(
+                    ["py-spy", "record", "--pid", str(pid), "-d", str(int(duration)), "-r", "100",
+                     "--nonblocking", "-f", "raw", "-o", str(out)],
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+        await asyncio.sleep(max(0.0, measure_to - time.monotonic()))
+        cpu1, busy1 = cpu_seconds(proc.pid), machine_busy()
+        load1 = os.getloadavg()[0]
+        logs = [await loop.run_in_executor(None, pipe.recv) for _, pipe in workers]
+        for pr in profilers:
+            pr.wait()
+        row = {"server": kind, "tables": n, "connections": 2 * n + 1, **join(
+            logs, measure_from, measure_to, n)}
+        row["server_cpu"] = 100 * (cpu1 - cpu0) / duration
+        row["client_cpu"] = 100 * sum(log.cpu[1] - log.cpu[0] for log in logs) / duration
+        row["worker_cpu"] = [round(100 * (log.cpu[1] - log.cpu[0]) / duration) for log in logs]
+        row["load"] = max(load0, load1)
+        # Everything else the machine ran meanwhile (other work, the kernel's
+        # share of loopback networking not charged to a process, py-spy...).
+        row["other_cpu"] = 100 * (busy1 - busy0) / duration - row["server_cpu"] - row["client_cpu"]
+        return row
     finally:
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        await asyncio.gather(*(ws.close() for ws in conns), return_exceptions=True)
+        for p, pipe in workers:
+            p.join(5)
+            if p.is_alive():
+                p.kill()
+            pipe.close()
         proc.terminate()
         try:
             proc.wait(10)
@@ -231,22 +236,31 @@ async def main_async(args: argparse.Namespace) -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.tables:
-            for kind in ("bgclock", "bare"):
-                row = await measure(kind, n, args.duration, args.warmup, Path(tmp))
+            for kind in args.servers:
+                row = await measure(kind, n, args.duration, args.warmup, Path(tmp),
+                                    args.device_procs, args.profile)
                 rows.append(row)
                 print(f"# {kind} {n} tables: p50 {row['p50']:.1f} ms, p99 {row['p99']:.1f} ms, "
-                      f"server CPU {row['server_cpu']:.0f}%", file=sys.stderr, flush=True)
-    print("| server | tables | connections | presses measured | p50 ms | p99 ms | max ms "
-          "| server CPU (% of a core) | load generator CPU | p99 / bare p99 |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+                      f"max {row['max']:.1f} ms, server CPU {row['server_cpu']:.0f}%, "
+                      f"generator CPU {row['client_cpu']:.0f}% {row['worker_cpu']}, "
+                      f"generator lag p99 {row['lag_p99']:.1f} ms (max {row['lag_max']:.1f}), "
+                      f"other CPU {row['other_cpu']:.0f}%, load {row['load']:.2f}"
+                      + (f", errors: {row['error_sample']}" if row["errors"] else ""),
+                      file=sys.stderr, flush=True)
+    print("| server | tables | presses measured | p50 ms | p99 ms | max ms "
+          "| server CPU | generator CPU | generator loop lag p99 / max ms "
+          "| late sends p99 ms | other CPU | load avg | p99 / bare p99 |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     bare = {r["tables"]: r for r in rows if r["server"] == "bare"}
     for r in rows:
-        ratio = r["p99"] / bare[r["tables"]]["p99"] if r["server"] == "bgclock" else 1.0
+        floor = bare.get(r["tables"])
+        ratio = f"{r['p99'] / floor['p99']:.2f}" if floor else "-"
         note = f" ({r['unanswered']} unanswered, {r['errors']} errors)" if (
             r["unanswered"] or r["errors"]) else ""
-        print(f"| {r['server']} | {r['tables']} | {r['connections']} | {r['presses']}{note} "
+        print(f"| {r['server']} | {r['tables']} | {r['presses']}{note} "
               f"| {r['p50']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | {r['server_cpu']:.0f}% "
-              f"| {r['client_cpu']:.0f}% | {ratio:.2f} |")
+              f"| {r['client_cpu']:.0f}% | {r['lag_p99']:.1f} / {r['lag_max']:.1f} "
+              f"| {r['send_late_p99']:.1f} | {r['other_cpu']:.0f}% | {r['load']:.2f} | {ratio} |")
 
 
 def main() -> None:
@@ -254,10 +268,17 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, nargs="+", default=[100, 500, 2000],
                         help="table counts to run (default 100 500 2000)")
+    parser.add_argument("--servers", nargs="+", default=["bgclock", "bare"],
+                        choices=["bgclock", "bare"], help="servers to run (default both)")
     parser.add_argument("--duration", type=float, default=10.0,
                         help="seconds measured per run (default 10)")
     parser.add_argument("--warmup", type=float, default=3.0,
                         help="seconds of traffic before measuring (default 3)")
+    parser.add_argument("--device-procs", type=int, default=1,
+                        help="worker processes for the table devices (default 1; "
+                             "the dashboard has its own)")
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="record py-spy profiles of the measured window into this folder")
     args = parser.parse_args()
     asyncio.run(main_async(args))
 
