@@ -9,10 +9,11 @@ the JSON Schema of every client message, served at ``/protocol/schemas.json``.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from typing import Any, Final
+
+import orjson
 
 from bgclock.core import EVENT_TYPES
 
@@ -121,8 +122,8 @@ def decode(text: str | bytes | None) -> Message:
     if len(text) > MAX_MESSAGE_BYTES or len(text.encode()) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"a message may have at most {MAX_MESSAGE_BYTES} bytes")
     try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
+        data = orjson.loads(text)
+    except (ValueError, RecursionError):  # orjson.JSONDecodeError is a ValueError
         raise ProtocolError("bad_message", "a message must be valid JSON") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_message", "a message must be a JSON object")
@@ -205,8 +206,10 @@ def _command(data: dict[str, Any]) -> Command:
 
 
 def dumps(message: dict[str, Any]) -> str:
-    """The compact JSON form every server message is sent in."""
-    return json.dumps(message, separators=(",", ":"))
+    """The compact JSON form every server message is sent in (UTF-8, not
+    ``\\u`` escapes; orjson: a tenth of the standard library's time, and a
+    state is encoded once per update whatever the number of watchers)."""
+    return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 _V = {"const": VERSION}
