@@ -36,6 +36,7 @@ from bgclock.store import DEFAULT_WARN_S, NotFound, Store, TableSpec
 
 from . import _export, _pages
 from ._auth import DirectorAuth, RateLimiter, TableTokens, origin_allowed
+from ._heap import HeapKeeper
 from ._hub import Hub, TableHub, new_match
 from ._lag import DEFAULT_PARAMS, LagParams
 from ._openapi import openapi
@@ -579,8 +580,12 @@ def create_app(
     table_rate: tuple[float, float] = (30, 10),
     director_rate: tuple[float, float] = (600, 300),
     static_dir: Path | None = WEB_STATIC,
+    heap_settle_s: float | None = 10.0,
 ) -> Starlette:
-    """The server's ASGI application over ``store`` (opened and closed by its lifespan)."""
+    """The server's ASGI application over ``store`` (opened and closed by its lifespan).
+
+    ``heap_settle_s``: how often the long-lived heap is frozen out of the
+    garbage collector's walks (``_heap``); None leaves the collector alone."""
     server = Server(store, director_secret=director_secret or secrets.token_urlsafe(16),
                     clock=clock or WallClock(), lag_params=lag_params, public_url=public_url,
                     allow_origins=allow_origins, hello_timeout_s=hello_timeout_s,
@@ -593,9 +598,14 @@ def create_app(
         key = await store.set_meta_if_absent("table_token_key", secrets.token_hex(32))
         server.tokens = TableTokens(bytes.fromhex(key))
         server.recovered = await server.hub.start()
+        heap = HeapKeeper(heap_settle_s) if heap_settle_s else None
+        if heap is not None:
+            heap.start()
         try:
             yield
         finally:
+            if heap is not None:
+                await heap.stop()
             await server.hub.stop()
             await store.close()
 
