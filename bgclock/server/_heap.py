@@ -29,7 +29,7 @@ log = logging.getLogger("bgclock.server")
 
 
 class HeapKeeper:
-    def __init__(self, settle_s: float = 10.0, thorough_s: float = 3600.0) -> None:
+    def __init__(self, settle_s: float = 2.0, thorough_s: float = 3600.0) -> None:
         self.settle_s = settle_s
         self.thorough_s = thorough_s
         self._task: asyncio.Task[None] | None = None
