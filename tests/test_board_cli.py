@@ -142,3 +142,22 @@ def test_help_exits_cleanly(capsys: pytest.CaptureFixture[str]) -> None:
         main(["adjudicate", "--help"])
     assert exc.value.code == 0
     assert "--concede" in capsys.readouterr().out
+
+
+def test_biba_gin_with_contact(capsys: pytest.CaptureFixture[str]) -> None:
+    # two checkers on our ace point, the opponent on the bar with none off: the
+    # gammon (and the backgammon) cannot be avoided; 2 points needed
+    gin = position_id(Position.from_points({1: 2}, {25: 1, 6: 14}))
+    out = run_json(capsys, gin, "--length", "7", "--score", "5", "3")
+    assert (out["ruling"], out["result"]) == ("gin", "backgammon")
+    assert out["contact"] is True
+
+
+def test_opening_position_at_match_point_is_not_gin(capsys: pytest.CaptureFixture[str]) -> None:
+    out = run_json(capsys, "4HPwATDgc/ABMA", "--length", "5", "--score", "4", "0")
+    assert out["ruling"] == "lost"
+    assert "avoids it" in out["reason"]
+    for side in ("on_roll", "opponent"):
+        for result in ("single", "gammon", "backgammon"):
+            assert out["outcomes"][side][result]["possible"]["answer"] == "yes"
+            assert out["outcomes"][side][result]["certain"]["answer"] == "no"

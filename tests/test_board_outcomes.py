@@ -222,3 +222,40 @@ def test_game_over_positions() -> None:
     pos = Position.from_points({}, {19: 1, 6: 14})
     assert can_happen(pos, "on_roll", "backgammon", "possible").value is True
     assert can_happen(pos, "opponent", "single", "possible").value is False
+
+
+def test_opening_position_everything_possible_nothing_certain() -> None:
+    table = outcome_table(Position.initial())
+    for side in SIDES:
+        for result in RESULTS:
+            assert table[side, result, "possible"].value is True
+            assert table[side, result, "against_best_defence"].value is not False
+            assert table[side, result, "certain"].value is False
+    assert table["on_roll", "single", "against_best_defence"].value is True
+    assert "a line" in table["on_roll", "single", "possible"].reason
+    assert "rolls 6-6" in table["on_roll", "single", "possible"].reason
+
+
+def test_opening_possible_win_needs_few_nodes() -> None:
+    answer = can_happen(Position.initial(), "on_roll", "single", "possible", node_budget=2_000)
+    assert answer.value is True
+
+
+def test_closed_board_gammon_certain_with_the_opponent_on_the_bar() -> None:
+    # our last two checkers on the ace point go off whatever we roll; the opponent
+    # is on the bar with no checker off: a backgammon, for certain
+    pos = Position.from_points({1: 2}, {25: 1, 6: 14})
+    assert can_happen(pos, "on_roll", "gammon", "certain").value is True
+    assert can_happen(pos, "on_roll", "backgammon", "certain").value is True
+    assert can_happen(pos, "opponent", "single", "possible").value is False
+
+
+def test_closed_board_gammon_not_certain() -> None:
+    # a closed board with the opponent on the bar, but we must open it as we bear off:
+    # the opponent can come in with 6-6, run home and save the gammon
+    pos = Position.from_points({1: 2, 2: 2, 3: 2, 4: 2, 5: 2, 6: 2}, {25: 1, 1: 14})
+    certain = can_happen(pos, "on_roll", "gammon", "certain")
+    assert certain.value is False
+    assert "avoids it" in certain.reason
+    assert can_happen(pos, "on_roll", "gammon", "possible").value is True
+    assert can_happen(pos, "opponent", "gammon", "possible").value is False

@@ -78,7 +78,7 @@ RESULTS: Final[tuple[Result, ...]] = ("single", "gammon", "backgammon")
 READINGS: Final[tuple[Reading, ...]] = ("possible", "against_best_defence", "certain")
 RESULT_POINTS: Final[dict[Result, int]] = {"single": 1, "gammon": 2, "backgammon": 3}
 
-DEFAULT_NODE_BUDGET: Final = 80_000
+DEFAULT_NODE_BUDGET: Final = 100_000
 
 _OFF, _FIRST, _OUT = 0, 1, 2
 _GOAL_WORDS = {
@@ -451,7 +451,6 @@ def _roll_text(roll: tuple[int, int]) -> str:
 
 # the witness search's own rolls: the most pips first
 _ROLLS_FAST_FIRST = tuple(reversed(_ROLLS_SLOW_FIRST))
-_W_AND_ROLLS = tuple(r for r in _ROLLS_SLOW_FIRST if r[0] != r[1])
 _W_DEPTH: Final = 80  # plies a witness line may take
 _W_SHARE: Final = 0.6  # part of a question's budget the witness search may use
 _EXACT: Final = (1 << 30, 1 << 30)
@@ -642,6 +641,9 @@ class Solver:
         self._w_all_d = self._reading == "against_best_defence"
         self._w_done: dict[tuple[int, int, bool], tuple[object, ...]] = {}
         self._w_fail: dict[tuple[int, int, bool], tuple[int, int]] = {}
+        self._w_opts: dict[
+            tuple[int, int, bool], list[tuple[tuple[int, int], list[tuple[int, int]]]]
+        ] = {}
         for disc in range(0, 200):
             self._w_cut = False
             if self._w(me, opp, s_on_roll, _W_DEPTH, disc):
@@ -718,58 +720,67 @@ class Solver:
             score = 20 * _in_other_home(d_side) - _pips(s_side)
         return score + 12 * _exposed(d_side, s_side)
 
+    def _w_results(
+        self, me: int, opp: int, s_moves: bool, roll: tuple[int, int], sign: int
+    ) -> list[tuple[int, int]]:
+        """A roll's results (the other side after hits, the mover), the best for the
+        witness first (``sign`` -1: the worst first)."""
+        blocked, blots = _masks(opp)
+        plays = generate(me, blocked, blots, roll[0], roll[1])
+        self._charge(len(plays))
+        ranked = []
+        for nb, hits in plays:
+            nopp = _hit(opp, hits) if hits else opp
+            s_side, d_side = (nb, nopp) if s_moves else (nopp, nb)
+            ranked.append((sign * self._w_score(s_side, d_side), nopp, nb))
+        ranked.sort(key=lambda r: r[0])
+        return [(o, b) for _, o, b in ranked]
+
+    def _w_option(
+        self, key: tuple[int, int, bool], i: int, all_plays: bool, prover_moves: bool
+    ) -> tuple[tuple[int, int], list[tuple[int, int]]]:
+        """The ``i``-th roll tried at a node, with its results in the order tried;
+        kept per node, as the discrepancy rounds come back to the same nodes."""
+        me, opp, s_moves = key
+        options = self._w_opts.get(key)
+        if options is None:
+            options = self._w_opts[key] = []
+            if all_plays:
+                # every play must be answered: the rolls with the fewest plays
+                # first (a blocked side has few)
+                every = [
+                    (roll, self._w_results(me, opp, s_moves, roll, -1))
+                    for roll in _ROLLS_SLOW_FIRST
+                ]
+                every.sort(key=lambda o: len(o[1]))
+                options.extend(every)
+        else:
+            self._charge(1)
+        while len(options) <= i:
+            rolls = _ROLLS_FAST_FIRST if prover_moves else _ROLLS_SLOW_FIRST
+            roll = rolls[len(options)]
+            options.append((roll, self._w_results(me, opp, s_moves, roll, 1)))
+        return options[i]
+
     def _w_expand(
         self, key: tuple[int, int, bool], me: int, opp: int, s_moves: bool, depth: int, disc: int
     ) -> bool:
         self._charge(1)
-        blocked, blots = _masks(opp)
         all_plays = self._w_all_s if s_moves else self._w_all_d
-        if all_plays:
-            # the other side's rolls with the fewest plays first; every play answered
-            # the other side's doubles first, the fewest plays first, then small rolls
-            doubles = []
-            for d in range(6, 0, -1):
-                plays = generate(me, blocked, blots, d, d)
-                self._charge(len(plays))
-                doubles.append((len(plays), (d, d), plays))
-            doubles.sort(key=lambda o: o[0])
-            options = [(r, p) for _, r, p in doubles] + [(r, None) for r in _W_AND_ROLLS]
-            for ri, (roll, maybe) in enumerate(options):
-                if ri > disc:
-                    self._w_cut = True
-                    break
-                plays = maybe
-                if plays is None:
-                    plays = generate(me, blocked, blots, roll[0], roll[1])
-                    self._charge(len(plays))
-                ranked = []
-                for nb, hits in plays:
-                    nopp = _hit(opp, hits) if hits else opp
-                    s_side, d_side = (nb, nopp) if s_moves else (nopp, nb)
-                    ranked.append((-self._w_score(s_side, d_side), nopp, nb))
-                ranked.sort(key=lambda r: r[0])  # the hardest plays to answer first
-                kids = [(nopp, nb) for _, nopp, nb in ranked]
+        prover_moves = s_moves == self._w_prove
+        for ri in range(21):
+            if ri > disc:
+                self._w_cut = True
+                break
+            roll, kids = self._w_option(key, ri, all_plays, prover_moves)
+            if all_plays:
                 if all(self._w_kid(k, s_moves, depth - 1, disc - ri) for k in kids):
                     first = kids[0]
                     nxt = None if first[1] == 0 else (first[0], first[1], not s_moves)
                     self._w_done.setdefault(key, ("all", roll, len(kids), nxt))
                     return True
-            return False
-        prover_moves = s_moves == self._w_prove
-        rolls = _ROLLS_FAST_FIRST if prover_moves else _ROLLS_SLOW_FIRST
-        for ri, roll in enumerate(rolls):
-            if ri > disc:
-                self._w_cut = True
-                break
-            plays = generate(me, blocked, blots, roll[0], roll[1])
-            self._charge(len(plays))
-            ranked = []
-            for nb, hits in plays:
-                nopp = _hit(opp, hits) if hits else opp
-                s_side, d_side = (nb, nopp) if s_moves else (nopp, nb)
-                ranked.append((self._w_score(s_side, d_side), nopp, nb))
-            ranked.sort(key=lambda r: r[0])
-            for pi, (_, nopp, nb) in enumerate(ranked):
+                continue
+            for pi, (nopp, nb) in enumerate(kids):
                 if ri + pi > disc:
                     self._w_cut = True
                     break
@@ -1000,24 +1011,31 @@ def outcome_table(
                         found[key] = late
                         changed = True
 
-    for rounds in (1, 2):
+    given: dict[tuple[Side, Result, Reading], int] = {}
+    for i, (side, result, reading) in enumerate(order):
+        known_now = _inferred(found, names, side, result, reading)
+        if known_now is not None:
+            found[side, result, reading] = known_now
+            continue
+        if (side, result, reading) in found:
+            continue
+        share = remaining // (2 * (len(order) - i))  # half: the rest goes to a second pass
+        given[side, result, reading] = share
+        found[side, result, reading] = solver.answer(side, result, reading, budget=share)
+        remaining -= min(solver.nodes_used, share)
+    # what is left goes to the questions still open, half of it at a time (an
+    # answer often settles others: its dual, the results and readings it implies)
+    for key in order:
         settle()
-        todo = [q for q in order if q not in found or found[q].value is None]
-        for i, (side, result, reading) in enumerate(todo):
-            current = found.get((side, result, reading))
-            if current is not None and current.value is not None:
-                continue
-            known_now = _inferred(found, names, side, result, reading)
-            if known_now is not None:
-                found[side, result, reading] = known_now
-                continue
-            if rounds == 2 and remaining < node_budget // 10:
-                break
-            share = remaining // (len(todo) - i)
-            answer = solver.answer(side, result, reading, budget=share)
-            if current is None or answer.value is not None:
-                found[side, result, reading] = answer
-            remaining -= min(solver.nodes_used, share)
+        if found[key].value is not None or remaining < node_budget // 20:
+            continue
+        share = remaining // 2 if remaining >= node_budget // 5 else remaining
+        if 2 * share < 3 * given.get(key, 0):
+            continue  # the same search would give up again
+        answer = solver.answer(*key, budget=share)
+        if answer.value is not None:
+            found[key] = answer
+        remaining -= min(solver.nodes_used, share)
     settle()
     return {(s, r, g): found[s, r, g] for s in SIDES for r in RESULTS for g in READINGS}
 
