@@ -53,10 +53,16 @@ a memoised search over the side's own positions, asking only "is the count
 more than t?" for the one t that matters, and cut short by proven bounds
 (see ``_Side``).
 
-**Contact**: an exact AND/OR search over rolls and plays of both sides,
-deepened one turn at a time; a position that reaches no contact is answered
-by the race reasoning above.  When its node budget runs out before an answer
-the result is ``None`` (unknown), never a guess.
+**Contact**: first a depth-first search for a short witness (the search
+picks the rolls; a line for ``possible``, an AND/OR proof answering every
+defender play for ``against_best_defence``, a line where the defender avoids
+the result against every beneficiary play to refute ``certain``), ordered by
+a heuristic with a growing allowance of deviations (limited discrepancy
+search); then, with the rest of the same node budget, an exact AND/OR search
+over all rolls and plays of both sides, deepened one turn at a time.  A
+position that reaches no contact is answered by the race reasoning above.
+When the budget runs out before a proof the result is ``None`` (unknown),
+never a guess.
 """
 
 from __future__ import annotations
