@@ -17,6 +17,7 @@ from bgclock.board import (
     position_from_id,
     position_from_xgid,
     position_id,
+    read_position,
     xgid,
 )
 from tests.board_random import random_position
@@ -134,3 +135,21 @@ def test_position_ids_agree_with_gnubg() -> None:
         assert position_id(pos) == gnubg_nn.position_id(board)
         back = gnubg_nn.board_from_position_id(position_id(pos))
         assert Position(on_roll=tuple(back[1]), opponent=tuple(back[0])) == pos
+
+
+def test_read_position_as_typed() -> None:
+    # what a director types: a Position ID, ID:MATCHID or an XGID, spaces around
+    opening = position_from_id("4HPwATDgc/ABMA")
+    assert read_position("  4HPwATDgc/ABMA\n") == (opening, None)
+    m = MatchState(length=9, score=(2, 5), cube=2, on_roll=1)
+    pos, match = read_position(f"4HPwATDgc/ABMA:{match_id(m)}")
+    assert pos == opening and match == match_from_id(match_id(m))
+    assert read_position(xgid(opening, m)) == position_from_xgid(xgid(opening, m))
+    assert read_position(xgid(opening, m)[len("XGID="):])[0] == opening
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "hello", "4HPwATDgc/ABMA:zz", "XGID=-b----E-C"])
+def test_read_position_refuses_in_words(bad: str) -> None:
+    with pytest.raises(InvalidId) as err:
+        read_position(bad)
+    assert str(err.value)

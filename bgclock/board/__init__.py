@@ -7,6 +7,8 @@ environment.  Everything a caller may touch is re-exported here.
 - :func:`position_from_id` / :func:`position_id` - gnubg Position IDs.
 - :func:`match_from_id` / :func:`match_id` / :class:`MatchState` - gnubg Match IDs.
 - :func:`position_from_xgid` / :func:`xgid` - eXtreme Gammon XGIDs.
+- :func:`read_position` - a position as a person types it (Position ID,
+  ``ID:MATCHID`` or XGID), with its match when given.
 - :func:`legal_plays` / :class:`Play` - the legal plays of a roll.
 - :func:`can_happen` / :func:`outcome_table` / :class:`Solver` / :class:`Answer` -
   whether a side can still win a single game, a gammon or a backgammon, under
@@ -24,6 +26,7 @@ from bgclock.board._ids import (
     position_from_id,
     position_from_xgid,
     position_id,
+    read_position,
     xgid,
 )
 from bgclock.board._moves import ROLLS, Play, legal_plays, resulting_positions
@@ -75,6 +78,7 @@ __all__ = [
     "position_from_id",
     "position_from_xgid",
     "position_id",
+    "read_position",
     "resulting_positions",
     "rule_dispute",
     "xgid",

@@ -351,3 +351,28 @@ def xgid(position: Position, match: MatchState | None = None) -> str:
 def with_on_roll(match: MatchState, player: int) -> MatchState:
     """A copy of ``match`` with another player on roll."""
     return replace(match, on_roll=player, turn=player)
+
+
+def read_position(text: str) -> tuple[Position, MatchState | None]:
+    """A position typed by a person: a gnubg Position ID, ``ID:MATCHID`` or an XGID.
+
+    The match comes with an XGID or a Match ID after the colon, else None.
+    Surrounding spaces are ignored; anything unreadable raises
+    :class:`InvalidId` (a :class:`BoardError`) saying what is wrong.
+
+    >>> position, match = read_position(" 4HPwATDgc/ABMA ")
+    >>> position.pip_counts(), match
+    ((167, 167), None)
+    >>> read_position("4HPwATDgc/ABMA:cAkgAQAAAAAA")[1].length
+    9
+    """
+    text = text.strip()
+    if not text:
+        raise InvalidId(
+            "no position: type a gnubg Position ID (optionally ID:MATCHID) or an XGID")
+    if text.upper().startswith("XGID=") or text.count(":") == 9:
+        return position_from_xgid(text)
+    if ":" in text:
+        pos_part, match_part = text.split(":", 1)
+        return position_from_id(pos_part), match_from_id(match_part)
+    return position_from_id(text), None

@@ -14,9 +14,8 @@ from typing import Any
 from bgclock.board._ids import (
     MatchState,
     match_from_id,
-    position_from_id,
-    position_from_xgid,
     position_id,
+    read_position,
     xgid,
 )
 from bgclock.board._outcomes import (
@@ -85,16 +84,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object")
 
 
-def _read_position(text: str) -> tuple[Position, MatchState | None]:
-    text = text.strip()
-    if text.upper().startswith("XGID=") or text.count(":") == 9:
-        return position_from_xgid(text)
-    if ":" in text:
-        pos_part, match_part = text.split(":", 1)
-        return position_from_id(pos_part), match_from_id(match_part)
-    return position_from_id(text), None
-
-
 def _match(args: argparse.Namespace, from_position: MatchState | None) -> tuple[int, int, int, int]:
     """(length, score on roll, score opponent, cube)."""
     length, on_roll, opponent, cube = 0, 0, 0, 1
@@ -122,7 +111,7 @@ def _match(args: argparse.Namespace, from_position: MatchState | None) -> tuple[
 def run(args: argparse.Namespace) -> int:
     """Run ``bgclock adjudicate``."""
     try:
-        position, from_position = _read_position(args.position)
+        position, from_position = read_position(args.position)
         length, score_on_roll, score_opponent, cube = _match(args, from_position)
     except BoardError as exc:
         print(f"bgclock adjudicate: {exc}", file=sys.stderr)
