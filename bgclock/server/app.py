@@ -34,7 +34,7 @@ from bgclock import web
 from bgclock.core import ClockError
 from bgclock.store import DEFAULT_WARN_S, NotFound, Store, TableSpec
 
-from . import _export, _pages
+from . import _adjudicate, _export, _pages
 from ._auth import DirectorAuth, RateLimiter, TableTokens, origin_allowed
 from ._heap import HeapKeeper
 from ._hub import Hub, TableHub, new_match
@@ -628,6 +628,8 @@ def create_app(
         Route("/api/tables/{table_id}/log.json", table_log_json),
         Route("/api/tables/{table_id}/log.csv", table_log_csv),
         Route("/api/tables/{table_id}/report", table_report),
+        Route("/api/tables/{table_id}/adjudicate", director_only(_adjudicate.adjudicate),
+              methods=["POST"]),
         WebSocketRoute("/ws", websocket),
     ]
     if static_dir is not None and static_dir.is_dir():

@@ -1,0 +1,122 @@
+"""``POST /api/tables/{table_id}/adjudicate``: the ruling a position calls for.
+
+The director types the position on the board of a table in ``dispute`` (a
+BIBA time expiration, or a rejected concession or claim); the board engine
+(``bgclock.board.rule_dispute``) says what the rules call for, with its reason
+and clause.  It only *suggests*: nothing is applied or stored; the director
+confirms by sending the ``ruling`` command it returns, as usual.
+
+The search is CPU-bound (up to a second or two for a contact position, more
+with a bigger node budget), so it runs in a worker thread, one at a time per
+server (a second request waits its turn), never on the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import weakref
+from typing import Any, Protocol
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from bgclock.board import DEFAULT_NODE_BUDGET, BoardError, read_position, rule_dispute
+from bgclock.core import MatchState
+
+#: The node budget a request may ask for.
+MAX_NODES = 1_000_000
+#: A position is short; anything longer than this is not one.
+MAX_BODY = 4096
+MAX_POSITION = 200
+
+
+class _Table(Protocol):
+    closed: bool
+    committed_seq: int
+
+    def state_now(self) -> MatchState: ...
+
+
+class _Server(Protocol):
+    def table_or_404(self, request: Request) -> Any: ...
+
+
+#: One adjudication at a time per server: the searches share the interpreter.
+_turns: weakref.WeakKeyDictionary[object, asyncio.Lock] = weakref.WeakKeyDictionary()
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+def _read_body(body: bytes) -> tuple[str, int]:
+    """(position, nodes) from the request's JSON; ValueError says what is wrong."""
+    if len(body) > MAX_BODY:
+        raise ValueError("the body is too large")
+    try:
+        data = json.loads(body or b"{}")
+    except ValueError:
+        raise ValueError("the body must be JSON") from None
+    if not isinstance(data, dict):
+        raise ValueError("the body must be a JSON object")
+    unknown = set(data) - {"position", "nodes"}
+    if unknown:
+        raise ValueError(f"unknown field {sorted(unknown)[0]!r}")
+    position = data.get("position")
+    if not isinstance(position, str) or not position.strip():
+        raise ValueError("position: a gnubg Position ID (optionally ID:MATCHID) or an XGID")
+    if len(position) > MAX_POSITION:
+        raise ValueError(f"position: at most {MAX_POSITION} characters")
+    nodes = data.get("nodes", DEFAULT_NODE_BUDGET)
+    if isinstance(nodes, bool) or not isinstance(nodes, int) or not 1 <= nodes <= MAX_NODES:
+        raise ValueError(f"nodes: a whole number from 1 to {MAX_NODES:,}")
+    return position, nodes
+
+
+def suggestion(state: MatchState, text: str, *, nodes: int = DEFAULT_NODE_BUDGET,
+               ) -> dict[str, Any]:
+    """The suggested ruling on ``state``'s dispute for the position ``text``.
+
+    The side on roll in the position is ``state.on_turn``; the match (length,
+    score, cube) is the table's, whatever match an ID carries.  Raises
+    ``BoardError`` (with words) for an unreadable position.  CPU-bound."""
+    position, _ = read_position(text)
+    ruled = rule_dispute(state, position, node_budget=nodes)
+    command: dict[str, Any] | None = None
+    if ruled.decision is not None:
+        command = {"do": "ruling", "decision": ruled.decision}
+        if ruled.decision == "gin":
+            command["result"] = ruled.result
+    judged = ruled.adjudication
+    return {"decision": ruled.decision, "result": ruled.result, "ruling": judged.ruling,
+            "reason": judged.reason, "clause": judged.clause, "on_roll": state.on_turn,
+            "command": command}
+
+
+async def adjudicate(server: _Server, request: Request) -> Response:
+    """Suggest the ruling on a table's dispute from the position on its board."""
+    table: _Table = server.table_or_404(request)
+    try:
+        text, nodes = _read_body(await request.body())
+    except ValueError as exc:
+        return _error(422, "invalid", str(exc))
+    if table.closed:
+        return _error(409, "closed", "this table is closed")
+    state = table.state_now()
+    if state.phase != "dispute":
+        return _error(409, "not_in_dispute",
+                      "there is no dispute at this table to rule on (phase "
+                      f"{state.phase.replace('_', ' ')})")
+    try:
+        read_position(text)  # unreadable: answered at once, without waiting a turn
+    except BoardError as exc:
+        return _error(422, "invalid", str(exc))
+    seq = table.committed_seq
+    turn = _turns.setdefault(server, asyncio.Lock())
+    async with turn:
+        try:
+            out = await asyncio.to_thread(suggestion, state, text, nodes=nodes)
+        except BoardError as exc:
+            return _error(422, "invalid", str(exc))
+    return JSONResponse({**out, "seq": seq})
