@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bgclock.board import DEFAULT_NODE_BUDGET
 from bgclock.core import OVERRIDE_KEYS, PRESETS
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
@@ -91,6 +92,12 @@ def openapi() -> dict[str, Any]:
             "/api/tables/{table_id}/report": {"get": _op(
                 "the match's report", {"200": _ok({"type": "object"}), **_errors(404)},
                 params=tab)},
+            "/api/tables/{table_id}/adjudicate": {"post": _op(
+                "suggest the ruling on a dispute from the position on the board (applies "
+                "nothing: the director sends the ruling command to confirm it)",
+                {"200": _ok({"$ref": "#/components/schemas/Suggestion"}),
+                 **_errors(404, 409, 422)},
+                body=_ADJUDICATE, params=tab)},
         },
         "components": {
             "securitySchemes": {
@@ -108,6 +115,7 @@ def openapi() -> dict[str, Any]:
                     "status": {"enum": ["open", "closed"]},
                     "tables": {"type": "array", "items": table}}},
                 "TableSpec": _SPEC,
+                "Suggestion": _SUGGESTION,
                 "Table": {"allOf": [spec, {"type": "object", "properties": {
                     "id": {"type": "integer"}, "tournament_id": {"type": "integer"},
                     "status": {"enum": ["open", "closed"]},
@@ -137,5 +145,40 @@ _SPEC: dict[str, Any] = {
                    "items": {"type": "integer", "minimum": 1, "maximum": 3600},
                    "default": [60, 20, 10],
                    "description": "the table page's low-time warnings (seconds of reserve)"},
+    },
+}
+
+
+_ADJUDICATE: dict[str, Any] = {
+    "type": "object", "required": ["position"], "additionalProperties": False,
+    "properties": {
+        "position": {"type": "string", "minLength": 1, "maxLength": 200,
+                     "description": "a gnubg Position ID (optionally ID:MATCHID) or an XGID; "
+                                    "the side on roll is the state's on_turn, the match "
+                                    "(score, cube) is the table's"},
+        "nodes": {"type": "integer", "minimum": 1, "maximum": 1_000_000,
+                  "default": DEFAULT_NODE_BUDGET,
+                  "description": "positions the contact search may expand"},
+    },
+}
+
+_SUGGESTION: dict[str, Any] = {
+    "type": "object",
+    "required": ["decision", "result", "ruling", "reason", "clause", "command"],
+    "properties": {
+        "decision": {"enum": ["accept", "invalid", "gin", "lost", None],
+                     "description": "the ruling command's decision; null: the search could "
+                                    "not decide, the director rules by eye"},
+        "result": {"enum": ["single", "gammon", "backgammon", None]},
+        "ruling": {"enum": ["gin", "lost", "must_accept", "valid", "invalid", "unknown"],
+                   "description": "the board engine's ruling (docs/adjudication.md)"},
+        "reason": {"type": "string"},
+        "clause": {"type": "string"},
+        "on_roll": {"enum": ["A", "B"], "description": "the side on roll in the position"},
+        "seq": {"type": "integer", "description": "the table's seq the ruling was made at"},
+        "command": {"oneOf": [{"type": "null"}, {
+            "type": "object", "required": ["do", "decision"],
+            "properties": {"do": {"const": "ruling"}, "decision": {"type": "string"},
+                           "result": {"type": "string"}}}]},
     },
 }
