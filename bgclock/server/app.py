@@ -580,7 +580,7 @@ def create_app(
     table_rate: tuple[float, float] = (30, 10),
     director_rate: tuple[float, float] = (600, 300),
     static_dir: Path | None = WEB_STATIC,
-    heap_settle_s: float | None = 2.0,
+    heap_settle_s: float | None = 0.5,
 ) -> Starlette:
     """The server's ASGI application over ``store`` (opened and closed by its lifespan).
 
