@@ -122,6 +122,7 @@ def join(logs: list[Any], measure_from: float, measure_to: float,
     latencies: list[float] = []
     unanswered = 0
     late_sends: list[float] = []
+    series: list[tuple[float, float]] = []
     for log in logs:
         for pid, table, planned, sent in log.sent:
             if not measure_from <= sent < measure_to:
@@ -133,6 +134,7 @@ def join(logs: list[Any], measure_from: float, measure_to: float,
                 unanswered += 1
                 continue
             latencies.append(max(got) - sent)
+            series.append((sent, max(got) - sent))
     latencies.sort()
     late_sends.sort()
     lags = sorted(lag for log in logs for at, lag in log.lags if measure_from <= at < measure_to)
@@ -142,7 +144,7 @@ def join(logs: list[Any], measure_from: float, measure_to: float,
             "mean": statistics.fmean(latencies) * 1000 if latencies else float("nan"),
             "send_late_p99": pct(late_sends, 0.99) * 1000,
             "lag_p99": pct(lags, 0.99) * 1000, "lag_max": lags[-1] * 1000 if lags else 0.0,
-            "errors": sum(log.errors for log in logs),
+            "series": sorted(series), "errors": sum(log.errors for log in logs),
             "error_sample": next((log.error_sample for log in logs if log.error_sample), "")}
 
 
@@ -214,6 +216,9 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
         row["client_cpu"] = 100 * sum(log.cpu[1] - log.cpu[0] for log in logs) / duration
         row["worker_cpu"] = [round(100 * (log.cpu[1] - log.cpu[0]) / duration) for log in logs]
         row["load"] = max(load0, load1)
+        if profile is not None:  # each press: seconds into the window, latency ms
+            (profile / f"{kind}-{n}-latencies.csv").write_text("".join(
+                f"{sent - measure_from:.4f},{1000 * lat:.2f}\n" for sent, lat in row["series"]))
         # Everything else the machine ran meanwhile (other work, the kernel's
         # share of loopback networking not charged to a process, py-spy...).
         row["other_cpu"] = 100 * (busy1 - busy0) / duration - row["server_cpu"] - row["client_cpu"]
@@ -278,7 +283,8 @@ def main() -> None:
                         help="worker processes for the table devices (default 1; "
                              "the dashboard has its own)")
     parser.add_argument("--profile", type=Path, default=None,
-                        help="record py-spy profiles of the measured window into this folder")
+                        help="record py-spy profiles of the measured window, and every "
+                             "press's latency, into this folder")
     args = parser.parse_args()
     asyncio.run(main_async(args))
 
