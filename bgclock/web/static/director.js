@@ -25,7 +25,8 @@
     alertsSeen: new Set(),
     editing: null,        // the table the form edits (null: the form creates one)
     summons: {},          // table id -> {n: summon message}: who called the director, and why
-    handleOnAck: {}       // command id -> alert key marked handled when the command is accepted
+    handleOnAck: {},      // command id -> alert key marked handled when the command is accepted
+    suggest: null         // {table, busy, error, out}: the board engine's suggested ruling on a dispute
   };
   function loadHandled() {
     try { return new Set(JSON.parse(localStorage.getItem("bgclock.dir.handled") || "[]")); } catch (e) { return new Set(); }
@@ -281,6 +282,7 @@
     app.selected = id;
     app.confirm = null;
     app.result = "";
+    app.suggest = null;
     app.log = { table: id, events: [], notes: [] };
     refreshLog();
     render();
@@ -384,6 +386,7 @@
         r.append(btn(t("det.ruling.invalid"), "ruling-invalid", t("det.ruling") + ": " + t("det.ruling.invalid"), () => [{ do: "ruling", decision: "invalid" }]));
       }
       box.append(r);
+      box.append(suggestBox(row, s, n));
     }
     if (ph !== "match_over") {
       // adjust, move time
@@ -446,6 +449,53 @@
         if (c) c.onclick = async () => { app.confirm = null; try { mergeInfo(await api("POST", "/api/tables/" + row.info.id + "/close")); } catch (e) { app.result = String(e.message); } render(); };
       }
     }
+    return box;
+  }
+
+  /* The board engine's ruling on a dispute, from the position the director types
+   * (POST /api/tables/{id}/adjudicate): a suggestion, applied only when confirmed. */
+  function rulingLabel(decision, result) {
+    if (decision === "gin") return t("det.ruling.gin", { r: t("result." + result) });
+    return t("det.ruling." + decision);
+  }
+  async function suggestRuling(id, text) {
+    if (!text.trim()) { app.suggest = { table: id, error: t("det.sugg.empty") }; renderDetail(); return; }
+    app.suggest = { table: id, busy: true };
+    renderDetail();
+    let sg;
+    try { sg = { table: id, out: await api("POST", "/api/tables/" + id + "/adjudicate", { position: text.trim() }) }; }
+    catch (e) { sg = { table: id, error: String(e.message) }; }
+    if (app.selected === id) { app.suggest = sg; renderDetail(); }
+  }
+  function suggestBox(row, s, n) {
+    const id = row.info.id, sg = app.suggest && app.suggest.table === id ? app.suggest : null;
+    const pos = el("input", { id: "sugg-position", size: 32, autocomplete: "off", spellcheck: "false",
+      placeholder: "4HPwATDgc/ABMA", "aria-label": t("det.sugg.position") });
+    const box = el("div", { class: "suggest", id: "suggest" }, [
+      el("div", { class: "row" }, [el("strong", { text: t("det.sugg.position") + ":" }), pos,
+        el("button", { type: "button", "data-act": "suggest", text: t("det.sugg.ask"), disabled: !!(sg && sg.busy),
+          onclick: () => suggestRuling(id, pos.value) })]),
+      el("p", { class: "hint", text: t("det.sugg.on_roll", { side: s.on_turn || "?", name: n[s.on_turn] || "?" }) })]);
+    if (!sg) return box;
+    const out = el("div", { class: "suggestion", id: "suggestion", role: "status" });
+    if (sg.busy) out.append(el("p", { text: t("det.sugg.busy") }));
+    else if (sg.error) out.append(el("p", { class: "msg err", text: t("det.sugg.error", { m: sg.error }) }));
+    else {
+      const o = sg.out;
+      if (o.command) {
+        const label = rulingLabel(o.decision, o.result);
+        out.append(el("p", {}, [el("strong", { text: t("det.sugg.ruling") + ": " }), el("span", { class: "sugg-ruling", text: label })]));
+        out.append(el("p", { class: "sugg-reason", text: o.reason }));
+        out.append(el("p", { class: "hint sugg-clause", text: o.clause }));
+        out.append(el("button", { type: "button", class: "act", "data-act": "apply-suggestion", text: t("det.sugg.apply", { what: label }),
+          onclick: () => askConfirm(t("det.ruling") + ": " + label, [o.command]) }));
+      } else {
+        out.append(el("p", {}, [el("strong", { class: "sugg-ruling", text: t("det.sugg.unknown") })]));
+        out.append(el("p", { class: "sugg-reason", text: o.reason }));
+        out.append(el("p", { class: "hint sugg-clause", text: o.clause }));
+      }
+    }
+    box.append(out);
     return box;
   }
 
