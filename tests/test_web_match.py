@@ -230,6 +230,7 @@ def test_presses_while_the_link_is_down_are_sent_on_reconnect_with_their_lag(
         watcher = table_page(pages, live, table)
         roll(ann, 6, 1)
         wait(watcher, "s.on_turn === 'A'")
+        wait(ann, "s.on_turn === 'A'")  # through the relay too, before it is cut
         proxy.cut()
         ann.wait_for_selector("#conn[data-status='offline']")
         press(ann, "A")  # shown at once, queued
