@@ -525,7 +525,8 @@ def _dispatch(server: Server, conn: Connection, message: Any) -> None:
     hub = server.hub
     if isinstance(message, Ping):
         conn.send_json({"type": "pong", "t": message.t, "server_ms": server.clock.now_ms()})
-    elif isinstance(message, Command):
+    elif isinstance(message, Command | Summon):
+        what = "cmd" if isinstance(message, Command) else "summon"
         table_id = message.table
         if conn.role == "table":
             if table_id is not None and table_id != conn.table_id:
@@ -533,25 +534,14 @@ def _dispatch(server: Server, conn: Connection, message: Any) -> None:
                                     msg_id=message.id, table=table_id)
             table_id = conn.table_id
         elif table_id is None:
-            raise ProtocolError("bad_message", "cmd: the director must name the table",
+            raise ProtocolError("bad_message", f"{what}: the director must name the table",
                                 msg_id=message.id)
         try:
-            hub.table(table_id).command(conn, conn.role, message)
-        except ProtocolError as exc:
-            exc.msg_id, exc.table = message.id, table_id
-            raise
-    elif isinstance(message, Summon):
-        table_id = message.table
-        if conn.role == "table":
-            if table_id is not None and table_id != conn.table_id:
-                raise ProtocolError("forbidden", "this device opens only its own table",
-                                    msg_id=message.id, table=table_id)
-            table_id = conn.table_id
-        elif table_id is None:
-            raise ProtocolError("bad_message", "summon: the director must name the table",
-                                msg_id=message.id)
-        try:
-            hub.table(table_id).summon(conn, conn.role, message)
+            table = hub.table(table_id)
+            if isinstance(message, Command):
+                table.command(conn, conn.role, message)
+            else:
+                table.summon(conn, conn.role, message)
         except ProtocolError as exc:
             exc.msg_id, exc.table = message.id, table_id
             raise
