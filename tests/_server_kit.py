@@ -183,3 +183,10 @@ class Device:
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture(params=STORES)
+async def live(request: Any, tmp_path: Path) -> AsyncIterator[Live]:
+    """A server on a free port over each store (SQLite, and PostgreSQL when set)."""
+    async with store_factory(request.param, tmp_path) as make, live_server(make) as server:
+        yield server

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,14 +16,12 @@ from bgclock.board import Position, position_id
 from tests._server_kit import (
     DIRECTOR,
     KEY,
-    STORES,
     Device,
     anyio_backend,
-    live_server,
-    store_factory,
+    live,
 )
 
-__all__ = ["anyio_backend"]
+__all__ = ["anyio_backend", "live"]
 
 # A (on roll) bears off its last two checkers with any roll; B has all 15 on its
 # 6 point and none off: A's gammon is certain (a backgammon is not possible).
@@ -35,12 +32,6 @@ FAR_BEHIND = position_id(Position.from_points({12: 15}, {1: 1}))
 # Both sides holding, in full contact: a long search that gives up.
 HOLDING = position_id(Position.from_points({20: 2, 13: 3, 8: 3, 6: 5, 4: 2},
                                            {20: 2, 13: 3, 8: 3, 6: 5, 4: 2}))
-
-
-@pytest.fixture(params=STORES)
-async def live(request: Any, tmp_path: Path) -> Any:
-    async with store_factory(request.param, tmp_path) as make, live_server(make) as server:
-        yield server
 
 
 async def adjudicate(live: Any, table_id: int, body: dict[str, Any],

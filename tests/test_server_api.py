@@ -16,21 +16,13 @@ from bgclock.server._protocol import SCHEMAS
 from tests._server_kit import (
     DIRECTOR,
     KEY,
-    STORES,
     Device,
     anyio_backend,
-    live_server,
-    store_factory,
+    live,
 )
 
-__all__ = ["anyio_backend"]
+__all__ = ["anyio_backend", "live"]
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(params=STORES)
-async def live(request: Any, tmp_path: Path) -> Any:
-    async with store_factory(request.param, tmp_path) as make, live_server(make) as server:
-        yield server
 
 
 @pytest.mark.anyio

@@ -15,18 +15,13 @@ from tests._server_kit import (
     STORES,
     Device,
     anyio_backend,
+    live,
     live_server,
     store_factory,
 )
 
-__all__ = ["anyio_backend"]
+__all__ = ["anyio_backend", "live"]
 pytestmark = pytest.mark.anyio
-
-
-@pytest.fixture(params=STORES)
-async def live(request: Any, tmp_path: Path) -> Any:
-    async with store_factory(request.param, tmp_path) as make, live_server(make) as server:
-        yield server
 
 
 async def test_a_whole_match_is_played_and_every_watcher_sees_it(live: Any) -> None:
