@@ -18,6 +18,7 @@ from typing import Any, Final
 from bgclock.core import (
     EVENT_TYPES,
     MODES,
+    OVERRIDE_KEYS,
     PHASES,
     PRESETS,
     SIDES,
@@ -32,7 +33,7 @@ from bgclock.core import (
 
 _TOP_KEYS: Final = frozenset({"about", "rules", "match", "steps"})
 _MATCH_KEYS: Final = frozenset({"length", "score", "teams", "crawford", "clock"})
-_CLOCK_INT_KEYS: Final = frozenset({"per_point_ms", "less_per_point_ms", "delay_ms", "reserve_ms"})
+_CLOCK_INT_KEYS: Final = OVERRIDE_KEYS - {"mode"}
 _STEP_KEYS: Final = frozenset({"at_ms", "do", "expect", "refused"})
 _SIDE_FIELDS: Final[dict[str, type]] = {
     "reserve_ms": int, "delay_ms": int, "running": bool, "expired": bool,
@@ -222,7 +223,7 @@ def load_script(data: object) -> Script:
     _need(isinstance(crawford, bool), "match.crawford", "must be true or false")
     clock = match.get("clock", {})
     _need(isinstance(clock, dict), "match.clock", "must be an object")
-    _check_keys(clock, _CLOCK_INT_KEYS | {"mode"}, "match.clock")
+    _check_keys(clock, OVERRIDE_KEYS, "match.clock")
     if "mode" in clock:
         _need(clock["mode"] in MODES, "match.clock.mode",
               f"must be one of {', '.join(MODES)}")

@@ -479,8 +479,6 @@ class Match:
 
     def _take(self, e: Take) -> None:
         side = self._doubled_side(e.side, "take")
-        doubler = self.doubler
-        assert doubler is not None
         self._pass_clock(side, e.at_ms)
         self.cube_value *= 2
         self.cube_owner = side

@@ -259,17 +259,8 @@ class SqliteStore(Store):
             "ORDER BY seq", (table_id, after_seq)).fetchall()])
 
     async def all_events(self) -> dict[int, list[StoredEvent]]:
-        def get(db: sqlite3.Connection) -> dict[int, list[StoredEvent]]:
-            out: dict[int, list[StoredEvent]] = {}
-            for r in db.execute(
-                f"SELECT {', '.join('e.' + c.strip() for c in _EVENT_COLS.split(','))} "
-                "FROM clock_events e JOIN clock_tables t ON t.id = e.table_id "
-                "WHERE t.closed_ms IS NULL ORDER BY e.table_id, e.seq"
-            ):
-                out.setdefault(r[0], []).append(_event(r))
-            return out
-
-        return await self._run(get)
+        return await self._run(lambda db: _by_open_table(
+            db, "clock_events", _EVENT_COLS, "seq", _event))
 
     async def notes(self, table_id: int) -> list[StoredNote]:
         return await self._run(lambda db: [_note(r) for r in db.execute(
@@ -277,17 +268,8 @@ class SqliteStore(Store):
             (table_id,)).fetchall()])
 
     async def all_notes(self) -> dict[int, list[StoredNote]]:
-        def get(db: sqlite3.Connection) -> dict[int, list[StoredNote]]:
-            out: dict[int, list[StoredNote]] = {}
-            for r in db.execute(
-                f"SELECT {', '.join('x.' + c.strip() for c in _NOTE_COLS.split(','))} "
-                "FROM clock_notes x JOIN clock_tables t ON t.id = x.table_id "
-                "WHERE t.closed_ms IS NULL ORDER BY x.table_id, x.n"
-            ):
-                out.setdefault(r[0], []).append(_note(r))
-            return out
-
-        return await self._run(get)
+        return await self._run(lambda db: _by_open_table(
+            db, "clock_notes", _NOTE_COLS, "n", _note))
 
     async def commit(self, events: list[StoredEvent], checkpoints: dict[int, int],
                      notes: Sequence[StoredNote] = ()) -> None:
@@ -330,3 +312,19 @@ class SqliteStore(Store):
             db.execute("COMMIT")
 
         await self._run(write)
+
+
+R = TypeVar("R")
+
+
+def _by_open_table(db: sqlite3.Connection, table: str, cols: str, order: str,
+                   convert: Callable[[Any], R]) -> dict[int, list[R]]:
+    """Rows of ``table`` for every open table, grouped by table id (first column)."""
+    out: dict[int, list[R]] = {}
+    for r in db.execute(
+        f"SELECT {', '.join('x.' + c.strip() for c in cols.split(','))} "
+        f"FROM {table} x JOIN clock_tables t ON t.id = x.table_id "
+        f"WHERE t.closed_ms IS NULL ORDER BY x.table_id, x.{order}"
+    ):
+        out.setdefault(r[0], []).append(convert(r))
+    return out
