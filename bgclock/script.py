@@ -114,6 +114,12 @@ def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _shown(value: object, limit: int = 60) -> str:
+    """A value as JSON for a message, cut to ``limit`` characters."""
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _need(cond: bool, where: str, what: str) -> None:
     if not cond:
         raise ScriptError(f"{where}: {what}")
@@ -159,7 +165,8 @@ def _validate_expect(exp: object, where: str) -> dict[str, Any]:
                 _need(value["owner"] is None or value["owner"] in SIDES, f"{path}.owner",
                       "must be 'A', 'B' or null")
         else:
-            _need(checks[key](value), path, f"invalid value {json.dumps(value)}")
+            if not checks[key](value):
+                raise ScriptError(f"{path}: invalid value {_shown(value)}")
     return exp
 
 
@@ -178,7 +185,7 @@ def _validate_step(raw: object, index: int, previous_at: int) -> Step:
         _check_keys(raw, frozenset({"at_ms", "expect"}), where)
     else:
         _need(isinstance(kind, str) and kind in EVENT_TYPES, f"{where}.do",
-              f"unknown event {json.dumps(kind)}")
+              f"unknown event {_shown(kind)}")
         fields = {k: v for k, v in raw.items() if k not in _STEP_KEYS}
         if kind == "stop":
             _need("reason" not in fields or fields["reason"] in STOP_REASONS,
@@ -206,7 +213,7 @@ def load_script(data: object) -> Script:
     about = data.get("about")
     rules = data["rules"]
     _need(isinstance(rules, str) and rules in PRESETS, "rules",
-          f"unknown preset {json.dumps(rules)} (one of {', '.join(PRESETS)})")
+          f"unknown preset {_shown(rules)} (one of {', '.join(PRESETS)})")
     match = data["match"]
     _need(isinstance(match, dict), "match", "must be an object")
     _check_keys(match, _MATCH_KEYS, "match")
