@@ -47,7 +47,8 @@ class Serving:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
-        err = self.proc.stderr.read() if self.proc.stderr else ""
+        stream = self.proc.stderr
+        err = stream.read() if stream is not None and not stream.closed else ""
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 stream.close()

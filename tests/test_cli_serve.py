@@ -229,3 +229,38 @@ def test_a_public_url_is_the_base_of_every_link(tmp_path: Path) -> None:
         assert table["url"].startswith(f"http://clock.example:8080/t/{table['id']}?token=")
     finally:
         serving.stop()
+
+
+def test_an_open_dashboard_comes_back_after_a_restart(tmp_path: Path) -> None:
+    """The laptop dies and ``bgclock serve`` starts again with the same
+    command: the dashboard already open in the browser reconnects by itself,
+    with the key of the link it was opened from."""
+    from bench.web_kit import CHROMIUM, launch_chromium
+
+    sync_api = pytest.importorskip("playwright.sync_api")
+    if not CHROMIUM.exists():
+        pytest.skip("/usr/bin/chromium is missing")
+    port = free_port()
+    args = ["--db", str(tmp_path / "t.db"), "--port", str(port)]
+    first = start(args)
+    with sync_api.sync_playwright() as p:
+        browser = launch_chromium(p)
+        try:
+            page = browser.new_page()
+            page.goto(first.director_url)
+            online = "document.getElementById('conn').dataset.status === 'online'"
+            page.wait_for_function(online, timeout=15_000)
+            first.kill9()
+            page.wait_for_function(
+                "document.getElementById('conn').dataset.status === 'offline'",
+                timeout=15_000)
+            second = start(args)
+            try:
+                page.wait_for_function(online, timeout=15_000)
+                assert page.locator("#fatal").is_hidden()
+                assert page.url == second.director_url == first.director_url
+            finally:
+                second.stop()
+        finally:
+            first.stop()
+            browser.close()
