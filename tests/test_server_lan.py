@@ -145,3 +145,42 @@ def test_links_carry_the_lan_address_in_a_namespace(tmp_path: Path) -> None:
                 assert page.status_code == 200
         finally:
             serving.stop()
+
+
+@pytest.mark.skipif(not Path("/proc/net/route").exists(), reason="Linux only")
+def test_both_ways_of_reading_the_interfaces_agree() -> None:
+    from bgclock.server._lan import _from_ioctl, local_interfaces
+
+    if shutil.which("ip") is None:
+        pytest.skip("iproute2's ip is missing")
+    # ``ip`` lists every address of an interface, the ioctl its first
+    firsts = {name: address for name, address in reversed(local_interfaces())}
+    assert set(_from_ioctl()) <= set(local_interfaces())
+    assert {name: address for name, address in _from_ioctl()}.items() <= firsts.items()
+
+
+def test_without_proc_the_kernels_route_choice_is_used(tmp_path: Path) -> None:
+    from bgclock.server._lan import find_lan_address, local_interfaces
+
+    choice = find_lan_address(tmp_path / "no-route-file")
+    if shutil.which("ip") is not None and choice.chosen is not None:
+        assert choice.chosen.address in {a for _, a in local_interfaces()}
+    assert all(not c.address.startswith("127.") for c in choice.candidates)
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0,
+                    reason="network namespaces need root")
+@pytest.mark.skipif(shutil.which("ip") is None, reason="iproute2's ip is missing")
+def test_only_loopback_is_said_loudly(tmp_path: Path) -> None:
+    ns = f"bgclock-{secrets.token_hex(3)}"
+    try:
+        _ip("netns", "add", ns)
+        _ip("link", "set", "lo", "up", ns=ns)
+        serving = start(["--host", "0.0.0.0", "--port", str(free_port()), "--db",
+                         str(tmp_path / "t.db")], prefix=["ip", "netns", "exec", ns])
+        err = serving.stop()
+    finally:
+        _ip("netns", "del", ns, check=False)
+    assert serving.director_url.startswith("http://127.0.0.1:")
+    warning = [line for line in err.splitlines() if "WARNING" in line]
+    assert len(warning) == 1 and "--public-url" in warning[0], err

@@ -175,7 +175,7 @@ def _probe_route() -> list[tuple[str, str]]:
             address = str(s.getsockname()[0])
     except OSError:
         return []
-    return [("default", address)]
+    return [("system", address)]
 
 
 def find_lan_address(route_file: Path = Path("/proc/net/route")) -> LanChoice:
