@@ -120,6 +120,15 @@ def test_rules_piped_to_head() -> None:
     assert err == "" and code in (0, 141)
 
 
+def test_serve_piped_to_head_stops_quietly(tmp_path: Path) -> None:
+    from tests._server_kit import free_port
+
+    code, line, err = piped_to_head("serve", "--db", str(tmp_path / "t.db"),
+                                    "--port", str(free_port()))
+    assert line.startswith("bgclock serve: store ")
+    assert err == "" and code == 141
+
+
 @pytest.mark.parametrize("args, words", [
     (["serve", "--port", "http"], "--port"),
     (["replay"], "FILE"),

@@ -53,23 +53,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "printed links then carry this machine's LAN address); "
                              "default 127.0.0.1, this computer only")
     parser.add_argument("--port", type=_port, default=8000, help="port 1-65535 (default 8000)")
-    parser.add_argument("--db", default=None,
+    parser.epilog = ("A director's guide (the network, the firewall, backups, a restart): "
+                     "docs/evening.md")
+    parser.add_argument("--db", default=None, metavar="PATH|URL",
                         help="SQLite file (a path, or sqlite:///PATH), or postgresql://... "
                              f"(default {default_db()})")
-    parser.add_argument("--db-schema", default=None,
+    parser.add_argument("--db-schema", default=None, metavar="SCHEMA",
                         help="PostgreSQL schema to keep the tables in (default public)")
-    parser.add_argument("--director-password", default=None,
+    parser.add_argument("--director-password", default=None, metavar="PASSWORD",
                         help="a fixed director's key (8-200 printable characters), kept in "
                              "the store for later starts too (default: the key kept in the "
                              "store, made once with 128 random bits)")
     parser.add_argument("--rotate-director-key", action="store_true",
                         help="replace the kept director's key with a fresh random one (old "
                              "dashboards and URLs stop working)")
-    parser.add_argument("--public-url", default=None,
+    parser.add_argument("--public-url", default=None, metavar="URL",
                         help="the base URL devices reach the server at, e.g. "
                              "http://192.168.1.10:8000 (default: this machine's LAN address "
                              "with --host 0.0.0.0, else the --host address)")
-    parser.add_argument("--allow-origin", action="append", default=[],
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="another web origin allowed to open the WebSocket (repeatable)")
     parser.add_argument("--no-qr", action="store_true", help="do not draw the QR code")
     parser.add_argument("--log-level", default="warning",
@@ -121,7 +123,6 @@ def bind(host: str, port: int) -> socket.socket:
             sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
         sock.bind(address)
         sock.listen(2048)
-        sock.set_inheritable(True)
     except OSError as exc:
         sock.close()
         if exc.errno == errno.EADDRINUSE:
@@ -236,7 +237,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         store = open_store(db, schema=args.db_schema)
     except ValueError as exc:
-        raise StartError(str(exc)) from None
+        said = str(exc)
+        raise StartError(said if said.startswith("--") else f"--db-schema: {said}") from None
     public_url = _public_base(args.public_url) if args.public_url else None
     sock = bind(args.host, args.port)
     where = _store_where(db)
@@ -258,7 +260,15 @@ def _run(args: argparse.Namespace) -> int:
         except StoreError as exc:
             await store.close()
             raise StartError(f"cannot read the director's key from {where}: {exc}") from None
+        try:
+            announce(key)
+        except BaseException:  # a closed stdout, Ctrl-C: the server never started
+            await store.close()
+            raise
         # The app's lifespan finds the store open and takes the same key.
+        await server.serve(sockets=[sock])
+
+    def announce(key: str) -> None:
         print(f"bgclock serve: store {where}", flush=True)
         base = base_url(args, sys.stdout, sys.stderr)
         app.state.server.public_url = base  # every table link and QR code
@@ -271,7 +281,6 @@ def _run(args: argparse.Namespace) -> int:
 
             segno.make(url, error="l").terminal(out=sys.stdout, compact=True)
         sys.stdout.flush()
-        await server.serve(sockets=[sock])
 
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(levelname)s %(name)s: %(message)s")
