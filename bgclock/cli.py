@@ -9,8 +9,17 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
+
+from bgclock import __version__
+
+#: Exit codes of a closed pipe (as a shell reports a process ended by SIGPIPE)
+#: and of Ctrl-C before a command had started.
+EXIT_PIPE = 141
+EXIT_INTERRUPTED = 130
 
 # name -> (module, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -21,11 +30,19 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class Parser(argparse.ArgumentParser):
+    """Bad arguments are one line on stderr (and exit code 2), not a usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser(argv: Sequence[str]) -> tuple[argparse.ArgumentParser, object | None]:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="bgclock",
         description="Backgammon tournament clocks that follow the published clock rules.",
     )
+    parser.add_argument("--version", action="version", version=f"bgclock {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     chosen = argv[0] if argv else None
     module = None
@@ -39,12 +56,22 @@ def build_parser(argv: Sequence[str]) -> tuple[argparse.ArgumentParser, object |
 
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
-    parser, module = build_parser(args_list)
-    args = parser.parse_args(args_list)
-    if module is None:
-        parser.print_help()
-        return 0 if not args_list else 2
-    code: int = module.run(args)  # type: ignore[attr-defined]
+    try:
+        parser, module = build_parser(args_list)
+        args = parser.parse_args(args_list)
+        if module is None:
+            parser.print_help()
+            return 0 if not args_list else 2
+        code: int = module.run(args)  # type: ignore[attr-defined]
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # The reader went away (``bgclock rules | head -1``): nothing more to
+        # say, and nothing for the interpreter to flush at exit either.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_PIPE
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED
     return code
 
 

@@ -2,7 +2,7 @@
 
 ``load_script`` validates a script's JSON (``ScriptError`` names the field that
 is wrong); ``run_script`` plays it on a ``bgclock.core.Match`` and reports the
-first step that does not hold.  ``bgclock replay FILE...`` is a thin wrapper.
+first step that does not hold.  ``bgclock replay FILE|DIR...`` is a thin wrapper.
 Pure: the caller reads files and prints.
 """
 
@@ -114,6 +114,12 @@ def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _shown(value: object, limit: int = 60) -> str:
+    """A value as JSON for a message, cut to ``limit`` characters."""
+    text = json.dumps(value)
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _need(cond: bool, where: str, what: str) -> None:
     if not cond:
         raise ScriptError(f"{where}: {what}")
@@ -159,7 +165,8 @@ def _validate_expect(exp: object, where: str) -> dict[str, Any]:
                 _need(value["owner"] is None or value["owner"] in SIDES, f"{path}.owner",
                       "must be 'A', 'B' or null")
         else:
-            _need(checks[key](value), path, f"invalid value {json.dumps(value)}")
+            if not checks[key](value):
+                raise ScriptError(f"{path}: invalid value {_shown(value)}")
     return exp
 
 
@@ -178,7 +185,7 @@ def _validate_step(raw: object, index: int, previous_at: int) -> Step:
         _check_keys(raw, frozenset({"at_ms", "expect"}), where)
     else:
         _need(isinstance(kind, str) and kind in EVENT_TYPES, f"{where}.do",
-              f"unknown event {json.dumps(kind)}")
+              f"unknown event {_shown(kind)}")
         fields = {k: v for k, v in raw.items() if k not in _STEP_KEYS}
         if kind == "stop":
             _need("reason" not in fields or fields["reason"] in STOP_REASONS,
@@ -206,7 +213,7 @@ def load_script(data: object) -> Script:
     about = data.get("about")
     rules = data["rules"]
     _need(isinstance(rules, str) and rules in PRESETS, "rules",
-          f"unknown preset {json.dumps(rules)} (one of {', '.join(PRESETS)})")
+          f"unknown preset {_shown(rules)} (one of {', '.join(PRESETS)})")
     match = data["match"]
     _need(isinstance(match, dict), "match", "must be an object")
     _check_keys(match, _MATCH_KEYS, "match")
@@ -306,16 +313,32 @@ def run_script(script: Script) -> Outcome:
     return Outcome(failure=None, state=match.state(), refusals=refusals)
 
 
+_TOO_DEEP: Final = "the JSON nests too deeply (lists or objects inside each other)"
+
+
+def script_files(name: str) -> list[Path]:
+    """The files ``name`` stands for: itself, or every ``*.json`` under a
+    folder (recursively, sorted by path)."""
+    path = Path(name)
+    if path.is_dir():
+        return sorted(p for p in path.rglob("*.json") if p.is_file())
+    return [path]
+
+
 def run_file(path: Path) -> tuple[int, str, Outcome | None]:
     """Run one file: (exit code, report line, outcome)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         return 2, f"{path}: invalid script: {exc}", None
+    except RecursionError:
+        return 2, f"{path}: invalid script: {_TOO_DEEP}", None
     try:
         script = load_script(data)
     except ScriptError as exc:
         return 2, f"{path}: invalid script: {exc}", None
+    except RecursionError:  # a value nested just below the parser's limit
+        return 2, f"{path}: invalid script: {_TOO_DEEP}", None
     outcome = run_script(script)
     if outcome.failure is not None:
         return 1, f"{path}: FAIL {outcome.failure.describe()}", outcome
@@ -325,7 +348,8 @@ def run_file(path: Path) -> tuple[int, str, Outcome | None]:
 # ------------------------------------------------------------------------- CLI
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE", help="clock script (JSON)")
+    parser.add_argument("files", nargs="+", metavar="FILE",
+                        help="clock script (JSON), or a folder: every *.json under it")
     parser.add_argument("--state", action="store_true",
                         help="print each file's final state as JSON")
     parser.add_argument("-q", "--quiet", action="store_true",
@@ -336,12 +360,23 @@ def run(args: argparse.Namespace) -> int:
     worst = 0
     counts = {0: 0, 1: 0, 2: 0}
     for name in args.files:
-        code, line, outcome = run_file(Path(name))
-        counts[code] += 1
-        worst = max(worst, code)
-        if code or not args.quiet:
-            print(line)
-        if args.state and outcome is not None:
-            print(json.dumps(state_fields(outcome.state), sort_keys=True))
+        paths = script_files(name)
+        if not paths:
+            counts[2] += 1
+            worst = 2
+            print(f"{name}: no clock scripts (*.json) in this folder")
+            continue
+        for path in paths:
+            worst = max(worst, _run_one(path, args, counts))
     print(f"{counts[0]} passed, {counts[1]} failed, {counts[2]} invalid")
     return worst
+
+
+def _run_one(path: Path, args: argparse.Namespace, counts: dict[int, int]) -> int:
+    code, line, outcome = run_file(path)
+    counts[code] += 1
+    if code or not args.quiet:
+        print(line)
+    if args.state and outcome is not None:
+        print(json.dumps(state_fields(outcome.state), sort_keys=True))
+    return code

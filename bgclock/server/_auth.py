@@ -8,15 +8,55 @@ import hmac
 import secrets
 import time
 from collections.abc import Iterable
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from bgclock.store import Store
 
 #: Bytes of randomness in a fresh director secret (128 bits).
 SECRET_BYTES: Final = 16
+#: Where the store keeps the director's key (its ``meta`` table, beside the
+#: table tokens' key), so that open dashboards and printed URLs outlive a restart.
+DIRECTOR_KEY_META: Final = "director_key"
+#: A director's password: this many characters at least, and at most (a hello's key).
+PASSWORD_MIN: Final = 8
+PASSWORD_MAX: Final = 200
 
 
 def new_secret() -> str:
     """A fresh 128-bit secret, URL-safe."""
     return secrets.token_urlsafe(SECRET_BYTES)
+
+
+def check_password(password: str) -> str:
+    """A director's chosen password, or ``ValueError`` saying what is wrong.
+
+    It travels in an HTTP header (``Authorization: Bearer``), so printable
+    ASCII only, with no space at either end."""
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise ValueError(f"--director-password: {PASSWORD_MIN}-{PASSWORD_MAX} characters "
+                         f"(this one has {len(password)})")
+    if not all(" " <= ch <= "~" for ch in password):
+        raise ValueError("--director-password: letters, digits, punctuation and spaces "
+                         "only (printable ASCII)")
+    if password != password.strip():
+        raise ValueError("--director-password: no space at the start or the end")
+    return password
+
+
+async def director_key(store: Store, *, password: str | None = None,
+                       rotate: bool = False) -> str:
+    """The director's key kept in ``store`` (an open store): ``password`` when
+    given (kept for later starts too), a fresh one when ``rotate``, else the
+    one kept (made the first time)."""
+    if password is not None:
+        await store.set_meta(DIRECTOR_KEY_META, check_password(password))
+        return password
+    if rotate:
+        fresh = new_secret()
+        await store.set_meta(DIRECTOR_KEY_META, fresh)
+        return fresh
+    return await store.set_meta_if_absent(DIRECTOR_KEY_META, new_secret())
 
 
 class DirectorAuth:

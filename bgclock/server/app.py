@@ -35,7 +35,7 @@ from bgclock.core import ClockError
 from bgclock.store import DEFAULT_WARN_S, NotFound, Store, TableSpec
 
 from . import _adjudicate, _export, _pages
-from ._auth import DirectorAuth, RateLimiter, TableTokens, origin_allowed
+from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_allowed
 from ._heap import HeapKeeper
 from ._hub import Hub, TableHub, new_match
 from ._lag import DEFAULT_PARAMS, LagParams
@@ -578,10 +578,13 @@ def create_app(
     static_dir: Path | None = WEB_STATIC,
     heap_settle_s: float | None = 0.5,
 ) -> Starlette:
-    """The server's ASGI application over ``store`` (opened and closed by its lifespan).
+    """The server's ASGI application over ``store`` (opened, unless it already
+    is, and closed by its lifespan).  ``director_secret``: None takes the
+    director's key kept in the store (made the first time).
 
     ``heap_settle_s``: how often the long-lived heap is frozen out of the
     garbage collector's walks (``_heap``); None leaves the collector alone."""
+    # Without a secret, the lifespan takes the director's key kept in the store.
     server = Server(store, director_secret=director_secret or secrets.token_urlsafe(16),
                     clock=clock or WallClock(), lag_params=lag_params, public_url=public_url,
                     allow_origins=allow_origins, hello_timeout_s=hello_timeout_s,
@@ -591,6 +594,8 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.open()
+        if director_secret is None:
+            server.director = DirectorAuth(await director_key(store))
         key = await store.set_meta_if_absent("table_token_key", secrets.token_hex(32))
         server.tokens = TableTokens(bytes.fromhex(key))
         server.recovered = await server.hub.start()

@@ -1,82 +1,292 @@
-"""``bgclock serve``: run every table of a tournament on one server."""
+"""``bgclock serve``: run every table of a tournament on one server.
+
+The order at start matters to a director: the arguments are checked, the port
+is bound, the store is opened and the director's key read from it, and only
+then is the director's URL printed, so a URL on the screen is a server that
+answers.  Anything that stops it before that is one line on stderr and exit
+code 2, never a traceback.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import errno
+import ipaddress
 import logging
-import secrets
 import socket
+import sqlite3
 import sys
 from pathlib import Path
+from typing import Any
+from urllib.parse import quote, urlsplit
 
 import platformdirs
+
+#: Exit code of every start-up failure (as for bad arguments).
+EXIT_START = 2
+#: How long opening the store may take (an unreachable PostgreSQL).
+OPEN_TIMEOUT_S = 20.0
+
+
+class StartError(Exception):
+    """The server cannot start; the message is the one line the director reads."""
 
 
 def default_db() -> Path:
     return Path(platformdirs.user_data_dir("bgclock")) / "bgclock.db"
 
 
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 1 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port {port} is outside 1-65535")
+    return port
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1",
-                        help="address to listen on (0.0.0.0 for tables on the LAN; "
-                             "default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    parser.add_argument("--db", default=None,
-                        help=f"SQLite file, or postgresql://... (default {default_db()})")
-    parser.add_argument("--db-schema", default=None,
+                        help="address to listen on: 0.0.0.0 for tables on the LAN (the "
+                             "printed links then carry this machine's LAN address); "
+                             "default 127.0.0.1, this computer only")
+    parser.add_argument("--port", type=_port, default=8000, help="port 1-65535 (default 8000)")
+    parser.epilog = ("A director's guide (the network, the firewall, backups, a restart): "
+                     "docs/evening.md")
+    parser.add_argument("--db", default=None, metavar="PATH|URL",
+                        help="SQLite file (a path, or sqlite:///PATH), or postgresql://... "
+                             f"(default {default_db()})")
+    parser.add_argument("--db-schema", default=None, metavar="SCHEMA",
                         help="PostgreSQL schema to keep the tables in (default public)")
-    parser.add_argument("--director-password", default=None,
-                        help="a fixed director's secret (default: 128 fresh random bits)")
-    parser.add_argument("--public-url", default=None,
-                        help="the base URL devices reach the server at (default: guessed)")
-    parser.add_argument("--allow-origin", action="append", default=[],
+    parser.add_argument("--director-password", default=None, metavar="PASSWORD",
+                        help="a fixed director's key (8-200 printable characters), kept in "
+                             "the store for later starts too (default: the key kept in the "
+                             "store, made once with 128 random bits)")
+    parser.add_argument("--rotate-director-key", action="store_true",
+                        help="replace the kept director's key with a fresh random one (old "
+                             "dashboards and URLs stop working)")
+    parser.add_argument("--public-url", default=None, metavar="URL",
+                        help="the base URL devices reach the server at, e.g. "
+                             "http://192.168.1.10:8000 (default: this machine's LAN address "
+                             "with --host 0.0.0.0, else the --host address)")
+    parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="another web origin allowed to open the WebSocket (repeatable)")
     parser.add_argument("--no-qr", action="store_true", help="do not draw the QR code")
     parser.add_argument("--log-level", default="warning",
                         choices=["debug", "info", "warning", "error"])
 
 
-def _lan_address() -> str:
-    try:
-        address = socket.gethostbyname(socket.gethostname())
-    except OSError:
-        return "127.0.0.1"
-    return address
+# ------------------------------------------------------------------ checks
 
+def _public_base(text: str) -> str:
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query \
+            or parts.fragment:
+        raise StartError(f"--public-url: {text!r} is not a base URL like "
+                         "http://192.168.1.10:8000")
+    try:
+        _ = parts.port
+    except ValueError:
+        raise StartError(f"--public-url: {text!r} has a bad port") from None
+    return text.rstrip("/")
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _url_host(host: str) -> str:
+    return f"[{host}]" if ":" in host else host
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host:port``, or ``StartError`` saying why not."""
+    where = f"{_url_host(host or '0.0.0.0')}:{port}"
+    try:
+        infos = socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        raise StartError(f"--host {host}: not an address of this machine ({exc.strerror})") \
+            from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6 and host in ("::", ""):
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            raise StartError(f"port {port} is busy on {where} (another server, or bgclock "
+                             "already running?): stop it or choose another --port") from None
+        if exc.errno == errno.EACCES:
+            raise StartError(f"port {port}: permission denied (ports below 1024 need "
+                             "root): choose --port 8000 or another above 1023") from None
+        if exc.errno == errno.EADDRNOTAVAIL:
+            raise StartError(f"--host {host}: not an address of this machine") from None
+        raise StartError(f"cannot listen on {where}: {exc.strerror or exc}") from None
+    return sock
+
+
+def _store_where(db: str) -> str:
+    if "://" in db and not db.startswith("sqlite:"):
+        return db.split("@")[-1]  # no password on the screen
+    return db
+
+
+async def open_checked(store: Any, where: str) -> None:
+    """Open ``store`` or raise ``StartError`` with the reason, in one line."""
+    try:
+        await asyncio.wait_for(store.open(), OPEN_TIMEOUT_S)
+    except TimeoutError:
+        raise StartError(f"cannot open the store {where}: no answer within "
+                         f"{OPEN_TIMEOUT_S:.0f} s") from None
+    except (OSError, sqlite3.Error, ValueError, RuntimeError) as exc:
+        raise StartError(f"cannot open the store {where}: {_reason(exc)}") from None
+    except Exception as exc:  # asyncpg's errors (not imported for SQLite)
+        if type(exc).__module__.startswith("asyncpg"):
+            raise StartError(f"cannot open the store {where}: {_reason(exc)}") from None
+        raise
+
+
+def _reason(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if isinstance(exc, FileExistsError | NotADirectoryError) and exc.filename:
+        text = f"{exc.filename} is a file, not a folder"
+    elif isinstance(exc, OSError) and exc.filename and exc.strerror:
+        text = f"{exc.strerror}: {exc.filename}"
+    elif isinstance(exc, sqlite3.OperationalError) and "unable to open" in text:
+        text += " (is the folder there and writable?)"
+    return text
+
+
+# ------------------------------------------------------------------ the URL
+
+def base_url(args: argparse.Namespace, out: Any, err: Any) -> str:
+    """The base of the director's URL and of every table link; says which
+    addresses were found when the server listens on every interface."""
+    if args.public_url:
+        return _public_base(args.public_url)
+    host = args.host
+    if host in ("0.0.0.0", "::", ""):
+        from ._lan import find_lan_address
+
+        choice = find_lan_address()
+        if choice.candidates:
+            print("Addresses of this machine: "
+                  + ", ".join(c.describe() for c in choice.candidates), file=out)
+        if choice.chosen is None:
+            print("bgclock serve: WARNING: no network address found other than loopback: "
+                  "phones and tablets cannot open these links. Join the Wi-Fi, or give "
+                  "the address they reach this computer at with "
+                  "--public-url http://ADDRESS:PORT", file=err, flush=True)
+            shown = "127.0.0.1"
+        else:
+            shown = choice.chosen.address
+            if len(choice.candidates) > 1:
+                print(f"Links use {shown}; if the tables reach this computer at another "
+                      "address, start again with --public-url http://ADDRESS:"
+                      f"{args.port}", file=out)
+    else:
+        shown = host
+        if _is_loopback(host):
+            print("Only this computer can open these links: for tables on the LAN, "
+                  "start with --host 0.0.0.0", file=out)
+    return f"http://{_url_host(shown)}:{args.port}"
+
+
+def director_url(base: str, key: str) -> str:
+    return f"{base}/director?key={quote(key, safe='')}"
+
+
+# ------------------------------------------------------------------ run
 
 def run(args: argparse.Namespace) -> int:
-    import segno
+    try:
+        return _run(args)
+    except StartError as exc:
+        print(f"bgclock serve: {exc}", file=sys.stderr, flush=True)
+        return EXIT_START
+
+
+def _run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from bgclock.store import open_store
+    from bgclock.store import StoreError, open_store
 
+    from ._auth import check_password, director_key
     from .app import create_app
 
+    if args.director_password is not None and args.rotate_director_key:
+        raise StartError("--director-password and --rotate-director-key: choose one")
+    if args.director_password is not None:
+        try:
+            check_password(args.director_password)
+        except ValueError as exc:
+            raise StartError(str(exc)) from None
     db = args.db or str(default_db())
-    store = open_store(db, schema=args.db_schema)
-    secret = args.director_password or secrets.token_urlsafe(16)
-    host = args.host
-    if args.public_url:
-        base = args.public_url.rstrip("/")
-    else:
-        shown = _lan_address() if host in ("0.0.0.0", "::") else host
-        if ":" in shown:
-            shown = f"[{shown}]"
-        base = f"http://{shown}:{args.port}"
-    app = create_app(store, director_secret=secret, public_url=base,
+    try:
+        store = open_store(db, schema=args.db_schema)
+    except ValueError as exc:
+        said = str(exc)
+        raise StartError(said if said.startswith("--") else f"--db-schema: {said}") from None
+    public_url = _public_base(args.public_url) if args.public_url else None
+    sock = bind(args.host, args.port)
+    where = _store_where(db)
+
+    app = create_app(store, director_secret=None, public_url=public_url,
                      allow_origins=args.allow_origin)
-    director_url = f"{base}/director?key={secret}"
-    where = db if "://" not in db else db.split("@")[-1]
-    print(f"bgclock serve: store {where}", flush=True)
-    print(f"Director: {director_url}", flush=True)
-    if not args.no_qr:
-        segno.make(director_url, error="l").terminal(out=sys.stdout, compact=True)
-    sys.stdout.flush()
-    logging.basicConfig(level=args.log_level.upper(), format="%(levelname)s %(name)s: %(message)s")
-    config = uvicorn.Config(app, host=host, port=args.port, log_level=args.log_level,
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
                             ws="websockets-sansio", ws_max_size=64 * 1024,
                             ws_per_message_deflate=False,
                             ws_ping_interval=20, ws_ping_timeout=20,
                             lifespan="on", timeout_graceful_shutdown=5)
-    uvicorn.Server(config).run()
+    server = uvicorn.Server(config)
+
+    async def main() -> None:
+        await open_checked(store, where)
+        try:
+            key = await director_key(store, password=args.director_password,
+                                     rotate=args.rotate_director_key)
+        except StoreError as exc:
+            await store.close()
+            raise StartError(f"cannot read the director's key from {where}: {exc}") from None
+        try:
+            announce(key)
+        except BaseException:  # a closed stdout, Ctrl-C: the server never started
+            await store.close()
+            raise
+        # The app's lifespan finds the store open and takes the same key.
+        await server.serve(sockets=[sock])
+
+    def announce(key: str) -> None:
+        print(f"bgclock serve: store {where}", flush=True)
+        base = base_url(args, sys.stdout, sys.stderr)
+        app.state.server.public_url = base  # every table link and QR code
+        url = director_url(base, key)
+        if args.rotate_director_key:
+            print("A new director's key: dashboards opened with the old one must use this URL.")
+        print(f"Director: {url}", flush=True)
+        if not args.no_qr:
+            import segno
+
+            segno.make(url, error="l").terminal(out=sys.stdout, compact=True)
+        sys.stdout.flush()
+
+    logging.basicConfig(level=args.log_level.upper(),
+                        format="%(levelname)s %(name)s: %(message)s")
+    try:
+        with asyncio.Runner(loop_factory=config.get_loop_factory()) as runner:
+            runner.run(main())
+    finally:
+        sock.close()
     return 0

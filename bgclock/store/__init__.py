@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import abc
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -132,7 +133,7 @@ class Store(abc.ABC):
 
     @abc.abstractmethod
     async def open(self) -> None:
-        """Connect and bring the schema to the latest version."""
+        """Connect and bring the schema to the latest version (nothing if open)."""
 
     @abc.abstractmethod
     async def close(self) -> None:
@@ -148,6 +149,10 @@ class Store(abc.ABC):
     @abc.abstractmethod
     async def set_meta_if_absent(self, key: str, value: str) -> str:
         """Store ``value`` unless ``key`` has one; return the stored value."""
+
+    @abc.abstractmethod
+    async def set_meta(self, key: str, value: str) -> None:
+        """Store ``value`` under ``key``, replacing any value it had."""
 
     @abc.abstractmethod
     async def create_tournament(self, name: str, created_ms: int) -> TournamentRow: ...
@@ -213,19 +218,44 @@ def _row_spec(
                      warn_s=DEFAULT_WARN_S if warn_s is None else tuple(json.loads(warn_s)))
 
 
+def sqlite_path(url: str) -> str:
+    """The SQLite file a store URL names; ``ValueError`` (naming the scheme) for
+    a URL of another kind.  A plain path is a path; ``sqlite:///name.db`` is
+    relative and ``sqlite:////abs/name.db`` absolute (SQLAlchemy's reading);
+    ``sqlite://`` or ``sqlite:///:memory:`` a database in memory."""
+    found = re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", url)
+    if found is None:
+        if not url:
+            raise ValueError("--db: empty path")
+        return url
+    scheme = found.group(1).lower()
+    if scheme != "sqlite":
+        raise ValueError(f"--db: unknown database scheme {scheme!r} (give a SQLite file path, "
+                         "sqlite:///PATH or postgresql://...)")
+    rest = url[len(found.group(0)):]
+    if rest in ("", "/", "/:memory:"):
+        return ":memory:"
+    if not rest.startswith("/"):
+        raise ValueError(f"--db: {url!r}: write sqlite:///PATH (three slashes; four for an "
+                         "absolute path)")
+    return rest[1:]
+
+
 def open_store(url: str, *, schema: str | None = None) -> Store:
-    """A store for ``url``: ``postgresql://...`` or a SQLite file path."""
+    """A store for ``url``: ``postgresql://...``, ``sqlite:///PATH`` or a SQLite
+    file path; ``ValueError`` for any other scheme."""
     if url.startswith(("postgresql://", "postgres://")):
         from ._postgres import PostgresStore
 
         return PostgresStore(url, schema=schema or "public")
+    path = sqlite_path(url)
     from ._sqlite import SqliteStore
 
-    return SqliteStore(url)
+    return SqliteStore(path)
 
 
 __all__ = [
     "DEFAULT_WARN_S", "NotFound", "Store", "StoreError", "StoredEvent", "StoredNote", "TableRow",
     "TableSpec",
-    "TournamentRow", "open_store",
+    "TournamentRow", "open_store", "sqlite_path",
 ]

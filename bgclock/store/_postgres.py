@@ -69,6 +69,8 @@ class PostgresStore(Store):
         return self._pool
 
     async def open(self) -> None:
+        if self._pool is not None:
+            return
         conn = await asyncpg.connect(self.dsn)
         try:
             await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
@@ -104,6 +106,11 @@ class PostgresStore(Store):
             "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
             key, value)
         return str(await self.pool.fetchval("SELECT value FROM meta WHERE key = $1", key))
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self.pool.execute(
+            "INSERT INTO meta (key, value) VALUES ($1, $2) "
+            "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", key, value)
 
     async def create_tournament(self, name: str, created_ms: int) -> TournamentRow:
         tid = await self.pool.fetchval(

@@ -101,6 +101,9 @@ class SqliteStore(Store):
         return await asyncio.get_running_loop().run_in_executor(self._pool, call)
 
     async def open(self) -> None:
+        if self._db is not None:
+            return
+
         def connect() -> None:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
@@ -149,6 +152,11 @@ class SqliteStore(Store):
             return str(db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()[0])
 
         return await self._run(put)
+
+    async def set_meta(self, key: str, value: str) -> None:
+        await self._run(lambda db: db.execute(
+            "INSERT INTO meta (key, value) VALUES (?, ?) "
+            "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value)))
 
     async def create_tournament(self, name: str, created_ms: int) -> TournamentRow:
         def create(db: sqlite3.Connection) -> TournamentRow:

@@ -1,0 +1,113 @@
+"""``bgclock serve`` in a subprocess: start it, read what it printed, stop it."""
+
+from __future__ import annotations
+
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import IO
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from tests.conftest import ROOT
+
+
+@dataclass
+class Serving:
+    proc: subprocess.Popen[str]
+    #: What it printed on stdout up to and including the director's URL.
+    lines: list[str] = field(default_factory=list)
+
+    @property
+    def director_url(self) -> str:
+        found = [x for x in self.lines if x.startswith("Director: ")]
+        assert found, f"no director's URL in {self.lines}"
+        return found[-1].removeprefix("Director: ").strip()
+
+    @property
+    def key(self) -> str:
+        """The director's key, decoded from the printed URL."""
+        return parse_qs(urlsplit(self.director_url).query)["key"][0]
+
+    @property
+    def base(self) -> str:
+        parts = urlsplit(self.director_url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+    def stop(self) -> str:
+        """Stop it (SIGTERM, then SIGKILL); what it said on stderr."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        stream = self.proc.stderr
+        err = stream.read() if stream is not None and not stream.closed else ""
+        for stream in (self.proc.stdout, self.proc.stderr):
+            if stream is not None:
+                stream.close()
+        return err
+
+    def kill9(self) -> None:
+        self.proc.kill()
+        self.proc.wait(10)
+        self.stop()
+
+
+def serve_command(args: Sequence[str]) -> list[str]:
+    return [sys.executable, "-m", "bgclock.cli", "serve", "--no-qr", *args]
+
+
+def start(args: Sequence[str], *, prefix: Sequence[str] = (), timeout: float = 60) -> Serving:
+    """Start ``bgclock serve ARGS`` and wait for its director's URL (the server
+    then has its port and its store)."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1",
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
+                                                       os.environ.get("PYTHONPATH")]))}
+    proc = subprocess.Popen([*prefix, *serve_command(args)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    serving = Serving(proc)
+    assert proc.stdout is not None
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def read(stream: IO[str]) -> None:
+        # Until the director's URL; the rest of stdout is left to the pipe.
+        for line in stream:
+            lines.put(line.rstrip("\n"))
+            if line.startswith("Director: "):
+                break
+        else:
+            lines.put(None)
+
+    threading.Thread(target=read, args=(proc.stdout,), daemon=True).start()
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            line = lines.get(timeout=0.2)
+        except queue.Empty:
+            continue
+        if line is None:
+            break
+        serving.lines.append(line)
+        if line.startswith("Director: "):
+            return serving
+    err = serving.stop()
+    raise AssertionError(f"serve printed no director's URL: {serving.lines} {err}")
+
+
+def run_serve(args: Sequence[str], timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    """Run ``bgclock serve ARGS`` expecting it to stop by itself."""
+    env = {**os.environ,
+           "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
+                                                       os.environ.get("PYTHONPATH")]))}
+    return subprocess.run(serve_command(args), capture_output=True, text=True, env=env,
+                          cwd=ROOT, timeout=timeout)
+
+
+__all__ = ["Serving", "run_serve", "serve_command", "start", "unquote"]
