@@ -260,10 +260,13 @@ def load_script(data: object) -> Script:
 def state_fields(state: MatchState) -> dict[str, Any]:
     """The state with exactly the fields a script's ``expect`` can name."""
     full = state.to_dict()
-    return {key: full[key] for key in (
+    out = {key: full[key] for key in (
         "A", "B", "phase", "stopped_reason", "on_turn", "score", "cube", "crawford",
         "cube_frozen", "winner", "game",
     )}
+    for side in ("A", "B"):
+        out[side] = {k: full[side][k] for k in _SIDE_FIELDS}
+    return out
 
 
 def _compare(expect: dict[str, Any], actual: dict[str, Any], step: int) -> Failure | None:

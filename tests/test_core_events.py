@@ -85,7 +85,9 @@ def test_events_are_frozen() -> None:
 def test_keyword_only() -> None:
     with pytest.raises(TypeError):
         GameOver(1, "A", "single")  # type: ignore[misc]
-    assert Stop(at_ms=1, reason="other").side is None
+    assert Stop(at_ms=1, reason="restart").side is None  # the server's own stop
+    with pytest.raises(InvalidCommand, match="side"):
+        Stop(at_ms=1, reason="other")  # clock-script: stop takes its side
     assert Ruling(at_ms=1, decision="accept").result is None
     assert OpeningRoll(at_ms=0, dice=(2, 1)).dice == (2, 1)
 

@@ -81,7 +81,7 @@ def test_expires_at_is_exact_for_simple_delay() -> None:
     assert m.expires_at() is None
     m.apply(OpeningRoll(at_ms=100, dice=(6, 1)))
     assert m.expires_at() == 100 + 12_000 + 5_000  # spec: expires at e = D + R0
-    m.apply(Stop(at_ms=1_100, reason="fallen_dice"))
+    m.apply(Stop(at_ms=1_100, side="A", reason="fallen_dice"))
     assert m.expires_at() is None
     m.apply(Resume(at_ms=61_100))
     assert m.expires_at() == 61_100 + 11_000 + 5_000

@@ -77,11 +77,24 @@ def test_r4_biba_gin_stopped_reason() -> None:
     assert (s.score, s.winner, s.stopped_reason) == ((4, 0), "B", "time_expired")
 
 
-def test_r5_adjust_to_zero_flags_a_running_simple_delay_clock() -> None:
+def test_r5_adjust_to_zero_under_simple_delay_expires_when_the_delay_runs_out() -> None:
+    # clock-script "adjust": under simple delay a running side left at 0 with
+    # delay still to run expires when the delay runs out, not at the adjust.
     m = _playing()
     m.apply(Adjust(at_ms=1_000, side="A", delta_ms=-10**9))
     s = m.state()
+    assert (s.phase, s.A.expired, s.A.reserve_ms, s.A.delay_ms) == ("playing", False, 0, 11_000)
+    m.apply(Adjust(at_ms=5_000, side="A", delta_ms=0))  # an adjust of 0 changes nothing
+    assert m.state(11_999).phase == "playing"
+    s = m.state(12_000)
     assert (s.phase, s.winner, s.A.expired, s.A.reserve_ms) == ("match_over", "B", True, 0)
+
+
+def test_r5_adjust_to_zero_under_bronstein_expires_at_once() -> None:
+    m = _playing("usbgf-2007-bronstein")
+    m.apply(Adjust(at_ms=1_000, side="A", delta_ms=-10**9))
+    s = m.state()
+    assert (s.phase, s.winner, s.A.expired) == ("match_over", "B", True)
 
 
 def test_r6_take_needs_a_running_clock_pass_does_not() -> None:
@@ -138,8 +151,8 @@ def test_r10_concession_while_a_double_waits() -> None:
 
 def test_r11_stop_without_side_and_resume_with_side() -> None:
     m = _playing()
-    m.apply(Stop(at_ms=1_000, reason="other"))
-    m.apply(Resume(at_ms=2_000, side="B"))
+    m.apply(Stop(at_ms=1_000, side="A", reason="other"))
+    m.apply(Resume(at_ms=2_000))
     assert m.state(2_000).A.running
     with pytest.raises(InvalidCommand):
         Stop(at_ms=1, side="C", reason="other")
@@ -147,7 +160,7 @@ def test_r11_stop_without_side_and_resume_with_side() -> None:
 
 def test_r12_invalid_offer_made_during_a_stop_restarts_the_clock() -> None:
     m = _playing()
-    m.apply(Stop(at_ms=1_000, reason="fallen_dice"))
+    m.apply(Stop(at_ms=1_000, side="A", reason="fallen_dice"))
     m.apply(Concede(at_ms=2_000, side="A", result="single"))
     m.apply(Reject(at_ms=3_000, side="B"))
     m.apply(Ruling(at_ms=4_000, decision="invalid"))

@@ -102,6 +102,22 @@ def test_refused_step_that_is_refused_passes(
          "steps[1].expect.stopped_reason"),
         (lambda d: d["steps"][1].update(refused=True), "steps[1].refused"),
         (lambda d: d["steps"][0].update(refused="no"), "steps[0].refused"),
+        # clock-script: each event takes exactly its own fields
+        (lambda d: d["steps"].insert(1, {"at_ms": 1, "do": "stop", "reason": "other"}),
+         "steps[1]"),
+        (lambda d: d["steps"].insert(1, {"at_ms": 1, "do": "resume", "side": "A"}),
+         "steps[1]"),
+        (lambda d: d["steps"].insert(1, {"at_ms": 1, "do": "stop", "side": "A",
+                                         "reason": "restart"}), "steps[1].reason"),
+        (lambda d: d["steps"].insert(1, {"at_ms": 1, "do": "hit", "side": "A",
+                                         "result": "single"}), "steps[1]"),
+        # the USBGF overtime option only where an expiry loses the match
+        (lambda d: d.update(rules="aba-2003-standard") or d["match"].update(
+            clock={"overtime_ms": 60000}), "match"),
+        (lambda d: d.update(rules="biba-2014") or d["match"].update(
+            clock={"overtime_ms": 60000}), "match"),
+        (lambda d: d["match"].update(clock={"overtime_ms": -1}), "match.clock.overtime_ms"),
+        (lambda d: d["match"].update(clock={"overtime_ms": True}), "match.clock.overtime_ms"),
     ],
 )
 def test_invalid_script_exits_2_naming_the_field(

@@ -69,7 +69,8 @@ async def test_a_refused_command_answers_its_sender_only_and_stores_nothing(live
         await b.expect("update")
         error = await a.cmd("double", side="A")
         assert error["type"] == "error" and error["code"] == "illegal"
-        assert "not allowed before the first game" in error["message"]
+        assert "no game is in progress" in error["message"]
+        assert error["refusal"] == "no_game" and error["params"] == {"event": "double"}
         assert await b.quiet(0.2) == []
     assert len(await live.stored(table["id"])) == 1
 

@@ -11,7 +11,7 @@ clock, a file, a socket or the environment.  A match is a fold over events:
 600000
 """
 
-from ._errors import ClockError, IllegalCommand, InvalidCommand
+from ._errors import REFUSALS, ClockError, IllegalCommand, InvalidCommand
 from ._events import (
     DECISIONS,
     EVENT_TYPES,
@@ -46,7 +46,7 @@ from ._presets import OVERRIDE_KEYS, PRESETS, ClockSettings, Preset
 from ._state import MatchState, SideState
 
 __all__ = [
-    "ABA_RESET_MS", "DECISIONS", "EVENT_TYPES", "MODES", "OVERRIDE_KEYS", "PHASES",
+    "ABA_RESET_MS", "DECISIONS", "REFUSALS", "EVENT_TYPES", "MODES", "OVERRIDE_KEYS", "PHASES",
     "PHASE_RULES", "PRESETS", "RESULTS", "SERVER_STOP_REASONS", "SIDES", "STOP_REASONS",
     "Accept", "Adjust", "Break", "Claim", "ClockError", "ClockSettings", "Concede", "Double",
     "Event", "GameOver", "Hit", "IllegalCommand", "InvalidCommand", "LateStart", "Match",

@@ -200,21 +200,29 @@ class Pass(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Stop(Event):
-    """Both clocks stop for ``reason``; the running period is paused."""
+    """``side`` stops both clocks for ``reason``; the running period is paused.
+
+    Only the server's own stop (a clock brought back after a restart) names
+    no side: nobody pressed it.
+    """
 
     kind: ClassVar[str] = "stop"
     optional: ClassVar[frozenset[str]] = frozenset({"side"})
     reason: str
     side: str | None = None
 
+    def __post_init__(self) -> None:
+        Event.__post_init__(self)
+        if self.side is None and self.reason not in SERVER_STOP_REASONS:
+            raise InvalidCommand("stop: missing field 'side'")
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Resume(Event):
-    """The paused clock runs again, or a break ends."""
+    """The paused clock runs again, or a break ends (no side: the clock that
+    ran before the stop is the one that runs)."""
 
     kind: ClassVar[str] = "resume"
-    optional: ClassVar[frozenset[str]] = frozenset({"side"})
-    side: str | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from ._errors import IllegalCommand, InvalidCommand
+from ._errors import IllegalCommand, InvalidCommand, refuse
 from ._events import (
     RESULTS,
     Accept,
@@ -120,7 +120,8 @@ class _Clock:
 
     __slots__ = (
         "reserve", "allowance", "allow_left", "in_period", "forfeit_pending",
-        "forfeit_active", "expired", "breaks", "offenses", "grace_used",
+        "forfeit_active", "no_cube_pending", "no_cube_active", "expired", "breaks",
+        "offenses", "grace_used", "overtime_used",
     )
 
     def __init__(self, reserve: int) -> None:
@@ -130,10 +131,14 @@ class _Clock:
         self.in_period = False
         self.forfeit_pending = False  # premature: the next period to start is forfeited
         self.forfeit_active = False  # the live period is the forfeited one
+        # Italian premature: the next period to start may not use the cube.
+        self.no_cube_pending = False
+        self.no_cube_active = False
         self.expired = False
         self.breaks = 0
         self.offenses = 0  # ABA 5.1 expiries that cost penalty points
         self.grace_used = False  # ABA 5.1 grace, per game
+        self.overtime_used = False  # USBGF overtime option: granted once a match
 
     def copy(self) -> _Clock:
         other = _Clock.__new__(_Clock)
@@ -218,7 +223,8 @@ class Match:
         """Move the match's time to ``at_ms``, applying an expiry on the way."""
         if at_ms < self.now:
             raise InvalidCommand(
-                f"time cannot go backwards: {at_ms} ms is before {self.now} ms"
+                f"time cannot go backwards: {at_ms} ms is before {self.now} ms",
+                code="time_backwards", params={"at_ms": at_ms, "now_ms": self.now},
             )
         expiry = self.expires_at()
         if expiry is not None and expiry <= at_ms:
@@ -243,15 +249,45 @@ class Match:
         if handler is None:
             raise InvalidCommand(f"not an event: {event!r}")
         self.advance(event.at_ms)
-        allowed = PHASE_RULES[event.kind]
-        if self.phase not in allowed:
-            raise IllegalCommand(
-                f"{event.kind.replace('_', ' ')} is not allowed {_PHASE_WORDS[self.phase]}"
-            )
+        if self.phase not in PHASE_RULES[event.kind]:
+            raise self._phase_refusal(event)
         handler(event)
         # An event can leave a running clock at 0 (a Bronstein period started
         # on an empty reserve, or an adjust): it expires at this very instant.
         self.advance(event.at_ms)
+
+    def _phase_refusal(self, event: Event) -> IllegalCommand:
+        """Why ``event`` cannot be taken in this phase, in a player's words."""
+        kind, phase = event.kind, self.phase
+        words = kind.replace("_", " ")
+        if phase == MATCH_OVER:
+            return refuse("match_over", event=words)
+        if kind in ("accept", "reject"):
+            return refuse("no_offer", event=words)
+        if kind == "ruling":
+            return refuse("no_dispute")
+        if kind == "break" and phase in (PLAYING, STOPPED, OFFER, DISPUTE):
+            return refuse("break_between_games")
+        if kind == "start":
+            if phase == BETWEEN_GAMES and not self.settings.preset.mid_game_start:
+                return refuse("start_at_game_start", rules=self.settings.preset.id)
+            return refuse("clock_in_use", event=words)
+        if kind == "late_start":
+            return refuse("clock_in_use", event=words)
+        if phase == DISPUTE:
+            if self.dispute == "time_expired":
+                return refuse("director_must_rule", event=words)
+            return refuse("dispute_open", event=words)
+        if phase == OFFER:
+            return refuse("offer_open", event=words)
+        if kind == "resume":
+            return refuse("not_stopped")
+        if kind == "stop":
+            return refuse("not_running")
+        if kind in ("double", "take", "game_over", "concede", "claim", "premature", "pass") \
+                and phase in (SETUP, BETWEEN_GAMES, BREAK):
+            return refuse("no_game", event=words)
+        return refuse("not_in_phase", event=words, when=_PHASE_WORDS[phase], phase=phase)
 
     # A copy is what the property tests compare a refused event against.
     def copy(self) -> Match:
@@ -283,6 +319,8 @@ class Match:
         forfeited = c.forfeit_pending
         c.forfeit_pending = False
         c.forfeit_active = forfeited
+        c.no_cube_active = c.no_cube_pending
+        c.no_cube_pending = False
         c.allowance = c.allow_left = self.settings.mode.period_allowance(
             self.settings.delay_ms, forfeited
         )
@@ -298,6 +336,7 @@ class Match:
             c.reserve += self.settings.mode.credit(c.allowance, c.allow_left)
         c.in_period = False
         c.forfeit_active = False
+        c.no_cube_active = False
         c.allowance = c.allow_left = 0
 
     def _pass_clock(self, side: int, t: int) -> None:
@@ -359,6 +398,15 @@ class Match:
         self.phase = BETWEEN_GAMES
         self.stopped_reason = None
 
+    def _reset_expired(self, c: _Clock, reserve: int) -> None:
+        """Both clocks stop; the expired clock is set to ``reserve``, and its
+        period's running time counts from 0 again on resume."""
+        self.phase = STOPPED
+        self.stopped_reason = "time_expired"
+        c.reserve = reserve
+        c.allow_left = c.allowance
+        c.expired = False
+
     def _expire(self, t: int) -> None:
         """The running side's clock reached 0 at ``t``: the preset's consequence."""
         assert self.on_turn is not None
@@ -382,8 +430,13 @@ class Match:
                 if self._add_points(1 - side, points, penalty=True):
                     self._finish_match(1 - side, "time_expired")
                     return
-            c.reserve = ABA_RESET_MS
-            c.expired = False
+            self._reset_expired(c, ABA_RESET_MS)
+            return
+        if settings.overtime_ms > 0 and not c.overtime_used:
+            # USBGF Rules Options, Overtime: the first expiry in the match stops
+            # both clocks and gives the side its overtime, as the ABA reset does.
+            c.overtime_used = True
+            self._reset_expired(c, settings.overtime_ms)
             return
         if (
             settings.preset.expiry == EXPIRY_BIBA
@@ -417,9 +470,9 @@ class Match:
     def _opening_roll(self, e: OpeningRoll) -> None:
         a, b = e.dice
         if self.phase in (PLAYING, STOPPED) and not self.late:
-            raise IllegalCommand("opening roll is not allowed during a game")
+            raise refuse("opening_roll_in_game")
         if a == b:
-            raise IllegalCommand(f"the opening dice are equal ({a}-{b}): roll again")
+            raise refuse("opening_dice_equal", a=a, b=b)
         if self.late and self.on_turn is not None:
             # The late player's period ends as at a game's end (no credit).
             self._settle(e.at_ms)
@@ -432,9 +485,7 @@ class Match:
     def _start(self, e: Start) -> None:
         preset = self.settings.preset
         if not preset.mid_game_start:
-            raise IllegalCommand(
-                f"{preset.id}: clocks can be introduced only at the start of a game (1.1)"
-            )
+            raise refuse("start_at_game_start", rules=preset.id)
         self._new_game()
         self._start_period(_index(e.side), e.at_ms)
 
@@ -447,7 +498,7 @@ class Match:
         if self.phase != PLAYING or side != self.on_turn:
             return  # the idle side's button does nothing
         if self.doubler is not None:
-            raise IllegalCommand(f"{e.side} has been doubled: {e.side} must take or pass")
+            raise refuse("doubled_must_answer", side=e.side)
         if self.late:
             return  # no game yet: the late player's clock runs on
         self._pass_clock(side, e.at_ms)
@@ -456,25 +507,37 @@ class Match:
         side = _index(e.side)
         who = e.side
         if self.late or not self.game_on:
-            raise IllegalCommand(f"{who} cannot double: no game is in progress")
+            raise refuse("no_game", event="double")
         if self.doubler is not None:
-            raise IllegalCommand(f"{who} cannot double: a double is waiting for an answer")
+            raise refuse("double_pending", side=who)
         if side != self.on_turn:
-            raise IllegalCommand(f"{who} cannot double: it is not {who}'s turn")
+            raise refuse("double_not_turn", side=who)
         if self.crawford_now:
-            raise IllegalCommand(f"{who} cannot double: this is the Crawford game")
+            raise refuse("crawford_no_double", side=who)
         if self.cube_frozen:
-            raise IllegalCommand(f"{who} cannot double: the cube is frozen (aba-2003 5.2)")
+            raise refuse("cube_frozen", side=who)
         if self.cube_owner is not None and self.cube_owner != side:
-            raise IllegalCommand(f"{who} cannot double: the opponent owns the cube")
+            raise refuse("cube_owned_by_opponent", side=who)
+        c = self._clocks[side]
+        if c.no_cube_active:
+            # Italian rules: "A premature roller cannot use the cube".
+            raise refuse("premature_no_cube", side=who)
+        if (
+            c.forfeit_active
+            and self.settings.preset.id == "biba-2014"
+            and self.settings.mode.spend(c.reserve, c.allow_left, e.at_ms - self._since)[1] > 0
+        ):
+            # biba-2014 4.6: "cannot ... continue with their double ... until
+            # their 12 seconds have elapsed".
+            raise refuse("premature_delay_running", side=who)
         self._pass_clock(side, e.at_ms)
         self.doubler = side
 
     def _doubled_side(self, side: str, action: str) -> int:
         if self.doubler is None:
-            raise IllegalCommand(f"{side} cannot {action}: no double is waiting")
+            raise refuse("no_double_to_answer", side=side, event=action)
         if _index(side) == self.doubler:
-            raise IllegalCommand(f"{side} cannot {action} its own double")
+            raise refuse("own_double", side=side, event=action)
         return 1 - self.doubler
 
     def _take(self, e: Take) -> None:
@@ -507,7 +570,7 @@ class Match:
 
     def _offer(self, e: Concede | Claim) -> None:
         if not self.game_on:
-            raise IllegalCommand(f"{e.side} cannot {e.kind}: no game is in progress")
+            raise refuse("no_game", event=e.kind)
         self._settle(e.at_ms)
         self.phase = OFFER
         self.stopped_reason = "concession"
@@ -516,7 +579,7 @@ class Match:
     def _answerer(self, side: str, action: str) -> tuple[str, int, str]:
         assert self.offer is not None
         if _index(side) == self.offer[1]:
-            raise IllegalCommand(f"{side} cannot {action} its own offer")
+            raise refuse("own_offer", side=side, event=action)
         return self.offer
 
     def _settle_offer(self, offer: tuple[str, int, str], t: int) -> None:
@@ -532,10 +595,7 @@ class Match:
         if kind == "concede" and result == "backgammon" and self.settings.preset.id == (
             "it-tournament"
         ):
-            raise IllegalCommand(
-                f"{e.side} cannot reject a backgammon concession: no player may refuse "
-                "a concession of the maximum"
-            )
+            raise refuse("max_concession", side=e.side)
         self.phase = DISPUTE
         self.stopped_reason = "dispute"
         self.dispute = "offer"
@@ -543,9 +603,7 @@ class Match:
     def _ruling(self, e: Ruling) -> None:
         if self.dispute == "offer":
             if e.decision not in ("accept", "invalid"):
-                raise IllegalCommand(
-                    f"a rejected offer is ruled 'accept' or 'invalid', not {e.decision!r}"
-                )
+                raise refuse("ruling_for_offer", decision=e.decision)
             assert self.offer is not None
             if e.decision == "accept":
                 self._settle_offer(self.offer, e.at_ms)
@@ -558,9 +616,7 @@ class Match:
             self._since = e.at_ms
             return
         if e.decision not in ("gin", "lost"):
-            raise IllegalCommand(
-                f"a BIBA time expiration is ruled 'gin' or 'lost', not {e.decision!r}"
-            )
+            raise refuse("ruling_for_expiry", decision=e.decision)
         assert self.on_turn is not None
         expired = self.on_turn
         if e.decision == "gin":
@@ -573,9 +629,9 @@ class Match:
 
     def _game_over(self, e: GameOver) -> None:
         if not self.game_on:
-            raise IllegalCommand("game over is not allowed: no game is in progress")
+            raise refuse("no_game", event="game over")
         if self.doubler is not None:
-            raise IllegalCommand("game over is not allowed: a double is waiting for take or pass")
+            raise refuse("game_over_double_pending")
         self._end_game(_index(e.winner), RESULTS[e.result] * self.cube_value, e.at_ms)
 
     def _break(self, e: Break) -> None:
@@ -583,10 +639,7 @@ class Match:
         c = self._clocks[side]
         limit = self.settings.max_breaks
         if limit is not None and c.breaks >= limit:
-            raise IllegalCommand(
-                f"{e.side} cannot take another break: {limit} allowed in a "
-                f"{self.settings.length}-point match"
-            )
+            raise refuse("break_limit", side=e.side, limit=limit, length=self.settings.length)
         c.breaks += 1
         self.break_from = self.phase
         self.phase = BREAK
@@ -600,20 +653,28 @@ class Match:
 
     def _premature(self, e: Premature) -> None:
         if not self.game_on:
-            raise IllegalCommand("premature action is not allowed: no game is in progress")
+            raise refuse("no_game", event="premature")
         # The next period to start for that side is forfeited; a second
-        # premature before it starts changes nothing.
-        self._clocks[_index(e.side)].forfeit_pending = True
+        # premature before it starts changes nothing.  The Italian rules have
+        # no time penalty: that period may not use the cube instead.
+        c = self._clocks[_index(e.side)]
+        if self.settings.preset.id == "it-tournament":
+            c.no_cube_pending = True
+        else:
+            c.forfeit_pending = True
 
     def _adjust(self, e: Adjust) -> None:
         side = _index(e.side)
         self._settle(e.at_ms)
+        if e.delta_ms == 0:
+            return  # an adjust of 0 changes nothing
         c = self._clocks[side]
         c.reserve = max(0, c.reserve + e.delta_ms)
         if e.delta_ms > 0:
             c.expired = False
-        if c.reserve == 0 and self.phase == PLAYING and side == self.on_turn:
-            self._expire(e.at_ms)
+        # A running side whose time is now used up expires at this instant:
+        # ``apply`` advances once more after the handler, and under simple
+        # delay the delay still to run keeps it alive until it runs out.
 
     def _penalty(self, e: Penalty) -> None:
         side = _index(e.side)
@@ -647,6 +708,8 @@ class Match:
                     expired=c.expired,
                     forfeit_delay=c.forfeit_pending or c.forfeit_active,
                     breaks=c.breaks,
+                    overtime=c.overtime_used,
+                    no_cube=c.no_cube_pending or c.no_cube_active,
                 )
             )
         over = self.phase == MATCH_OVER

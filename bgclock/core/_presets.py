@@ -220,7 +220,7 @@ PRESETS: Final[dict[str, Preset]] = {
 
 #: Override keys a director may set (clock-script ``match.clock``).
 OVERRIDE_KEYS: Final = frozenset(
-    {"mode", "per_point_ms", "less_per_point_ms", "delay_ms", "reserve_ms"}
+    {"mode", "per_point_ms", "less_per_point_ms", "delay_ms", "reserve_ms", "overtime_ms"}
 )
 
 
@@ -236,6 +236,8 @@ class ClockSettings:
     delay_ms: int
     reserve_ms: int
     max_breaks: int | None
+    #: USBGF Rules Options, Overtime: reserve given at a side's first expiry (0: none).
+    overtime_ms: int = 0
 
     @classmethod
     def resolve(
@@ -284,6 +286,12 @@ class ClockSettings:
             reserve = per_point * length - less * (score[0] + score[1])
         if reserve < 0:
             raise InvalidCommand(f"the computed reserve is below zero ({reserve} ms)")
+        overtime = int(over.get("overtime_ms", 0))  # type: ignore[call-overload]
+        if "overtime_ms" in over and not _expiry_loses(preset):
+            raise InvalidCommand(
+                f"clock override overtime_ms: {preset.id} does not lose the match on expiry, "
+                "so it has no overtime (USBGF Rules Options)"
+            )
         return cls(
             preset=preset,
             length=length,
@@ -293,12 +301,21 @@ class ClockSettings:
             delay_ms=delay,
             reserve_ms=reserve,
             max_breaks=preset.max_breaks(length),
+            overtime_ms=overtime,
         )
 
     @property
     def penalty_on_expiry(self) -> bool:
         """ABA 5.1: standard clocks give penalty points; Bronstein ones lose."""
         return self.preset.expiry == EXPIRY_ABA and self.mode.name == "standard"
+
+
+def _expiry_loses(preset: Preset) -> bool:
+    """Under the preset's own mode, an expiry loses the match (no penalty
+    points, no gin question): the presets that may take the USBGF overtime."""
+    if preset.expiry == EXPIRY_BIBA:
+        return False
+    return not (preset.expiry == EXPIRY_ABA and preset.mode == "standard")
 
 
 def _is_int(value: object) -> bool:

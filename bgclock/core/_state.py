@@ -16,6 +16,10 @@ class SideState:
     expired: bool
     forfeit_delay: bool
     breaks: int
+    #: The USBGF overtime option was granted to this side (its first expiry).
+    overtime: bool = False
+    #: Italian premature roll: this side may not double in its next (or live) period.
+    no_cube: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -25,6 +29,8 @@ class SideState:
             "expired": self.expired,
             "forfeit_delay": self.forfeit_delay,
             "breaks": self.breaks,
+            "overtime": self.overtime,
+            "no_cube": self.no_cube,
         }
 
 

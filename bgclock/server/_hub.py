@@ -319,9 +319,9 @@ class TableHub:
         try:
             self.match.apply(event)
         except IllegalCommand as exc:
-            raise ProtocolError("illegal", str(exc)) from None
+            raise ProtocolError.from_clock_error("illegal", exc) from None
         except ClockError as exc:
-            raise ProtocolError("invalid", str(exc)) from None
+            raise ProtocolError.from_clock_error("invalid", exc) from None
         if quota is not None:
             self.quotas[quota_key] = quota.spend(credit)
         self.seq += 1

@@ -15,7 +15,7 @@ from typing import Any, Final
 
 import orjson
 
-from bgclock.core import EVENT_TYPES
+from bgclock.core import EVENT_TYPES, ClockError
 
 VERSION: Final = 1
 MAX_MESSAGE_BYTES: Final = 4096
@@ -43,16 +43,31 @@ class ProtocolError(Exception):
     """A message the server will not act on; ``code`` is the error's code."""
 
     def __init__(self, code: str, message: str, *, msg_id: str | None = None,
-                 table: int | None = None) -> None:
+                 table: int | None = None, refusal: str | None = None,
+                 params: dict[str, Any] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.msg_id = msg_id
         self.table = table
+        #: The engine's refusal code (``bgclock.core.REFUSALS``) and its words' parts.
+        self.refusal = refusal
+        self.params = params
+
+    @classmethod
+    def from_clock_error(cls, code: str, exc: ClockError) -> ProtocolError:
+        """The engine's refusal, with its stable code for the pages' catalogue."""
+        params = {k: v for k, v in exc.params.items()
+                  if isinstance(v, str | int) and not isinstance(v, bool)}
+        return cls(code, str(exc), refusal=exc.code, params=params)
 
     def to_message(self) -> dict[str, Any]:
-        return {"type": "error", "id": self.msg_id, "table": self.table, "code": self.code,
-                "message": self.message}
+        out = {"type": "error", "id": self.msg_id, "table": self.table, "code": self.code,
+               "message": self.message}
+        if self.refusal is not None:
+            out["refusal"] = self.refusal
+            out["params"] = self.params or {}
+        return out
 
 
 @dataclass(frozen=True, slots=True)

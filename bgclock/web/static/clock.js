@@ -160,7 +160,8 @@
         if (msg.id) app.hits = app.hits.filter((h) => h.id !== msg.id);
         if (msg.code === "unauthorized") { renderConn("unauthorized"); break; }
         if (msg.code === "closed") app.closed = true;
-        toast(msg.code === "illegal" ? t("err.illegal", { m: msg.message }) : msg.message);
+        toast(msg.refusal ? t("err.illegal", { m: I18N.refusal(msg) })
+          : msg.code === "illegal" ? t("err.illegal", { m: msg.message }) : msg.message);
         renderAll();
         break;
     }

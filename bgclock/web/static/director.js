@@ -116,7 +116,7 @@
         break;
       case "error":
         if (msg.code === "unauthorized") { unauthorized(); return; }
-        app.result = t("det.refused", { m: msg.message });
+        app.result = t("det.refused", { m: msg.refusal ? I18N.refusal(msg) : msg.message });
         app.resultErr = true;
         renderDetail();
         break;
