@@ -192,6 +192,17 @@ class TableHub:
         self.committed_notes = 0
         self.note_keys: dict[str, StoredNote] = {}
         self.note_waiters: dict[str, list[Watcher]] = {}
+        #: The device that keeps the table's time (the first to say hello with
+        #: an id): its commands count at the instants it applied them.
+        self.keeper: str | None = None
+        #: Brought back after a restart, waiting for the keeper to reconcile.
+        self.recovering = False
+        self.devices_online = 0
+        self.offline_since_ms: int | None = None
+        #: The keeper's queued commands still to come after its hello.
+        self.reconcile_left = 0
+        self.reconcile_counts = [0, 0]  # applied, refused
+        self.reconciled: dict[str, int] | None = None
 
     # ------------------------------------------------------------- reading
 
@@ -211,10 +222,20 @@ class TableHub:
         return {"id": self.id, "tournament_id": self.row.tournament_id,
                 **self.row.spec.to_dict(), "status": "closed" if self.closed else "open",
                 "attention": self.attention(), "created_ms": self.row.created_ms,
-                "seq": self.committed_seq}
+                "seq": self.committed_seq, "link": self.link()}
+
+    def link(self) -> dict[str, Any]:
+        """The table's devices as the dashboard shows them."""
+        state = "online" if self.devices_online else (
+            "offline" if self.offline_since_ms is not None else "none")
+        return {"state": state, "devices": self.devices_online,
+                "offline_since_ms": None if self.devices_online else self.offline_since_ms,
+                "keeper": self.keeper is not None, "reconciled": self.reconciled}
 
     def attention(self) -> str | None:
-        if self.match.phase == "stopped" and self.match.stopped_reason == "restart":
+        if self.recovering or (
+            self.match.phase == "stopped" and self.match.stopped_reason == "restart"
+        ):
             return "restart"
         return None
 
@@ -250,10 +271,17 @@ class TableHub:
         self.notes = list(notes or [])
         self.committed_notes = len(self.notes)
         self.note_keys = {x.idem_key: x for x in self.notes if x.idem_key is not None}
+        self.keeper = next((str(x.note["device"]) for x in self.notes
+                            if x.note.get("type") == "keeper"), None)
 
     def recover(self, checkpoint_ms: int | None) -> StoredEvent | None:
-        """After a restart: a running clock stops at its last checkpoint."""
+        """After a restart: a running clock stops at its last checkpoint,
+        unless a device keeps the table's time: that clock ran on at the
+        table, and the device's queued presses count when it reconciles."""
         if self.closed or self.match.expires_at() is None:
+            return None
+        if self.keeper is not None:
+            self.recovering = True
             return None
         at = max(checkpoint_ms or 0, self.match.now)
         self.match.advance(at)  # an expiry before the checkpoint happened: apply it
@@ -274,7 +302,70 @@ class TableHub:
         self.match = new_match(row.spec)
         self.rearm()
 
+    # ------------------------------------------------------------ devices
+
+    def device_hello(self, device: str | None, queued: int) -> None:
+        """A table device said hello: the first with an id keeps the time;
+        the keeper's hello starts a reconciliation of ``queued`` commands."""
+        self.devices_online += 1
+        changed = self.devices_online == 1
+        if device is not None and self.keeper is None and not self.closed:
+            self.keeper = device
+            self._store_note({"type": "keeper", "device": device}, "table")
+            changed = True
+        if device is not None and device == self.keeper:
+            self.reconcile_left = queued
+            self.reconcile_counts = [0, 0]
+            if queued == 0:
+                changed = self._reconciled() or changed
+        if changed:
+            self.broadcast_directors(self.table_message())
+
+    def device_gone(self) -> None:
+        self.devices_online = max(0, self.devices_online - 1)
+        if self.devices_online == 0:
+            self.offline_since_ms = self.hub.clock.now_ms()
+            self.broadcast_directors(self.table_message())
+
+    def counted(self, device: str | None, accepted: bool) -> None:
+        """One of the keeper's queued commands was decided."""
+        if device is None or device != self.keeper or self.reconcile_left <= 0:
+            return
+        self.reconcile_left -= 1
+        self.reconcile_counts[0 if accepted else 1] += 1
+        if self.reconcile_left == 0 and self._reconciled():
+            self.broadcast_directors(self.table_message())
+
+    def _reconciled(self) -> bool:
+        """The keeper is back and its queue is decided: the restart attention
+        ends.  True when the dashboard should hear of it."""
+        was_away = self.recovering or self.offline_since_ms is not None
+        applied, refused = self.reconcile_counts
+        if not was_away and not applied and not refused:
+            return False
+        self.recovering = False
+        self.reconciled = {"at_ms": self.hub.clock.now_ms(), "applied": applied,
+                           "refused": refused}
+        return True
+
+    def _store_note(self, body: dict[str, Any], source: str) -> None:
+        note = StoredNote(table_id=self.id, n=len(self.notes) + 1, seq=self.seq, idem_key=None,
+                          at_ms=max(self.match_now(), self.match.now), note=body, source=source,
+                          received_ms=self.hub.clock.now_ms())
+        self.notes.append(note)
+        generation = self.generation
+
+        def done(error: BaseException | None) -> None:
+            if error is None and generation == self.generation:
+                self.committed_notes = max(self.committed_notes, note.n)
+
+        self.hub.writer.submit(note, done)
+
     # ------------------------------------------------------------ sending
+
+    def broadcast_directors(self, text: str) -> None:
+        for director in list(self.hub.directors):
+            director.send(text)
 
     def broadcast(self, text: str) -> None:
         for watcher in list(self.watchers):
@@ -303,6 +394,18 @@ class TableHub:
         quota: LagQuota | None = None
         if role == "director":
             at, credit = max(arrival, floor), 0
+        elif (cmd.device_at_ms is not None and self.keeper is not None
+              and getattr(sender, "device", None) == self.keeper):
+            # The table's own device applied this press at ``device_at_ms``:
+            # it counts there, never before the last accepted event nor after
+            # its arrival (an outage costs the presser nothing).
+            last = self.log[-1].at_ms if self.log else 0
+            at = max(min(cmd.device_at_ms, arrival), last)
+            credit = max(arrival - at, 0)
+            if at < self.match.now:
+                # A flag announced meanwhile moved the live match past this
+                # instant: go back to the log's end (the flag is only derived).
+                self.match = fold(self.row.spec, self.log)
         else:
             side = cmd.fields.get("side")
             quota_key = side if isinstance(side, str) and side in SIDES else "-"

@@ -20,6 +20,10 @@ from bgclock.core import EVENT_TYPES, ClockError
 VERSION: Final = 1
 MAX_MESSAGE_BYTES: Final = 4096
 MAX_LAG_MS: Final = 60_000
+#: A table's time line is bounded: 2^53 ms (exact in every JSON reader).
+MAX_TIME_MS: Final = 2**53 - 1
+#: Commands a device may say it queued while offline.
+MAX_QUEUED: Final = 10_000
 
 PLAYER_COMMANDS: Final = frozenset({
     "opening_roll", "hit", "double", "take", "pass", "stop", "resume", "concede", "claim",
@@ -36,7 +40,7 @@ assert frozenset(EVENT_TYPES) == DIRECTOR_COMMANDS
 SUMMON_WHY: Final = ("premature", "director", "dispute")
 _ID: Final = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 #: Fields of a command that are the protocol's, not the event's.
-_ENVELOPE: Final = frozenset({"type", "v", "id", "table", "lag_ms"})
+_ENVELOPE: Final = frozenset({"type", "v", "id", "table", "lag_ms", "device_at_ms"})
 
 
 class ProtocolError(Exception):
@@ -76,6 +80,11 @@ class Hello:
     key: str | None
     last_seq: int | None
     since: dict[int, int]
+    #: The table device's own id (kept by the page): the first device of a
+    #: table keeps its time (see ``device_at_ms``).
+    device: str | None = None
+    #: How many queued commands the device resends right after this hello.
+    queued: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +95,10 @@ class Command:
     lag_ms: int
     #: The event's own fields (no ``at_ms``: the server stamps it).
     fields: dict[str, Any]
+    #: The instant the device applied the command, on the table's time line
+    #: (ms since the table was made): honoured, within bounds, for the table's
+    #: time keeper only; every other sender is lag-compensated.
+    device_at_ms: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +174,8 @@ def decode(text: str | bytes | None) -> Message:
 
 
 def _hello(data: dict[str, Any]) -> Hello:
-    _check_keys(data, {"type", "v", "token", "key", "last_seq", "since"}, "hello")
+    _check_keys(data, {"type", "v", "token", "key", "last_seq", "since", "device", "queued"},
+                "hello")
     token, key = data.get("token"), data.get("key")
     for name, value in (("token", token), ("key", key)):
         if value is not None and (not isinstance(value, str) or len(value) > 200):
@@ -177,7 +191,14 @@ def _hello(data: dict[str, Any]) -> Hello:
         if not (isinstance(k, str) and k.isdigit() and len(k) < 19) or not _is_int(v) or v < 0:
             raise ProtocolError("bad_message", "hello: since must map table numbers to seqs")
         since[int(k)] = v
-    return Hello(token, key, last_seq, since)
+    device = data.get("device")
+    if device is not None and (not isinstance(device, str) or not _ID.fullmatch(device)):
+        raise ProtocolError("bad_message",
+                            "hello: device must be 1-64 characters from A-Z a-z 0-9 . _ : -")
+    queued = data.get("queued", 0)
+    if not _is_int(queued) or not 0 <= queued <= MAX_QUEUED:
+        raise ProtocolError("bad_message", f"hello: queued must be a whole number 0-{MAX_QUEUED}")
+    return Hello(token, key, last_seq, since, device, int(queued))
 
 
 def _summon(data: dict[str, Any]) -> Summon:
@@ -210,6 +231,11 @@ def _command(data: dict[str, Any]) -> Command:
     if not _is_int(lag) or not 0 <= lag <= MAX_LAG_MS:
         raise ProtocolError("bad_message", f"cmd: lag_ms must be a whole number 0-{MAX_LAG_MS}",
                             msg_id=msg_id, table=table)
+    device_at = data.get("device_at_ms")
+    if device_at is not None and (not _is_int(device_at) or not 0 <= device_at <= MAX_TIME_MS):
+        raise ProtocolError("bad_message",
+                            f"cmd: device_at_ms must be a whole number 0-{MAX_TIME_MS}",
+                            msg_id=msg_id, table=table)
     if "at_ms" in data:
         raise ProtocolError("invalid", "the server stamps the instant: do not send at_ms",
                             msg_id=msg_id, table=table)
@@ -217,7 +243,8 @@ def _command(data: dict[str, Any]) -> Command:
     if fields.get("reason") == "restart":
         raise ProtocolError("invalid", "only the server stops a clock for a restart",
                             msg_id=msg_id, table=table)
-    return Command(msg_id, table, do, int(lag), fields)
+    fields.pop("device_at_ms", None)
+    return Command(msg_id, table, do, int(lag), fields, device_at)
 
 
 def dumps(message: dict[str, Any]) -> str:
@@ -241,6 +268,8 @@ SCHEMAS: Final[dict[str, Any]] = {
             "last_seq": {"type": "integer", "minimum": 0},
             "since": {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
                       "additionalProperties": {"type": "integer", "minimum": 0}},
+            "device": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,64}$"},
+            "queued": {"type": "integer", "minimum": 0, "maximum": MAX_QUEUED},
         },
     },
     "cmd": {
@@ -251,6 +280,7 @@ SCHEMAS: Final[dict[str, Any]] = {
             "table": _TABLE,
             "do": {"enum": sorted(EVENT_TYPES)},
             "lag_ms": {"type": "integer", "minimum": 0, "maximum": MAX_LAG_MS},
+            "device_at_ms": {"type": "integer", "minimum": 0, "maximum": MAX_TIME_MS},
             "side": _SIDE, "winner": _SIDE,
             "dice": {"type": "array", "minItems": 2, "maxItems": 2,
                      "items": {"type": "integer", "minimum": 1, "maximum": 6}},

@@ -79,6 +79,8 @@ class Connection:
         self.limiter = limiter
         self.role = ""
         self.table_id: int | None = None
+        #: A table device's own id (hello ``device``).
+        self.device: str | None = None
         self._outbox: deque[str] = deque()
         self._drained = asyncio.Event()
         self._drained.set()
@@ -450,7 +452,10 @@ async def websocket(ws: WebSocket) -> None:
     finally:
         server.hub.directors.discard(conn)
         if conn.table_id is not None and conn.table_id in server.hub.tables:
-            server.hub.tables[conn.table_id].watchers.discard(conn)
+            table = server.hub.tables[conn.table_id]
+            if conn in table.watchers:
+                table.watchers.discard(conn)
+                table.device_gone()
         await conn.stop()
 
 
@@ -503,6 +508,8 @@ async def _session(server: Server, conn: Connection) -> None:
                         "server_ms": server.clock.now_ms()})
         table.catch_up(conn, hello.last_seq)
         table.watchers.add(conn)
+        conn.device = hello.device
+        table.device_hello(hello.device, hello.queued)
     while not conn.dead:
         message = await ws.receive()
         if message["type"] == "websocket.disconnect":
@@ -539,7 +546,12 @@ def _dispatch(server: Server, conn: Connection, message: Any) -> None:
         try:
             table = hub.table(table_id)
             if isinstance(message, Command):
-                table.command(conn, conn.role, message)
+                try:
+                    table.command(conn, conn.role, message)
+                except ProtocolError:
+                    table.counted(conn.device, accepted=False)
+                    raise
+                table.counted(conn.device, accepted=True)
             else:
                 table.summon(conn, conn.role, message)
         except ProtocolError as exc:

@@ -1,0 +1,203 @@
+"""The table's own device keeps its time (issue: the table clock keeps exact time).
+
+The first device that says hello with an id keeps the table's time: its
+commands count at the instants it applied them (``device_at_ms``), within
+bounds: never before the table's last accepted event, never after the
+command's arrival.  Any other sender stays lag-compensated.  After a restart a
+kept table is not stopped: the device reconciles its queued presses.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bgclock.server._lag import DEFAULT_PARAMS
+from bgclock.server._time import ManualClock
+
+from ._server_kit import (  # noqa: F401 (anyio_backend: a fixture)
+    DIRECTOR,
+    KEY,
+    STORES,
+    Device,
+    anyio_backend,
+    live_server,
+    store_factory,
+)
+
+pytestmark = pytest.mark.anyio
+
+
+@pytest.fixture(params=STORES)
+async def manual(request: Any, tmp_path: Path) -> Any:
+    clock = ManualClock()
+    async with (
+        store_factory(request.param, tmp_path) as make,
+        live_server(make, clock=clock, table_rate=(1000, 1000)) as server,
+    ):
+        yield server, clock
+
+
+def _now(clock: ManualClock, table: dict[str, Any]) -> int:
+    return clock.now_ms() - int(table["created_ms"])
+
+
+async def test_an_outage_costs_the_keeper_nothing(manual: Any) -> None:
+    live, clock = manual
+    table = await live.table(clock={"mode": "standard"})
+    async with Device.open(live.ws_url, {"token": table["token"], "device": "phone-1"}) as d:
+        await d.welcome()
+        roll = await d.cmd("opening_roll", dice=[6, 1], device_at_ms=_now(clock, table))
+        assert roll["at_ms"] == _now(clock, table)
+    # the link is down: A presses 5 s later; the press reaches the server 20 s later
+    clock.advance(5_000)
+    pressed = _now(clock, table)
+    clock.advance(20_000)
+    hello = {"token": table["token"], "device": "phone-1", "last_seq": 1, "queued": 1}
+    async with Device.open(live.ws_url, hello) as d:
+        await d.expect("welcome")
+        ack = await d.cmd("hit", side="A", device_at_ms=pressed, lag_ms=0)
+        assert ack["type"] == "ack" and ack["at_ms"] == pressed
+        assert ack["lag_credit_ms"] == 20_000
+    events = await live.stored(table["id"])
+    assert [e["at_ms"] for e in events] == [roll["at_ms"], pressed]
+
+
+async def test_the_keepers_instant_is_bounded_by_the_log_and_the_arrival(manual: Any) -> None:
+    live, clock = manual
+    table = await live.table(clock={"mode": "standard"})
+    async with Device.open(live.ws_url, {"token": table["token"], "device": "k"}) as d:
+        await d.welcome()
+        roll = await d.cmd("opening_roll", dice=[6, 1])
+        clock.advance(3_000)
+        # before the last accepted event: counted at it
+        early = await d.cmd("hit", side="A", device_at_ms=0)
+        assert early["at_ms"] == roll["at_ms"]
+        clock.advance(1_000)
+        # in the future: counted at its arrival
+        late = await d.cmd("hit", side="B", device_at_ms=_now(clock, table) + 60_000)
+        assert late["at_ms"] == _now(clock, table)
+
+
+async def test_a_second_device_stays_lag_compensated(manual: Any) -> None:
+    live, clock = manual
+    table = await live.table(clock={"mode": "standard"})
+    async with (
+        Device.open(live.ws_url, {"token": table["token"], "device": "keeper"}) as k,
+        Device.open(live.ws_url, {"token": table["token"], "device": "other"}) as o,
+    ):
+        await k.welcome()
+        await o.welcome()
+        await k.cmd("opening_roll", dice=[6, 1])
+        clock.advance(30_000)
+        arrived = _now(clock, table)
+        ack = await o.cmd("hit", side="A", device_at_ms=arrived - 20_000, lag_ms=20_000)
+        assert ack["type"] == "ack"
+        assert arrived - ack["at_ms"] == DEFAULT_PARAMS.cap_ms  # not the 20 s it claimed
+
+
+async def test_a_device_without_an_id_cannot_claim_instants(manual: Any) -> None:
+    live, clock = manual
+    table = await live.table(clock={"mode": "standard"})
+    async with Device.open(live.ws_url, {"token": table["token"]}) as d:
+        await d.welcome()
+        await d.cmd("opening_roll", dice=[6, 1])
+        clock.advance(30_000)
+        ack = await d.cmd("hit", side="A", device_at_ms=1)
+        assert _now(clock, table) - ack["at_ms"] == 0
+
+
+async def test_a_press_before_a_flag_the_server_announced_counts_for_the_keeper(
+    manual: Any,
+) -> None:
+    live, clock = manual
+    table = await live.table(clock={"mode": "standard", "reserve_ms": 10_000})
+    async with Device.open(live.ws_url, {"token": table["token"], "device": "k"}) as d:
+        await d.welcome()
+        roll = await d.cmd("opening_roll", dice=[6, 1])
+    # offline: A pressed at 9 s; the server's timer flags A at 10 s
+    pressed = roll["at_ms"] + 9_000
+    clock.advance(15_000)
+    async with Device.open(live.ws_url, {"token": table["token"], "device": "k",
+                                         "last_seq": 1, "queued": 1}) as d:
+        await d.expect("welcome")
+        ack = await d.cmd("hit", side="A", device_at_ms=pressed)
+        assert ack["type"] == "ack" and ack["at_ms"] == pressed
+        update = d.last("update")
+        assert update["state"]["phase"] == "playing" and update["state"]["on_turn"] == "B"
+        assert update["state"]["A"]["reserve_ms"] == 1_000
+    # the same press from a lag-compensated device would have lost to the flag
+    t2 = await live.table(clock={"mode": "standard", "reserve_ms": 10_000})
+    async with Device.open(live.ws_url, {"token": t2["token"]}) as d:
+        await d.welcome()
+        roll = await d.cmd("opening_roll", dice=[6, 1])
+        clock.advance(10_500)
+        await d.expect("expiry")
+        refused = await d.cmd("double", side="A", lag_ms=1_000)
+        assert refused["type"] == "error" and refused["refusal"] == "match_over"
+
+
+async def test_the_dashboard_sees_the_link_and_the_reconciliation(manual: Any) -> None:
+    live, clock = manual
+    table = await live.table(clock={"mode": "standard"})
+    async with Device.open(live.ws_url, {"key": KEY}) as director:
+        await director.expect("welcome")
+        async with Device.open(live.ws_url, {"token": table["token"], "device": "k"}) as d:
+            await d.welcome()
+            info = (await director.expect("table"))["info"]
+            assert info["link"]["state"] == "online" and info["link"]["keeper"] is True
+            await d.cmd("opening_roll", dice=[6, 1])
+        info = (await director.expect("table"))["info"]
+        assert info["link"]["state"] == "offline"
+        assert info["link"]["offline_since_ms"] == clock.now_ms()
+        clock.advance(4_000)
+        pressed = _now(clock, table)
+        clock.advance(4_000)
+        async with Device.open(live.ws_url, {"token": table["token"], "device": "k",
+                                             "last_seq": 1, "queued": 1}) as d:
+            await d.expect("welcome")
+            await d.cmd("hit", side="A", device_at_ms=pressed)
+            for _ in range(5):
+                info = (await director.expect("table"))["info"]
+                if info["link"]["reconciled"]:
+                    break
+            assert info["link"]["reconciled"]["applied"] == 1
+            assert info["link"]["state"] == "online"
+    r = await live.http.get(f"/api/tables/{table['id']}", headers=DIRECTOR)
+    assert r.json()["link"]["keeper"] is True
+
+
+@pytest.mark.parametrize("store", STORES)
+async def test_after_a_restart_the_keepers_presses_count_where_it_made_them(
+    store: str, tmp_path: Path
+) -> None:
+    async with store_factory(store, tmp_path) as make:
+        clock = ManualClock()
+        async with live_server(make, clock=clock) as live:
+            table = await live.table(clock={"mode": "standard"})
+            hello = {"token": table["token"], "device": "tablet"}
+            async with Device.open(live.ws_url, hello) as d:
+                await d.welcome()
+                roll = await d.cmd("opening_roll", dice=[6, 1])
+            clock.advance(2_000)
+        # the server is down for a minute; A pressed 10 s into the outage
+        pressed = roll["at_ms"] + 12_000
+        later = ManualClock(start_ms=clock.now_ms() + 60_000)
+        async with live_server(make, clock=later) as live:
+            r = await live.http.get(f"/api/tables/{table['id']}", headers=DIRECTOR)
+            assert r.json()["attention"] == "restart"
+            hello = {"token": table["token"], "device": "tablet", "last_seq": 1, "queued": 1}
+            async with Device.open(live.ws_url, hello) as d:
+                await d.expect("welcome")
+                snapshot = await d.expect("snapshot")
+                assert snapshot["state"]["phase"] == "playing"  # no restart stop
+                ack = await d.cmd("hit", side="A", device_at_ms=pressed)
+                assert ack["type"] == "ack" and ack["at_ms"] == pressed
+            r = await live.http.get(f"/api/tables/{table['id']}", headers=DIRECTOR)
+            assert r.json()["attention"] is None
+            assert r.json()["link"]["reconciled"]["applied"] == 1
+            events = await live.stored(table["id"])
+            assert [(e["event"]["do"], e["at_ms"]) for e in events] == [
+                ("opening_roll", roll["at_ms"]), ("hit", pressed)]
