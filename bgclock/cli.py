@@ -27,6 +27,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("bgclock.script", "run clock scripts (the conformance format)"),
     "rules": ("bgclock.rules_cli", "list the rule presets, or show one"),
     "adjudicate": ("bgclock.board.cli", "what can still happen in a position, and the ruling"),
+    "contest": ("bgclock.contest", "run contest scripts (late arrival, Swing, couples)"),
+    "draw": ("bgclock.draw_cli", "the draw of a Main and its Progressive Consolation"),
 }
 
 

@@ -1,0 +1,35 @@
+"""bgclock.tournament: the tournament around the clocks, pure and sans-I/O.
+
+Late arrivals, Swing, couples and the draw of the Main and its Progressive
+Consolation, as the Italian rule book describes them and
+``../shared/spec/tournament.md`` pins them down.  Nothing here reads a clock,
+a file, a socket or the environment; randomness comes in as a seeded
+``random.Random``.
+
+>>> from bgclock.tournament import LateArrival
+>>> LateArrival(length=7, absent=("A",), from_ms=1_200_000).state(2_400_000).score
+(0, 4)
+"""
+
+from ._couples import WINS_NEEDED, Couple, Encounter, schedule, standings
+from ._draw import (
+    Bracket,
+    ConsolationDraw,
+    MainDraw,
+    Match,
+    bracket_size,
+    first_match_losers,
+    simulate,
+    spread,
+)
+from ._errors import ContestError, IllegalContest, InvalidContest
+from ._late import DEFAULT_GRACE_MS, POINT_EVERY_MS, LateArrival, LateState
+from ._swing import RESULTS, GameOutcome, RoundOutcome, Swing, SwingGame, cpp_for_round
+
+__all__ = [
+    "DEFAULT_GRACE_MS", "POINT_EVERY_MS", "RESULTS", "WINS_NEEDED", "Bracket",
+    "ConsolationDraw", "ContestError", "Couple", "Encounter", "GameOutcome", "IllegalContest",
+    "InvalidContest", "LateArrival", "LateState", "MainDraw", "Match", "RoundOutcome", "Swing",
+    "SwingGame", "bracket_size", "cpp_for_round", "first_match_losers", "schedule", "simulate",
+    "spread", "standings",
+]
