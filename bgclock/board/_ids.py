@@ -8,11 +8,15 @@ Formats (see docs/formats.md for the public descriptions they follow):
   first byte).  gnubg's code writes the side *not* on roll first and the side
   on roll second (its ``anBoard[0]`` / ``anBoard[1]``); the manual's worked
   example is the symmetric opening position, which cannot tell them apart.
-- **Match ID**: 12 characters of base64 for a 66-bit key of fields, each field
-  least significant bit first: cube log2 (4), cube owner (2: 0, 1, 3 =
-  centred), player on roll (1), Crawford (1), game state (3), turn (1), double
-  offered (1), resignation (2), die 1 (3), die 2 (3), match length (15), score
-  of player 0 (15), score of player 1 (15).
+- **Match ID**: 12 characters of base64 for a 72-bit key (9 bytes, packed
+  like the Position ID) of fields, each least significant bit first: cube
+  log2 (4), cube owner (2: 0, 1, 3 = centred), player on roll (1), Crawford
+  (1), game state (3), turn (1), double offered (1), resignation (2), die 1
+  (3), die 2 (3), match length (15), score of player 0 (15), score of player
+  1 (15), then bit 66: the Jacoby rule is *not* in use.  gnubg writes the
+  higher die first, and writes bit 66 set for a match (Jacoby never applies
+  there) and clear for a money game with Jacoby: a fresh 7-point match is
+  ``MAHgAAAAAAAE``.
 - **XGID**: ``XGID=`` + 10 colon-separated fields: 26 position characters
   (index 0 = top player O's bar, 1..24 = the bottom player X's points 1..24,
   25 = X's bar; ``A``..``O`` = 1..15 of X's checkers, ``a``..``o`` O's, ``-``
@@ -30,8 +34,16 @@ import base64
 import binascii
 import re
 from dataclasses import dataclass, replace
+from typing import Final
 
 from bgclock.board._position import BAR, POINTS, InvalidId, InvalidPosition, Position
+
+
+#: gnubg's game states (its ``gamestate`` enum), the Match ID's 3-bit field.
+GAME_STATES: Final[dict[int, str]] = {
+    0: "no game started", 1: "game in progress", 2: "game over",
+    3: "game resigned", 4: "game ended by a dropped double",
+}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -39,7 +51,19 @@ class MatchState:
     """Everything a gnubg Match ID (or an XGID's fields after the position) says.
 
     Players are numbered 0 and 1 as in gnubg; ``on_roll`` is the player whose
-    turn the position is.  ``length`` 0 is a money game.
+    turn the position is.  ``length`` 0 is a money game.  ``dice`` are kept
+    higher die first, as gnubg writes them.  ``jacoby``: the Jacoby rule is in
+    use (None means the usual: on for money, off in a match, which is what
+    gnubg writes for a fresh game); after construction it is always a bool.
+
+    An impossible state raises :class:`InvalidPosition`:
+
+    >>> MatchState(length=7, score=(5, 6), crawford=True).crawford
+    True
+    >>> MatchState(length=7, score=(5, 4), crawford=True)
+    Traceback (most recent call last):
+    ...
+    bgclock.board._position.InvalidPosition: no Crawford game at 5-4 in a 7-point match: the Crawford game is the one after a player first reaches 6 points
     """
 
     length: int = 0
@@ -53,6 +77,8 @@ class MatchState:
     turn: int | None = None
     double_offered: bool = False
     resigned: int = 0
+    jacoby: bool | None = None
+    beavers: bool = False
     max_cube_log2: int = 10
 
     def __post_init__(self) -> None:
@@ -60,10 +86,58 @@ class MatchState:
             raise InvalidId(f"cube value {self.cube} is not a power of 2 up to 32768")
         if self.cube_owner not in (None, 0, 1) or self.on_roll not in (0, 1):
             raise InvalidId("players are numbered 0 and 1")
+        if self.turn not in (None, 0, 1):
+            raise InvalidId(f"turn {self.turn} is not a player: players are numbered 0 and 1")
         if self.length < 0 or min(self.score) < 0:
             raise InvalidId("match length and scores cannot be negative")
-        if self.dice is not None and not all(1 <= d <= 6 for d in self.dice):
-            raise InvalidId(f"dice {self.dice} are not in 1..6")
+        if self.length >= 1 << 15 or max(self.score) >= 1 << 15:
+            raise InvalidId("a match length or score must be below 32768")
+        if self.dice is not None:
+            if not all(1 <= d <= 6 for d in self.dice):
+                raise InvalidId(f"dice {self.dice} are not in 1..6")
+            if self.dice[0] < self.dice[1]:
+                object.__setattr__(self, "dice", (self.dice[1], self.dice[0]))
+        if self.game_state not in GAME_STATES:
+            known = ", ".join(f"{k} {v}" for k, v in GAME_STATES.items())
+            raise InvalidPosition(f"unknown game state {self.game_state} (known: {known})")
+        if self.resigned not in (0, 1, 2, 3):
+            raise InvalidId(f"resignation {self.resigned} is not 0 (none), 1, 2 or 3 points")
+        if self.turn is not None and self.turn != self.on_roll and not (
+            self.double_offered or self.resigned
+        ):
+            raise InvalidPosition(
+                f"the turn passes to player {self.turn} while player {self.on_roll} is on "
+                f"roll only to answer a double or a resignation, and none is pending"
+            )
+        if self.jacoby is None:
+            object.__setattr__(self, "jacoby", self.length == 0)
+        self._check_possible()
+
+    def _check_possible(self) -> None:
+        length, (a, b) = self.length, self.score
+        if length and max(a, b) >= length:
+            raise InvalidPosition(
+                f"a score of {a}-{b} has already ended a {length}-point match "
+                f"(scores must stay below {length})"
+            )
+        if not self.crawford:
+            return
+        if not length:
+            raise InvalidPosition("a money game has no Crawford game")
+        if length - 1 not in (a, b):
+            raise InvalidPosition(
+                f"no Crawford game at {a}-{b} in a {length}-point match: the Crawford game "
+                f"is the one after a player first reaches {length - 1} points"
+            )
+        if a == b:
+            raise InvalidPosition(
+                f"no Crawford game at {a}-{b}: with both players one point away the "
+                f"Crawford game has already been played"
+            )
+        if self.cube > 1:
+            raise InvalidPosition(
+                f"the cube is at {self.cube} in the Crawford game, where nobody may double"
+            )
 
     @property
     def score_on_roll(self) -> int:
@@ -134,10 +208,10 @@ def position_id(position: Position) -> str:
 
 
 # -- Match ID -------------------------------------------------------------------
-_MATCH_FIELDS = (  # (name, width) in key order
+_MATCH_FIELDS = (  # (name, width) in key order, from bit 0
     ("cube", 4), ("owner", 2), ("on_roll", 1), ("crawford", 1), ("state", 3),
     ("turn", 1), ("double", 1), ("resign", 2), ("die1", 3), ("die2", 3),
-    ("length", 15), ("score0", 15), ("score1", 15),
+    ("length", 15), ("score0", 15), ("score1", 15), ("no_jacoby", 1),
 )
 
 
@@ -145,42 +219,57 @@ def match_from_id(match_id: str) -> MatchState:
     """Read a gnubg Match ID.
 
     >>> m = match_from_id("cIkmAQAAAAAA")
-    >>> m.length, m.score, m.cube, m.on_roll, m.dice
-    (9, (0, 0), 1, 1, (5, 1))
+    >>> m.length, m.score, m.cube, m.on_roll, m.dice, m.jacoby
+    (9, (0, 0), 1, 1, (5, 1), True)
+
+    An ID of an impossible state raises :class:`InvalidPosition`, one that
+    cannot be read :class:`InvalidId`.
     """
-    key = _b64_to_int(match_id.strip(), 12, 9, "Match ID")
+    text = match_id.strip()
+    key = _b64_to_int(text, 12, 9, "Match ID")
     f: dict[str, int] = {}
     bit = 0
     for name, width in _MATCH_FIELDS:
         f[name] = key >> bit & ((1 << width) - 1)
         bit += width
     if f["owner"] == 2:
-        raise InvalidId(f"Match ID {match_id!r}: cube owner 2 does not exist")
-    dice = (f["die1"], f["die2"]) if f["die1"] and f["die2"] else None
-    if dice is not None and max(dice) > 6:
-        raise InvalidId(f"Match ID {match_id!r}: dice {dice} are not in 1..6")
-    return MatchState(
-        length=f["length"],
-        score=(f["score0"], f["score1"]),
-        cube=1 << f["cube"],
-        cube_owner=None if f["owner"] == 3 else f["owner"],
-        on_roll=f["on_roll"],
-        crawford=bool(f["crawford"]),
-        dice=dice,
-        game_state=f["state"],
-        turn=f["turn"],
-        double_offered=bool(f["double"]),
-        resigned=f["resign"],
-    )
+        raise InvalidId(f"Match ID {text!r}: cube owner 2 does not exist (0, 1 or 3 = centred)")
+    if (f["die1"] == 0) != (f["die2"] == 0) or max(f["die1"], f["die2"]) > 6:
+        raise InvalidId(
+            f"Match ID {text!r}: dice {f['die1']} and {f['die2']} are neither a roll "
+            f"(both 1..6) nor 'not rolled' (both 0)"
+        )
+    dice = (f["die1"], f["die2"]) if f["die1"] else None
+    try:
+        return MatchState(
+            length=f["length"],
+            score=(f["score0"], f["score1"]),
+            cube=1 << f["cube"],
+            cube_owner=None if f["owner"] == 3 else f["owner"],
+            on_roll=f["on_roll"],
+            crawford=bool(f["crawford"]),
+            dice=dice,
+            game_state=f["state"],
+            turn=f["turn"],
+            double_offered=bool(f["double"]),
+            resigned=f["resign"],
+            jacoby=not f["no_jacoby"],
+        )
+    except InvalidPosition as exc:
+        raise InvalidPosition(f"Match ID {text!r} describes an impossible state: {exc}") from exc
+    except InvalidId as exc:
+        raise InvalidId(f"Match ID {text!r}: {exc}") from exc
 
 
 def match_id(match: MatchState) -> str:
-    """The gnubg Match ID of a match state.
+    """The gnubg Match ID of a match state (the same string gnubg writes).
 
+    >>> match_id(MatchState(length=7))
+    'MAHgAAAAAAAE'
     >>> match_id(match_from_id("cIkmAQAAAAAA"))
     'cIkmAQAAAAAA'
     """
-    dice = match.dice or (0, 0)
+    dice = match.dice or (0, 0)  # higher die first, as MatchState keeps them
     values = {
         "cube": match.cube.bit_length() - 1,
         "owner": 3 if match.cube_owner is None else match.cube_owner,
@@ -195,14 +284,12 @@ def match_id(match: MatchState) -> str:
         "length": match.length,
         "score0": match.score[0],
         "score1": match.score[1],
+        "no_jacoby": int(not match.jacoby),
     }
     key = 0
     bit = 0
     for name, width in _MATCH_FIELDS:
-        value = values[name]
-        if value >> width:
-            raise InvalidId(f"{name} {value} does not fit a Match ID")
-        key |= value << bit
+        key |= values[name] << bit  # MatchState has checked that each one fits
         bit += width
     return _int_to_b64(key, 9, 12)
 
@@ -236,7 +323,7 @@ def position_from_xgid(xgid: str) -> tuple[Position, MatchState]:
     (True, 1, 0)
     """
     text = xgid.strip()
-    if text.startswith("XGID="):
+    if text[:5].upper() == "XGID=":
         text = text[5:]
     fields = text.split(":")
     if len(fields) != _XG_FIELDS:
@@ -281,12 +368,22 @@ def position_from_xgid(xgid: str) -> tuple[Position, MatchState]:
     length = _xg_int(fields[8], "match length", xgid)
     max_cube = _xg_int(fields[9], "max cube", xgid)
     x_on_roll = turn == 1
+    if length and crawford not in (0, 1):
+        raise InvalidId(f"XGID {xgid!r}: the Crawford field of a match is 0 or 1, got {crawford}")
+    if not length and crawford not in (0, 1, 2, 3):
+        raise InvalidId(
+            f"XGID {xgid!r}: the rules field of a money game is 0..3 "
+            f"(1 Jacoby + 2 beavers), got {crawford}"
+        )
     try:
         pos = (
             Position(on_roll=tuple(x), opponent=tuple(o))
             if x_on_roll
             else Position(on_roll=tuple(o), opponent=tuple(x))
         )
+    except InvalidPosition as exc:
+        raise InvalidId(f"XGID {xgid!r}: {exc}") from exc
+    try:
         match = MatchState(
             length=length,
             score=(score_o, score_x),
@@ -296,9 +393,13 @@ def position_from_xgid(xgid: str) -> tuple[Position, MatchState]:
             crawford=bool(crawford) if length else False,
             dice=dice,
             double_offered=doubled,
+            jacoby=bool(crawford & 1) if not length else None,
+            beavers=bool(crawford & 2) if not length else False,
             max_cube_log2=max_cube,
         )
     except InvalidPosition as exc:
+        raise InvalidPosition(f"XGID {xgid!r} describes an impossible state: {exc}") from exc
+    except InvalidId as exc:
         raise InvalidId(f"XGID {xgid!r}: {exc}") from exc
     return pos, match
 
@@ -307,7 +408,7 @@ def xgid(position: Position, match: MatchState | None = None) -> str:
     """Write an XGID; ``match.on_roll`` says whether X (1) or O (0) is on roll.
 
     >>> xgid(Position.initial(), MatchState(on_roll=1))
-    'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10'
+    'XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:1:0:10'
     """
     match = match or MatchState(on_roll=1)
     x, o = (
@@ -341,7 +442,7 @@ def xgid(position: Position, match: MatchState | None = None) -> str:
         dice,
         str(match.score[1]),
         str(match.score[0]),
-        str(int(match.crawford)),
+        str(int(match.crawford) if match.length else int(bool(match.jacoby)) + 2 * match.beavers),
         str(match.length),
         str(match.max_cube_log2),
     ]
