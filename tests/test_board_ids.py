@@ -262,10 +262,8 @@ def test_gnubg_reads_our_xgids() -> None:
     for _ in range(1000):
         pos = random_position(rng)
         m = random_match(rng, gnubg_sets_up=True)
-        if m.length:
-            m = replace(m, jacoby=False)  # an XGID has no Jacoby flag in a match
-        else:
-            m = replace(m, score=(0, 0))  # gnubg reads no money score from an XGID
+        # an XGID has no Jacoby flag in a match; gnubg reads no money score from one
+        m = replace(m, jacoby=False) if m.length else replace(m, score=(0, 0))
         _set(gnubg, xgid(pos, m))
         assert gnubg.gnubgid() == f"{position_id(pos)}:{match_id(m)}"
 

@@ -38,7 +38,6 @@ from typing import Final
 
 from bgclock.board._position import BAR, POINTS, InvalidId, InvalidPosition, Position
 
-
 #: gnubg's game states (its ``gamestate`` enum), the Match ID's 3-bit field.
 GAME_STATES: Final[dict[int, str]] = {
     0: "no game started", 1: "game in progress", 2: "game over",
@@ -60,10 +59,10 @@ class MatchState:
 
     >>> MatchState(length=7, score=(5, 6), crawford=True).crawford
     True
-    >>> MatchState(length=7, score=(5, 4), crawford=True)
+    >>> MatchState(length=7, score=(5, 4), crawford=True)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    bgclock.board._position.InvalidPosition: no Crawford game at 5-4 in a 7-point match: the Crawford game is the one after a player first reaches 6 points
+    bgclock.board._position.InvalidPosition: no Crawford game at 5-4 in a 7-point match: ...
     """
 
     length: int = 0
