@@ -92,7 +92,8 @@ def test_claims(capsys: pytest.CaptureFixture[str]) -> None:
     # ABA 2003 3.6 / Italian rules: a claim is valid when its result is certain
     valid = run_json(capsys, CONTACT_WIN, "--claim", "single", "--rules", "aba-2003-standard")
     assert valid["ruling"] == "valid"
-    assert valid["reason"].startswith("a single game is certain: contact:")
+    assert valid["reason"].startswith("A single game for the side on roll is certain")
+    assert "contact:" in valid["reason"]
     invalid = run_json(capsys, NEAR_GIN, "--claim", "single", "--rules", "it-tournament")
     assert invalid["ruling"] == "invalid"
 

@@ -584,7 +584,7 @@ class Solver:
         still_open: list[Play] = []
         # rounds of growing shares: a small one for every play first (one of them
         # often settles the question), then four times more for the plays still open
-        share = max(64, budget // (4 * len(plays)))
+        share = max(64, budget // (2 * len(plays)))
         while open_plays:
             still_open = []
             for play in open_plays:
