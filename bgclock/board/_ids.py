@@ -149,17 +149,22 @@ class MatchState:
         return self.score[1 - self.on_roll]
 
 
+def _show(text: str) -> str:
+    """``text`` quoted for a message, cut short when long."""
+    return repr(text) if len(text) <= 60 else repr(text[:57]) + "..."
+
+
 # -- base64 helpers -----------------------------------------------------------
 _B64 = re.compile(r"[A-Za-z0-9+/]+")
 
 
 def _b64_to_int(text: str, chars: int, nbytes: int, what: str) -> int:
     if len(text) != chars or not _B64.fullmatch(text):
-        raise InvalidId(f"a {what} is {chars} base64 characters, got {text!r}")
+        raise InvalidId(f"a {what} is {chars} base64 characters, got {_show(text)}")
     try:
         raw = base64.b64decode(text + "=" * (-len(text) % 4), validate=True)
     except binascii.Error as exc:  # pragma: no cover - the regex rules this out
-        raise InvalidId(f"{what} {text!r}: {exc}") from exc
+        raise InvalidId(f"{what} {_show(text)}: {exc}") from exc
     return int.from_bytes(raw[:nbytes], "little")
 
 
@@ -183,12 +188,12 @@ def position_from_id(position_id: str) -> Position:
                 side[slot] += 1
                 bit += 1
                 if bit > 80:
-                    raise InvalidId(f"Position ID {position_id!r} has too many checkers")
+                    raise InvalidId(f"Position ID {_show(position_id)} has too many checkers")
             bit += 1
     try:
         return Position(on_roll=tuple(sides[1]), opponent=tuple(sides[0]))
     except InvalidPosition as exc:
-        raise InvalidId(f"Position ID {position_id!r}: {exc}") from exc
+        raise InvalidId(f"Position ID {_show(position_id)}: {exc}") from exc
 
 
 def position_id(position: Position) -> str:
@@ -232,10 +237,11 @@ def match_from_id(match_id: str) -> MatchState:
         f[name] = key >> bit & ((1 << width) - 1)
         bit += width
     if f["owner"] == 2:
-        raise InvalidId(f"Match ID {text!r}: cube owner 2 does not exist (0, 1 or 3 = centred)")
+        raise InvalidId(
+            f"Match ID {_show(text)}: cube owner 2 does not exist (0, 1 or 3 = centred)")
     if (f["die1"] == 0) != (f["die2"] == 0) or max(f["die1"], f["die2"]) > 6:
         raise InvalidId(
-            f"Match ID {text!r}: dice {f['die1']} and {f['die2']} are neither a roll "
+            f"Match ID {_show(text)}: dice {f['die1']} and {f['die2']} are neither a roll "
             f"(both 1..6) nor 'not rolled' (both 0)"
         )
     dice = (f["die1"], f["die2"]) if f["die1"] else None
@@ -255,9 +261,10 @@ def match_from_id(match_id: str) -> MatchState:
             jacoby=not f["no_jacoby"],
         )
     except InvalidPosition as exc:
-        raise InvalidPosition(f"Match ID {text!r} describes an impossible state: {exc}") from exc
+        raise InvalidPosition(
+            f"Match ID {_show(text)} describes an impossible state: {exc}") from exc
     except InvalidId as exc:
-        raise InvalidId(f"Match ID {text!r}: {exc}") from exc
+        raise InvalidId(f"Match ID {_show(text)}: {exc}") from exc
 
 
 def match_id(match: MatchState) -> str:
@@ -305,12 +312,13 @@ def _xg_count(ch: str, xgid: str) -> tuple[int, int]:
         return ord(ch) - ord("A") + 1, 0
     if "a" <= ch <= "o":
         return 0, ord(ch) - ord("a") + 1
-    raise InvalidId(f"XGID {xgid!r}: {ch!r} is not a checker count")
+    raise InvalidId(f"XGID {_show(xgid)}: {ch!r} is not a checker count")
 
 
 def _xg_int(text: str, what: str, xgid: str) -> int:
-    if not re.fullmatch(r"-?[0-9]+", text):
-        raise InvalidId(f"XGID {xgid!r}: {what} {text!r} is not a number")
+    if not re.fullmatch(r"-?[0-9]{1,9}", text):
+        raise InvalidId(f"XGID {_show(xgid)}: {what} {_show(text)} is not a number "
+                        f"(at most 9 digits)")
     return int(text)
 
 
@@ -326,21 +334,21 @@ def position_from_xgid(xgid: str) -> tuple[Position, MatchState]:
         text = text[5:]
     fields = text.split(":")
     if len(fields) != _XG_FIELDS:
-        raise InvalidId(f"XGID {xgid!r}: expected {_XG_FIELDS} fields, got {len(fields)}")
+        raise InvalidId(f"XGID {_show(xgid)}: expected {_XG_FIELDS} fields, got {len(fields)}")
     board = fields[0]
     if len(board) != 26:
-        raise InvalidId(f"XGID {xgid!r}: the position is 26 characters, got {len(board)}")
+        raise InvalidId(f"XGID {_show(xgid)}: the position is 26 characters, got {len(board)}")
     x = [0] * 25  # X's own numbering
     o = [0] * 25  # O's own numbering
     for idx, ch in enumerate(board):
         nx, no = _xg_count(ch, xgid)
         if idx == 0:
             if nx:
-                raise InvalidId(f"XGID {xgid!r}: X checkers on O's bar")
+                raise InvalidId(f"XGID {_show(xgid)}: X checkers on O's bar")
             o[BAR] = no
         elif idx == 25:
             if no:
-                raise InvalidId(f"XGID {xgid!r}: O checkers on X's bar")
+                raise InvalidId(f"XGID {_show(xgid)}: O checkers on X's bar")
             x[BAR] = nx
         else:
             x[idx - 1] += nx
@@ -349,9 +357,9 @@ def position_from_xgid(xgid: str) -> tuple[Position, MatchState]:
     cube_pos = _xg_int(fields[2], "cube position", xgid)
     turn = _xg_int(fields[3], "turn", xgid)
     if turn not in (1, -1):
-        raise InvalidId(f"XGID {xgid!r}: turn is 1 (X) or -1 (O), got {turn}")
+        raise InvalidId(f"XGID {_show(xgid)}: turn is 1 (X) or -1 (O), got {turn}")
     if cube_pos not in (1, 0, -1) or not 0 <= cube_log <= 15:
-        raise InvalidId(f"XGID {xgid!r}: bad cube fields")
+        raise InvalidId(f"XGID {_show(xgid)}: bad cube fields")
     dice_field = fields[4]
     dice: tuple[int, int] | None = None
     doubled = False
@@ -360,7 +368,7 @@ def position_from_xgid(xgid: str) -> tuple[Position, MatchState]:
     elif re.fullmatch(r"[1-6][1-6]", dice_field):
         dice = (int(dice_field[0]), int(dice_field[1]))
     elif dice_field != "00":
-        raise InvalidId(f"XGID {xgid!r}: dice field {dice_field!r}")
+        raise InvalidId(f"XGID {_show(xgid)}: dice field {dice_field!r}")
     score_x = _xg_int(fields[5], "score", xgid)
     score_o = _xg_int(fields[6], "score", xgid)
     crawford = _xg_int(fields[7], "Crawford/Jacoby", xgid)
@@ -368,10 +376,11 @@ def position_from_xgid(xgid: str) -> tuple[Position, MatchState]:
     max_cube = _xg_int(fields[9], "max cube", xgid)
     x_on_roll = turn == 1
     if length and crawford not in (0, 1):
-        raise InvalidId(f"XGID {xgid!r}: the Crawford field of a match is 0 or 1, got {crawford}")
+        raise InvalidId(
+            f"XGID {_show(xgid)}: the Crawford field of a match is 0 or 1, got {crawford}")
     if not length and crawford not in (0, 1, 2, 3):
         raise InvalidId(
-            f"XGID {xgid!r}: the rules field of a money game is 0..3 "
+            f"XGID {_show(xgid)}: the rules field of a money game is 0..3 "
             f"(1 Jacoby + 2 beavers), got {crawford}"
         )
     try:
@@ -381,7 +390,7 @@ def position_from_xgid(xgid: str) -> tuple[Position, MatchState]:
             else Position(on_roll=tuple(o), opponent=tuple(x))
         )
     except InvalidPosition as exc:
-        raise InvalidId(f"XGID {xgid!r}: {exc}") from exc
+        raise InvalidId(f"XGID {_show(xgid)}: {exc}") from exc
     try:
         match = MatchState(
             length=length,
@@ -397,9 +406,9 @@ def position_from_xgid(xgid: str) -> tuple[Position, MatchState]:
             max_cube_log2=max_cube,
         )
     except InvalidPosition as exc:
-        raise InvalidPosition(f"XGID {xgid!r} describes an impossible state: {exc}") from exc
+        raise InvalidPosition(f"XGID {_show(xgid)} describes an impossible state: {exc}") from exc
     except InvalidId as exc:
-        raise InvalidId(f"XGID {xgid!r}: {exc}") from exc
+        raise InvalidId(f"XGID {_show(xgid)}: {exc}") from exc
     return pos, match
 
 

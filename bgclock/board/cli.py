@@ -15,7 +15,7 @@ import json
 import re
 import sys
 from dataclasses import replace
-from typing import Any
+from typing import Any, NoReturn
 
 from bgclock.board._ids import (
     GAME_STATES,
@@ -58,6 +58,10 @@ _MONEY = (
 class _ArgumentParser(argparse.ArgumentParser):
     """An ``argparse`` parser that reads a bare XGID starting with ``-`` as the
     position, not as an unknown option."""
+
+    def error(self, message: str) -> NoReturn:
+        """One line on standard error and exit 2 (no usage block)."""
+        self.exit(2, f"{_PROG}: {_one_line(message)} (see {_PROG} --help)\n")
 
     def _parse_optional(self, arg_string: str) -> Any:
         if _XGID_BOARD.match(arg_string):
