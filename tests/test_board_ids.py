@@ -14,6 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bgclock.board import (
+    BoardError,
     InvalidId,
     InvalidPosition,
     MatchState,
@@ -319,3 +320,19 @@ def test_impossible_xgids_refused(bad: str) -> None:
 def test_lowercase_xgid_prefix() -> None:
     text = "xgid=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10"
     assert read_position(text) == position_from_xgid(text.upper()[:5] + text[5:])
+
+
+_XGID_PARTS = st.lists(
+    st.text(alphabet="-AaBbOo0123456789DR:=xgidXGID/+ ", max_size=30), min_size=1, max_size=12)
+
+
+@given(st.one_of(st.text(max_size=200), _XGID_PARTS.map(":".join),
+                 _XGID_PARTS.map(lambda p: "XGID=-b----E-C---eE---c-e----B-:" + ":".join(p)),
+                 st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/:",
+                         max_size=40)))
+def test_any_text_is_read_or_refused_in_words(text: str) -> None:
+    # whatever a person types: a position, or a BoardError saying what is wrong
+    try:
+        read_position(text)
+    except BoardError as exc:
+        assert str(exc) and len(str(exc)) < 400
