@@ -174,6 +174,9 @@ def test_bad_input_exits_2(capsys: pytest.CaptureFixture[str], args: list[str]) 
         [OFF_NEXT_TURN, "--concede", "everything"],
         [OFF_NEXT_TURN, "--json", "--brief"],
         [OFF_NEXT_TURN, "--score", "1"],
+        [OFF_NEXT_TURN, "--foo"],
+        [OFF_NEXT_TURN, "4HPwATDgc/ABMA"],
+        [],
     ],
 )
 def test_bad_options_exit_2_in_one_line(

@@ -63,6 +63,13 @@ class _ArgumentParser(argparse.ArgumentParser):
         """One line on standard error and exit 2 (no usage block)."""
         self.exit(2, f"{_PROG}: {_one_line(message)} (see {_PROG} --help)\n")
 
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        """Unknown arguments are an error here, in one line, not the main parser's."""
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
     def _parse_optional(self, arg_string: str) -> Any:
         if _XGID_BOARD.match(arg_string):
             return None  # a positional argument
