@@ -196,7 +196,8 @@ def expiry_ruling(
         return Adjudication(
             ruling="lost", result=None, clause=clause, headline=lost,
             reason=_sentence(need_text) + " " + _sentence(
-                f"{other} can still avoid it against {me}'s best play: {first.reason}"),
+                f"{other} can still avoid it with some rolls, whatever {me} plays: "
+                f"{first.reason}"),
         )
     best, best_answer = smallest, first
     for r in winning[1:]:
@@ -209,7 +210,7 @@ def expiry_ruling(
         headline=f"{me}, whose time expired, keeps the match: gin ({best})",
         reason=_sentence(need_text) + " " + _sentence(
             f"{other} can no longer avoid {_article(best)}, whatever the dice and "
-            f"{me}'s play: {best_answer.reason}"),
+            f"whatever {other} plays: {best_answer.reason}"),
     )
 
 
