@@ -114,3 +114,16 @@ def test_undecided_search_leaves_the_ruling_to_the_director() -> None:
     ruling = rule_dispute(m.state(), opening, node_budget=50)
     assert ruling.decision is None and ruling.event(13_000) is None
     assert ruling.adjudication.ruling == "unknown"
+
+
+def test_dice_already_rolled_decide_a_biba_expiry() -> None:
+    # biba-2014 Time Expiration: A needs 1 and flagged with 6-5 already rolled: both
+    # its checkers come off this turn, B cannot avoid the loss; with 2-1 it can
+    m = _biba_expired((4, 0))
+    position = Position.from_points({6: 1, 5: 1}, {1: 2})
+    assert rule_dispute(m.state(), position).decision == "lost"
+    rolled = rule_dispute(m.state(), position, dice=(6, 5))
+    assert (rolled.decision, rolled.result) == ("gin", "single")
+    assert rolled.adjudication.headline == "A, whose time expired, keeps the match: gin (single)"
+    assert "A has rolled 6-5" in rolled.adjudication.reason
+    assert rule_dispute(m.state(), position, dice=(2, 1)).decision == "lost"

@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import io
 import random
+from dataclasses import replace
+from typing import Any
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bgclock.board import (
+    BoardError,
     InvalidId,
+    InvalidPosition,
     MatchState,
     Position,
     match_from_id,
@@ -28,20 +35,42 @@ def positions(draw: st.DrawFn) -> Position:
     return random_position(random.Random(draw(st.integers(0, 2**32))))
 
 
-@st.composite
-def matches(draw: st.DrawFn) -> MatchState:
-    length = draw(st.integers(0, 64))
-    top = max(length - 1, 0) if length else 200
-    dice = draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6)))
+def random_match(rng: random.Random, *, gnubg_sets_up: bool = False) -> MatchState:
+    """A possible match state, every Match ID field varied.
+
+    ``gnubg_sets_up``: one gnubg can set up from an ID: a game in progress, no
+    pending double or resignation, matches up to 64 points, cubes up to 4096.
+    """
+    length = rng.choice([0, 0, 1, 2, 3, 5, 7, 9, 11, 25, 64, 32767][:-1 if gnubg_sets_up else None])
+    a = rng.randrange(length) if length else rng.randrange(300)
+    b = rng.randrange(length) if length else rng.randrange(300)
+    crawford = bool(length) and length - 1 in (a, b) and a != b and rng.random() < 0.5
+    cube = 1 if crawford else 1 << rng.randrange(0, 13 if gnubg_sets_up else 16)
+    on_roll = rng.randrange(2)
+    double, resigned = rng.random() < 0.2, rng.choice([0, 0, 1, 2, 3])
+    # the turn passes to the other player only to answer a double or a resignation
+    turn = rng.randrange(2) if double or resigned else on_roll
+    if gnubg_sets_up:
+        double, resigned, turn = False, 0, on_roll
     return MatchState(
         length=length,
-        score=(draw(st.integers(0, top)), draw(st.integers(0, top))),
-        cube=1 << draw(st.integers(0, 12)),
-        cube_owner=draw(st.sampled_from([None, 0, 1])),
-        on_roll=draw(st.integers(0, 1)),
-        crawford=draw(st.booleans()) if length else False,
-        dice=dice,
+        score=(a, b),
+        cube=cube,
+        cube_owner=rng.choice([None, 0, 1]),
+        on_roll=on_roll,
+        crawford=crawford,
+        dice=rng.choice([None, (rng.randint(1, 6), rng.randint(1, 6))]),
+        game_state=1 if gnubg_sets_up else rng.randrange(5),
+        turn=turn,
+        double_offered=double,
+        resigned=resigned,
+        jacoby=rng.choice([None, True, False]),
     )
+
+
+@st.composite
+def matches(draw: st.DrawFn) -> MatchState:
+    return random_match(random.Random(draw(st.integers(0, 2**32))))
 
 
 def test_opening_position_id() -> None:
@@ -84,16 +113,22 @@ def test_match_id_round_trip(m: MatchState) -> None:
     assert again.length == m.length and again.score == m.score
     assert (again.cube, again.cube_owner, again.on_roll) == (m.cube, m.cube_owner, m.on_roll)
     assert (again.crawford, again.dice) == (m.crawford, m.dice)
+    assert again == m
 
 
 @given(positions(), matches())
 def test_xgid_round_trip(pos: Position, m: MatchState) -> None:
+    # an XGID writes a double in place of the dice, and keeps no pending resignation
+    m = replace(m, double_offered=False, resigned=0, turn=m.on_roll)
     again_pos, again = position_from_xgid(xgid(pos, m))
     assert again_pos == pos
     assert (again.length, again.score, again.cube, again.cube_owner) == (
         m.length, m.score, m.cube, m.cube_owner,
     )
     assert again.on_roll == m.on_roll and again.dice == m.dice
+    assert again.crawford == m.crawford
+    if not m.length:
+        assert (again.jacoby, again.beavers) == (m.jacoby, m.beavers)
 
 
 @pytest.mark.parametrize(
@@ -153,3 +188,151 @@ def test_read_position_refuses_in_words(bad: str) -> None:
     with pytest.raises(InvalidId) as err:
         read_position(bad)
     assert str(err.value)
+
+
+# -- Match IDs: the same strings as gnubg ---------------------------------------------------
+def test_fresh_match_ids() -> None:
+    # gnubg writes a fresh 7-point match, player 0 on roll, as MAHgAAAAAAAE: bit 66 set
+    # (no Jacoby rule in a match); a money game with Jacoby leaves it clear
+    assert match_id(MatchState(length=7)) == "MAHgAAAAAAAE"
+    assert match_id(MatchState()) == "MAEAAAAAAAAA"
+    assert match_id(MatchState(jacoby=False)) == "MAEAAAAAAAAE"
+
+
+def test_dice_are_written_higher_first() -> None:
+    # gnubg writes a 2-5 as 5-2: one roll, one ID
+    assert match_id(MatchState(length=7, dice=(2, 5))) == match_id(
+        MatchState(length=7, dice=(5, 2)))
+    assert match_from_id(match_id(MatchState(length=7, dice=(2, 5)))).dice == (5, 2)
+
+
+def _gnubg() -> Any:
+    return pytest.importorskip("gnubg")
+
+
+def _gnubg_dicts(gnubg: Any, m: MatchState) -> tuple[dict[str, Any], dict[str, Any]]:
+    owner = -1 if m.cube_owner is None else m.cube_owner
+    cube = gnubg.cubeinfo(m.cube, owner, m.on_roll, m.length, m.score, int(m.crawford), 0)
+    cube["jacoby"] = int(bool(m.jacoby))
+    turn = m.on_roll if m.turn is None else m.turn
+    pos = gnubg.posinfo(turn, m.resigned, int(m.double_offered), m.game_state, m.dice or (0, 0))
+    return cube, pos
+
+
+def _set(gnubg: Any, text: str) -> None:
+    with contextlib.redirect_stdout(io.StringIO()):  # gnubg says "Setting GNUbg ID ..."
+        gnubg.setgnubgid(text)
+
+
+def test_match_ids_agree_with_gnubg_encoder() -> None:
+    # gnubg -> ours and ours -> gnubg on 3000 states, every field varied
+    gnubg = _gnubg()
+    rng = random.Random(66)
+    for _ in range(3000):
+        m = random_match(rng)
+        if not m.length:  # gnubg's cubeinfo keeps no score for money (its session does)
+            m = replace(m, score=(0, 0))
+        theirs = gnubg.matchid(*_gnubg_dicts(gnubg, m))
+        assert match_id(m) == theirs, m
+        assert match_from_id(theirs) == m
+
+
+def test_gnubg_reads_our_match_ids() -> None:
+    gnubg = _gnubg()
+    rng = random.Random(67)
+    for _ in range(1000):
+        m = random_match(rng, gnubg_sets_up=True)
+        ours = match_id(m)
+        _set(gnubg, f"4HPwATDgc/ABMA:{ours}")
+        assert gnubg.matchid() == ours
+        cube, pos = gnubg.cubeinfo(), gnubg.posinfo()
+        assert (cube["cube"], cube["cubeowner"], cube["move"], cube["matchto"]) == (
+            m.cube, -1 if m.cube_owner is None else m.cube_owner, m.on_roll, m.length)
+        # (its cubeinfo carries no money score: the Match ID above does)
+        assert (tuple(cube["score"]), bool(cube["crawford"])) == (
+            m.score if m.length else (0, 0), m.crawford)
+        assert tuple(pos["dice"]) == (m.dice or (0, 0))
+        assert (pos["turn"], pos["resigned"], pos["doubled"]) == (
+            m.turn, m.resigned, int(m.double_offered))
+
+
+def test_gnubg_reads_our_xgids() -> None:
+    # an XGID of ours, read by gnubg, gives our Position ID and Match ID
+    gnubg = _gnubg()
+    rng = random.Random(68)
+    for _ in range(1000):
+        pos = random_position(rng)
+        m = random_match(rng, gnubg_sets_up=True)
+        # an XGID has no Jacoby flag in a match; gnubg reads no money score from one
+        m = replace(m, jacoby=False) if m.length else replace(m, score=(0, 0))
+        _set(gnubg, xgid(pos, m))
+        assert gnubg.gnubgid() == f"{position_id(pos)}:{match_id(m)}"
+
+
+@pytest.mark.parametrize(
+    ("state", "message"),
+    [
+        ({"length": 7, "score": (7, 3)}, "already ended a 7-point match"),
+        ({"length": 7, "score": (2, 9)}, "already ended"),
+        ({"crawford": True}, "a money game has no Crawford game"),
+        ({"length": 7, "score": (4, 5), "crawford": True}, "no Crawford game at 4-5"),
+        ({"length": 7, "score": (6, 6), "crawford": True}, "already been played"),
+        ({"length": 7, "score": (6, 2), "crawford": True, "cube": 2}, "in the Crawford game"),
+        ({"game_state": 5}, "unknown game state 5"),
+        ({"on_roll": 0, "turn": 1}, "the turn passes to player 1"),
+    ],
+)
+def test_impossible_match_states_refused(state: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidPosition, match=message):
+        MatchState(**state)
+
+
+@pytest.mark.parametrize(
+    ("key", "message"),
+    [
+        ((7 << 21) | (7 << 36), "already ended"),  # 7-0 in a 7-point match
+        (1 << 7, "money game has no Crawford"),
+        (6 << 8, "unknown game state 6"),
+        ((1 << 7) | (7 << 21) | (3 << 36), "no Crawford game at 3-0"),
+        ((1 << 7) | 1 | (7 << 21) | (6 << 36), "in the Crawford game"),
+    ],
+)
+def test_impossible_match_ids_refused(key: int, message: str) -> None:
+    text = base64.b64encode(key.to_bytes(9, "little")).decode()
+    with pytest.raises(InvalidPosition, match=message) as err:
+        match_from_id(text)
+    assert text in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:7:0:0:7:10",
+        "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:3:2:1:7:10",
+        "XGID=-b----E-C---eE---c-e----B-:1:0:1:00:6:2:1:7:10",
+    ],
+)
+def test_impossible_xgids_refused(bad: str) -> None:
+    with pytest.raises(InvalidPosition, match="impossible state"):
+        position_from_xgid(bad)
+
+
+def test_lowercase_xgid_prefix() -> None:
+    text = "xgid=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:7:10"
+    assert read_position(text) == position_from_xgid(text.upper()[:5] + text[5:])
+
+
+_XGID_PARTS = st.lists(
+    st.text(alphabet="-AaBbOo0123456789DR:=xgidXGID/+ ", max_size=30), min_size=1, max_size=12)
+
+
+@given(st.one_of(st.text(max_size=200), _XGID_PARTS.map(":".join),
+                 _XGID_PARTS.map(lambda p: "XGID=-b----E-C---eE---c-e----B-:" + ":".join(p)),
+                 st.text(alphabet="ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/:",
+                         max_size=40)))
+def test_any_text_is_read_or_refused_in_words(text: str) -> None:
+    # whatever a person types: a position, or a BoardError saying what is wrong
+    try:
+        read_position(text)
+    except BoardError as exc:
+        assert str(exc) and len(str(exc)) < 400

@@ -23,6 +23,7 @@ from bgclock.board._outcomes import (
     can_happen,
     outcome_table,
 )
+from tests.board_random import random_position
 
 # -- one side's turn counts against plain recursion -------------------------------
 
@@ -259,3 +260,51 @@ def test_closed_board_gammon_not_certain() -> None:
     assert "avoids it" in certain.reason
     assert can_happen(pos, "on_roll", "gammon", "possible").value is True
     assert can_happen(pos, "opponent", "gammon", "possible").value is False
+
+
+# -- dice already rolled ------------------------------------------------------------------
+def _small_race(rng: random.Random) -> Position:
+    """A small bear-off: few checkers, so every answer is exact and quick."""
+    while True:
+        pos = random_position(rng, "bearoff")
+        if sum(pos.on_roll) <= 5 and sum(pos.opponent) <= 5:
+            return pos
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_rolled_dice_split_the_unrolled_answer(seed: int) -> None:
+    # with the dice free, "possible" is some roll's answer and "certain" every roll's;
+    # "against best defence" for the side on roll: some roll (the dice are free)
+    rng = random.Random(seed)
+    pos = _small_race(rng)
+    free = Solver(pos)
+    rolled = {roll: Solver(pos, dice=roll) for roll in ROLLS}
+    for side in SIDES:
+        for result in RESULTS:
+            for reading in READINGS:
+                answers = [rolled[r].answer(side, result, reading).value for r in ROLLS]
+                assert None not in answers
+                whole = free.answer(side, result, reading).value
+                if reading == "certain":
+                    assert whole == all(answers), (pos, side, result, reading)
+                else:
+                    assert whole == any(answers), (pos, side, result, reading)
+
+
+def test_a_rolled_six_five_bears_off_the_last_two() -> None:
+    # two checkers left on the 6 and 5 points, the opponent off next turn
+    pos = Position.from_points({6: 1, 5: 1}, {1: 2})
+    assert Solver(pos).answer("on_roll", "single", "certain").value is False
+    won = Solver(pos, dice=(6, 5), names=("B", "A")).answer("on_roll", "single", "certain")
+    assert won.value is True
+    assert won.reason.startswith("B has rolled 6-5 and can play 6/off 5/off; then the game is "
+                                 "over: B won")
+    lost = Solver(pos, dice=(2, 1), names=("B", "A")).answer("on_roll", "single", "possible")
+    assert lost.value is False
+    assert lost.reason.startswith("B has rolled 2-1, and after any of its 3 plays the answer "
+                                  "is no")
+
+
+def test_rolled_dice_outside_one_to_six_are_refused() -> None:
+    with pytest.raises(ValueError, match="1..6"):
+        Solver(Position.initial(), dice=(0, 7))

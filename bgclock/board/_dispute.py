@@ -48,17 +48,24 @@ class DisputeRuling:
 
 
 def rule_dispute(
-    state: ClockState, position: Position, *, node_budget: int = DEFAULT_NODE_BUDGET
+    state: ClockState,
+    position: Position,
+    *,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+    dice: tuple[int, int] | None = None,
 ) -> DisputeRuling:
-    """The ruling on ``state``'s dispute given the ``position`` on the board."""
+    """The ruling on ``state``'s dispute given the ``position`` on the board.
+
+    ``dice``: the side on roll has already rolled them (its first turn is that
+    roll); None when it has not rolled.
+    """
     if state.phase != "dispute" or state.on_turn is None:
         raise BoardError("there is no dispute to rule on")
     on_roll = state.on_turn
     other = "B" if on_roll == "A" else "A"
     score = dict(zip(("A", "B"), state.score, strict=True))
     rules = PRESET_RULES[state.rules]
-    solver = Solver(position, node_budget=node_budget,
-                    names=(f"{on_roll} (on roll)", other))
+    solver = Solver(position, node_budget=node_budget, names=(on_roll, other), dice=dice)
     asked: dict[tuple[Side, Result, Reading], Answer] = {}
 
     def ask(side: Side, result: Result, reading: Reading) -> Answer:
@@ -69,7 +76,7 @@ def rule_dispute(
 
     if state.dispute == "time_expired":
         judged = expiry_ruling(ask, rules, length=state.length, score_on_roll=score[on_roll],
-                               cube=state.cube_value)
+                               cube=state.cube_value, names=(on_roll, other))
     else:
         assert state.offer is not None
         offerer = state.offer["side"]
@@ -85,8 +92,9 @@ def rule_dispute(
         acceptor = other if offerer == on_roll else on_roll
         if state.offer["kind"] == "concede":
             judged = concession_ruling(from_offerer, rules, result, length=state.length,
-                                       score_opponent=score[acceptor], cube=state.cube_value)
+                                       score_opponent=score[acceptor], cube=state.cube_value,
+                                       names=(offerer, acceptor))
         else:
-            judged = claim_ruling(from_offerer, rules, result)
+            judged = claim_ruling(from_offerer, rules, result, names=(offerer, acceptor))
     decision = _DECISIONS.get(judged.ruling)
     return DisputeRuling(decision=decision, result=judged.result, adjudication=judged)

@@ -63,6 +63,14 @@ over all rolls and plays of both sides, deepened one turn at a time.  A
 position that reaches no contact is answered by the race reasoning above.
 When the budget runs out before a proof the result is ``None`` (unknown),
 never a guess.
+
+**Dice already rolled**: when the side on roll has rolled (``dice``), its
+first turn is that roll, not a chance node: the answer is the answer after
+each legal play of the roll (the other side then on roll, dice free),
+combined over the plays as the reading quantifies the mover's plays (some
+play for the beneficiary and for ``possible``, every play for the defender
+otherwise).  The identities between readings used by ``outcome_table`` still
+hold: a fixed roll is a chance node with one branch.
 """
 
 from __future__ import annotations
@@ -72,7 +80,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
-from bgclock.board._moves import ROLLS, generate, pack
+from bgclock.board._moves import ROLLS, Play, generate, legal_plays, pack
 from bgclock.board._position import CHECKERS, Position
 
 Side = Literal["on_roll", "opponent"]
@@ -499,8 +507,13 @@ class Solver:
         should_stop: Callable[[], bool] | None = None,
         names: tuple[str, str] = ("the side on roll", "the opponent"),
         witness_search: bool = True,
+        dice: tuple[int, int] | None = None,
     ) -> None:
+        if dice is not None and not all(1 <= d <= 6 for d in dice):
+            raise ValueError(f"dice must be 1..6, got {dice[0]}-{dice[1]}")
         self.position = position
+        self.dice = dice
+        self._after: dict[Position, Solver] = {}  # per play of ``dice``
         self.witness_search = witness_search
         self._exhaustive = True  # the tests switch the fallback off to check witnesses alone
         self.node_budget = node_budget
@@ -539,6 +552,8 @@ class Solver:
         d_side = opp if s_on_roll else me
         if level >= 2 and _count(d_side) < CHECKERS:
             return Answer(False, f"{d_name} has already borne off a checker")
+        if self.dice is not None:
+            return self._rolled_answer(winner, result, reading)
         if not _contact(me, opp):
             s_side = me if s_on_roll else opp
             ok, why = self.race.answer(
@@ -551,6 +566,74 @@ class Solver:
     def nodes_used(self) -> int:
         """Positions the last question's contact search expanded."""
         return self._nodes
+
+    # dice already rolled ----------------------------------------------------------
+    def _rolled_answer(self, winner: Side, result: Result, reading: Reading) -> Answer:
+        """The answer when the side on roll has already rolled ``self.dice``."""
+        assert self.dice is not None
+        mover, other = self.names
+        roll = f"{self.dice[0]}-{self.dice[1]}"
+        plays = legal_plays(self.position, *self.dice)
+        # the mover's plays: "every" when the mover defends and the reading is not
+        # ``possible``, else "some"
+        every = winner == "opponent" and reading != "possible"
+        after_side: Side = "opponent" if winner == "on_roll" else "on_roll"
+        budget, used = self._budget, 0
+        answers: list[tuple[Play, Answer]] = []
+        open_plays = list(plays)
+        still_open: list[Play] = []
+        # rounds of growing shares: a small one for every play first (one of them
+        # often settles the question), then four times more for the plays still open
+        share = max(64, budget // (2 * len(plays)))
+        while open_plays:
+            still_open = []
+            for play in open_plays:
+                solver = self._after.get(play.position)
+                if solver is None:
+                    solver = Solver(
+                        play.position, node_budget=self.node_budget,
+                        should_stop=self.should_stop, names=(other, mover),
+                        witness_search=self.witness_search,
+                    )
+                    solver.race = self.race  # race counts do not depend on the position
+                    solver._exhaustive = self._exhaustive
+                    self._after[play.position] = solver
+                given = min(share, max(0, budget - used))
+                a = solver.answer(after_side, result, reading, budget=given)
+                used += min(solver.nodes_used, given)
+                if a.value is None:
+                    still_open.append(play)
+                    continue
+                answers.append((play, a))
+                if a.value != every:  # one play settles it
+                    break
+            if (answers and answers[-1][1].value != every) or used >= budget:
+                break
+            open_plays, share = still_open, share * 4
+        settled = bool(answers) and answers[-1][1].value != every
+        undecided = 0 if settled else len(still_open)
+        self._nodes = used
+        n = len(plays)
+        how_many = "its only play" if n == 1 else f"any of its {n} plays"
+        if settled:
+            play, a = answers[-1]
+            if every:
+                return Answer(False, (
+                    f"{mover} has rolled {roll} and can play {play.notation()}; then {a.reason}"
+                ))
+            return Answer(True, (
+                f"{mover} has rolled {roll} and can play {play.notation()}; then {a.reason}"
+            ))
+        if undecided:
+            return Answer(None, (
+                f"{mover} has rolled {roll}: {undecided} of its {n} plays could not be "
+                f"settled within the search budget"
+            ))
+        play, a = answers[0]
+        return Answer(every, (
+            f"{mover} has rolled {roll}, and after {how_many} the answer is "
+            f"{'yes' if every else 'no'} (e.g. after {play.notation()}: {a.reason})"
+        ))
 
     # contact ---------------------------------------------------------------------
     def _contact_answer(
@@ -986,6 +1069,7 @@ def outcome_table(
     should_stop: Callable[[], bool] | None = None,
     names: tuple[str, str] = ("the side on roll", "the opponent"),
     known: Mapping[tuple[Side, Result, Reading], Answer] | None = None,
+    dice: tuple[int, int] | None = None,
 ) -> dict[tuple[Side, Result, Reading], Answer]:
     """All 18 answers: each side, each result, each reading.
 
@@ -996,9 +1080,11 @@ def outcome_table(
     searched for: the ``possible`` and ``against_best_defence`` questions come
     first, as their "yes" answers are found by short witnesses and settle the
     other side's ``certain``.  ``known``: answers already found (e.g. with a
-    larger budget); they are used as they are.
+    larger budget); they are used as they are.  ``dice``: the side on roll has
+    already rolled them.
     """
-    solver = Solver(position, node_budget=node_budget, should_stop=should_stop, names=names)
+    solver = Solver(position, node_budget=node_budget, should_stop=should_stop, names=names,
+                    dice=dice)
     order = [(s, r, g) for g in READINGS for s in SIDES for r in RESULTS]
     remaining = node_budget
     found: dict[tuple[Side, Result, Reading], Answer] = {

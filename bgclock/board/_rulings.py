@@ -93,12 +93,22 @@ PRESET_RULES: Final[dict[str, PresetRules]] = {
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Adjudication:
-    """A ruling with its reason; ``result`` is the result it is about."""
+    """A ruling with its reason; ``result`` is the result it is about.
+
+    ``headline``: the ruling in one sentence naming the player ("B, whose time
+    expired, keeps the match: gin (single)"); ``reason``: the one fact that
+    decides it, in sentences a director can check on the board.
+    """
 
     ruling: Ruling
     result: Result | None
     reason: str
     clause: str
+    headline: str = ""
+
+
+#: The names the rulings use when the caller gives none.
+DEFAULT_NAMES: Final = ("the side on roll", "the opponent")
 
 
 def _article(result: Result) -> str:
@@ -107,52 +117,87 @@ def _article(result: Result) -> str:
     ]
 
 
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first, a full stop last."""
+    text = text.strip()
+    if not text:
+        return text
+    text = text[0].upper() + text[1:]
+    return text if text.endswith(".") else text + "."
+
+
 def expiry_ruling(
-    ask: Ask, rules: PresetRules, *, length: int, score_on_roll: int, cube: int
+    ask: Ask,
+    rules: PresetRules,
+    *,
+    length: int,
+    score_on_roll: int,
+    cube: int,
+    names: tuple[str, str] = DEFAULT_NAMES,
 ) -> Adjudication:
-    """The ruling when the side on roll's time has expired."""
+    """The ruling when the side on roll's time has expired.
+
+    ``names``: the expired side and its opponent, as the reasons name them.
+    """
+    me, other = names
     clause = rules.expiry_clause
+    lost = f"{me}, whose time expired, loses the match"
     if rules.expiry == "loses":
         return Adjudication(
-            ruling="lost", result=None, clause=clause,
-            reason="under these rules an expired player loses the match whatever the position",
+            ruling="lost", result=None, clause=clause, headline=lost,
+            reason=_sentence(
+                "under these rules a player whose time expires loses the match, "
+                "whatever the position"),
         )
     if rules.expiry == "penalty":
         return Adjudication(
             ruling="penalty", result=None, clause=clause,
-            reason="under these rules an expiry costs penalty points, not the match",
+            headline=f"{me}'s time expired: {other} is awarded the penalty points, "
+            f"and {me} plays on",
+            reason=_sentence(
+                "under these rules an expiry costs penalty points, not the match"),
         )
     if length <= 0:
         return Adjudication(
-            ruling="lost", result=None, clause=clause,
-            reason="no match length given: gin needs a game that can win the match",
+            ruling="lost", result=None, clause=clause, headline=lost,
+            reason=_sentence(
+                "this was judged as a money game (no match length given), and a gin needs "
+                "a game that can win the match"),
         )
     needed = length - score_on_roll
     if needed > 3 * cube:
         return Adjudication(
-            ruling="lost", result=None, clause=clause,
-            reason=(
-                f"the expired side needs {needed} points; this game is worth at most "
-                f"{3 * cube} (backgammon x cube {cube}), so it is not at match point"
-            ),
+            ruling="lost", result=None, clause=clause, headline=lost,
+            reason=_sentence(
+                f"{me} needs {_points(needed)} to win the {length}-point match, and this "
+                f"game is worth at most {_points(3 * cube)} (a backgammon with the cube at "
+                f"{cube}), so {me} is not at match point"),
         )
     winning = [r for r in RESULTS if RESULT_POINTS[r] * cube >= needed]
     smallest = winning[0]
     first = ask("on_roll", smallest, "certain")
-    need_text = f"the expired side needs {needed} point{'s' if needed != 1 else ''}" + (
-        f" (cube {cube}): {_article(smallest)} or more wins it the match"
+    need_text = (
+        f"{me} needs {_points(needed)} with the cube at {cube}: {_article(smallest)} "
+        f"or more wins {me} the match"
     )
     if first.value is None:
         return Adjudication(
             ruling="unknown", result=smallest, clause=clause,
-            reason=f"{need_text}; whether the opponent can still avoid it is unknown: "
-            f"{first.reason}",
+            headline=f"undecided: the search could not settle whether {me}, whose time "
+            f"expired, keeps the match; the director rules",
+            reason=_sentence(need_text) + " " + _sentence(
+                f"whether {other} can still avoid it is unknown: {first.reason}"),
         )
     if first.value is False:
         return Adjudication(
-            ruling="lost", result=None, clause=clause,
-            reason=f"{need_text}; the opponent can still avoid it against the expired "
-            f"side's best defence: {first.reason}",
+            ruling="lost", result=None, clause=clause, headline=lost,
+            reason=_sentence(need_text) + " " + _sentence(
+                f"{other} can still avoid it with some rolls, whatever {me} plays: "
+                f"{first.reason}"),
         )
     best, best_answer = smallest, first
     for r in winning[1:]:
@@ -162,8 +207,10 @@ def expiry_ruling(
         best, best_answer = r, a
     return Adjudication(
         ruling="gin", result=best, clause=clause,
-        reason=f"{need_text}; the opponent can no longer avoid {_article(best)}: "
-        f"{best_answer.reason}",
+        headline=f"{me}, whose time expired, keeps the match: gin ({best})",
+        reason=_sentence(need_text) + " " + _sentence(
+            f"{other} can no longer avoid {_article(best)}, whatever the dice and "
+            f"whatever {other} plays: {best_answer.reason}"),
     )
 
 
@@ -175,59 +222,84 @@ def concession_ruling(
     length: int,
     score_opponent: int,
     cube: int,
+    names: tuple[str, str] = DEFAULT_NAMES,
 ) -> Adjudication:
-    """The side on roll offers to lose ``offered``: must the opponent accept?"""
+    """The side on roll offers to lose ``offered``: must the opponent accept?
+
+    ``names``: the conceding side and the side it concedes to.
+    """
+    me, other = names
     clause = rules.concede_clause
+    offer = f"{me}'s concession of {_article(offered)}"
+    accept = f"{other} must accept {offer}"
     if offered == "backgammon":
         return Adjudication(
-            ruling="must_accept", result=offered, clause=clause,
-            reason="a backgammon is the most a game can give: nothing better can happen",
+            ruling="must_accept", result=offered, clause=clause, headline=accept,
+            reason=_sentence("a backgammon is the most a game can give, so nothing better "
+                             f"can happen for {other}"),
         )
     points = RESULT_POINTS[offered] * cube
     if length > 0 and length - score_opponent <= points:
         return Adjudication(
-            ruling="must_accept", result=offered, clause=clause,
-            reason=(
-                f"{_article(offered)} ({points} points) already wins the opponent the match "
-                f"(it needs {length - score_opponent}): nothing better can happen"
-            ),
+            ruling="must_accept", result=offered, clause=clause, headline=accept,
+            reason=_sentence(
+                f"{_article(offered)} with the cube at {cube} gives {other} "
+                f"{_points(points)}, which wins {other} the match ({other} needs "
+                f"{length - score_opponent}): nothing better can happen"),
         )
     better: Result = RESULTS[RESULTS.index(offered) + 1]
     a = ask("opponent", better, "against_best_defence")
     if a.value is None:
         return Adjudication(
             ruling="unknown", result=offered, clause=clause,
-            reason=f"whether the opponent can still win {_article(better)} is unknown: "
-            f"{a.reason}",
+            headline=f"undecided: the search could not settle whether {other} must accept "
+            f"{offer}; the director rules",
+            reason=_sentence(
+                f"whether {other} can still win {_article(better)} is unknown: {a.reason}"),
         )
     if a.value:
         return Adjudication(
             ruling="invalid", result=offered, clause=clause,
-            reason=f"the opponent can still win {_article(better)} against the conceding "
-            f"side's best defence: {a.reason}",
+            headline=f"{offer} is invalid: {other} may refuse it and play on",
+            reason=_sentence(
+                f"{other} can still win {_article(better)} against {me}'s best defence: "
+                f"{a.reason}"),
         )
     return Adjudication(
-        ruling="must_accept", result=offered, clause=clause,
-        reason=f"the opponent cannot win {_article(better)} against the conceding side's "
-        f"best defence: {a.reason}",
+        ruling="must_accept", result=offered, clause=clause, headline=accept,
+        reason=_sentence(
+            f"{other} cannot win {_article(better)} against {me}'s best defence: {a.reason}"),
     )
 
 
-def claim_ruling(ask: Ask, rules: PresetRules, claimed: Result) -> Adjudication:
-    """The side on roll claims ``claimed``: is the claim valid?"""
+def claim_ruling(
+    ask: Ask, rules: PresetRules, claimed: Result, *, names: tuple[str, str] = DEFAULT_NAMES
+) -> Adjudication:
+    """The side on roll claims ``claimed``: is the claim valid?
+
+    ``names``: the claiming side and its opponent.
+    """
+    me, other = names
     clause = rules.claim_clause
+    claim = f"{me}'s claim of {_article(claimed)}"
     a = ask("on_roll", claimed, "certain")
     if a.value is None:
         return Adjudication(
             ruling="unknown", result=claimed, clause=clause,
-            reason=f"whether {_article(claimed)} is certain is unknown: {a.reason}",
+            headline=f"undecided: the search could not settle {claim}; the director rules",
+            reason=_sentence(
+                f"whether {_article(claimed)} for {me} is certain is unknown: {a.reason}"),
         )
     if a.value:
         return Adjudication(
             ruling="valid", result=claimed, clause=clause,
-            reason=f"{_article(claimed)} is certain: {a.reason}",
+            headline=f"{claim} is valid: {other} must accept it",
+            reason=_sentence(
+                f"{_article(claimed)} for {me} is certain, whatever the dice and {other}'s "
+                f"play: {a.reason}"),
         )
     return Adjudication(
         ruling="invalid", result=claimed, clause=clause,
-        reason=f"{_article(claimed)} is not certain: {a.reason}",
+        headline=f"{claim} is invalid: play goes on",
+        reason=_sentence(f"{_article(claimed)} for {me} is not certain: {a.reason}"),
     )

@@ -81,8 +81,10 @@ def suggestion(state: MatchState, text: str, *, nodes: int = DEFAULT_NODE_BUDGET
     The side on roll in the position is ``state.on_turn``; the match (length,
     score, cube) is the table's, whatever match an ID carries.  Raises
     ``BoardError`` (with words) for an unreadable position.  CPU-bound."""
-    position, _ = read_position(text)
-    ruled = rule_dispute(state, position, node_budget=nodes)
+    position, match = read_position(text)
+    # dice already rolled (an XGID's or a Match ID's) are the side on roll's first turn
+    ruled = rule_dispute(state, position, node_budget=nodes,
+                         dice=match.dice if match is not None else None)
     command: dict[str, Any] | None = None
     if ruled.decision is not None:
         command = {"do": "ruling", "decision": ruled.decision}
@@ -90,8 +92,8 @@ def suggestion(state: MatchState, text: str, *, nodes: int = DEFAULT_NODE_BUDGET
             command["result"] = ruled.result
     judged = ruled.adjudication
     return {"decision": ruled.decision, "result": ruled.result, "ruling": judged.ruling,
-            "reason": judged.reason, "clause": judged.clause, "on_roll": state.on_turn,
-            "command": command}
+            "headline": judged.headline, "reason": judged.reason, "clause": judged.clause,
+            "on_roll": state.on_turn, "command": command}
 
 
 async def adjudicate(server: _Server, request: Request) -> Response:

@@ -172,6 +172,8 @@ _SUGGESTION: dict[str, Any] = {
         "result": {"enum": ["single", "gammon", "backgammon", None]},
         "ruling": {"enum": ["gin", "lost", "must_accept", "valid", "invalid", "unknown"],
                    "description": "the board engine's ruling (docs/adjudication.md)"},
+        "headline": {"type": "string",
+                     "description": "the ruling in one sentence naming the player"},
         "reason": {"type": "string"},
         "clause": {"type": "string"},
         "on_roll": {"enum": ["A", "B"], "description": "the side on roll in the position"},
