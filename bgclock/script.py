@@ -187,6 +187,11 @@ def _validate_step(raw: object, index: int, previous_at: int) -> Step:
         _need(isinstance(kind, str) and kind in EVENT_TYPES, f"{where}.do",
               f"unknown event {_shown(kind)}")
         fields = {k: v for k, v in raw.items() if k not in _STEP_KEYS}
+        # Each event takes exactly its own fields: no stored-form version, no
+        # field given as null in place of being left out.
+        _need("v" not in fields, f"{where}.v", "unknown key")
+        for name, value in fields.items():
+            _need(value is not None, f"{where}.{name}", "must not be null")
         if kind == "stop":
             _need("reason" not in fields or fields["reason"] in STOP_REASONS,
                   f"{where}.reason", f"must be one of {', '.join(sorted(STOP_REASONS))}")
@@ -237,6 +242,9 @@ def load_script(data: object) -> Script:
     for key in _CLOCK_INT_KEYS & set(clock):
         _need(_is_int(clock[key]) and clock[key] >= 0, f"match.clock.{key}",
               "must be a whole number of milliseconds >= 0")
+    if "overtime_ms" in clock:
+        _need(clock["overtime_ms"] >= 1, "match.clock.overtime_ms",
+              "must be a positive number of milliseconds")
     try:
         ClockSettings.resolve(rules, length=length, score=(score[0], score[1]), teams=teams,
                               overrides=clock)

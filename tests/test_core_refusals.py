@@ -130,3 +130,10 @@ def test_the_pages_catalogue_has_every_code_in_both_languages() -> None:
         assert set(re.findall(r"\{(\w+)\}", strings["en"][f"ref.{code}"])) == fields, code
         italian = strings["it"][f"ref.{code}"]
         assert set(re.findall(r"\{(\w+)\}", italian)) <= fields | {"when"}, code
+
+
+def test_the_protocol_page_lists_every_refusal_code() -> None:
+    text = (ROOT / "docs" / "protocol.md").read_text()
+    listed = set(re.findall(r"^\| `(\w+)` \|", text, flags=re.MULTILINE))
+    missing = set(REFUSALS) - listed
+    assert not missing, f"docs/protocol.md lacks refusal codes: {sorted(missing)}"

@@ -118,6 +118,13 @@ def test_refused_step_that_is_refused_passes(
             clock={"overtime_ms": 60000}), "match"),
         (lambda d: d["match"].update(clock={"overtime_ms": -1}), "match.clock.overtime_ms"),
         (lambda d: d["match"].update(clock={"overtime_ms": True}), "match.clock.overtime_ms"),
+        # "any positive overtime_ms": 0 is no overtime, not a value of it
+        (lambda d: d["match"].update(clock={"overtime_ms": 0}), "match.clock.overtime_ms"),
+        # an event's fields are exactly its own: no stored-form "v", no nulls
+        (lambda d: d["steps"].insert(1, {"at_ms": 1, "do": "hit", "side": "A", "v": 1}),
+         "steps[1].v"),
+        (lambda d: d["steps"].insert(1, {"at_ms": 1, "do": "stop", "side": None,
+                                         "reason": "other"}), "steps[1].side"),
     ],
 )
 def test_invalid_script_exits_2_naming_the_field(

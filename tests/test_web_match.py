@@ -452,3 +452,39 @@ def test_a_table_token_cannot_open_the_dashboard_nor_another_table(live: LiveSer
                  "({type: 'hello', v: 1, key: tok}); BGDirector.conn.drop(); }", t1["token"])
     bad.wait_for_selector("#fatal:not([hidden])")
     assert "cannot open" in bad.locator("#fatal").inner_text()
+
+
+def test_the_overtime_option_from_the_form_to_the_mark_and_the_alert(live: LiveServer,
+                                                                      pages: Pages) -> None:
+    # USBGF Rules Options, Overtime: the director sets it in the table form; a
+    # side's first expiry stops the clocks and grants it; the table page marks
+    # that side and the dashboard says overtime was granted.
+    tn = live.tournament("Overtime cup")
+    d = pages.open(live.director_url(), {"width": 1280, "height": 900})
+    d.wait_for_selector("#conn[data-status='online']")
+    d.click("#btn-new-table")
+    d.select_option("#tb-tournament", str(tn["id"]))
+    d.select_option("#tb-rules", "usbgf-2007-bronstein")
+    d.fill("#tb-a", "Ivy")
+    d.fill("#tb-b", "Jo")
+    d.fill("#tb-reserve", "0:01")
+    d.fill("#tb-overtime", "1:00")
+    d.click("#tb-submit")
+    d.wait_for_selector("#detail h2:has-text('Ivy')")
+    tid = d.evaluate("BGDirector.app.selected")
+    info = live.api("GET", f"/api/tables/{tid}")
+    assert info["clock"]["overtime_ms"] == 60_000
+    page = table_page(pages, live, info)
+    assert "overtime" not in (page.get_attribute("#half-A", "class") or "")
+    roll(page, 5, 2)  # Ivy's 1 s runs out: both clocks stop, 1:00 of overtime
+    wait(page, "s.phase === 'stopped' && s.A.overtime", timeout=10_000)
+    s = state(page)
+    assert s["stopped_reason"] == "time_expired" and s["A"]["reserve_ms"] == 60_000
+    assert not s["A"]["expired"]
+    page.wait_for_selector("#half-A.overtime")
+    assert "OVERTIME" in page.inner_text("#half-A .status")
+    assert "overtime" not in (page.get_attribute("#half-B", "class") or "")
+    alert = f".alert[data-kind='overtime'][data-table='{tid}']"
+    d.wait_for_selector(alert)
+    assert "overtime granted to Ivy" in d.inner_text(alert)
+    assert d.locator(f".alert[data-kind='flag'][data-table='{tid}']").count() == 0

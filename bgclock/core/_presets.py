@@ -287,6 +287,10 @@ class ClockSettings:
         if reserve < 0:
             raise InvalidCommand(f"the computed reserve is below zero ({reserve} ms)")
         overtime = int(over.get("overtime_ms", 0))  # type: ignore[call-overload]
+        if "overtime_ms" in over and overtime < 1:
+            raise InvalidCommand(
+                "clock override overtime_ms must be a positive number of milliseconds"
+            )
         if "overtime_ms" in over and not _expiry_loses(preset):
             raise InvalidCommand(
                 f"clock override overtime_ms: {preset.id} does not lose the match on expiry, "

@@ -49,7 +49,7 @@ def table_page(table_id: int) -> str:
 <button class="big" id="B" onclick="send({{do: 'hit', side: 'B'}})">B</button>
 <p>
 <button onclick="roll()">opening roll</button>
-<button onclick="send({{do: 'stop', reason: 'other'}})">stop</button>
+<button onclick="send({{do: 'stop', side: 'A', reason: 'other'}})">stop</button>
 <button onclick="send({{do: 'resume'}})">resume</button>
 </p>
 <p class="err" id="err"></p>

@@ -273,6 +273,9 @@
     else if (s.running && st.phase === "playing") status = t("half.turn");
     else if (st.on_turn === side) status = t("half.stopped");
     else status = t("half.idle");
+    // USBGF overtime option: this side has had its one extra time in the match.
+    h.classList.toggle("overtime", !!s.overtime);
+    if (s.overtime && st.phase !== "match_over") status = (status ? status + " · " : "") + t("half.overtime");
     q(side, ".status").textContent = status;
     // contextual buttons: one tap then a confirmation
     const ctx = q(side, ".ctx");

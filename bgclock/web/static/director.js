@@ -167,9 +167,16 @@
     if (s.phase === "stopped" && s.stopped_reason === "dispute" && !explained.dispute) add("dispute");
     if (s.phase === "dispute") add(s.dispute === "time_expired" ? "dispute_expiry" : "dispute",
       s.offer ? t("offer." + s.offer.kind, { name: names(row)[s.offer.side], r: t("result." + s.offer.result) }) : "");
+    // USBGF overtime option: a first expiry stopped the clocks and granted the overtime.
+    const overtime = s.phase === "stopped" && s.stopped_reason === "time_expired" && s.on_turn &&
+      s[s.on_turn].overtime && !s[s.on_turn].expired;
+    if (overtime) {
+      out.push({ kind: "overtime", key: info.id + ":overtime:" + s.on_turn, badge: t("half.overtime"),
+        text: t("alert.overtime", { side: names(row)[s.on_turn] }) });
+    }
     const flagged = SIDES.filter((x) => s[x].expired);
     if (flagged.length || (s.phase === "match_over" && s.stopped_reason === "time_expired") ||
-        (s.phase === "stopped" && s.stopped_reason === "time_expired")) {
+        (s.phase === "stopped" && s.stopped_reason === "time_expired" && !overtime)) {
       add("flag", flagged.map((x) => names(row)[x]).join(", "));
     }
     if (s.phase === "break" && s.break && s.break.limit_ms != null) {
@@ -273,7 +280,7 @@
     const badges = el("div", { class: "badges" });
     if (s && s.crawford) badges.append(el("span", { class: "badge crawford", text: t("bar.crawford") }));
     if (row.info.status === "closed") badges.append(el("span", { class: "badge", text: t("alert.closed") }));
-    for (const a of alerts) badges.append(el("span", { class: "badge alert-b", "data-alert": a.kind, text: "⚠ " + t("alert." + a.kind) }));
+    for (const a of alerts) badges.append(el("span", { class: "badge alert-b", "data-alert": a.kind, text: "⚠ " + (a.badge || t("alert." + a.kind)) }));
     c.append(badges);
     return c;
   }
@@ -592,6 +599,7 @@
       $("tb-pp").value = clockText(c.per_point_ms); $("tb-lpp").value = clockText(c.less_per_point_ms);
       $("tb-delay").value = c.delay_ms == null ? "" : String(c.delay_ms / 1000);
       $("tb-reserve").value = clockText(c.reserve_ms);
+      $("tb-overtime").value = clockText(c.overtime_ms);
       $("tb-warn").value = (info.warn_s || [60, 20, 10]).join(", ");
     } else if (wasEdit) {
       f.reset();  // a new table starts from the defaults, not from the table just edited
@@ -621,6 +629,7 @@
     if (ms("tb-lpp") != null) clock.less_per_point_ms = ms("tb-lpp");
     if ($("tb-delay").value.trim()) clock.delay_ms = Math.round(parseFloat($("tb-delay").value) * 1000);
     if (ms("tb-reserve") != null) clock.reserve_ms = ms("tb-reserve");
+    if (ms("tb-overtime") != null) clock.overtime_ms = ms("tb-overtime");
     const spec = {
       name: $("tb-name").value, players: [$("tb-a").value || "A", $("tb-b").value || "B"], rules: $("tb-rules").value,
       length: parseInt($("tb-length").value, 10), score: [parseInt($("tb-sa").value, 10) || 0, parseInt($("tb-sb").value, 10) || 0],
