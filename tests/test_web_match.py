@@ -93,8 +93,8 @@ def state(page: Any) -> dict[str, Any]:
 
 
 def press(page: Any, side: str) -> None:
-    """A finger on the half (its corner: away from the buttons)."""
-    page.locator(f"#half-{side}").click(position={"x": 14, "y": 14})
+    """A finger on the half's face (its corner; the buttons are in the strip at the edge)."""
+    page.locator(f"#half-{side} .face").click(position={"x": 14, "y": 14})
 
 
 def act(page: Any, side: str, what: str) -> None:

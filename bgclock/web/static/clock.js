@@ -171,6 +171,8 @@
         break;
       case "summon": {
         const nm = names();
+        app.summoned = { why: msg.why, side: msg.side, seq: msg.seq };
+        renderAll();
         toast(msg.why === "premature"
           ? t("summon.premature", { a: nm[msg.side], b: nm[other(msg.side)] })
           : t("summon.sent", { name: nm[msg.side] }));
@@ -302,9 +304,11 @@
     if (st.stopped_reason && st.phase !== "break" && st.phase !== "offer" && !(st.phase === "dispute" && st.stopped_reason === "dispute")) {
       ph += " · " + t("reason." + st.stopped_reason);
     }
-    if (st.phase === "stopped" && st.stopped_reason === "other" && app.stopNote) {
-      ph = t("phase.stopped") + " · " + (app.stopNote.reason === "premature" ? t("stop.premature", { name: nm[other(app.stopNote.side)] })
-        : t("reason." + app.stopNote.reason));
+    // a stop's reason chosen after the tap: here, or (a summons) on any device
+    const chosen = app.stopNote || (app.summoned && app.summoned.seq === app.seq ? { reason: app.summoned.why, side: app.summoned.side } : null);
+    if (st.phase === "stopped" && st.stopped_reason === "other" && chosen) {
+      ph = t("phase.stopped") + " · " + (chosen.reason === "premature" ? t("stop.premature", { name: nm[other(chosen.side)] })
+        : t("reason." + chosen.reason));
     }
     if (st.phase === "playing" && st.game === 0) ph = t("late");
     $("phase").textContent = ph;
@@ -394,7 +398,7 @@
       else out.push(t("msg.aba_reset", { reset: reset }));
     }
     if (st.phase === "dispute" || (st.phase === "stopped" && (st.stopped_reason === "director" || st.stopped_reason === "dispute"))
-        || (st.phase === "stopped" && app.stopNote && ["director", "dispute", "premature"].indexOf(app.stopNote.reason) >= 0)) {
+        || (st.phase === "stopped" && app.summoned && app.summoned.seq === app.seq)) {
       out.push(t("msg.director"));
     }
     if ((st.phase === "between_games" || st.phase === "match_over") && app.lastGame) {
