@@ -336,6 +336,7 @@
     h.classList.toggle("paused", st.on_turn === side && st.phase !== "playing");
     h.classList.toggle("flag", !won && (!!s.expired || penalised || (over && st.stopped_reason === "time_expired" && st.winner === other(side))));
     h.classList.toggle("winner", won);
+    h.classList.toggle("between", st.phase === "setup" || st.phase === "between_games" || (st.phase === "playing" && st.game === 0));
     let status = "";
     if (h.classList.contains("flag")) status = t("half.flag");
     else if (over) status = won ? (s.expired || s.reserve_ms === 0 ? t("msg.winner_gin") : t("half.winner")) + " · " + st.score[0] + "–" + st.score[1] : "";
@@ -495,8 +496,9 @@
         c.append(row);
       }
       const ok = app.roll[0] && app.roll[1] && app.roll[0] !== app.roll[1];
-      c.append(el("p", { class: "hint", text: !app.roll[0] || !app.roll[1] ? t("roll.pick") : app.roll[0] === app.roll[1] ? t("roll.equal") : "" }));
-      c.append(el("button", { type: "button", class: "act go", id: "roll-start", disabled: ok ? null : "disabled", text: t("roll.start"),
+      const hint = !app.roll[0] || !app.roll[1] ? t("roll.pick") : app.roll[0] === app.roll[1] ? t("roll.equal") : "";
+      c.append(el("p", { class: "hint", id: "roll-hint", text: hint }));
+      c.append(el("button", { "aria-describedby": "roll-hint", type: "button", class: "act go", id: "roll-start", disabled: ok ? null : "disabled", text: t("roll.start"),
         onclick: () => { const dice = app.roll.slice(); app.roll = [0, 0]; command({ do: "opening_roll", dice: dice }); renderAll(); } }));
     } else if (p.kind === "stop") {
       // both clocks already stopped at the tap (reason `other`); the reason now
