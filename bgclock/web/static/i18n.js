@@ -113,7 +113,8 @@
       "msg.offer_answer": "{name} must answer", "msg.double_answer": "{name} must take or pass",
       "msg.winner_gin": "★ WINNER (gin ruled by the director)",
       "msg.last_game": "last game: {name} +{pts}", "msg.score_now": "score {a} – {b}",
-      "msg.delay": "delay", "ann.phase": "{phase}", "set.lang_it": "Italiano", "set.lang_en": "English"
+      "msg.delay": "delay", "ann.phase": "{phase}", "set.lang_it": "Italiano", "set.lang_en": "English",
+      "dir.side": "Side", "form.score_b": "Score of B"
     },
     it: {
       "app.table": "Orologio del tavolo", "app.director": "Direttore",
@@ -221,7 +222,7 @@
       "msg.winner_gin": "★ VINCITORE (gin deciso dal direttore)",
       "msg.last_game": "ultima partita: {name} +{pts}", "msg.score_now": "punteggio {a} – {b}",
       "msg.delay": "ritardo", "ann.phase": "{phase}", "set.lang_it": "Italiano", "set.lang_en": "English",
-      "log.seq": "#"
+      "log.seq": "#", "dir.side": "Lato", "form.score_b": "Punteggio di B"
     }
   };
 
