@@ -317,23 +317,31 @@ def test_simple_delay_runs_in_front_of_a_still_reserve(live: LiveServer, pages: 
 
 FIT_JS = """() => {
   const bad = [];
+  const scrolls = (e, axis) => getComputedStyle(e)['overflow' + axis] !== 'visible';
   for (const b of document.querySelectorAll('button')) {
     const r = b.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;            // not shown
-    if (r.width < 47.5 || r.height < 47.5) bad.push('small: ' + (b.dataset.act || b.id || b.textContent) + ' ' + r.width + 'x' + r.height);
+    if (r.width < 47.5 || r.height < 47.5) {
+      bad.push('small: ' + (b.dataset.act || b.id) + ' ' + r.width + 'x' + r.height);
+    }
   }
   for (const h of document.querySelectorAll('.half')) {
     for (const e of [h, ...h.querySelectorAll('*')]) {
       if (e.closest('.panel:not(.confirm)')) continue;
-      if (e.scrollHeight > e.clientHeight + 1 && getComputedStyle(e).overflowY !== 'visible')
-        bad.push('scrolls: ' + h.id + ' ' + e.className + ' ' + e.scrollHeight + '>' + e.clientHeight);
-      if (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible' && !e.matches('.chip, .who'))
-        bad.push('clipped: ' + h.id + ' ' + e.className + ' ' + e.scrollWidth + '>' + e.clientWidth);
+      const tag = h.id + ' ' + e.className + ' ';
+      if (e.scrollHeight > e.clientHeight + 1 && scrolls(e, 'Y')) {
+        bad.push('scrolls: ' + tag + e.scrollHeight + '>' + e.clientHeight);
+      }
+      if (e.scrollWidth > e.clientWidth + 1 && scrolls(e, 'X') && !e.matches('.chip, .who')) {
+        bad.push('clipped: ' + tag + e.scrollWidth + '>' + e.clientWidth);
+      }
     }
     const face = h.querySelector('.face').getBoundingClientRect();
     for (const e of h.querySelectorAll('.face > *')) {
       const r = e.getBoundingClientRect();
-      if (r.height && (r.top < face.top - 1 || r.bottom > face.bottom + 1)) bad.push('outside: ' + h.id + ' ' + e.className);
+      if (r.height && (r.top < face.top - 1 || r.bottom > face.bottom + 1)) {
+        bad.push('outside: ' + h.id + ' ' + e.className);
+      }
     }
   }
   return bad;
