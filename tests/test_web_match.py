@@ -104,7 +104,10 @@ def act(page: Any, side: str, what: str) -> None:
 
 
 def menu(page: Any, side: str, what: str) -> None:
+    """`⋯`, then (for a result) the kind, then the item and its confirmation."""
     page.click(f"#half-{side} .more")
+    if "-" in what:
+        page.click(f"#half-{side} [data-act='{what.split('-')[0]}']")
     act(page, side, what)
 
 

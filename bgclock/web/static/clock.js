@@ -431,13 +431,21 @@
     const o = BG.playerOptions(st, side);
     panel.append(el("div", { class: "phead" }, [el("h3", { text: t("menu.side", { name: nm[side] }) }), close]));
     const results = ["single", "gammon", "backgammon"];
-    const group = (title, kind, askKey) => el("div", { class: "prow" }, [el("span", { class: "plabel", text: title })].concat(
-      results.map((r) => el("button", { type: "button", class: "act", "data-act": kind + "-" + r, text: t("result." + r),
-        onclick: () => ask(side, kind, kind === "game_over" ? { do: "game_over", winner: side, result: r } : { do: kind, side: side, result: r },
-          t(askKey, { name: nm[side], r: t("result." + r) })) }))));
-    if (o.game_over) panel.append(group(t("menu.game_over_title"), "game_over", "ask.game_over"));
-    if (o.concede) panel.append(group(t("menu.concede_title"), "concede", "ask.concede"));
-    if (o.claim) panel.append(group(t("menu.claim_title"), "claim", "ask.claim"));
+    // two steps so the menu fits a phone's half: the kind, then the result
+    if (p.kind === "results") {
+      const kind = p.what, askKey = "ask." + kind;
+      panel.replaceChildren(el("div", { class: "phead" }, [el("h3", { text: t("menu." + kind + "_title") }), close]),
+        el("div", { class: "prow" }, results.map((r) => el("button", { type: "button", class: "act", "data-act": kind + "-" + r, text: t("result." + r),
+          onclick: () => ask(side, kind, kind === "game_over" ? { do: "game_over", winner: side, result: r } : { do: kind, side: side, result: r },
+            t(askKey, { name: nm[side], r: t("result." + r) })) }))));
+      return;
+    }
+    const kinds = el("div", { class: "prow" });
+    for (const kind of ["game_over", "concede", "claim"]) {
+      if (o[kind]) kinds.append(el("button", { type: "button", class: "act", "data-act": kind, text: t("menu." + kind + "_title") + " …",
+        onclick: () => { app.panel[side] = { kind: "results", what: kind }; renderAll(); } }));
+    }
+    if (kinds.childElementCount) panel.append(kinds);
     const row = el("div", { class: "prow" });
     if (o.break) row.append(el("button", { type: "button", class: "act", "data-act": "break", text: t("act.break"),
       onclick: () => ask(side, "break", { do: "break", side: side }, t("ask.break", { name: nm[side] })) }));
