@@ -51,7 +51,7 @@ def measure(presses: int = 100) -> dict[str, float]:
         for i in range(presses):
             presser, watcher, side = (first, second, "A") if i % 2 == 0 else (second, first, "B")
             seq = watcher.evaluate("BGTable.app.seq")
-            presser.locator(f"#half-{side}").click(position={"x": 14, "y": 14})
+            presser.locator(f"#half-{side} .face").click(position={"x": 14, "y": 14})
             watcher.wait_for_function(
                 f"BGTable.app.paints.some((p) => p[1] > {seq})", timeout=10_000)
         latencies: list[float] = []

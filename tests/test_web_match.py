@@ -93,8 +93,8 @@ def state(page: Any) -> dict[str, Any]:
 
 
 def press(page: Any, side: str) -> None:
-    """A finger on the half (its corner: away from the buttons)."""
-    page.locator(f"#half-{side}").click(position={"x": 14, "y": 14})
+    """A finger on the half's face (its corner; the buttons are in the strip at the edge)."""
+    page.locator(f"#half-{side} .face").click(position={"x": 14, "y": 14})
 
 
 def act(page: Any, side: str, what: str) -> None:
@@ -104,7 +104,10 @@ def act(page: Any, side: str, what: str) -> None:
 
 
 def menu(page: Any, side: str, what: str) -> None:
+    """`⋯`, then (for a result) the kind, then the item and its confirmation."""
     page.click(f"#half-{side} .more")
+    if "-" in what:
+        page.click(f"#half-{side} [data-act='{what.split('-')[0]}']")
     act(page, side, what)
 
 
@@ -157,10 +160,12 @@ def test_a_whole_match_by_clicking_two_tables_and_the_dashboard(live: LiveServer
     wait(bob, "s.cube.value === 2 && s.cube.owner === 'A' && s.on_turn === 'B'")
     assert bob.locator("#cube").inner_text().endswith("A")  # a phone shows the side's letter
     assert "Ann" in bob.locator("#cube").text_content()  # a wide screen, the name
-    # B stops both clocks (fallen dice), then resumes
+    # B stops both clocks with one tap (reason `other` at the tap), says why (fallen dice)
+    # afterwards, then resumes
     bob.click("#btn-stop")
+    wait(ann, "s.phase === 'stopped' && s.stopped_reason === 'other'")
     bob.click("#center [data-reason='fallen_dice']")
-    wait(ann, "s.phase === 'stopped' && s.stopped_reason === 'fallen_dice'")
+    assert "fallen dice" in bob.locator("#phase").inner_text()
     assert ann.locator("#btn-resume").is_visible()
     ann.click("#btn-resume")
     wait(bob, "s.phase === 'playing' && s.on_turn === 'B'")
@@ -378,8 +383,9 @@ def test_the_dashboard_raises_alerts_until_the_director_handles_them(live: LiveS
     wait(cleo, "s.on_turn === 'A'")
     cleo.click("#btn-stop")
     assert "dice not left" in cleo.locator("#center [data-reason='dice_not_left']").inner_text()
+    wait(dan, "s.phase === 'stopped' && s.stopped_reason === 'other'")  # stopped at the tap
     cleo.click("#center [data-reason='dice_not_left']")
-    wait(dan, "s.stopped_reason === 'dice_not_left'")
+    assert "dice not left" in cleo.locator("#phase").inner_text()
     time.sleep(0.3)
     assert d.locator(f".alert[data-table='{tid}']").count() == 0
     cleo.click("#btn-resume")

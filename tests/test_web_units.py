@@ -165,7 +165,8 @@ def _keys_used() -> set[str]:
         keys |= set(re.findall(r'\bt\("([a-z_]+\.[a-z_.]+)"', text))
     keys = {k for k in keys if not k.endswith(".")}  # built at run time
     for name in ("table.html", "director.html"):
-        keys |= set(re.findall(r'data-i18n(?:-title)?="([^"]+)"', (STATIC_DIR / name).read_text()))
+        html = (STATIC_DIR / name).read_text()
+        keys |= set(re.findall(r'data-i18n(?:-title|-aria)?="([^"]+)"', html))
     return keys
 
 

@@ -20,8 +20,8 @@ sys.path.insert(0, str(HERE.parent.parent))
 
 from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server  # noqa: E402
 
-SIZES = {"360x640": (360, 640), "412x915": (412, 915), "1024x768": (1024, 768),
-         "1920x1080": (1920, 1080)}
+SIZES = {"360x640": (360, 640), "640x360": (640, 360), "412x915": (412, 915),
+         "1024x768": (1024, 768), "1920x1080": (1920, 1080)}
 
 
 def open_page(browser: Any, url: str, size: str, lang: str = "en") -> Any:
@@ -81,6 +81,9 @@ def main() -> int:
             pg = open_page(browser, url(main_t), size)
             shot(pg, f"table-{size}-playing")
             pg.context.close()
+        pg = open_page(browser, url(main_t), "640x360", "it")
+        shot(pg, "table-640x360-playing-it")
+        pg.context.close()
         # a double waiting for take or pass, small phone, Italian
         pg = open_page(browser, url(main_t), "360x640", "it")
         cmd(pg, do="double", side="B")
@@ -99,7 +102,9 @@ def main() -> int:
         cmd(pg, do="opening_roll", dice=[2, 6])
         cmd(pg, do="hit", side="B")
         pg.wait_for_function("BGTable.display().state.A.running", timeout=5000)
-        time.sleep(12 + 7)
+        time.sleep(2)
+        shot(pg, "table-412x915-simple-delay")  # the delay in front, the reserve still
+        time.sleep(10 + 7)
         shot(pg, "table-412x915-low-time")
         pg.context.close()
 
@@ -118,6 +123,23 @@ def main() -> int:
         pg.click("#center .dice[data-die='A'] .die[data-n='4']")
         pg.click("#center .dice[data-die='B'] .die[data-n='2']")
         shot(pg, "table-412x915-opening-roll")
+        pg.context.close()
+
+        # between games, Italian: the last game and the score
+        bg_t = live.table(tn, name="Table 6", players=["Nadia", "Oscar"], length=7,
+                          rules="it-tournament")
+        pg = open_page(browser, url(bg_t), "360x640", "it")
+        cmd(pg, do="opening_roll", dice=[6, 2])
+        cmd(pg, do="game_over", winner="A", result="gammon")
+        shot(pg, "table-360x640-between-games-it")
+        pg.context.close()
+        # ABA standard clocks: a flag gives penalty points and a 5:00 reset
+        aba_t = live.table(tn, name="Table 7", players=["Paolo", "Rita"], length=5,
+                           rules="aba-2003-standard", clock={"reserve_ms": 1_500})
+        pg = open_page(browser, url(aba_t), "412x915")
+        cmd(pg, do="opening_roll", dice=[5, 1])
+        pg.wait_for_function("BGTable.app.state.phase === 'stopped'", timeout=10000)
+        shot(pg, "table-412x915-aba-penalty")
         pg.context.close()
 
         # Table 5: Luca (on turn) claims a premature action by Marta; Table 1

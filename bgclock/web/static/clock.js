@@ -111,6 +111,8 @@
   });
 
   function setState(state, seq, info) {
+    const before = app.state;
+    if (before && state) noteChange(before, state);
     app.state = state;
     if (seq != null) app.seq = seq;
     if (info) app.info = info;
@@ -122,6 +124,30 @@
     });
     app.newState = true;
     renderAll();
+  }
+
+  /* What a state alone does not say: the points an ABA expiry gave
+   * (aba-2003 5.1), and the last game's winner and points. */
+  function noteChange(before, after) {
+    const gained = [after.score[0] - before.score[0], after.score[1] - before.score[1]];
+    if (after.phase === "stopped" && after.stopped_reason === "time_expired" && before.phase === "playing") {
+      const side = before.on_turn;
+      app.penalty = { side: side, points: gained[side === "A" ? 1 : 0] };
+      if (app.settings.sound) BG.beep(5, 300);
+      if (app.settings.vibrate) BG.vibrate([400, 100, 400, 100, 400]);
+      app.warnings.push({ side: side, threshold_ms: 0, at: performance.now(), penalty: true });
+    } else if (after.phase !== "stopped") app.penalty = null;
+    if (after.game !== before.game || after.phase === "playing") app.lastGame = null;
+    if ((after.phase === "between_games" || after.phase === "match_over") && (gained[0] > 0 || gained[1] > 0)
+        && !(before.phase === "stopped" && before.stopped_reason === "time_expired")) {
+      app.lastGame = gained[0] > 0 ? { side: "A", points: gained[0] } : { side: "B", points: gained[1] };
+    }
+    if (after.phase !== "stopped") app.stopNote = null;
+    if (after.phase !== before.phase) announce(after);
+  }
+  function announce(st) {
+    const n = document.getElementById("announce");
+    if (n) n.textContent = t("phase." + st.phase) + (st.stopped_reason ? " · " + t("reason." + st.stopped_reason) : "");
   }
 
   function onMessage(msg) {
@@ -145,6 +171,8 @@
         break;
       case "summon": {
         const nm = names();
+        app.summoned = { why: msg.why, side: msg.side, seq: msg.seq };
+        renderAll();
         toast(msg.why === "premature"
           ? t("summon.premature", { a: nm[msg.side], b: nm[other(msg.side)] })
           : t("summon.sent", { name: nm[msg.side] }));
@@ -183,6 +211,22 @@
     return conn.summon({ why: why, side: side });
   }
 
+  /* ❚❚ Stop: one tap stops both clocks at that instant (a `stop` with
+   * reason `other`, sent at once with the tap's instant); the reason is
+   * asked afterwards.  The protocol cannot change a stored stop's reason: a
+   * reason that calls the director (director, dispute, a premature action)
+   * sends a `summon`, stored in the table's log; the others are shown on
+   * this page (docs/protocol.md, "Stopping the clocks"). */
+  function stopNow(side) {
+    const d = display();
+    if (!d || app.closed || d.state.phase !== "playing") return false;
+    const who = side || d.state.on_turn || "A";
+    command({ do: "stop", side: who, reason: "other" });
+    app.center = { kind: "stop", side: who };
+    renderAll();
+    return true;
+  }
+
   /* A player hits the clock: only the running side's press counts (a press
    * on the idle half does nothing, a second press is ignored). */
   function press(side) {
@@ -207,14 +251,27 @@
   const halves = { A: $("half-A"), B: $("half-B") };
   const q = (side, cls) => halves[side].querySelector(cls);
 
+  /* The link, honestly: offline (with the presses waiting) as soon as the
+   * connection notices a dead link, and "synced" once the presses queued
+   * while offline have all been accepted. */
   function renderConn(status, queued) {
     const c = $("conn");
     if (status === "unauthorized") conn.stopped = true;
     const n = queued == null ? conn.pending.length : queued;
-    c.dataset.status = app.closed ? "closed" : status;
-    let text = t("conn." + (app.closed ? "closed" : status));
+    if (status !== "online") app.queuedOffline = Math.max(app.queuedOffline || 0, n);
+    const shownStatus = app.closed ? "closed" : status;
+    let text = t("conn." + shownStatus);
+    let synced = false;
     if (n > 0 && status !== "online") text += " · " + t("conn.queued", { n: n });
-    c.querySelector(".conn-text").textContent = text;
+    else if (status === "online" && conn.synced && app.queuedOffline) {
+      synced = true;
+      text = t("conn.synced_n", { n: app.queuedOffline });
+    } else if (status === "online" && !conn.synced && !conn.reconciling) app.queuedOffline = 0;
+    c.dataset.status = shownStatus;
+    c.dataset.synced = synced ? "1" : "0";
+    c.dataset.queued = String(n);
+    const node = c.querySelector(".conn-text");
+    if (node.textContent !== text) node.textContent = text;
   }
 
   function layout() {
@@ -248,6 +305,12 @@
     if (st.stopped_reason && st.phase !== "break" && st.phase !== "offer" && !(st.phase === "dispute" && st.stopped_reason === "dispute")) {
       ph += " · " + t("reason." + st.stopped_reason);
     }
+    // a stop's reason chosen after the tap: here, or (a summons) on any device
+    const chosen = app.stopNote || (app.summoned && app.summoned.seq === app.seq ? { reason: app.summoned.why, side: app.summoned.side } : null);
+    if (st.phase === "stopped" && st.stopped_reason === "other" && chosen) {
+      ph = t("phase.stopped") + " · " + (chosen.reason === "premature" ? t("stop.premature", { name: nm[other(chosen.side)] })
+        : t("reason." + chosen.reason));
+    }
     if (st.phase === "playing" && st.game === 0) ph = t("late");
     $("phase").textContent = ph;
     $("phase").dataset.phase = st.phase;
@@ -259,17 +322,25 @@
     renderTimes();
   }
 
+  /* One half: the face (name, status, the clock, messages: nothing to tap
+   * but the press itself) and, at the player's own edge, the strip with the
+   * cube, the decisions (double, take, pass, accept, reject) and the menu.
+   * The far half is turned with its strip, so each strip faces its player. */
   function renderHalf(side, st, nm) {
     const h = halves[side], s = st[side], o = BG.playerOptions(st, side);
     q(side, ".name").textContent = nm[side];
     q(side, "[data-side-tag]").textContent = side;
+    const over = st.phase === "match_over";
+    const won = over && st.winner === side;
+    const penalised = app.penalty && app.penalty.side === side && st.phase === "stopped" && st.stopped_reason === "time_expired";
     h.classList.toggle("running", s.running && st.phase === "playing");
     h.classList.toggle("paused", st.on_turn === side && st.phase !== "playing");
-    h.classList.toggle("flag", !!s.expired || (st.phase === "match_over" && st.stopped_reason === "time_expired" && st.winner === other(side)));
-    h.classList.toggle("winner", st.phase === "match_over" && st.winner === side);
+    h.classList.toggle("flag", !won && (!!s.expired || penalised || (over && st.stopped_reason === "time_expired" && st.winner === other(side))));
+    h.classList.toggle("winner", won);
+    h.classList.toggle("between", st.phase === "setup" || st.phase === "between_games" || (st.phase === "playing" && st.game === 0));
     let status = "";
     if (h.classList.contains("flag")) status = t("half.flag");
-    else if (st.phase === "match_over") status = st.winner === side ? t("half.winner") + " · " + st.score[0] + "–" + st.score[1] : "";
+    else if (over) status = won ? (s.expired || s.reserve_ms === 0 ? t("msg.winner_gin") : t("half.winner")) + " · " + st.score[0] + "–" + st.score[1] : "";
     else if (s.running && st.phase === "playing") status = t("half.turn");
     else if (st.on_turn === side) status = t("half.stopped");
     else status = t("half.idle");
@@ -277,33 +348,70 @@
     h.classList.toggle("overtime", !!s.overtime);
     if (s.overtime && st.phase !== "match_over") status = (status ? status + " · " : "") + t("half.overtime");
     q(side, ".status").textContent = status;
-    // contextual buttons: one tap then a confirmation
+    // the messages, the same in both halves (each turned to its player)
     const ctx = q(side, ".ctx");
-    ctx.replaceChildren();
-    if (o.take || o.pass) {
-      ctx.append(el("div", { class: "note", text: t("double.offer", { name: nm[other(side)], v: st.cube.value * 2 }) }));
-      if (o.take) ctx.append(el("button", { type: "button", class: "act take", "data-act": "take", text: t("act.take"),
-        onclick: () => ask(side, "take", { do: "take", side: side }, t("ask.take", { name: nm[side], v: st.cube.value * 2 })) }));
-      if (o.pass) ctx.append(el("button", { type: "button", class: "act pass", "data-act": "pass", text: t("act.pass"),
-        onclick: () => ask(side, "pass", { do: "pass", side: side }, t("ask.pass", { name: nm[side], v: st.cube.value })) }));
-    } else if (st.phase === "offer" && st.offer) {
-      const r = t("result." + st.offer.result);
-      ctx.append(el("div", { class: "note", text: t("offer." + st.offer.kind, { name: nm[st.offer.side], r: r }) }));
-      if (o.accept) {
-        ctx.append(el("button", { type: "button", class: "act accept", "data-act": "accept", text: t("act.accept"),
-          onclick: () => ask(side, "accept", { do: "accept", side: side }, t("ask.accept", { name: nm[side], kind: st.offer.kind, r: r })) }));
-        ctx.append(el("button", { type: "button", class: "act reject", "data-act": "reject", text: t("act.reject"),
-          onclick: () => ask(side, "reject", { do: "reject", side: side }, t("ask.reject", { name: nm[side] })) }));
-      }
-    } else if (o.double) {
-      ctx.append(el("button", { type: "button", class: "act double", "data-act": "double", text: t("act.double") + " → " + st.cube.value * 2,
-        onclick: () => ask(side, "double", { do: "double", side: side }, t("ask.double", { name: nm[side], v: st.cube.value * 2 })) }));
-    } else if (st.double_offered_by === side) {
-      ctx.append(el("div", { class: "note", text: t("double.offer", { name: nm[side], v: st.cube.value * 2 }) }));
+    const notes = messages(st, nm);
+    const key = notes.join("\n") + (st.phase === "break" ? "|brk" : "");
+    if (ctx.dataset.key !== key) {
+      ctx.dataset.key = key;
+      ctx.replaceChildren(...notes.map((x) => el("div", { class: "note", text: x })));
+      if (st.phase === "break") ctx.append(el("div", { class: "note brk" }));
     }
-    h.classList.toggle("decide", !!ctx.querySelector(".note"));
-    q(side, ".more").hidden = app.closed || st.phase === "match_over";
+    h.classList.toggle("decide", notes.length > 0);
+    // the strip at the player's edge: one tap, then a confirmation in the strip
+    const chip = q(side, ".chip");
+    chip.textContent = st.game > 0 || st.cube.value > 1 ? (st.cube.owner === side ? t("edge.cube_mine", { v: st.cube.value })
+      : st.cube.owner ? t("edge.cube_theirs", { v: st.cube.value, name: nm[st.cube.owner] }) : t("edge.cube", { v: st.cube.value })) : "";
+    const acts = q(side, ".acts");
+    acts.replaceChildren();
+    const btn = (cls, act, text, onclick) => el("button", { type: "button", class: "act " + cls, "data-act": act, text: text, onclick: onclick });
+    if (o.take || o.pass) {
+      if (o.take) acts.append(btn("take", "take", t("act.take"),
+        () => ask(side, "take", { do: "take", side: side }, t("ask.take", { name: nm[side], v: st.cube.value * 2 }))));
+      if (o.pass) acts.append(btn("pass", "pass", t("act.pass"),
+        () => ask(side, "pass", { do: "pass", side: side }, t("ask.pass", { name: nm[side], pts: t("points", { n: st.cube.value }) }))));
+    } else if (st.phase === "offer" && st.offer && o.accept) {
+      const r = t("result." + st.offer.result);
+      acts.append(btn("accept", "accept", t("act.accept"),
+        () => ask(side, "accept", { do: "accept", side: side }, t("ask.accept", { name: nm[side], kind: st.offer.kind, r: r }))));
+      acts.append(btn("reject", "reject", t("act.reject"),
+        () => ask(side, "reject", { do: "reject", side: side }, t("ask.reject", { name: nm[side] }))));
+    } else if (o.double) {
+      acts.append(btn("double", "double", t("act.double") + " → " + st.cube.value * 2,
+        () => ask(side, "double", { do: "double", side: side }, t("ask.double", { name: nm[side], v: st.cube.value * 2 }))));
+    }
+    q(side, ".more").hidden = app.closed || over;
     renderPanel(side, st, nm);
+  }
+
+  /* What both players should read now, derived from the state (and, for
+   * what a state alone does not say, from the change that led to it). */
+  function messages(st, nm) {
+    const out = [];
+    if (st.phase === "offer" && st.offer) {
+      out.push(t("offer." + st.offer.kind, { name: nm[st.offer.side], r: t("result." + st.offer.result) }));
+      out.push(t("msg.offer_answer", { name: nm[other(st.offer.side)] }));
+    } else if (st.double_offered_by) {
+      out.push(t("double.offer", { name: nm[st.double_offered_by], v: st.cube.value * 2 }));
+      out.push(t("msg.double_answer", { name: nm[other(st.double_offered_by)] }));
+    }
+    if (st.phase === "stopped" && st.stopped_reason === "time_expired") {
+      // aba-2003 5.1: penalty points (or the grace) and the clock reset to 5:00
+      const pen = app.penalty, reset = BG.fmtClock(5 * 60000);
+      if (pen && pen.points > 0) out.push(t("msg.aba_penalty", { n: pen.points, name: nm[other(pen.side)], reset: reset }));
+      else if (pen) out.push(t("msg.aba_grace", { reset: reset }));
+      else out.push(t("msg.aba_reset", { reset: reset }));
+    }
+    if (st.phase === "dispute" || (st.phase === "stopped" && (st.stopped_reason === "director" || st.stopped_reason === "dispute"))
+        || (st.phase === "stopped" && app.summoned && app.summoned.seq === app.seq)) {
+      out.push(t("msg.director"));
+    }
+    if ((st.phase === "between_games" || st.phase === "match_over") && app.lastGame) {
+      const g = app.lastGame;
+      out.push(t("msg.last_game", { name: nm[g.side], pts: t("points", { n: g.points }) }));
+    }
+    if (st.phase === "between_games") out.push(t("msg.score_now", { a: st.score[0], b: st.score[1] }));
+    return out;
   }
 
   /* The panel inside a half (so it faces that player): the side's menu or a
@@ -311,6 +419,7 @@
   function renderPanel(side, st, nm) {
     const panel = q(side, ".panel"), p = app.panel[side];
     panel.hidden = !p;
+    panel.classList.toggle("confirm", !!p && p.kind === "confirm");
     panel.replaceChildren();
     if (!p) return;
     const close = el("button", { type: "button", class: "close", "data-act": "close", "aria-label": t("act.close"), text: "✕", onclick: () => closePanel(side) });
@@ -326,13 +435,21 @@
     const o = BG.playerOptions(st, side);
     panel.append(el("div", { class: "phead" }, [el("h3", { text: t("menu.side", { name: nm[side] }) }), close]));
     const results = ["single", "gammon", "backgammon"];
-    const group = (title, kind, askKey) => el("div", { class: "prow" }, [el("span", { class: "plabel", text: title })].concat(
-      results.map((r) => el("button", { type: "button", class: "act", "data-act": kind + "-" + r, text: t("result." + r),
-        onclick: () => ask(side, kind, kind === "game_over" ? { do: "game_over", winner: side, result: r } : { do: kind, side: side, result: r },
-          t(askKey, { name: nm[side], r: t("result." + r) })) }))));
-    if (o.game_over) panel.append(group(t("menu.game_over_title"), "game_over", "ask.game_over"));
-    if (o.concede) panel.append(group(t("menu.concede_title"), "concede", "ask.concede"));
-    if (o.claim) panel.append(group(t("menu.claim_title"), "claim", "ask.claim"));
+    // two steps so the menu fits a phone's half: the kind, then the result
+    if (p.kind === "results") {
+      const kind = p.what, askKey = "ask." + kind;
+      panel.replaceChildren(el("div", { class: "phead" }, [el("h3", { text: t("menu." + kind + "_title") }), close]),
+        el("div", { class: "prow" }, results.map((r) => el("button", { type: "button", class: "act", "data-act": kind + "-" + r, text: t("result." + r),
+          onclick: () => ask(side, kind, kind === "game_over" ? { do: "game_over", winner: side, result: r } : { do: kind, side: side, result: r },
+            t(askKey, { name: nm[side], r: t("result." + r) })) }))));
+      return;
+    }
+    const kinds = el("div", { class: "prow" });
+    for (const kind of ["game_over", "concede", "claim"]) {
+      if (o[kind]) kinds.append(el("button", { type: "button", class: "act", "data-act": kind, text: t("menu." + kind + "_title") + " …",
+        onclick: () => { app.panel[side] = { kind: "results", what: kind }; renderAll(); } }));
+    }
+    if (kinds.childElementCount) panel.append(kinds);
     const row = el("div", { class: "prow" });
     if (o.break) row.append(el("button", { type: "button", class: "act", "data-act": "break", text: t("act.break"),
       onclick: () => ask(side, "break", { do: "break", side: side }, t("ask.break", { name: nm[side] })) }));
@@ -341,7 +458,7 @@
       const label = (key) => { const [icon, ...words] = t(key).split(" ");
         return [el("span", { text: icon }), el("span", { class: "long", text: " " + words.join(" ") })]; };
       row.append(el("button", { type: "button", class: "act", "data-act": "stop", "aria-label": t("act.stop"), title: t("act.stop"),
-        onclick: () => { closePanel(side); app.center = { kind: "stop", side: side }; renderAll(); } }, label("act.stop")));
+        onclick: () => { app.panel[side] = null; stopNow(side); } }, label("act.stop")));
       row.append(el("button", { type: "button", class: "act summon", "data-act": "summon", "aria-label": t("act.summon"), title: t("act.summon"),
         onclick: () => ask(side, "summon", () => callDirector(side, "director"), t("ask.summon")) }, label("act.summon")));
     }
@@ -368,6 +485,7 @@
     let p = app.center;
     if (!p) {
       if (app.closed) p = null;
+      else if (app.panel.A || app.panel.B) p = null;   // a half's menu is open: the roll waits
       else if (st.phase === "setup" || st.phase === "between_games" || (st.phase === "playing" && st.game === 0)) p = { kind: "roll" };
     }
     c.hidden = !p;
@@ -379,39 +497,40 @@
     c.dataset.kind = p.kind;
     if (p.kind === "roll") {
       app.roll = app.roll || [0, 0];
-      c.append(el("h3", { text: t("roll.title") }));
+      c.append(el("h3", { id: "center-title", text: t("roll.title") }));
       for (const [i, side] of [[0, "A"], [1, "B"]]) {
-        const row = el("div", { class: "dice", "data-die": side }, [el("span", { class: "label", text: t("roll.die", { name: nm[side] }) })]);
+        const row = el("div", { class: "dice", "data-die": side, role: "group", "aria-label": t("roll.die", { name: nm[side] }) },
+          [el("span", { class: "label", title: t("roll.die", { name: nm[side] }) }, [el("span", { class: "tag", text: side }), el("span", { class: "rname", text: " " + nm[side] })])]);
         for (let n = 1; n <= 6; n++) {
           row.append(el("button", { type: "button", class: "die" + (app.roll[i] === n ? " on" : ""), "data-n": n, "aria-pressed": app.roll[i] === n ? "true" : "false",
-            text: "⚀⚁⚂⚃⚄⚅"[n - 1] + n, onclick: () => { app.roll[i] = n; renderAll(); } }));
+            text: "⚀⚁⚂⚃⚄⚅"[n - 1] + n, "aria-label": t("roll.die", { name: nm[side] }) + ": " + n, onclick: () => { app.roll[i] = n; renderAll(); } }));
         }
         c.append(row);
       }
       const ok = app.roll[0] && app.roll[1] && app.roll[0] !== app.roll[1];
-      c.append(el("p", { class: "hint", text: !app.roll[0] || !app.roll[1] ? t("roll.pick") : app.roll[0] === app.roll[1] ? t("roll.equal") : "" }));
-      c.append(el("button", { type: "button", class: "act go", id: "roll-start", disabled: ok ? null : "disabled", text: t("roll.start"),
+      const hint = !app.roll[0] || !app.roll[1] ? t("roll.pick") : app.roll[0] === app.roll[1] ? t("roll.equal") : "";
+      c.append(el("p", { class: "hint", id: "roll-hint", text: hint }));
+      c.append(el("button", { "aria-describedby": "roll-hint", type: "button", class: "act go", id: "roll-start", disabled: ok ? null : "disabled", text: t("roll.start"),
         onclick: () => { const dice = app.roll.slice(); app.roll = [0, 0]; command({ do: "opening_roll", dice: dice }); renderAll(); } }));
     } else if (p.kind === "stop") {
-      c.append(el("h3", { text: t("menu.stop") }));
+      // both clocks already stopped at the tap (reason `other`); the reason now
+      c.append(el("h3", { id: "center-title", text: t("stop.done") }));
       const row = el("div", { class: "row wrap" });
-      const who = p.side || st.on_turn || "A";
+      const who = p.side || "A";
+      const pick = (r, why) => {
+        app.center = null;
+        app.stopNote = { reason: r, side: who };
+        if (why) conn.summon({ why: why, side: who });   // a stored note: the director is called
+        renderAll();
+      };
       for (const r of ["fallen_dice", "dispute", "dice_not_left", "director", "concession", "break", "other"]) {
         row.append(el("button", { type: "button", class: "act", "data-reason": r, text: t("reason." + r),
-          onclick: () => {
-            app.center = null;
-            // a stop for the director or a dispute also says who summons
-            if (r === "director" || r === "dispute") {
-              command({ do: "stop", side: who, reason: r });
-              conn.summon({ why: r, side: who });
-            } else command({ do: "stop", side: who, reason: r });
-            renderAll();
-          } }));
+          onclick: () => pick(r, r === "director" || r === "dispute" ? r : null) }));
       }
       row.append(el("button", { type: "button", class: "act", "data-reason": "premature",
-        text: t("stop.premature", { name: nm[other(who)] }),
-        onclick: () => { app.center = null; callDirector(who, "premature"); renderAll(); } }));
-      c.append(row, el("button", { type: "button", class: "close", text: t("act.cancel"), onclick: () => { app.center = null; renderAll(); } }));
+        text: t("stop.premature", { name: nm[other(who)] }), onclick: () => pick("premature", "premature") }));
+      c.append(row, el("button", { type: "button", class: "close", "data-act": "close", text: t("act.close"),
+        onclick: () => { app.center = null; renderAll(); } }));
     } else if (p.kind === "summon") {
       c.append(el("p", { class: "ask", text: t("ask.summon") }), el("div", { class: "row" }, [
         el("button", { type: "button", class: "act confirm", "data-act": "confirm", text: t("act.confirm"),
@@ -424,7 +543,7 @@
 
   function renderSettings(c) {
     const s = app.settings;
-    c.append(el("h3", { text: t("menu.settings") }));
+    c.append(el("h3", { id: "center-title", text: t("menu.settings") }));
     const lay = el("div", { class: "row wrap" }, [el("span", { class: "label", text: t("set.layout") })]);
     for (const v of ["auto", "stack", "side"]) {
       lay.append(el("button", { type: "button", class: "act" + (s.layout === v ? " on" : ""), text: t("set.layout." + v),
@@ -474,6 +593,10 @@
       } else if (m === "increment") {
         allow = t("allow.credit_next", { t: BG.fmtShort(D) });
       }
+      // simple delay: while the delay runs it is the big figure, the reserve stands still, smaller
+      const delaying = m === "simple_delay" && sv.running && sv.delay_ms > 0 && st.phase === "playing";
+      halves[side].classList.toggle("delaying", delaying);
+      if (delaying) allow = t("allow.delay", { t: BG.fmtShort(sv.delay_ms) });
       const box = shown[side];
       if (box.res !== res) { q(side, ".reserve").textContent = res; box.res = res; }
       if (box.allow !== allow) { q(side, ".allow").textContent = allow; box.allow = allow; }
@@ -485,10 +608,18 @@
     }
     if (st.phase === "break" && st.break) {
       const used = app.state.at_ms + (performance.now() - app.recvAt) - st.break.started_ms;
-      const over = st.break.limit_ms != null && used > st.break.limit_ms;
-      const txt = over ? t("break.over", { t: BG.fmtClock(used - st.break.limit_ms) }) : t("break.running", { t: BG.fmtClock(used) });
+      const lim = st.break.limit_ms;
+      const over = lim != null && used > lim;
+      const txt = over ? t("break.over", { t: BG.fmtClock(used - lim) }) : t("break.running", { t: BG.fmtClock(used) });
       if ($("phase").textContent !== txt) $("phase").textContent = txt;
       $("phase").classList.toggle("alarm", over);
+      const msg = lim == null ? t("msg.break_nolimit", { t: BG.fmtClock(used) })
+        : over ? t("msg.break_over", { limit: BG.fmtClock(lim), t: BG.fmtClock(used - lim) })
+        : t("msg.break", { t: BG.fmtClock(used), limit: BG.fmtClock(lim) });
+      for (const side of SIDES) {
+        const n = q(side, ".brk");
+        if (n && n.textContent !== msg) { n.textContent = msg; n.classList.toggle("alarm", over); }
+      }
     } else $("phase").classList.remove("alarm");
   }
 
@@ -549,7 +680,7 @@
 
   for (const side of SIDES) {
     halves[side].addEventListener("pointerdown", (e) => {
-      if (e.target.closest("button, .panel, input, select, a")) return;
+      if (e.target.closest("button, .panel, input, select, a, .edge")) return;
       e.preventDefault();
       press(side);
     });
@@ -562,7 +693,7 @@
     if (e.code === "ShiftLeft" || e.key === "a" || e.key === "A") { e.preventDefault(); press("A"); }
     else if (e.code === "ShiftRight" || e.key === "l" || e.key === "L") { e.preventDefault(); press("B"); }
   });
-  $("btn-stop").addEventListener("click", () => { app.center = app.center && app.center.kind === "stop" ? null : { kind: "stop" }; renderAll(); });
+  $("btn-stop").addEventListener("click", () => stopNow(null));
   $("btn-director").addEventListener("click", () => { app.center = { kind: "summon" }; renderAll(); });
   $("btn-resume").addEventListener("click", () => { command({ do: "resume" }); });
   $("btn-settings").addEventListener("click", () => { app.center = app.center && app.center.kind === "settings" ? null : { kind: "settings" }; rerenderCenter(); });
@@ -578,7 +709,7 @@
 
   document.documentElement.lang = I18N.lang;
   window.BGTable = { app: app, conn: conn, display: display, press: press, command: command, thresholds: thresholds,
-    callDirector: callDirector };
+    callDirector: callDirector, stopNow: stopNow };
   renderAll();
   if (!token) renderConn("unauthorized"); else conn.start();
   requestAnimationFrame(frame);

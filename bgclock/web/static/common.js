@@ -179,6 +179,22 @@
    * (re)sent at every (re)connection with lag_ms = time since the press plus
    * the one-way delay, so the server credits it with the instant of the press
    * (within its lag rules), under the same id (no double event). */
+  /* How the link is watched: a ping every PING_EVERY_MS; a ping still
+   * unanswered PONG_DEADLINE_MS after the last pong means the link is dead
+   * (so a dead link is noticed within PONG_DEADLINE_MS and a tick) (the socket may sit
+   * in "closing" for many seconds after the network went away: it is
+   * abandoned at once, not closed politely), and the page reconnects after a
+   * backoff that doubles with jitter up to BACKOFF_CAP_MS. */
+  const PING_EVERY_MS = 1000, PONG_DEADLINE_MS = 2500;
+  const BACKOFF_FIRST_MS = 250, BACKOFF_CAP_MS = 4000;
+
+  /* The next backoff: double, capped, with full jitter on the upper half so
+   * that a room of pages does not reconnect in one burst. rand in [0, 1). */
+  function nextBackoff(prev, rand) {
+    const base = Math.min(BACKOFF_CAP_MS, Math.max(BACKOFF_FIRST_MS, prev * 2));
+    return Math.round(base / 2 + (base / 2) * rand);
+  }
+
   class Connection {
     constructor(opts) {
       this.url = opts.url;
@@ -193,24 +209,37 @@
       this.ws = null;
       this.ready = false;       // welcome received
       this.stopped = false;     // unauthorized: do not retry
-      this.backoff = 250;
+      this.backoff = BACKOFF_FIRST_MS;
       this.lastPong = 0;
+      this.pingSentAt = null;   // the oldest ping still without its pong
+      this.readyAt = 0;
       this.timer = null;
+      this.retryTimer = null;
+      this.deaths = 0;          // dead links noticed (tests read it)
+      this.reconciling = false; // presses queued while offline, not all accepted yet
+      this.synced = false;      // the queued presses have all been accepted since the last reconnect
     }
     get lagMs() {
       if (!this.rtts.length) return 0;
       return Math.round(Math.min.apply(null, this.rtts) / 2);
     }
-    setStatus(s) { this.status = s; this.onStatus(s, this.pending.length); }
+    setStatus(s) {
+      if (s !== "online") this.synced = false;
+      if (s === "offline" && this.pending.length) this.reconciling = true;
+      this.status = s; this.onStatus(s, this.pending.length);
+    }
     start() {
       if (this.stopped) return;
+      this.retryTimer = null;
       this.setStatus(this.ws ? "offline" : "connecting");
       let ws;
       try { ws = new WebSocket(this.url); } catch (e) { this.retry(); return; }
       this.ws = ws;
       this.ready = false;
-      ws.onopen = () => { this.sendRaw(this.hello()); this.lastPong = this.now(); };
+      this.pingSentAt = null;
+      ws.onopen = () => { if (this.ws === ws) { this.sendRaw(this.hello()); this.lastPong = this.now(); } };
       ws.onmessage = (ev) => {
+        if (this.ws !== ws) return;   // an abandoned socket: nothing it says counts
         let msg;
         try { msg = JSON.parse(ev.data); } catch (e) { return; }
         this.handle(msg);
@@ -226,23 +255,39 @@
       ws.onerror = () => { /* onclose follows */ };
     }
     retry() {
-      if (this.stopped) return;
-      setTimeout(() => this.start(), this.backoff);
-      this.backoff = Math.min(this.backoff * 2, 2000);
+      if (this.stopped || this.retryTimer) return;
+      this.retryTimer = setTimeout(() => this.start(), this.backoff);
+      this.backoff = nextBackoff(this.backoff, Math.random());
     }
-    /* Drop the socket now (a dead link the browser has not noticed). */
-    drop() { if (this.ws) { try { this.ws.close(); } catch (e) { /* closed */ } } }
+    /* The link is dead (no pong in time): abandon the socket now, without
+     * waiting for a close handshake that may never finish, say so, and
+     * reconnect. */
+    drop() {
+      const ws = this.ws;
+      if (!ws) return;
+      this.deaths += 1;
+      ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+      try { ws.close(); } catch (e) { /* closed */ }
+      this.ws = { readyState: 3 };   // not null: the next start() says "offline"
+      this.ready = false;
+      clearInterval(this.timer);
+      this.setStatus("offline");
+      this.retry();
+    }
     handle(msg) {
       if (msg.type === "welcome") {
         this.ready = true;
-        this.backoff = 250;
+        this.backoff = BACKOFF_FIRST_MS;
+        this.lastPong = this.readyAt = this.now();
         this.setStatus("online");
         this.ping();
         clearInterval(this.timer);
-        this.timer = setInterval(() => this.tick(), 2000);
+        this.timer = setInterval(() => this.tick(), 100);
         this.flush();
+        this.checkSynced();
       } else if (msg.type === "pong") {
         this.lastPong = this.now();
+        this.pingSentAt = null;
         if (typeof msg.t === "number") {
           this.rtts.push(this.now() - msg.t);
           if (this.rtts.length > 5) this.rtts.shift();
@@ -251,18 +296,28 @@
       } else if ((msg.type === "ack" || msg.type === "error") && msg.id) {
         const i = this.pending.findIndex((p) => p.id === msg.id);
         if (i >= 0) this.pending.splice(i, 1);
+        this.checkSynced();
         this.onStatus(this.status, this.pending.length);
       } else if (msg.type === "error" && (msg.code === "unauthorized" || msg.code === "hello_first")) {
         this.setStatus("unauthorized");
       }
       this.onMessage(msg);
     }
+    /* After a reconnect, once every press queued while offline has its
+     * answer: "synced" (the page shows it until the next press or drop). */
+    checkSynced() {
+      if (this.reconciling && this.ready && !this.pending.length) { this.reconciling = false; this.synced = true; }
+    }
     tick() {
       if (!this.ready) return;
-      if (this.now() - this.lastPong > 6000) { this.drop(); return; } // no answer: reconnect
-      this.ping();
+      const now = this.now();
+      if (this.pingSentAt != null && now - Math.max(this.lastPong, this.readyAt) > PONG_DEADLINE_MS) { this.drop(); return; }
+      if (this.pingSentAt == null && now - this.lastPong >= PING_EVERY_MS) this.ping();
     }
-    ping() { this.sendRaw({ type: "ping", v: 1, t: this.now() }); }
+    ping() {
+      const t = this.now();
+      if (this.sendRaw({ type: "ping", v: 1, t: t }) && this.pingSentAt == null) this.pingSentAt = t;
+    }
     sendRaw(obj) {
       if (this.ws && this.ws.readyState === 1) { this.ws.send(JSON.stringify(obj)); return true; }
       return false;
@@ -276,6 +331,7 @@
       const p = { id: this.prefix + "-" + idCounter, cmd: cmd, pressedAt: pressedAt == null ? this.now() : pressedAt,
                   type: type || "cmd" };
       this.pending.push(p);
+      this.synced = false;
       if (this.ready) this.transmit(p); else this.onStatus(this.status, this.pending.length);
       return p.id;
     }
@@ -346,7 +402,8 @@
 
   root.BG = {
     MAX_LAG_MS, fmtClock, fmtShort, fmtSigned, parseClock, modeOf, allowanceOf, sideAt, viewAt,
-    crossings, parseThresholds, thresholdsFor, playerOptions, Connection, beep, vibrate, unlockAudio, wsUrl, el,
+    crossings, parseThresholds, thresholdsFor, playerOptions, Connection, nextBackoff, PING_EVERY_MS, PONG_DEADLINE_MS,
+    BACKOFF_CAP_MS, beep, vibrate, unlockAudio, wsUrl, el,
     readPresets
   };
 })(typeof window !== "undefined" ? window : globalThis);

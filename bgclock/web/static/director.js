@@ -374,7 +374,7 @@
     box.append(el("p", { class: "msg" + (app.resultErr ? " err" : ""), id: "result", text: app.result }));
     if (!s) return box;
     const btn = (label, act, text, cmds) => el("button", { type: "button", "data-act": act, text: label, onclick: () => askConfirm(text, cmds()) });
-    const sideSel = (idn) => el("select", { id: idn }, SIDES.map((x) => el("option", { value: x, text: x + " · " + n[x] })));
+    const sideSel = (idn) => el("select", { id: idn, "aria-label": t("dir.side") }, SIDES.map((x) => el("option", { value: x, text: x + " · " + n[x] })));
     const ph = s.phase;
     const row1 = el("div", { class: "row" });
     if (ph === "stopped" || ph === "break") row1.append(btn(t("det.resume"), "resume", t("det.resume"), () => [{ do: "resume" }]));

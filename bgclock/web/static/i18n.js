@@ -1,5 +1,7 @@
 /* bgclock: every string shown by the pages, in one dictionary (English, Italian).
- * t("key", {name: value}) fills {name} placeholders; a missing Italian string
+ * t("key", {name: value}) fills {name} placeholders; with a number `n` among
+ * them, "key.one" is used when the language's plural rule says "one" (1 punto,
+ * 1 point) and "key" otherwise (2 punti); a missing Italian string
  * falls back to English, a missing key shows the key itself (a test catches it). */
 (function (root) {
   "use strict";
@@ -8,7 +10,7 @@
       "app.table": "Table clock", "app.director": "Director",
       "lang.name": "English", "lang.switch": "IT",
       "conn.connecting": "connecting…", "conn.online": "online",
-      "conn.offline": "offline — reconnecting", "conn.queued": "{n} press(es) waiting to be sent",
+      "conn.offline": "offline — reconnecting", "conn.queued": "{n} presses waiting to be sent",
       "conn.unauthorized": "this link is not valid", "conn.closed": "table closed",
       "side.A": "A", "side.B": "B",
       "half.turn": "▶ TO PLAY", "half.idle": "waiting", "half.flag": "⚑ FLAG — TIME EXPIRED",
@@ -36,7 +38,7 @@
       "act.break": "Take a break", "act.summon": "☎ Call the director", "act.stop": "❚❚ Stop clocks",
       "result.single": "single", "result.gammon": "gammon", "result.backgammon": "backgammon",
       "ask.double": "{name}: double to {v}?", "ask.take": "{name}: take the cube at {v}?",
-      "ask.pass": "{name}: pass (lose {v} point(s))?",
+      "ask.pass": "{name}: pass (lose {pts})?",
       "ask.concede": "{name}: concede a {r}?", "ask.claim": "{name}: claim a {r}?",
       "ask.accept": "{name}: accept the {kind} of a {r}?", "ask.reject": "{name}: reject it (the director decides)?",
       "ask.game_over": "{name} won a {r}?", "ask.break": "{name}: start a break?",
@@ -159,7 +161,23 @@
       "when.break": "during a break",
       "when.match_over": "after the match is over",
       "ref.unknown": "refused: {m}", "half.overtime": "OVERTIME", "half.no_cube": "no cube this turn",
-      "form.overtime": "overtime (m:ss, USBGF option)", "alert.overtime": "overtime granted to {side}"
+      "form.overtime": "overtime (m:ss, USBGF option)", "alert.overtime": "overtime granted to {side}",
+      "conn.queued.one": "{n} press waiting to be sent", "conn.synced": "synced",
+      "conn.synced_n": "synced: {n} queued presses applied", "conn.synced_n.one": "synced: {n} queued press applied",
+      "menu.open": "Actions of this player", "edge.cube": "cube {v}", "edge.cube_mine": "cube {v} · yours",
+      "edge.cube_theirs": "cube {v} · {name}'s", "points": "{n} points", "points.one": "{n} point",
+      "stop.done": "Both clocks stopped. Why?", "stop.chosen": "chosen after the stop",
+      "msg.director": "waiting for the director", "msg.break": "break {t} of {limit}", "msg.break_nolimit": "break {t}",
+      "msg.break_over": "break over its limit of {limit} by {t}",
+      "msg.aba_penalty": "time expired: {n} penalty points to {name}, clock reset to {reset}",
+      "msg.aba_penalty.one": "time expired: {n} penalty point to {name}, clock reset to {reset}",
+      "msg.aba_reset": "time expired: clock reset to {reset}",
+      "msg.aba_grace": "time expired: no penalty this time (every result ends the match), clock reset to {reset}",
+      "msg.offer_answer": "{name} must answer", "msg.double_answer": "{name} must take or pass",
+      "msg.winner_gin": "★ WINNER (gin ruled by the director)",
+      "msg.last_game": "last game: {name} +{pts}", "msg.score_now": "score {a} – {b}",
+      "msg.delay": "delay", "ann.phase": "{phase}", "set.lang_it": "Italiano", "set.lang_en": "English",
+      "dir.side": "Side", "form.score_b": "Score of B"
     },
     it: {
       "app.table": "Orologio del tavolo", "app.director": "Direttore",
@@ -191,7 +209,7 @@
       "act.break": "Prendi una pausa", "act.summon": "☎ Chiama il direttore", "act.stop": "❚❚ Ferma gli orologi",
       "result.single": "semplice", "result.gammon": "gammon", "result.backgammon": "backgammon",
       "ask.double": "{name}: raddoppi a {v}?", "ask.take": "{name}: accetti il cubo a {v}?",
-      "ask.pass": "{name}: rifiuti (perdi {v} punti)?",
+      "ask.pass": "{name}: rifiuti (perdi {pts})?",
       "ask.concede": "{name}: abbandoni ({r})?", "ask.claim": "{name}: reclami una vittoria ({r})?",
       "ask.accept": "{name}: accetti l'offerta ({r})?", "ask.reject": "{name}: rifiuti (decide il direttore)?",
       "ask.game_over": "{name} ha vinto: {r}?", "ask.break": "{name}: inizi una pausa?",
@@ -313,7 +331,23 @@
       "when.break": "durante una pausa",
       "when.match_over": "a incontro finito",
       "ref.unknown": "rifiutato: {m}", "half.overtime": "TEMPO SUPPLEMENTARE", "half.no_cube": "niente cubo in questo turno",
-      "form.overtime": "tempo supplementare (m:ss, opzione USBGF)", "alert.overtime": "tempo supplementare concesso a {side}"
+      "form.overtime": "tempo supplementare (m:ss, opzione USBGF)", "alert.overtime": "tempo supplementare concesso a {side}",
+      "conn.queued.one": "{n} pressione in attesa di invio", "conn.synced": "sincronizzato",
+      "conn.synced_n": "sincronizzato: applicate {n} pressioni in coda", "conn.synced_n.one": "sincronizzato: applicata {n} pressione in coda",
+      "menu.open": "Azioni di questo giocatore", "edge.cube": "cubo {v}", "edge.cube_mine": "cubo {v} · tuo",
+      "edge.cube_theirs": "cubo {v} · di {name}", "points": "{n} punti", "points.one": "{n} punto",
+      "stop.done": "Orologi fermati. Perché?", "stop.chosen": "scelto dopo l'arresto",
+      "msg.director": "in attesa del direttore", "msg.break": "pausa {t} su {limit}", "msg.break_nolimit": "pausa {t}",
+      "msg.break_over": "pausa oltre il limite di {limit} da {t}",
+      "msg.aba_penalty": "tempo scaduto: {n} punti di penalità a {name}, orologio riportato a {reset}",
+      "msg.aba_penalty.one": "tempo scaduto: {n} punto di penalità a {name}, orologio riportato a {reset}",
+      "msg.aba_reset": "tempo scaduto: orologio riportato a {reset}",
+      "msg.aba_grace": "tempo scaduto: nessuna penalità questa volta (ogni risultato chiude l'incontro), orologio riportato a {reset}",
+      "msg.offer_answer": "deve rispondere {name}", "msg.double_answer": "{name} deve accettare o rifiutare",
+      "msg.winner_gin": "★ VINCITORE (gin deciso dal direttore)",
+      "msg.last_game": "ultima partita: {name} +{pts}", "msg.score_now": "punteggio {a} – {b}",
+      "msg.delay": "ritardo", "ann.phase": "{phase}", "set.lang_it": "Italiano", "set.lang_en": "English",
+      "log.seq": "#", "dir.side": "Lato", "form.score_b": "Punteggio di B"
     }
   };
 
@@ -329,7 +363,12 @@
     STRINGS: STRINGS,
     lang: pickLang(),
     t: function (key, params) {
-      let s = STRINGS[I18N.lang][key];
+      let s;
+      if (params && typeof params.n === "number" && I18N.plural(params.n) === "one") {
+        s = STRINGS[I18N.lang][key + ".one"];
+        if (s === undefined && STRINGS[I18N.lang][key] === undefined) s = STRINGS.en[key + ".one"];
+      }
+      if (s === undefined) s = STRINGS[I18N.lang][key];
       if (s === undefined) s = STRINGS.en[key];
       if (s === undefined) return key;
       if (params) s = s.replace(/\{(\w+)\}/g, (m, k) => (params[k] !== undefined ? String(params[k]) : m));
@@ -350,6 +389,10 @@
       }
       return I18N.t("ref." + code, params);
     },
+    /* The plural category of n in the page's language ("one", "other"). */
+    plural: function (n) {
+      try { return new Intl.PluralRules(I18N.lang).select(n); } catch (e) { return n === 1 ? "one" : "other"; }
+    },
     setLang: function (lang) {
       if (!STRINGS[lang]) return;
       I18N.lang = lang;
@@ -360,6 +403,7 @@
     apply: function (rootEl) {
       rootEl.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = I18N.t(el.dataset.i18n); });
       rootEl.querySelectorAll("[data-i18n-title]").forEach((el) => { el.title = I18N.t(el.dataset.i18nTitle); });
+      rootEl.querySelectorAll("[data-i18n-aria]").forEach((el) => { el.setAttribute("aria-label", I18N.t(el.dataset.i18nAria)); });
     }
   };
   root.I18N = I18N;
