@@ -95,15 +95,20 @@ class Unfoldable(ValueError):
 
 
 def states_after(spec: TableSpec, events: list[StoredEvent],
-                 after_seq: int) -> list[tuple[StoredEvent, MatchState]]:
+                 after_seq: int) -> list[tuple[StoredEvent, MatchState | None]]:
     """Replay the log; the state right after each event past ``after_seq``
-    (exactly what its ``update`` carried)."""
-    match = new_match(spec)
-    out = []
+    (exactly what its ``update`` carried); None from the first event the
+    engine refuses on (a quarantined table's log)."""
+    match: Match | None = new_match(spec)
+    out: list[tuple[StoredEvent, MatchState | None]] = []
     for stored in events:
-        match.apply(Event.from_dict(stored.event))
+        if match is not None:
+            try:
+                match.apply(Event.from_dict(stored.event))
+            except (ClockError, KeyError, TypeError, ValueError):
+                match = None
         if stored.seq > after_seq:
-            out.append((stored, match.state()))
+            out.append((stored, None if match is None else match.state()))
     return out
 
 
