@@ -28,7 +28,7 @@ def log_entries(spec: TableSpec, events: list[StoredEvent]) -> list[dict[str, An
     return [
         {"seq": e.seq, "at_ms": e.at_ms, "event": e.event, "source": e.source,
          "idem_key": e.idem_key, "lag_credit_ms": e.lag_credit_ms, "received_ms": e.received_ms,
-         "state": state.to_dict()}
+         "state": None if state is None else state.to_dict()}
         for e, state in states_after(spec, events, 0)
     ]
 
@@ -61,11 +61,12 @@ def log_csv(spec: TableSpec, events: list[StoredEvent],
         details = ";".join(f"{k}={'-'.join(map(str, v)) if isinstance(v, list) else v}"
                            for k, v in sorted(e.event.items())
                            if k not in ("v", "do", "at_ms", "side"))
+        after: list[Any] = [""] * 9 if s is None else [
+            s.A.reserve_ms, s.A.delay_ms, s.B.reserve_ms, s.B.delay_ms, s.phase,
+            s.on_turn or "", s.score[0], s.score[1], s.cube_value]
         writer.writerow([
             e.seq, e.at_ms, _clock(e.at_ms), e.event["do"], e.event.get("side", ""), details,
-            e.source, e.lag_credit_ms, e.received_ms, s.A.reserve_ms, s.A.delay_ms,
-            s.B.reserve_ms, s.B.delay_ms, s.phase, s.on_turn or "", s.score[0], s.score[1],
-            s.cube_value, "event",
+            e.source, e.lag_credit_ms, e.received_ms, *after, "event",
         ])
         write_notes(e.seq)
     write_notes(1 << 62)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
 
@@ -46,11 +47,19 @@ from bgclock.core import (
 )
 from bgclock.store import Store, StoredEvent, StoredNote, StoreError, TableRow, TableSpec
 
+from ._auth import RateLimiter
 from ._lag import DEFAULT_PARAMS, LagParams, LagQuota, credited_instant
 from ._protocol import PLAYER_COMMANDS, Command, ProtocolError, Summon, dumps
 from ._time import ServerClock, TimerHandle
 
 log = logging.getLogger("bgclock.server")
+
+#: The updates a table keeps to catch a device up; a device further behind
+#: gets the snapshot alone (its state is all it needs to go on).
+CATCH_UP_EVENTS = 200
+#: Commands (and summonses) one table accepts, whatever the number of its
+#: connections: a burst of this many, then this many a second.
+TABLE_RATE: tuple[float, float] = (60, 20)
 
 
 class Watcher(Protocol):
@@ -68,20 +77,38 @@ def new_match(spec: TableSpec) -> Match:
 def fold(spec: TableSpec, events: Iterable[StoredEvent]) -> Match:
     match = new_match(spec)
     for stored in events:
-        match.apply(Event.from_dict(stored.event))
+        try:
+            match.apply(Event.from_dict(stored.event))
+        except (ClockError, KeyError, TypeError, ValueError) as exc:
+            raise Unfoldable(f"event {stored.seq} cannot be replayed: {exc}") from exc
     return match
 
 
+def hit_does_nothing(match: Match, side: str) -> bool:
+    """A hit that changes nothing: no clock runs for ``side`` (``Match._hit``)."""
+    return (match.phase != "playing" or match.late
+            or match.on_turn is None or SIDES[match.on_turn] != side)
+
+
+class Unfoldable(ValueError):
+    """A stored log the engine refuses to replay (the table is quarantined)."""
+
+
 def states_after(spec: TableSpec, events: list[StoredEvent],
-                 after_seq: int) -> list[tuple[StoredEvent, MatchState]]:
+                 after_seq: int) -> list[tuple[StoredEvent, MatchState | None]]:
     """Replay the log; the state right after each event past ``after_seq``
-    (exactly what its ``update`` carried)."""
-    match = new_match(spec)
-    out = []
+    (exactly what its ``update`` carried); None from the first event the
+    engine refuses on (a quarantined table's log)."""
+    match: Match | None = new_match(spec)
+    out: list[tuple[StoredEvent, MatchState | None]] = []
     for stored in events:
-        match.apply(Event.from_dict(stored.event))
+        if match is not None:
+            try:
+                match.apply(Event.from_dict(stored.event))
+            except (ClockError, KeyError, TypeError, ValueError):
+                match = None
         if stored.seq > after_seq:
-            out.append((stored, match.state()))
+            out.append((stored, None if match is None else match.state()))
     return out
 
 
@@ -90,9 +117,21 @@ def update_message(stored: StoredEvent, state: dict[str, Any]) -> dict[str, Any]
             "source": stored.source, "lag_credit_ms": stored.lag_credit_ms, "state": state}
 
 
+def idem_key(role: str, msg_id: str) -> str:
+    """A command id as stored: the director's ids are kept apart from the
+    devices' (``director/``; a message id never holds a ``/``), so a device's
+    id can never swallow the director's command, nor the other way round."""
+    return f"director/{msg_id}" if role == "director" else msg_id
+
+
+def message_id(key: str | None) -> str | None:
+    """The id the sender gave, from its stored key."""
+    return None if key is None else key.rpartition("/")[2]
+
+
 def ack_message(stored: StoredEvent, *, duplicate: bool) -> dict[str, Any]:
-    return {"type": "ack", "id": stored.idem_key, "table": stored.table_id, "seq": stored.seq,
-            "at_ms": stored.at_ms, "lag_credit_ms": stored.lag_credit_ms,
+    return {"type": "ack", "id": message_id(stored.idem_key), "table": stored.table_id,
+            "seq": stored.seq, "at_ms": stored.at_ms, "lag_credit_ms": stored.lag_credit_ms,
             "duplicate": duplicate}
 
 
@@ -143,21 +182,49 @@ class Writer:
             checkpoints, self._checkpoints = self._checkpoints, {}
             events = [s for s, _ in items if isinstance(s, StoredEvent)]
             notes = [s for s, _ in items if isinstance(s, StoredNote)]
-            error: BaseException | None = None
+            errors: dict[int, BaseException] = {}
             if events or checkpoints or notes:
                 try:
                     await self.store.commit(events, checkpoints, notes)
                     self.batches += 1
                 except StoreError as exc:
                     log.error("commit of %d events failed: %s", len(events), exc)
-                    error = exc
-            for _, done in items:
+                    errors = await self._one_by_one(items, checkpoints, exc)
+            for i, (_, done) in enumerate(items):
                 try:
-                    done(error)
+                    done(errors.get(i))
                 except Exception:  # a broken watcher must not stop the writer
                     log.exception("after-commit callback failed")
             if self._closing and not self._items and not self._checkpoints:
                 return
+
+    async def _one_by_one(self, items: list[tuple[StoredEvent | StoredNote | None, _Done]],
+                          checkpoints: dict[int, int],
+                          error: StoreError) -> dict[int, BaseException]:
+        """The batch failed: commit each item alone, so that only the bad ones
+        fail (and, after a table's first failure, that table's later items:
+        its log never has a hole)."""
+        errors: dict[int, BaseException] = {}
+        failed_tables: set[int] = set()
+        for i, (stored, _) in enumerate(items):
+            if stored is None:
+                continue
+            if stored.table_id in failed_tables:
+                errors[i] = error
+                continue
+            events = [stored] if isinstance(stored, StoredEvent) else []
+            notes = [stored] if isinstance(stored, StoredNote) else []
+            try:
+                await self.store.commit(events, {}, notes)
+            except StoreError as exc:
+                errors[i] = exc
+                failed_tables.add(stored.table_id)
+        if checkpoints:
+            try:
+                await self.store.commit([], checkpoints)
+            except StoreError as exc:
+                log.error("checkpoints not stored: %s", exc)
+        return errors
 
     async def close(self) -> None:
         """Commit what is queued, then stop."""
@@ -203,6 +270,15 @@ class TableHub:
         self.reconcile_left = 0
         self.reconcile_counts = [0, 0]  # applied, refused
         self.reconciled: dict[str, int] | None = None
+        #: The match as the disk holds it (``state_now`` never re-folds the log).
+        self.committed_match = self.match.copy()
+        #: The last updates sent, ``(seq, text)``, to catch a device up.
+        self.recent: deque[tuple[int, str]] = deque(maxlen=CATCH_UP_EVENTS)
+        #: Why the stored log cannot be replayed (None: it can).
+        self.quarantined: str | None = None
+        #: The director's edit is being stored: commands wait for it.
+        self.editing = False
+        self.limiter = RateLimiter(*hub.table_rate)
 
     # ------------------------------------------------------------- reading
 
@@ -212,17 +288,16 @@ class TableHub:
 
     def state_now(self) -> MatchState:
         """The state at this instant, as committed (never runs ahead of the disk)."""
-        if self.committed_seq == self.seq:
-            match = self.match.copy()
-        else:
-            match = fold(self.row.spec, self.log[: self.committed_seq])
+        match = self.match if self.committed_seq == self.seq else self.committed_match
+        match = match.copy()
         return match.state(max(self.match_now(), match.now))
 
     def info(self) -> dict[str, Any]:
         return {"id": self.id, "tournament_id": self.row.tournament_id,
                 **self.row.spec.to_dict(), "status": "closed" if self.closed else "open",
                 "attention": self.attention(), "created_ms": self.row.created_ms,
-                "seq": self.committed_seq, "link": self.link()}
+                "seq": self.committed_seq, "quarantined": self.quarantined,
+                "link": self.link()}
 
     def link(self) -> dict[str, Any]:
         """The table's devices as the dashboard shows them."""
@@ -233,6 +308,8 @@ class TableHub:
                 "keeper": self.keeper is not None, "reconciled": self.reconciled}
 
     def attention(self) -> str | None:
+        if self.quarantined is not None:
+            return "quarantined"
         if self.recovering or (
             self.match.phase == "stopped" and self.match.stopped_reason == "restart"
         ):
@@ -247,11 +324,15 @@ class TableHub:
         return dumps({"type": "table", "table": self.id, "info": self.info()})
 
     def catch_up(self, watcher: Watcher, last_seq: int | None) -> None:
-        """Send the updates missed since ``last_seq``, then a snapshot."""
-        if last_seq is not None and last_seq < self.committed_seq:
-            for stored, state in states_after(self.row.spec, self.log[: self.committed_seq],
-                                              last_seq):
-                watcher.send(dumps(update_message(stored, state.to_dict())))
+        """Send the updates missed since ``last_seq``, then a snapshot.
+
+        Only the last ``CATCH_UP_EVENTS`` updates are kept: a device further
+        behind gets the snapshot alone, so what one hello costs is bounded."""
+        if (last_seq is not None and last_seq < self.committed_seq and self.recent
+                and self.recent[0][0] <= last_seq + 1):
+            for seq, text in self.recent:
+                if last_seq < seq <= self.committed_seq:
+                    watcher.send(text)
         watcher.send(self.snapshot_message())
 
     def send_summons(self, watcher: Watcher, since_seq: int | None) -> None:
@@ -264,7 +345,19 @@ class TableHub:
     # ------------------------------------------------------------ loading
 
     def load(self, events: list[StoredEvent], notes: list[StoredNote] | None = None) -> None:
-        self.match = fold(self.row.spec, events)
+        """Replay the stored log (``Unfoldable`` if the engine refuses it)."""
+        start = max(len(events) - CATCH_UP_EVENTS, 0)
+        match = fold(self.row.spec, events[:start])
+        self.recent.clear()
+        for stored in events[start:]:
+            try:
+                match.apply(Event.from_dict(stored.event))
+            except (ClockError, KeyError, TypeError, ValueError) as exc:
+                raise Unfoldable(f"event {stored.seq} cannot be replayed: {exc}") from exc
+            self.recent.append((stored.seq, dumps(update_message(stored,
+                                                                 match.state().to_dict()))))
+        self.match = match
+        self.committed_match = match.copy()
         self.log = list(events)
         self.seq = self.committed_seq = events[-1].seq if events else 0
         self.by_key = {e.idem_key: e for e in events if e.idem_key is not None}
@@ -296,10 +389,25 @@ class TableHub:
         self.log.append(stored)
         return stored
 
+    def recovered(self, stored: StoredEvent) -> None:
+        """The restart's stop is on disk."""
+        self.committed_seq = stored.seq
+        self.committed_match = self.match.copy()
+        self.recent.append((stored.seq, dumps(update_message(stored,
+                                                             self.match.state().to_dict()))))
+
+    def quarantine(self, reason: str, events: list[StoredEvent]) -> None:
+        """The stored log cannot be replayed: keep it, refuse commands, tell the director."""
+        self.quarantined = reason
+        self.log = list(events)
+        self.seq = self.committed_seq = events[-1].seq if events else 0
+        log.error("table %d is quarantined: %s", self.id, reason)
+
     def reset(self, row: TableRow) -> None:
         """The director edited the table before play."""
         self.row = row
         self.match = new_match(row.spec)
+        self.committed_match = self.match.copy()
         self.rearm()
 
     # ------------------------------------------------------------ devices
@@ -361,6 +469,29 @@ class TableHub:
 
         self.hub.writer.submit(note, done)
 
+    def check_editable(self) -> None:
+        """Raise ``ProtocolError`` unless the director may edit the table now."""
+        if self.closed:
+            raise ProtocolError("closed", "this table is closed")
+        if self.quarantined is not None:
+            raise ProtocolError("quarantined", f"this table is quarantined: {self.quarantined}")
+        if self.seq > 0:
+            raise ProtocolError("started",
+                                "play has started: the table can no longer be edited")
+        if self.editing:
+            raise ProtocolError("busy", "the table is being edited")
+
+    async def edit(self, spec: TableSpec) -> None:
+        """Store the director's edit; commands wait for it (``busy``), so an
+        edit and the first command never both succeed."""
+        self.check_editable()
+        self.editing = True
+        try:
+            row = await self.hub.store.update_table(self.id, spec)
+        finally:
+            self.editing = False
+        self.reset(row)
+
     # ------------------------------------------------------------ sending
 
     def broadcast_directors(self, text: str) -> None:
@@ -379,15 +510,17 @@ class TableHub:
         """Decide one command; answer an error now or an ack after the commit."""
         if role != "director" and cmd.do not in PLAYER_COMMANDS:
             raise ProtocolError("forbidden", f"only the director may {cmd.do.replace('_', ' ')}")
-        if self.closed:
-            raise ProtocolError("closed", "this table is closed")
-        existing = self.by_key.get(cmd.id)
+        self.check_open()
+        key = idem_key(role, cmd.id)
+        existing = self.by_key.get(key)
         if existing is not None:
             if existing.seq <= self.committed_seq:
                 sender.send(dumps(ack_message(existing, duplicate=True)))
             else:
-                self.ack_waiters.setdefault(cmd.id, []).append(sender)
+                self.ack_waiters.setdefault(key, []).append(sender)
             return
+        if not self.limiter.allow():
+            raise ProtocolError("rate_limited", "too many commands at this table: slow down")
         arrival = self.match_now()
         floor = self.match.now
         quota_key = ""
@@ -418,6 +551,10 @@ class TableHub:
         expiry = self.match.expires_at()
         if expiry is not None and expiry <= at:
             self.flag(expiry)
+        if cmd.do == "hit" and hit_does_nothing(self.match, str(cmd.fields.get("side"))):
+            # nothing to store: the idle side's button does nothing
+            self.answer_noop(sender, cmd.id)
+            return
         attention = self.attention()
         try:
             self.match.apply(event)
@@ -428,11 +565,12 @@ class TableHub:
         if quota is not None:
             self.quotas[quota_key] = quota.spend(credit)
         self.seq += 1
-        stored = StoredEvent(table_id=self.id, seq=self.seq, idem_key=cmd.id, at_ms=at,
+        stored = StoredEvent(table_id=self.id, seq=self.seq, idem_key=key, at_ms=at,
                              event=event.to_dict(), source=role, lag_credit_ms=credit,
                              received_ms=self.hub.clock.now_ms())
         self.log.append(stored)
-        self.by_key[cmd.id] = stored
+        self.by_key[key] = stored
+        after = self.match.copy()
         text = dumps(update_message(stored, self.match.state().to_dict()))
         # "restart" ends with the first command accepted after the recovery
         attention_changed = self.attention() != attention
@@ -452,20 +590,45 @@ class TableHub:
                     msg_id=cmd.id, table=self.id).to_message()))
                 return
             self.committed_seq = stored.seq
+            self.committed_match = after
+            self.recent.append((stored.seq, text))
             self.broadcast(text)
             if attention_changed:
                 self.broadcast(self.table_message())
             sender.send(dumps(ack_message(stored, duplicate=False)))
-            for waiter in self.ack_waiters.pop(cmd.id, ()):
+            for waiter in self.ack_waiters.pop(key, ()):
                 waiter.send(dumps(ack_message(stored, duplicate=True)))
 
         self.hub.writer.submit(stored, done)
 
+    def check_open(self) -> None:
+        if self.closed:
+            raise ProtocolError("closed", "this table is closed")
+        if self.quarantined is not None:
+            raise ProtocolError(
+                "quarantined", f"this table's log cannot be replayed ({self.quarantined}): "
+                "it takes no commands; the director has been told")
+        if self.editing:
+            raise ProtocolError("busy", "the director is editing this table: try again")
+
+    def answer_noop(self, sender: Watcher, msg_id: str) -> None:
+        """Acknowledge a command that changes nothing (nothing is stored)."""
+        seq = self.seq
+
+        def done(error: BaseException | None) -> None:
+            sender.send(dumps({"type": "ack", "id": msg_id, "table": self.id, "seq": seq,
+                               "at_ms": self.match.now, "lag_credit_ms": 0,
+                               "duplicate": False, "noop": True}))
+
+        if self.committed_seq == self.seq:
+            done(None)
+        else:  # after the updates it follows
+            self.hub.writer.submit(None, done)
+
     def summon(self, sender: Watcher, role: str, msg: Summon) -> None:
         """Store a summons of the director as a note, then tell the director
         (and the table's devices); the sender gets an ack when it gave an id."""
-        if self.closed:
-            raise ProtocolError("closed", "this table is closed")
+        self.check_open()
         if msg.id is not None:
             existing = self.note_keys.get(msg.id)
             if existing is not None:
@@ -474,6 +637,17 @@ class TableHub:
                 else:
                     self.note_waiters.setdefault(msg.id, []).append(sender)
                 return
+        for open_note in reversed(self.notes):
+            if open_note.seq != self.seq:
+                break
+            if (open_note.note.get("why"), open_note.note.get("side")) == (msg.why, msg.side):
+                # the same call, nothing happened since: the director is already called
+                if msg.id is not None:
+                    sender.send(dumps({**note_ack_message(open_note, duplicate=True),
+                                       "id": msg.id}))
+                return
+        if not self.limiter.allow():
+            raise ProtocolError("rate_limited", "too many messages at this table: slow down")
         note = StoredNote(table_id=self.id, n=len(self.notes) + 1, seq=self.seq,
                           idem_key=msg.id, at_ms=max(self.match_now(), self.match.now),
                           note={"type": "summon", "why": msg.why, "side": msg.side},
@@ -510,7 +684,7 @@ class TableHub:
         self.notes = self.notes[: self.committed_notes]
         self.note_keys = {x.idem_key: x for x in self.notes if x.idem_key is not None}
         self.note_waiters.clear()
-        self.match = fold(self.row.spec, self.log)
+        self.match = self.committed_match.copy()
         self.rearm()
         self.broadcast(self.snapshot_message())
 
@@ -557,8 +731,10 @@ class Hub:
 
     def __init__(self, store: Store, clock: ServerClock, *,
                  lag_params: LagParams = DEFAULT_PARAMS,
-                 checkpoint_interval_ms: int = 1000) -> None:
+                 checkpoint_interval_ms: int = 1000,
+                 table_rate: tuple[float, float] = TABLE_RATE) -> None:
         self.store = store
+        self.table_rate = table_rate
         self.clock = clock
         self.lag_params = lag_params
         self.checkpoint_interval_ms = checkpoint_interval_ms
@@ -575,8 +751,17 @@ class Hub:
         restarts: list[StoredEvent] = []
         for row in rows:
             table = TableHub(self, row)
-            if not table.closed:
-                table.load(logs.get(row.id, []), notes.get(row.id, []))
+            if table.closed:  # its final state, for the record (read once)
+                events, table_notes = await self.store.events(row.id), []
+            else:
+                events, table_notes = logs.get(row.id, []), notes.get(row.id, [])
+            try:
+                table.load(events, table_notes)
+            except Unfoldable as exc:
+                # one bad log never stops the server: the table keeps its log,
+                # takes no commands, and the director sees why
+                table.quarantine(str(exc), events)
+            else:
                 stop = table.recover(row.checkpoint_ms)
                 if stop is not None:
                     restarts.append(stop)
@@ -584,7 +769,7 @@ class Hub:
         if restarts:
             await self.store.commit(restarts, {})
             for stored in restarts:
-                self.tables[stored.table_id].committed_seq = stored.seq
+                self.tables[stored.table_id].recovered(stored)
             log.warning("clocks stopped by the restart at tables %s",
                         ", ".join(str(s.table_id) for s in restarts))
         for table in self.tables.values():
@@ -611,7 +796,7 @@ class Hub:
         checkpoints = {
             t.id: max(t.match_now(), t.match.now)
             for t in self.tables.values()
-            if not t.closed and t.match.expires_at() is not None
+            if not t.closed and t.quarantined is None and t.match.expires_at() is not None
         }
         if checkpoints:
             self.writer.checkpoint(checkpoints)

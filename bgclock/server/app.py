@@ -332,18 +332,14 @@ async def get_table(server: Server, request: Request) -> Response:
 @director_only
 async def edit_table(server: Server, request: Request) -> Response:
     table = server.table_or_404(request)
-    if table.closed:
-        return _error(409, "closed", "this table is closed")
-    if table.seq > 0:
-        return _error(409, "started", "play has started: the table can no longer be edited")
     try:
+        table.check_editable()
         spec = _spec_from(await _json_body(request), table.row.spec)
+        await table.edit(spec)  # one path with the commands: never both
+    except ProtocolError as exc:
+        return _error(409, exc.code, exc.message)
     except ValueError as exc:
         return _error(422, "invalid", str(exc))
-    if table.seq > 0:  # a command arrived while the body was read
-        return _error(409, "started", "play has started: the table can no longer be edited")
-    row = await server.store.update_table(table.id, spec)
-    table.reset(row)
     table.broadcast(table.table_message())
     table.broadcast(table.snapshot_message())
     return JSONResponse(server.table_info(request, table))

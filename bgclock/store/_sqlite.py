@@ -93,10 +93,14 @@ class SqliteStore(Store):
                 raise StoreError("the store is closed")
             try:
                 return fn(self._db)
-            except sqlite3.Error as exc:
+            except BaseException as exc:
+                # whatever failed (a statement, a value Python cannot bind),
+                # an open transaction never outlives its call
                 if self._db.in_transaction:
                     self._db.rollback()
-                raise StoreError(str(exc)) from exc
+                if isinstance(exc, sqlite3.Error):
+                    raise StoreError(str(exc)) from exc
+                raise
 
         return await asyncio.get_running_loop().run_in_executor(self._pool, call)
 

@@ -147,6 +147,8 @@
     const add = (kind, extra) => out.push({ kind: kind, key: info.id + ":" + kind + ":" + (row.seq || 0), text: t("alert." + kind) + (extra ? " — " + extra : "") });
     // the server sends `table` when the attention ends (the next accepted command)
     if (info.attention === "restart") add("restart");
+    // the table's log cannot be replayed: it takes no commands until the director acts
+    if (info.quarantined) add("quarantined", info.quarantined);
     // Summonses: a premature-action claim stays until handled (or confirmed);
     // a call or a dispute lasts while nothing has happened at the table since.
     const notes = Object.values(app.summons[info.id] || {}).sort((a, b) => a.n - b.n);
