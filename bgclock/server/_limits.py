@@ -43,6 +43,8 @@ def check_depth(raw: str | bytes, limit: int = MAX_DEPTH) -> None:
     Strings are blanked first (a bracket inside a string is not nesting); the
     scan is iterative, so 100,000 levels cost a pass, not a recursion."""
     data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    if data.count(b"[") + data.count(b"{") <= limit:
+        return  # cannot nest deeper than it has openers (the common case: no scan)
     depth = 0
     for bracket in _BRACKETS.findall(_STRINGS.sub(b'""', data)):
         if bracket in b"[{":
