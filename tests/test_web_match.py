@@ -65,6 +65,9 @@ class Pages:
         self.contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: self.errors.append(str(e)))
+        # the Content-Security-Policy refusing something the page needs
+        page.on("console", lambda m: self.errors.append(m.text)
+                if "Content Security Policy" in m.text else None)
         page.goto(url)
         return page
 
