@@ -166,7 +166,7 @@ def _hello(data: dict[str, Any]) -> Hello:
         raise ProtocolError("bad_message", "hello: since must map table numbers to seqs")
     since: dict[int, int] = {}
     for k, v in since_raw.items():
-        if (not (isinstance(k, str) and k.isdigit() and len(k) < 19)
+        if (not (isinstance(k, str) and k.isascii() and k.isdigit() and len(k) < 19)
                 or not _is_int(v) or not 0 <= v <= MAX_ID):
             raise ProtocolError("bad_message", "hello: since must map table numbers to seqs")
         since[int(k)] = v
