@@ -5,6 +5,7 @@ changes nothing, and never costs the server a table or a connection."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from pathlib import Path
@@ -334,3 +335,50 @@ async def test_pages_and_answers_carry_the_security_headers(live: Any) -> None:
     assert static.status_code == 200
     assert static.headers["content-security-policy"] == CSP
     assert static.headers.get("cache-control") != "no-store"
+
+
+# ------------------------------------------- `bgclock serve` end to end (6, 11)
+
+def test_bgclock_serve_redacts_its_log_and_closes_half_open_requests(tmp_path: Path) -> None:
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    from tests._server_kit import free_port
+
+    port = free_port()
+    secret = "the-directors-secret-42"
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "bgclock.cli", "serve", "--port", str(port), "--no-qr",
+         "--db", str(tmp_path / "b.db"), "--director-password", secret,
+         "--log-level", "info", "--header-timeout", "0.5"],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=root,
+        env={**os.environ, "PYTHONPATH": str(root)})
+    try:
+        url = f"http://127.0.0.1:{port}"
+        for _ in range(200):
+            try:
+                urllib.request.urlopen(f"{url}/healthz", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.05)
+        slow = socket.create_connection(("127.0.0.1", port))
+        slow.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        slow.settimeout(10)
+        assert slow.recv(100) == b""  # closed by the server, no answer
+        slow.close()
+        for path in (f"/director?key={secret}", f"/api/tournaments?key={secret}",
+                     "/t/1?token=1.NotARealTokenAtAll"):
+            with contextlib.suppress(urllib.error.HTTPError):
+                urllib.request.urlopen(url + path, timeout=5)
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=20)[0].decode()
+    access = [line for line in out.splitlines() if "GET /" in line]
+    assert len(access) >= 3, out
+    assert not any(secret in line or "NotARealToken" in line for line in access), access
+    assert sum("=***" in line for line in access) >= 3
