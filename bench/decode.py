@@ -3,7 +3,7 @@
 messages declared once in msgspec and in pydantic 2, bounds included.
 
 Prints ns per message, per message type; never a timed test.
-Run: ``python bench/decode.py [--n 20000]``. msgspec is optional here
+Run: ``python bench/decode.py [--n 20000]`` (``pip install .[bench]``). msgspec is optional here
 (the figures for it are skipped when it is not installed).
 """
 
