@@ -175,3 +175,21 @@ class Proxy:
 def launch_chromium(playwright: Any) -> Any:
     """Debian's chromium (never a downloaded one)."""
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+
+
+def until(page: Any, expression: str, timeout_ms: float = 5000) -> None:
+    """Poll a JavaScript expression in ``page`` until it is truthy.
+
+    ``page.wait_for_function`` compiles its predicate with ``eval`` inside the
+    page, which the pages' Content-Security-Policy (``script-src 'self'``)
+    forbids; ``page.evaluate`` runs through the debugging protocol, which the
+    policy does not govern, so the pages are tested under their real policy."""
+    import time
+
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        if page.evaluate(expression):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"not true within {timeout_ms:.0f} ms: {expression}")
+        time.sleep(0.02)

@@ -94,11 +94,16 @@ class Live:
 
 
 @contextlib.asynccontextmanager
-async def live_server(make_store: Callable[[], Store], **options: Any) -> AsyncIterator[Live]:
+async def live_server(make_store: Callable[[], Store], *,
+                      uvicorn_options: dict[str, Any] | None = None,
+                      **options: Any) -> AsyncIterator[Live]:
+    """A live server over ``make_store()``: ``options`` go to ``create_app``,
+    ``uvicorn_options`` to ``uvicorn.Config``."""
     app = create_app(make_store(), director_secret=KEY, **options)
     port = free_port()
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            ws_max_size=64 * 1024, lifespan="on", ws="websockets-sansio")
+                            ws_max_size=64 * 1024, lifespan="on", ws="websockets-sansio",
+                            **(uvicorn_options or {}))
     server = uvicorn.Server(config)
     task = asyncio.get_running_loop().create_task(server.serve())
     for _ in range(500):

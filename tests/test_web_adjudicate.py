@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server
+from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until
 from bgclock.board import Position, position_id
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -49,9 +49,8 @@ def open_page(browser: Any, url: str, errors: list[str], viewport: dict[str, int
 
 
 def wait(page: Any, cond: str) -> None:
-    page.wait_for_function(
-        f"(() => {{ const s = window.BGTable && BGTable.app.state; return !!s && ({cond}); }})()",
-        timeout=5000)
+    until(page, f"(() => {{ const s = window.BGTable && BGTable.app.state; "
+                f"return !!s && ({cond}); }})()", 5000)
 
 
 def test_the_director_types_the_position_sees_the_ruling_and_applies_it(

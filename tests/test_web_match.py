@@ -17,7 +17,14 @@ from typing import Any
 
 import pytest
 
-from bench.web_kit import CHROMIUM, LiveServer, Proxy, launch_chromium, running_server
+from bench.web_kit import (
+    CHROMIUM,
+    LiveServer,
+    Proxy,
+    launch_chromium,
+    running_server,
+    until,
+)
 
 sync_api = pytest.importorskip("playwright.sync_api")
 # Browser tests drive real pages against real timers on a 2-core machine that
@@ -58,6 +65,9 @@ class Pages:
         self.contexts.append(ctx)
         page = ctx.new_page()
         page.on("pageerror", lambda e: self.errors.append(str(e)))
+        # the Content-Security-Policy refusing something the page needs
+        page.on("console", lambda m: self.errors.append(m.text)
+                if "Content Security Policy" in m.text else None)
         page.goto(url)
         return page
 
@@ -83,9 +93,8 @@ def table_page(pages: Pages, live: LiveServer, table: dict[str, Any], extra: str
 
 def wait(page: Any, cond: str, timeout: float = 5000) -> None:
     """Until the page's state `s` satisfies `cond` (JavaScript)."""
-    page.wait_for_function(
-        f"(() => {{ const s = window.BGTable && BGTable.app.state; return !!s && ({cond}); }})()",
-        timeout=timeout)
+    until(page, f"(() => {{ const s = window.BGTable && BGTable.app.state; "
+                f"return !!s && ({cond}); }})()", timeout)
 
 
 def state(page: Any) -> dict[str, Any]:
@@ -327,7 +336,7 @@ def test_the_director_sets_a_tables_warnings_in_the_form_and_edits_them_before_p
     assert d.input_value("#tb-warn") == "90, 30" and d.input_value("#tb-a") == "Gus"
     d.fill("#tb-warn", "45")
     d.click("#tb-submit")
-    page.wait_for_function("BGTable.thresholds().join() === '45000'")
+    until(page, "BGTable.thresholds().join() === '45000'")
     assert live.api("GET", f"/api/tables/{tid}")["warn_s"] == [45]
     # a wrong figure gets the server's reason in the form
     d.click("#actions [data-act='edit-table']")

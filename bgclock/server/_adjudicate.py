@@ -24,6 +24,8 @@ from starlette.responses import JSONResponse, Response
 from bgclock.board import DEFAULT_NODE_BUDGET, BoardError, read_position, rule_dispute
 from bgclock.core import MatchState
 
+from ._limits import BodyTooLarge, check_depth, read_bounded
+
 #: The node budget a request may ask for.
 MAX_NODES = 1_000_000
 #: A position is short; anything longer than this is not one.
@@ -55,8 +57,9 @@ def _read_body(body: bytes) -> tuple[str, int]:
     if len(body) > MAX_BODY:
         raise ValueError("the body is too large")
     try:
+        check_depth(body)
         data = json.loads(body or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):
         raise ValueError("the body must be JSON") from None
     if not isinstance(data, dict):
         raise ValueError("the body must be a JSON object")
@@ -100,7 +103,9 @@ async def adjudicate(server: _Server, request: Request) -> Response:
     """Suggest the ruling on a table's dispute from the position on its board."""
     table: _Table = server.table_or_404(request)
     try:
-        text, nodes = _read_body(await request.body())
+        text, nodes = _read_body(await read_bounded(request, MAX_BODY))
+    except BodyTooLarge as exc:
+        return _error(413, "too_large", str(exc))
     except ValueError as exc:
         return _error(422, "invalid", str(exc))
     if table.closed:

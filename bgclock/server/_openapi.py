@@ -7,6 +7,8 @@ from typing import Any
 from bgclock.board import DEFAULT_NODE_BUDGET
 from bgclock.core import OVERRIDE_KEYS, PRESETS
 
+from ._limits import DAY_MS, MAX_ID, MAX_LENGTH, MAX_POINTS
+
 _ERROR = {"$ref": "#/components/schemas/Error"}
 
 
@@ -18,7 +20,8 @@ def _ok(schema: dict[str, Any], description: str = "OK",
 def _errors(*codes: int) -> dict[str, Any]:
     words = {400: "bad request", 401: "the director's key is missing or wrong",
              404: "no such tournament or table", 409: "not allowed now",
-             422: "invalid: the engine's reason"}
+             413: "the body is over 64 KiB (refused before it is read)",
+             422: "invalid: the field named first in the message, and why"}
     return {str(c): _ok(_ERROR, words[c]) for c in codes}
 
 
@@ -29,11 +32,14 @@ def _op(summary: str, responses: dict[str, Any], *, body: dict[str, Any] | None 
         op["security"] = [{"director": []}, {"directorKey": []}]
         op["responses"].update(_errors(401))
     if body is not None:
+        op["responses"].update(_errors(400, 413))
+    if body is not None:
         op["requestBody"] = {"required": True,
                              "content": {"application/json": {"schema": body}}}
     if params:
         op["parameters"] = [{"name": p, "in": "path", "required": True,
-                             "schema": {"type": "integer"}} for p in params]
+                             "schema": {"type": "integer", "minimum": 0, "maximum": MAX_ID},
+                             "description": "past 63 bits: 404"} for p in params]
     return op
 
 
@@ -57,7 +63,8 @@ def openapi() -> dict[str, Any]:
                 "post": _op("create a tournament", {"201": _ok(tournament), **_errors(422)},
                             body={"type": "object", "required": ["name"],
                                   "properties": {"name": {"type": "string", "minLength": 1,
-                                                          "maxLength": 200}}}),
+                                                          "maxLength": 200,
+                                                          "pattern": _PRINTABLE}}}),
                 "get": _op("list the tournaments", {"200": _ok({
                     "type": "object", "properties": {"tournaments": {
                         "type": "array", "items": tournament}}})}),
@@ -129,18 +136,25 @@ def openapi() -> dict[str, Any]:
     }
 
 
+#: No control characters (NUL included); lone surrogates are refused too.
+_PRINTABLE = "^[^\\u0000-\\u001f\\u007f]*$"
+
 _SPEC: dict[str, Any] = {
     "type": "object", "required": ["rules", "length"], "additionalProperties": False,
     "properties": {
-        "name": {"type": "string", "maxLength": 100},
-        "players": {"type": "array", "items": {"type": "string"}, "minItems": 2, "maxItems": 2},
+        "name": {"type": "string", "maxLength": 100, "pattern": _PRINTABLE},
+        "players": {"type": "array", "minItems": 2, "maxItems": 2,
+                    "items": {"type": "string", "minLength": 1, "maxLength": 100,
+                              "pattern": _PRINTABLE}},
         "rules": {"enum": sorted(PRESETS)},
-        "length": {"type": "integer", "minimum": 1},
-        "score": {"type": "array", "items": {"type": "integer", "minimum": 0},
+        "length": {"type": "integer", "minimum": 1, "maximum": MAX_LENGTH},
+        "score": {"type": "array", "items": {"type": "integer", "minimum": 0,
+                                             "maximum": MAX_POINTS},
                   "minItems": 2, "maxItems": 2},
         "teams": {"type": "boolean"},
         "crawford": {"type": "boolean"},
-        "clock": {"type": "object", "propertyNames": {"enum": sorted(OVERRIDE_KEYS)}},
+        "clock": {"type": "object", "propertyNames": {"enum": sorted(OVERRIDE_KEYS)},
+                  "description": f"every whole number in it within +-{DAY_MS} (a day in ms)"},
         "warn_s": {"type": "array", "minItems": 1, "maxItems": 5, "uniqueItems": True,
                    "items": {"type": "integer", "minimum": 1, "maximum": 3600},
                    "default": [60, 20, 10],

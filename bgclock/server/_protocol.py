@@ -17,6 +17,8 @@ import orjson
 
 from bgclock.core import EVENT_TYPES, ClockError
 
+from ._limits import DAY_MS, MAX_DEPTH, MAX_ID, MAX_POINTS, LimitError, check_depth
+
 VERSION: Final = 1
 MAX_MESSAGE_BYTES: Final = 4096
 MAX_LAG_MS: Final = 60_000
@@ -132,7 +134,7 @@ def _table_field(data: dict[str, Any], msg_id: str | None = None) -> int | None:
     table = data.get("table")
     if table is None:
         return None
-    if not _is_int(table) or table < 1:
+    if not _is_int(table) or not 1 <= table <= MAX_ID:
         raise ProtocolError("bad_message", "table must be a table number", msg_id=msg_id)
     return int(table)
 
@@ -149,6 +151,11 @@ def decode(text: str | bytes | None) -> Message:
         raise ProtocolError("bad_message", "messages are JSON text frames")
     if len(text) > MAX_MESSAGE_BYTES or len(text.encode()) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"a message may have at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        check_depth(text)
+    except LimitError:
+        raise ProtocolError("too_deep",
+                            f"a message may nest at most {MAX_DEPTH} levels deep") from None
     try:
         data = orjson.loads(text)
     except (ValueError, RecursionError):  # orjson.JSONDecodeError is a ValueError
@@ -181,14 +188,15 @@ def _hello(data: dict[str, Any]) -> Hello:
         if value is not None and (not isinstance(value, str) or len(value) > 200):
             raise ProtocolError("bad_message", f"hello: {name} must be a string")
     last_seq = data.get("last_seq")
-    if last_seq is not None and (not _is_int(last_seq) or last_seq < 0):
+    if last_seq is not None and (not _is_int(last_seq) or not 0 <= last_seq <= MAX_ID):
         raise ProtocolError("bad_message", "hello: last_seq must be a whole number >= 0")
     since_raw = data.get("since", {})
     if not isinstance(since_raw, dict):
         raise ProtocolError("bad_message", "hello: since must map table numbers to seqs")
     since: dict[int, int] = {}
     for k, v in since_raw.items():
-        if not (isinstance(k, str) and k.isdigit() and len(k) < 19) or not _is_int(v) or v < 0:
+        if (not (isinstance(k, str) and k.isascii() and k.isdigit() and len(k) < 19)
+                or not _is_int(v) or not 0 <= v <= MAX_ID):
             raise ProtocolError("bad_message", "hello: since must map table numbers to seqs")
         since[int(k)] = v
     device = data.get("device")
@@ -243,8 +251,18 @@ def _command(data: dict[str, Any]) -> Command:
     if fields.get("reason") == "restart":
         raise ProtocolError("invalid", "only the server stops a clock for a restart",
                             msg_id=msg_id, table=table)
+    for name, (low, high) in _FIELD_BOUNDS.items():
+        value = fields.get(name)
+        if _is_int(value) and not low <= value <= high:
+            raise ProtocolError("invalid", f"cmd: {name} must be within {low}..{high}",
+                                msg_id=msg_id, table=table)
     fields.pop("device_at_ms", None)
     return Command(msg_id, table, do, int(lag), fields, device_at)
+
+
+#: Bounds of a command's integer fields (``core`` checks their meaning; these
+#: keep a number such as 2**64-1 from ever reaching the engine or the store).
+_FIELD_BOUNDS: Final = {"delta_ms": (-DAY_MS, DAY_MS), "points": (1, MAX_POINTS)}
 
 
 def dumps(message: dict[str, Any]) -> str:
@@ -255,7 +273,7 @@ def dumps(message: dict[str, Any]) -> str:
 
 
 _V = {"const": VERSION}
-_TABLE = {"type": "integer", "minimum": 1}
+_TABLE = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
 _SIDE = {"enum": ["A", "B"]}
 
 SCHEMAS: Final[dict[str, Any]] = {
@@ -265,9 +283,10 @@ SCHEMAS: Final[dict[str, Any]] = {
             "type": {"const": "hello"}, "v": _V,
             "token": {"type": "string", "maxLength": 200},
             "key": {"type": "string", "maxLength": 200},
-            "last_seq": {"type": "integer", "minimum": 0},
+            "last_seq": {"type": "integer", "minimum": 0, "maximum": MAX_ID},
             "since": {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
-                      "additionalProperties": {"type": "integer", "minimum": 0}},
+                      "additionalProperties": {"type": "integer", "minimum": 0,
+                                                "maximum": MAX_ID}},
             "device": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,64}$"},
             "queued": {"type": "integer", "minimum": 0, "maximum": MAX_QUEUED},
         },
@@ -288,8 +307,8 @@ SCHEMAS: Final[dict[str, Any]] = {
             "reason": {"enum": ["concession", "break", "fallen_dice", "dispute", "director",
                                 "dice_not_left", "other"]},
             "decision": {"enum": ["accept", "invalid", "gin", "lost"]},
-            "delta_ms": {"type": "integer"},
-            "points": {"type": "integer", "minimum": 1},
+            "delta_ms": {"type": "integer", "minimum": -DAY_MS, "maximum": DAY_MS},
+            "points": {"type": "integer", "minimum": 1, "maximum": MAX_POINTS},
         },
     },
     "summon": {

@@ -19,6 +19,7 @@ from typing import Any
 
 import segno
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import (
     HTMLResponse,
@@ -36,9 +37,23 @@ from bgclock.store import DEFAULT_WARN_S, NotFound, Store, TableSpec
 
 from . import _adjudicate, _export, _pages
 from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_allowed
+from ._guard import EdgeGuard, install_redaction, served_hosts
 from ._heap import HeapKeeper
 from ._hub import Hub, TableHub, new_match
 from ._lag import DEFAULT_PARAMS, LagParams
+from ._limits import (
+    MAX_DEPTH,
+    MAX_LENGTH,
+    MAX_POINTS,
+    BodyTooLarge,
+    LimitError,
+    check_depth,
+    check_id,
+    check_int,
+    check_name,
+    check_time_overrides,
+    read_bounded,
+)
 from ._openapi import openapi
 from ._protocol import (
     SCHEMAS,
@@ -152,20 +167,23 @@ def _spec_from(data: Any, base: TableSpec | None = None) -> TableSpec:
     players = fields.get("players", ["A", "B"])
     score = fields.get("score", [0, 0])
     clock = fields.get("clock", {})
-    if not isinstance(name, str) or len(name) > 100:
-        raise ValueError("name must be a string of at most 100 characters")
-    if (not isinstance(players, list) or len(players) != 2
-            or not all(isinstance(p, str) and 0 < len(p) <= 100 for p in players)):
-        raise ValueError("players must be two names")
+    check_name("body.name", name, limit=100)
+    if not isinstance(players, list) or len(players) != 2:
+        raise ValueError("body.players: must be two names")
+    for i, player in enumerate(players):
+        check_name(f"body.players[{i}]", player, limit=100, empty=False)
     if not isinstance(score, list) or len(score) != 2:
-        raise ValueError("score must be [A, B]")
+        raise ValueError("body.score: must be [A, B]")
+    for i, points in enumerate(score):
+        check_int(f"body.score[{i}]", points, 0, MAX_POINTS)
+    check_int("body.length", fields["length"], 1, MAX_LENGTH)
     if not isinstance(clock, dict):
-        raise ValueError("clock must be an object of overrides")
+        raise ValueError("body.clock: must be an object of overrides")
+    check_time_overrides("body.clock", clock)
     for flag in ("teams", "crawford"):
         if not isinstance(fields.get(flag, False), bool):
             raise ValueError(f"{flag} must be true or false")
-    if not isinstance(fields["rules"], str):
-        raise ValueError("rules must be a preset id")
+    check_name("body.rules", fields["rules"], limit=100, empty=False)
     spec = TableSpec(name=name, players=(players[0], players[1]), rules=fields["rules"],
                      length=fields["length"], score=(score[0], score[1]),
                      teams=fields.get("teams", False), crawford=fields.get("crawford", False),
@@ -230,8 +248,8 @@ class Server:
 
     def table_or_404(self, request: Request) -> TableHub:
         try:
-            table_id = int(request.path_params["table_id"])
-        except ValueError:
+            table_id = check_id("table_id", request.path_params["table_id"])
+        except LimitError:
             raise NotFound("no such table") from None
         table = self.hub.tables.get(table_id)
         if table is None:
@@ -257,13 +275,32 @@ def director_only(
 
 
 async def _json_body(request: Request) -> Any:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise ValueError("the body is too large")
+    """The JSON body, read only up to ``MAX_BODY`` bytes (by its
+    Content-Length, and while it streams in) and checked for depth before
+    it is parsed."""
+    body = await read_bounded(request, MAX_BODY)
+    try:
+        check_depth(body)
+    except LimitError:
+        raise ValueError(f"body: nested more than {MAX_DEPTH} levels deep") from None
     try:
         return json.loads(body or b"{}")
-    except ValueError:
+    except (ValueError, RecursionError):
         raise ValueError("the body must be JSON") from None
+
+
+def _body_error(exc: ValueError, status: int = 400) -> JSONResponse:
+    if isinstance(exc, BodyTooLarge):
+        return _error(413, "too_large", str(exc))
+    return _error(status, "bad_request" if status == 400 else "invalid", str(exc))
+
+
+def _tournament_id(request: Request) -> int:
+    """The tournament id of the path, checked to fit the store (else 404)."""
+    try:
+        return check_id("tournament_id", str(request.path_params["tournament_id"]))
+    except LimitError:
+        raise NotFound("no such tournament") from None
 
 
 @director_only
@@ -271,10 +308,12 @@ async def create_tournament(server: Server, request: Request) -> Response:
     try:
         data = await _json_body(request)
     except ValueError as exc:
-        return _error(400, "bad_request", str(exc))
-    name = data.get("name") if isinstance(data, dict) else None
-    if not isinstance(name, str) or not 0 < len(name) <= 200:
-        return _error(422, "invalid", "name must be a string of 1-200 characters")
+        return _body_error(exc)
+    try:
+        name = check_name("body.name", data.get("name") if isinstance(data, dict) else None,
+                          empty=False)
+    except LimitError as exc:
+        return _error(422, "invalid", str(exc))
     row = await server.store.create_tournament(name, server.clock.now_ms())
     return JSONResponse(row.to_dict(), status_code=201)
 
@@ -287,7 +326,7 @@ async def list_tournaments(server: Server, request: Request) -> Response:
 
 @director_only
 async def get_tournament(server: Server, request: Request) -> Response:
-    tid = int(request.path_params["tournament_id"])
+    tid = _tournament_id(request)
     row = await server.store.tournament(tid)
     tables = [server.table_info(request, t) for t in server.hub.tables.values()
               if t.row.tournament_id == tid]
@@ -296,7 +335,7 @@ async def get_tournament(server: Server, request: Request) -> Response:
 
 @director_only
 async def close_tournament(server: Server, request: Request) -> Response:
-    tid = int(request.path_params["tournament_id"])
+    tid = _tournament_id(request)
     closed = await server.store.close_tournament(tid, server.clock.now_ms())
     for table_id in closed:
         table = server.hub.tables.get(table_id)
@@ -309,14 +348,14 @@ async def close_tournament(server: Server, request: Request) -> Response:
 
 @director_only
 async def create_table(server: Server, request: Request) -> Response:
-    tid = int(request.path_params["tournament_id"])
+    tid = _tournament_id(request)
     tournament = await server.store.tournament(tid)
     if tournament.closed_ms is not None:
         return _error(409, "closed", "this tournament is closed")
     try:
         spec = _spec_from(await _json_body(request))
     except ValueError as exc:
-        return _error(422, "invalid", str(exc))
+        return _body_error(exc, 422)
     row = await server.store.create_table(tid, spec, server.clock.now_ms())
     table = server.hub.add(row)
     return JSONResponse(server.table_info(request, table), status_code=201)
@@ -339,7 +378,7 @@ async def edit_table(server: Server, request: Request) -> Response:
     except ProtocolError as exc:
         return _error(409, exc.code, exc.message)
     except ValueError as exc:
-        return _error(422, "invalid", str(exc))
+        return _body_error(exc, 422)
     table.broadcast(table.table_message())
     table.broadcast(table.snapshot_message())
     return JSONResponse(server.table_info(request, table))
@@ -405,8 +444,8 @@ async def table_page(request: Request) -> Response:
     server: Server = request.app.state.server
     assert server.tokens is not None
     try:
-        table_id = int(request.path_params["table_id"])
-    except ValueError:
+        table_id = check_id("table_id", request.path_params["table_id"])
+    except LimitError:
         return _error(404, "not_found", "no such table")
     if server.tokens.table_of(request.query_params.get("token")) != table_id:
         return _error(403, "forbidden", "this link does not open this table")
@@ -585,13 +624,17 @@ def create_app(
     director_rate: tuple[float, float] = (600, 300),
     static_dir: Path | None = WEB_STATIC,
     heap_settle_s: float | None = 0.5,
+    bind_host: str | None = None,
+    allow_hosts: Iterable[str] = (),
 ) -> Starlette:
     """The server's ASGI application over ``store`` (opened, unless it already
     is, and closed by its lifespan).  ``director_secret``: None takes the
     director's key kept in the store (made the first time).
 
     ``heap_settle_s``: how often the long-lived heap is frozen out of the
-    garbage collector's walks (``_heap``); None leaves the collector alone."""
+    garbage collector's walks (``_heap``); None leaves the collector alone.
+    ``bind_host``, ``public_url`` and ``allow_hosts`` name the hosts a
+    WebSocket may be opened at (``_guard.served_hosts``)."""
     # Without a secret, the lifespan takes the director's key kept in the store.
     server = Server(store, director_secret=director_secret or secrets.token_urlsafe(16),
                     clock=clock or WallClock(), lag_params=lag_params, public_url=public_url,
@@ -627,9 +670,9 @@ def create_app(
         Route("/t/{table_id}", table_page),
         Route("/api/tournaments", create_tournament, methods=["POST"]),
         Route("/api/tournaments", list_tournaments, methods=["GET"]),
-        Route("/api/tournaments/{tournament_id:int}", get_tournament, methods=["GET"]),
-        Route("/api/tournaments/{tournament_id:int}/close", close_tournament, methods=["POST"]),
-        Route("/api/tournaments/{tournament_id:int}/tables", create_table, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}", get_tournament, methods=["GET"]),
+        Route("/api/tournaments/{tournament_id}/close", close_tournament, methods=["POST"]),
+        Route("/api/tournaments/{tournament_id}/tables", create_table, methods=["POST"]),
         Route("/api/tables/{table_id}", get_table, methods=["GET"]),
         Route("/api/tables/{table_id}", edit_table, methods=["PATCH"]),
         Route("/api/tables/{table_id}/close", close_table, methods=["POST"]),
@@ -643,6 +686,9 @@ def create_app(
     ]
     if static_dir is not None and static_dir.is_dir():
         routes.append(Mount("/static", StaticFiles(directory=static_dir), name="static"))
-    app = Starlette(routes=routes, lifespan=lifespan)
+    install_redaction()
+    hosts = served_hosts(bind_host, public_url, allow_hosts)
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    middleware=[Middleware(EdgeGuard, hosts=hosts)])
     app.state.server = server
     return app

@@ -73,6 +73,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "with --host 0.0.0.0, else the --host address)")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                         help="another web origin allowed to open the WebSocket (repeatable)")
+    parser.add_argument("--allow-host", action="append", default=[],
+                        help="another host name the server is reached at (repeatable; "
+                             "WebSockets opened at any other Host are refused)")
+    parser.add_argument("--header-timeout", type=float, default=10.0,
+                        help="seconds a client has to send a request's headers (default 10)")
+    parser.add_argument("--max-per-client", type=int, default=256,
+                        help="open connections one client address may hold (default 256)")
     parser.add_argument("--no-qr", action="store_true", help="do not draw the QR code")
     parser.add_argument("--log-level", default="warning",
                         choices=["debug", "info", "warning", "error"])
@@ -224,6 +231,8 @@ def _run(args: argparse.Namespace) -> int:
     from bgclock.store import StoreError, open_store
 
     from ._auth import check_password, director_key
+    from ._guard import install_redaction, raise_nofile_limit
+    from ._http import guarded_http
     from .app import create_app
 
     if args.director_password is not None and args.rotate_director_key:
@@ -242,10 +251,17 @@ def _run(args: argparse.Namespace) -> int:
     public_url = _public_base(args.public_url) if args.public_url else None
     sock = bind(args.host, args.port)
     where = _store_where(db)
+    limits = raise_nofile_limit()
 
     app = create_app(store, director_secret=None, public_url=public_url,
-                     allow_origins=args.allow_origin)
+                     allow_origins=args.allow_origin, bind_host=args.host,
+                     allow_hosts=args.allow_host)
+    # Connections past limit_concurrency get a 503 instead of a descriptor
+    # more: keep a margin below the open-files limit for the store and logs.
+    concurrency = max(64, limits[0] - 64) if limits is not None and limits[0] > 0 else None
     config = uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
+                            http=guarded_http(args.header_timeout, args.max_per_client),
+                            limit_concurrency=concurrency, timeout_keep_alive=5,
                             ws="websockets-sansio", ws_max_size=64 * 1024,
                             ws_per_message_deflate=False,
                             ws_ping_interval=20, ws_ping_timeout=20,
@@ -284,6 +300,9 @@ def _run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=args.log_level.upper(),
                         format="%(levelname)s %(name)s: %(message)s")
+    install_redaction()  # after uvicorn set its loggers up
+    if limits is not None:
+        logging.getLogger("bgclock.server").info("open files: %d (hard limit %d)", *limits)
     try:
         with asyncio.Runner(loop_factory=config.get_loop_factory()) as runner:
             runner.run(main())

@@ -1,0 +1,121 @@
+"""Bounds every input is held to before it reaches ``core`` or the store.
+
+Checked at the edge so that a number or a name the store cannot hold (a
+length of 2**31, an id past 63 bits, a NUL in a name) is refused with the
+field named instead of failing deep down, and so that a message nested
+thousands deep is refused before a parser recurses into it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Final
+
+#: A day in milliseconds: the most any time field may say (deltas, reserves, overrides).
+DAY_MS: Final = 86_400_000
+#: The longest match a table may be set to.
+MAX_LENGTH: Final = 64
+#: Points a score or a penalty may reach: the match length and a margin.
+MAX_POINTS: Final = MAX_LENGTH + 64
+#: Ids (tournaments, tables, seqs) fit a signed 64-bit integer.
+MAX_ID: Final = 2**63 - 1
+#: How deeply a JSON message or body may nest arrays and objects.
+MAX_DEPTH: Final = 8
+#: Characters in a name (tournament, table, player).
+MAX_NAME: Final = 200
+
+_STRINGS: Final = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS: Final = re.compile(rb"[\[\]{}]")
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+class LimitError(ValueError):
+    """An input past a bound; ``field`` names where (``body.name``, ``t``)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+def check_depth(raw: str | bytes, limit: int = MAX_DEPTH) -> None:
+    """Refuse JSON text nested deeper than ``limit`` without parsing it.
+
+    Strings are blanked first (a bracket inside a string is not nesting); the
+    scan is iterative, so 100,000 levels cost a pass, not a recursion."""
+    data = raw.encode("utf-8", "surrogatepass") if isinstance(raw, str) else raw
+    if data.count(b"[") + data.count(b"{") <= limit:
+        return  # cannot nest deeper than it has openers (the common case: no scan)
+    depth = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub(b'""', data)):
+        if bracket in b"[{":
+            depth += 1
+            if depth > limit:
+                raise LimitError("message", f"nested more than {limit} levels deep")
+        else:
+            depth -= 1
+
+
+def check_name(field: str, value: Any, *, limit: int = MAX_NAME, empty: bool = True) -> str:
+    """A printable name: a string of at most ``limit`` characters, no NUL or
+    other control characters, no lone surrogates."""
+    if not isinstance(value, str):
+        raise LimitError(field, "must be a string")
+    if not empty and not value:
+        raise LimitError(field, "must not be empty")
+    if len(value) > limit:
+        raise LimitError(field, f"must have at most {limit} characters")
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise LimitError(field, "must not hold NUL or other control characters")
+    if _SURROGATE.search(value):
+        raise LimitError(field, "must be valid Unicode (no lone surrogates)")
+    return value
+
+
+def check_int(field: str, value: Any, low: int, high: int) -> int:
+    """A whole number (not a bool) within ``low..high``."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise LimitError(field, "must be a whole number")
+    if not low <= value <= high:
+        raise LimitError(field, f"must be within {low}..{high}")
+    return value
+
+
+def check_id(field: str, raw: str) -> int:
+    """An id from a URL path: digits that fit 63 bits (else ``LimitError``)."""
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 19 or int(raw) > MAX_ID:
+        raise LimitError(field, f"must be a whole number 0..{MAX_ID}")
+    return int(raw)
+
+
+def check_time_overrides(field: str, value: Any) -> None:
+    """Every integer in a table's clock overrides is a time within a day."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            check_time_overrides(f"{field}.{key}", item)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            check_time_overrides(f"{field}[{i}]", item)
+    elif isinstance(value, int) and not isinstance(value, bool):
+        check_int(field, value, -DAY_MS, DAY_MS)
+    elif isinstance(value, str):
+        check_name(field, value)
+
+
+class BodyTooLarge(ValueError):
+    """A body past its limit: answered 413 before the rest of it is read."""
+
+
+async def read_bounded(request: Any, limit: int) -> bytes:
+    """A request's body, refused (``BodyTooLarge``) as soon as its declared
+    Content-Length or the bytes streamed so far pass ``limit``."""
+    declared = request.headers.get("content-length")
+    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+        raise BodyTooLarge(f"the body may have at most {limit} bytes")
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge(f"the body may have at most {limit} bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
