@@ -99,6 +99,10 @@ async def test_each_table_has_its_low_time_warnings(live: Any) -> None:
     {"rules": "usbgf-2013-delay", "length": 5, "warn_s": [True]},
     {"rules": "usbgf-2013-delay", "length": 5, "warn_s": [10, 10]},
     {"rules": "usbgf-2013-delay", "length": 5, "warn_s": 60},
+    # the USBGF overtime option: positive, and only where an expiry loses the match
+    {"rules": "aba-2003-standard", "length": 5, "clock": {"overtime_ms": 60000}},
+    {"rules": "biba-2014", "length": 5, "clock": {"overtime_ms": 60000}},
+    {"rules": "usbgf-2013-delay", "length": 5, "clock": {"overtime_ms": 0}},
 ])
 async def test_an_invalid_table_is_refused_with_the_reason(live: Any,
                                                            spec: dict[str, Any]) -> None:
