@@ -52,9 +52,7 @@ def _first_difference(py: Any, js: Any, path: str = "") -> str:
 
 
 @pytest.mark.parametrize("batch", range(BATCHES))
-def test_both_engines_fold_random_sequences_alike(
-    js: JsEngine, batch: int, record_property: Any
-) -> None:
+def test_both_engines_fold_random_sequences_alike(js: JsEngine, batch: int) -> None:
     compared = steps_compared = refusals = 0
     per_batch = max(1, SEQUENCES // BATCHES)
     for n in range(per_batch):
@@ -73,7 +71,5 @@ def test_both_engines_fold_random_sequences_alike(
         compared += 1
         steps_compared += len(steps)
         refusals += sum(r["refused"] is not None for r in py["results"])
-    record_property("sequences", compared)
-    record_property("steps", steps_compared)
     # The sequences must exercise refusals as well as accepted events.
     assert compared == per_batch and refusals > 0 and refusals < steps_compared

@@ -227,7 +227,7 @@ def _serve_static(route: Any) -> None:
         route.fulfill(status=404, body="")
 
 
-def test_the_engine_loads_as_an_es_module_and_replays_an_example() -> None:
+def test_the_engine_loads_as_an_es_module_and_replays_an_example(page: Any) -> None:
     import json
 
     from bgclock.script import load_script, run_script, state_fields
@@ -237,25 +237,23 @@ def test_the_engine_loads_as_an_es_module_and_replays_an_example() -> None:
     data = json.loads(example.read_text())
     outcome = run_script(load_script(data))
     assert outcome.ok
-    with sync_api.sync_playwright() as p:
-        browser = launch_chromium(p)
-        try:
-            pg = browser.new_page()
-            pg.route(f"{ENGINE_ORIGIN}/**", _serve_static)
-            pg.goto(f"{ENGINE_ORIGIN}/")
-            got = pg.evaluate("""async (script) => {
-                const E = await import("/static/engine/index.js");
-                const m = E.Match.create(script.rules, script.match);
-                const refused = [];
-                script.steps.forEach((step, i) => {
-                    if (!step.do) return;
-                    const {expect, refused: _r, ...event} = step;
-                    try { m.apply(event); } catch (e) { refused.push([i, e.code]); }
-                });
-                return {state: m.state(), refused, presets: Object.keys(E.PRESETS).length};
-            }""", data)
-        finally:
-            browser.close()
+    pg = page.context.browser.new_page()
+    try:
+        pg.route(f"{ENGINE_ORIGIN}/**", _serve_static)
+        pg.goto(f"{ENGINE_ORIGIN}/")
+        got = pg.evaluate("""async (script) => {
+            const E = await import("/static/engine/index.js");
+            const m = E.Match.create(script.rules, script.match);
+            const refused = [];
+            script.steps.forEach((step, i) => {
+                if (!step.do) return;
+                const {expect, refused: _r, ...event} = step;
+                try { m.apply(event); } catch (e) { refused.push([i, e.code]); }
+            });
+            return {state: m.state(), refused, presets: Object.keys(E.PRESETS).length};
+        }""", data)
+    finally:
+        pg.close()
     want = state_fields(outcome.state)
     shown = {k: got["state"][k] for k in want}
     for side in ("A", "B"):
