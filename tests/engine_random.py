@@ -175,6 +175,8 @@ def sequence(
     now = 0
     st = m.state().to_dict() if m is not None else {"phase": "setup", "on_turn": None}
     for _ in range(steps):
+        if st["phase"] == "match_over" and rng.random() < 0.5:
+            break  # a few commands after the end are refused; more teach nothing
         r = rng.random()
         if r < 0.15:
             dt = 0

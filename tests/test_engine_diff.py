@@ -26,7 +26,7 @@ from tests.js_engine import NODE, JsEngine
 
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is missing")
 
-SEQUENCES = int(os.environ.get("BGCLOCK_DIFF_SEQUENCES", "2000"))
+SEQUENCES = int(os.environ.get("BGCLOCK_DIFF_SEQUENCES", "5000"))
 BATCHES = 10
 
 
