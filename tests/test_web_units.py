@@ -208,3 +208,57 @@ def test_a_summons_is_queued_like_a_press_and_sent_without_lag(page: Any) -> Non
     assert call == {"type": "summon", "v": 1, "id": sent["ids"][1], "why": "premature",
                     "side": "B"}
     assert sent["pending"] == 2  # until their acks
+
+
+# -- the clock engine (bgclock/web/static/engine) as an ES module in Chromium
+
+ENGINE_ORIGIN = "http://engine.test"
+
+
+def _serve_static(route: Any) -> None:
+    """Answer the page's requests from the static folder (no server needed)."""
+    path = route.request.url.removeprefix(ENGINE_ORIGIN).split("?")[0]
+    if path == "/":
+        route.fulfill(status=200, content_type="text/html", body="<!doctype html><title>e</title>")
+        return
+    file = (STATIC_DIR / path.removeprefix("/static/")).resolve()
+    if path.startswith("/static/") and file.is_relative_to(STATIC_DIR.resolve()) and file.is_file():
+        route.fulfill(status=200, content_type="text/javascript", body=file.read_text())
+    else:
+        route.fulfill(status=404, body="")
+
+
+def test_the_engine_loads_as_an_es_module_and_replays_an_example(page: Any) -> None:
+    import json
+
+    from bgclock.script import load_script, run_script, state_fields
+    from tests.conftest import SHARED
+
+    example = SHARED / "spec" / "examples" / "crawford-and-cube.json"
+    data = json.loads(example.read_text())
+    outcome = run_script(load_script(data))
+    assert outcome.ok
+    pg = page.context.browser.new_page()
+    try:
+        pg.route(f"{ENGINE_ORIGIN}/**", _serve_static)
+        pg.goto(f"{ENGINE_ORIGIN}/")
+        got = pg.evaluate("""async (script) => {
+            const E = await import("/static/engine/index.js");
+            const m = E.Match.create(script.rules, script.match);
+            const refused = [];
+            script.steps.forEach((step, i) => {
+                if (!step.do) return;
+                const {expect, refused: _r, ...event} = step;
+                try { m.apply(event); } catch (e) { refused.push([i, e.code]); }
+            });
+            return {state: m.state(), refused, presets: Object.keys(E.PRESETS).length};
+        }""", data)
+    finally:
+        pg.close()
+    want = state_fields(outcome.state)
+    shown = {k: got["state"][k] for k in want}
+    for side in ("A", "B"):
+        shown[side] = {k: got["state"][side][k] for k in want[side]}
+    assert shown == want
+    assert [i for i, _ in got["refused"]] == [i for i, _ in outcome.refusals]
+    assert got["presets"] == 6
