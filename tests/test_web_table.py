@@ -155,6 +155,9 @@ def test_a_dead_link_is_offline_within_3_s_and_its_queued_presses_apply_once(
         assert "2 presses waiting" in ann.locator("#conn").inner_text()
         pending = ann.evaluate("BGTable.conn.pending.map((p) => p.id)")
         assert len(pending) == 2
+        # the instants the device applied them at, on the table's time line
+        pressed = ann.evaluate("BGTable.conn.pending.map((p) => BGTable.conn.tableMs(p.pressedAt))")
+        assert all(isinstance(t, int) for t in pressed), pressed
         assert state(watcher)["on_turn"] == "A"  # the server has heard of neither
         # the network comes back: both presses applied, once, with their first ids
         ann.context.set_offline(False)
@@ -165,6 +168,10 @@ def test_a_dead_link_is_offline_within_3_s_and_its_queued_presses_apply_once(
         hits = [e for e in events(live, table["id"]) if e["event"]["do"] == "hit"]
         assert [h["idem_key"] for h in hits] == pending
         assert [h["event"]["side"] for h in hits] == ["A", "B"]
+        # the device keeps the table's time: the server's log ends where the
+        # device's did, each press at its device instant (the outage cost nothing)
+        assert [abs(h["at_ms"] - t) <= 5 for h, t in zip(hits, pressed, strict=True)] == [
+            True, True], (hits, pressed)
         # a later press ends the "synced" notice
         press(ann, "A")
         ann.wait_for_selector("#conn[data-synced='0']")

@@ -107,7 +107,9 @@
       return h;
     },
     onMessage: onMessage,
-    onStatus: renderConn
+    onStatus: renderConn,
+    device: BG.deviceId(),
+    createdMs: () => (app.info && typeof app.info.created_ms === "number" ? app.info.created_ms : null)
   });
 
   function setState(state, seq, info) {

@@ -166,6 +166,16 @@
 
   /* ------------------------------------------------------------ the link */
   let idCounter = 0;
+  /* This browser's own id, kept across reloads: the table's first device
+   * keeps the table's time (protocol: Device time). */
+  function deviceId() {
+    const key = "bgclock.device";
+    try {
+      let id = root.localStorage.getItem(key);
+      if (!id || !/^[A-Za-z0-9._:-]{1,64}$/.test(id)) { id = "d-" + newDeviceId() + newDeviceId(); root.localStorage.setItem(key, id); }
+      return id;
+    } catch (e) { return "d-" + newDeviceId() + newDeviceId(); }
+  }
   function newDeviceId() {
     const a = new Uint8Array(4);
     (root.crypto && root.crypto.getRandomValues) ? root.crypto.getRandomValues(a) : a.forEach((_, i) => { a[i] = Math.random() * 256; });
@@ -218,6 +228,20 @@
       this.deaths = 0;          // dead links noticed (tests read it)
       this.reconciling = false; // presses queued while offline, not all accepted yet
       this.synced = false;      // the queued presses have all been accepted since the last reconnect
+      /* Device time (protocol: "Device time and reconciliation"): the
+       * device's own id, the table's creation instant on the server's clock,
+       * and the offset server_ms - now() from the pong of the shortest round
+       * trip: a press counts at pressedAt + offset - createdMs. */
+      this.device = opts.device || null;
+      this.createdMs = opts.createdMs || (() => null);
+      this.offset = null;
+      this.offsetRtt = Infinity;
+    }
+    /* The table's time line at device instant t (ms), or null until known. */
+    tableMs(t) {
+      const created = this.createdMs();
+      if (this.offset == null || created == null) return null;
+      return Math.max(0, Math.round(t + this.offset - created));
     }
     get lagMs() {
       if (!this.rtts.length) return 0;
@@ -237,7 +261,16 @@
       this.ws = ws;
       this.ready = false;
       this.pingSentAt = null;
-      ws.onopen = () => { if (this.ws === ws) { this.sendRaw(this.hello()); this.lastPong = this.now(); } };
+      ws.onopen = () => {
+        if (this.ws !== ws) return;
+        const hello = this.hello();
+        if (this.device) {
+          hello.device = this.device;
+          hello.queued = this.pending.filter((p) => !p.type || p.type === "cmd").length;
+        }
+        this.sendRaw(hello);
+        this.lastPong = this.now();
+      };
       ws.onmessage = (ev) => {
         if (this.ws !== ws) return;   // an abandoned socket: nothing it says counts
         let msg;
@@ -289,8 +322,14 @@
         this.lastPong = this.now();
         this.pingSentAt = null;
         if (typeof msg.t === "number") {
-          this.rtts.push(this.now() - msg.t);
+          const received = this.now(), rtt = received - msg.t;
+          this.rtts.push(rtt);
           if (this.rtts.length > 5) this.rtts.shift();
+          // the offset of the best round trip seen (a slow one says less)
+          if (typeof msg.server_ms === "number" && rtt <= this.offsetRtt + 5) {
+            this.offset = msg.server_ms - (msg.t + received) / 2;
+            this.offsetRtt = Math.min(rtt, this.offsetRtt);
+          }
         }
         return;
       } else if ((msg.type === "ack" || msg.type === "error") && msg.id) {
@@ -344,6 +383,8 @@
       }
       const lag = Math.min(MAX_LAG_MS, Math.max(0, Math.round(this.now() - p.pressedAt) + this.lagMs));
       const msg = Object.assign({ type: "cmd", v: 1, id: p.id, lag_ms: lag }, p.cmd);
+      const at = this.tableMs(p.pressedAt);
+      if (at != null) msg.device_at_ms = at;
       p.sent = this.sendRaw(msg);
     }
     flush() { for (const p of this.pending) this.transmit(p); }
@@ -402,7 +443,7 @@
 
   root.BG = {
     MAX_LAG_MS, fmtClock, fmtShort, fmtSigned, parseClock, modeOf, allowanceOf, sideAt, viewAt,
-    crossings, parseThresholds, thresholdsFor, playerOptions, Connection, nextBackoff, PING_EVERY_MS, PONG_DEADLINE_MS,
+    crossings, parseThresholds, thresholdsFor, playerOptions, Connection, nextBackoff, deviceId, PING_EVERY_MS, PONG_DEADLINE_MS,
     BACKOFF_CAP_MS, beep, vibrate, unlockAudio, wsUrl, el,
     readPresets
   };
