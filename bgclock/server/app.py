@@ -34,7 +34,7 @@ from bgclock import web
 from bgclock.core import ClockError
 from bgclock.store import DEFAULT_WARN_S, NotFound, Store, TableSpec
 
-from . import _adjudicate, _export, _pages
+from . import _adjudicate, _export, _pages, _position_api
 from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_allowed
 from ._heap import HeapKeeper
 from ._hub import Hub, TableHub, new_match
@@ -631,6 +631,8 @@ def create_app(
         Route("/api/tables/{table_id}/report", table_report),
         Route("/api/tables/{table_id}/adjudicate", director_only(_adjudicate.adjudicate),
               methods=["POST"]),
+        Route("/api/position", director_only(_position_api.get_position), methods=["GET"]),
+        Route("/api/position", director_only(_position_api.post_position), methods=["POST"]),
         WebSocketRoute("/ws", websocket),
     ]
     if static_dir is not None and static_dir.is_dir():
