@@ -88,8 +88,8 @@ def test_the_director_types_the_position_sees_the_ruling_and_applies_it(
     assert [e["event"]["do"] for e in live.api("GET", f"/api/tables/{tid}/log.json")["events"]
             ] == ["opening_roll"]
     d.click("[data-act='apply-suggestion']")
-    assert "gin: gammon" in d.locator("#actions .confirm-row").inner_text()
-    d.click("#actions [data-act='confirm']")
+    assert "gin: gammon" in d.locator("#dlg-confirm").inner_text()
+    d.click("#dlg-confirm [data-act='confirm']")
     wait(clock, "s.phase === 'match_over' && s.winner === 'A' && s.score[0] === 6")
     clock.wait_for_selector("#half-A.winner")
     d.wait_for_selector("#suggest", state="detached")

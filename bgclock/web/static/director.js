@@ -5,6 +5,9 @@
  * calls for them, or the director marks them handled), one table in detail
  * with its log and the director's commands (each confirmed), and the forms
  * that create tournaments and tables. */
+import "./dir-strings.js";
+import { openConfirm } from "./confirm.js";
+
 (function () {
   "use strict";
   const BG = window.BG, I18N = window.I18N, t = I18N.t, el = BG.el;
@@ -105,6 +108,7 @@
         render();
         break;
       case "ack":
+        settleConfirm(msg.id);
         app.result = t("det.sent") + " ✓";
         if (app.handleOnAck[msg.id]) {
           app.handled.add(app.handleOnAck[msg.id]);
@@ -115,6 +119,7 @@
         renderDetail();
         break;
       case "error":
+        settleConfirm(msg.id);
         if (msg.code === "unauthorized") { unauthorized(); return; }
         app.result = t("det.refused", { m: msg.message });
         app.resultErr = true;
@@ -301,19 +306,54 @@
     }, 80);
   }
 
-  /* The director's commands: each needs a confirmation. */
-  /* handles: an alert's key, marked handled once the commands are accepted. */
-  function askConfirm(text, cmds, handles) { app.confirm = { text: text, cmds: cmds, handles: handles }; app.result = ""; renderDetail(); }
-  function doConfirmed() {
-    const c = app.confirm;
-    app.confirm = null;
-    app.resultErr = false;
-    for (const cmd of c.cmds) {
-      const id = conn.send(Object.assign({ table: app.selected }, cmd));
-      if (c.handles) app.handleOnAck[id] = c.handles;
-    }
+  /* The director's commands: each needs a confirmation, in a dialog (confirm.js)
+   * whose Confirm button is away from the opener and deaf for a moment. */
+  /* handles: an alert's key, marked handled once the commands are accepted;
+   * send: instead of commands, an HTTP request (closing a table). */
+  let lastClick = null;
+  document.addEventListener("click", (e) => { lastClick = { x: e.clientX, y: e.clientY, target: e.target }; }, true);
+  const inFlight = { ids: new Set(), done: null };
+  function settleConfirm(id) {
+    if (!inFlight.ids.delete(id) || inFlight.ids.size || !inFlight.done) return;
+    const done = inFlight.done;
+    inFlight.done = null;
+    done();
+  }
+  function askConfirm(text, cmds, handles, send) {
+    app.confirm = { text: text, cmds: cmds, handles: handles };
+    app.result = "";
+    const opener = lastClick && lastClick.target instanceof Element ? lastClick.target.closest("button") : null;
+    openConfirm({ text: t("det.confirm", { what: text }), confirmLabel: t("act.confirm"), cancelLabel: t("act.cancel"),
+      busyLabel: t("dir.sending"), opener: opener, point: lastClick,
+      onConfirm: send || (() => doConfirmed(app.selected, cmds, handles)) });
     renderDetail();
   }
+  /* Send the commands; settles when every one has its ack or error (or after 8 s: queued offline). */
+  function doConfirmed(table, cmds, handles) {
+    app.confirm = null;
+    app.resultErr = false;
+    return new Promise((resolve) => {
+      inFlight.ids = new Set();
+      inFlight.done = resolve;
+      for (const cmd of cmds) {
+        const id = conn.send(Object.assign({ table: table }, cmd));
+        inFlight.ids.add(id);
+        if (handles) app.handleOnAck[id] = handles;
+      }
+      if (!inFlight.ids.size) resolve();
+      setTimeout(resolve, 8000);
+      renderDetail();
+    });
+  }
+  function closeDetail() {
+    app.selected = null;
+    app.suggest = null;
+    render();
+  }
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || document.querySelector("dialog[open]") || app.selected == null) return;
+    closeDetail();
+  });
 
   function renderDetail() {
     const d = $("detail"), id = app.selected, row = id != null ? app.tables[id] : null;
@@ -325,7 +365,9 @@
     d.querySelectorAll("input, select").forEach((i) => { keep[i.id] = i.value; });
     d.replaceChildren();
     const s = row.state, n = names(row), info = row.info;
-    d.append(el("h2", { text: title(row) }));
+    d.append(el("div", { class: "detail-head" }, [el("h2", { text: title(row) }),
+      el("button", { type: "button", class: "close-detail", "data-act": "close-detail", "aria-label": t("dir.close_detail"),
+        title: t("dir.close_detail"), text: "✕", onclick: closeDetail })]));
     d.append(el("p", { class: "meta", text: [info.rules, t("bar.to", { n: info.length }), info.teams ? t("form.teams") : "",
       s ? t("bar.score") + " " + s.score[0] + "–" + s.score[1] : "", s ? t("bar.cube") + " " + s.cube.value + (s.cube.owner ? " " + n[s.cube.owner] : "") : "",
       s && s.crawford ? t("bar.crawford") : "", s && s.cube_frozen ? t("bar.frozen") : "",
@@ -358,12 +400,6 @@
 
   function actions(row, s, n) {
     const box = el("fieldset", { id: "actions" }, [el("legend", { text: t("det.actions") })]);
-    if (app.confirm) {
-      box.append(el("div", { class: "row confirm-row" }, [
-        el("strong", { text: t("det.confirm", { what: app.confirm.text }) }),
-        el("button", { type: "button", class: "act confirm", "data-act": "confirm", text: t("act.confirm"), onclick: doConfirmed }),
-        el("button", { type: "button", "data-act": "cancel", text: t("act.cancel"), onclick: () => { app.confirm = null; renderDetail(); } })]));
-    }
     box.append(el("p", { class: "msg" + (app.resultErr ? " err" : ""), id: "result", text: app.result }));
     if (!s) return box;
     const btn = (label, act, text, cmds) => el("button", { type: "button", "data-act": act, text: label, onclick: () => askConfirm(text, cmds()) });
@@ -442,12 +478,11 @@
     }
     if (row.info.status !== "closed") {
       box.append(el("div", { class: "row" }, [el("button", { type: "button", "data-act": "close-table", text: t("det.close_table"),
-        onclick: () => { app.confirm = { text: t("det.close_table"), cmds: [], http: true }; renderDetail(); } })]));
-      if (app.confirm && app.confirm.http) {
-        app.confirm.cmds = [];
-        const c = box.querySelector("[data-act=confirm]");
-        if (c) c.onclick = async () => { app.confirm = null; try { mergeInfo(await api("POST", "/api/tables/" + row.info.id + "/close")); } catch (e) { app.result = String(e.message); } render(); };
-      }
+        onclick: () => askConfirm(t("det.close_table"), [], null, async () => {
+          app.confirm = null;
+          try { mergeInfo(await api("POST", "/api/tables/" + row.info.id + "/close")); } catch (e) { app.result = String(e.message); }
+          render();
+        }) })]));
     }
     return box;
   }
@@ -660,7 +695,7 @@
   document.addEventListener("pointerdown", () => BG.unlockAudio(), { once: true });
 
   document.documentElement.lang = I18N.lang;
-  window.BGDirector = { app: app, conn: conn, select: select, alertsOf: alertsOf, openTableForm: openTableForm };
+  window.BGDirector = { app: app, closeDetail: closeDetail, conn: conn, select: select, alertsOf: alertsOf, openTableForm: openTableForm };
   render();
   if (!key) unauthorized();
   else {
