@@ -131,3 +131,81 @@ def test_the_detail_closes_with_its_button_and_with_esc(live: LiveServer, pages:
     d.keyboard.press("Escape")
     d.wait_for_selector("#dlg-confirm[open]", state="detached")
     assert d.locator("#detail:not([hidden])").count() == 1
+
+
+def test_rulings_are_named_by_their_outcome(live: LiveServer, pages: Any) -> None:
+    d, _clock, _tid = expired(live, pages)
+    # biba-2014, 5 points, Ann (on turn, flagged) at 4-0, cube 1
+    assert d.inner_text("[data-act='ruling-gin-single']") == "gin: Ann keeps the match, 5–0"
+    assert d.inner_text("[data-act='ruling-gin-gammon']") == "gin: Ann keeps the match, 6–0"
+    assert d.inner_text("[data-act='ruling-lost']") == "lost: Ann loses the match"
+    d.click("#btn-lang")
+    assert d.inner_text("[data-act='ruling-lost']") == "perso: Ann perde il match"
+    d.click("#btn-lang")
+
+
+def test_set_clock_previews_the_result_and_warns_of_a_flag(live: LiveServer, pages: Any) -> None:
+    table = live.table(name="Table 5", players=["Eve", "Fay"], clock={"reserve_ms": 192_000})
+    tid = table["id"]
+    d = pages(live.director_url(), WIDE)
+    d.click(f".card[data-table='{tid}']")
+    d.wait_for_selector("#set-to")
+    d.select_option("#set-side", "A")
+    d.fill("#set-to", "5:00")
+    d.wait_for_function("document.querySelector('#set-preview').textContent === 'A: 3:12 → 5:00'")
+    assert d.inner_text("#set-warn") == ""
+    d.fill("#set-to", "0:00")
+    d.wait_for_function("document.querySelector('#set-preview').textContent === 'A: 3:12 → 0:00.0'")
+    assert "Eve would flag" in d.inner_text("#set-warn")
+    d.fill("#set-to", "5:00")
+    d.click("[data-act='set-clock']")
+    assert "A: 3:12 → 5:00" in d.inner_text("#dlg-confirm")
+    d.click("#dlg-confirm [data-act='confirm']")
+    d.wait_for_function(
+        f"BGDirector.app.tables[{tid}].state && BGDirector.app.tables[{tid}].state.A.reserve_ms === 300000")
+    last = events(live, tid)[-1]["event"]
+    assert (last["do"], last["side"], last["delta_ms"]) == ("adjust", "A", 108_000)
+
+
+def test_alerts_say_who_and_what_most_urgent_first(live: LiveServer, pages: Any) -> None:
+    # a call for the director first, then a flag dispute at another table
+    calm = live.table(name="Table 7", players=["Gus", "Hal"])
+    d = pages(live.director_url(), WIDE)
+    g = pages(LiveServer.table_url(calm, live.url), PHONE)
+    wait(g, "s.phase !== undefined")
+    g.click("#center .dice[data-die='A'] .die[data-n='5']")
+    g.click("#center .dice[data-die='B'] .die[data-n='2']")
+    g.click("#roll-start")
+    wait(g, "s.phase === 'playing'")
+    g.click("#btn-director")
+    g.click("#center [data-act='confirm']")
+    d.wait_for_selector(f".alert[data-kind='director'][data-table='{calm['id']}']")
+    _d, _clock, tid = expired(live, pages)
+    d.wait_for_selector(f".alert[data-table='{tid}']")
+    shown = d.locator(".alert").evaluate_all(
+        "xs => xs.map(x => [Number(x.dataset.table), x.dataset.kind, x.querySelector('.grow').textContent])")
+    order = [(t, k) for t, k, _ in shown]
+    words = {(t, k): w for t, k, w in shown}
+    assert words[(tid, "dispute_expiry")] == "Table 3: Ann's time expired: rule gin or lost"
+    assert words[(calm["id"], "director")] == "Table 7: Gus called the director"
+    # the dispute came later but is more urgent
+    assert order.index((tid, "dispute_expiry")) < order.index((calm["id"], "director"))
+    # the call's one-click fix: resume (confirmed)
+    d.click(f".alert[data-table='{calm['id']}'] [data-act='fix-resume']")
+    d.click("#dlg-confirm [data-act='confirm']")
+    wait(g, "s.phase === 'playing'")
+    d.wait_for_selector(f".alert[data-table='{calm['id']}']", state="detached")
+
+
+def test_cards_show_the_rule_book_low_time_and_the_winner(live: LiveServer, pages: Any) -> None:
+    low = live.table(name="Table 8", players=["Ike", "Jo"], clock={"reserve_ms": 30_000},
+                     warn_s=[60, 10])
+    d = pages(live.director_url(), WIDE)
+    card = d.wait_for_selector(f".card[data-table='{low['id']}']")
+    assert card.query_selector("[data-badge='rules']").inner_text() == "usbgf-2013-delay"
+    assert "Ike: low time" in card.query_selector("[data-badge='low-A']").inner_text()
+    _d, clock, tid = expired(live, pages)
+    _d.click("[data-act='ruling-lost']")
+    _d.click("#dlg-confirm [data-act='confirm']")
+    wait(clock, "s.phase === 'match_over'")
+    d.wait_for_selector(f".card[data-table='{tid}'] [data-badge='winner']:has-text('Bob wins')")

@@ -185,7 +185,7 @@ def test_a_whole_match_by_clicking_two_tables_and_the_dashboard(live: LiveServer
     ann.click("#center [data-act='confirm']")
     # who called (the summons, just after the stop), in one alert
     d.wait_for_selector(
-        f".alert[data-kind='director'][data-table='{tid}']:has-text('called — Ann')")
+        f".alert[data-kind='director'][data-table='{tid}']:has-text('Ann called the director')")
     assert d.locator(f".alert[data-table='{tid}']").count() == 1
     d.click(f".alert[data-table='{tid}'] [data-act='open']")
     director_confirm(d, "resume")

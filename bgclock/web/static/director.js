@@ -7,6 +7,9 @@
  * that create tournaments and tables. */
 import "./dir-strings.js";
 import { openConfirm } from "./confirm.js";
+import { rulingName } from "./rulings.js";
+import { sortAlerts } from "./alerts.js";
+import { setClockPlan, previewText } from "./setclock.js";
 
 (function () {
   "use strict";
@@ -26,6 +29,7 @@ import { openConfirm } from "./confirm.js";
     confirm: null,        // {text, cmds} waiting for the director's confirmation
     result: "",           // last command's outcome
     alertsSeen: new Set(),
+    alertSince: new Map(),  // alert key -> when it first appeared (ordering within a rank)
     editing: null,        // the table the form edits (null: the form creates one)
     summons: {},          // table id -> {n: summon message}: who called the director, and why
     handleOnAck: {},      // command id -> alert key marked handled when the command is accepted
@@ -155,7 +159,7 @@ import { openConfirm } from "./confirm.js";
     // Summonses: a premature-action claim stays until handled (or confirmed);
     // a call or a dispute lasts while nothing has happened at the table since.
     const notes = Object.values(app.summons[info.id] || {}).sort((a, b) => a.n - b.n);
-    const nm = names(row), other = (x) => (x === "A" ? "B" : "A");
+    const nm = names(row);
     const explained = { director: false, dispute: false };
     for (const x of notes) {
       const key = info.id + ":summon:" + x.n;
@@ -165,28 +169,79 @@ import { openConfirm } from "./confirm.js";
           text: t("alert.premature_by", { a: nm[x.side], b: nm[other(x.side)] }) });
       } else if (x.seq === row.seq) {
         explained[x.why] = true;
-        out.push({ kind: x.why, key: key, text: t("alert." + x.why) + " — " + nm[x.side] });
+        out.push({ kind: x.why, key: key, text: t("alw." + x.why, { name: nm[x.side] }) });
       }
     }
     if (s.phase === "stopped" && s.stopped_reason === "director" && !explained.director) add("director");
     if (s.phase === "stopped" && s.stopped_reason === "dispute" && !explained.dispute) add("dispute");
-    if (s.phase === "dispute") add(s.dispute === "time_expired" ? "dispute_expiry" : "dispute",
-      s.offer ? t("offer." + s.offer.kind, { name: names(row)[s.offer.side], r: t("result." + s.offer.result) }) : "");
+    // in words: who and what
+    const say = (kind, text) => out.push({ kind: kind, key: info.id + ":" + kind + ":" + (row.seq || 0), text: text });
+    if (s.phase === "dispute" && s.dispute === "time_expired") {
+      say("dispute_expiry", t("alw.expiry", { name: nm[s.on_turn || "A"] }));
+    } else if (s.phase === "dispute" && s.offer) {
+      say("dispute", t("alw.reject_" + s.offer.kind, { a: nm[other(s.offer.side)], b: nm[s.offer.side], r: t("result." + s.offer.result) }));
+    } else if (s.phase === "dispute") add("dispute");
     const flagged = SIDES.filter((x) => s[x].expired);
-    if (flagged.length || (s.phase === "match_over" && s.stopped_reason === "time_expired") ||
-        (s.phase === "stopped" && s.stopped_reason === "time_expired")) {
-      add("flag", flagged.map((x) => names(row)[x]).join(", "));
+    if (s.phase !== "dispute" && (flagged.length || (s.phase === "match_over" && s.stopped_reason === "time_expired") ||
+        (s.phase === "stopped" && s.stopped_reason === "time_expired"))) {
+      say("flag", flagged.length ? t("alw.flag", { name: flagged.map((x) => nm[x]).join(", ") }) : t("alert.flag"));
     }
     if (s.phase === "break" && s.break && s.break.limit_ms != null) {
       const used = matchNow(row) - s.break.started_ms;
-      if (used > s.break.limit_ms) add("break_over", names(row)[s.break.side] + " +" + BG.fmtClock(used - s.break.limit_ms));
+      if (used > s.break.limit_ms) {
+        say("break_over", t("alw.break_over", { name: nm[s.break.side], limit: BG.fmtClock(s.break.limit_ms), t: BG.fmtClock(used - s.break.limit_ms) }));
+        out[out.length - 1].overrun = { side: s.break.side, ms: used - s.break.limit_ms };
+        out[out.length - 1].key = info.id + ":break_over:" + s.break.started_ms;
+      }
+    }
+    const now = performance.now();
+    for (const a of out) {
+      a.table = info.id;
+      if (!app.alertSince.has(a.key)) app.alertSince.set(a.key, now);
+      a.since = app.alertSince.get(a.key);
     }
     return out.filter((a) => !app.handled.has(a.key));
   }
+  /* Under the table's first (largest) low-time warning. */
+  function isLow(row, ms) {
+    const w = (row.info && row.info.warn_s) || [60];
+    return w.length > 0 && ms > 0 && ms <= Math.max(...w) * 1000;
+  }
+  function other(x) { return x === "A" ? "B" : "A"; }
   function matchNow(row) { return row.state.at_ms + (performance.now() - row.recvAt); }
   function names(row) {
     const p = (row.info && row.info.players) || ["A", "B"];
     return { A: p[0] || "A", B: p[1] || "B" };
+  }
+  function tableName(row) {
+    const info = row.info || {};
+    return info.name || t("alw.table", { n: info.id });
+  }
+  /* An alert's one-click fix: open the ruling, resume, or propose the break's penalty. */
+  function fixOf(row, a) {
+    const id = row.info.id, n = names(row);
+    if (a.kind === "flag" || a.kind === "dispute" || a.kind === "dispute_expiry") {
+      return el("button", { type: "button", class: "go", "data-act": "fix-ruling", text: t("alw.fix_ruling"), onclick: () => {
+        select(id);
+        const act = document.getElementById("actions");
+        if (act) act.scrollIntoView({ block: "start" });
+      } });
+    }
+    if (a.kind === "director") {
+      return el("button", { type: "button", class: "go", "data-act": "fix-resume", text: t("det.resume"), onclick: () => {
+        select(id);
+        askConfirm(t("det.resume") + " — " + title(row), [{ do: "resume" }], a.key);
+      } });
+    }
+    if (a.kind === "break_over" && a.overrun) {
+      const o = a.overrun;
+      return el("button", { type: "button", class: "go", "data-act": "fix-break", text: t("alw.fix_break", { t: BG.fmtClock(o.ms) }), onclick: () => {
+        select(id);
+        askConfirm(t("alw.fix_break_confirm", { name: n[o.side], t: BG.fmtClock(o.ms) }),
+          [{ do: "adjust", side: o.side, delta_ms: -o.ms }], a.key);
+      } });
+    }
+    return null;
   }
   function title(row) {
     const n = names(row), info = row.info || {};
@@ -214,10 +269,15 @@ import { openConfirm } from "./confirm.js";
     const list = $("alert-list");
     list.replaceChildren();
     let n = 0;
-    for (const id of Object.keys(app.tables).sort((a, b) => a - b)) {
+    const all = [];
+    for (const id of Object.keys(app.tables)) {
       const row = app.tables[id];
       if (row.info && row.info.status === "closed") continue;
-      for (const a of alertsOf(row)) {
+      all.push(...alertsOf(row));
+    }
+    for (const a of sortAlerts(all)) {
+      const id = String(a.table), row = app.tables[id];
+      {
         n += 1;
         if (!app.alertsSeen.has(a.key)) { app.alertsSeen.add(a.key); BG.beep(2, 120); }
         const confirm = a.premature ? el("button", { type: "button", "data-act": "confirm-premature",
@@ -227,8 +287,8 @@ import { openConfirm } from "./confirm.js";
             askConfirm(t("det.premature") + " " + names(row)[a.premature], [{ do: "premature", side: a.premature }], a.key);
           } }) : null;
         list.append(el("div", { class: "alert", "data-kind": a.kind, "data-table": id }, [
-          el("span", { class: "grow", text: title(row) + ": " + a.text }),
-          confirm,
+          el("span", { class: "grow", text: tableName(row) + ": " + a.text }),
+          confirm || fixOf(row, a),
           el("button", { type: "button", "data-act": "open", text: t("dir.open"), onclick: () => select(Number(id)) }),
           el("button", { type: "button", "data-act": "handled", text: t("dir.ack"), onclick: () => { app.handled.add(a.key); saveHandled(); render(); } })
         ]));
@@ -265,8 +325,10 @@ import { openConfirm } from "./confirm.js";
       const times = el("div", { class: "times" });
       for (const side of SIDES) {
         const run = s[side].running && s.phase === "playing";
+        const low = isLow(row, s[side].reserve_ms);
         times.append(el("span", { class: run ? "run" : "", text: side }), el("span", { class: run ? "run" : "", text: n[side] }),
-          el("span", { class: "t" + (run ? " run" : ""), "data-clock": id + side, text: BG.fmtClock(s[side].reserve_ms) }));
+          el("span", { class: "t" + (run ? " run" : "") + (low ? " low" : ""), "data-clock": id + side, "data-low": low ? "1" : null,
+            text: BG.fmtClock(s[side].reserve_ms) }));
       }
       c.append(times);
       let meta = t("phase." + s.phase);
@@ -276,6 +338,13 @@ import { openConfirm } from "./confirm.js";
       c.append(el("div", { class: "meta", text: meta }));
     }
     const badges = el("div", { class: "badges" });
+    if (row.info.rules) badges.append(el("span", { class: "badge rules", "data-badge": "rules", title: (presets[row.info.rules] || {}).title || "", text: row.info.rules }));
+    if (s && s.phase === "match_over" && s.winner) badges.append(el("span", { class: "badge winner", "data-badge": "winner", text: t("card.winner", { name: n[s.winner] }) }));
+    if (s) for (const side of SIDES) {
+      if (s.phase !== "match_over" && !s[side].expired && isLow(row, s[side].reserve_ms)) {
+        badges.append(el("span", { class: "badge low", "data-badge": "low-" + side, text: t("card.low", { name: n[side] }) }));
+      }
+    }
     if (s && s.crawford) badges.append(el("span", { class: "badge crawford", text: t("bar.crawford") }));
     if (row.info.status === "closed") badges.append(el("span", { class: "badge", text: t("alert.closed") }));
     for (const a of alerts) badges.append(el("span", { class: "badge alert-b", "data-alert": a.kind, text: "⚠ " + t("alert." + a.kind) }));
@@ -411,15 +480,16 @@ import { openConfirm } from "./confirm.js";
     if (row1.childNodes.length) box.append(row1);
     if (ph === "dispute") {
       const r = el("div", { class: "row" }, [el("strong", { text: t("det.ruling") + ":" })]);
+      const named = (decision, res) => rulingName(s, n, decision, res, t);
       if (s.dispute === "time_expired") {
         for (const res of ["single", "gammon", "backgammon"]) {
-          const label = t("det.ruling.gin", { r: t("result." + res) });
+          const label = named("gin", res);
           r.append(btn(label, "ruling-gin-" + res, t("det.ruling") + ": " + label, () => [{ do: "ruling", decision: "gin", result: res }]));
         }
-        r.append(btn(t("det.ruling.lost"), "ruling-lost", t("det.ruling") + ": " + t("det.ruling.lost"), () => [{ do: "ruling", decision: "lost" }]));
+        r.append(btn(named("lost"), "ruling-lost", t("det.ruling") + ": " + named("lost"), () => [{ do: "ruling", decision: "lost" }]));
       } else {
-        r.append(btn(t("det.ruling.accept"), "ruling-accept", t("det.ruling") + ": " + t("det.ruling.accept"), () => [{ do: "ruling", decision: "accept" }]));
-        r.append(btn(t("det.ruling.invalid"), "ruling-invalid", t("det.ruling") + ": " + t("det.ruling.invalid"), () => [{ do: "ruling", decision: "invalid" }]));
+        r.append(btn(named("accept"), "ruling-accept", t("det.ruling") + ": " + named("accept"), () => [{ do: "ruling", decision: "accept" }]));
+        r.append(btn(named("invalid"), "ruling-invalid", t("det.ruling") + ": " + named("invalid"), () => [{ do: "ruling", decision: "invalid" }]));
       }
       box.append(r);
       box.append(suggestBox(row, s, n));
@@ -438,6 +508,7 @@ import { openConfirm } from "./confirm.js";
       box.append(el("div", { class: "row" }, [el("strong", { text: t("det.adjust") + ":" }), adjSide, amount,
         el("button", { type: "button", "data-act": "adjust-add", text: t("det.add"), onclick: adjust(1) }),
         el("button", { type: "button", "data-act": "adjust-remove", text: t("det.remove"), onclick: adjust(-1) })]));
+      box.append(setClockRow(row, s, n));
       const move = (from) => () => {
         const ms = amountMs(), to = from === "A" ? "B" : "A";
         if (!ms) { app.result = t("det.amount"); app.resultErr = true; renderDetail(); return; }
@@ -487,12 +558,41 @@ import { openConfirm } from "./confirm.js";
     return box;
   }
 
+  /* "Set clock to m:ss": the delta is computed from the reserve when the command is sent. */
+  function reserveNow(row, side) {
+    const s = row.state;
+    if (s.phase !== "playing" || !s[side].running) return s[side].reserve_ms;
+    return BG.viewAt(s, BG.modeOf(s, row.info, presets), performance.now() - row.recvAt)[side].reserve_ms;
+  }
+  function setClockRow(row, s, n) {
+    const side = el("select", { id: "set-side" }, SIDES.map((x) => el("option", { value: x, text: x + " · " + n[x] })));
+    const to = el("input", { id: "set-to", size: 6, placeholder: "5:00", autocomplete: "off", "aria-label": t("set.title") });
+    const preview = el("span", { class: "set-preview", id: "set-preview", "aria-live": "polite" });
+    const warn = el("span", { class: "msg err set-warn", id: "set-warn" });
+    const show = () => {
+      const ms = to.value.trim() ? BG.parseClock(to.value) : null;
+      if (ms == null) { preview.textContent = to.value.trim() ? t("set.bad") : ""; warn.textContent = ""; return; }
+      const plan = setClockPlan(reserveNow(row, side.value), ms);
+      preview.textContent = previewText(side.value, plan, BG.fmtClock);
+      warn.textContent = plan.flags ? t("set.flags", { name: n[side.value] }) : "";
+    };
+    to.addEventListener("input", show);
+    side.addEventListener("change", show);
+    app.setPreview = show;
+    const go = el("button", { type: "button", "data-act": "set-clock", text: t("set.go"), onclick: () => {
+      const ms = BG.parseClock(to.value);
+      if (ms == null) { app.result = t("set.bad"); app.resultErr = true; renderDetail(); return; }
+      const x = side.value, plan = setClockPlan(reserveNow(row, x), ms);
+      const tableId = row.info.id;
+      askConfirm(t("set.title") + " " + previewText(x, plan, BG.fmtClock) + (plan.flags ? " " + t("set.flags", { name: n[x] }) : ""), [], null,
+        () => doConfirmed(tableId, [{ do: "adjust", side: x, delta_ms: setClockPlan(reserveNow(row, x), ms).delta_ms }]));
+    } });
+    setTimeout(show, 0);
+    return el("div", { class: "row set-clock" }, [el("strong", { text: t("set.title") + ":" }), side, to, go, preview, warn]);
+  }
+
   /* The board engine's ruling on a dispute, from the position the director types
    * (POST /api/tables/{id}/adjudicate): a suggestion, applied only when confirmed. */
-  function rulingLabel(decision, result) {
-    if (decision === "gin") return t("det.ruling.gin", { r: t("result." + result) });
-    return t("det.ruling." + decision);
-  }
   async function suggestRuling(id, text) {
     if (!text.trim()) { app.suggest = { table: id, error: t("det.sugg.empty") }; renderDetail(); return; }
     app.suggest = { table: id, busy: true };
@@ -518,7 +618,7 @@ import { openConfirm } from "./confirm.js";
     else {
       const o = sg.out;
       if (o.command) {
-        const label = rulingLabel(o.decision, o.result);
+        const label = rulingName(s, n, o.decision, o.result, t);
         out.append(el("p", {}, [el("strong", { text: t("det.sugg.ruling") + ": " }), el("span", { class: "sugg-ruling", text: label })]));
         out.append(el("p", { class: "sugg-reason", text: o.reason }));
         out.append(el("p", { class: "hint sugg-clause", text: o.clause }));
@@ -579,8 +679,11 @@ import { openConfirm } from "./confirm.js";
       const v = BG.viewAt(s, mode, performance.now() - row.recvAt);
       for (const side of SIDES) {
         if (!s[side].running) continue;
-        const txt = BG.fmtClock(v[side].reserve_ms);
-        document.querySelectorAll('[data-clock="' + id + side + '"]').forEach((n) => { if (n.textContent !== txt) n.textContent = txt; });
+        const txt = BG.fmtClock(v[side].reserve_ms), low = isLow(row, v[side].reserve_ms);
+        document.querySelectorAll('[data-clock="' + id + side + '"]').forEach((n) => {
+          if (n.textContent !== txt) n.textContent = txt;
+          if (n.classList.contains("low") !== low) n.classList.toggle("low", low);
+        });
         if (app.selected === Number(id)) {
           const dt = document.querySelector('[data-clock="detail' + side + '"]');
           if (dt && dt.textContent !== txt) dt.textContent = txt;
@@ -594,6 +697,7 @@ import { openConfirm } from "./confirm.js";
   }
   // breaks running over appear without a new message
   setInterval(() => {
+    if (app.setPreview && document.getElementById("set-to")) app.setPreview();
     for (const id in app.tables) { const s = app.tables[id].state; if (s && s.phase === "break") { renderAlerts(); renderCards(); break; } }
   }, 1000);
 
