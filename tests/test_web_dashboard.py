@@ -209,3 +209,28 @@ def test_cards_show_the_rule_book_low_time_and_the_winner(live: LiveServer, page
     _d.click("#dlg-confirm [data-act='confirm']")
     wait(clock, "s.phase === 'match_over'")
     d.wait_for_selector(f".card[data-table='{tid}'] [data-badge='winner']:has-text('Bob wins')")
+
+
+def test_a_position_entered_by_clicks_gives_the_typed_id(live: LiveServer, pages: Any) -> None:
+    from bgclock.board import Position, position_id
+    typed = position_id(Position.from_points({1: 2}, {6: 15}))
+    d, _clock, _tid = expired(live, pages)
+    # the typed ID drawn as a board: Ann (on roll) 2 on her 1 point, Bob 15 on his 6 point
+    d.fill("#sugg-position", typed)
+    d.click("[data-act='show-board']")
+    view = d.wait_for_selector("#board-view svg")
+    assert len(view.query_selector_all(".b-chk.me")) == 2
+    assert view.query_selector(".b-count.them").text_content() == "15"
+    # the same position by clicks on an empty board
+    d.fill("#sugg-position", "")
+    d.click("[data-act='enter-board']")
+    d.wait_for_selector("#board-editor svg")
+    for _ in range(3):
+        d.click("#board-editor .b-hit[data-point='1']")
+    d.click("#board-editor .b-hit[data-point='1']", button="right")  # one too many: taken off
+    d.select_option("#be-side", "opponent")
+    for _ in range(15):
+        d.click("#board-editor .b-hit[data-point='19']")  # Bob's 6 point
+    d.click("[data-act='make-id']")
+    assert d.wait_for_selector("#be-id").inner_text() == typed
+    assert d.input_value("#sugg-position") == typed

@@ -9,6 +9,7 @@ import "./dir-strings.js";
 import { openConfirm } from "./confirm.js";
 import { rulingName } from "./rulings.js";
 import { sortAlerts } from "./alerts.js";
+import { drawBoard, emptyBoard, place } from "./board.js";
 import { setClockPlan, previewText } from "./setclock.js";
 
 (function () {
@@ -558,6 +559,78 @@ import { setClockPlan, previewText } from "./setclock.js";
     return box;
   }
 
+  /* The position as a board: shown from the typed ID (GET /api/position), or entered
+   * by clicks on an empty board and written as a Position ID (POST /api/position). */
+  async function showBoard(id) {
+    const text = (document.getElementById("sugg-position") || {}).value || "";
+    try { app.board = { table: id, board: await api("GET", "/api/position?id=" + encodeURIComponent(text.trim())) }; }
+    catch (e) { app.board = { table: id, error: String(e.message) }; }
+    renderDetail();
+  }
+  async function makeId(id) {
+    const ed = app.boardEdit;
+    try {
+      const out = await api("POST", "/api/position", { on_roll: { points: ed.board.on_roll.points, bar: ed.board.on_roll.bar },
+        opponent: { points: ed.board.opponent.points, bar: ed.board.opponent.bar }, dice: ed.board.dice });
+      ed.out = out; ed.error = null;
+      const pos = document.getElementById("sugg-position");
+      if (pos) pos.value = out.position_id;
+    } catch (e) { ed.error = String(e.message); ed.out = null; }
+    if (app.selected === id) renderDetail();
+  }
+  function boardBox(row, s, n) {
+    const id = row.info.id;
+    const who = { on_roll: n[s.on_turn] || t("brd.on_roll"), opponent: n[other(s.on_turn || "A")] || t("brd.opponent") };
+    const box = el("div", { class: "board-box", id: "board-box" });
+    const ed = app.boardEdit && app.boardEdit.table === id ? app.boardEdit : null;
+    box.append(el("div", { class: "row" }, [
+      el("button", { type: "button", "data-act": "show-board", text: t("brd.show"), onclick: () => showBoard(id) }),
+      el("button", { type: "button", "data-act": "enter-board", text: ed ? t("brd.close_editor") : t("brd.enter"), onclick: () => {
+        app.boardEdit = ed ? null : { table: id, board: emptyBoard(), who: "on_roll", remove: false };
+        renderDetail();
+      } })]));
+    const shown = app.board && app.board.table === id ? app.board : null;
+    if (shown && !ed) {
+      if (shown.error) box.append(el("p", { class: "msg err", id: "board-error", text: shown.error }));
+      else {
+        const wrap = el("div", { class: "board-view", id: "board-view" });
+        wrap.append(drawBoard(shown.board));
+        wrap.append(el("p", { class: "hint", text: t("brd.legend", { me: who.on_roll, them: who.opponent }) }));
+        box.append(wrap);
+      }
+    }
+    if (!ed) return box;
+    const b = ed.board;
+    const sideSel = el("select", { id: "be-side", onchange: (e) => { ed.who = e.target.value; } }, ["on_roll", "opponent"].map((x) =>
+      el("option", { value: x, text: t("brd.side_" + x, { name: who[x] }), selected: ed.who === x ? "selected" : null })));
+    const remove = el("input", { type: "checkbox", id: "be-remove", onchange: (e) => { ed.remove = e.target.checked; } });
+    remove.checked = ed.remove;
+    const die = (i) => el("select", { id: "be-d" + i, "aria-label": t("brd.die"), onchange: (e) => {
+      const d = b.dice || [0, 0];
+      d[i - 1] = Number(e.target.value);
+      b.dice = d[0] && d[1] ? d : (d[0] || d[1] ? d : null);
+    } }, ["—", 1, 2, 3, 4, 5, 6].map((v, k) => el("option", { value: k, text: String(v),
+      selected: b.dice && b.dice[i - 1] === k ? "selected" : null })));
+    const editor = el("div", { class: "board-editor", id: "board-editor" }, [
+      el("div", { class: "row" }, [sideSel, el("label", {}, [remove, " " + t("brd.remove")]),
+        el("span", { text: t("brd.dice") }), die(1), die(2),
+        el("button", { type: "button", class: "go", "data-act": "make-id", text: t("brd.make"), onclick: () => {
+          if (b.dice && !(b.dice[0] && b.dice[1])) { ed.error = t("brd.both_dice"); renderDetail(); return; }
+          makeId(id);
+        } }),
+        el("button", { type: "button", "data-act": "clear-board", text: t("brd.clear"), onclick: () => { ed.board = emptyBoard(); ed.out = null; renderDetail(); } })]),
+      drawBoard(b, { onPoint: (p, ev) => {
+        const minus = ed.remove || ev.type === "contextmenu";
+        if (place(b, ed.who, p, minus ? -1 : 1)) { ed.out = null; renderDetail(); }
+      } }),
+      el("p", { class: "hint", text: t("brd.help", { me: who.on_roll, them: who.opponent, a: 15 - b.on_roll.off, b: 15 - b.opponent.off }) })]);
+    if (ed.out) editor.append(el("p", {}, [el("strong", { text: t("brd.made") + " " }), el("code", { id: "be-id", text: ed.out.position_id }),
+      el("span", { class: "hint", text: " · " + ed.out.xgid })]));
+    if (ed.error) editor.append(el("p", { class: "msg err", id: "be-error", text: ed.error }));
+    box.append(editor);
+    return box;
+  }
+
   /* "Set clock to m:ss": the delta is computed from the reserve when the command is sent. */
   function reserveNow(row, side) {
     const s = row.state;
@@ -611,6 +684,7 @@ import { setClockPlan, previewText } from "./setclock.js";
         el("button", { type: "button", "data-act": "suggest", text: t("det.sugg.ask"), disabled: !!(sg && sg.busy),
           onclick: () => suggestRuling(id, pos.value) })]),
       el("p", { class: "hint", text: t("det.sugg.on_roll", { side: s.on_turn || "?", name: n[s.on_turn] || "?" }) })]);
+    box.append(boardBox(row, s, n));
     if (!sg) return box;
     const out = el("div", { class: "suggestion", id: "suggestion", role: "status" });
     if (sg.busy) out.append(el("p", { text: t("det.sugg.busy") }));
