@@ -162,7 +162,7 @@ def test_set_clock_previews_the_result_and_warns_of_a_flag(live: LiveServer, pag
     assert "A: 3:12 → 5:00" in d.inner_text("#dlg-confirm")
     d.click("#dlg-confirm [data-act='confirm']")
     d.wait_for_function(
-        f"BGDirector.app.tables[{tid}].state && BGDirector.app.tables[{tid}].state.A.reserve_ms === 300000")
+        f"(BGDirector.app.tables[{tid}].state || {{A: {{}}}}).A.reserve_ms === 300000")
     last = events(live, tid)[-1]["event"]
     assert (last["do"], last["side"], last["delta_ms"]) == ("adjust", "A", 108_000)
 
@@ -183,7 +183,8 @@ def test_alerts_say_who_and_what_most_urgent_first(live: LiveServer, pages: Any)
     _d, _clock, tid = expired(live, pages)
     d.wait_for_selector(f".alert[data-table='{tid}']")
     shown = d.locator(".alert").evaluate_all(
-        "xs => xs.map(x => [Number(x.dataset.table), x.dataset.kind, x.querySelector('.grow').textContent])")
+        "xs => xs.map(x => [Number(x.dataset.table), x.dataset.kind,"
+        " x.querySelector('.grow').textContent])")
     order = [(t, k) for t, k, _ in shown]
     words = {(t, k): w for t, k, w in shown}
     assert words[(tid, "dispute_expiry")] == "Table 3: Ann's time expired: rule gin or lost"

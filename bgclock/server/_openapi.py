@@ -98,6 +98,13 @@ def openapi() -> dict[str, Any]:
                 {"200": _ok({"$ref": "#/components/schemas/Suggestion"}),
                  **_errors(404, 409, 422)},
                 body=_ADJUDICATE, params=tab)},
+            "/api/position": {
+                "get": _op("decode a Position ID, ID:MATCHID or XGID into the board (points, "
+                           "bar and borne-off counts of both sides, the dice)",
+                           {"200": _ok({"type": "object"}), **_errors(401, 422)}),
+                "post": _op("encode a board (as GET returns it) into a Position ID and an XGID",
+                            {"200": _ok({"type": "object"}), **_errors(401, 422)},
+                            body={"type": "object"})},
         },
         "components": {
             "securitySchemes": {

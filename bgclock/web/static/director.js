@@ -180,7 +180,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     if (s.phase === "dispute" && s.dispute === "time_expired") {
       say("dispute_expiry", t("alw.expiry", { name: nm[s.on_turn || "A"] }));
     } else if (s.phase === "dispute" && s.offer) {
-      say("dispute", t("alw.reject_" + s.offer.kind, { a: nm[other(s.offer.side)], b: nm[s.offer.side], r: t("result." + s.offer.result) }));
+      say("dispute", t("alw.reject." + s.offer.kind, { a: nm[other(s.offer.side)], b: nm[s.offer.side], r: t("result." + s.offer.result) }));
     } else if (s.phase === "dispute") add("dispute");
     const flagged = SIDES.filter((x) => s[x].expired);
     if (s.phase !== "dispute" && (flagged.length || (s.phase === "match_over" && s.stopped_reason === "time_expired") ||
@@ -602,7 +602,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     if (!ed) return box;
     const b = ed.board;
     const sideSel = el("select", { id: "be-side", onchange: (e) => { ed.who = e.target.value; } }, ["on_roll", "opponent"].map((x) =>
-      el("option", { value: x, text: t("brd.side_" + x, { name: who[x] }), selected: ed.who === x ? "selected" : null })));
+      el("option", { value: x, text: t("brd.side." + x, { name: who[x] }), selected: ed.who === x ? "selected" : null })));
     const remove = el("input", { type: "checkbox", id: "be-remove", onchange: (e) => { ed.remove = e.target.checked; } });
     remove.checked = ed.remove;
     const die = (i) => el("select", { id: "be-d" + i, "aria-label": t("brd.die"), onchange: (e) => {
