@@ -57,3 +57,14 @@ def test_each_players_time_per_move() -> None:
 
 def test_an_empty_log_has_an_empty_sheet() -> None:
     assert sheet(SPEC, []) == {"games": [], "breaks": [], "moves": {"A": [], "B": []}}
+
+
+def test_the_printable_sheet_shows_the_figures() -> None:
+    from bgclock.server._sheet import sheet_html
+    report = {"table": {"id": 1, "name": "Table 2", "players": ["Ann", "Bob"],
+                        "rules": "it-tournament", "length": 3},
+              "score": [2, 1], "winner": None, "sheet": sheet(SPEC, MATCH)}
+    page = sheet_html(report)
+    assert "<td>2–0</td><td>4:54</td><td>4:55</td>" in page   # game 1: score, both reserves
+    assert "<td>Ann</td><td>1</td><td>0:02</td><td>10:00</td>" in page  # the break
+    assert page.count('<svg viewBox="0 0 640 120"') == 2 and "@page" in page

@@ -92,6 +92,11 @@ def openapi() -> dict[str, Any]:
             "/api/tables/{table_id}/report": {"get": _op(
                 "the match's report", {"200": _ok({"type": "object"}), **_errors(404)},
                 params=tab)},
+            "/api/tables/{table_id}/report.html": {"get": _op(
+                "the match's score sheet (games, breaks, both reserves) and each player's time "
+                "per move, as a page printable on A4",
+                {"200": _ok({"type": "string"}, media="text/html"), **_errors(404)},
+                params=tab)},
             "/api/tables/{table_id}/adjudicate": {"post": _op(
                 "suggest the ruling on a dispute from the position on the board (applies "
                 "nothing: the director sends the ruling command to confirm it)",

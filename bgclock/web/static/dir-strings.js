@@ -2,7 +2,7 @@
  * merged into I18N's dictionary (kept apart so the shared i18n.js only grows). */
 const STRINGS = {
   en: {
-    "dir.sending": "sending…", "dir.close_detail": "Close the table's detail (Esc)",
+    "dir.sending": "sending…", "det.sheet": "Score sheet and time per move (print on A4)", "dir.close_detail": "Close the table's detail (Esc)",
     "rul.result.single": "a single game", "rul.result.gammon": "a gammon", "rul.result.backgammon": "a backgammon",
     "rul.gin_keeps": "gin: {name} keeps the match, {score}",
     "rul.gin_loses": "gin: {name} scores {r} but loses the match, {score}",
@@ -30,7 +30,7 @@ const STRINGS = {
     "alw.fix_break_confirm": "charge the break's overrun to {name}'s clock: −{t}"
   },
   it: {
-    "dir.sending": "invio…", "dir.close_detail": "Chiudi il dettaglio del tavolo (Esc)",
+    "dir.sending": "invio…", "det.sheet": "Foglio segnapunti e tempo per mossa (stampa A4)", "dir.close_detail": "Chiudi il dettaglio del tavolo (Esc)",
     "rul.result.single": "una partita semplice", "rul.result.gammon": "un gammon", "rul.result.backgammon": "un backgammon",
     "rul.gin_keeps": "gin: {name} tiene il match, {score}",
     "rul.gin_loses": "gin: {name} segna {r} ma perde il match, {score}",
