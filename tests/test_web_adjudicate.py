@@ -80,15 +80,15 @@ def test_the_director_types_the_position_sees_the_ruling_and_applies_it(
     d.fill("#sugg-position", GIN_GAMMON)
     d.click("[data-act='suggest']")
     ruling = d.wait_for_selector("#suggestion .sugg-ruling")
-    assert ruling.inner_text() == "gin: gammon"
+    assert ruling.inner_text() == "gin: Ann keeps the match, 6–0"
     assert "can no longer avoid" in d.locator("#suggestion .sugg-reason").inner_text()
     assert "BIBA" in d.locator("#suggestion .sugg-clause").inner_text()
     # a suggestion only: nothing applied until the director confirms
     assert [e["event"]["do"] for e in live.api("GET", f"/api/tables/{tid}/log.json")["events"]
             ] == ["opening_roll"]
     d.click("[data-act='apply-suggestion']")
-    assert "gin: gammon" in d.locator("#actions .confirm-row").inner_text()
-    d.click("#actions [data-act='confirm']")
+    assert "gin: Ann keeps the match, 6–0" in d.locator("#dlg-confirm").inner_text()
+    d.click("#dlg-confirm [data-act='confirm']")
     wait(clock, "s.phase === 'match_over' && s.winner === 'A' && s.score[0] === 6")
     clock.wait_for_selector("#half-A.winner")
     d.wait_for_selector("#suggest", state="detached")

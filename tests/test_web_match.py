@@ -128,7 +128,7 @@ def roll(page: Any, a: int, b: int) -> None:
 
 def director_confirm(d: Any, what: str) -> None:
     d.click(f"#actions [data-act='{what}']")
-    d.click("#actions [data-act='confirm']")
+    d.click("#dlg-confirm [data-act='confirm']")
 
 
 def events(live: LiveServer, table_id: int) -> list[dict[str, Any]]:
@@ -199,7 +199,7 @@ def test_a_whole_match_by_clicking_two_tables_and_the_dashboard(live: LiveServer
     ann.click("#center [data-act='confirm']")
     # who called (the summons, just after the stop), in one alert
     d.wait_for_selector(
-        f".alert[data-kind='director'][data-table='{tid}']:has-text('called — Ann')")
+        f".alert[data-kind='director'][data-table='{tid}']:has-text('Ann called the director')")
     assert d.locator(f".alert[data-table='{tid}']").count() == 1
     d.click(f".alert[data-table='{tid}'] [data-act='open']")
     director_confirm(d, "resume")
@@ -382,7 +382,7 @@ def test_the_dashboard_raises_alerts_until_the_director_handles_them(live: LiveS
     assert d.locator(f".alert[data-kind='premature'][data-table='{tid}']").count() == 1
     # confirming it sends the director's `premature` for Cleo, and handles it
     d.click(f".alert[data-table='{tid}'] [data-act='confirm-premature']")
-    d.click("#actions [data-act='confirm']")
+    d.click("#dlg-confirm [data-act='confirm']")
     wait(cleo, "s.A.forfeit_delay")
     d.wait_for_selector(f".alert[data-table='{tid}']", state="detached")
     assert events(live, tid)[-1]["event"]["do"] == "premature"

@@ -33,6 +33,9 @@ def page() -> Iterator[Any]:
         pg.set_content(f'<script type="application/json" id="bg-presets">{presets_json()}</script>')
         for name in ("i18n.js", "common.js"):
             pg.add_script_tag(path=str(STATIC_DIR / name))
+        # the dashboard's own strings (an ES module merged into I18N)
+        pg.add_script_tag(path=str(STATIC_DIR / "dir-strings.js"), type="module")
+        pg.wait_for_function("!!I18N.STRINGS.en['dir.sending']")
         yield pg
         browser.close()
 
@@ -160,7 +163,7 @@ def test_what_a_player_may_press(page: Any) -> None:
 
 def _keys_used() -> set[str]:
     keys: set[str] = set()
-    for name in ("clock.js", "director.js"):
+    for name in ("clock.js", "director.js", "rulings.js", "confirm.js", "board.js", "alerts.js"):
         text = (STATIC_DIR / name).read_text()
         keys |= set(re.findall(r'\bt\("([a-z_]+\.[a-z_.]+)"', text))
     keys = {k for k in keys if not k.endswith(".")}  # built at run time

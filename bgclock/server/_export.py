@@ -10,6 +10,7 @@ from typing import Any
 from bgclock.store import StoredEvent, StoredNote, TableSpec
 
 from ._hub import fold, new_match, states_after
+from ._sheet import sheet
 
 CSV_COLUMNS = (
     "seq", "at_ms", "clock", "do", "side", "details", "source", "lag_credit_ms", "received_ms",
@@ -116,5 +117,6 @@ def report(info: dict[str, Any], spec: TableSpec, events: list[StoredEvent],
             for e in events if e.source == "director"
         ],
         "summons": note_entries(summons),
+        "sheet": sheet(spec, events),
         "state": final.to_dict(),
     }

@@ -99,12 +99,24 @@ def openapi() -> dict[str, Any]:
             "/api/tables/{table_id}/report": {"get": _op(
                 "the match's report", {"200": _ok({"type": "object"}), **_errors(404)},
                 params=tab)},
+            "/api/tables/{table_id}/report.html": {"get": _op(
+                "the match's score sheet (games, breaks, both reserves) and each player's time "
+                "per move, as a page printable on A4",
+                {"200": _ok({"type": "string"}, media="text/html"), **_errors(404)},
+                params=tab)},
             "/api/tables/{table_id}/adjudicate": {"post": _op(
                 "suggest the ruling on a dispute from the position on the board (applies "
                 "nothing: the director sends the ruling command to confirm it)",
                 {"200": _ok({"$ref": "#/components/schemas/Suggestion"}),
                  **_errors(404, 409, 422)},
                 body=_ADJUDICATE, params=tab)},
+            "/api/position": {
+                "get": _op("decode a Position ID, ID:MATCHID or XGID into the board (points, "
+                           "bar and borne-off counts of both sides, the dice)",
+                           {"200": _ok({"type": "object"}), **_errors(401, 422)}),
+                "post": _op("encode a board (as GET returns it) into a Position ID and an XGID",
+                            {"200": _ok({"type": "object"}), **_errors(401, 422)},
+                            body={"type": "object"})},
         },
         "components": {
             "securitySchemes": {

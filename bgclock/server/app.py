@@ -35,7 +35,7 @@ from bgclock import web
 from bgclock.core import ClockError
 from bgclock.store import DEFAULT_WARN_S, NotFound, Store, TableSpec
 
-from . import _adjudicate, _export, _pages
+from . import _adjudicate, _export, _pages, _position_api, _sheet
 from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_allowed
 from ._guard import EdgeGuard, install_redaction, served_hosts
 from ._heap import HeapKeeper
@@ -436,6 +436,16 @@ async def table_report(server: Server, request: Request) -> Response:
 
 
 @director_only
+async def table_report_html(server: Server, request: Request) -> Response:
+    """The report's score sheet and time-per-move charts, printable on A4."""
+    table = server.table_or_404(request)
+    events = await _committed_log(server, table)
+    notes = await server.store.notes(table.id)
+    report = _export.report(table.info(), table.row.spec, events, table.match_now(), notes)
+    return HTMLResponse(_sheet.sheet_html(report))
+
+
+@director_only
 async def director_page(server: Server, request: Request) -> Response:
     return HTMLResponse(web.director_page())
 
@@ -680,8 +690,11 @@ def create_app(
         Route("/api/tables/{table_id}/log.json", table_log_json),
         Route("/api/tables/{table_id}/log.csv", table_log_csv),
         Route("/api/tables/{table_id}/report", table_report),
+        Route("/api/tables/{table_id}/report.html", table_report_html),
         Route("/api/tables/{table_id}/adjudicate", director_only(_adjudicate.adjudicate),
               methods=["POST"]),
+        Route("/api/position", director_only(_position_api.get_position), methods=["GET"]),
+        Route("/api/position", director_only(_position_api.post_position), methods=["POST"]),
         WebSocketRoute("/ws", websocket),
     ]
     if static_dir is not None and static_dir.is_dir():

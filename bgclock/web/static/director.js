@@ -5,6 +5,13 @@
  * calls for them, or the director marks them handled), one table in detail
  * with its log and the director's commands (each confirmed), and the forms
  * that create tournaments and tables. */
+import "./dir-strings.js";
+import { openConfirm } from "./confirm.js";
+import { rulingName } from "./rulings.js";
+import { sortAlerts } from "./alerts.js";
+import { drawBoard, emptyBoard, place } from "./board.js";
+import { setClockPlan, previewText } from "./setclock.js";
+
 (function () {
   "use strict";
   const BG = window.BG, I18N = window.I18N, t = I18N.t, el = BG.el;
@@ -23,6 +30,7 @@
     confirm: null,        // {text, cmds} waiting for the director's confirmation
     result: "",           // last command's outcome
     alertsSeen: new Set(),
+    alertSince: new Map(),  // alert key -> when it first appeared (ordering within a rank)
     editing: null,        // the table the form edits (null: the form creates one)
     summons: {},          // table id -> {n: summon message}: who called the director, and why
     handleOnAck: {},      // command id -> alert key marked handled when the command is accepted
@@ -105,6 +113,7 @@
         render();
         break;
       case "ack":
+        settleConfirm(msg.id);
         app.result = t("det.sent") + " ✓";
         if (app.handleOnAck[msg.id]) {
           app.handled.add(app.handleOnAck[msg.id]);
@@ -115,6 +124,7 @@
         renderDetail();
         break;
       case "error":
+        settleConfirm(msg.id);
         if (msg.code === "unauthorized") { unauthorized(); return; }
         app.result = t("det.refused", { m: msg.refusal ? I18N.refusal(msg) : msg.message });
         app.resultErr = true;
@@ -152,7 +162,7 @@
     // Summonses: a premature-action claim stays until handled (or confirmed);
     // a call or a dispute lasts while nothing has happened at the table since.
     const notes = Object.values(app.summons[info.id] || {}).sort((a, b) => a.n - b.n);
-    const nm = names(row), other = (x) => (x === "A" ? "B" : "A");
+    const nm = names(row);
     const explained = { director: false, dispute: false };
     for (const x of notes) {
       const key = info.id + ":summon:" + x.n;
@@ -162,35 +172,86 @@
           text: t("alert.premature_by", { a: nm[x.side], b: nm[other(x.side)] }) });
       } else if (x.seq === row.seq) {
         explained[x.why] = true;
-        out.push({ kind: x.why, key: key, text: t("alert." + x.why) + " — " + nm[x.side] });
+        out.push({ kind: x.why, key: key, text: t("alw." + x.why, { name: nm[x.side] }) });
       }
     }
     if (s.phase === "stopped" && s.stopped_reason === "director" && !explained.director) add("director");
     if (s.phase === "stopped" && s.stopped_reason === "dispute" && !explained.dispute) add("dispute");
-    if (s.phase === "dispute") add(s.dispute === "time_expired" ? "dispute_expiry" : "dispute",
-      s.offer ? t("offer." + s.offer.kind, { name: names(row)[s.offer.side], r: t("result." + s.offer.result) }) : "");
+    // in words: who and what
+    const say = (kind, text) => out.push({ kind: kind, key: info.id + ":" + kind + ":" + (row.seq || 0), text: text });
+    if (s.phase === "dispute" && s.dispute === "time_expired") {
+      say("dispute_expiry", t("alw.expiry", { name: nm[s.on_turn || "A"] }));
+    } else if (s.phase === "dispute" && s.offer) {
+      say("dispute", t("alw.reject." + s.offer.kind, { a: nm[other(s.offer.side)], b: nm[s.offer.side], r: t("result." + s.offer.result) }));
+    } else if (s.phase === "dispute") add("dispute");
     // USBGF overtime option: a first expiry stopped the clocks and granted the overtime.
     const overtime = s.phase === "stopped" && s.stopped_reason === "time_expired" && s.on_turn &&
       s[s.on_turn].overtime && !s[s.on_turn].expired;
     if (overtime) {
       out.push({ kind: "overtime", key: info.id + ":overtime:" + s.on_turn, badge: t("half.overtime"),
-        text: t("alert.overtime", { side: names(row)[s.on_turn] }) });
+        text: t("alert.overtime", { side: nm[s.on_turn] }) });
     }
     const flagged = SIDES.filter((x) => s[x].expired);
-    if (flagged.length || (s.phase === "match_over" && s.stopped_reason === "time_expired") ||
-        (s.phase === "stopped" && s.stopped_reason === "time_expired" && !overtime)) {
-      add("flag", flagged.map((x) => names(row)[x]).join(", "));
+    if (s.phase !== "dispute" && (flagged.length || (s.phase === "match_over" && s.stopped_reason === "time_expired") ||
+        (s.phase === "stopped" && s.stopped_reason === "time_expired" && !overtime))) {
+      say("flag", flagged.length ? t("alw.flag", { name: flagged.map((x) => nm[x]).join(", ") }) : t("alert.flag"));
     }
     if (s.phase === "break" && s.break && s.break.limit_ms != null) {
       const used = matchNow(row) - s.break.started_ms;
-      if (used > s.break.limit_ms) add("break_over", names(row)[s.break.side] + " +" + BG.fmtClock(used - s.break.limit_ms));
+      if (used > s.break.limit_ms) {
+        say("break_over", t("alw.break_over", { name: nm[s.break.side], limit: BG.fmtClock(s.break.limit_ms), t: BG.fmtClock(used - s.break.limit_ms) }));
+        out[out.length - 1].overrun = { side: s.break.side, ms: used - s.break.limit_ms };
+        out[out.length - 1].key = info.id + ":break_over:" + s.break.started_ms;
+      }
+    }
+    const now = performance.now();
+    for (const a of out) {
+      a.table = info.id;
+      if (!app.alertSince.has(a.key)) app.alertSince.set(a.key, now);
+      a.since = app.alertSince.get(a.key);
     }
     return out.filter((a) => !app.handled.has(a.key));
   }
+  /* Under the table's first (largest) low-time warning. */
+  function isLow(row, ms) {
+    const w = (row.info && row.info.warn_s) || [60];
+    return w.length > 0 && ms > 0 && ms <= Math.max(...w) * 1000;
+  }
+  function other(x) { return x === "A" ? "B" : "A"; }
   function matchNow(row) { return row.state.at_ms + (performance.now() - row.recvAt); }
   function names(row) {
     const p = (row.info && row.info.players) || ["A", "B"];
     return { A: p[0] || "A", B: p[1] || "B" };
+  }
+  function tableName(row) {
+    const info = row.info || {};
+    return info.name || t("alw.table", { n: info.id });
+  }
+  /* An alert's one-click fix: open the ruling, resume, or propose the break's penalty. */
+  function fixOf(row, a) {
+    const id = row.info.id, n = names(row);
+    if (a.kind === "flag" || a.kind === "dispute" || a.kind === "dispute_expiry") {
+      return el("button", { type: "button", class: "go", "data-act": "fix-ruling", text: t("alw.fix_ruling"), onclick: () => {
+        select(id);
+        const act = document.getElementById("actions");
+        if (act) act.scrollIntoView({ block: "start" });
+      } });
+    }
+    if (a.kind === "director") {
+      return el("button", { type: "button", class: "go", "data-act": "fix-resume", text: t("det.resume"), onclick: () => {
+        select(id);
+        askConfirm(t("det.resume") + " — " + title(row), [{ do: "resume" }], a.key);
+      } });
+    }
+    if (a.kind === "break_over" && a.overrun) {
+      const o = a.overrun;
+      return el("button", { type: "button", class: "go", "data-act": "fix-break", text: t("alw.fix_break", { t: BG.fmtClock(o.ms) }), onclick: () => {
+        select(id);
+        askConfirm(t("alw.fix_break_confirm", { name: n[o.side], t: BG.fmtClock(o.ms) }),
+          [{ do: "adjust", side: o.side, delta_ms: -o.ms }], a.key);
+      } });
+    }
+    return null;
   }
   function title(row) {
     const n = names(row), info = row.info || {};
@@ -218,10 +279,15 @@
     const list = $("alert-list");
     list.replaceChildren();
     let n = 0;
-    for (const id of Object.keys(app.tables).sort((a, b) => a - b)) {
+    const all = [];
+    for (const id of Object.keys(app.tables)) {
       const row = app.tables[id];
       if (row.info && row.info.status === "closed") continue;
-      for (const a of alertsOf(row)) {
+      all.push(...alertsOf(row));
+    }
+    for (const a of sortAlerts(all)) {
+      const id = String(a.table), row = app.tables[id];
+      {
         n += 1;
         if (!app.alertsSeen.has(a.key)) { app.alertsSeen.add(a.key); BG.beep(2, 120); }
         const confirm = a.premature ? el("button", { type: "button", "data-act": "confirm-premature",
@@ -231,8 +297,8 @@
             askConfirm(t("det.premature") + " " + names(row)[a.premature], [{ do: "premature", side: a.premature }], a.key);
           } }) : null;
         list.append(el("div", { class: "alert", "data-kind": a.kind, "data-table": id }, [
-          el("span", { class: "grow", text: title(row) + ": " + a.text }),
-          confirm,
+          el("span", { class: "grow", text: tableName(row) + ": " + a.text }),
+          confirm || fixOf(row, a),
           el("button", { type: "button", "data-act": "open", text: t("dir.open"), onclick: () => select(Number(id)) }),
           el("button", { type: "button", "data-act": "handled", text: t("dir.ack"), onclick: () => { app.handled.add(a.key); saveHandled(); render(); } })
         ]));
@@ -269,8 +335,10 @@
       const times = el("div", { class: "times" });
       for (const side of SIDES) {
         const run = s[side].running && s.phase === "playing";
+        const low = isLow(row, s[side].reserve_ms);
         times.append(el("span", { class: run ? "run" : "", text: side }), el("span", { class: run ? "run" : "", text: n[side] }),
-          el("span", { class: "t" + (run ? " run" : ""), "data-clock": id + side, text: BG.fmtClock(s[side].reserve_ms) }));
+          el("span", { class: "t" + (run ? " run" : "") + (low ? " low" : ""), "data-clock": id + side, "data-low": low ? "1" : null,
+            text: BG.fmtClock(s[side].reserve_ms) }));
       }
       c.append(times);
       let meta = t("phase." + s.phase);
@@ -280,6 +348,13 @@
       c.append(el("div", { class: "meta", text: meta }));
     }
     const badges = el("div", { class: "badges" });
+    if (row.info.rules) badges.append(el("span", { class: "badge rules", "data-badge": "rules", title: (presets[row.info.rules] || {}).title || "", text: row.info.rules }));
+    if (s && s.phase === "match_over" && s.winner) badges.append(el("span", { class: "badge winner", "data-badge": "winner", text: t("card.winner", { name: n[s.winner] }) }));
+    if (s) for (const side of SIDES) {
+      if (s.phase !== "match_over" && !s[side].expired && isLow(row, s[side].reserve_ms)) {
+        badges.append(el("span", { class: "badge low", "data-badge": "low-" + side, text: t("card.low", { name: n[side] }) }));
+      }
+    }
     if (s && s.crawford) badges.append(el("span", { class: "badge crawford", text: t("bar.crawford") }));
     if (row.info.status === "closed") badges.append(el("span", { class: "badge", text: t("alert.closed") }));
     for (const a of alerts) badges.append(el("span", { class: "badge alert-b", "data-alert": a.kind, text: "⚠ " + (a.badge || t("alert." + a.kind)) }));
@@ -310,19 +385,54 @@
     }, 80);
   }
 
-  /* The director's commands: each needs a confirmation. */
-  /* handles: an alert's key, marked handled once the commands are accepted. */
-  function askConfirm(text, cmds, handles) { app.confirm = { text: text, cmds: cmds, handles: handles }; app.result = ""; renderDetail(); }
-  function doConfirmed() {
-    const c = app.confirm;
-    app.confirm = null;
-    app.resultErr = false;
-    for (const cmd of c.cmds) {
-      const id = conn.send(Object.assign({ table: app.selected }, cmd));
-      if (c.handles) app.handleOnAck[id] = c.handles;
-    }
+  /* The director's commands: each needs a confirmation, in a dialog (confirm.js)
+   * whose Confirm button is away from the opener and deaf for a moment. */
+  /* handles: an alert's key, marked handled once the commands are accepted;
+   * send: instead of commands, an HTTP request (closing a table). */
+  let lastClick = null;
+  document.addEventListener("click", (e) => { lastClick = { x: e.clientX, y: e.clientY, target: e.target }; }, true);
+  const inFlight = { ids: new Set(), done: null };
+  function settleConfirm(id) {
+    if (!inFlight.ids.delete(id) || inFlight.ids.size || !inFlight.done) return;
+    const done = inFlight.done;
+    inFlight.done = null;
+    done();
+  }
+  function askConfirm(text, cmds, handles, send) {
+    app.confirm = { text: text, cmds: cmds, handles: handles };
+    app.result = "";
+    const opener = lastClick && lastClick.target instanceof Element ? lastClick.target.closest("button") : null;
+    openConfirm({ text: t("det.confirm", { what: text }), confirmLabel: t("act.confirm"), cancelLabel: t("act.cancel"),
+      busyLabel: t("dir.sending"), opener: opener, point: lastClick,
+      onConfirm: send || (() => doConfirmed(app.selected, cmds, handles)) });
     renderDetail();
   }
+  /* Send the commands; settles when every one has its ack or error (or after 8 s: queued offline). */
+  function doConfirmed(table, cmds, handles) {
+    app.confirm = null;
+    app.resultErr = false;
+    return new Promise((resolve) => {
+      inFlight.ids = new Set();
+      inFlight.done = resolve;
+      for (const cmd of cmds) {
+        const id = conn.send(Object.assign({ table: table }, cmd));
+        inFlight.ids.add(id);
+        if (handles) app.handleOnAck[id] = handles;
+      }
+      if (!inFlight.ids.size) resolve();
+      setTimeout(resolve, 8000);
+      renderDetail();
+    });
+  }
+  function closeDetail() {
+    app.selected = null;
+    app.suggest = null;
+    render();
+  }
+  document.addEventListener("keydown", (e) => {
+    if (e.key !== "Escape" || document.querySelector("dialog[open]") || app.selected == null) return;
+    closeDetail();
+  });
 
   function renderDetail() {
     const d = $("detail"), id = app.selected, row = id != null ? app.tables[id] : null;
@@ -334,7 +444,9 @@
     d.querySelectorAll("input, select").forEach((i) => { keep[i.id] = i.value; });
     d.replaceChildren();
     const s = row.state, n = names(row), info = row.info;
-    d.append(el("h2", { text: title(row) }));
+    d.append(el("div", { class: "detail-head" }, [el("h2", { text: title(row) }),
+      el("button", { type: "button", class: "close-detail", "data-act": "close-detail", "aria-label": t("dir.close_detail"),
+        title: t("dir.close_detail"), text: "✕", onclick: closeDetail })]));
     d.append(el("p", { class: "meta", text: [info.rules, t("bar.to", { n: info.length }), info.teams ? t("form.teams") : "",
       s ? t("bar.score") + " " + s.score[0] + "–" + s.score[1] : "", s ? t("bar.cube") + " " + s.cube.value + (s.cube.owner ? " " + n[s.cube.owner] : "") : "",
       s && s.crawford ? t("bar.crawford") : "", s && s.cube_frozen ? t("bar.frozen") : "",
@@ -360,6 +472,8 @@
       el("div", { class: "row" }, [
         el("img", { class: "qr", alt: t("det.qr"), src: "/api/tables/" + id + "/qr.svg?key=" + encodeURIComponent(key) }),
         el("div", { class: "linkbox" }, [url ? el("a", { href: url, target: "_blank", rel: "noopener", id: "table-link", text: url }) : null])])]));
+    d.append(el("p", {}, [el("a", { href: "/api/tables/" + id + "/report.html?key=" + encodeURIComponent(key), target: "_blank",
+      rel: "noopener", id: "sheet-link", text: t("det.sheet") })]));
     d.append(el("fieldset", {}, [el("legend", { text: t("det.log") }), el("div", { class: "log-wrap", id: "log-wrap" })]));
     renderLog();
     d.querySelectorAll("input, select").forEach((i) => { if (keep[i.id] !== undefined) i.value = keep[i.id]; });
@@ -367,12 +481,6 @@
 
   function actions(row, s, n) {
     const box = el("fieldset", { id: "actions" }, [el("legend", { text: t("det.actions") })]);
-    if (app.confirm) {
-      box.append(el("div", { class: "row confirm-row" }, [
-        el("strong", { text: t("det.confirm", { what: app.confirm.text }) }),
-        el("button", { type: "button", class: "act confirm", "data-act": "confirm", text: t("act.confirm"), onclick: doConfirmed }),
-        el("button", { type: "button", "data-act": "cancel", text: t("act.cancel"), onclick: () => { app.confirm = null; renderDetail(); } })]));
-    }
     box.append(el("p", { class: "msg" + (app.resultErr ? " err" : ""), id: "result", text: app.result }));
     if (!s) return box;
     const btn = (label, act, text, cmds) => el("button", { type: "button", "data-act": act, text: label, onclick: () => askConfirm(text, cmds()) });
@@ -384,15 +492,16 @@
     if (row1.childNodes.length) box.append(row1);
     if (ph === "dispute") {
       const r = el("div", { class: "row" }, [el("strong", { text: t("det.ruling") + ":" })]);
+      const named = (decision, res) => rulingName(s, n, decision, res, t);
       if (s.dispute === "time_expired") {
         for (const res of ["single", "gammon", "backgammon"]) {
-          const label = t("det.ruling.gin", { r: t("result." + res) });
+          const label = named("gin", res);
           r.append(btn(label, "ruling-gin-" + res, t("det.ruling") + ": " + label, () => [{ do: "ruling", decision: "gin", result: res }]));
         }
-        r.append(btn(t("det.ruling.lost"), "ruling-lost", t("det.ruling") + ": " + t("det.ruling.lost"), () => [{ do: "ruling", decision: "lost" }]));
+        r.append(btn(named("lost"), "ruling-lost", t("det.ruling") + ": " + named("lost"), () => [{ do: "ruling", decision: "lost" }]));
       } else {
-        r.append(btn(t("det.ruling.accept"), "ruling-accept", t("det.ruling") + ": " + t("det.ruling.accept"), () => [{ do: "ruling", decision: "accept" }]));
-        r.append(btn(t("det.ruling.invalid"), "ruling-invalid", t("det.ruling") + ": " + t("det.ruling.invalid"), () => [{ do: "ruling", decision: "invalid" }]));
+        r.append(btn(named("accept"), "ruling-accept", t("det.ruling") + ": " + named("accept"), () => [{ do: "ruling", decision: "accept" }]));
+        r.append(btn(named("invalid"), "ruling-invalid", t("det.ruling") + ": " + named("invalid"), () => [{ do: "ruling", decision: "invalid" }]));
       }
       box.append(r);
       box.append(suggestBox(row, s, n));
@@ -411,6 +520,7 @@
       box.append(el("div", { class: "row" }, [el("strong", { text: t("det.adjust") + ":" }), adjSide, amount,
         el("button", { type: "button", "data-act": "adjust-add", text: t("det.add"), onclick: adjust(1) }),
         el("button", { type: "button", "data-act": "adjust-remove", text: t("det.remove"), onclick: adjust(-1) })]));
+      box.append(setClockRow(row, s, n));
       const move = (from) => () => {
         const ms = amountMs(), to = from === "A" ? "B" : "A";
         if (!ms) { app.result = t("det.amount"); app.resultErr = true; renderDetail(); return; }
@@ -451,22 +561,122 @@
     }
     if (row.info.status !== "closed") {
       box.append(el("div", { class: "row" }, [el("button", { type: "button", "data-act": "close-table", text: t("det.close_table"),
-        onclick: () => { app.confirm = { text: t("det.close_table"), cmds: [], http: true }; renderDetail(); } })]));
-      if (app.confirm && app.confirm.http) {
-        app.confirm.cmds = [];
-        const c = box.querySelector("[data-act=confirm]");
-        if (c) c.onclick = async () => { app.confirm = null; try { mergeInfo(await api("POST", "/api/tables/" + row.info.id + "/close")); } catch (e) { app.result = String(e.message); } render(); };
-      }
+        onclick: () => askConfirm(t("det.close_table"), [], null, async () => {
+          app.confirm = null;
+          try { mergeInfo(await api("POST", "/api/tables/" + row.info.id + "/close")); } catch (e) { app.result = String(e.message); }
+          render();
+        }) })]));
     }
     return box;
   }
 
+  /* The position as a board: shown from the typed ID (GET /api/position), or entered
+   * by clicks on an empty board and written as a Position ID (POST /api/position). */
+  async function showBoard(id) {
+    const text = (document.getElementById("sugg-position") || {}).value || "";
+    try { app.board = { table: id, board: await api("GET", "/api/position?id=" + encodeURIComponent(text.trim())) }; }
+    catch (e) { app.board = { table: id, error: String(e.message) }; }
+    renderDetail();
+  }
+  async function makeId(id) {
+    const ed = app.boardEdit;
+    try {
+      const out = await api("POST", "/api/position", { on_roll: { points: ed.board.on_roll.points, bar: ed.board.on_roll.bar },
+        opponent: { points: ed.board.opponent.points, bar: ed.board.opponent.bar }, dice: ed.board.dice });
+      ed.out = out; ed.error = null;
+      const pos = document.getElementById("sugg-position");
+      if (pos) pos.value = out.position_id;
+    } catch (e) { ed.error = String(e.message); ed.out = null; }
+    if (app.selected === id) renderDetail();
+  }
+  function boardBox(row, s, n) {
+    const id = row.info.id;
+    const who = { on_roll: n[s.on_turn] || t("brd.on_roll"), opponent: n[other(s.on_turn || "A")] || t("brd.opponent") };
+    const box = el("div", { class: "board-box", id: "board-box" });
+    const ed = app.boardEdit && app.boardEdit.table === id ? app.boardEdit : null;
+    box.append(el("div", { class: "row" }, [
+      el("button", { type: "button", "data-act": "show-board", text: t("brd.show"), onclick: () => showBoard(id) }),
+      el("button", { type: "button", "data-act": "enter-board", text: ed ? t("brd.close_editor") : t("brd.enter"), onclick: () => {
+        app.boardEdit = ed ? null : { table: id, board: emptyBoard(), who: "on_roll", remove: false };
+        renderDetail();
+      } })]));
+    const shown = app.board && app.board.table === id ? app.board : null;
+    if (shown && !ed) {
+      if (shown.error) box.append(el("p", { class: "msg err", id: "board-error", text: shown.error }));
+      else {
+        const wrap = el("div", { class: "board-view", id: "board-view" });
+        wrap.append(drawBoard(shown.board));
+        wrap.append(el("p", { class: "hint", text: t("brd.legend", { me: who.on_roll, them: who.opponent }) }));
+        box.append(wrap);
+      }
+    }
+    if (!ed) return box;
+    const b = ed.board;
+    const sideSel = el("select", { id: "be-side", onchange: (e) => { ed.who = e.target.value; } }, ["on_roll", "opponent"].map((x) =>
+      el("option", { value: x, text: t("brd.side." + x, { name: who[x] }), selected: ed.who === x ? "selected" : null })));
+    const remove = el("input", { type: "checkbox", id: "be-remove", onchange: (e) => { ed.remove = e.target.checked; } });
+    remove.checked = ed.remove;
+    const die = (i) => el("select", { id: "be-d" + i, "aria-label": t("brd.die"), onchange: (e) => {
+      const d = b.dice || [0, 0];
+      d[i - 1] = Number(e.target.value);
+      b.dice = d[0] && d[1] ? d : (d[0] || d[1] ? d : null);
+    } }, ["—", 1, 2, 3, 4, 5, 6].map((v, k) => el("option", { value: k, text: String(v),
+      selected: b.dice && b.dice[i - 1] === k ? "selected" : null })));
+    const editor = el("div", { class: "board-editor", id: "board-editor" }, [
+      el("div", { class: "row" }, [sideSel, el("label", {}, [remove, " " + t("brd.remove")]),
+        el("span", { text: t("brd.dice") }), die(1), die(2),
+        el("button", { type: "button", class: "go", "data-act": "make-id", text: t("brd.make"), onclick: () => {
+          if (b.dice && !(b.dice[0] && b.dice[1])) { ed.error = t("brd.both_dice"); renderDetail(); return; }
+          makeId(id);
+        } }),
+        el("button", { type: "button", "data-act": "clear-board", text: t("brd.clear"), onclick: () => { ed.board = emptyBoard(); ed.out = null; renderDetail(); } })]),
+      drawBoard(b, { onPoint: (p, ev) => {
+        const minus = ed.remove || ev.type === "contextmenu";
+        if (place(b, ed.who, p, minus ? -1 : 1)) { ed.out = null; renderDetail(); }
+      } }),
+      el("p", { class: "hint", text: t("brd.help", { me: who.on_roll, them: who.opponent, a: 15 - b.on_roll.off, b: 15 - b.opponent.off }) })]);
+    if (ed.out) editor.append(el("p", {}, [el("strong", { text: t("brd.made") + " " }), el("code", { id: "be-id", text: ed.out.position_id }),
+      el("span", { class: "hint", text: " · " + ed.out.xgid })]));
+    if (ed.error) editor.append(el("p", { class: "msg err", id: "be-error", text: ed.error }));
+    box.append(editor);
+    return box;
+  }
+
+  /* "Set clock to m:ss": the delta is computed from the reserve when the command is sent. */
+  function reserveNow(row, side) {
+    const s = row.state;
+    if (s.phase !== "playing" || !s[side].running) return s[side].reserve_ms;
+    return BG.viewAt(s, BG.modeOf(s, row.info, presets), performance.now() - row.recvAt)[side].reserve_ms;
+  }
+  function setClockRow(row, s, n) {
+    const side = el("select", { id: "set-side" }, SIDES.map((x) => el("option", { value: x, text: x + " · " + n[x] })));
+    const to = el("input", { id: "set-to", size: 6, placeholder: "5:00", autocomplete: "off", "aria-label": t("set.title") });
+    const preview = el("span", { class: "set-preview", id: "set-preview", "aria-live": "polite" });
+    const warn = el("span", { class: "msg err set-warn", id: "set-warn" });
+    const show = () => {
+      const ms = to.value.trim() ? BG.parseClock(to.value) : null;
+      if (ms == null) { preview.textContent = to.value.trim() ? t("set.bad") : ""; warn.textContent = ""; return; }
+      const plan = setClockPlan(reserveNow(row, side.value), ms);
+      preview.textContent = previewText(side.value, plan, BG.fmtClock);
+      warn.textContent = plan.flags ? t("set.flags", { name: n[side.value] }) : "";
+    };
+    to.addEventListener("input", show);
+    side.addEventListener("change", show);
+    app.setPreview = show;
+    const go = el("button", { type: "button", "data-act": "set-clock", text: t("set.go"), onclick: () => {
+      const ms = BG.parseClock(to.value);
+      if (ms == null) { app.result = t("set.bad"); app.resultErr = true; renderDetail(); return; }
+      const x = side.value, plan = setClockPlan(reserveNow(row, x), ms);
+      const tableId = row.info.id;
+      askConfirm(t("set.title") + " " + previewText(x, plan, BG.fmtClock) + (plan.flags ? " " + t("set.flags", { name: n[x] }) : ""), [], null,
+        () => doConfirmed(tableId, [{ do: "adjust", side: x, delta_ms: setClockPlan(reserveNow(row, x), ms).delta_ms }]));
+    } });
+    setTimeout(show, 0);
+    return el("div", { class: "row set-clock" }, [el("strong", { text: t("set.title") + ":" }), side, to, go, preview, warn]);
+  }
+
   /* The board engine's ruling on a dispute, from the position the director types
    * (POST /api/tables/{id}/adjudicate): a suggestion, applied only when confirmed. */
-  function rulingLabel(decision, result) {
-    if (decision === "gin") return t("det.ruling.gin", { r: t("result." + result) });
-    return t("det.ruling." + decision);
-  }
   async function suggestRuling(id, text) {
     if (!text.trim()) { app.suggest = { table: id, error: t("det.sugg.empty") }; renderDetail(); return; }
     app.suggest = { table: id, busy: true };
@@ -485,6 +695,7 @@
         el("button", { type: "button", "data-act": "suggest", text: t("det.sugg.ask"), disabled: !!(sg && sg.busy),
           onclick: () => suggestRuling(id, pos.value) })]),
       el("p", { class: "hint", text: t("det.sugg.on_roll", { side: s.on_turn || "?", name: n[s.on_turn] || "?" }) })]);
+    box.append(boardBox(row, s, n));
     if (!sg) return box;
     const out = el("div", { class: "suggestion", id: "suggestion", role: "status" });
     if (sg.busy) out.append(el("p", { text: t("det.sugg.busy") }));
@@ -492,7 +703,7 @@
     else {
       const o = sg.out;
       if (o.command) {
-        const label = rulingLabel(o.decision, o.result);
+        const label = rulingName(s, n, o.decision, o.result, t);
         out.append(el("p", {}, [el("strong", { text: t("det.sugg.ruling") + ": " }), el("span", { class: "sugg-ruling", text: label })]));
         out.append(el("p", { class: "sugg-reason", text: o.reason }));
         out.append(el("p", { class: "hint sugg-clause", text: o.clause }));
@@ -553,8 +764,11 @@
       const v = BG.viewAt(s, mode, performance.now() - row.recvAt);
       for (const side of SIDES) {
         if (!s[side].running) continue;
-        const txt = BG.fmtClock(v[side].reserve_ms);
-        document.querySelectorAll('[data-clock="' + id + side + '"]').forEach((n) => { if (n.textContent !== txt) n.textContent = txt; });
+        const txt = BG.fmtClock(v[side].reserve_ms), low = isLow(row, v[side].reserve_ms);
+        document.querySelectorAll('[data-clock="' + id + side + '"]').forEach((n) => {
+          if (n.textContent !== txt) n.textContent = txt;
+          if (n.classList.contains("low") !== low) n.classList.toggle("low", low);
+        });
         if (app.selected === Number(id)) {
           const dt = document.querySelector('[data-clock="detail' + side + '"]');
           if (dt && dt.textContent !== txt) dt.textContent = txt;
@@ -568,6 +782,7 @@
   }
   // breaks running over appear without a new message
   setInterval(() => {
+    if (app.setPreview && document.getElementById("set-to")) app.setPreview();
     for (const id in app.tables) { const s = app.tables[id].state; if (s && s.phase === "break") { renderAlerts(); renderCards(); break; } }
   }, 1000);
 
@@ -671,7 +886,7 @@
   document.addEventListener("pointerdown", () => BG.unlockAudio(), { once: true });
 
   document.documentElement.lang = I18N.lang;
-  window.BGDirector = { app: app, conn: conn, select: select, alertsOf: alertsOf, openTableForm: openTableForm };
+  window.BGDirector = { app: app, closeDetail: closeDetail, conn: conn, select: select, alertsOf: alertsOf, openTableForm: openTableForm };
   render();
   if (!key) unauthorized();
   else {
