@@ -260,13 +260,20 @@ def test_match_ids_agree_with_gnubg_encoder() -> None:
     # gnubg -> ours and ours -> gnubg on 3000 states, every field varied
     gnubg = _gnubg()
     rng = random.Random(66)
-    for _ in range(3000):
+    compared = 0
+    while compared < 3000:
         m = random_match(rng)
+        if m.length > 64 or m.cube > 4096:
+            # past gnubg's own limits its cubeinfo reads outside its match
+            # equity table (and may crash): those states are checked as
+            # round trips of ours alone
+            continue
         if not m.length:  # gnubg's cubeinfo keeps no score for money (its session does)
             m = replace(m, score=(0, 0))
         theirs = gnubg.matchid(*_gnubg_dicts(gnubg, m))
         assert match_id(m) == theirs, m
         assert match_from_id(theirs) == m
+        compared += 1
 
 
 @_own_process
