@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server  # noqa: E402
+from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until  # noqa: E402
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -40,20 +40,20 @@ def measure(presses: int = 100) -> dict[str, float]:
             ctx = browser.new_context(viewport={"width": 412, "height": 915})
             page = ctx.new_page()
             page.goto(LiveServer.table_url(table, live.url))
-            page.wait_for_function("window.BGTable && BGTable.app.state")
+            until(page, "window.BGTable && BGTable.app.state")
             pages.append(page)
         first, second = pages
         first.click("#center .dice[data-die='A'] .die[data-n='6']")
         first.click("#center .dice[data-die='B'] .die[data-n='1']")
         first.click("#roll-start")
         for page in pages:
-            page.wait_for_function("BGTable.app.state.on_turn === 'A'")
+            until(page, "BGTable.app.state.on_turn === 'A'")
         for i in range(presses):
             presser, watcher, side = (first, second, "A") if i % 2 == 0 else (second, first, "B")
             seq = watcher.evaluate("BGTable.app.seq")
             presser.locator(f"#half-{side} .face").click(position={"x": 14, "y": 14})
-            watcher.wait_for_function(
-                f"BGTable.app.paints.some((p) => p[1] > {seq})", timeout=10_000)
+            until(watcher,
+                f"BGTable.app.paints.some((p) => p[1] > {seq})", timeout_ms=10_000)
         latencies: list[float] = []
         for presser, watcher in ((first, second), (second, first)):
             data = presser.evaluate("[BGTable.app.presses, BGTable.app.confirmed]")

@@ -237,7 +237,7 @@ def test_an_open_dashboard_comes_back_after_a_restart(tmp_path: Path) -> None:
     """The laptop dies and ``bgclock serve`` starts again with the same
     command: the dashboard already open in the browser reconnects by itself,
     with the key of the link it was opened from."""
-    from bench.web_kit import CHROMIUM, launch_chromium
+    from bench.web_kit import CHROMIUM, launch_chromium, until
 
     sync_api = pytest.importorskip("playwright.sync_api")
     if not CHROMIUM.exists():
@@ -251,14 +251,14 @@ def test_an_open_dashboard_comes_back_after_a_restart(tmp_path: Path) -> None:
             page = browser.new_page()
             page.goto(first.director_url)
             online = "document.getElementById('conn').dataset.status === 'online'"
-            page.wait_for_function(online, timeout=15_000)
+            until(page, online, timeout_ms=15_000)
             first.kill9()
-            page.wait_for_function(
+            until(page,
                 "document.getElementById('conn').dataset.status === 'offline'",
-                timeout=15_000)
+                timeout_ms=15_000)
             second = start(args)
             try:
-                page.wait_for_function(online, timeout=15_000)
+                until(page, online, timeout_ms=15_000)
                 assert page.locator("#fatal").is_hidden()
                 assert page.url == second.director_url == first.director_url
             finally:

@@ -174,7 +174,8 @@ async def test_an_adjust_past_a_day_is_refused_and_the_table_plays_on(live: Any)
         assert error["code"] == "invalid" and "points" in error["message"]
         ack = await director.cmd("adjust", table=table["id"], side="A", delta_ms=DAY_MS)
         assert ack["type"] == "ack"
-        assert (await director.cmd("hit", table=table["id"], side="A"))["type"] == "ack"
+        # B rolled the higher die: B's hit is the table playing on
+        assert (await director.cmd("hit", table=table["id"], side="B"))["type"] == "ack"
     assert [e["event"]["do"] for e in await live.stored(table["id"])] == [
         "opening_roll", "adjust", "hit"]
 

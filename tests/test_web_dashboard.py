@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server
+from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -57,9 +57,9 @@ def pages(browser: Any) -> Iterator[Any]:
 
 
 def wait(page: Any, cond: str) -> None:
-    page.wait_for_function(
+    until(page,
         f"(() => {{ const s = window.BGTable && BGTable.app.state; return !!s && ({cond}); }})()",
-        timeout=5000)
+        timeout_ms=5000)
 
 
 def events(live: LiveServer, tid: int) -> list[dict[str, Any]]:
@@ -152,16 +152,16 @@ def test_set_clock_previews_the_result_and_warns_of_a_flag(live: LiveServer, pag
     d.wait_for_selector("#set-to")
     d.select_option("#set-side", "A")
     d.fill("#set-to", "5:00")
-    d.wait_for_function("document.querySelector('#set-preview').textContent === 'A: 3:12 → 5:00'")
+    until(d, "document.querySelector('#set-preview').textContent === 'A: 3:12 → 5:00'")
     assert d.inner_text("#set-warn") == ""
     d.fill("#set-to", "0:00")
-    d.wait_for_function("document.querySelector('#set-preview').textContent === 'A: 3:12 → 0:00.0'")
+    until(d, "document.querySelector('#set-preview').textContent === 'A: 3:12 → 0:00.0'")
     assert "Eve would flag" in d.inner_text("#set-warn")
     d.fill("#set-to", "5:00")
     d.click("[data-act='set-clock']")
     assert "A: 3:12 → 5:00" in d.inner_text("#dlg-confirm")
     d.click("#dlg-confirm [data-act='confirm']")
-    d.wait_for_function(
+    until(d,
         f"(BGDirector.app.tables[{tid}].state || {{A: {{}}}}).A.reserve_ms === 300000")
     last = events(live, tid)[-1]["event"]
     assert (last["do"], last["side"], last["delta_ms"]) == ("adjust", "A", 108_000)

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server
+from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until
 from tests.test_web_match import Pages, press, roll, state, table_page, wait
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -236,7 +236,7 @@ def test_stop_is_one_tap_and_the_reason_comes_after(live: LiveServer, pages: Pag
     assert stop["event"]["do"] == "stop" and stop["event"]["reason"] == "other"
     # the reason, afterwards: a call for the director is stored as a summons
     page.click("#center [data-reason='director']")
-    other.wait_for_function("document.querySelector('#half-A .ctx').innerText"
+    until(other, "document.querySelector('#half-A .ctx').innerText"
                             ".includes('waiting for the director')")
     assert "in attesa del direttore" in page.locator("#half-B .ctx").inner_text()
     assert "chiamato il direttore" in page.locator("#phase").inner_text()
@@ -274,7 +274,7 @@ def test_a_break_counts_against_its_limit_and_the_last_game_is_shown(
     assert "ultima partita: Ann +2 punti" in ctx and "punteggio 2 – 0" in ctx
     page.evaluate("BGTable.command({do: 'break', side: 'B'})")
     wait(page, "s.phase === 'break'")
-    page.wait_for_function("document.querySelector('#half-A .brk').innerText"
+    until(page, "document.querySelector('#half-A .brk').innerText"
                            ".includes('su 10:00')")
 
 
@@ -298,7 +298,7 @@ def test_an_offer_says_who_answers_and_a_gin_ruling_crowns_the_winner(
     wait(t, "s.phase === 'dispute'", timeout=10000)
     assert "waiting for the director" in t.locator("#half-A .ctx").inner_text()
     d = pages.open(live.director_url(), {"width": 1024, "height": 768})
-    d.wait_for_function("window.BGDirector && BGDirector.conn.ready")
+    until(d, "window.BGDirector && BGDirector.conn.ready")
     d.evaluate("(id) => BGDirector.conn.send({table: id, do: 'ruling', decision: 'gin', "
                "result: 'single'})", biba["id"])
     wait(t, "s.phase === 'match_over' && s.winner === 'A'")
@@ -364,7 +364,7 @@ def test_touch_targets_and_nothing_clipped(live: LiveServer, browser: Any, w: in
     try:
         page = ctx.new_page()
         page.goto(LiveServer.table_url(table, live.url) + "&lang=" + lang)
-        page.wait_for_function("window.BGTable && BGTable.app.state")
+        until(page, "window.BGTable && BGTable.app.state")
         screens = {}
         page.wait_for_timeout(100)
         screens["opening roll"] = page.evaluate(FIT_JS)
@@ -416,12 +416,12 @@ def test_axe_finds_nothing_critical_or_serious(live: LiveServer, browser: Any) -
         page = ctx.new_page()
         url = LiveServer.table_url(table, live.url)
         page.goto(url + "&lang=it")
-        page.wait_for_function("window.BGTable && BGTable.app.state")
+        until(page, "window.BGTable && BGTable.app.state")
         content = page.locator('meta[name="viewport"]').get_attribute("content")
         assert "user-scalable=no" not in content and "maximum-scale" not in content
         found["opening roll"] = axe(page)
         page.reload()
-        page.wait_for_function("window.BGTable && BGTable.app.state")
+        until(page, "window.BGTable && BGTable.app.state")
         roll(page, 6, 1)
         wait(page, "s.on_turn === 'A'")
         found["playing"] = axe(page)
@@ -437,7 +437,7 @@ def test_axe_finds_nothing_critical_or_serious(live: LiveServer, browser: Any) -
         # between games: a second table, one game played
         t2 = live.table(players=["Ann", "Bob"], length=5)
         page.goto(LiveServer.table_url(t2, live.url))
-        page.wait_for_function("window.BGTable && BGTable.app.state")
+        until(page, "window.BGTable && BGTable.app.state")
         roll(page, 6, 1)
         wait(page, "s.on_turn === 'A'")
         page.evaluate("BGTable.command({do: 'game_over', winner: 'A', result: 'single'})")
@@ -446,7 +446,7 @@ def test_axe_finds_nothing_critical_or_serious(live: LiveServer, browser: Any) -
         # the flag
         t3 = live.table(players=["Ann", "Bob"], length=3, clock={"reserve_ms": 1500, "delay_ms": 0})
         page.goto(LiveServer.table_url(t3, live.url))
-        page.wait_for_function("window.BGTable && BGTable.app.state")
+        until(page, "window.BGTable && BGTable.app.state")
         roll(page, 6, 1)
         wait(page, "s.phase === 'match_over'", timeout=10000)
         found["flag"] = axe(page)

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bench.web_kit import CHROMIUM, launch_chromium
+from bench.web_kit import CHROMIUM, launch_chromium, until
 from bgclock.web import STATIC_DIR, presets_json
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -35,7 +35,7 @@ def page() -> Iterator[Any]:
             pg.add_script_tag(path=str(STATIC_DIR / name))
         # the dashboard's own strings (an ES module merged into I18N)
         pg.add_script_tag(path=str(STATIC_DIR / "dir-strings.js"), type="module")
-        pg.wait_for_function("!!I18N.STRINGS.en['dir.sending']")
+        until(pg, "!!I18N.STRINGS.en['dir.sending']")
         yield pg
         browser.close()
 

@@ -18,7 +18,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent.parent))
 
-from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server  # noqa: E402
+from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until  # noqa: E402
 
 SIZES = {"360x640": (360, 640), "640x360": (640, 360), "412x915": (412, 915),
          "1024x768": (1024, 768), "1920x1080": (1920, 1080)}
@@ -29,14 +29,14 @@ def open_page(browser: Any, url: str, size: str, lang: str = "en") -> Any:
     ctx = browser.new_context(viewport={"width": w, "height": h}, locale=lang)
     page = ctx.new_page()
     page.goto(url + ("&" if "?" in url else "?") + "lang=" + lang)
-    page.wait_for_function("(window.BGTable && BGTable.app.state) || window.BGDirector")
+    until(page, "(window.BGTable && BGTable.app.state) || window.BGDirector")
     return page
 
 
 def cmd(page: Any, **command: Any) -> None:
     seq = page.evaluate("BGTable.app.seq")
     page.evaluate("(c) => BGTable.command(c)", command)
-    page.wait_for_function(f"BGTable.app.seq > {seq}")
+    until(page, f"BGTable.app.seq > {seq}")
 
 
 def shot(page: Any, name: str) -> None:
@@ -101,7 +101,7 @@ def main() -> int:
         pg = open_page(browser, url(low_t), "412x915")
         cmd(pg, do="opening_roll", dice=[2, 6])
         cmd(pg, do="hit", side="B")
-        pg.wait_for_function("BGTable.display().state.A.running", timeout=5000)
+        until(pg, "BGTable.display().state.A.running", timeout_ms=5000)
         time.sleep(2)
         shot(pg, "table-412x915-simple-delay")  # the delay in front, the reserve still
         time.sleep(10 + 7)
@@ -111,7 +111,7 @@ def main() -> int:
         # Table 3: the flag
         pg = open_page(browser, url(flag_t), "1024x768")
         cmd(pg, do="opening_roll", dice=[6, 1])
-        pg.wait_for_function("BGTable.app.state.phase === 'match_over'", timeout=10000)
+        until(pg, "BGTable.app.state.phase === 'match_over'", timeout_ms=10000)
         shot(pg, "table-1024x768-flag")
         pg.context.close()
         pg = open_page(browser, url(flag_t), "360x640")
@@ -138,7 +138,7 @@ def main() -> int:
                            rules="aba-2003-standard", clock={"reserve_ms": 1_500})
         pg = open_page(browser, url(aba_t), "412x915")
         cmd(pg, do="opening_roll", dice=[5, 1])
-        pg.wait_for_function("BGTable.app.state.phase === 'stopped'", timeout=10000)
+        until(pg, "BGTable.app.state.phase === 'stopped'", timeout_ms=10000)
         shot(pg, "table-412x915-aba-penalty")
         pg.context.close()
 
@@ -147,7 +147,7 @@ def main() -> int:
         pg = open_page(browser, url(dir_t), "412x915")
         cmd(pg, do="opening_roll", dice=[3, 1])
         pg.evaluate("BGTable.callDirector('A', 'premature')")
-        pg.wait_for_function("BGTable.app.state.phase === 'stopped' "
+        until(pg, "BGTable.app.state.phase === 'stopped' "
                              "&& BGTable.conn.pending.length === 0")
         pg.context.close()
         pg = open_page(browser, url(main_t), "412x915")
