@@ -68,8 +68,11 @@ class LiveServer:
 
 
 @contextlib.contextmanager
-def running_server(db: Path | None = None, **options: Any) -> Iterator[LiveServer]:
-    """The tournament server on 127.0.0.1:<free port>, in a thread."""
+def running_server(db: Path | None = None, port: int | None = None,
+                   **options: Any) -> Iterator[LiveServer]:
+    """The tournament server on 127.0.0.1:<port> (a free one by default), in a
+    thread.  Restarting on the same port keeps the pages' origin (their
+    localStorage: a table device's id)."""
     import uvicorn
 
     from bgclock.server import create_app
@@ -79,7 +82,7 @@ def running_server(db: Path | None = None, **options: Any) -> Iterator[LiveServe
         if db is None:
             db = Path(stack.enter_context(tempfile.TemporaryDirectory())) / "bgclock.db"
         app = create_app(open_store(str(db)), director_secret=KEY, **options)
-        port = free_port()
+        port = port or free_port()
         config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                                 ws_max_size=64 * 1024, lifespan="on", ws="websockets-sansio")
         server = uvicorn.Server(config)

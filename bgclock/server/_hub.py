@@ -573,6 +573,8 @@ class TableHub:
         after = self.match.copy()
         text = dumps(update_message(stored, self.match.state().to_dict()))
         # "restart" ends with the first command accepted after the recovery
+        # (a kept table's too: its keeper may never come back)
+        self.recovering = False
         attention_changed = self.attention() != attention
         self.rearm()
         generation = self.generation

@@ -649,7 +649,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     return BG.viewAt(s, BG.modeOf(s, row.info, presets), performance.now() - row.recvAt)[side].reserve_ms;
   }
   function setClockRow(row, s, n) {
-    const side = el("select", { id: "set-side" }, SIDES.map((x) => el("option", { value: x, text: x + " · " + n[x] })));
+    const side = el("select", { id: "set-side", "aria-label": t("dir.side") }, SIDES.map((x) => el("option", { value: x, text: x + " · " + n[x] })));
     const to = el("input", { id: "set-to", size: 6, placeholder: "5:00", autocomplete: "off", "aria-label": t("set.title") });
     const preview = el("span", { class: "set-preview", id: "set-preview", "aria-live": "polite" });
     const warn = el("span", { class: "msg err set-warn", id: "set-warn" });
@@ -741,7 +741,8 @@ import { setClockPlan, previewText } from "./setclock.js";
       if (r.note) {
         const x = r.note;
         body.append(el("tr", { class: "note" }, [el("td", { text: "" }), el("td", { text: BG.fmtClock(x.at_ms) }),
-          el("td", { text: "☎ " + x.type + " " + x.why + " " + x.side }), el("td", { text: x.source }),
+          el("td", { text: x.type === "keeper" ? "⏱ " + t("log.keeper", { d: x.device })
+            : "☎ " + x.type + " " + x.why + " " + x.side }), el("td", { text: x.source }),
           el("td", { text: "" }), el("td", { text: "" }), el("td", { text: "" })]));
         continue;
       }

@@ -177,7 +177,8 @@
       "msg.winner_gin": "★ WINNER (gin ruled by the director)",
       "msg.last_game": "last game: {name} +{pts}", "msg.score_now": "score {a} – {b}",
       "msg.delay": "delay", "ann.phase": "{phase}", "set.lang_it": "Italiano", "set.lang_en": "English",
-      "dir.side": "Side", "form.score_b": "Score of B"
+      "dir.side": "Side", "form.score_b": "Score of B",
+      "log.keeper": "the table's time is kept by device {d}"
     },
     it: {
       "app.table": "Orologio del tavolo", "app.director": "Direttore",
@@ -347,7 +348,8 @@
       "msg.winner_gin": "★ VINCITORE (gin deciso dal direttore)",
       "msg.last_game": "ultima partita: {name} +{pts}", "msg.score_now": "punteggio {a} – {b}",
       "msg.delay": "ritardo", "ann.phase": "{phase}", "set.lang_it": "Italiano", "set.lang_en": "English",
-      "log.seq": "#", "dir.side": "Lato", "form.score_b": "Punteggio di B"
+      "log.seq": "#", "dir.side": "Lato", "form.score_b": "Punteggio di B",
+      "log.keeper": "il tempo del tavolo è tenuto dal dispositivo {d}"
     }
   };
 
