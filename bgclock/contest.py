@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from bgclock.core import PRESETS, ClockError, ClockSettings
-from bgclock.script import ScriptError, _check_keys, _is_int, _need, _shown, script_files
+from bgclock.script import ScriptError, _check_keys, _is_int, _need, _shown, run_each
 from bgclock.tournament import (
     DEFAULT_GRACE_MS,
     RESULTS,
@@ -390,20 +390,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    worst = 0
-    counts = {0: 0, 1: 0, 2: 0}
-    for name in args.files:
-        paths = script_files(name)
-        if not paths:
-            counts[2] += 1
-            worst = 2
-            print(f"{name}: no contest scripts (*.json) in this folder")
-            continue
-        for path in paths:
-            code, line = run_file(path)
-            counts[code] += 1
-            worst = max(worst, code)
-            if code or not args.quiet:
-                print(line)
-    print(f"{counts[0]} passed, {counts[1]} failed, {counts[2]} invalid")
-    return worst
+    def one(path: Path) -> int:
+        code, line = run_file(path)
+        if code or not args.quiet:
+            print(line)
+        return code
+
+    return run_each(args.files, "contest scripts", one)

@@ -367,27 +367,33 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="print only failures and the summary")
 
 
-def run(args: argparse.Namespace) -> int:
+def run_each(names: list[str], what: str, one: Callable[[Path], int]) -> int:
+    """Run ``one`` on every file the names stand for (a folder: every
+    ``*.json`` under it); print the summary; the highest exit code."""
     worst = 0
     counts = {0: 0, 1: 0, 2: 0}
-    for name in args.files:
+    for name in names:
         paths = script_files(name)
         if not paths:
             counts[2] += 1
             worst = 2
-            print(f"{name}: no clock scripts (*.json) in this folder")
+            print(f"{name}: no {what} (*.json) in this folder")
             continue
         for path in paths:
-            worst = max(worst, _run_one(path, args, counts))
+            code = one(path)
+            counts[code] += 1
+            worst = max(worst, code)
     print(f"{counts[0]} passed, {counts[1]} failed, {counts[2]} invalid")
     return worst
 
 
-def _run_one(path: Path, args: argparse.Namespace, counts: dict[int, int]) -> int:
-    code, line, outcome = run_file(path)
-    counts[code] += 1
-    if code or not args.quiet:
-        print(line)
-    if args.state and outcome is not None:
-        print(json.dumps(state_fields(outcome.state), sort_keys=True))
-    return code
+def run(args: argparse.Namespace) -> int:
+    def one(path: Path) -> int:
+        code, line, outcome = run_file(path)
+        if code or not args.quiet:
+            print(line)
+        if args.state and outcome is not None:
+            print(json.dumps(state_fields(outcome.state), sort_keys=True))
+        return code
+
+    return run_each(args.files, "clock scripts", one)
