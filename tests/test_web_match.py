@@ -322,6 +322,8 @@ def test_the_director_sets_a_tables_warnings_in_the_form_and_edits_them_before_p
     tn = live.tournament("Warnings cup")
     d = pages.open(live.director_url(), {"width": 1280, "height": 900})
     d.wait_for_selector("#conn[data-status='online']")
+    # the form offers the tournaments the dashboard has loaded
+    until(d, f"!!BGDirector.app.tournaments[{tn['id']}]", timeout_ms=10_000)
     d.click("#btn-new-table")
     d.select_option("#tb-tournament", str(tn["id"]))
     d.fill("#tb-name", "Table 12")
@@ -492,6 +494,8 @@ def test_the_overtime_option_from_the_form_to_the_mark_and_the_alert(live: LiveS
     tn = live.tournament("Overtime cup")
     d = pages.open(live.director_url(), {"width": 1280, "height": 900})
     d.wait_for_selector("#conn[data-status='online']")
+    # the form offers the tournaments the dashboard has loaded
+    until(d, f"!!BGDirector.app.tournaments[{tn['id']}]", timeout_ms=10_000)
     d.click("#btn-new-table")
     d.select_option("#tb-tournament", str(tn["id"]))
     d.select_option("#tb-rules", "usbgf-2007-bronstein")
