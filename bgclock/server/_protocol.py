@@ -1,23 +1,39 @@
-"""The WebSocket messages (protocol version 1): validation and roles.
+"""The WebSocket messages (protocol version 1): declarations, decoding, roles.
+
+Every client message is declared once below as a ``msgspec.Struct``: its
+fields, their bounds, and that nothing else may be sent
+(``forbid_unknown_fields``).  The declaration is at once the decoder, the
+error the client gets (naming the field: ``cmd.lag_ms: must be at most
+60000``) and the JSON Schema served at ``/protocol/schemas.json`` (``SCHEMAS``).
+
+Messages are a tagged union on ``type``; a command (``type: "cmd"``) is a
+second tagged union on ``do``, one Struct per clock command holding exactly
+that command's fields (``HitCmd`` takes ``side``, ``AdjustCmd`` takes ``side``
+and ``delta_ms``, ...), so a field of another command is refused as unknown.
+``bgclock.core`` still checks the command's meaning (``Event.from_dict``), so
+the engine's words reach the player.
 
 ``decode`` turns one text frame into a checked message or raises
-``ProtocolError`` with the error code the client gets (docs/protocol.md).  The
-command's clock fields are checked later by ``bgclock.core`` itself
-(``Event.from_dict``), so the engine's words reach the player.  ``SCHEMAS`` is
-the JSON Schema of every client message, served at ``/protocol/schemas.json``.
+``ProtocolError`` with the error code the client gets (docs/protocol.md).
+Before anything is parsed, the frame's size and nesting are bounded (msgspec
+has no depth limit of its own).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from dataclasses import dataclass
-from typing import Any, Final
+from typing import Annotated, Any, Final, Literal
 
+import msgspec
 import orjson
+from msgspec import Meta, Struct
 
-from bgclock.core import EVENT_TYPES, ClockError
+from bgclock.core import DECISIONS, EVENT_TYPES, RESULTS, ClockError
+from bgclock.core._events import STOP_REASONS
 
 from ._limits import DAY_MS, MAX_DEPTH, MAX_ID, MAX_POINTS, LimitError, check_depth
+from ._schema import MsgId, Seq, TableId, explain, standalone
 
 VERSION: Final = 1
 MAX_MESSAGE_BYTES: Final = 4096
@@ -46,11 +62,12 @@ _ENVELOPE: Final = frozenset({"type", "v", "id", "table", "lag_ms", "device_at_m
 
 
 class ProtocolError(Exception):
-    """A message the server will not act on; ``code`` is the error's code."""
+    """A message the server will not act on; ``code`` is the error's code,
+    ``field`` (when one field is to blame) names it: ``cmd.lag_ms``."""
 
     def __init__(self, code: str, message: str, *, msg_id: str | None = None,
                  table: int | None = None, refusal: str | None = None,
-                 params: dict[str, Any] | None = None) -> None:
+                 params: dict[str, Any] | None = None, field: str | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -59,6 +76,7 @@ class ProtocolError(Exception):
         #: The engine's refusal code (``bgclock.core.REFUSALS``) and its words' parts.
         self.refusal = refusal
         self.params = params
+        self.field = field
 
     @classmethod
     def from_clock_error(cls, code: str, exc: ClockError) -> ProtocolError:
@@ -68,88 +86,237 @@ class ProtocolError(Exception):
         return cls(code, str(exc), refusal=exc.code, params=params)
 
     def to_message(self) -> dict[str, Any]:
-        out = {"type": "error", "id": self.msg_id, "table": self.table, "code": self.code,
-               "message": self.message}
+        out: dict[str, Any] = {"type": "error", "id": self.msg_id, "table": self.table,
+                               "code": self.code, "message": self.message}
+        if self.field is not None:
+            out["field"] = self.field
         if self.refusal is not None:
             out["refusal"] = self.refusal
             out["params"] = self.params or {}
         return out
 
 
-@dataclass(frozen=True, slots=True)
-class Hello:
-    token: str | None
-    key: str | None
-    last_seq: int | None
-    since: dict[int, int]
+# ------------------------------------------------------------ the vocabulary
+
+Version = Literal[1]
+Side = Literal["A", "B"]
+Die = Annotated[int, Meta(ge=1, le=6)]
+Result = Literal["single", "gammon", "backgammon"]
+#: The reasons a device may stop the clocks for (``restart`` is the server's own).
+StopReason = Literal["concession", "break", "fallen_dice", "dispute", "director",
+                     "dice_not_left", "other"]
+Decision = Literal["accept", "invalid", "gin", "lost"]
+DeltaMs = Annotated[int, Meta(ge=-DAY_MS, le=DAY_MS, description="at most a day either way")]
+Points = Annotated[int, Meta(ge=1, le=MAX_POINTS)]
+LagMs = Annotated[int, Meta(ge=0, le=MAX_LAG_MS,
+                            description="the one-way delay the device measured (Lag)")]
+DeviceAtMs = Annotated[int, Meta(ge=0, le=MAX_TIME_MS,
+                                 description="when the device applied it (Device time)")]
+Secret = Annotated[str, Meta(max_length=200)]
+Queued = Annotated[int, Meta(ge=0, le=MAX_QUEUED)]
+SummonWhy = Literal["premature", "director", "dispute"]
+
+assert set(Side.__args__) == {"A", "B"}
+assert set(Result.__args__) == set(RESULTS)
+assert set(StopReason.__args__) == STOP_REASONS
+assert set(Decision.__args__) == DECISIONS
+assert SummonWhy.__args__ == SUMMON_WHY
+
+
+class _Message(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True,
+               tag_field="type"):
+    v: Version = VERSION
+
+
+class Hello(_Message, tag="hello"):
+    """The first message: a table device's ``token`` or the director's ``key``."""
+
+    token: Secret | None = None
+    key: Secret | None = None
+    #: A table device's last seq seen.
+    last_seq: Seq | None = None
+    #: The director's last seq seen, per table.
+    since: dict[Seq, Seq] = {}
     #: The table device's own id (kept by the page): the first device of a
     #: table keeps its time (see ``device_at_ms``).
-    device: str | None = None
+    device: MsgId | None = None
     #: How many queued commands the device resends right after this hello.
-    queued: int = 0
+    queued: Queued = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Command:
-    id: str
-    table: int | None
-    do: str
-    lag_ms: int
-    #: The event's own fields (no ``at_ms``: the server stamps it).
-    fields: dict[str, Any]
+class Summon(_Message, tag="summon"):
+    """A player (or the director) summons the director: not a clock event."""
+
+    why: SummonWhy
+    #: Who summons.
+    side: Side
+    id: MsgId | None = None
+    table: TableId | None = None
+
+
+class Ping(_Message, tag="ping"):
+    """Anything in ``t`` comes back in the ``pong`` (the device's clock, usually)."""
+
+    t: Any = None
+
+
+class Sync(_Message, tag="sync"):
+    """Ask for a fresh snapshot of the table (the director: every table)."""
+
+    table: TableId | None = None
+
+
+class _CmdHead(_Message, tag="cmd", forbid_unknown_fields=False):
+    """Only routes a command to ``COMMAND`` (its fields are read there)."""
+
+
+class Command(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, tag_field="do"):
+    """One clock command: the envelope every command shares; each subclass
+    adds exactly its event's fields (no ``at_ms``: the server stamps it)."""
+
+    type: Literal["cmd"]
+    #: The idempotency key, unique per table and sender.
+    id: MsgId
+    v: Version = VERSION
+    table: TableId | None = None
+    lag_ms: LagMs = 0
     #: The instant the device applied the command, on the table's time line
     #: (ms since the table was made): honoured, within bounds, for the table's
     #: time keeper only; every other sender is lag-compensated.
-    device_at_ms: int | None = None
+    device_at_ms: DeviceAtMs | None = None
+
+    @property
+    def do(self) -> str:
+        """The command's name (its tag): ``hit``, ``adjust``, ..."""
+        return str(self.__struct_config__.tag)
+
+    @property
+    def fields(self) -> dict[str, Any]:
+        """The event's own fields, as ``Event.from_dict`` reads them."""
+        return {name: value for name in _EVENT_FIELDS[type(self)]
+                if (value := getattr(self, name)) is not None}
 
 
-@dataclass(frozen=True, slots=True)
-class Summon:
-    """A player (or the director) summons the director: not a clock event."""
-
-    id: str | None
-    table: int | None
-    why: str
-    side: str
+class OpeningRollCmd(Command, tag="opening_roll"):
+    dice: tuple[Die, Die]
 
 
-@dataclass(frozen=True, slots=True)
-class Ping:
-    t: Any
+class StartCmd(Command, tag="start"):
+    side: Side
 
 
-@dataclass(frozen=True, slots=True)
-class Sync:
-    table: int | None
+class LateStartCmd(Command, tag="late_start"):
+    side: Side
 
 
+class HitCmd(Command, tag="hit"):
+    side: Side
+
+
+class DoubleCmd(Command, tag="double"):
+    side: Side
+
+
+class TakeCmd(Command, tag="take"):
+    side: Side
+
+
+class PassCmd(Command, tag="pass"):
+    side: Side
+
+
+class StopCmd(Command, tag="stop"):
+    side: Side
+    reason: StopReason
+
+
+class ResumeCmd(Command, tag="resume"):
+    pass
+
+
+class ConcedeCmd(Command, tag="concede"):
+    side: Side
+    result: Result
+
+
+class ClaimCmd(Command, tag="claim"):
+    side: Side
+    result: Result
+
+
+class AcceptCmd(Command, tag="accept"):
+    side: Side
+
+
+class RejectCmd(Command, tag="reject"):
+    side: Side
+
+
+class RulingCmd(Command, tag="ruling"):
+    decision: Decision
+    #: Only with a ``gin`` decision: the result the opponent cannot avoid.
+    result: Result | None = None
+
+
+class GameOverCmd(Command, tag="game_over"):
+    winner: Side
+    result: Result
+
+
+class BreakCmd(Command, tag="break"):
+    side: Side
+
+
+class PrematureCmd(Command, tag="premature"):
+    side: Side
+
+
+class AdjustCmd(Command, tag="adjust"):
+    side: Side
+    delta_ms: DeltaMs
+
+
+class PenaltyCmd(Command, tag="penalty"):
+    side: Side
+    points: Points
+
+
+COMMANDS: Final[tuple[type[Command], ...]] = (
+    OpeningRollCmd, StartCmd, LateStartCmd, HitCmd, DoubleCmd, TakeCmd, PassCmd, StopCmd,
+    ResumeCmd, ConcedeCmd, ClaimCmd, AcceptCmd, RejectCmd, RulingCmd, GameOverCmd, BreakCmd,
+    PrematureCmd, AdjustCmd, PenaltyCmd,
+)
+_EVENT_FIELDS: Final[dict[type[Command], tuple[str, ...]]] = {
+    cls: tuple(f for f in cls.__struct_fields__ if f not in _ENVELOPE) for cls in COMMANDS
+}
+# One Struct per engine event, holding exactly the event's fields but its instant.
+assert {str(c.__struct_config__.tag): set(f) for c, f in _EVENT_FIELDS.items()} == {
+    kind: {f.name for f in dataclasses.fields(cls) if f.name != "at_ms"}
+    for kind, cls in EVENT_TYPES.items()}
+
+#: Any command (``type: "cmd"``), tagged on ``do``.
+AnyCommand = (OpeningRollCmd | StartCmd | LateStartCmd | HitCmd | DoubleCmd | TakeCmd | PassCmd
+              | StopCmd | ResumeCmd | ConcedeCmd | ClaimCmd | AcceptCmd | RejectCmd | RulingCmd
+              | GameOverCmd | BreakCmd | PrematureCmd | AdjustCmd | PenaltyCmd)
 Message = Hello | Command | Summon | Ping | Sync
 
-
-def _is_int(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _table_field(data: dict[str, Any], msg_id: str | None = None) -> int | None:
-    table = data.get("table")
-    if table is None:
-        return None
-    if not _is_int(table) or not 1 <= table <= MAX_ID:
-        raise ProtocolError("bad_message", "table must be a table number", msg_id=msg_id)
-    return int(table)
-
-
-def _check_keys(data: dict[str, Any], allowed: set[str], kind: str) -> None:
-    unknown = set(data) - allowed
-    if unknown:
-        raise ProtocolError("bad_message", f"{kind}: unknown field {sorted(unknown)[0]!r}")
+_MESSAGES: Final = msgspec.json.Decoder(Hello | Summon | Ping | Sync | _CmdHead)
+_COMMANDS: Final = msgspec.json.Decoder(AnyCommand)
+#: How our own clients open a command: read at once as one (a single parse).
+_CMD_OPENINGS: Final = ('{"type":"cmd"', '{"type": "cmd"')
+#: The allowed values of the enumerated fields, named in the errors.
+_CHOICES: Final = {"side": Side.__args__, "winner": Side.__args__, "result": Result.__args__,
+                   "reason": StopReason.__args__, "decision": Decision.__args__,
+                   "why": SummonWhy.__args__}
+_KINDS: Final = {"hello": Hello, "cmd": Command, "summon": Summon, "ping": Ping, "sync": Sync}
 
 
 def decode(text: str | bytes | None) -> Message:
     """Check one frame; raise ``ProtocolError`` with the code to answer."""
     if not isinstance(text, str):
         raise ProtocolError("bad_message", "messages are JSON text frames")
-    if len(text) > MAX_MESSAGE_BYTES or len(text.encode()) > MAX_MESSAGE_BYTES:
+    if len(text) > MAX_MESSAGE_BYTES // 4 and (
+            len(text) > MAX_MESSAGE_BYTES or len(text.encode()) > MAX_MESSAGE_BYTES):
         raise ProtocolError("too_large", f"a message may have at most {MAX_MESSAGE_BYTES} bytes")
     try:
         check_depth(text)
@@ -157,112 +324,53 @@ def decode(text: str | bytes | None) -> Message:
         raise ProtocolError("too_deep",
                             f"a message may nest at most {MAX_DEPTH} levels deep") from None
     try:
-        data = orjson.loads(text)
-    except (ValueError, RecursionError):  # orjson.JSONDecodeError is a ValueError
+        if text.startswith(_CMD_OPENINGS):
+            message: Message = _COMMANDS.decode(text)
+        else:
+            head = _MESSAGES.decode(text)
+            message = _COMMANDS.decode(text) if isinstance(head, _CmdHead) else head
+    except msgspec.ValidationError as exc:
+        raise _refusal(text, exc) from None
+    except msgspec.DecodeError:
         raise ProtocolError("bad_message", "a message must be valid JSON") from None
+    return message
+
+
+def _refusal(text: str, exc: msgspec.ValidationError) -> ProtocolError:
+    """The error for a message that breaks its declaration (a rare path: the
+    frame is read again for its ``type``, ``id`` and ``table``)."""
+    try:
+        data = orjson.loads(text)
+    except ValueError:
+        data = None
     if not isinstance(data, dict):
-        raise ProtocolError("bad_message", "a message must be a JSON object")
-    if data.get("v", VERSION) != VERSION:
-        raise ProtocolError("bad_message", f"this server speaks protocol version {VERSION}")
+        return ProtocolError("bad_message", "a message must be a JSON object")
     kind = data.get("type")
-    if kind == "cmd":
-        return _command(data)
-    if kind == "ping":
-        _check_keys(data, {"type", "v", "t"}, "ping")
-        return Ping(data.get("t"))
-    if kind == "sync":
-        _check_keys(data, {"type", "v", "table"}, "sync")
-        return Sync(_table_field(data))
-    if kind == "summon":
-        return _summon(data)
-    if kind == "hello":
-        return _hello(data)
-    raise ProtocolError("bad_message", f"unknown message type {kind!r}")
-
-
-def _hello(data: dict[str, Any]) -> Hello:
-    _check_keys(data, {"type", "v", "token", "key", "last_seq", "since", "device", "queued"},
-                "hello")
-    token, key = data.get("token"), data.get("key")
-    for name, value in (("token", token), ("key", key)):
-        if value is not None and (not isinstance(value, str) or len(value) > 200):
-            raise ProtocolError("bad_message", f"hello: {name} must be a string")
-    last_seq = data.get("last_seq")
-    if last_seq is not None and (not _is_int(last_seq) or not 0 <= last_seq <= MAX_ID):
-        raise ProtocolError("bad_message", "hello: last_seq must be a whole number >= 0")
-    since_raw = data.get("since", {})
-    if not isinstance(since_raw, dict):
-        raise ProtocolError("bad_message", "hello: since must map table numbers to seqs")
-    since: dict[int, int] = {}
-    for k, v in since_raw.items():
-        if (not (isinstance(k, str) and k.isascii() and k.isdigit() and len(k) < 19)
-                or not _is_int(v) or not 0 <= v <= MAX_ID):
-            raise ProtocolError("bad_message", "hello: since must map table numbers to seqs")
-        since[int(k)] = v
-    device = data.get("device")
-    if device is not None and (not isinstance(device, str) or not _ID.fullmatch(device)):
-        raise ProtocolError("bad_message",
-                            "hello: device must be 1-64 characters from A-Z a-z 0-9 . _ : -")
-    queued = data.get("queued", 0)
-    if not _is_int(queued) or not 0 <= queued <= MAX_QUEUED:
-        raise ProtocolError("bad_message", f"hello: queued must be a whole number 0-{MAX_QUEUED}")
-    return Hello(token, key, last_seq, since, device, int(queued))
-
-
-def _summon(data: dict[str, Any]) -> Summon:
-    _check_keys(data, {"type", "v", "id", "table", "why", "side"}, "summon")
-    msg_id = data.get("id")
-    if msg_id is not None and (not isinstance(msg_id, str) or not _ID.fullmatch(msg_id)):
-        raise ProtocolError("bad_message",
-                            "summon: id must be 1-64 characters from A-Z a-z 0-9 . _ : -")
-    table = _table_field(data, msg_id)
-    why, side = data.get("why"), data.get("side")
-    if why not in SUMMON_WHY:
-        raise ProtocolError("invalid", f"summon: why must be one of {', '.join(SUMMON_WHY)}",
-                            msg_id=msg_id, table=table)
-    if side not in ("A", "B"):
-        raise ProtocolError("invalid", "summon: side must be A or B (who summons)",
-                            msg_id=msg_id, table=table)
-    return Summon(msg_id, table, str(why), str(side))
-
-
-def _command(data: dict[str, Any]) -> Command:
-    msg_id = data.get("id")
-    if not isinstance(msg_id, str) or not _ID.fullmatch(msg_id):
-        raise ProtocolError("bad_message",
-                            "cmd: id must be 1-64 characters from A-Z a-z 0-9 . _ : -")
-    table = _table_field(data, msg_id)
-    do = data.get("do")
-    if not isinstance(do, str) or do not in EVENT_TYPES:
-        raise ProtocolError("invalid", f"unknown command {do!r}", msg_id=msg_id, table=table)
-    lag = data.get("lag_ms", 0)
-    if not _is_int(lag) or not 0 <= lag <= MAX_LAG_MS:
-        raise ProtocolError("bad_message", f"cmd: lag_ms must be a whole number 0-{MAX_LAG_MS}",
-                            msg_id=msg_id, table=table)
-    device_at = data.get("device_at_ms")
-    if device_at is not None and (not _is_int(device_at) or not 0 <= device_at <= MAX_TIME_MS):
-        raise ProtocolError("bad_message",
-                            f"cmd: device_at_ms must be a whole number 0-{MAX_TIME_MS}",
-                            msg_id=msg_id, table=table)
-    if "at_ms" in data:
-        raise ProtocolError("invalid", "the server stamps the instant: do not send at_ms",
-                            msg_id=msg_id, table=table)
-    fields = {k: v for k, v in data.items() if k not in _ENVELOPE}
-    if fields.get("reason") == "restart":
-        raise ProtocolError("invalid", "only the server stops a clock for a restart",
-                            msg_id=msg_id, table=table)
-    for name, (low, high) in _FIELD_BOUNDS.items():
-        value = fields.get(name)
-        if _is_int(value) and not low <= value <= high:
-            raise ProtocolError("invalid", f"cmd: {name} must be within {low}..{high}",
-                                msg_id=msg_id, table=table)
-    fields.pop("device_at_ms", None)
-    return Command(msg_id, table, do, int(lag), fields, device_at)
-
-
-#: Bounds of a command's integer fields (``core`` checks their meaning; these
-#: keep a number such as 2**64-1 from ever reaching the engine or the store).
-_FIELD_BOUNDS: Final = {"delta_ms": (-DAY_MS, DAY_MS), "points": (1, MAX_POINTS)}
+    if kind not in _KINDS:
+        return ProtocolError("bad_message", f"unknown message type {kind!r}", field="type")
+    msg_id = data.get("id") if isinstance(data.get("id"), str) else None
+    if msg_id is not None and not _ID.fullmatch(msg_id):
+        msg_id = None
+    table = data.get("table")
+    if not (isinstance(table, int) and not isinstance(table, bool) and 1 <= table <= MAX_ID):
+        table = None
+    path, words = explain(exc, _CHOICES)
+    top = re.split(r"[.\[]", path, maxsplit=1)[0]
+    field = f"{kind}.{path}" if path else str(kind)
+    # A command's event fields and a summons' reasons are the player's to get
+    # right ("invalid"); the envelope is the client program's ("bad_message").
+    invalid = (kind == "cmd" and top not in _ENVELOPE) or (kind == "summon"
+                                                         and top in ("why", "side"))
+    code = "invalid" if invalid else "bad_message"
+    if top == "v":
+        words = f"this server speaks protocol version {VERSION}"
+    elif kind == "cmd" and top == "do":
+        words = f"unknown command {data.get('do')!r}"
+    elif kind == "cmd" and top == "at_ms":
+        words = "the server stamps the instant: do not send at_ms"
+    elif kind == "cmd" and top == "reason" and data.get("reason") == "restart":
+        words = "only the server stops a clock for a restart"
+    return ProtocolError(code, f"{field}: {words}", msg_id=msg_id, table=table, field=field)
 
 
 def dumps(message: dict[str, Any]) -> str:
@@ -272,57 +380,12 @@ def dumps(message: dict[str, Any]) -> str:
     return orjson.dumps(message, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-_V = {"const": VERSION}
-_TABLE = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
-_SIDE = {"enum": ["A", "B"]}
-
+#: The JSON Schema of every client message, by its ``type``, made from the
+#: declarations above (each self-contained: its own ``$defs``).
 SCHEMAS: Final[dict[str, Any]] = {
-    "hello": {
-        "type": "object", "required": ["type"], "additionalProperties": False,
-        "properties": {
-            "type": {"const": "hello"}, "v": _V,
-            "token": {"type": "string", "maxLength": 200},
-            "key": {"type": "string", "maxLength": 200},
-            "last_seq": {"type": "integer", "minimum": 0, "maximum": MAX_ID},
-            "since": {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
-                      "additionalProperties": {"type": "integer", "minimum": 0,
-                                                "maximum": MAX_ID}},
-            "device": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,64}$"},
-            "queued": {"type": "integer", "minimum": 0, "maximum": MAX_QUEUED},
-        },
-    },
-    "cmd": {
-        "type": "object", "required": ["type", "id", "do"], "not": {"required": ["at_ms"]},
-        "properties": {
-            "type": {"const": "cmd"}, "v": _V,
-            "id": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,64}$"},
-            "table": _TABLE,
-            "do": {"enum": sorted(EVENT_TYPES)},
-            "lag_ms": {"type": "integer", "minimum": 0, "maximum": MAX_LAG_MS},
-            "device_at_ms": {"type": "integer", "minimum": 0, "maximum": MAX_TIME_MS},
-            "side": _SIDE, "winner": _SIDE,
-            "dice": {"type": "array", "minItems": 2, "maxItems": 2,
-                     "items": {"type": "integer", "minimum": 1, "maximum": 6}},
-            "result": {"enum": ["single", "gammon", "backgammon"]},
-            "reason": {"enum": ["concession", "break", "fallen_dice", "dispute", "director",
-                                "dice_not_left", "other"]},
-            "decision": {"enum": ["accept", "invalid", "gin", "lost"]},
-            "delta_ms": {"type": "integer", "minimum": -DAY_MS, "maximum": DAY_MS},
-            "points": {"type": "integer", "minimum": 1, "maximum": MAX_POINTS},
-        },
-    },
-    "summon": {
-        "type": "object", "required": ["type", "why", "side"], "additionalProperties": False,
-        "properties": {
-            "type": {"const": "summon"}, "v": _V,
-            "id": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,64}$"},
-            "table": _TABLE,
-            "why": {"enum": list(SUMMON_WHY)},
-            "side": _SIDE,
-        },
-    },
-    "ping": {"type": "object", "required": ["type"], "additionalProperties": False,
-             "properties": {"type": {"const": "ping"}, "v": _V, "t": {}}},
-    "sync": {"type": "object", "required": ["type"], "additionalProperties": False,
-             "properties": {"type": {"const": "sync"}, "v": _V, "table": _TABLE}},
+    "hello": standalone(Hello),
+    "cmd": standalone(AnyCommand),
+    "summon": standalone(Summon),
+    "ping": standalone(Ping),
+    "sync": standalone(Sync),
 }
