@@ -14,7 +14,6 @@ server (a second request waits its turn), never on the event loop.
 from __future__ import annotations
 
 import asyncio
-import json
 import weakref
 from typing import Any, Protocol
 
@@ -24,13 +23,12 @@ from starlette.responses import JSONResponse, Response
 from bgclock.board import DEFAULT_NODE_BUDGET, BoardError, read_position, rule_dispute
 from bgclock.core import MatchState
 
-from ._limits import BodyTooLarge, check_depth, read_bounded
+from ._bodies import Adjudicate
+from ._limits import BodyTooLarge, LimitError, check_depth, read_bounded
+from ._schema import decode_body
 
-#: The node budget a request may ask for.
-MAX_NODES = 1_000_000
-#: A position is short; anything longer than this is not one.
+#: A position is short: a body past this is not one.
 MAX_BODY = 4096
-MAX_POSITION = 200
 
 
 class _Table(Protocol):
@@ -53,28 +51,18 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
 
 
 def _read_body(body: bytes) -> tuple[str, int]:
-    """(position, nodes) from the request's JSON; ValueError says what is wrong."""
+    """(position, nodes) from the request's JSON (``_bodies.Adjudicate``);
+    ValueError says what is wrong."""
     if len(body) > MAX_BODY:
         raise ValueError("the body is too large")
     try:
         check_depth(body)
-        data = json.loads(body or b"{}")
-    except (ValueError, RecursionError):
+    except LimitError:
         raise ValueError("the body must be JSON") from None
-    if not isinstance(data, dict):
-        raise ValueError("the body must be a JSON object")
-    unknown = set(data) - {"position", "nodes"}
-    if unknown:
-        raise ValueError(f"unknown field {sorted(unknown)[0]!r}")
-    position = data.get("position")
-    if not isinstance(position, str) or not position.strip():
-        raise ValueError("position: a gnubg Position ID (optionally ID:MATCHID) or an XGID")
-    if len(position) > MAX_POSITION:
-        raise ValueError(f"position: at most {MAX_POSITION} characters")
-    nodes = data.get("nodes", DEFAULT_NODE_BUDGET)
-    if isinstance(nodes, bool) or not isinstance(nodes, int) or not 1 <= nodes <= MAX_NODES:
-        raise ValueError(f"nodes: a whole number from 1 to {MAX_NODES:,}")
-    return position, nodes
+    data = decode_body(body, Adjudicate)
+    if not data.position.strip():
+        raise ValueError("body.position: a gnubg Position ID (optionally ID:MATCHID) or an XGID")
+    return data.position, data.nodes
 
 
 def suggestion(state: MatchState, text: str, *, nodes: int = DEFAULT_NODE_BUDGET,

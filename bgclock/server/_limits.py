@@ -4,6 +4,12 @@ Checked at the edge so that a number or a name the store cannot hold (a
 length of 2**31, an id past 63 bits, a NUL in a name) is refused with the
 field named instead of failing deep down, and so that a message nested
 thousands deep is refused before a parser recurses into it.
+
+The numbers here are the bounds; the declarations of every input
+(``_protocol``, ``_bodies``, in msgspec) hold each field to them, names
+included (printable: no NUL or other control characters, no lone
+surrogates, ``_schema.PRINTABLE``).  What a declaration cannot say lives
+here: the depth pre-scan, ids from URL paths, the bounded body read.
 """
 
 from __future__ import annotations
@@ -26,7 +32,6 @@ MAX_NAME: Final = 200
 
 _STRINGS: Final = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS: Final = re.compile(rb"[\[\]{}]")
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 
 class LimitError(ValueError):
@@ -55,50 +60,11 @@ def check_depth(raw: str | bytes, limit: int = MAX_DEPTH) -> None:
             depth -= 1
 
 
-def check_name(field: str, value: Any, *, limit: int = MAX_NAME, empty: bool = True) -> str:
-    """A printable name: a string of at most ``limit`` characters, no NUL or
-    other control characters, no lone surrogates."""
-    if not isinstance(value, str):
-        raise LimitError(field, "must be a string")
-    if not empty and not value:
-        raise LimitError(field, "must not be empty")
-    if len(value) > limit:
-        raise LimitError(field, f"must have at most {limit} characters")
-    if any(ord(c) < 32 or ord(c) == 127 for c in value):
-        raise LimitError(field, "must not hold NUL or other control characters")
-    if _SURROGATE.search(value):
-        raise LimitError(field, "must be valid Unicode (no lone surrogates)")
-    return value
-
-
-def check_int(field: str, value: Any, low: int, high: int) -> int:
-    """A whole number (not a bool) within ``low..high``."""
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise LimitError(field, "must be a whole number")
-    if not low <= value <= high:
-        raise LimitError(field, f"must be within {low}..{high}")
-    return value
-
-
 def check_id(field: str, raw: str) -> int:
     """An id from a URL path: digits that fit 63 bits (else ``LimitError``)."""
     if not raw.isascii() or not raw.isdigit() or len(raw) > 19 or int(raw) > MAX_ID:
         raise LimitError(field, f"must be a whole number 0..{MAX_ID}")
     return int(raw)
-
-
-def check_time_overrides(field: str, value: Any) -> None:
-    """Every integer in a table's clock overrides is a time within a day."""
-    if isinstance(value, dict):
-        for key, item in value.items():
-            check_time_overrides(f"{field}.{key}", item)
-    elif isinstance(value, list):
-        for i, item in enumerate(value):
-            check_time_overrides(f"{field}[{i}]", item)
-    elif isinstance(value, int) and not isinstance(value, bool):
-        check_int(field, value, -DAY_MS, DAY_MS)
-    elif isinstance(value, str):
-        check_name(field, value)
 
 
 class BodyTooLarge(ValueError):

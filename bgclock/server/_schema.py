@@ -35,10 +35,10 @@ TableId = Annotated[int, Meta(ge=1, le=MAX_ID, description="a table's number")]
 Seq = Annotated[int, Meta(ge=0, le=MAX_ID)]
 
 
-def name(limit: int = MAX_NAME, *, empty: bool = True) -> Any:
-    """A printable name of at most ``limit`` characters (``empty``: may be "")."""
-    return Annotated[str, Meta(min_length=0 if empty else 1, max_length=limit,
-                               pattern=PRINTABLE)]
+#: Names (tournament, table, player, rules preset): printable text, bounded.
+TournamentName = Annotated[str, Meta(min_length=1, max_length=MAX_NAME, pattern=PRINTABLE)]
+TableName = Annotated[str, Meta(max_length=100, pattern=PRINTABLE)]
+PlayerName = Annotated[str, Meta(min_length=1, max_length=100, pattern=PRINTABLE)]
 
 
 #: msgspec's words for a failed constraint, and ours (``{0}``: its number).

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import json
 import logging
 import secrets
 from collections import deque
@@ -34,25 +33,21 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bgclock import web
 from bgclock.core import ClockError
-from bgclock.store import DEFAULT_WARN_S, NotFound, Store, TableSpec
+from bgclock.store import NotFound, Store, TableSpec
 
 from . import _adjudicate, _export, _pages, _position_api, _sheet
 from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_allowed
+from ._bodies import NewTournament, TablePatch, TableSpecBody, spec_fields
 from ._guard import EdgeGuard, install_redaction, served_hosts
 from ._heap import HeapKeeper
 from ._hub import Hub, TableHub, new_match
 from ._lag import DEFAULT_PARAMS, LagParams
 from ._limits import (
     MAX_DEPTH,
-    MAX_LENGTH,
-    MAX_POINTS,
     BodyTooLarge,
     LimitError,
     check_depth,
     check_id,
-    check_int,
-    check_name,
-    check_time_overrides,
     read_bounded,
 )
 from ._openapi import openapi
@@ -68,6 +63,7 @@ from ._protocol import (
     decode,
     dumps,
 )
+from ._schema import BodyError, decode_body, explain, field_name
 from ._time import ServerClock, WallClock
 
 log = logging.getLogger("bgclock.server")
@@ -78,9 +74,6 @@ MAX_OUTBOX = 10_000
 MAX_BODY = 64 * 1024
 #: Consecutive rate-limited messages after which the connection is closed.
 FLOOD_CLOSE = 200
-#: A table's low-time warnings: how many, and the highest (seconds of reserve).
-MAX_WARNINGS = 5
-MAX_WARN_S = 3600
 
 
 class Connection:
@@ -150,62 +143,30 @@ def _error(status: int, code: str, message: str) -> JSONResponse:
     return JSONResponse({"error": code, "message": message}, status_code=status)
 
 
-def _spec_from(data: Any, base: TableSpec | None = None) -> TableSpec:
-    """A TableSpec from JSON (whole, or a patch over ``base``); ValueError if bad."""
-    if not isinstance(data, dict):
-        raise ValueError("the body must be a JSON object")
-    fields = base.to_dict() if base is not None else {}
-    allowed = {"name", "players", "rules", "length", "score", "teams", "crawford", "clock",
-               "warn_s"}
-    unknown = set(data) - allowed
-    if unknown:
-        raise ValueError(f"unknown field {sorted(unknown)[0]!r}")
-    fields.update(data)
-    for required in ("rules", "length"):
-        if required not in fields:
-            raise ValueError(f"missing field {required!r}")
-    name = fields.get("name", "")
-    players = fields.get("players", ["A", "B"])
-    score = fields.get("score", [0, 0])
-    clock = fields.get("clock", {})
-    check_name("body.name", name, limit=100)
-    if not isinstance(players, list) or len(players) != 2:
-        raise ValueError("body.players: must be two names")
-    for i, player in enumerate(players):
-        check_name(f"body.players[{i}]", player, limit=100, empty=False)
-    if not isinstance(score, list) or len(score) != 2:
-        raise ValueError("body.score: must be [A, B]")
-    for i, points in enumerate(score):
-        check_int(f"body.score[{i}]", points, 0, MAX_POINTS)
-    check_int("body.length", fields["length"], 1, MAX_LENGTH)
-    if not isinstance(clock, dict):
-        raise ValueError("body.clock: must be an object of overrides")
-    check_time_overrides("body.clock", clock)
-    for flag in ("teams", "crawford"):
-        if not isinstance(fields.get(flag, False), bool):
-            raise ValueError(f"{flag} must be true or false")
-    check_name("body.rules", fields["rules"], limit=100, empty=False)
-    spec = TableSpec(name=name, players=(players[0], players[1]), rules=fields["rules"],
-                     length=fields["length"], score=(score[0], score[1]),
-                     teams=fields.get("teams", False), crawford=fields.get("crawford", False),
-                     clock=clock, warn_s=_warn_s(fields.get("warn_s", list(DEFAULT_WARN_S))))
+def _spec_from(raw: bytes, base: TableSpec | None = None) -> TableSpec:
+    """A TableSpec from a JSON body (whole, or a patch over ``base``), held to
+    its declaration (``_bodies.TableSpecBody``); ValueError (``BodyError``
+    naming the field, or the engine's words) if bad."""
+    if base is None:
+        body = decode_body(raw, TableSpecBody)
+    else:
+        patch = decode_body(raw, TablePatch)
+        try:
+            body = msgspec.convert({**base.to_dict(), **spec_fields(patch)}, TableSpecBody)
+        except msgspec.ValidationError as exc:
+            path, words = explain(exc)
+            raise BodyError(field_name("body", path), words) from None
+    if len(set(body.warn_s)) != len(body.warn_s):
+        raise BodyError("body.warn_s", "the same warning twice")
+    spec = TableSpec(name=body.name, players=body.players, rules=body.rules,
+                     length=body.length, score=body.score, teams=body.teams,
+                     crawford=body.crawford, clock=spec_fields(body.clock),
+                     warn_s=tuple(sorted(body.warn_s, reverse=True)))
     try:
         new_match(spec)
     except (ClockError, TypeError) as exc:
         raise ValueError(str(exc)) from None
     return spec
-
-
-def _warn_s(value: Any) -> tuple[int, ...]:
-    """The low-time warnings: 1-5 different whole seconds, kept highest first."""
-    if (not isinstance(value, list) or not 1 <= len(value) <= MAX_WARNINGS
-            or not all(isinstance(s, int) and not isinstance(s, bool) for s in value)):
-        raise ValueError(f"warn_s must be a list of 1-{MAX_WARNINGS} whole seconds")
-    if not all(0 < s <= MAX_WARN_S for s in value):
-        raise ValueError(f"warn_s: each warning is 1-{MAX_WARN_S} seconds of reserve")
-    if len(set(value)) != len(value):
-        raise ValueError("warn_s: the same warning twice")
-    return tuple(sorted(value, reverse=True))
 
 
 class Server:
@@ -275,19 +236,15 @@ def director_only(
     return endpoint
 
 
-async def _json_body(request: Request) -> Any:
-    """The JSON body, read only up to ``MAX_BODY`` bytes (by its
-    Content-Length, and while it streams in) and checked for depth before
-    it is parsed."""
+async def _raw_body(request: Request) -> bytes:
+    """The body, read only up to ``MAX_BODY`` bytes (by its Content-Length,
+    and while it streams in) and checked for depth before anything parses it."""
     body = await read_bounded(request, MAX_BODY)
     try:
         check_depth(body)
     except LimitError:
         raise ValueError(f"body: nested more than {MAX_DEPTH} levels deep") from None
-    try:
-        return json.loads(body or b"{}")
-    except (ValueError, RecursionError):
-        raise ValueError("the body must be JSON") from None
+    return body
 
 
 def _body_error(exc: ValueError, status: int = 400) -> JSONResponse:
@@ -307,15 +264,10 @@ def _tournament_id(request: Request) -> int:
 @director_only
 async def create_tournament(server: Server, request: Request) -> Response:
     try:
-        data = await _json_body(request)
+        body = decode_body(await _raw_body(request), NewTournament)
     except ValueError as exc:
-        return _body_error(exc)
-    try:
-        name = check_name("body.name", data.get("name") if isinstance(data, dict) else None,
-                          empty=False)
-    except LimitError as exc:
-        return _error(422, "invalid", str(exc))
-    row = await server.store.create_tournament(name, server.clock.now_ms())
+        return _body_error(exc, exc.status if isinstance(exc, BodyError) else 400)
+    row = await server.store.create_tournament(body.name, server.clock.now_ms())
     return JSONResponse(row.to_dict(), status_code=201)
 
 
@@ -354,7 +306,7 @@ async def create_table(server: Server, request: Request) -> Response:
     if tournament.closed_ms is not None:
         return _error(409, "closed", "this tournament is closed")
     try:
-        spec = _spec_from(await _json_body(request))
+        spec = _spec_from(await _raw_body(request))
     except ValueError as exc:
         return _body_error(exc, 422)
     row = await server.store.create_table(tid, spec, server.clock.now_ms())
@@ -374,7 +326,7 @@ async def edit_table(server: Server, request: Request) -> Response:
     table = server.table_or_404(request)
     try:
         table.check_editable()
-        spec = _spec_from(await _json_body(request), table.row.spec)
+        spec = _spec_from(await _raw_body(request), table.row.spec)
         await table.edit(spec)  # one path with the commands: never both
     except ProtocolError as exc:
         return _error(409, exc.code, exc.message)
