@@ -39,7 +39,8 @@ ModeName = Annotated[str, Meta(max_length=100, pattern=PRINTABLE,
 Score = Annotated[int, Meta(ge=0, le=MAX_POINTS)]
 WarnS = Annotated[list[Annotated[int, Meta(ge=1, le=MAX_WARN_S)]],
                   Meta(min_length=1, max_length=MAX_WARNINGS,
-                       extra_json_schema={"uniqueItems": True},
+                       extra_json_schema={"uniqueItems": True,
+                                          "default": list(DEFAULT_WARN_S)},
                        description="the table page's low-time warnings (seconds of reserve)")]
 
 

@@ -1,13 +1,25 @@
-"""The HTTP API as OpenAPI 3.1 (served at ``/openapi.json``)."""
+"""The HTTP API as OpenAPI 3.1 (served at ``/openapi.json``).
+
+The request bodies and the WebSocket messages are not written here: their
+schemas are made from their declarations (``_bodies``, ``_protocol``) by
+``msgspec.json.schema_components``, so what the server decodes and what the
+document says are one text.  The answers' shapes (written by the server,
+not read by it) are described here by hand.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from functools import cache
+from typing import Any, Final
 
-from bgclock.board import DEFAULT_NODE_BUDGET
-from bgclock.core import OVERRIDE_KEYS, PRESETS
+from ._bodies import Adjudicate, NewTournament, TablePatch, TableSpecBody
+from ._limits import MAX_ID
+from ._protocol import AnyCommand, Hello, Ping, Summon, Sync
+from ._schema import components
 
-from ._limits import DAY_MS, MAX_ID, MAX_LENGTH, MAX_POINTS
+#: Every input declared in msgspec, by the component it is published as.
+REQUESTS: Final = (NewTournament, TableSpecBody, TablePatch, Adjudicate)
+MESSAGES: Final = (Hello, AnyCommand, Summon, Ping, Sync)
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
 
@@ -43,16 +55,34 @@ def _op(summary: str, responses: dict[str, Any], *, body: dict[str, Any] | None 
     return op
 
 
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+@cache
+def declared() -> tuple[dict[str, Any], dict[str, Any]]:
+    """The declared inputs' components, and the schema of a client message
+    (any of them, by ``type``; a command by ``do``)."""
+    refs, defs = components([*REQUESTS, *MESSAGES])
+    message = {"description": "a WebSocket client message (docs/protocol.md)",
+               "anyOf": refs[len(REQUESTS):]}
+    return defs, message
+
+
 def openapi() -> dict[str, Any]:
-    table = {"$ref": "#/components/schemas/Table"}
-    tournament = {"$ref": "#/components/schemas/Tournament"}
-    spec = {"$ref": "#/components/schemas/TableSpec"}
+    defs, message = declared()
+    table = _ref("Table")
+    tournament = _ref("Tournament")
     tid, tab = ["tournament_id"], ["table_id"]
+    spec_properties = defs["TableSpecBody"]["properties"]
     return {
         "openapi": "3.1.0",
         "info": {"title": "bgclock tournament server", "version": "1",
                  "description": "The director's HTTP API. The live protocol (WebSocket /ws) "
-                                "is in docs/protocol.md and /protocol/schemas.json."},
+                                "is in docs/protocol.md and /protocol/schemas.json; its "
+                                "client messages are the components ClientMessage (by "
+                                "type) and the *Cmd commands (by do). Request bodies and "
+                                "messages are made from the server's own declarations."},
         "paths": {
             "/healthz": {"get": _op("liveness", {"200": _ok({"type": "object"})},
                                     director=False)},
@@ -61,10 +91,7 @@ def openapi() -> dict[str, Any]:
                 director=False)},
             "/api/tournaments": {
                 "post": _op("create a tournament", {"201": _ok(tournament), **_errors(422)},
-                            body={"type": "object", "required": ["name"],
-                                  "properties": {"name": {"type": "string", "minLength": 1,
-                                                          "maxLength": 200,
-                                                          "pattern": _PRINTABLE}}}),
+                            body=_ref("NewTournament")),
                 "get": _op("list the tournaments", {"200": _ok({
                     "type": "object", "properties": {"tournaments": {
                         "type": "array", "items": tournament}}})}),
@@ -76,14 +103,15 @@ def openapi() -> dict[str, Any]:
                 "close a tournament and its tables", {"200": _ok(tournament), **_errors(404)},
                 params=tid)},
             "/api/tournaments/{tournament_id}/tables": {"post": _op(
-                "create a table", {"201": _ok(table), **_errors(404, 409, 422)}, body=spec,
+                "create a table", {"201": _ok(table), **_errors(404, 409, 422)},
+                body=_ref("TableSpecBody"),
                 params=tid)},
             "/api/tables/{table_id}": {
                 "get": _op("a table, with its state now", {"200": _ok(table), **_errors(404)},
                            params=tab),
                 "patch": _op("edit a table before play starts",
                              {"200": _ok(table), **_errors(404, 409, 422)},
-                             body={**_SPEC, "required": []}, params=tab),
+                             body=_ref("TablePatch"), params=tab),
             },
             "/api/tables/{table_id}/close": {"post": _op(
                 "close a table", {"200": _ok(table), **_errors(404)}, params=tab)},
@@ -109,7 +137,7 @@ def openapi() -> dict[str, Any]:
                 "nothing: the director sends the ruling command to confirm it)",
                 {"200": _ok({"$ref": "#/components/schemas/Suggestion"}),
                  **_errors(404, 409, 422)},
-                body=_ADJUDICATE, params=tab)},
+                body=_ref("Adjudicate"), params=tab)},
             "/api/position": {
                 "get": _op("decode a Position ID, ID:MATCHID or XGID into the board (points, "
                            "bar and borne-off counts of both sides, the dice)",
@@ -125,6 +153,8 @@ def openapi() -> dict[str, Any]:
                 "directorKey": {"type": "apiKey", "in": "query", "name": "key"},
             },
             "schemas": {
+                **defs,
+                "ClientMessage": message,
                 "Error": {"type": "object", "required": ["error", "message"],
                           "properties": {"error": {"type": "string"},
                                          "message": {"type": "string"}}},
@@ -133,60 +163,20 @@ def openapi() -> dict[str, Any]:
                     "created_ms": {"type": "integer"}, "closed_ms": {"type": ["integer", "null"]},
                     "status": {"enum": ["open", "closed"]},
                     "tables": {"type": "array", "items": table}}},
-                "TableSpec": _SPEC,
                 "Suggestion": _SUGGESTION,
-                "Table": {"allOf": [spec, {"type": "object", "properties": {
+                "Table": {"type": "object", "properties": {
+                    **spec_properties,
                     "id": {"type": "integer"}, "tournament_id": {"type": "integer"},
                     "status": {"enum": ["open", "closed"]},
                     "attention": {"enum": [None, "restart"]},
                     "seq": {"type": "integer"}, "created_ms": {"type": "integer"},
                     "url": {"type": "string", "description": "the table's link (its token)"},
                     "token": {"type": "string"},
-                    "state": {"type": "object", "description": "the clock state now"}}}]},
+                    "state": {"type": "object", "description": "the clock state now"}}},
             },
         },
     }
 
-
-#: No control characters (NUL included); lone surrogates are refused too.
-_PRINTABLE = "^[^\\u0000-\\u001f\\u007f]*$"
-
-_SPEC: dict[str, Any] = {
-    "type": "object", "required": ["rules", "length"], "additionalProperties": False,
-    "properties": {
-        "name": {"type": "string", "maxLength": 100, "pattern": _PRINTABLE},
-        "players": {"type": "array", "minItems": 2, "maxItems": 2,
-                    "items": {"type": "string", "minLength": 1, "maxLength": 100,
-                              "pattern": _PRINTABLE}},
-        "rules": {"enum": sorted(PRESETS)},
-        "length": {"type": "integer", "minimum": 1, "maximum": MAX_LENGTH},
-        "score": {"type": "array", "items": {"type": "integer", "minimum": 0,
-                                             "maximum": MAX_POINTS},
-                  "minItems": 2, "maxItems": 2},
-        "teams": {"type": "boolean"},
-        "crawford": {"type": "boolean"},
-        "clock": {"type": "object", "propertyNames": {"enum": sorted(OVERRIDE_KEYS)},
-                  "description": f"every whole number in it within +-{DAY_MS} (a day in ms)"},
-        "warn_s": {"type": "array", "minItems": 1, "maxItems": 5, "uniqueItems": True,
-                   "items": {"type": "integer", "minimum": 1, "maximum": 3600},
-                   "default": [60, 20, 10],
-                   "description": "the table page's low-time warnings (seconds of reserve)"},
-    },
-}
-
-
-_ADJUDICATE: dict[str, Any] = {
-    "type": "object", "required": ["position"], "additionalProperties": False,
-    "properties": {
-        "position": {"type": "string", "minLength": 1, "maxLength": 200,
-                     "description": "a gnubg Position ID (optionally ID:MATCHID) or an XGID; "
-                                    "the side on roll is the state's on_turn, the match "
-                                    "(score, cube) is the table's"},
-        "nodes": {"type": "integer", "minimum": 1, "maximum": 1_000_000,
-                  "default": DEFAULT_NODE_BUDGET,
-                  "description": "positions the contact search may expand"},
-    },
-}
 
 _SUGGESTION: dict[str, Any] = {
     "type": "object",
