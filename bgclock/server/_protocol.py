@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import Annotated, Any, Final, Literal
+from typing import Annotated, Any, Final, Literal, get_args
 
 import msgspec
 import orjson
@@ -116,11 +116,11 @@ Secret = Annotated[str, Meta(max_length=200)]
 Queued = Annotated[int, Meta(ge=0, le=MAX_QUEUED)]
 SummonWhy = Literal["premature", "director", "dispute"]
 
-assert set(Side.__args__) == {"A", "B"}
-assert set(Result.__args__) == set(RESULTS)
-assert set(StopReason.__args__) == STOP_REASONS
-assert set(Decision.__args__) == DECISIONS
-assert SummonWhy.__args__ == SUMMON_WHY
+assert set(get_args(Side)) == {"A", "B"}
+assert set(get_args(Result)) == set(RESULTS)
+assert set(get_args(StopReason)) == STOP_REASONS
+assert set(get_args(Decision)) == DECISIONS
+assert get_args(SummonWhy) == SUMMON_WHY
 
 
 class _Message(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True,
@@ -128,7 +128,7 @@ class _Message(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True,
     v: Version = VERSION
 
 
-class Hello(_Message, tag="hello"):
+class Hello(_Message, tag="hello", frozen=True):
     """The first message: a table device's ``token`` or the director's ``key``."""
 
     token: Secret | None = None
@@ -144,7 +144,7 @@ class Hello(_Message, tag="hello"):
     queued: Queued = 0
 
 
-class Summon(_Message, tag="summon"):
+class Summon(_Message, tag="summon", frozen=True):
     """A player (or the director) summons the director: not a clock event."""
 
     why: SummonWhy
@@ -154,20 +154,20 @@ class Summon(_Message, tag="summon"):
     table: TableId | None = None
 
 
-class Ping(_Message, tag="ping"):
+class Ping(_Message, tag="ping", frozen=True):
     """Anything in ``t`` comes back in the ``pong`` (the device's clock, usually)."""
 
     t: Any = None
 
 
-class Sync(_Message, tag="sync"):
+class Sync(_Message, tag="sync", frozen=True):
     """Ask for a fresh snapshot of the table (the director: every table)."""
 
     table: TableId | None = None
 
 
-class _CmdHead(_Message, tag="cmd", forbid_unknown_fields=False):
-    """Only routes a command to ``COMMAND`` (its fields are read there)."""
+class _CmdHead(_Message, tag="cmd", frozen=True, forbid_unknown_fields=False):
+    """Only routes a command to ``_COMMANDS`` (its fields are read there)."""
 
 
 class Command(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, tag_field="do"):
@@ -197,86 +197,86 @@ class Command(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, tag
                 if (value := getattr(self, name)) is not None}
 
 
-class OpeningRollCmd(Command, tag="opening_roll"):
+class OpeningRollCmd(Command, tag="opening_roll", frozen=True):
     dice: tuple[Die, Die]
 
 
-class StartCmd(Command, tag="start"):
+class StartCmd(Command, tag="start", frozen=True):
     side: Side
 
 
-class LateStartCmd(Command, tag="late_start"):
+class LateStartCmd(Command, tag="late_start", frozen=True):
     side: Side
 
 
-class HitCmd(Command, tag="hit"):
+class HitCmd(Command, tag="hit", frozen=True):
     side: Side
 
 
-class DoubleCmd(Command, tag="double"):
+class DoubleCmd(Command, tag="double", frozen=True):
     side: Side
 
 
-class TakeCmd(Command, tag="take"):
+class TakeCmd(Command, tag="take", frozen=True):
     side: Side
 
 
-class PassCmd(Command, tag="pass"):
+class PassCmd(Command, tag="pass", frozen=True):
     side: Side
 
 
-class StopCmd(Command, tag="stop"):
+class StopCmd(Command, tag="stop", frozen=True):
     side: Side
     reason: StopReason
 
 
-class ResumeCmd(Command, tag="resume"):
+class ResumeCmd(Command, tag="resume", frozen=True):
     pass
 
 
-class ConcedeCmd(Command, tag="concede"):
+class ConcedeCmd(Command, tag="concede", frozen=True):
     side: Side
     result: Result
 
 
-class ClaimCmd(Command, tag="claim"):
+class ClaimCmd(Command, tag="claim", frozen=True):
     side: Side
     result: Result
 
 
-class AcceptCmd(Command, tag="accept"):
+class AcceptCmd(Command, tag="accept", frozen=True):
     side: Side
 
 
-class RejectCmd(Command, tag="reject"):
+class RejectCmd(Command, tag="reject", frozen=True):
     side: Side
 
 
-class RulingCmd(Command, tag="ruling"):
+class RulingCmd(Command, tag="ruling", frozen=True):
     decision: Decision
     #: Only with a ``gin`` decision: the result the opponent cannot avoid.
     result: Result | None = None
 
 
-class GameOverCmd(Command, tag="game_over"):
+class GameOverCmd(Command, tag="game_over", frozen=True):
     winner: Side
     result: Result
 
 
-class BreakCmd(Command, tag="break"):
+class BreakCmd(Command, tag="break", frozen=True):
     side: Side
 
 
-class PrematureCmd(Command, tag="premature"):
+class PrematureCmd(Command, tag="premature", frozen=True):
     side: Side
 
 
-class AdjustCmd(Command, tag="adjust"):
+class AdjustCmd(Command, tag="adjust", frozen=True):
     side: Side
     delta_ms: DeltaMs
 
 
-class PenaltyCmd(Command, tag="penalty"):
+class PenaltyCmd(Command, tag="penalty", frozen=True):
     side: Side
     points: Points
 
@@ -305,9 +305,9 @@ _COMMANDS: Final = msgspec.json.Decoder(AnyCommand)
 #: How our own clients open a command: read at once as one (a single parse).
 _CMD_OPENINGS: Final = ('{"type":"cmd"', '{"type": "cmd"')
 #: The allowed values of the enumerated fields, named in the errors.
-_CHOICES: Final = {"side": Side.__args__, "winner": Side.__args__, "result": Result.__args__,
-                   "reason": StopReason.__args__, "decision": Decision.__args__,
-                   "why": SummonWhy.__args__}
+_CHOICES: Final = {"side": get_args(Side), "winner": get_args(Side), "result": get_args(Result),
+                   "reason": get_args(StopReason), "decision": get_args(Decision),
+                   "why": get_args(SummonWhy)}
 _KINDS: Final = {"hello": Hello, "cmd": Command, "summon": Summon, "ping": Ping, "sync": Sync}
 
 
