@@ -540,7 +540,7 @@ class TableHub:
                 # instant: go back to the log's end (the flag is only derived).
                 self.match = fold(self.row.spec, self.log)
         else:
-            side = cmd.fields.get("side")
+            side = getattr(cmd, "side", None)
             quota_key = side if isinstance(side, str) and side in SIDES else "-"
             quota = self.quotas.get(quota_key) or LagQuota.new(self.hub.lag_params)
             at, credit = credited_instant(arrival, quota.offer(cmd.lag_ms), floor)
@@ -551,7 +551,7 @@ class TableHub:
         expiry = self.match.expires_at()
         if expiry is not None and expiry <= at:
             self.flag(expiry)
-        if cmd.do == "hit" and hit_does_nothing(self.match, str(cmd.fields.get("side"))):
+        if cmd.do == "hit" and hit_does_nothing(self.match, str(getattr(cmd, "side", None))):
             # nothing to store: the idle side's button does nothing
             self.answer_noop(sender, cmd.id)
             return
