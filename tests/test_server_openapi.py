@@ -13,7 +13,14 @@ import jsonschema
 import msgspec
 import pytest
 
-from bgclock.server._bodies import Adjudicate, ClockOverrides, NewTournament, TableSpecBody
+from bgclock.server._bodies import (
+    Adjudicate,
+    Board,
+    BoardSide,
+    ClockOverrides,
+    NewTournament,
+    TableSpecBody,
+)
 from bgclock.server._openapi import MESSAGES, REQUESTS, openapi
 from bgclock.server._protocol import COMMANDS, SCHEMAS, ProtocolError, decode
 from bgclock.server._schema import decode_body
@@ -38,7 +45,7 @@ def _examples() -> list[str]:
 
 def test_every_declaration_is_a_component_of_the_document() -> None:
     names = set(DOC["components"]["schemas"])
-    declared = [*(t for t in REQUESTS), ClockOverrides,
+    declared = [*(t for t in REQUESTS), ClockOverrides, BoardSide,
                 *(t for t in MESSAGES if isinstance(t, type)), *COMMANDS]
     for struct in declared:
         assert struct.__name__ in names, struct
@@ -114,6 +121,8 @@ def test_what_the_server_refuses_the_document_refuses(text: str) -> None:
                      "players": ["Cy", "Di"], "name": "7", "teams": False, "crawford": True,
                      "clock": {"mode": "standard", "reserve_ms": 60000}, "warn_s": [30, 10]}),
     (Adjudicate, {"position": "4HPwATDgc/ABMA", "nodes": 5000}),
+    (Board, {"on_roll": {"points": [0] * 23 + [2], "bar": 0, "off": 13},
+             "opponent": {"points": [0] * 5 + [15] + [0] * 18}, "dice": [6, 1]}),
 ])
 def test_a_good_body_decodes_round_trips_and_follows_the_document(
         struct: type[msgspec.Struct], body: dict[str, Any]) -> None:
@@ -134,6 +143,8 @@ def test_a_good_body_decodes_round_trips_and_follows_the_document(
      "body.clock.delay_ms"),
     (TableSpecBody, {"rules": "usbgf-2013-delay", "length": 3, "warn_s": []}, "body.warn_s"),
     (Adjudicate, {"position": "x", "nodes": 0}, "body.nodes"),
+    (Board, {"on_roll": {"points": [0] * 23 + [16]}, "opponent": {"points": [0] * 24}},
+     "body.on_roll.points[23]"),
 ])
 def test_a_bad_body_is_refused_naming_the_field_and_the_document_refuses_it(
         struct: type[msgspec.Struct], body: dict[str, Any], field: str) -> None:

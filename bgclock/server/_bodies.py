@@ -16,6 +16,7 @@ import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
 from bgclock.board import DEFAULT_NODE_BUDGET
+from bgclock.board._position import CHECKERS, POINTS
 from bgclock.core import MODES, OVERRIDE_KEYS, PRESETS
 from bgclock.store import DEFAULT_WARN_S
 
@@ -100,6 +101,26 @@ class Adjudicate(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     nodes: Annotated[int, Meta(ge=1, le=MAX_NODES,
                                description="positions the contact search may expand")
                      ] = DEFAULT_NODE_BUDGET
+
+
+Count = Annotated[int, Meta(ge=0, le=CHECKERS, description="checkers")]
+
+
+class BoardSide(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """One side of a board: its checkers on each point (its own point 1
+    first), on the bar; ``off`` (as ``GET`` gives it) is read and ignored."""
+
+    points: Annotated[list[Count], Meta(min_length=POINTS, max_length=POINTS)]
+    bar: Count = 0
+    off: Count | None = None
+
+
+class Board(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``POST /api/position``: a board to encode (``dice``: null before the roll)."""
+
+    on_roll: BoardSide
+    opponent: BoardSide
+    dice: tuple[Annotated[int, Meta(ge=1, le=6)], Annotated[int, Meta(ge=1, le=6)]] | None = None
 
 
 def spec_fields(body: Any) -> dict[str, Any]:

@@ -12,13 +12,13 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Final
 
-from ._bodies import Adjudicate, NewTournament, TablePatch, TableSpecBody
+from ._bodies import Adjudicate, Board, NewTournament, TablePatch, TableSpecBody
 from ._limits import MAX_ID
 from ._protocol import AnyCommand, Hello, Ping, Summon, Sync
 from ._schema import components
 
 #: Every input declared in msgspec, by the component it is published as.
-REQUESTS: Final = (NewTournament, TableSpecBody, TablePatch, Adjudicate)
+REQUESTS: Final = (NewTournament, TableSpecBody, TablePatch, Adjudicate, Board)
 MESSAGES: Final = (Hello, AnyCommand, Summon, Ping, Sync)
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
@@ -144,7 +144,7 @@ def openapi() -> dict[str, Any]:
                            {"200": _ok({"type": "object"}), **_errors(401, 422)}),
                 "post": _op("encode a board (as GET returns it) into a Position ID and an XGID",
                             {"200": _ok({"type": "object"}), **_errors(401, 422)},
-                            body={"type": "object"})},
+                            body=_ref("Board"))},
         },
         "components": {
             "securitySchemes": {

@@ -9,7 +9,6 @@ A side is ``{"points": [24 counts, that side's own point 1 first], "bar": n,
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from starlette.requests import Request
@@ -17,6 +16,10 @@ from starlette.responses import JSONResponse, Response
 
 from bgclock.board import BoardError, MatchState, Position, position_id, read_position, xgid
 from bgclock.board._position import BAR, CHECKERS, POINTS
+
+from ._bodies import Board
+from ._limits import BodyTooLarge, LimitError, check_depth, read_bounded
+from ._schema import decode_body
 
 MAX_ID = 200
 MAX_BODY = 4096
@@ -41,44 +44,16 @@ def decoded(text: str) -> dict[str, Any]:
             "dice": list(match.dice) if match and match.dice else None}
 
 
-def _counts(data: Any, name: str) -> tuple[int, ...]:
-    if not isinstance(data, dict):
-        raise ValueError(f"{name}: an object with points (24 counts) and bar")
-    unknown = set(data) - {"points", "bar", "off"}
-    if unknown:
-        raise ValueError(f"{name}.{sorted(unknown)[0]}: unknown field")
-    points, bar = data.get("points"), data.get("bar", 0)
-    if not isinstance(points, list) or len(points) != POINTS:
-        raise ValueError(f"{name}.points: a list of 24 checker counts")
-    for i, n in enumerate(points):
-        if isinstance(n, bool) or not isinstance(n, int) or not 0 <= n <= CHECKERS:
-            raise ValueError(f"{name}.points[{i}]: a count from 0 to 15")
-    if isinstance(bar, bool) or not isinstance(bar, int) or not 0 <= bar <= CHECKERS:
-        raise ValueError(f"{name}.bar: a count from 0 to 15")
-    return (*points, bar)
-
-
-def encoded(data: Any) -> dict[str, Any]:
-    """Position ID and XGID of a board given as in :func:`decoded`.
-
-    Raises ``ValueError`` naming the field for anything wrong."""
-    if not isinstance(data, dict):
-        raise ValueError("the body must be a JSON object")
-    unknown = set(data) - {"on_roll", "opponent", "dice"}
-    if unknown:
-        raise ValueError(f"{sorted(unknown)[0]}: unknown field")
-    mine = _counts(data.get("on_roll"), "on_roll")
-    theirs = _counts(data.get("opponent"), "opponent")
-    dice = data.get("dice")
-    if dice is not None and not (
-            isinstance(dice, list) and len(dice) == 2
-            and all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in dice)):
-        raise ValueError("dice: two numbers from 1 to 6, or null before the roll")
+def encoded(board: Board) -> dict[str, Any]:
+    """Position ID and XGID of a board given as in :func:`decoded`
+    (``_bodies.Board``); ``ValueError`` when the checkers do not make one."""
+    mine = (*board.on_roll.points, board.on_roll.bar)
+    theirs = (*board.opponent.points, board.opponent.bar)
     try:
         position = Position(on_roll=mine, opponent=theirs)
     except BoardError as exc:
         raise ValueError(f"position: {exc}") from None
-    match = MatchState(on_roll=1, dice=(dice[0], dice[1]) if dice else None)
+    match = MatchState(on_roll=1, dice=board.dice)
     return {"position_id": position_id(position), "xgid": xgid(position, match)}
 
 
@@ -97,14 +72,12 @@ async def get_position(server: Any, request: Request) -> Response:
 
 async def post_position(server: Any, request: Request) -> Response:
     """Encode a board (as ``GET`` returns it) into a Position ID and XGID."""
-    body = await request.body()
-    if len(body) > MAX_BODY:
+    try:
+        raw = await read_bounded(request, MAX_BODY)
+        check_depth(raw)
+    except (BodyTooLarge, LimitError):
         return _error("the body is too large")
     try:
-        data = json.loads(body or b"null")
-    except ValueError:
-        return _error("the body must be JSON")
-    try:
-        return JSONResponse(encoded(data))
+        return JSONResponse(encoded(decode_body(raw or b"null", Board, prefix="")))
     except ValueError as exc:
         return _error(str(exc))

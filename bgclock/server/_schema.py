@@ -91,7 +91,10 @@ def explain(exc: msgspec.ValidationError,
 
 
 def field_name(prefix: str, path: str) -> str:
-    """``body`` + ``score[0]`` -> ``body.score[0]``; ``body`` + "" -> ``body``."""
+    """``body`` + ``score[0]`` -> ``body.score[0]``; ``body`` + "" -> ``body``;
+    no prefix: the path alone (``the body`` for the whole)."""
+    if not prefix:
+        return path or "the body"
     if not path:
         return prefix
     return f"{prefix}{path}" if path.startswith("[") else f"{prefix}.{path}"
@@ -113,7 +116,8 @@ def decode_body(raw: bytes, into: type[T], *, prefix: str = "body") -> T:
     msgspec refuses a lone surrogate as malformed JSON, while the standard
     library's reader keeps it: such a body is read by the latter and then
     held to the same declaration (``msgspec.convert``), so the answer names
-    the field (``body.players[1]``) rather than "not JSON"."""
+    the field (``body.players[1]``) rather than "not JSON".  ``prefix``: what
+    the fields are named under ("": the field alone)."""
     try:
         return msgspec.json.decode(raw or b"{}", type=into)
     except msgspec.ValidationError as exc:
@@ -124,7 +128,7 @@ def decode_body(raw: bytes, into: type[T], *, prefix: str = "body") -> T:
     try:
         data = json.loads(raw)
     except (ValueError, RecursionError):
-        raise BodyError(prefix, "must be JSON", status=400) from None
+        raise BodyError(prefix or "the body", "must be JSON", status=400) from None
     try:
         return msgspec.convert(data, into)
     except msgspec.ValidationError as exc:
