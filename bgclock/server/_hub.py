@@ -279,6 +279,8 @@ class TableHub:
         #: The director's edit is being stored: commands wait for it.
         self.editing = False
         self.limiter = RateLimiter(*hub.table_rate)
+        #: the device's log requests (``GET .../events``), apart from its commands
+        self.log_limiter = RateLimiter(10, 2)
 
     # ------------------------------------------------------------- reading
 
@@ -315,6 +317,13 @@ class TableHub:
         ):
             return "restart"
         return None
+
+    def events_after(self, after: int, limit: int) -> tuple[list[StoredEvent], bool]:
+        """The committed events with seq > ``after`` (at most ``limit``), and
+        whether more follow.  The log is in memory, ``log[i].seq == i + 1``."""
+        end = min(self.committed_seq, len(self.log))
+        page = self.log[min(after, end):min(after + limit, end)]
+        return page, after + limit < end
 
     def snapshot_message(self) -> str:
         return dumps({"type": "snapshot", "table": self.id, "seq": self.committed_seq,

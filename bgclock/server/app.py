@@ -43,6 +43,7 @@ from ._hub import Hub, TableHub, new_match
 from ._lag import DEFAULT_PARAMS, LagParams
 from ._limits import (
     MAX_DEPTH,
+    MAX_ID,
     MAX_LENGTH,
     MAX_POINTS,
     BodyTooLarge,
@@ -416,6 +417,43 @@ async def table_log_json(server: Server, request: Request) -> Response:
                          "notes": _export.note_entries(notes)})
 
 
+#: The most events one ``events`` page carries (a device far behind asks again).
+EVENTS_PAGE = 1000
+
+
+async def table_events(request: Request) -> Response:
+    """The table's committed events after ``after``, for its own device to
+    fold with the browser engine (a table token opens only its table's).
+
+    Paged (``EVENTS_PAGE``) and rate-limited per table, so what one token can
+    make the server do is bounded; served from memory, never re-folded."""
+    server: Server = request.app.state.server
+    assert server.tokens is not None
+    try:
+        table_id = check_id("table_id", request.path_params["table_id"])
+    except LimitError:
+        return _error(404, "not_found", "no such table")
+    if server.tokens.table_of(request.query_params.get("token")) != table_id:
+        return _error(403, "forbidden", "this link does not open this table")
+    table = server.hub.tables.get(table_id)
+    if table is None:
+        return _error(404, "not_found", f"no table {table_id}")
+    raw = request.query_params.get("after", "0")
+    try:
+        after = check_int("after", int(raw) if raw.isdigit() and len(raw) <= 20 else -1,
+                          0, MAX_ID)
+    except LimitError as exc:
+        return _error(422, "invalid", str(exc))
+    if not table.log_limiter.allow():
+        return _error(429, "rate_limited", "too many log requests for this table: slow down")
+    events, more = table.events_after(after, EVENTS_PAGE)
+    return JSONResponse({"table": table_id, "seq": table.committed_seq,
+                         "spec": table.row.spec.to_dict(), "created_ms": table.row.created_ms,
+                         "events": [{"seq": e.seq, "event": e.event} for e in events],
+                         "more": more},
+                        headers={"cache-control": "no-store"})
+
+
 @director_only
 async def table_log_csv(server: Server, request: Request) -> Response:
     table = server.table_or_404(request)
@@ -688,6 +726,7 @@ def create_app(
         Route("/api/tables/{table_id}/close", close_table, methods=["POST"]),
         Route("/api/tables/{table_id}/qr.svg", table_qr),
         Route("/api/tables/{table_id}/log.json", table_log_json),
+        Route("/api/tables/{table_id}/events", table_events),
         Route("/api/tables/{table_id}/log.csv", table_log_csv),
         Route("/api/tables/{table_id}/report", table_report),
         Route("/api/tables/{table_id}/report.html", table_report_html),

@@ -364,11 +364,13 @@
     /* Send a command (fields of the clock script format, no at_ms).
      * pressedAt: the instant of the press (defaults to now).  type: "cmd"
      * (default) or "summon" (fields why, side; no lag: not a clock event),
-     * queued and resent with its id alike.  Returns its id. */
-    send(cmd, pressedAt, type) {
+     * queued and resent with its id alike.  atMs: the instant on the
+     * table's line the device applied it at (sent as device_at_ms; default:
+     * pressedAt mapped when sent).  Returns its id. */
+    send(cmd, pressedAt, type, atMs) {
       idCounter += 1;
       const p = { id: this.prefix + "-" + idCounter, cmd: cmd, pressedAt: pressedAt == null ? this.now() : pressedAt,
-                  type: type || "cmd" };
+                  type: type || "cmd", atMs: atMs == null ? null : atMs };
       this.pending.push(p);
       this.synced = false;
       if (this.ready) this.transmit(p); else this.onStatus(this.status, this.pending.length);
@@ -383,7 +385,8 @@
       }
       const lag = Math.min(MAX_LAG_MS, Math.max(0, Math.round(this.now() - p.pressedAt) + this.lagMs));
       const msg = Object.assign({ type: "cmd", v: 1, id: p.id, lag_ms: lag }, p.cmd);
-      const at = this.tableMs(p.pressedAt);
+      // the instant the device applied it (device.js), else the press mapped now
+      const at = p.atMs != null ? p.atMs : this.tableMs(p.pressedAt);
       if (at != null) msg.device_at_ms = at;
       p.sent = this.sendRaw(msg);
     }
