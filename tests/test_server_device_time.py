@@ -201,3 +201,69 @@ async def test_after_a_restart_the_keepers_presses_count_where_it_made_them(
             events = await live.stored(table["id"])
             assert [(e["event"]["do"], e["at_ms"]) for e in events] == [
                 ("opening_roll", roll["at_ms"]), ("hit", pressed)]
+
+
+async def test_the_device_reads_its_tables_log_by_pages_and_only_its_own(manual: Any) -> None:
+    """GET /api/tables/N/events: what the page folds with the browser engine."""
+    from bgclock.server import app as app_module
+
+    live, clock = manual
+    table = await live.table(clock={"mode": "standard"})
+    other = await live.table()
+    async with Device.open(live.ws_url, {"token": table["token"], "device": "phone-1"}) as d:
+        await d.welcome()
+        await d.cmd("opening_roll", dice=[6, 1], device_at_ms=_now(clock, table))
+        for i in range(5):
+            clock.advance(1_000)
+            await d.cmd("hit", side="A" if i % 2 == 0 else "B", device_at_ms=_now(clock, table))
+    url = f"/api/tables/{table['id']}/events"
+    r = await live.http.get(url, params={"token": table["token"]})
+    assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
+    body = r.json()
+    assert body["seq"] == 6 and body["more"] is False
+    assert [e["seq"] for e in body["events"]] == [1, 2, 3, 4, 5, 6]
+    first = body["events"][0]["event"]
+    assert (first["do"], first["dice"], first["at_ms"]) == ("opening_roll", [6, 1], 0)
+    assert body["spec"]["rules"] == "usbgf-2013-delay" and body["spec"]["clock"] == {
+        "mode": "standard"}
+    # after a seq: only what follows; a page at most EVENTS_PAGE long
+    r = await live.http.get(url, params={"token": table["token"], "after": 4})
+    assert [e["seq"] for e in r.json()["events"]] == [5, 6]
+    page, more = live.server.hub.tables[table["id"]].events_after(2, 3)
+    assert [e.seq for e in page] == [3, 4, 5] and more is True
+    assert app_module.EVENTS_PAGE == 1000
+    # another table's token, no token, a bad `after`: refused, naming why
+    r = await live.http.get(url, params={"token": other["token"]})
+    assert r.status_code == 403
+    assert (await live.http.get(url)).status_code == 403
+    r = await live.http.get(url, params={"token": table["token"], "after": "-1"})
+    assert r.status_code == 422 and "after" in r.json()["message"]
+    r = await live.http.get(url, params={"token": table["token"], "after": str(2**70)})
+    assert r.status_code == 422
+    # bounded: a token cannot make the server serve its log without end
+    codes = [(await live.http.get(url, params={"token": table["token"]})).status_code
+             for _ in range(20)]
+    assert 429 in codes
+
+
+async def test_a_device_that_pinged_then_fell_silent_is_offline_within_seconds(
+        manual: Any, monkeypatch: Any) -> None:
+    """Wi-Fi gone, nothing closed: the silence itself says the device is away."""
+    import anyio
+
+    from bgclock.server import app as app_module
+
+    monkeypatch.setattr(app_module, "SILENT_LINK_S", 0.5)
+    live, _ = manual
+    table = await live.table()
+    hub = live.server.hub.tables[table["id"]]
+    async with Device.open(live.ws_url, {"token": table["token"], "device": "phone-1"}) as d:
+        await d.welcome()
+        # a client that never pinged is never timed out (it may be a script)
+        await anyio.sleep(1.0)
+        assert hub.link()["state"] == "online"
+        await d.send({"type": "ping", "v": 1, "t": 1.0})
+        await d.expect("pong")
+        await anyio.sleep(1.5)
+        assert hub.link()["state"] == "offline"
+        assert hub.link()["offline_since_ms"] is not None

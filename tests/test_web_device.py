@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import secrets
 import threading
@@ -178,6 +179,7 @@ def test_a_60_s_outage_with_a_flag_the_server_log_ends_where_the_device_did(
     hole = BlackHole(served.port)
     try:
         page = table_page(pages, live, table, base=hole.url)
+        dash = pages.open(live.director_url(), viewport={"width": 1280, "height": 800})
         engine_ready(page)
         roll(page, 6, 1)
         wait(page, "s.on_turn === 'A'")
@@ -208,6 +210,9 @@ def test_a_60_s_outage_with_a_flag_the_server_log_ends_where_the_device_did(
         # a press after the flag: the rules refuse it here, nothing is queued
         press(page, "B")
         assert page.evaluate("BGTable.conn.pending.length") == 3
+        # the dashboard says the device is away (the server cannot know more)
+        card = f".card[data-table='{table['id']}']"
+        dash.wait_for_selector(f"{card} [data-badge='offline']", timeout=10_000)
         time.sleep(max(0.0, OUTAGE_S - (time.monotonic() - went)))
         # the link comes back
         page.context.set_offline(False)
@@ -221,6 +226,9 @@ def test_a_60_s_outage_with_a_flag_the_server_log_ends_where_the_device_did(
         server = live.api("GET", f"/api/tables/{table['id']}")["state"]
         assert server["phase"] == "match_over" and server["winner"] == "A"
         assert server["B"]["expired"] is True
+        badge = dash.wait_for_selector(f"{card} [data-badge='reconciled']", timeout=10_000)
+        assert "3 applied" in badge.inner_text()
+        assert dash.locator(f"{card} [data-badge='offline']").count() == 0
         # the device and the server read the same match
         engine_ready(page)
         assert page.evaluate("BGTable.app.engine.pending.length") == 0
@@ -264,3 +272,48 @@ def test_kill_9_while_the_device_presses_then_a_restart(served: Served, pages: P
     server = live.api("GET", f"/api/tables/{table['id']}")["state"]
     assert server["phase"] == "playing" and server["on_turn"] == "B"
     assert device(page)["on_turn"] == "B"
+
+
+def director_command(live: LiveServer, table_id: int, **fields: Any) -> dict[str, Any]:
+    """One director's command over the WebSocket; its answer (ack or error)."""
+    from websockets.sync.client import connect
+
+    ws_url = live.url.replace("http://", "ws://") + "/ws"
+    with connect(ws_url, origin=live.url) as ws:
+        ws.send(json.dumps({"type": "hello", "v": 1, "key": live.key}))
+        cmd = {"type": "cmd", "v": 1, "id": f"d-{secrets.token_hex(4)}", "table": table_id,
+               **fields}
+        ws.send(json.dumps(cmd))
+        for _ in range(200):
+            msg = json.loads(ws.recv(timeout=5))
+            if msg.get("id") == cmd["id"] and msg["type"] in ("ack", "error"):
+                return dict(msg)
+    raise AssertionError("no answer")
+
+
+def test_an_italian_premature_takes_the_double_away_in_the_page(served: Served,
+                                                                 pages: Pages) -> None:
+    live = served.live
+    assert live is not None
+    table = live.table(players=["Ann", "Bob"], length=5, rules="it-tournament")
+    page = table_page(pages, live, table)
+    engine_ready(page)
+    roll(page, 5, 3)
+    wait(page, "s.on_turn === 'A'")
+    press(page, "A")
+    wait(page, "s.on_turn === 'B'")
+    page.wait_for_selector("#half-B [data-act='double']")
+    # Bob rolled before Ann had finished: the director rules a premature action
+    assert director_command(live, table["id"], do="premature", side="B")["type"] == "ack"
+    press(page, "B")
+    wait(page, "s.on_turn === 'A'")
+    press(page, "A")
+    wait(page, "s.on_turn === 'B'")
+    engine_ready(page)
+    # Bob's next turn may not use the cube: no Double to tap, and none sent
+    until(page, "document.querySelectorAll(\"#half-B [data-act='double']\").length === 0", 3000)
+    assert page.evaluate("BGTable.command({do: 'double', side: 'B'})") is None
+    assert "cube" in page.locator("#toast").inner_text()
+    press(page, "B")
+    wait(page, "s.on_turn === 'A'")
+    page.wait_for_selector("#half-A [data-act='double']")

@@ -417,6 +417,10 @@ async def table_log_json(server: Server, request: Request) -> Response:
                          "notes": _export.note_entries(notes)})
 
 
+#: A client that has pinged and then says nothing for this long is gone
+#: (the pages ping every second and give up after 2.5 s themselves).
+SILENT_LINK_S = 5.0
+
 #: The most events one ``events`` page carries (a device far behind asks again).
 EVENTS_PAGE = 1000
 
@@ -593,8 +597,19 @@ async def _session(server: Server, conn: Connection) -> None:
         table.watchers.add(conn)
         conn.device = hello.device
         table.device_hello(hello.device, hello.queued)
+    pinging = False
     while not conn.dead:
-        message = await ws.receive()
+        if pinging:
+            # A client that pings (the pages: every second) and falls silent
+            # has lost its link (Wi-Fi gone, nothing closed): the table is
+            # offline now, not when TCP gives up.
+            try:
+                message = await asyncio.wait_for(ws.receive(), SILENT_LINK_S)
+            except TimeoutError:
+                await conn.close(1001)
+                return
+        else:
+            message = await ws.receive()
         if message["type"] == "websocket.disconnect":
             return
         if not conn.limiter.allow():
@@ -605,7 +620,9 @@ async def _session(server: Server, conn: Connection) -> None:
                 return
             continue
         try:
-            _dispatch(server, conn, decode(message.get("text")))
+            decoded = decode(message.get("text"))
+            pinging = pinging or isinstance(decoded, Ping)
+            _dispatch(server, conn, decoded)
         except ProtocolError as exc:
             conn.send_json(exc.to_message())
     await conn.close(1011)

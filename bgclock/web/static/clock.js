@@ -447,6 +447,11 @@ import { DeviceMatch, specKey } from "./device.js";
    * The far half is turned with its strip, so each strip faces its player. */
   function renderHalf(side, st, nm) {
     const h = halves[side], s = st[side], o = BG.playerOptions(st, side);
+    // what the rules refuse now is not offered (an Italian premature bars the cube)
+    if (o.double && engineReady()) {
+      const ms = tableNow(performance.now());
+      if (ms != null && app.engine.check({ do: "double", side: side }, ms)) o.double = false;
+    }
     q(side, ".name").textContent = nm[side];
     q(side, "[data-side-tag]").textContent = side;
     const over = st.phase === "match_over";

@@ -357,6 +357,20 @@ import { setClockPlan, previewText } from "./setclock.js";
     }
     if (s && s.crawford) badges.append(el("span", { class: "badge crawford", text: t("bar.crawford") }));
     if (row.info.status === "closed") badges.append(el("span", { class: "badge", text: t("alert.closed") }));
+    // the table's device: offline since when, and what a reconnect reconciled (protocol: Device time)
+    const link = row.info.link;
+    if (link && row.info.status !== "closed") {
+      if (link.state === "offline" && link.offline_since_ms != null) {
+        const since = Math.max(0, Date.now() - link.offline_since_ms);
+        badges.append(el("span", { class: "badge offline", "data-badge": "offline", title: link.keeper ? t("card.keeper") : "",
+          text: t("card.offline", { t: BG.fmtClock(since) }) }));
+      } else if (link.reconciled && (link.reconciled.applied || link.reconciled.refused)
+                 && Date.now() - link.reconciled.at_ms < 10 * 60000) {
+        const r = link.reconciled;
+        badges.append(el("span", { class: "badge reconciled", "data-badge": "reconciled",
+          text: r.refused ? t("card.reconciled_refused", { n: r.applied, r: r.refused }) : t("card.reconciled", { n: r.applied }) }));
+      }
+    }
     for (const a of alerts) badges.append(el("span", { class: "badge alert-b", "data-alert": a.kind, text: "⚠ " + (a.badge || t("alert." + a.kind)) }));
     c.append(badges);
     return c;
