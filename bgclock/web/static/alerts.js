@@ -16,7 +16,10 @@ export const URGENCY = { flag: 0, dispute: 0, dispute_expiry: 0, director: 1, pr
  * @param {Alert[]} alerts @returns {Alert[]}
  */
 export function sortAlerts(alerts) {
-  const rank = (a) => (URGENCY[a.kind] === undefined ? 9 : URGENCY[a.kind]);
+  /** @type {Record<string, number>} */
+  const urgency = URGENCY;
+  /** @param {Alert} a @returns {number} */
+  const rank = (a) => (urgency[a.kind] === undefined ? 9 : urgency[a.kind]);
   return alerts.slice().sort((a, b) => rank(a) - rank(b) || a.since - b.since || a.table - b.table);
 }
 
