@@ -212,7 +212,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     return false;
   }
   /* The director marks an alert handled: the server stores it and tells every
-   * dashboard; this one hides it at once (and again if the server refuses). */
+   * dashboard; this one hides it at once (and shows it again if the server refuses). */
   function markHandled(a) {
     const id = conn.send({ table: a.table, key: a.key }, null, "handle", stableId("hd", [a.key]));
     app.handling[id] = a.key;
