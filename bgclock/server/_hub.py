@@ -24,6 +24,15 @@ re-armed after every accepted event; a command judged at an instant past the
 expiry applies the expiry first, so a press never loses to a late tick nor
 wins against an early one.  A checkpoint (the match time now) is stored at
 least once a second while a clock runs; recovery charges up to it.
+
+The dashboards' alerts are computed by each dashboard from the tables'
+states; which of them the director has handled is the server's: a note
+``{"type": "handled", "key": ...}`` in the table's log (its idem key
+``handled/KEY``: stored once), sent to every director as ``handled``.  A
+command that settles an alert (``handles``) is committed together with its
+note, and its id is derived from the alert by the dashboard: the directors
+share one space of ids, so the same confirmation from two dashboards is
+applied once and the second gets the first's ack.
 """
 
 from __future__ import annotations
@@ -49,7 +58,7 @@ from bgclock.store import Store, StoredEvent, StoredNote, StoreError, TableRow, 
 
 from ._auth import RateLimiter
 from ._lag import DEFAULT_PARAMS, LagParams, LagQuota, credited_instant
-from ._protocol import PLAYER_COMMANDS, Command, ProtocolError, Summon, dumps
+from ._protocol import PLAYER_COMMANDS, Command, Handle, ProtocolError, Summon, dumps
 from ._time import ServerClock, TimerHandle
 
 log = logging.getLogger("bgclock.server")
@@ -146,7 +155,24 @@ def note_ack_message(note: StoredNote, *, duplicate: bool) -> dict[str, Any]:
             "at_ms": note.at_ms, "lag_credit_ms": 0, "duplicate": duplicate, "note": note.n}
 
 
+def handled_key(key: str) -> str:
+    """A handled note's idem key: one per alert and table (a message id never
+    holds a ``/``, so no summons' id can take it)."""
+    return f"handled/{key}"
+
+
+def handled_message(table_id: int, keys: list[str]) -> dict[str, Any]:
+    return {"type": "handled", "table": table_id, "keys": keys}
+
+
 _Done = Callable[[BaseException | None], None]
+#: What the writer commits as one: an event or a note, or an event and its
+#: note (a command that handles an alert), all or nothing.
+_Rows = StoredEvent | StoredNote | tuple[StoredEvent | StoredNote, ...]
+
+
+def _rows(item: _Rows | None) -> tuple[StoredEvent | StoredNote, ...]:
+    return () if item is None else item if isinstance(item, tuple) else (item,)
 
 
 class Writer:
@@ -154,7 +180,7 @@ class Writer:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._items: list[tuple[StoredEvent | StoredNote | None, _Done]] = []
+        self._items: list[tuple[_Rows | None, _Done]] = []
         self._checkpoints: dict[int, int] = {}
         self._wakeup = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -164,9 +190,10 @@ class Writer:
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="bgclock-writer")
 
-    def submit(self, stored: StoredEvent | StoredNote | None, done: _Done) -> None:
-        """Queue an event or a note (or, with None, just a callback that must
-        wait for what was queued before it)."""
+    def submit(self, stored: _Rows | None, done: _Done) -> None:
+        """Queue an event or a note, or a tuple of them committed together
+        (or, with None, just a callback that must wait for what was queued
+        before it)."""
         self._items.append((stored, done))
         self._wakeup.set()
 
@@ -180,8 +207,9 @@ class Writer:
             self._wakeup.clear()
             items, self._items = self._items, []
             checkpoints, self._checkpoints = self._checkpoints, {}
-            events = [s for s, _ in items if isinstance(s, StoredEvent)]
-            notes = [s for s, _ in items if isinstance(s, StoredNote)]
+            rows = [r for s, _ in items for r in _rows(s)]
+            events = [r for r in rows if isinstance(r, StoredEvent)]
+            notes = [r for r in rows if isinstance(r, StoredNote)]
             errors: dict[int, BaseException] = {}
             if events or checkpoints or notes:
                 try:
@@ -198,7 +226,7 @@ class Writer:
             if self._closing and not self._items and not self._checkpoints:
                 return
 
-    async def _one_by_one(self, items: list[tuple[StoredEvent | StoredNote | None, _Done]],
+    async def _one_by_one(self, items: list[tuple[_Rows | None, _Done]],
                           checkpoints: dict[int, int],
                           error: StoreError) -> dict[int, BaseException]:
         """The batch failed: commit each item alone, so that only the bad ones
@@ -207,18 +235,20 @@ class Writer:
         errors: dict[int, BaseException] = {}
         failed_tables: set[int] = set()
         for i, (stored, _) in enumerate(items):
-            if stored is None:
+            rows = _rows(stored)
+            if not rows:
                 continue
-            if stored.table_id in failed_tables:
+            table_id = rows[0].table_id
+            if table_id in failed_tables:
                 errors[i] = error
                 continue
-            events = [stored] if isinstance(stored, StoredEvent) else []
-            notes = [stored] if isinstance(stored, StoredNote) else []
+            events = [r for r in rows if isinstance(r, StoredEvent)]
+            notes = [r for r in rows if isinstance(r, StoredNote)]
             try:
                 await self.store.commit(events, {}, notes)
             except StoreError as exc:
                 errors[i] = exc
-                failed_tables.add(stored.table_id)
+                failed_tables.add(table_id)
         if checkpoints:
             try:
                 await self.store.commit([], checkpoints)
@@ -259,6 +289,9 @@ class TableHub:
         self.committed_notes = 0
         self.note_keys: dict[str, StoredNote] = {}
         self.note_waiters: dict[str, list[Watcher]] = {}
+        #: The dashboard alerts the director handled: alert key -> its note.
+        self.handled: dict[str, StoredNote] = {}
+        self.handle_waiters: dict[str, list[tuple[Watcher, str]]] = {}
         #: The device that keeps the table's time (the first to say hello with
         #: an id): its commands count at the instants it applied them.
         self.keeper: str | None = None
@@ -351,6 +384,13 @@ class TableHub:
             if note.note.get("type") == "summon" and (since_seq is None or note.seq >= since_seq):
                 watcher.send(dumps(summon_message(note)))
 
+    def send_handled(self, watcher: Watcher) -> None:
+        """The alerts handled so far (stored): every dashboard shows the same list."""
+        keys = [str(x.note["key"]) for x in self.notes[: self.committed_notes]
+                if x.note.get("type") == "handled"]
+        if keys:
+            watcher.send(dumps(handled_message(self.id, keys)))
+
     # ------------------------------------------------------------ loading
 
     def load(self, events: list[StoredEvent], notes: list[StoredNote] | None = None) -> None:
@@ -373,6 +413,7 @@ class TableHub:
         self.notes = list(notes or [])
         self.committed_notes = len(self.notes)
         self.note_keys = {x.idem_key: x for x in self.notes if x.idem_key is not None}
+        self.handled = _handled_of(self.notes)
         self.keeper = next((str(x.note["device"]) for x in self.notes
                             if x.note.get("type") == "keeper"), None)
 
@@ -405,11 +446,17 @@ class TableHub:
         self.recent.append((stored.seq, dumps(update_message(stored,
                                                              self.match.state().to_dict()))))
 
-    def quarantine(self, reason: str, events: list[StoredEvent]) -> None:
+    def quarantine(self, reason: str, events: list[StoredEvent],
+                   notes: list[StoredNote] | None = None) -> None:
         """The stored log cannot be replayed: keep it, refuse commands, tell the director."""
         self.quarantined = reason
         self.log = list(events)
         self.seq = self.committed_seq = events[-1].seq if events else 0
+        # its notes too: the director may still mark its alert handled
+        self.notes = list(notes or [])
+        self.committed_notes = len(self.notes)
+        self.note_keys = {x.idem_key: x for x in self.notes if x.idem_key is not None}
+        self.handled = _handled_of(self.notes)
         log.error("table %d is quarantined: %s", self.id, reason)
 
     def reset(self, row: TableRow) -> None:
@@ -519,6 +566,8 @@ class TableHub:
         """Decide one command; answer an error now or an ack after the commit."""
         if role != "director" and cmd.do not in PLAYER_COMMANDS:
             raise ProtocolError("forbidden", f"only the director may {cmd.do.replace('_', ' ')}")
+        if role != "director" and cmd.handles is not None:
+            raise ProtocolError("forbidden", "only the director handles alerts")
         self.check_open()
         key = idem_key(role, cmd.id)
         existing = self.by_key.get(key)
@@ -528,6 +577,10 @@ class TableHub:
             else:
                 self.ack_waiters.setdefault(key, []).append(sender)
             return
+        if cmd.handles is not None and cmd.handles in self.handled:
+            # settled already (on another dashboard, with another command):
+            # a confirmation is applied once
+            raise ProtocolError("handled", "this alert was already handled: nothing was applied")
         if not self.limiter.allow():
             raise ProtocolError("rate_limited", "too many commands at this table: slow down")
         arrival = self.match_now()
@@ -579,6 +632,8 @@ class TableHub:
                              received_ms=self.hub.clock.now_ms())
         self.log.append(stored)
         self.by_key[key] = stored
+        handled = (None if cmd.handles is None
+                   else self._handled_note(cmd.handles, at, role))
         after = self.match.copy()
         text = dumps(update_message(stored, self.match.state().to_dict()))
         # "restart" ends with the first command accepted after the recovery
@@ -606,11 +661,13 @@ class TableHub:
             self.broadcast(text)
             if attention_changed:
                 self.broadcast(self.table_message())
+            if handled is not None:
+                self._handled_committed(handled)
             sender.send(dumps(ack_message(stored, duplicate=False)))
             for waiter in self.ack_waiters.pop(key, ()):
                 waiter.send(dumps(ack_message(stored, duplicate=True)))
 
-        self.hub.writer.submit(stored, done)
+        self.hub.writer.submit(stored if handled is None else (stored, handled), done)
 
     def check_open(self) -> None:
         if self.closed:
@@ -685,6 +742,61 @@ class TableHub:
 
         self.hub.writer.submit(note, done)
 
+    def handle(self, sender: Watcher, role: str, msg: Handle) -> None:
+        """The director marks an alert handled: store it once, then tell every
+        director; the sender gets an ack when it gave an id (``duplicate``
+        when the alert was handled already)."""
+        if role != "director":
+            raise ProtocolError("forbidden", "only the director handles alerts")
+        if self.closed:
+            raise ProtocolError("closed", "this table is closed")
+        existing = self.handled.get(msg.key)
+        if existing is not None:
+            if msg.id is None:
+                return
+            if existing.n <= self.committed_notes:
+                sender.send(dumps({**note_ack_message(existing, duplicate=True), "id": msg.id}))
+            else:
+                self.handle_waiters.setdefault(msg.key, []).append((sender, msg.id))
+            return
+        if not self.limiter.allow():
+            raise ProtocolError("rate_limited", "too many messages at this table: slow down")
+        note = self._handled_note(msg.key, max(self.match_now(), self.match.now), role)
+        generation = self.generation
+
+        def done(error: BaseException | None) -> None:
+            if generation != self.generation or error is not None:
+                if error is not None and generation == self.generation:
+                    self.rollback()
+                sender.send(dumps(ProtocolError(
+                    "storage", "the database refused the mark; send it again",
+                    msg_id=msg.id, table=self.id).to_message()))
+                return
+            self._handled_committed(note)
+            if msg.id is not None:
+                sender.send(dumps({**note_ack_message(note, duplicate=False), "id": msg.id}))
+
+        self.hub.writer.submit(note, done)
+
+    def _handled_note(self, alert: str, at_ms: int, role: str) -> StoredNote:
+        """The note that ``alert`` is handled (queued by the caller)."""
+        note = StoredNote(table_id=self.id, n=len(self.notes) + 1, seq=self.seq,
+                          idem_key=handled_key(alert), at_ms=at_ms,
+                          note={"type": "handled", "key": alert}, source=role,
+                          received_ms=self.hub.clock.now_ms())
+        self.notes.append(note)
+        self.note_keys[handled_key(alert)] = note
+        self.handled[alert] = note
+        return note
+
+    def _handled_committed(self, note: StoredNote) -> None:
+        """A handled note is on disk: every dashboard hears of it."""
+        self.committed_notes = max(self.committed_notes, note.n)
+        alert = str(note.note["key"])
+        self.broadcast_directors(dumps(handled_message(self.id, [alert])))
+        for waiter, msg_id in self.handle_waiters.pop(alert, ()):
+            waiter.send(dumps({**note_ack_message(note, duplicate=True), "id": msg_id}))
+
     def rollback(self) -> None:
         """A commit failed: go back to what the disk holds."""
         self.generation += 1
@@ -695,6 +807,8 @@ class TableHub:
         self.notes = self.notes[: self.committed_notes]
         self.note_keys = {x.idem_key: x for x in self.notes if x.idem_key is not None}
         self.note_waiters.clear()
+        self.handled = _handled_of(self.notes)
+        self.handle_waiters.clear()
         self.match = self.committed_match.copy()
         self.rearm()
         self.broadcast(self.snapshot_message())
@@ -737,6 +851,10 @@ class TableHub:
             self.timer = None
 
 
+def _handled_of(notes: list[StoredNote]) -> dict[str, StoredNote]:
+    return {str(x.note["key"]): x for x in notes if x.note.get("type") == "handled"}
+
+
 class Hub:
     """Every table of the server, the director's connections, the writer."""
 
@@ -771,7 +889,7 @@ class Hub:
             except Unfoldable as exc:
                 # one bad log never stops the server: the table keeps its log,
                 # takes no commands, and the director sees why
-                table.quarantine(str(exc), events)
+                table.quarantine(str(exc), events, table_notes)
             else:
                 stop = table.recover(row.checkpoint_ms)
                 if stop is not None:

@@ -23,6 +23,9 @@ MAX_ID: Final = 2**63 - 1
 MAX_DEPTH: Final = 8
 #: Characters in a name (tournament, table, player).
 MAX_NAME: Final = 200
+#: Characters in a dashboard alert's key (``TABLE:KIND:MARK``).
+MAX_ALERT_KEY: Final = 80
+_ALERT_KEY: Final = re.compile(r"([0-9]{1,19}):[a-z_]{1,24}:[A-Za-z0-9_]{1,24}")
 
 _STRINGS: Final = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS: Final = re.compile(rb"[\[\]{}]")
@@ -85,6 +88,21 @@ def check_id(field: str, raw: str) -> int:
     if not raw.isascii() or not raw.isdigit() or len(raw) > 19 or int(raw) > MAX_ID:
         raise LimitError(field, f"must be a whole number 0..{MAX_ID}")
     return int(raw)
+
+
+def check_alert_key(field: str, value: Any, table: int | None) -> str:
+    """A dashboard alert's key, ``TABLE:KIND:MARK`` (``17:summon:2``,
+    ``17:flag:41``, ``17:overtime:A``), naming ``table`` when it is given."""
+    if not isinstance(value, str):
+        raise LimitError(field, "must be a string")
+    if len(value) > MAX_ALERT_KEY:
+        raise LimitError(field, f"must have at most {MAX_ALERT_KEY} characters")
+    found = _ALERT_KEY.fullmatch(value)
+    if found is None:
+        raise LimitError(field, "must be TABLE:KIND:MARK (digits : a-z _ : A-Z a-z 0-9 _)")
+    if table is not None and int(found.group(1)) != table:
+        raise LimitError(field, f"must name table {table}, not {int(found.group(1))}")
+    return value
 
 
 def check_time_overrides(field: str, value: Any) -> None:

@@ -17,7 +17,16 @@ import orjson
 
 from bgclock.core import EVENT_TYPES, ClockError
 
-from ._limits import DAY_MS, MAX_DEPTH, MAX_ID, MAX_POINTS, LimitError, check_depth
+from ._limits import (
+    DAY_MS,
+    MAX_ALERT_KEY,
+    MAX_DEPTH,
+    MAX_ID,
+    MAX_POINTS,
+    LimitError,
+    check_alert_key,
+    check_depth,
+)
 
 VERSION: Final = 1
 MAX_MESSAGE_BYTES: Final = 4096
@@ -42,7 +51,7 @@ assert frozenset(EVENT_TYPES) == DIRECTOR_COMMANDS
 SUMMON_WHY: Final = ("premature", "director", "dispute")
 _ID: Final = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 #: Fields of a command that are the protocol's, not the event's.
-_ENVELOPE: Final = frozenset({"type", "v", "id", "table", "lag_ms", "device_at_ms"})
+_ENVELOPE: Final = frozenset({"type", "v", "id", "table", "lag_ms", "device_at_ms", "handles"})
 
 
 class ProtocolError(Exception):
@@ -101,6 +110,9 @@ class Command:
     #: (ms since the table was made): honoured, within bounds, for the table's
     #: time keeper only; every other sender is lag-compensated.
     device_at_ms: int | None = None
+    #: The dashboard alert (its key) this command settles: marked handled,
+    #: for every dashboard, in the same commit as the command (director only).
+    handles: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,6 +126,16 @@ class Summon:
 
 
 @dataclass(frozen=True, slots=True)
+class Handle:
+    """The director marks a dashboard alert handled: stored, then shown so
+    on every dashboard (director only; not a clock event)."""
+
+    id: str | None
+    table: int | None
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
 class Ping:
     t: Any
 
@@ -123,7 +145,7 @@ class Sync:
     table: int | None
 
 
-Message = Hello | Command | Summon | Ping | Sync
+Message = Hello | Command | Summon | Handle | Ping | Sync
 
 
 def _is_int(value: object) -> bool:
@@ -175,6 +197,8 @@ def decode(text: str | bytes | None) -> Message:
         return Sync(_table_field(data))
     if kind == "summon":
         return _summon(data)
+    if kind == "handle":
+        return _handle(data)
     if kind == "hello":
         return _hello(data)
     raise ProtocolError("bad_message", f"unknown message type {kind!r}")
@@ -226,6 +250,20 @@ def _summon(data: dict[str, Any]) -> Summon:
     return Summon(msg_id, table, str(why), str(side))
 
 
+def _handle(data: dict[str, Any]) -> Handle:
+    _check_keys(data, {"type", "v", "id", "table", "key"}, "handle")
+    msg_id = data.get("id")
+    if msg_id is not None and (not isinstance(msg_id, str) or not _ID.fullmatch(msg_id)):
+        raise ProtocolError("bad_message",
+                            "handle: id must be 1-64 characters from A-Z a-z 0-9 . _ : -")
+    table = _table_field(data, msg_id)
+    try:
+        key = check_alert_key("key", data.get("key"), table)
+    except LimitError as exc:
+        raise ProtocolError("invalid", f"handle: {exc}", msg_id=msg_id, table=table) from None
+    return Handle(msg_id, table, key)
+
+
 def _command(data: dict[str, Any]) -> Command:
     msg_id = data.get("id")
     if not isinstance(msg_id, str) or not _ID.fullmatch(msg_id):
@@ -247,6 +285,12 @@ def _command(data: dict[str, Any]) -> Command:
     if "at_ms" in data:
         raise ProtocolError("invalid", "the server stamps the instant: do not send at_ms",
                             msg_id=msg_id, table=table)
+    handles = data.get("handles")
+    if handles is not None:
+        try:
+            check_alert_key("handles", handles, table)
+        except LimitError as exc:
+            raise ProtocolError("invalid", f"cmd: {exc}", msg_id=msg_id, table=table) from None
     fields = {k: v for k, v in data.items() if k not in _ENVELOPE}
     if fields.get("reason") == "restart":
         raise ProtocolError("invalid", "only the server stops a clock for a restart",
@@ -256,8 +300,7 @@ def _command(data: dict[str, Any]) -> Command:
         if _is_int(value) and not low <= value <= high:
             raise ProtocolError("invalid", f"cmd: {name} must be within {low}..{high}",
                                 msg_id=msg_id, table=table)
-    fields.pop("device_at_ms", None)
-    return Command(msg_id, table, do, int(lag), fields, device_at)
+    return Command(msg_id, table, do, int(lag), fields, device_at, handles)
 
 
 #: Bounds of a command's integer fields (``core`` checks their meaning; these
@@ -275,6 +318,8 @@ def dumps(message: dict[str, Any]) -> str:
 _V = {"const": VERSION}
 _TABLE = {"type": "integer", "minimum": 1, "maximum": MAX_ID}
 _SIDE = {"enum": ["A", "B"]}
+_ALERT = {"type": "string", "maxLength": MAX_ALERT_KEY,
+          "pattern": "^[0-9]{1,19}:[a-z_]{1,24}:[A-Za-z0-9_]{1,24}$"}
 
 SCHEMAS: Final[dict[str, Any]] = {
     "hello": {
@@ -300,6 +345,7 @@ SCHEMAS: Final[dict[str, Any]] = {
             "do": {"enum": sorted(EVENT_TYPES)},
             "lag_ms": {"type": "integer", "minimum": 0, "maximum": MAX_LAG_MS},
             "device_at_ms": {"type": "integer", "minimum": 0, "maximum": MAX_TIME_MS},
+            "handles": _ALERT,
             "side": _SIDE, "winner": _SIDE,
             "dice": {"type": "array", "minItems": 2, "maxItems": 2,
                      "items": {"type": "integer", "minimum": 1, "maximum": 6}},
@@ -319,6 +365,15 @@ SCHEMAS: Final[dict[str, Any]] = {
             "table": _TABLE,
             "why": {"enum": list(SUMMON_WHY)},
             "side": _SIDE,
+        },
+    },
+    "handle": {
+        "type": "object", "required": ["type", "table", "key"], "additionalProperties": False,
+        "properties": {
+            "type": {"const": "handle"}, "v": _V,
+            "id": {"type": "string", "pattern": "^[A-Za-z0-9._:-]{1,64}$"},
+            "table": _TABLE,
+            "key": _ALERT,
         },
     },
     "ping": {"type": "object", "required": ["type"], "additionalProperties": False,

@@ -60,6 +60,7 @@ from ._protocol import (
     SCHEMAS,
     VERSION,
     Command,
+    Handle,
     Hello,
     Ping,
     ProtocolError,
@@ -582,6 +583,7 @@ async def _session(server: Server, conn: Connection) -> None:
         for watched in tables:
             hub.tables[watched].catch_up(conn, hello.since.get(watched))
             hub.tables[watched].send_summons(conn, hello.since.get(watched))
+            hub.tables[watched].send_handled(conn)
         hub.directors.add(conn)
     else:
         opened = server.tokens.table_of(hello.token)
@@ -632,8 +634,9 @@ def _dispatch(server: Server, conn: Connection, message: Any) -> None:
     hub = server.hub
     if isinstance(message, Ping):
         conn.send_json({"type": "pong", "t": message.t, "server_ms": server.clock.now_ms()})
-    elif isinstance(message, Command | Summon):
-        what = "cmd" if isinstance(message, Command) else "summon"
+    elif isinstance(message, Command | Summon | Handle):
+        what = ("cmd" if isinstance(message, Command)
+                else "summon" if isinstance(message, Summon) else "handle")
         table_id = message.table
         if conn.role == "table":
             if table_id is not None and table_id != conn.table_id:
@@ -652,6 +655,8 @@ def _dispatch(server: Server, conn: Connection, message: Any) -> None:
                     table.counted(conn.device, accepted=False)
                     raise
                 table.counted(conn.device, accepted=True)
+            elif isinstance(message, Handle):
+                table.handle(conn, conn.role, message)
             else:
                 table.summon(conn, conn.role, message)
         except ProtocolError as exc:

@@ -298,7 +298,7 @@ import { DeviceMatch, specKey } from "./device.js";
       return null;
     }
     const atMs = eng.instant(ms);
-    const id = conn.send(cmd, at, "cmd", atMs);
+    const id = conn.send(cmd, at, "cmd", null, atMs);
     eng.apply(id, cmd, atMs);
     renderAll();
     return id;

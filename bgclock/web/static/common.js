@@ -363,13 +363,17 @@
     }
     /* Send a command (fields of the clock script format, no at_ms).
      * pressedAt: the instant of the press (defaults to now).  type: "cmd"
-     * (default) or "summon" (fields why, side; no lag: not a clock event),
-     * queued and resent with its id alike.  atMs: the instant on the
-     * table's line the device applied it at (sent as device_at_ms; default:
-     * pressedAt mapped when sent).  Returns its id. */
-    send(cmd, pressedAt, type, atMs) {
-      idCounter += 1;
-      const p = { id: this.prefix + "-" + idCounter, cmd: cmd, pressedAt: pressedAt == null ? this.now() : pressedAt,
+     * (default), "summon" (fields why, side; no lag: not a clock event) or
+     * "handle" (the director's: table, key), queued and resent with its id
+     * alike.  id: the id to send it under (a confirmation's, derived from
+     * what it settles: the same on every dashboard); one already pending is
+     * not queued again.  atMs: the instant on the table's line the device
+     * applied it at (sent as device_at_ms; default: pressedAt mapped when
+     * sent).  Returns its id. */
+    send(cmd, pressedAt, type, id, atMs) {
+      if (id && this.pending.some((q) => q.id === id)) return id;
+      if (!id) { idCounter += 1; id = this.prefix + "-" + idCounter; }
+      const p = { id: id, cmd: cmd, pressedAt: pressedAt == null ? this.now() : pressedAt,
                   type: type || "cmd", atMs: atMs == null ? null : atMs };
       this.pending.push(p);
       this.synced = false;
