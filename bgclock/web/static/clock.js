@@ -155,6 +155,13 @@ import { DeviceMatch, specKey } from "./device.js";
       app.fetching = false;
       renderAll();
       if (app.fetchAgain) { app.fetchAgain = false; fetchEvents(); }
+      else if (app.engine && app.seq != null && app.engine.seq < app.seq) {
+        // refused for now (429: the table's log requests are limited) or the
+        // network failed: ask again, later each time
+        app.fetchWait = Math.min(8000, (app.fetchWait || 500) * 2);
+        clearTimeout(app.fetchTimer);
+        app.fetchTimer = setTimeout(fetchEvents, app.fetchWait * (0.5 + Math.random() / 2));
+      } else app.fetchWait = 0;
     }
   }
   function confirmEvent(seq, event) {
@@ -256,6 +263,8 @@ import { DeviceMatch, specKey } from "./device.js";
         break;
       }
       case "ack":
+        // the seq each of this page's commands was stored as (bench/web_latency.py reads it)
+        if (msg.id && !msg.noop && msg.seq != null && app.presses.some((p) => p[1] === msg.id)) app.confirmed[msg.id] = msg.seq;
         if (app.engine && msg.id) {
           if (msg.noop) app.engine.drop(msg.id); else app.engine.acked(msg.id, msg.seq);
         }
