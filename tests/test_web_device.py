@@ -317,3 +317,41 @@ def test_an_italian_premature_takes_the_double_away_in_the_page(served: Served,
     press(page, "B")
     wait(page, "s.on_turn === 'A'")
     page.wait_for_selector("#half-A [data-act='double']")
+
+
+def test_a_second_devices_offline_press_is_capped_by_the_lag_rules(served: Served,
+                                                                   pages: Pages) -> None:
+    """Only the table's keeper (its first device) keeps the time; another
+    device's press made offline counts at most 1 s before it arrived."""
+    live = served.live
+    assert live is not None
+    table = live.table(players=["Ann", "Bob"], length=5, rules="usbgf-2007-bronstein")
+    keeper = table_page(pages, live, table)
+    engine_ready(keeper)
+    hole = BlackHole(served.port)
+    try:
+        second = table_page(pages, live, table, base=hole.url)
+        engine_ready(second)
+        roll(keeper, 6, 2)
+        wait(second, "s.on_turn === 'A'")
+        until(second, "BGTable.conn.offset !== null", 5000)
+        second.context.set_offline(True)
+        hole.freeze()
+        second.wait_for_selector("#conn[data-status='offline']", timeout=3000)
+        press(second, "A")
+        until(second, "BGTable.display().state.on_turn === 'B'", 2000)
+        [made] = pressed_instants(second)
+        time.sleep(4.0)
+        second.context.set_offline(False)
+        hole.thaw()
+        second.wait_for_selector("#conn[data-synced='1']", timeout=20_000)
+        [stored] = hits(live, table["id"])
+        # counted at most the lag cap (1 s) before it reached the server, ~4 s after it was made
+        assert stored["at_ms"] - made >= 2_500, (stored, made)
+        assert stored["lag_credit_ms"] <= 1_000
+        # the keeper and the second device now read the server's match
+        engine_ready(second)
+        wait(keeper, "s.on_turn === 'B'")
+        assert device(second)["A"]["reserve_ms"] == device(keeper)["A"]["reserve_ms"]
+    finally:
+        hole.close()
