@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -83,9 +84,22 @@ def new_match(spec: TableSpec) -> Match:
                      crawford=spec.crawford, clock=dict(spec.clock))
 
 
+def in_fold_order(events: Iterable[StoredEvent]) -> list[StoredEvent]:
+    """A log in the order it is folded: by instant, then by seq.
+
+    The log is append-only and numbered in the order the server accepted
+    its events; they are also in the order of their instants except where a
+    keeper's queued press was merged before a director's event it had not
+    seen (``TableHub.command``): it is folded at its instant."""
+    out = list(events)
+    if any(a.at_ms > b.at_ms for a, b in zip(out, out[1:], strict=False)):
+        out.sort(key=lambda e: (e.at_ms, e.seq))
+    return out
+
+
 def fold(spec: TableSpec, events: Iterable[StoredEvent]) -> Match:
     match = new_match(spec)
-    for stored in events:
+    for stored in in_fold_order(events):
         try:
             match.apply(Event.from_dict(stored.event))
         except (ClockError, KeyError, TypeError, ValueError) as exc:
@@ -110,7 +124,7 @@ def states_after(spec: TableSpec, events: list[StoredEvent],
     engine refuses on (a quarantined table's log)."""
     match: Match | None = new_match(spec)
     out: list[tuple[StoredEvent, MatchState | None]] = []
-    for stored in events:
+    for stored in in_fold_order(events):
         if match is not None:
             try:
                 match.apply(Event.from_dict(stored.event))
@@ -395,16 +409,21 @@ class TableHub:
 
     def load(self, events: list[StoredEvent], notes: list[StoredNote] | None = None) -> None:
         """Replay the stored log (``Unfoldable`` if the engine refuses it)."""
-        start = max(len(events) - CATCH_UP_EVENTS, 0)
-        match = fold(self.row.spec, events[:start])
+        ordered = in_fold_order(events)
+        first_recent = events[-1].seq - CATCH_UP_EVENTS if events else 0
+        start = next((i for i, e in enumerate(ordered) if e.seq > first_recent), len(ordered))
+        match = fold(self.row.spec, ordered[:start])
         self.recent.clear()
-        for stored in events[start:]:
+        recent: list[tuple[int, str]] = []
+        for stored in ordered[start:]:
             try:
                 match.apply(Event.from_dict(stored.event))
             except (ClockError, KeyError, TypeError, ValueError) as exc:
                 raise Unfoldable(f"event {stored.seq} cannot be replayed: {exc}") from exc
-            self.recent.append((stored.seq, dumps(update_message(stored,
-                                                                 match.state().to_dict()))))
+            if stored.seq > first_recent:
+                recent.append((stored.seq, dumps(update_message(stored,
+                                                                match.state().to_dict()))))
+        self.recent.extend(sorted(recent))
         self.match = match
         self.committed_match = match.copy()
         self.log = list(events)
@@ -592,10 +611,18 @@ class TableHub:
         elif (cmd.device_at_ms is not None and self.keeper is not None
               and getattr(sender, "device", None) == self.keeper):
             # The table's own device applied this press at ``device_at_ms``:
-            # it counts there, never before the last accepted event nor after
-            # its arrival (an outage costs the presser nothing).
+            # it counts there, never after its arrival, never before the last
+            # event the device could have seen (the table's last event that is
+            # not the director's); the director's events since are merged by
+            # instant (an outage costs the presser nothing).
+            at = max(min(cmd.device_at_ms, arrival), self._device_floor())
             last = self.log[-1].at_ms if self.log else 0
-            at = max(min(cmd.device_at_ms, arrival), last)
+            if at < last:
+                merged = self._merged(cmd, at, key, role)
+                if merged is not None:
+                    self._accept_merged(sender, cmd, key, role, merged, arrival)
+                    return
+                at = last  # the director's events refuse it there: it counts after them
             credit = max(arrival - at, 0)
             if at < self.match.now:
                 # A flag announced meanwhile moved the live match past this
@@ -635,25 +662,31 @@ class TableHub:
         handled = (None if cmd.handles is None
                    else self._handled_note(cmd.handles, at, role))
         after = self.match.copy()
-        text = dumps(update_message(stored, self.match.state().to_dict()))
         # "restart" ends with the first command accepted after the recovery
         # (a kept table's too: its keeper may never come back)
         self.recovering = False
         attention_changed = self.attention() != attention
         self.rearm()
+        self._submit(sender, cmd.id, key, stored, after, attention_changed, handled)
+
+    def _submit(self, sender: Watcher, msg_id: str, key: str, stored: StoredEvent,
+                after: Match, attention_changed: bool, handled: StoredNote | None) -> None:
+        """Commit an accepted event (with its handled alert); then tell every
+        watcher and ack it, or roll back and say why."""
+        text = dumps(update_message(stored, after.state().to_dict()))
         generation = self.generation
 
         def done(error: BaseException | None) -> None:
             if generation != self.generation:
                 sender.send(dumps(ProtocolError(
                     "storage", "the database refused an earlier command; send it again",
-                    msg_id=cmd.id, table=self.id).to_message()))
+                    msg_id=msg_id, table=self.id).to_message()))
                 return
             if error is not None:
                 self.rollback()
                 sender.send(dumps(ProtocolError(
                     "storage", f"the database refused the command: {error}",
-                    msg_id=cmd.id, table=self.id).to_message()))
+                    msg_id=msg_id, table=self.id).to_message()))
                 return
             self.committed_seq = stored.seq
             self.committed_match = after
@@ -668,6 +701,47 @@ class TableHub:
                 waiter.send(dumps(ack_message(stored, duplicate=True)))
 
         self.hub.writer.submit(stored if handled is None else (stored, handled), done)
+
+    def _device_floor(self) -> int:
+        """The instant of the table's last event that is not the director's."""
+        for stored in reversed(self.log):
+            if stored.source != "director":
+                return stored.at_ms
+        return 0
+
+    def _merged(self, cmd: Command, at: int, key: str,
+                role: str) -> tuple[StoredEvent, Match] | None:
+        """The keeper's command at ``at``, before director's events it had
+        not seen: the event to store and the log refolded with it in the
+        order of instants, or None if that fold refuses anything (then the
+        command counts after them, as any other)."""
+        try:
+            event = Event.from_dict({**cmd.fields, "do": cmd.do, "at_ms": at})
+        except (InvalidCommand, TypeError, ValueError) as exc:
+            raise ProtocolError("invalid", str(exc)) from None
+        stored = StoredEvent(table_id=self.id, seq=self.seq + 1, idem_key=key, at_ms=at,
+                             event=event.to_dict(), source=role, lag_credit_ms=0,
+                             received_ms=self.hub.clock.now_ms())
+        try:
+            return stored, fold(self.row.spec, [*self.log, stored])
+        except Unfoldable:
+            return None
+
+    def _accept_merged(self, sender: Watcher, cmd: Command, key: str, role: str,
+                       merged: tuple[StoredEvent, Match], arrival: int) -> None:
+        """Store a keeper's command merged before the director's events (the
+        live match is the refolded log); acked after the commit as any other."""
+        stored, match = merged
+        stored = dataclasses.replace(stored, lag_credit_ms=max(arrival - stored.at_ms, 0))
+        attention = self.attention()
+        self.match = match
+        self.seq = stored.seq
+        self.log.append(stored)
+        self.by_key[key] = stored
+        self.recovering = False
+        attention_changed = self.attention() != attention
+        self.rearm()
+        self._submit(sender, cmd.id, key, stored, self.match.copy(), attention_changed, None)
 
     def check_open(self) -> None:
         if self.closed:

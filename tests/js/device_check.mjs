@@ -54,3 +54,14 @@ assert.equal(e.stateAt(4000).phase, "match_over");
 assert.equal(specKey({ ...spec, name: "x", players: ["P", "Q"], warn_s: [1] }), specKey(spec));
 assert.notEqual(specKey({ ...spec, length: 7 }), specKey(spec));
 console.log("device: ok");
+
+// a keeper's press merged before a director's event it had not seen: folded at its instant
+const m = new DeviceMatch(spec);
+m.confirm(1, { do: "opening_roll", at_ms: 0, dice: [6, 1] });
+m.confirm(2, { do: "adjust", at_ms: 20_000, side: "B", delta_ms: 30_000 });
+assert.equal(m.confirm(3, { do: "hit", at_ms: 8_000, side: "A" }), true);
+const merged = m.stateAt(20_000);
+assert.equal(merged.on_turn, "B");
+assert.equal(merged.A.reserve_ms, 600_000, "A used 8 s, all credited back (Bronstein)");
+assert.equal(merged.B.reserve_ms, 600_000 + 30_000 - 12_000 + 0, "B ran from 8 s, +30 s at 20 s");
+console.log("device merge: ok");

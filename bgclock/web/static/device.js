@@ -43,30 +43,51 @@ export class DeviceMatch {
   /** @param {Spec} spec */
   constructor(spec) {
     this.key = specKey(spec);
-    const score = spec.score || [0, 0];
+    this.spec = spec;
     /** the server's events folded, up to `seq` */
-    this.base = Match.create(spec.rules, {
-      length: spec.length, score: [score[0], score[1]], teams: !!spec.teams,
-      crawford: !!spec.crawford, clock: spec.clock || null,
-    });
+    this.base = this.fresh();
     this.seq = 0;
+    /** @type {{seq: number, at_ms: number, event: Record<string, unknown>}[]} the server's events, by seq */
+    this.events = [];
     /** @type {Pending[]} */
     this.pending = [];
     /** @type {Match | null} base + pending, rebuilt when either changes */
     this.cached = null;
   }
 
+  /** The match before any event. @returns {Match} */
+  fresh() {
+    const spec = this.spec, score = spec.score || [0, 0];
+    return Match.create(spec.rules, {
+      length: spec.length, score: [score[0], score[1]], teams: !!spec.teams,
+      crawford: !!spec.crawford, clock: spec.clock || null,
+    });
+  }
+
   /**
    * Fold the server's event number `seq`; false (and nothing changes) unless
    * it is the next one.  Throws the engine's error if the engine refuses it
-   * (the caller starts over from the log).
+   * (the caller starts over from the log).  An event before the last one's
+   * instant (a keeper's press merged before a director's event it had not
+   * seen) is folded at its instant: the log is folded again in the order of
+   * instants, as the server does (`in_fold_order`).
    * @param {number} seq @param {Record<string, unknown>} event @returns {boolean}
    */
   confirm(seq, event) {
     if (seq !== this.seq + 1) return false;
-    const next = this.base.copy();
-    next.apply(event);
+    const at = Number(event.at_ms);
+    const entry = { seq, at_ms: at, event };
+    let next;
+    if (at >= this.base.now) {
+      next = this.base.copy();
+      next.apply(event);
+    } else {
+      next = this.fresh();
+      const ordered = [...this.events, entry].sort((a, b) => a.at_ms - b.at_ms || a.seq - b.seq);
+      for (const e of ordered) next.apply(e.event);
+    }
     this.base = next;
+    this.events.push(entry);
     this.seq = seq;
     this.pending = this.pending.filter((p) => p.ackSeq === null || p.ackSeq > seq);
     this.cached = null;
