@@ -93,6 +93,20 @@ def openapi() -> dict[str, Any]:
             "/api/tables/{table_id}/log.json": {"get": _op(
                 "the event log with the state after each event",
                 {"200": _ok({"type": "object"}), **_errors(404)}, params=tab)},
+            "/api/tables/{table_id}/events": {"get": {
+                **_op("the table's committed events after `after`, for its own device "
+                      "(table token; paged, 1,000 at most; 403 for another table's token, "
+                      "429 past 10 at once then 2 a second per table)",
+                      {"200": _ok({"type": "object", "required": ["table", "seq", "spec",
+                                                                  "events", "more"]}),
+                       **_errors(404, 422)}, director=False, params=tab),
+                "parameters": [
+                    {"name": "table_id", "in": "path", "required": True,
+                     "schema": {"type": "integer", "minimum": 0, "maximum": MAX_ID}},
+                    {"name": "token", "in": "query", "required": True,
+                     "schema": {"type": "string"}},
+                    {"name": "after", "in": "query", "required": False,
+                     "schema": {"type": "integer", "minimum": 0, "maximum": MAX_ID}}]}},
             "/api/tables/{table_id}/log.csv": {"get": _op(
                 "the event log as CSV, both reserves after each event",
                 {"200": _ok({"type": "string"}, media="text/csv"), **_errors(404)}, params=tab)},

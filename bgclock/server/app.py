@@ -37,7 +37,7 @@ from bgclock.store import DEFAULT_WARN_S, NotFound, Store, TableSpec
 
 from . import _adjudicate, _export, _pages, _position_api, _sheet
 from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_allowed
-from ._guard import EdgeGuard, install_redaction, served_hosts
+from ._guard import HANDSHAKES, EdgeGuard, install_redaction, served_hosts
 from ._heap import HeapKeeper
 from ._hub import Hub, TableHub, new_match
 from ._lag import DEFAULT_PARAMS, LagParams
@@ -696,6 +696,7 @@ def create_app(
     heap_settle_s: float | None = 0.5,
     bind_host: str | None = None,
     allow_hosts: Iterable[str] = (),
+    handshake_rate: tuple[float, float] | None = HANDSHAKES,
 ) -> Starlette:
     """The server's ASGI application over ``store`` (opened, unless it already
     is, and closed by its lifespan).  ``director_secret``: None takes the
@@ -763,6 +764,6 @@ def create_app(
     install_redaction()
     hosts = served_hosts(bind_host, public_url, allow_hosts)
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(EdgeGuard, hosts=hosts)])
+                    middleware=[Middleware(EdgeGuard, hosts=hosts, handshakes=handshake_rate)])
     app.state.server = server
     return app
