@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until
+from bench.web_kit import CHROMIUM, LiveServer, until
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -21,20 +21,6 @@ pytestmark = [
 ]
 WIDE = {"width": 1280, "height": 900}
 PHONE = {"width": 412, "height": 915}
-
-
-@pytest.fixture(scope="module")
-def live() -> Iterator[LiveServer]:
-    with running_server() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = launch_chromium(p)
-        yield b
-        b.close()
 
 
 @pytest.fixture

@@ -27,10 +27,11 @@ from typing import Any
 
 import pytest
 
-from bench.web_kit import CHROMIUM, LiveServer, free_port, launch_chromium, until
+from bench.web_kit import CHROMIUM, LiveServer, free_port, until
 from tests._serve_proc import Serving, start
 from tests._server_kit import POSTGRES, STORES
-from tests.test_web_match import Pages, press, roll, table_page, wait
+from tests._web import Pages
+from tests.test_web_match import press, roll, table_page, wait
 from tests.test_web_table import BlackHole
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -40,22 +41,6 @@ pytestmark = [
 ]
 
 OUTAGE_S = float(os.environ.get("BGCLOCK_OUTAGE_S", "60"))
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = launch_chromium(p)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Pages]:
-    p = Pages(browser)
-    yield p
-    p.close()
-    assert not p.errors, p.errors
 
 
 @contextlib.contextmanager

@@ -433,16 +433,10 @@ async def table_events(request: Request) -> Response:
     Paged (``EVENTS_PAGE``) and rate-limited per table, so what one token can
     make the server do is bounded; served from memory, never re-folded."""
     server: Server = request.app.state.server
-    assert server.tokens is not None
-    try:
-        table_id = check_id("table_id", request.path_params["table_id"])
-    except LimitError:
-        return _error(404, "not_found", "no such table")
-    if server.tokens.table_of(request.query_params.get("token")) != table_id:
-        return _error(403, "forbidden", "this link does not open this table")
-    table = server.hub.tables.get(table_id)
-    if table is None:
-        return _error(404, "not_found", f"no table {table_id}")
+    table = _table_by_token(server, request)
+    if isinstance(table, Response):
+        return table
+    table_id = table.id
     raw = request.query_params.get("after", "0")
     try:
         after = check_int("after", int(raw) if raw.isdigit() and len(raw) <= 20 else -1,
@@ -493,8 +487,9 @@ async def director_page(server: Server, request: Request) -> Response:
     return HTMLResponse(web.director_page())
 
 
-async def table_page(request: Request) -> Response:
-    server: Server = request.app.state.server
+def _table_by_token(server: Server, request: Request) -> TableHub | Response:
+    """The table of the path if the query's ``token`` opens it, else the
+    answer saying why (404 no such table, 403 another table's token)."""
     assert server.tokens is not None
     try:
         table_id = check_id("table_id", request.path_params["table_id"])
@@ -502,9 +497,17 @@ async def table_page(request: Request) -> Response:
         return _error(404, "not_found", "no such table")
     if server.tokens.table_of(request.query_params.get("token")) != table_id:
         return _error(403, "forbidden", "this link does not open this table")
-    if table_id not in server.hub.tables:
+    table = server.hub.tables.get(table_id)
+    if table is None:
         return _error(404, "not_found", f"no table {table_id}")
-    return HTMLResponse(web.table_page(table_id))
+    return table
+
+
+async def table_page(request: Request) -> Response:
+    table = _table_by_token(request.app.state.server, request)
+    if isinstance(table, Response):
+        return table
+    return HTMLResponse(web.table_page(table.id))
 
 
 async def index(request: Request) -> Response:
