@@ -4,6 +4,7 @@ of its own); their fixtures (``live``, ``browser``, ``pages``) are in
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 PHONE = {"width": 412, "height": 915}
@@ -16,6 +17,8 @@ class Pages:
         self.browser = browser
         self.contexts: list[Any] = []
         self.errors: list[str] = []
+        #: What each page's WebSockets received, by ``id(page)``.
+        self.frames: dict[int, list[dict[str, Any]]] = {}
 
     def open(self, url: str, viewport: dict[str, int] | None = None) -> Any:
         ctx = self.browser.new_context(viewport=viewport or PHONE)
@@ -25,8 +28,14 @@ class Pages:
         # the Content-Security-Policy refusing something the page needs
         page.on("console", lambda m: self.errors.append(m.text)
                 if "Content Security Policy" in m.text else None)
+        frames = self.frames.setdefault(id(page), [])
+        page.on("websocket", lambda ws: ws.on(
+            "framereceived", lambda f: frames.append(json.loads(f))))
         page.goto(url)
         return page
+
+    def __call__(self, url: str, viewport: dict[str, int] | None = None) -> Any:
+        return self.open(url, viewport)
 
     def close(self) -> None:
         for ctx in self.contexts:

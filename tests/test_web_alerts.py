@@ -7,9 +7,7 @@ Debian's chromium only (never a downloaded one); skipped without it.
 
 from __future__ import annotations
 
-import json
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -23,33 +21,6 @@ pytestmark = [
 ]
 WIDE = {"width": 1280, "height": 900}
 PHONE = {"width": 412, "height": 915}
-#: What each page's WebSocket received, by page.
-FRAMES: dict[int, list[dict[str, Any]]] = {}
-
-
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Any]:
-    """Each page in a context of its own: a device of its own (its own storage)."""
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def open_page(url: str, viewport: dict[str, int]) -> Any:
-        ctx = browser.new_context(viewport=viewport)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("console", lambda m: errors.append(m.text)
-                if "Content Security Policy" in m.text else None)
-        frames = FRAMES.setdefault(id(page), [])
-        page.on("websocket", lambda ws: ws.on(
-            "framereceived", lambda f: frames.append(json.loads(f))))
-        page.goto(url)
-        return page
-
-    yield open_page
-    for ctx in contexts:
-        ctx.close()
-    assert not errors, errors
 
 
 def wait(page: Any, cond: str) -> None:
@@ -147,10 +118,10 @@ def test_a_confirmation_clicked_on_two_dashboards_is_applied_once(live: LiveServ
         until(d, "document.getElementById('result').textContent.includes('✓')",
               timeout_ms=5000)
     # the second dashboard sent it too, and got the first's ack, not a refusal
-    acks = [[m["duplicate"] for m in FRAMES[id(d)] if m["type"] == "ack"]
+    acks = [[m["duplicate"] for m in pages.frames[id(d)] if m["type"] == "ack"]
             for d in (first, second)]
     assert acks == [[False], [True]], acks
-    assert not [m for d in (first, second) for m in FRAMES[id(d)] if m["type"] == "error"]
+    assert not [m for d in (first, second) for m in pages.frames[id(d)] if m["type"] == "error"]
     wait(clock, "!!s.A.forfeit_delay")
     time.sleep(0.3)  # a second penalty would be in the log by now
     stored = log(live, tid)

@@ -7,7 +7,6 @@ Debian's chromium only (never a downloaded one); skipped without it.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -21,25 +20,6 @@ pytestmark = [
 ]
 WIDE = {"width": 1280, "height": 900}
 PHONE = {"width": 412, "height": 915}
-
-
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Any]:
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def open_page(url: str, viewport: dict[str, int]) -> Any:
-        ctx = browser.new_context(viewport=viewport)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(url)
-        return page
-
-    yield open_page
-    for ctx in contexts:
-        ctx.close()
-    assert not errors, errors
 
 
 def wait(page: Any, cond: str) -> None:
