@@ -273,3 +273,30 @@ async def test_next_match_on_a_table_that_is_still_running_is_refused(live: Any)
                              headers=DIRECTOR)
     assert r.status_code == 409 and r.json()["error"] == "running"
     assert (await live.stored(table["id"]))[0]["event"]["do"] == "opening_roll"
+
+
+async def test_a_flag_at_the_tables_expiry_puts_its_result_into_the_draw(live: Any) -> None:
+    # usbgf-2013: a player whose time runs out loses the match
+    base = await _tournament(live)
+    await _field(live, base, 2, settings={"rounds": [
+        {"length": 3, "rules": "usbgf-2013-delay", "clock": "required"}]})
+    started = await _post(live, f"{base}/rounds", {"round": 0})
+    table_id = started["tables"][0]["table_id"]
+    final = started["state"]["main"]["rounds"][0][0]
+    r = await live.http.patch(f"/api/tables/{table_id}", headers=DIRECTOR,
+                              json={"clock": {"reserve_ms": 300, "delay_ms": 0}})
+    assert r.status_code == 200, r.text
+    info = r.json()
+    async with Device.open(live.ws_url, {"token": info["token"]}) as device:
+        await device.welcome()
+        ack = await device.cmd("opening_roll", dice=[3, 5])  # B to play: B's clock runs
+        assert ack["type"] == "ack"
+        expiry = await device.expect("expiry")
+        assert expiry["state"]["phase"] == "match_over"
+
+    async def champion() -> Any:
+        return (await _state(live, base))["main"]["rounds"][0][0]["winner"]
+
+    assert await _until(champion) == final["a"]
+    match = (await _state(live, base))["matches"][0]
+    assert match["result"]["source"] == "clock"
