@@ -94,6 +94,9 @@ async def test_refused_inputs_name_the_field_and_change_nothing(live: Any) -> No
         ("settings", {"rounds": [{"length": 0}]}, 422, "body.rounds[0].length"),
         ("settings", {"rounds": [{"rules": "chess"}]}, 422, "body.rounds[0].rules"),
         ("settings", {"rounds": [{"clock": "maybe"}]}, 422, "body.rounds[0].clock"),
+        ("settings", {"rounds": [{"rules": []}]}, 422, "body.rounds[0].rules"),
+        ("settings", {"rounds": []}, 422, "body.rounds"),
+        ("settings", {"rounds": [{"length": True}]}, 422, "body.rounds[0].length"),
         ("settings", {"late_slots": -1}, 422, "body.late_slots"),
         ("settings", {"seed": "abc"}, 422, "body.seed"),
         ("players/9/check-in", {}, 422, "body.player"),
@@ -300,3 +303,29 @@ async def test_a_flag_at_the_tables_expiry_puts_its_result_into_the_draw(live: A
     assert await _until(champion) == final["a"]
     match = (await _state(live, base))["matches"][0]
     assert match["result"]["source"] == "clock"
+
+
+async def test_next_match_archives_the_finished_match_and_keeps_the_tables_link(
+        live: Any) -> None:
+    table = await live.table(length=1)
+    async with Device.open(live.ws_url, {"token": table["token"]}) as device:
+        await device.welcome()
+        await _finish(device, "A")
+        body = {"rules": "it-tournament", "length": 5, "players": ["Xia", "Yul"]}
+        r = await live.http.post(f"/api/tables/{table['id']}/next-match", json=body,
+                                 headers=DIRECTOR)
+        assert r.status_code == 200, r.text
+        info = r.json()
+        assert info["token"] == table["token"] and info["seq"] == 0
+        assert info["players"] == ["Xia", "Yul"] and info["length"] == 5
+        snapshot = await device.expect("snapshot")  # the device at the table sees the new match
+        assert snapshot["seq"] == 0 and snapshot["state"]["phase"] == "setup"
+        assert (await device.cmd("opening_roll", dice=[6, 1]))["seq"] == 1
+    assert [e["event"]["do"] for e in await live.stored(table["id"])] == ["opening_roll"]
+    archive = (await live.http.get(f"/api/tables/{table['id']}/archive.json",
+                                   headers=DIRECTOR)).json()["matches"]
+    assert len(archive) == 1 and archive[0]["spec"]["players"] == ["Ann", "Bob"]
+    assert [e["event"]["do"] for e in archive[0]["events"]] == ["opening_roll", "game_over"]
+    r = await live.http.post(f"/api/tables/{table['id']}/next-match", json={"length": 0},
+                             headers=DIRECTOR)
+    assert r.status_code == 422

@@ -170,6 +170,10 @@ class Writer:
         self._items.append((stored, done))
         self._wakeup.set()
 
+    def forget_checkpoint(self, table_id: int) -> None:
+        """Drop a table's checkpoint not yet committed (its match is being replaced)."""
+        self._checkpoints.pop(table_id, None)
+
     def checkpoint(self, checkpoints: dict[int, int]) -> None:
         self._checkpoints.update(checkpoints)
         self._wakeup.set()
@@ -750,6 +754,8 @@ class TableHub:
         if self.match.expires_at() is not None:
             raise ProtocolError("running", "the clock is running: stop it or finish the match")
         self.editing = True
+        # a checkpoint of the old time line must never land on the new one
+        self.hub.writer.forget_checkpoint(self.id)
         try:
             row = await self.hub.store.next_match(self.id, spec, self.hub.clock.now_ms())
         finally:

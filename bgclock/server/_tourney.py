@@ -90,6 +90,8 @@ class Tourneys:
         self.server = server
         self.hubs: dict[int, TournamentHub] = {}
         self._loading: dict[int, asyncio.Lock] = {}
+        #: Results from the clocks being entered (kept so none is collected midway).
+        self._pending: set[asyncio.Task[None]] = set()
 
     async def get(self, tournament_id: int) -> TournamentHub:
         """The tournament's state (folded from its log the first time); ``NotFound``."""
@@ -130,6 +132,9 @@ class Tourneys:
                          action=a, source=source)
             for k, a in enumerate(clean)])
         hub.state = state
+        for action, did in zip(clean, done, strict=True):
+            if action["do"] == "draw":
+                log.info("tournament %d: the draw is made with seed %d", hub.id, did["seed"])
         self.announce(hub)
         return done
 
@@ -194,7 +199,9 @@ class Tourneys:
 
     def on_table_over(self, table: TableHub, state: MatchState) -> None:
         """A table's match ended on the clock: its result goes into the draw."""
-        asyncio.get_running_loop().create_task(self._clock_result(table, state))
+        task = asyncio.get_running_loop().create_task(self._clock_result(table, state))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
 
     async def _clock_result(self, table: TableHub, state: MatchState) -> None:
         try:
@@ -311,7 +318,7 @@ def _check_rules(data: Mapping[str, Any]) -> None:
     if isinstance(rounds, list):
         for k, r in enumerate(rounds):
             rules = r.get("rules") if isinstance(r, dict) else None
-            if rules is not None and rules not in PRESETS:
+            if rules is not None and (not isinstance(rules, str) or rules not in PRESETS):
                 raise Refused(422, "invalid", f"body.rounds[{k}].rules: unknown rule book "
                               f"(one of {', '.join(PRESETS)})")
 
