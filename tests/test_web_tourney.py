@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until
+from tests.test_web_table import AXE, axe
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -80,6 +81,9 @@ def test_the_director_draws_starts_a_round_enters_a_result_and_the_room_shows_it
                     f".some((n) => n.textContent === {first['a']!r})")
         room.click("#btn-lang")
         until(room, "document.getElementById('h-tables').textContent === 'Tavoli'")
+        if AXE.exists():  # no critical or serious violation on either screen
+            assert axe(room) == []
+            assert axe(d) == []
     finally:
         ctx.close()
     assert not errors, errors
