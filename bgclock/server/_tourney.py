@@ -44,6 +44,7 @@ from bgclock.store import NotFound, StoredAction, TableSpec
 from bgclock.tournament import ContestError, InvalidContest, Tournament
 
 from ._limits import BodyTooLarge, LimitError, check_id, check_name, read_bounded
+from ._protocol import ProtocolError
 
 if TYPE_CHECKING:
     from ._hub import TableHub
@@ -173,9 +174,13 @@ class Tourneys:
             raise Refused(409, "running", f"table {number}'s clock is still running: "
                           "stop it or finish its match first")
 
-    async def set_up(self, hub: TournamentHub, assigned: list[dict[str, Any]]) -> None:
-        """Each assigned match at its table: create, re-spec or renew the table."""
+    async def set_up(self, hub: TournamentHub,
+                     assigned: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Each assigned match at its table: create, re-spec or renew the table.
+        The tables that could not take their match now (a command came in
+        meanwhile), with why: the director renews them (``next-match``)."""
         server = self.server
+        failed: list[dict[str, Any]] = []
         for a in assigned:
             number = a["table"]
             spec = self.table_spec(hub.state, a["event"], a["round"], a["match"], number)
@@ -188,12 +193,19 @@ class Tourneys:
                 server.hub.add(row)
                 await self.act(hub, [{"do": "bind_table", "table": number, "table_id": row.id}],
                                source="server")
-            elif table.seq == 0 and not table.editing:
-                await table.edit(spec)
-                table.broadcast(table.table_message())
-                table.broadcast(table.snapshot_message())
             else:
-                await table.renew(spec)
+                try:
+                    if table.seq == 0:
+                        await table.edit(spec)
+                        table.broadcast(table.table_message())
+                        table.broadcast(table.snapshot_message())
+                    else:
+                        await table.renew(spec)
+                except ProtocolError as exc:
+                    log.warning("table %d is not ready for its match: %s", table.id, exc.message)
+                    failed.append({"table": number, "table_id": table.id, "error": exc.code,
+                                   "message": exc.message, "spec": spec.to_dict()})
+        return failed
 
     # ------------------------------------------------------------ results
 
@@ -446,8 +458,9 @@ async def post_round(server: Server, request: Request) -> Response:
                                        a["table"]) is not None:
                     tourneys.check_reusable(hub, a["table"])
             return {}
-        await tourneys.set_up(hub, done[0]["assigned"])
-        return {"tables": _tables_of(server, request, hub, done[0]["assigned"])}
+        failed = await tourneys.set_up(hub, done[0]["assigned"])
+        return {"tables": _tables_of(server, request, hub, done[0]["assigned"]),
+                "not_ready": failed}
 
     return await _run(server, request, [{"do": "start_round", **data}], after=after)
 
