@@ -211,6 +211,10 @@ class Writer:
         self._items.append((stored, done))
         self._wakeup.set()
 
+    def forget_checkpoint(self, table_id: int) -> None:
+        """Drop a table's checkpoint not yet committed (its match is being replaced)."""
+        self._checkpoints.pop(table_id, None)
+
     def checkpoint(self, checkpoints: dict[int, int]) -> None:
         self._checkpoints.update(checkpoints)
         self._wakeup.set()
@@ -328,6 +332,8 @@ class TableHub:
         self.limiter = RateLimiter(*hub.table_rate)
         #: the device's log requests (``GET .../events``), apart from its commands
         self.log_limiter = RateLimiter(10, 2)
+        #: The match's end was told to ``hub.on_over`` (once per match).
+        self.over_reported = False
 
     # ------------------------------------------------------------- reading
 
@@ -673,7 +679,8 @@ class TableHub:
                 after: Match, attention_changed: bool, handled: StoredNote | None) -> None:
         """Commit an accepted event (with its handled alert); then tell every
         watcher and ack it, or roll back and say why."""
-        text = dumps(update_message(stored, after.state().to_dict()))
+        after_state = after.state()
+        text = dumps(update_message(stored, after_state.to_dict()))
         generation = self.generation
 
         def done(error: BaseException | None) -> None:
@@ -699,6 +706,7 @@ class TableHub:
             sender.send(dumps(ack_message(stored, duplicate=False)))
             for waiter in self.ack_waiters.pop(key, ()):
                 waiter.send(dumps(ack_message(stored, duplicate=True)))
+            self.report_over(after_state)
 
         self.hub.writer.submit(stored if handled is None else (stored, handled), done)
 
@@ -915,8 +923,47 @@ class TableHub:
         self.rearm()
         if self.committed_seq == self.seq:
             self.broadcast(text)
+            self.report_over(state)
         else:  # keep the order: the updates before it go out first
-            self.hub.writer.submit(None, lambda error: self.broadcast(text))
+            def after_commit(error: BaseException | None) -> None:
+                self.broadcast(text)
+                self.report_over(state)
+
+            self.hub.writer.submit(None, after_commit)
+
+    def report_over(self, state: MatchState) -> None:
+        """The match is over with a winner: tell ``hub.on_over`` (once)."""
+        if (state.phase == "match_over" and state.winner is not None and not self.over_reported
+                and self.hub.on_over is not None):
+            self.over_reported = True
+            self.hub.on_over(self, state)
+
+    async def renew(self, spec: TableSpec) -> None:
+        """The table's next match: the finished match's log is archived by
+        the store and a fresh match starts on the same table (same id, same
+        link and token) with its own time line.  ``ProtocolError`` when the
+        table cannot take it now."""
+        if self.closed:
+            raise ProtocolError("closed", "this table is closed")
+        if self.editing or self.committed_seq != self.seq or (
+                self.committed_notes != len(self.notes)):
+            raise ProtocolError("busy", "the table's last commands are being stored: try again")
+        if self.match.expires_at() is not None:
+            raise ProtocolError("running", "the clock is running: stop it or finish the match")
+        self.editing = True
+        # a checkpoint of the old time line must never land on the new one
+        self.hub.writer.forget_checkpoint(self.id)
+        try:
+            row = await self.hub.store.next_match(self.id, spec, self.hub.clock.now_ms())
+        finally:
+            self.editing = False
+        watchers, online, offline = self.watchers, self.devices_online, self.offline_since_ms
+        if self.timer is not None:
+            self.timer.cancel()
+        self.__init__(self.hub, row)  # type: ignore[misc]  # a fresh match, same table
+        self.watchers, self.devices_online, self.offline_since_ms = watchers, online, offline
+        self.broadcast(self.table_message())
+        self.broadcast(self.snapshot_message())
 
     def close(self) -> None:
         self.closed = True
@@ -945,6 +992,8 @@ class Hub:
         self.directors: set[Watcher] = set()
         self.writer = Writer(store)
         self._ticker: asyncio.Task[None] | None = None
+        #: Told when a table's match is over with a winner (the tournament's results).
+        self.on_over: Callable[[TableHub, MatchState], None] | None = None
 
     async def start(self) -> list[int]:
         """Rebuild every table from the log; return the tables stopped for the restart."""

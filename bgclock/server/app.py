@@ -35,7 +35,7 @@ from bgclock import web
 from bgclock.core import ClockError
 from bgclock.store import DEFAULT_WARN_S, NotFound, Store, TableSpec
 
-from . import _adjudicate, _export, _pages, _position_api, _sheet
+from . import _adjudicate, _export, _pages, _position_api, _sheet, _tourney
 from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_allowed
 from ._guard import HANDSHAKES, EdgeGuard, install_redaction, served_hosts
 from ._heap import HeapKeeper
@@ -228,6 +228,8 @@ class Server:
         self.director_rate = director_rate
         self.tokens: TableTokens | None = None
         self.recovered: list[int] = []
+        self.tourneys = _tourney.Tourneys(self)
+        self.hub.on_over = self.tourneys.on_table_over
 
     # ----------------------------------------------------------------- HTTP
 
@@ -384,6 +386,32 @@ async def edit_table(server: Server, request: Request) -> Response:
     table.broadcast(table.table_message())
     table.broadcast(table.snapshot_message())
     return JSONResponse(server.table_info(request, table))
+
+
+@director_only
+async def next_match(server: Server, request: Request) -> Response:
+    """A fresh match on the same table (same id, link and token): the body is
+    a whole spec; the finished match's log is archived (``archive.json``)."""
+    table = server.table_or_404(request)
+    try:
+        spec = _spec_from(await _json_body(request))
+        await table.renew(spec)
+    except ProtocolError as exc:
+        return _error(409, exc.code, exc.message)
+    except ValueError as exc:
+        return _body_error(exc, 422)
+    return JSONResponse(server.table_info(request, table))
+
+
+@director_only
+async def table_archive(server: Server, request: Request) -> Response:
+    """The matches the table played before its current one, with their logs."""
+    table = server.table_or_404(request)
+    archived = await server.store.archive(table.id)
+    return JSONResponse({"table": table.id, "matches": [
+        {"n": a.n, "spec": a.spec.to_dict(), "created_ms": a.created_ms,
+         "archived_ms": a.archived_ms, "events": _export.log_entries(a.spec, a.events),
+         "notes": _export.note_entries(a.notes)} for a in archived]})
 
 
 @director_only
@@ -724,6 +752,9 @@ def create_app(
         key = await store.set_meta_if_absent("table_token_key", secrets.token_hex(32))
         server.tokens = TableTokens(bytes.fromhex(key))
         server.recovered = await server.hub.start()
+        for table in server.hub.tables.values():  # a match that ended while the server was down
+            if not table.closed and table.quarantined is None:
+                table.report_over(table.match.state())
         heap = HeapKeeper(heap_settle_s) if heap_settle_s else None
         if heap is not None:
             heap.start()
@@ -747,6 +778,13 @@ def create_app(
         Route("/api/tournaments/{tournament_id}", get_tournament, methods=["GET"]),
         Route("/api/tournaments/{tournament_id}/close", close_tournament, methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/tables", create_table, methods=["POST"]),
+        Route("/room/{tournament_id}", _tourney.room_page),
+        Route("/api/tournaments/{tournament_id}/room.json", _tourney.room_json),
+        *[Route(f"/api/tournaments/{{tournament_id}}{path}", director_only(handler),
+                methods=[method])
+          for path, method, handler in _tourney.ROUTES],
+        Route("/api/tables/{table_id}/next-match", next_match, methods=["POST"]),
+        Route("/api/tables/{table_id}/archive.json", table_archive),
         Route("/api/tables/{table_id}", get_table, methods=["GET"]),
         Route("/api/tables/{table_id}", edit_table, methods=["PATCH"]),
         Route("/api/tables/{table_id}/close", close_table, methods=["POST"]),
