@@ -190,3 +190,12 @@ def test_exit_code_is_the_highest_and_state_prints_the_final_state(tmp_path: Pat
     only_good = subprocess.run([NODE, str(RUNNER), str(good)], capture_output=True, text=True,
                                timeout=60, check=False)
     assert only_good.returncode == 0
+
+
+def test_the_devices_match_applies_replaces_and_drops_its_commands() -> None:
+    """tests/js/device_check.mjs: bgclock/web/static/device.js in Node."""
+    assert NODE is not None
+    done = subprocess.run([NODE, str(RUNNER.parent / "device_check.mjs")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["device:", "ok", "device", "merge:", "ok"]

@@ -383,3 +383,36 @@ def test_bgclock_serve_redacts_its_log_and_closes_half_open_requests(tmp_path: P
     assert len(access) >= 3, out
     assert not any(secret in line or "NotARealToken" in line for line in access), access
     assert sum("=***" in line for line in access) >= 3
+
+
+# ------------------------------------------------- new connections per address
+
+async def test_an_address_opening_connections_in_a_loop_is_refused_before_its_hello(
+        tmp_path: Path) -> None:
+    """A reconnect loop from one address costs the server a refusal, not a
+    hello and a snapshot; a device already connected keeps its link."""
+    import websockets
+
+    async with (
+        store_factory("sqlite", tmp_path) as make,
+        live_server(make, handshake_rate=(5, 0.5)) as live,
+    ):
+        table = await live.table()
+        async with Device.open(live.ws_url, {"token": table["token"]}) as kept:
+            await kept.welcome()
+            opened = refused = 0
+            for _ in range(12):
+                try:
+                    async with websockets.connect(live.ws_url) as ws:
+                        await ws.send(json.dumps({"type": "ping", "v": 1, "t": 1}))
+                        opened += 1
+                except websockets.exceptions.InvalidStatus as exc:
+                    assert exc.response.status_code == 403
+                    refused += 1
+            assert opened == 4 and refused == 8     # the kept one was the first of 5
+            guard = live.app.middleware_stack
+            while not hasattr(guard, "refused"):
+                guard = guard.app
+            assert guard.refused == 8
+            # the device that was already there is served as before
+            assert (await kept.cmd("opening_roll", dice=[6, 1]))["type"] == "ack"

@@ -127,6 +127,34 @@ async def test_notes_are_kept_beside_the_log_in_the_same_transaction(
         await store.close()
 
 
+async def test_an_alert_is_handled_once_per_table_with_its_command(
+        make: Callable[[], Store]) -> None:
+    # the dashboards' handled alerts are notes keyed handled/KEY (server: _hub)
+    def handled(table_id: int, n: int, seq: int, key: str) -> StoredNote:
+        return StoredNote(table_id=table_id, n=n, seq=seq, idem_key=f"handled/{key}",
+                          at_ms=7, note={"type": "handled", "key": key}, source="director",
+                          received_ms=1_700_000_000_000)
+
+    store = make()
+    await store.open()
+    try:
+        t = await store.create_tournament("Open", 1)
+        table = await store.create_table(t.id, SPEC, 10)
+        other = await store.create_table(t.id, SPEC, 11)
+        key = f"{table.id}:summon:1"
+        await store.commit([_event(table.id, 1, "director/al.x")], {},
+                           [handled(table.id, 1, 1, key)])
+        with pytest.raises(StoreError):  # handled twice: refused, and its command with it
+            await store.commit([_event(table.id, 2, "director/al.y")], {},
+                               [handled(table.id, 2, 2, key)])
+        await store.commit([], {}, [handled(other.id, 1, 0, key)])  # another table's own
+        assert [e.seq for e in await store.events(table.id)] == [1]
+        assert [(x.n, x.note) for x in (await store.all_notes())[table.id]] == [
+            (1, {"type": "handled", "key": key})]
+    finally:
+        await store.close()
+
+
 async def test_meta_and_not_found(make: Callable[[], Store]) -> None:
     store = make()
     await store.open()

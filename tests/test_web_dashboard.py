@@ -7,12 +7,11 @@ Debian's chromium only (never a downloaded one); skipped without it.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until
+from bench.web_kit import CHROMIUM, LiveServer, until
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -21,39 +20,6 @@ pytestmark = [
 ]
 WIDE = {"width": 1280, "height": 900}
 PHONE = {"width": 412, "height": 915}
-
-
-@pytest.fixture(scope="module")
-def live() -> Iterator[LiveServer]:
-    with running_server() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = launch_chromium(p)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Any]:
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def open_page(url: str, viewport: dict[str, int]) -> Any:
-        ctx = browser.new_context(viewport=viewport)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.goto(url)
-        return page
-
-    yield open_page
-    for ctx in contexts:
-        ctx.close()
-    assert not errors, errors
 
 
 def wait(page: Any, cond: str) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +20,10 @@ from bench.web_kit import (
     CHROMIUM,
     LiveServer,
     Proxy,
-    launch_chromium,
     running_server,
     until,
 )
+from tests._web import PHONE, Pages
 
 sync_api = pytest.importorskip("playwright.sync_api")
 # Browser tests drive real pages against real timers on a 2-core machine that
@@ -34,54 +33,6 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing"),
     pytest.mark.flaky(reruns=2, reruns_delay=1),
 ]
-
-PHONE = {"width": 412, "height": 915}
-
-
-@pytest.fixture(scope="module")
-def live() -> Iterator[LiveServer]:
-    with running_server() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = launch_chromium(p)
-        yield b
-        b.close()
-
-
-class Pages:
-    """Pages opened by one test, each in its own context (its own device)."""
-
-    def __init__(self, browser: Any) -> None:
-        self.browser = browser
-        self.contexts: list[Any] = []
-        self.errors: list[str] = []
-
-    def open(self, url: str, viewport: dict[str, int] | None = None) -> Any:
-        ctx = self.browser.new_context(viewport=viewport or PHONE)
-        self.contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: self.errors.append(str(e)))
-        # the Content-Security-Policy refusing something the page needs
-        page.on("console", lambda m: self.errors.append(m.text)
-                if "Content Security Policy" in m.text else None)
-        page.goto(url)
-        return page
-
-    def close(self) -> None:
-        for ctx in self.contexts:
-            ctx.close()
-
-
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Pages]:
-    p = Pages(browser)
-    yield p
-    p.close()
-    assert not p.errors, p.errors
 
 
 def table_page(pages: Pages, live: LiveServer, table: dict[str, Any], extra: str = "",

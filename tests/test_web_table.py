@@ -16,13 +16,12 @@ import contextlib
 import json
 import socket
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until
+from bench.web_kit import CHROMIUM, LiveServer, until
 from tests.test_web_match import Pages, press, roll, state, table_page, wait
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -34,28 +33,6 @@ pytestmark = [
 ROOT = Path(__file__).resolve().parent.parent
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 SIZES = [(360, 640), (640, 360), (412, 915), (1024, 768)]
-
-
-@pytest.fixture(scope="module")
-def live() -> Iterator[LiveServer]:
-    with running_server() as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = launch_chromium(p)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Pages]:
-    p = Pages(browser)
-    yield p
-    p.close()
-    assert not p.errors, p.errors
 
 
 class BlackHole:

@@ -265,3 +265,46 @@ def test_the_engine_loads_as_an_es_module_and_replays_an_example(page: Any) -> N
     assert shown == want
     assert [i for i, _ in got["refused"]] == [i for i, _ in outcome.refusals]
     assert got["presets"] == 6
+
+
+def test_a_confirmation_has_one_id_on_every_dashboard(page: Any) -> None:
+    # protocol "Many dashboards, one director": an alert's fix and a ruling get
+    # ids derived from what they settle; the same id is queued once
+    sent = js(page, """(() => {
+        const c = new BG.Connection({url: "ws://127.0.0.1:9/ws", prefix: "dir-"});
+        const out = [];
+        c.sendRaw = (m) => { out.push(m); return true; };
+        c.ready = true;
+        const fix = {table: 3, do: "premature", side: "A", handles: "3:summon:2"};
+        const ids = [c.send(fix, null, "cmd", "al.3:summon:2.0.premature"),
+                     c.send(fix, null, "cmd", "al.3:summon:2.0.premature"),
+                     c.send({table: 3, key: "3:flag:4"}, null, "handle", "hd.3:flag:4")];
+        return {out: out, ids: ids, pending: c.pending.length};
+    })()""")
+    assert sent["ids"] == ["al.3:summon:2.0.premature"] * 2 + ["hd.3:flag:4"]
+    assert sent["pending"] == 2
+    fix, mark = sent["out"]
+    assert fix["id"] == "al.3:summon:2.0.premature" and fix["handles"] == "3:summon:2"
+    assert mark == {"type": "handle", "v": 1, "id": "hd.3:flag:4", "table": 3, "key": "3:flag:4"}
+    pg = page.context.browser.new_page()
+    try:
+        pg.route(f"{ENGINE_ORIGIN}/**", _serve_static)
+        pg.goto(f"{ENGINE_ORIGIN}/")
+        got = pg.evaluate("""async () => {
+            const A = await import("/static/alerts.js");
+            const long = "9".repeat(19) + ":dispute_expiry:" + "9".repeat(19);
+            const at = (handles, seq) => ({table: 3, seq: seq, handles: handles, index: 0});
+            return [A.confirmId({do: "premature"}, at("3:summon:2", 7)),
+                    A.confirmId({do: "ruling", decision: "gin", result: "gammon"}, at(null, 7)),
+                    A.confirmId({do: "ruling", decision: "lost"}, at(null, 7)),
+                    A.confirmId({do: "adjust"}, at(null, 7)),
+                    A.confirmId({do: "premature"}, at(long, 7)),
+                    A.confirmId({do: "premature"}, at(long.replace(/9$/, "8"), 7))];
+        }""")
+    finally:
+        pg.close()
+    assert got[:4] == ["al.3:summon:2.0.premature", "rl.3.7.gin.gammon", "rl.3.7.lost", None]
+    # past 64 characters: the prefix and a hash, still a valid id, still distinct
+    for long_id in got[4:]:
+        assert re.fullmatch(r"al\.[0-9a-f]{8}\.[0-9a-f]{8}", long_id)
+    assert got[4] != got[5]

@@ -85,6 +85,11 @@ class TableTokens:
         digest = hmac.new(self._key, f"table:{table_id}".encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest[:16]).rstrip(b"=").decode()
 
+    def room_token(self, tournament_id: int) -> str:
+        """The read-only token of a tournament's room display (never a table's)."""
+        digest = hmac.new(self._key, f"room:{tournament_id}".encode(), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:16]).rstrip(b"=").decode()
+
     def token(self, table_id: int) -> str:
         return f"{table_id}.{self._mac(table_id)}"
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from bgclock.store import StoredEvent, StoredNote, TableSpec
 
-from ._hub import fold, new_match, states_after
+from ._hub import fold, in_fold_order, new_match, states_after
 from ._sheet import sheet
 
 CSV_COLUMNS = (
@@ -77,6 +77,7 @@ def log_csv(spec: TableSpec, events: list[StoredEvent],
 def report(info: dict[str, Any], spec: TableSpec, events: list[StoredEvent],
            now_ms: int, notes: Sequence[StoredNote] = ()) -> dict[str, Any]:
     """The match's report: result, each side's time and the director's actions."""
+    events = in_fold_order(events)
     start = new_match(spec).state(0)
     match = fold(spec, events)
     final = match.state(max(now_ms, match.now)) if match.phase != "match_over" else match.state()

@@ -10,9 +10,12 @@ from __future__ import annotations
 import logging
 import re
 import socket
+from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any, Final
 from urllib.parse import urlsplit
+
+from ._auth import RateLimiter
 
 #: Sent with every page and API answer. The pages load their scripts as
 #: files from /static (no inline script runs); the director's form uses a few
@@ -71,14 +74,44 @@ def served_hosts(bind: str | None, public_url: str | None,
     return frozenset(names)
 
 
+#: New WebSocket connections one client address may open: this many at once,
+#: then this many a second (a room's phones each have their own address; a
+#: page reconnects at most every few seconds).
+HANDSHAKES: Final = (40.0, 10.0)
+#: Addresses remembered for that count (the oldest are forgotten first).
+HANDSHAKE_ADDRESSES: Final = 4096
+
+
 class EdgeGuard:
     """ASGI middleware: adds the security headers to every HTTP answer
-    (``no-store`` too, except on static files) and refuses a WebSocket
-    handshake whose ``Host`` is not one the server serves (403)."""
+    (``no-store`` too, except on static files), refuses a WebSocket
+    handshake whose ``Host`` is not one the server serves (403), and one
+    from an address that opens new connections faster than ``handshakes``
+    (403 before anything is read: a reconnect loop costs the server a
+    refusal, not a hello and a snapshot)."""
 
-    def __init__(self, app: Any, *, hosts: frozenset[str] | None) -> None:
+    def __init__(self, app: Any, *, hosts: frozenset[str] | None,
+                 handshakes: tuple[float, float] | None = HANDSHAKES) -> None:
         self.app = app
         self.hosts = hosts
+        self.handshakes = handshakes
+        self.by_address: OrderedDict[str, RateLimiter] = OrderedDict()
+        #: handshakes refused for their rate (tests and the attack bench read it)
+        self.refused = 0
+
+    def _allow(self, scope: Any) -> bool:
+        if self.handshakes is None:
+            return True
+        client = scope.get("client")
+        address = str(client[0]) if client else "-"
+        limiter = self.by_address.get(address)
+        if limiter is None:
+            limiter = self.by_address[address] = RateLimiter(*self.handshakes)
+            while len(self.by_address) > HANDSHAKE_ADDRESSES:
+                self.by_address.popitem(last=False)
+        else:
+            self.by_address.move_to_end(address)
+        return limiter.allow()
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         kind = scope["type"]
@@ -88,6 +121,11 @@ class EdgeGuard:
                 await send({"type": "websocket.close", "code": 1008,
                             "reason": "unknown host"})
                 return
+        if kind == "websocket" and not self._allow(scope):
+            self.refused += 1
+            await send({"type": "websocket.close", "code": 1013,
+                        "reason": "too many new connections from this address"})
+            return
         if kind != "http":
             await self.app(scope, receive, send)
             return

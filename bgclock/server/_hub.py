@@ -24,12 +24,22 @@ re-armed after every accepted event; a command judged at an instant past the
 expiry applies the expiry first, so a press never loses to a late tick nor
 wins against an early one.  A checkpoint (the match time now) is stored at
 least once a second while a clock runs; recovery charges up to it.
+
+The dashboards' alerts are computed by each dashboard from the tables'
+states; which of them the director has handled is the server's: a note
+``{"type": "handled", "key": ...}`` in the table's log (its idem key
+``handled/KEY``: stored once), sent to every director as ``handled``.  A
+command that settles an alert (``handles``) is committed together with its
+note, and its id is derived from the alert by the dashboard: the directors
+share one space of ids, so the same confirmation from two dashboards is
+applied once and the second gets the first's ack.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -49,7 +59,7 @@ from bgclock.store import Store, StoredEvent, StoredNote, StoreError, TableRow, 
 
 from ._auth import RateLimiter
 from ._lag import DEFAULT_PARAMS, LagParams, LagQuota, credited_instant
-from ._protocol import PLAYER_COMMANDS, Command, ProtocolError, Summon, dumps
+from ._protocol import PLAYER_COMMANDS, Command, Handle, ProtocolError, Summon, dumps
 from ._time import ServerClock, TimerHandle
 
 log = logging.getLogger("bgclock.server")
@@ -74,9 +84,22 @@ def new_match(spec: TableSpec) -> Match:
                      crawford=spec.crawford, clock=dict(spec.clock))
 
 
+def in_fold_order(events: Iterable[StoredEvent]) -> list[StoredEvent]:
+    """A log in the order it is folded: by instant, then by seq.
+
+    The log is append-only and numbered in the order the server accepted
+    its events; they are also in the order of their instants except where a
+    keeper's queued press was merged before a director's event it had not
+    seen (``TableHub.command``): it is folded at its instant."""
+    out = list(events)
+    if any(a.at_ms > b.at_ms for a, b in zip(out, out[1:], strict=False)):
+        out.sort(key=lambda e: (e.at_ms, e.seq))
+    return out
+
+
 def fold(spec: TableSpec, events: Iterable[StoredEvent]) -> Match:
     match = new_match(spec)
-    for stored in events:
+    for stored in in_fold_order(events):
         try:
             match.apply(Event.from_dict(stored.event))
         except (ClockError, KeyError, TypeError, ValueError) as exc:
@@ -101,7 +124,7 @@ def states_after(spec: TableSpec, events: list[StoredEvent],
     engine refuses on (a quarantined table's log)."""
     match: Match | None = new_match(spec)
     out: list[tuple[StoredEvent, MatchState | None]] = []
-    for stored in events:
+    for stored in in_fold_order(events):
         if match is not None:
             try:
                 match.apply(Event.from_dict(stored.event))
@@ -146,7 +169,24 @@ def note_ack_message(note: StoredNote, *, duplicate: bool) -> dict[str, Any]:
             "at_ms": note.at_ms, "lag_credit_ms": 0, "duplicate": duplicate, "note": note.n}
 
 
+def handled_key(key: str) -> str:
+    """A handled note's idem key: one per alert and table (a message id never
+    holds a ``/``, so no summons' id can take it)."""
+    return f"handled/{key}"
+
+
+def handled_message(table_id: int, keys: list[str]) -> dict[str, Any]:
+    return {"type": "handled", "table": table_id, "keys": keys}
+
+
 _Done = Callable[[BaseException | None], None]
+#: What the writer commits as one: an event or a note, or an event and its
+#: note (a command that handles an alert), all or nothing.
+_Rows = StoredEvent | StoredNote | tuple[StoredEvent | StoredNote, ...]
+
+
+def _rows(item: _Rows | None) -> tuple[StoredEvent | StoredNote, ...]:
+    return () if item is None else item if isinstance(item, tuple) else (item,)
 
 
 class Writer:
@@ -154,7 +194,7 @@ class Writer:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._items: list[tuple[StoredEvent | StoredNote | None, _Done]] = []
+        self._items: list[tuple[_Rows | None, _Done]] = []
         self._checkpoints: dict[int, int] = {}
         self._wakeup = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -164,11 +204,16 @@ class Writer:
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="bgclock-writer")
 
-    def submit(self, stored: StoredEvent | StoredNote | None, done: _Done) -> None:
-        """Queue an event or a note (or, with None, just a callback that must
-        wait for what was queued before it)."""
+    def submit(self, stored: _Rows | None, done: _Done) -> None:
+        """Queue an event or a note, or a tuple of them committed together
+        (or, with None, just a callback that must wait for what was queued
+        before it)."""
         self._items.append((stored, done))
         self._wakeup.set()
+
+    def forget_checkpoint(self, table_id: int) -> None:
+        """Drop a table's checkpoint not yet committed (its match is being replaced)."""
+        self._checkpoints.pop(table_id, None)
 
     def checkpoint(self, checkpoints: dict[int, int]) -> None:
         self._checkpoints.update(checkpoints)
@@ -180,8 +225,9 @@ class Writer:
             self._wakeup.clear()
             items, self._items = self._items, []
             checkpoints, self._checkpoints = self._checkpoints, {}
-            events = [s for s, _ in items if isinstance(s, StoredEvent)]
-            notes = [s for s, _ in items if isinstance(s, StoredNote)]
+            rows = [r for s, _ in items for r in _rows(s)]
+            events = [r for r in rows if isinstance(r, StoredEvent)]
+            notes = [r for r in rows if isinstance(r, StoredNote)]
             errors: dict[int, BaseException] = {}
             if events or checkpoints or notes:
                 try:
@@ -198,7 +244,7 @@ class Writer:
             if self._closing and not self._items and not self._checkpoints:
                 return
 
-    async def _one_by_one(self, items: list[tuple[StoredEvent | StoredNote | None, _Done]],
+    async def _one_by_one(self, items: list[tuple[_Rows | None, _Done]],
                           checkpoints: dict[int, int],
                           error: StoreError) -> dict[int, BaseException]:
         """The batch failed: commit each item alone, so that only the bad ones
@@ -207,18 +253,20 @@ class Writer:
         errors: dict[int, BaseException] = {}
         failed_tables: set[int] = set()
         for i, (stored, _) in enumerate(items):
-            if stored is None:
+            rows = _rows(stored)
+            if not rows:
                 continue
-            if stored.table_id in failed_tables:
+            table_id = rows[0].table_id
+            if table_id in failed_tables:
                 errors[i] = error
                 continue
-            events = [stored] if isinstance(stored, StoredEvent) else []
-            notes = [stored] if isinstance(stored, StoredNote) else []
+            events = [r for r in rows if isinstance(r, StoredEvent)]
+            notes = [r for r in rows if isinstance(r, StoredNote)]
             try:
                 await self.store.commit(events, {}, notes)
             except StoreError as exc:
                 errors[i] = exc
-                failed_tables.add(stored.table_id)
+                failed_tables.add(table_id)
         if checkpoints:
             try:
                 await self.store.commit([], checkpoints)
@@ -259,6 +307,9 @@ class TableHub:
         self.committed_notes = 0
         self.note_keys: dict[str, StoredNote] = {}
         self.note_waiters: dict[str, list[Watcher]] = {}
+        #: The dashboard alerts the director handled: alert key -> its note.
+        self.handled: dict[str, StoredNote] = {}
+        self.handle_waiters: dict[str, list[tuple[Watcher, str]]] = {}
         #: The device that keeps the table's time (the first to say hello with
         #: an id): its commands count at the instants it applied them.
         self.keeper: str | None = None
@@ -279,6 +330,10 @@ class TableHub:
         #: The director's edit is being stored: commands wait for it.
         self.editing = False
         self.limiter = RateLimiter(*hub.table_rate)
+        #: the device's log requests (``GET .../events``), apart from its commands
+        self.log_limiter = RateLimiter(10, 2)
+        #: The match's end was told to ``hub.on_over`` (once per match).
+        self.over_reported = False
 
     # ------------------------------------------------------------- reading
 
@@ -316,6 +371,13 @@ class TableHub:
             return "restart"
         return None
 
+    def events_after(self, after: int, limit: int) -> tuple[list[StoredEvent], bool]:
+        """The committed events with seq > ``after`` (at most ``limit``), and
+        whether more follow.  The log is in memory, ``log[i].seq == i + 1``."""
+        end = min(self.committed_seq, len(self.log))
+        page = self.log[min(after, end):min(after + limit, end)]
+        return page, after + limit < end
+
     def snapshot_message(self) -> str:
         return dumps({"type": "snapshot", "table": self.id, "seq": self.committed_seq,
                       "state": self.state_now().to_dict(), "info": self.info()})
@@ -342,20 +404,32 @@ class TableHub:
             if note.note.get("type") == "summon" and (since_seq is None or note.seq >= since_seq):
                 watcher.send(dumps(summon_message(note)))
 
+    def send_handled(self, watcher: Watcher) -> None:
+        """The alerts handled so far (stored): every dashboard shows the same list."""
+        keys = [str(x.note["key"]) for x in self.notes[: self.committed_notes]
+                if x.note.get("type") == "handled"]
+        if keys:
+            watcher.send(dumps(handled_message(self.id, keys)))
+
     # ------------------------------------------------------------ loading
 
     def load(self, events: list[StoredEvent], notes: list[StoredNote] | None = None) -> None:
         """Replay the stored log (``Unfoldable`` if the engine refuses it)."""
-        start = max(len(events) - CATCH_UP_EVENTS, 0)
-        match = fold(self.row.spec, events[:start])
+        ordered = in_fold_order(events)
+        first_recent = events[-1].seq - CATCH_UP_EVENTS if events else 0
+        start = next((i for i, e in enumerate(ordered) if e.seq > first_recent), len(ordered))
+        match = fold(self.row.spec, ordered[:start])
         self.recent.clear()
-        for stored in events[start:]:
+        recent: list[tuple[int, str]] = []
+        for stored in ordered[start:]:
             try:
                 match.apply(Event.from_dict(stored.event))
             except (ClockError, KeyError, TypeError, ValueError) as exc:
                 raise Unfoldable(f"event {stored.seq} cannot be replayed: {exc}") from exc
-            self.recent.append((stored.seq, dumps(update_message(stored,
-                                                                 match.state().to_dict()))))
+            if stored.seq > first_recent:
+                recent.append((stored.seq, dumps(update_message(stored,
+                                                                match.state().to_dict()))))
+        self.recent.extend(sorted(recent))
         self.match = match
         self.committed_match = match.copy()
         self.log = list(events)
@@ -364,6 +438,7 @@ class TableHub:
         self.notes = list(notes or [])
         self.committed_notes = len(self.notes)
         self.note_keys = {x.idem_key: x for x in self.notes if x.idem_key is not None}
+        self.handled = _handled_of(self.notes)
         self.keeper = next((str(x.note["device"]) for x in self.notes
                             if x.note.get("type") == "keeper"), None)
 
@@ -396,11 +471,17 @@ class TableHub:
         self.recent.append((stored.seq, dumps(update_message(stored,
                                                              self.match.state().to_dict()))))
 
-    def quarantine(self, reason: str, events: list[StoredEvent]) -> None:
+    def quarantine(self, reason: str, events: list[StoredEvent],
+                   notes: list[StoredNote] | None = None) -> None:
         """The stored log cannot be replayed: keep it, refuse commands, tell the director."""
         self.quarantined = reason
         self.log = list(events)
         self.seq = self.committed_seq = events[-1].seq if events else 0
+        # its notes too: the director may still mark its alert handled
+        self.notes = list(notes or [])
+        self.committed_notes = len(self.notes)
+        self.note_keys = {x.idem_key: x for x in self.notes if x.idem_key is not None}
+        self.handled = _handled_of(self.notes)
         log.error("table %d is quarantined: %s", self.id, reason)
 
     def reset(self, row: TableRow) -> None:
@@ -510,6 +591,8 @@ class TableHub:
         """Decide one command; answer an error now or an ack after the commit."""
         if role != "director" and cmd.do not in PLAYER_COMMANDS:
             raise ProtocolError("forbidden", f"only the director may {cmd.do.replace('_', ' ')}")
+        if role != "director" and cmd.handles is not None:
+            raise ProtocolError("forbidden", "only the director handles alerts")
         self.check_open()
         key = idem_key(role, cmd.id)
         existing = self.by_key.get(key)
@@ -519,6 +602,10 @@ class TableHub:
             else:
                 self.ack_waiters.setdefault(key, []).append(sender)
             return
+        if cmd.handles is not None and cmd.handles in self.handled:
+            # settled already (on another dashboard, with another command):
+            # a confirmation is applied once
+            raise ProtocolError("handled", "this alert was already handled: nothing was applied")
         if not self.limiter.allow():
             raise ProtocolError("rate_limited", "too many commands at this table: slow down")
         arrival = self.match_now()
@@ -530,10 +617,18 @@ class TableHub:
         elif (cmd.device_at_ms is not None and self.keeper is not None
               and getattr(sender, "device", None) == self.keeper):
             # The table's own device applied this press at ``device_at_ms``:
-            # it counts there, never before the last accepted event nor after
-            # its arrival (an outage costs the presser nothing).
+            # it counts there, never after its arrival, never before the last
+            # event the device could have seen (the table's last event that is
+            # not the director's); the director's events since are merged by
+            # instant (an outage costs the presser nothing).
+            at = max(min(cmd.device_at_ms, arrival), self._device_floor())
             last = self.log[-1].at_ms if self.log else 0
-            at = max(min(cmd.device_at_ms, arrival), last)
+            if at < last:
+                merged = self._merged(cmd, at, key, role)
+                if merged is not None:
+                    self._accept_merged(sender, cmd, key, role, merged, arrival)
+                    return
+                at = last  # the director's events refuse it there: it counts after them
             credit = max(arrival - at, 0)
             if at < self.match.now:
                 # A flag announced meanwhile moved the live match past this
@@ -570,26 +665,35 @@ class TableHub:
                              received_ms=self.hub.clock.now_ms())
         self.log.append(stored)
         self.by_key[key] = stored
+        handled = (None if cmd.handles is None
+                   else self._handled_note(cmd.handles, at, role))
         after = self.match.copy()
-        text = dumps(update_message(stored, self.match.state().to_dict()))
         # "restart" ends with the first command accepted after the recovery
         # (a kept table's too: its keeper may never come back)
         self.recovering = False
         attention_changed = self.attention() != attention
         self.rearm()
+        self._submit(sender, cmd.id, key, stored, after, attention_changed, handled)
+
+    def _submit(self, sender: Watcher, msg_id: str, key: str, stored: StoredEvent,
+                after: Match, attention_changed: bool, handled: StoredNote | None) -> None:
+        """Commit an accepted event (with its handled alert); then tell every
+        watcher and ack it, or roll back and say why."""
+        after_state = after.state()
+        text = dumps(update_message(stored, after_state.to_dict()))
         generation = self.generation
 
         def done(error: BaseException | None) -> None:
             if generation != self.generation:
                 sender.send(dumps(ProtocolError(
                     "storage", "the database refused an earlier command; send it again",
-                    msg_id=cmd.id, table=self.id).to_message()))
+                    msg_id=msg_id, table=self.id).to_message()))
                 return
             if error is not None:
                 self.rollback()
                 sender.send(dumps(ProtocolError(
                     "storage", f"the database refused the command: {error}",
-                    msg_id=cmd.id, table=self.id).to_message()))
+                    msg_id=msg_id, table=self.id).to_message()))
                 return
             self.committed_seq = stored.seq
             self.committed_match = after
@@ -597,11 +701,55 @@ class TableHub:
             self.broadcast(text)
             if attention_changed:
                 self.broadcast(self.table_message())
+            if handled is not None:
+                self._handled_committed(handled)
             sender.send(dumps(ack_message(stored, duplicate=False)))
             for waiter in self.ack_waiters.pop(key, ()):
                 waiter.send(dumps(ack_message(stored, duplicate=True)))
+            self.report_over(after_state)
 
-        self.hub.writer.submit(stored, done)
+        self.hub.writer.submit(stored if handled is None else (stored, handled), done)
+
+    def _device_floor(self) -> int:
+        """The instant of the table's last event that is not the director's."""
+        for stored in reversed(self.log):
+            if stored.source != "director":
+                return stored.at_ms
+        return 0
+
+    def _merged(self, cmd: Command, at: int, key: str,
+                role: str) -> tuple[StoredEvent, Match] | None:
+        """The keeper's command at ``at``, before director's events it had
+        not seen: the event to store and the log refolded with it in the
+        order of instants, or None if that fold refuses anything (then the
+        command counts after them, as any other)."""
+        try:
+            event = Event.from_dict({**cmd.fields, "do": cmd.do, "at_ms": at})
+        except (InvalidCommand, TypeError, ValueError) as exc:
+            raise ProtocolError("invalid", str(exc)) from None
+        stored = StoredEvent(table_id=self.id, seq=self.seq + 1, idem_key=key, at_ms=at,
+                             event=event.to_dict(), source=role, lag_credit_ms=0,
+                             received_ms=self.hub.clock.now_ms())
+        try:
+            return stored, fold(self.row.spec, [*self.log, stored])
+        except Unfoldable:
+            return None
+
+    def _accept_merged(self, sender: Watcher, cmd: Command, key: str, role: str,
+                       merged: tuple[StoredEvent, Match], arrival: int) -> None:
+        """Store a keeper's command merged before the director's events (the
+        live match is the refolded log); acked after the commit as any other."""
+        stored, match = merged
+        stored = dataclasses.replace(stored, lag_credit_ms=max(arrival - stored.at_ms, 0))
+        attention = self.attention()
+        self.match = match
+        self.seq = stored.seq
+        self.log.append(stored)
+        self.by_key[key] = stored
+        self.recovering = False
+        attention_changed = self.attention() != attention
+        self.rearm()
+        self._submit(sender, cmd.id, key, stored, self.match.copy(), attention_changed, None)
 
     def check_open(self) -> None:
         if self.closed:
@@ -676,6 +824,61 @@ class TableHub:
 
         self.hub.writer.submit(note, done)
 
+    def handle(self, sender: Watcher, role: str, msg: Handle) -> None:
+        """The director marks an alert handled: store it once, then tell every
+        director; the sender gets an ack when it gave an id (``duplicate``
+        when the alert was handled already)."""
+        if role != "director":
+            raise ProtocolError("forbidden", "only the director handles alerts")
+        if self.closed:
+            raise ProtocolError("closed", "this table is closed")
+        existing = self.handled.get(msg.key)
+        if existing is not None:
+            if msg.id is None:
+                return
+            if existing.n <= self.committed_notes:
+                sender.send(dumps({**note_ack_message(existing, duplicate=True), "id": msg.id}))
+            else:
+                self.handle_waiters.setdefault(msg.key, []).append((sender, msg.id))
+            return
+        if not self.limiter.allow():
+            raise ProtocolError("rate_limited", "too many messages at this table: slow down")
+        note = self._handled_note(msg.key, max(self.match_now(), self.match.now), role)
+        generation = self.generation
+
+        def done(error: BaseException | None) -> None:
+            if generation != self.generation or error is not None:
+                if error is not None and generation == self.generation:
+                    self.rollback()
+                sender.send(dumps(ProtocolError(
+                    "storage", "the database refused the mark; send it again",
+                    msg_id=msg.id, table=self.id).to_message()))
+                return
+            self._handled_committed(note)
+            if msg.id is not None:
+                sender.send(dumps({**note_ack_message(note, duplicate=False), "id": msg.id}))
+
+        self.hub.writer.submit(note, done)
+
+    def _handled_note(self, alert: str, at_ms: int, role: str) -> StoredNote:
+        """The note that ``alert`` is handled (queued by the caller)."""
+        note = StoredNote(table_id=self.id, n=len(self.notes) + 1, seq=self.seq,
+                          idem_key=handled_key(alert), at_ms=at_ms,
+                          note={"type": "handled", "key": alert}, source=role,
+                          received_ms=self.hub.clock.now_ms())
+        self.notes.append(note)
+        self.note_keys[handled_key(alert)] = note
+        self.handled[alert] = note
+        return note
+
+    def _handled_committed(self, note: StoredNote) -> None:
+        """A handled note is on disk: every dashboard hears of it."""
+        self.committed_notes = max(self.committed_notes, note.n)
+        alert = str(note.note["key"])
+        self.broadcast_directors(dumps(handled_message(self.id, [alert])))
+        for waiter, msg_id in self.handle_waiters.pop(alert, ()):
+            waiter.send(dumps({**note_ack_message(note, duplicate=True), "id": msg_id}))
+
     def rollback(self) -> None:
         """A commit failed: go back to what the disk holds."""
         self.generation += 1
@@ -686,6 +889,8 @@ class TableHub:
         self.notes = self.notes[: self.committed_notes]
         self.note_keys = {x.idem_key: x for x in self.notes if x.idem_key is not None}
         self.note_waiters.clear()
+        self.handled = _handled_of(self.notes)
+        self.handle_waiters.clear()
         self.match = self.committed_match.copy()
         self.rearm()
         self.broadcast(self.snapshot_message())
@@ -718,14 +923,57 @@ class TableHub:
         self.rearm()
         if self.committed_seq == self.seq:
             self.broadcast(text)
+            self.report_over(state)
         else:  # keep the order: the updates before it go out first
-            self.hub.writer.submit(None, lambda error: self.broadcast(text))
+            def after_commit(error: BaseException | None) -> None:
+                self.broadcast(text)
+                self.report_over(state)
+
+            self.hub.writer.submit(None, after_commit)
+
+    def report_over(self, state: MatchState) -> None:
+        """The match is over with a winner: tell ``hub.on_over`` (once)."""
+        if (state.phase == "match_over" and state.winner is not None and not self.over_reported
+                and self.hub.on_over is not None):
+            self.over_reported = True
+            self.hub.on_over(self, state)
+
+    async def renew(self, spec: TableSpec) -> None:
+        """The table's next match: the finished match's log is archived by
+        the store and a fresh match starts on the same table (same id, same
+        link and token) with its own time line.  ``ProtocolError`` when the
+        table cannot take it now."""
+        if self.closed:
+            raise ProtocolError("closed", "this table is closed")
+        if self.editing or self.committed_seq != self.seq or (
+                self.committed_notes != len(self.notes)):
+            raise ProtocolError("busy", "the table's last commands are being stored: try again")
+        if self.match.expires_at() is not None:
+            raise ProtocolError("running", "the clock is running: stop it or finish the match")
+        self.editing = True
+        # a checkpoint of the old time line must never land on the new one
+        self.hub.writer.forget_checkpoint(self.id)
+        try:
+            row = await self.hub.store.next_match(self.id, spec, self.hub.clock.now_ms())
+        finally:
+            self.editing = False
+        watchers, online, offline = self.watchers, self.devices_online, self.offline_since_ms
+        if self.timer is not None:
+            self.timer.cancel()
+        self.__init__(self.hub, row)  # type: ignore[misc]  # a fresh match, same table
+        self.watchers, self.devices_online, self.offline_since_ms = watchers, online, offline
+        self.broadcast(self.table_message())
+        self.broadcast(self.snapshot_message())
 
     def close(self) -> None:
         self.closed = True
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+
+
+def _handled_of(notes: list[StoredNote]) -> dict[str, StoredNote]:
+    return {str(x.note["key"]): x for x in notes if x.note.get("type") == "handled"}
 
 
 class Hub:
@@ -744,6 +992,8 @@ class Hub:
         self.directors: set[Watcher] = set()
         self.writer = Writer(store)
         self._ticker: asyncio.Task[None] | None = None
+        #: Told when a table's match is over with a winner (the tournament's results).
+        self.on_over: Callable[[TableHub, MatchState], None] | None = None
 
     async def start(self) -> list[int]:
         """Rebuild every table from the log; return the tables stopped for the restart."""
@@ -762,7 +1012,7 @@ class Hub:
             except Unfoldable as exc:
                 # one bad log never stops the server: the table keeps its log,
                 # takes no commands, and the director sees why
-                table.quarantine(str(exc), events)
+                table.quarantine(str(exc), events, table_notes)
             else:
                 stop = table.recover(row.checkpoint_ms)
                 if stop is not None:

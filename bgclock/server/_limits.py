@@ -29,7 +29,11 @@ MAX_ID: Final = 2**63 - 1
 MAX_DEPTH: Final = 8
 #: Characters in a name (tournament, table, player).
 MAX_NAME: Final = 200
+#: Characters in a dashboard alert's key (``TABLE:KIND:MARK``).
+MAX_ALERT_KEY: Final = 80
+_ALERT_KEY: Final = re.compile(r"([0-9]{1,19}):[a-z_]{1,24}:[A-Za-z0-9_]{1,24}")
 
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
 _STRINGS: Final = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _BRACKETS: Final = re.compile(rb"[\[\]{}]")
 
@@ -60,11 +64,51 @@ def check_depth(raw: str | bytes, limit: int = MAX_DEPTH) -> None:
             depth -= 1
 
 
+def check_name(field: str, value: Any, *, limit: int = MAX_NAME, empty: bool = True) -> str:
+    """A printable name: a string of at most ``limit`` characters, no NUL or
+    other control characters, no lone surrogates."""
+    if not isinstance(value, str):
+        raise LimitError(field, "must be a string")
+    if not empty and not value:
+        raise LimitError(field, "must not be empty")
+    if len(value) > limit:
+        raise LimitError(field, f"must have at most {limit} characters")
+    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+        raise LimitError(field, "must not hold NUL or other control characters")
+    if _SURROGATE.search(value):
+        raise LimitError(field, "must be valid Unicode (no lone surrogates)")
+    return value
+
+
+def check_int(field: str, value: Any, low: int, high: int) -> int:
+    """A whole number (not a bool) within ``low..high``."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise LimitError(field, "must be a whole number")
+    if not low <= value <= high:
+        raise LimitError(field, f"must be within {low}..{high}")
+    return value
+
+
 def check_id(field: str, raw: str) -> int:
     """An id from a URL path: digits that fit 63 bits (else ``LimitError``)."""
     if not raw.isascii() or not raw.isdigit() or len(raw) > 19 or int(raw) > MAX_ID:
         raise LimitError(field, f"must be a whole number 0..{MAX_ID}")
     return int(raw)
+
+
+def check_alert_key(field: str, value: Any, table: int | None) -> str:
+    """A dashboard alert's key, ``TABLE:KIND:MARK`` (``17:summon:2``,
+    ``17:flag:41``, ``17:overtime:A``), naming ``table`` when it is given."""
+    if not isinstance(value, str):
+        raise LimitError(field, "must be a string")
+    if len(value) > MAX_ALERT_KEY:
+        raise LimitError(field, f"must have at most {MAX_ALERT_KEY} characters")
+    found = _ALERT_KEY.fullmatch(value)
+    if found is None:
+        raise LimitError(field, "must be TABLE:KIND:MARK (digits : a-z _ : A-Z a-z 0-9 _)")
+    if table is not None and int(found.group(1)) != table:
+        raise LimitError(field, f"must name table {table}, not {int(found.group(1))}")
+    return value
 
 
 class BodyTooLarge(ValueError):

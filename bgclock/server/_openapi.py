@@ -12,14 +12,16 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Final
 
+from bgclock.core import PRESETS
+
 from ._bodies import Adjudicate, Board, NewTournament, TablePatch, TableSpecBody
 from ._limits import MAX_ID
-from ._protocol import AnyCommand, Hello, Ping, Summon, Sync
-from ._schema import components
+from ._protocol import AnyCommand, Handle, Hello, Ping, Summon, Sync
+from ._schema import PRINTABLE, components
 
 #: Every input declared in msgspec, by the component it is published as.
 REQUESTS: Final = (NewTournament, TableSpecBody, TablePatch, Adjudicate, Board)
-MESSAGES: Final = (Hello, AnyCommand, Summon, Ping, Sync)
+MESSAGES: Final = (Hello, AnyCommand, Summon, Handle, Ping, Sync)
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
 
@@ -121,6 +123,20 @@ def openapi() -> dict[str, Any]:
             "/api/tables/{table_id}/log.json": {"get": _op(
                 "the event log with the state after each event",
                 {"200": _ok({"type": "object"}), **_errors(404)}, params=tab)},
+            "/api/tables/{table_id}/events": {"get": {
+                **_op("the table's committed events after `after`, for its own device "
+                      "(table token; paged, 1,000 at most; 403 for another table's token, "
+                      "429 past 10 at once then 2 a second per table)",
+                      {"200": _ok({"type": "object", "required": ["table", "seq", "spec",
+                                                                  "events", "more"]}),
+                       **_errors(404, 422)}, director=False, params=tab),
+                "parameters": [
+                    {"name": "table_id", "in": "path", "required": True,
+                     "schema": {"type": "integer", "minimum": 0, "maximum": MAX_ID}},
+                    {"name": "token", "in": "query", "required": True,
+                     "schema": {"type": "string"}},
+                    {"name": "after", "in": "query", "required": False,
+                     "schema": {"type": "integer", "minimum": 0, "maximum": MAX_ID}}]}},
             "/api/tables/{table_id}/log.csv": {"get": _op(
                 "the event log as CSV, both reserves after each event",
                 {"200": _ok({"type": "string"}, media="text/csv"), **_errors(404)}, params=tab)},
@@ -138,6 +154,15 @@ def openapi() -> dict[str, Any]:
                 {"200": _ok({"$ref": "#/components/schemas/Suggestion"}),
                  **_errors(404, 409, 422)},
                 body=_ref("Adjudicate"), params=tab)},
+            **_tournament_paths(),
+            "/api/tables/{table_id}/next-match": {"post": _op(
+                "the table's next match: the finished match's log is archived and a fresh "
+                "match starts on the same table (same link and token)",
+                {"200": _ok(table), **_errors(404, 409, 422)}, body=_ref("TableSpecBody"),
+                params=tab)},
+            "/api/tables/{table_id}/archive.json": {"get": _op(
+                "the matches the table played before its current one, with their logs",
+                {"200": _ok({"type": "object"}), **_errors(404)}, params=tab)},
             "/api/position": {
                 "get": _op("decode a Position ID, ID:MATCHID or XGID into the board (points, "
                            "bar and borne-off counts of both sides, the dice)",
@@ -200,3 +225,79 @@ _SUGGESTION: dict[str, Any] = {
                            "result": {"type": "string"}}}]},
     },
 }
+
+
+def _tournament_paths() -> dict[str, Any]:
+    """The tournament's players, draw, rounds and results (docs/tournament.md)."""
+    tid = ["tournament_id"]
+    state = {"type": "object", "properties": {"done": {"type": "array"},
+                                              "state": {"type": "object"}}}
+    ok = {"200": _ok(state), **_errors(404, 409, 422)}
+    created = {"201": _ok(state), **_errors(404, 409, 422)}
+    match_ref = {"event": {"enum": ["main", "consolation"], "default": "main"},
+                 "round": {"type": "integer", "minimum": 0},
+                 "match": {"type": "integer", "minimum": 0}}
+
+    def obj(props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+        return {"type": "object", "additionalProperties": False, "properties": props,
+                "required": required or []}
+
+    round_settings = obj({"length": {"type": "integer", "minimum": 1, "maximum": 64},
+                          "rules": {"enum": sorted(PRESETS)},
+                          "clock": {"enum": ["required", "on_request", "none"]}})
+    base = "/api/tournaments/{tournament_id}"
+    return {
+        f"{base}/state": {"get": _op("the tournament's players, draw, tables and results",
+                                     {"200": _ok({"type": "object"}), **_errors(404)},
+                                     params=tid)},
+        f"{base}/actions": {"get": _op("the tournament's log of director actions",
+                                       {"200": _ok({"type": "object"}), **_errors(404)},
+                                       params=tid)},
+        f"{base}/settings": {"post": _op(
+            "the Main's settings (before the draw)", ok, params=tid, body=obj({
+                "rounds": {"type": "array", "minItems": 1, "maxItems": 16,
+                           "items": round_settings,
+                           "description": "round by round; later rounds take the last"},
+                "late_slots": {"type": "integer", "minimum": 0, "maximum": 512},
+                "seed": {"type": "integer", "minimum": 0, "maximum": 2**53}}))},
+        f"{base}/players": {"post": _op("register a player", created, params=tid, body=obj({
+            "name": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": PRINTABLE},
+            "federation_id": {"type": "string", "minLength": 1, "maxLength": 40}}, ["name"]))},
+        f"{base}/players.csv": {"post": {**_op(
+            "register players from CSV (name[,federation_id]; at most 256 KiB, 2048 rows; "
+            "all or none)", created, params=tid)}},
+        f"{base}/players/{{player_id}}/check-in": {"post": _op(
+            "check a player in (or out: checked_in false)", ok,
+            params=["tournament_id", "player_id"],
+            body=obj({"checked_in": {"type": "boolean", "default": True}}))},
+        f"{base}/players/{{player_id}}/withdraw": {"post": _op(
+            "withdraw a player (after the draw: loses the matches they face)", ok,
+            params=["tournament_id", "player_id"])},
+        f"{base}/draw": {"post": _op("make the draw of the Main (the seed is returned)", ok,
+                                     params=tid, body=obj({"seed": {"type": "integer"}}))},
+        f"{base}/late/arrive": {"post": _op("a late arrival takes the next late slot", ok,
+                                            params=tid,
+                                            body=obj({"player": {"type": "integer"}},
+                                                     ["player"]))},
+        f"{base}/late/close": {"post": _op("close late arrivals: the slots left are byes", ok,
+                                           params=tid)},
+        f"{base}/rounds": {"post": _op(
+            "start a round: its ready matches get table numbers and clock tables", ok,
+            params=tid, body=obj({"event": match_ref["event"], "round": match_ref["round"],
+                                  "tables": {"type": "array", "items": {"type": "integer"}}},
+                                 ["round"]))},
+        f"{base}/results": {"post": _op("a result entered by hand", ok, params=tid, body=obj({
+            **match_ref, "winner": {"type": "string"},
+            "score": {"type": "array", "items": {"type": "integer"}}},
+            ["round", "match", "winner"]))},
+        f"{base}/corrections": {"post": _op("correct a result (logged)", ok, params=tid,
+                                            body=obj({**match_ref, "winner": {"type": "string"},
+                                                      "score": {"type": "array"},
+                                                      "reason": {"type": "string",
+                                                                 "maxLength": 200}},
+                                                     ["round", "match", "winner"]))},
+        f"{base}/room.json": {"get": _op(
+            "the room display's data: draw sheet and tables live (room token or director)",
+            {"200": _ok({"type": "object"}), "403": _ok(_ERROR, "wrong room token")},
+            director=False, params=tid)},
+    }

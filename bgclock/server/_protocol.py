@@ -32,7 +32,16 @@ from msgspec import Meta, Struct
 from bgclock.core import DECISIONS, EVENT_TYPES, RESULTS, ClockError
 from bgclock.core._events import STOP_REASONS
 
-from ._limits import DAY_MS, MAX_DEPTH, MAX_ID, MAX_POINTS, LimitError, check_depth
+from ._limits import (
+    DAY_MS,
+    MAX_ALERT_KEY,
+    MAX_DEPTH,
+    MAX_ID,
+    MAX_POINTS,
+    LimitError,
+    check_alert_key,
+    check_depth,
+)
 from ._schema import MsgId, Seq, TableId, explain, standalone
 
 VERSION: Final = 1
@@ -58,7 +67,7 @@ assert frozenset(EVENT_TYPES) == DIRECTOR_COMMANDS
 SUMMON_WHY: Final = ("premature", "director", "dispute")
 _ID: Final = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 #: Fields of a command that are the protocol's, not the event's.
-_ENVELOPE: Final = frozenset({"type", "v", "id", "table", "lag_ms", "device_at_ms"})
+_ENVELOPE: Final = frozenset({"type", "v", "id", "table", "lag_ms", "device_at_ms", "handles"})
 
 
 class ProtocolError(Exception):
@@ -160,6 +169,22 @@ class Ping(_Message, tag="ping", frozen=True):
     t: Any = None
 
 
+#: A dashboard alert's key, ``TABLE:KIND:MARK`` (``17:summon:2``); that it
+#: names the message's own table is checked after the decode.
+AlertKey = Annotated[str, Meta(max_length=MAX_ALERT_KEY,
+                               pattern="^[0-9]{1,19}:[a-z_]{1,24}:[A-Za-z0-9_]{1,24}$",
+                               description="TABLE:KIND:MARK, the dashboard's alert")]
+
+
+class Handle(_Message, tag="handle", frozen=True):
+    """The director marks a dashboard alert handled: stored, then shown so
+    on every dashboard (director only; not a clock event)."""
+
+    key: AlertKey
+    id: MsgId | None = None
+    table: TableId | None = None
+
+
 class Sync(_Message, tag="sync", frozen=True):
     """Ask for a fresh snapshot of the table (the director: every table)."""
 
@@ -184,6 +209,9 @@ class Command(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, tag
     #: (ms since the table was made): honoured, within bounds, for the table's
     #: time keeper only; every other sender is lag-compensated.
     device_at_ms: DeviceAtMs | None = None
+    #: The dashboard alert (its key) this command settles: marked handled,
+    #: for every dashboard, in the same commit as the command (director only).
+    handles: AlertKey | None = None
 
     @property
     def do(self) -> str:
@@ -298,9 +326,9 @@ assert {str(c.__struct_config__.tag): set(f) for c, f in _EVENT_FIELDS.items()} 
 AnyCommand = (OpeningRollCmd | StartCmd | LateStartCmd | HitCmd | DoubleCmd | TakeCmd | PassCmd
               | StopCmd | ResumeCmd | ConcedeCmd | ClaimCmd | AcceptCmd | RejectCmd | RulingCmd
               | GameOverCmd | BreakCmd | PrematureCmd | AdjustCmd | PenaltyCmd)
-Message = Hello | Command | Summon | Ping | Sync
+Message = Hello | Command | Summon | Handle | Ping | Sync
 
-_MESSAGES: Final = msgspec.json.Decoder(Hello | Summon | Ping | Sync | _CmdHead)
+_MESSAGES: Final = msgspec.json.Decoder(Hello | Summon | Handle | Ping | Sync | _CmdHead)
 _COMMANDS: Final = msgspec.json.Decoder(AnyCommand)
 #: How our own clients open a command: read at once as one (a single parse).
 _CMD_OPENINGS: Final = ('{"type":"cmd"', '{"type": "cmd"')
@@ -308,7 +336,8 @@ _CMD_OPENINGS: Final = ('{"type":"cmd"', '{"type": "cmd"')
 _CHOICES: Final = {"side": get_args(Side), "winner": get_args(Side), "result": get_args(Result),
                    "reason": get_args(StopReason), "decision": get_args(Decision),
                    "why": get_args(SummonWhy)}
-_KINDS: Final = {"hello": Hello, "cmd": Command, "summon": Summon, "ping": Ping, "sync": Sync}
+_KINDS: Final = {"hello": Hello, "cmd": Command, "summon": Summon, "handle": Handle,
+                  "ping": Ping, "sync": Sync}
 
 
 def decode(text: str | bytes | None) -> Message:
@@ -333,6 +362,16 @@ def decode(text: str | bytes | None) -> Message:
         raise _refusal(text, exc) from None
     except msgspec.DecodeError:
         raise ProtocolError("bad_message", "a message must be valid JSON") from None
+    # what a declaration cannot say: an alert's key names the message's table
+    if isinstance(message, Handle) or (isinstance(message, Command)
+                                       and message.handles is not None):
+        name = "key" if isinstance(message, Handle) else "handles"
+        kind = "handle" if isinstance(message, Handle) else "cmd"
+        try:
+            check_alert_key(name, getattr(message, name), message.table)
+        except LimitError as exc:
+            raise ProtocolError("invalid", f"{kind}.{exc}", msg_id=message.id,
+                                table=message.table, field=f"{kind}.{name}") from None
     return message
 
 
@@ -359,9 +398,16 @@ def _refusal(text: str, exc: msgspec.ValidationError) -> ProtocolError:
     field = f"{kind}.{path}" if path else str(kind)
     # A command's event fields and a summons' reasons are the player's to get
     # right ("invalid"); the envelope is the client program's ("bad_message").
+    alert = (kind == "handle" and top == "key") or (kind == "cmd" and top == "handles")
     invalid = (kind == "cmd" and top not in _ENVELOPE) or (kind == "summon"
-                                                         and top in ("why", "side"))
+                                                         and top in ("why", "side")) or alert
     code = "invalid" if invalid else "bad_message"
+    if alert:
+        # the key's own words (what the pattern means), as the check says them
+        try:
+            check_alert_key(top, data.get(top), None)
+        except LimitError as exc:
+            words = str(exc).split(": ", 1)[1]
     if top == "v":
         words = f"this server speaks protocol version {VERSION}"
     elif kind == "cmd" and top == "do":
@@ -387,5 +433,6 @@ SCHEMAS: Final[dict[str, Any]] = {
     "cmd": standalone(AnyCommand),
     "summon": standalone(Summon),
     "ping": standalone(Ping),
+    "handle": standalone(Handle),
     "sync": standalone(Sync),
 }

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import json
 import logging
 import secrets
 from collections import deque
@@ -35,19 +36,21 @@ from bgclock import web
 from bgclock.core import ClockError
 from bgclock.store import NotFound, Store, TableSpec
 
-from . import _adjudicate, _export, _pages, _position_api, _sheet
+from . import _adjudicate, _export, _pages, _position_api, _sheet, _tourney
 from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_allowed
 from ._bodies import NewTournament, TablePatch, TableSpecBody, spec_fields
-from ._guard import EdgeGuard, install_redaction, served_hosts
+from ._guard import HANDSHAKES, EdgeGuard, install_redaction, served_hosts
 from ._heap import HeapKeeper
 from ._hub import Hub, TableHub, new_match
 from ._lag import DEFAULT_PARAMS, LagParams
 from ._limits import (
     MAX_DEPTH,
+    MAX_ID,
     BodyTooLarge,
     LimitError,
     check_depth,
     check_id,
+    check_int,
     read_bounded,
 )
 from ._openapi import openapi
@@ -55,6 +58,7 @@ from ._protocol import (
     SCHEMAS,
     VERSION,
     Command,
+    Handle,
     Hello,
     Ping,
     ProtocolError,
@@ -188,6 +192,8 @@ class Server:
         self.director_rate = director_rate
         self.tokens: TableTokens | None = None
         self.recovered: list[int] = []
+        self.tourneys = _tourney.Tourneys(self)
+        self.hub.on_over = self.tourneys.on_table_over
 
     # ----------------------------------------------------------------- HTTP
 
@@ -245,6 +251,16 @@ async def _raw_body(request: Request) -> bytes:
     except LimitError:
         raise ValueError(f"body: nested more than {MAX_DEPTH} levels deep") from None
     return body
+
+
+async def _json_body(request: Request) -> Any:
+    """A body not declared in ``_bodies`` (the tournament's actions, checked
+    by ``bgclock.tournament``): read bounded, depth-checked, then parsed."""
+    body = await _raw_body(request)
+    try:
+        return json.loads(body or b"{}")
+    except (ValueError, RecursionError):
+        raise ValueError("the body must be JSON") from None
 
 
 def _body_error(exc: ValueError, status: int = 400) -> JSONResponse:
@@ -338,6 +354,32 @@ async def edit_table(server: Server, request: Request) -> Response:
 
 
 @director_only
+async def next_match(server: Server, request: Request) -> Response:
+    """A fresh match on the same table (same id, link and token): the body is
+    a whole spec; the finished match's log is archived (``archive.json``)."""
+    table = server.table_or_404(request)
+    try:
+        spec = _spec_from(await _raw_body(request))
+        await table.renew(spec)
+    except ProtocolError as exc:
+        return _error(409, exc.code, exc.message)
+    except ValueError as exc:
+        return _body_error(exc, 422)
+    return JSONResponse(server.table_info(request, table))
+
+
+@director_only
+async def table_archive(server: Server, request: Request) -> Response:
+    """The matches the table played before its current one, with their logs."""
+    table = server.table_or_404(request)
+    archived = await server.store.archive(table.id)
+    return JSONResponse({"table": table.id, "matches": [
+        {"n": a.n, "spec": a.spec.to_dict(), "created_ms": a.created_ms,
+         "archived_ms": a.archived_ms, "events": _export.log_entries(a.spec, a.events),
+         "notes": _export.note_entries(a.notes)} for a in archived]})
+
+
+@director_only
 async def close_table(server: Server, request: Request) -> Response:
     table = server.table_or_404(request)
     await server.store.close_table(table.id, server.clock.now_ms())
@@ -367,6 +409,41 @@ async def table_log_json(server: Server, request: Request) -> Response:
     return JSONResponse({"table": table.info(),
                          "events": _export.log_entries(table.row.spec, events),
                          "notes": _export.note_entries(notes)})
+
+
+#: A client that has pinged and then says nothing for this long is gone
+#: (the pages ping every second and give up after 2.5 s themselves).
+SILENT_LINK_S = 5.0
+
+#: The most events one ``events`` page carries (a device far behind asks again).
+EVENTS_PAGE = 1000
+
+
+async def table_events(request: Request) -> Response:
+    """The table's committed events after ``after``, for its own device to
+    fold with the browser engine (a table token opens only its table's).
+
+    Paged (``EVENTS_PAGE``) and rate-limited per table, so what one token can
+    make the server do is bounded; served from memory, never re-folded."""
+    server: Server = request.app.state.server
+    table = _table_by_token(server, request)
+    if isinstance(table, Response):
+        return table
+    table_id = table.id
+    raw = request.query_params.get("after", "0")
+    try:
+        after = check_int("after", int(raw) if raw.isdigit() and len(raw) <= 20 else -1,
+                          0, MAX_ID)
+    except LimitError as exc:
+        return _error(422, "invalid", str(exc))
+    if not table.log_limiter.allow():
+        return _error(429, "rate_limited", "too many log requests for this table: slow down")
+    events, more = table.events_after(after, EVENTS_PAGE)
+    return JSONResponse({"table": table_id, "seq": table.committed_seq,
+                         "spec": table.row.spec.to_dict(), "created_ms": table.row.created_ms,
+                         "events": [{"seq": e.seq, "event": e.event} for e in events],
+                         "more": more},
+                        headers={"cache-control": "no-store"})
 
 
 @director_only
@@ -403,8 +480,9 @@ async def director_page(server: Server, request: Request) -> Response:
     return HTMLResponse(web.director_page())
 
 
-async def table_page(request: Request) -> Response:
-    server: Server = request.app.state.server
+def _table_by_token(server: Server, request: Request) -> TableHub | Response:
+    """The table of the path if the query's ``token`` opens it, else the
+    answer saying why (404 no such table, 403 another table's token)."""
     assert server.tokens is not None
     try:
         table_id = check_id("table_id", request.path_params["table_id"])
@@ -412,9 +490,17 @@ async def table_page(request: Request) -> Response:
         return _error(404, "not_found", "no such table")
     if server.tokens.table_of(request.query_params.get("token")) != table_id:
         return _error(403, "forbidden", "this link does not open this table")
-    if table_id not in server.hub.tables:
+    table = server.hub.tables.get(table_id)
+    if table is None:
         return _error(404, "not_found", f"no table {table_id}")
-    return HTMLResponse(web.table_page(table_id))
+    return table
+
+
+async def table_page(request: Request) -> Response:
+    table = _table_by_token(request.app.state.server, request)
+    if isinstance(table, Response):
+        return table
+    return HTMLResponse(web.table_page(table.id))
 
 
 async def index(request: Request) -> Response:
@@ -493,6 +579,7 @@ async def _session(server: Server, conn: Connection) -> None:
         for watched in tables:
             hub.tables[watched].catch_up(conn, hello.since.get(watched))
             hub.tables[watched].send_summons(conn, hello.since.get(watched))
+            hub.tables[watched].send_handled(conn)
         hub.directors.add(conn)
     else:
         opened = server.tokens.table_of(hello.token)
@@ -508,8 +595,19 @@ async def _session(server: Server, conn: Connection) -> None:
         table.watchers.add(conn)
         conn.device = hello.device
         table.device_hello(hello.device, hello.queued)
+    pinging = False
     while not conn.dead:
-        message = await ws.receive()
+        if pinging:
+            # A client that pings (the pages: every second) and falls silent
+            # has lost its link (Wi-Fi gone, nothing closed): the table is
+            # offline now, not when TCP gives up.
+            try:
+                message = await asyncio.wait_for(ws.receive(), SILENT_LINK_S)
+            except TimeoutError:
+                await conn.close(1001)
+                return
+        else:
+            message = await ws.receive()
         if message["type"] == "websocket.disconnect":
             return
         if not conn.limiter.allow():
@@ -520,7 +618,9 @@ async def _session(server: Server, conn: Connection) -> None:
                 return
             continue
         try:
-            _dispatch(server, conn, decode(message.get("text")))
+            decoded = decode(message.get("text"))
+            pinging = pinging or isinstance(decoded, Ping)
+            _dispatch(server, conn, decoded)
         except ProtocolError as exc:
             conn.send_json(exc.to_message())
     await conn.close(1011)
@@ -533,8 +633,9 @@ def _dispatch(server: Server, conn: Connection, message: Any) -> None:
         # 64 bits included, and comes back as it came.
         conn.send(msgspec.json.encode({"type": "pong", "t": message.t,
                                        "server_ms": server.clock.now_ms()}).decode())
-    elif isinstance(message, Command | Summon):
-        what = "cmd" if isinstance(message, Command) else "summon"
+    elif isinstance(message, Command | Summon | Handle):
+        what = ("cmd" if isinstance(message, Command)
+                else "summon" if isinstance(message, Summon) else "handle")
         table_id = message.table
         if conn.role == "table":
             if table_id is not None and table_id != conn.table_id:
@@ -553,6 +654,8 @@ def _dispatch(server: Server, conn: Connection, message: Any) -> None:
                     table.counted(conn.device, accepted=False)
                     raise
                 table.counted(conn.device, accepted=True)
+            elif isinstance(message, Handle):
+                table.handle(conn, conn.role, message)
             else:
                 table.summon(conn, conn.role, message)
         except ProtocolError as exc:
@@ -592,6 +695,7 @@ def create_app(
     heap_settle_s: float | None = 0.5,
     bind_host: str | None = None,
     allow_hosts: Iterable[str] = (),
+    handshake_rate: tuple[float, float] | None = HANDSHAKES,
 ) -> Starlette:
     """The server's ASGI application over ``store`` (opened, unless it already
     is, and closed by its lifespan).  ``director_secret``: None takes the
@@ -616,6 +720,9 @@ def create_app(
         key = await store.set_meta_if_absent("table_token_key", secrets.token_hex(32))
         server.tokens = TableTokens(bytes.fromhex(key))
         server.recovered = await server.hub.start()
+        for table in server.hub.tables.values():  # a match that ended while the server was down
+            if not table.closed and table.quarantined is None:
+                table.report_over(table.match.state())
         heap = HeapKeeper(heap_settle_s) if heap_settle_s else None
         if heap is not None:
             heap.start()
@@ -639,11 +746,19 @@ def create_app(
         Route("/api/tournaments/{tournament_id}", get_tournament, methods=["GET"]),
         Route("/api/tournaments/{tournament_id}/close", close_tournament, methods=["POST"]),
         Route("/api/tournaments/{tournament_id}/tables", create_table, methods=["POST"]),
+        Route("/room/{tournament_id}", _tourney.room_page),
+        Route("/api/tournaments/{tournament_id}/room.json", _tourney.room_json),
+        *[Route(f"/api/tournaments/{{tournament_id}}{path}", director_only(handler),
+                methods=[method])
+          for path, method, handler in _tourney.ROUTES],
+        Route("/api/tables/{table_id}/next-match", next_match, methods=["POST"]),
+        Route("/api/tables/{table_id}/archive.json", table_archive),
         Route("/api/tables/{table_id}", get_table, methods=["GET"]),
         Route("/api/tables/{table_id}", edit_table, methods=["PATCH"]),
         Route("/api/tables/{table_id}/close", close_table, methods=["POST"]),
         Route("/api/tables/{table_id}/qr.svg", table_qr),
         Route("/api/tables/{table_id}/log.json", table_log_json),
+        Route("/api/tables/{table_id}/events", table_events),
         Route("/api/tables/{table_id}/log.csv", table_log_csv),
         Route("/api/tables/{table_id}/report", table_report),
         Route("/api/tables/{table_id}/report.html", table_report_html),
@@ -658,6 +773,6 @@ def create_app(
     install_redaction()
     hosts = served_hosts(bind_host, public_url, allow_hosts)
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(EdgeGuard, hosts=hosts)])
+                    middleware=[Middleware(EdgeGuard, hosts=hosts, handshakes=handshake_rate)])
     app.state.server = server
     return app

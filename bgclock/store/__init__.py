@@ -128,6 +128,64 @@ class StoredNote:
                 "received_ms": self.received_ms}
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class StoredAction:
+    """One director action of a tournament's log (``bgclock.tournament``)."""
+
+    tournament_id: int
+    #: The action's number in its tournament: 1, 2, ...
+    n: int
+    #: Wall clock (ms since 1970) when the server accepted it.
+    at_ms: int
+    #: The action, e.g. ``{"do": "register", "name": "Ann"}``.
+    action: dict[str, Any]
+    #: "director" or "server" (a result from a table's clock).
+    source: str
+
+    def body(self) -> str:
+        return json.dumps(self.action, separators=(",", ":"), sort_keys=True)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"n": self.n, "at_ms": self.at_ms, "action": self.action, "source": self.source}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ArchivedMatch:
+    """A match a table played before its current one: its spec and whole log."""
+
+    table_id: int
+    n: int
+    spec: TableSpec
+    created_ms: int
+    archived_ms: int
+    events: list[StoredEvent]
+    notes: list[StoredNote]
+
+
+def archive_body(events: Sequence[StoredEvent], notes: Sequence[StoredNote]) -> tuple[str, str]:
+    """The stored form of an archived match's events and notes (JSON lists)."""
+    return (json.dumps([[e.seq, e.idem_key, e.at_ms, e.event, e.source, e.lag_credit_ms,
+                         e.received_ms] for e in events], separators=(",", ":")),
+            json.dumps([[x.n, x.seq, x.idem_key, x.at_ms, x.note, x.source, x.received_ms]
+                        for x in notes], separators=(",", ":")))
+
+
+def archived_match(table_id: int, n: int, spec: str, created_ms: int, archived_ms: int,
+                   events: str, notes: str) -> ArchivedMatch:
+    data = json.loads(spec)
+    return ArchivedMatch(
+        table_id=table_id, n=n, created_ms=created_ms, archived_ms=archived_ms,
+        spec=TableSpec(name=data["name"], players=tuple(data["players"]), rules=data["rules"],
+                       length=data["length"], score=tuple(data["score"]), teams=data["teams"],
+                       crawford=data["crawford"], clock=data["clock"],
+                       warn_s=tuple(data["warn_s"])),
+        events=[StoredEvent(table_id=table_id, seq=e[0], idem_key=e[1], at_ms=e[2], event=e[3],
+                            source=e[4], lag_credit_ms=e[5], received_ms=e[6])
+                for e in json.loads(events)],
+        notes=[StoredNote(table_id=table_id, n=x[0], seq=x[1], idem_key=x[2], at_ms=x[3],
+                          note=x[4], source=x[5], received_ms=x[6]) for x in json.loads(notes)])
+
+
 class Store(abc.ABC):
     """The interface both stores implement (every method is a coroutine)."""
 
@@ -200,6 +258,25 @@ class Store(abc.ABC):
         """Every open table's notes (for recovery at start)."""
 
     @abc.abstractmethod
+    async def actions(self, tournament_id: int) -> list[StoredAction]:
+        """A tournament's director actions, in order."""
+
+    @abc.abstractmethod
+    async def append_actions(self, actions: Sequence[StoredAction]) -> None:
+        """Append actions in one transaction (durable when this returns; all or
+        nothing); ``StoreError`` if a number is taken."""
+
+    @abc.abstractmethod
+    async def next_match(self, table_id: int, spec: TableSpec, created_ms: int) -> TableRow:
+        """Archive the table's match (its spec, events and notes) and start a
+        fresh one on the same table: the new spec, an empty log, a new time
+        line from ``created_ms``; all in one transaction."""
+
+    @abc.abstractmethod
+    async def archive(self, table_id: int) -> list[ArchivedMatch]:
+        """The matches a table played before its current one, in order."""
+
+    @abc.abstractmethod
     async def commit(
         self, events: list[StoredEvent], checkpoints: dict[int, int],
         notes: Sequence[StoredNote] = (),
@@ -255,7 +332,8 @@ def open_store(url: str, *, schema: str | None = None) -> Store:
 
 
 __all__ = [
-    "DEFAULT_WARN_S", "NotFound", "Store", "StoreError", "StoredEvent", "StoredNote", "TableRow",
+    "ArchivedMatch", "DEFAULT_WARN_S", "NotFound", "Store", "StoreError", "StoredAction",
+    "StoredEvent", "StoredNote", "TableRow",
     "TableSpec",
     "TournamentRow", "open_store", "sqlite_path",
 ]

@@ -14,8 +14,10 @@ from typing import Any
 import asyncpg  # type: ignore[import-untyped]
 
 from . import (
+    ArchivedMatch,
     NotFound,
     Store,
+    StoredAction,
     StoredEvent,
     StoredNote,
     StoreError,
@@ -23,6 +25,8 @@ from . import (
     TableSpec,
     TournamentRow,
     _row_spec,
+    archive_body,
+    archived_match,
 )
 from ._schema import LATEST, VERSION_TABLE, statements
 
@@ -211,6 +215,67 @@ class PostgresStore(Store):
         for r in rows:
             out.setdefault(r[0], []).append(_note(r))
         return out
+
+    async def actions(self, tournament_id: int) -> list[StoredAction]:
+        rows = await self.pool.fetch(
+            "SELECT n, at_ms, body, source FROM tournament_actions WHERE tournament_id = $1 "
+            "ORDER BY n", tournament_id)
+        return [StoredAction(tournament_id=tournament_id, n=r[0], at_ms=r[1],
+                             action=json.loads(r[2]), source=r[3]) for r in rows]
+
+    async def append_actions(self, actions: Sequence[StoredAction]) -> None:
+        try:
+            async with self.pool.acquire() as c, c.transaction():
+                await c.executemany(
+                    "INSERT INTO tournament_actions (tournament_id, n, at_ms, body, source) "
+                    "VALUES ($1, $2, $3, $4, $5)",
+                    [(a.tournament_id, a.n, a.at_ms, a.body(), a.source) for a in actions])
+        except (asyncpg.PostgresError, OSError) as exc:
+            raise StoreError(str(exc)) from exc
+
+    async def next_match(self, table_id: int, spec: TableSpec, created_ms: int) -> TableRow:
+        try:
+            async with self.pool.acquire() as c, c.transaction():
+                row = await c.fetchrow(
+                    f"SELECT {_TABLE_COLS} FROM clock_tables WHERE id = $1 FOR UPDATE", table_id)
+                if row is None:
+                    raise NotFound(f"no table {table_id}")
+                old = _table(row)
+                events = [_event(r) for r in await c.fetch(
+                    f"SELECT {_EVENT_COLS} FROM clock_events WHERE table_id = $1 ORDER BY seq",
+                    table_id)]
+                notes = [_note(r) for r in await c.fetch(
+                    f"SELECT {_NOTE_COLS} FROM clock_notes WHERE table_id = $1 ORDER BY n",
+                    table_id)]
+                n = await c.fetchval(
+                    "SELECT COALESCE(MAX(n), 0) + 1 FROM clock_archive WHERE table_id = $1",
+                    table_id)
+                events_json, notes_json = archive_body(events, notes)
+                await c.execute(
+                    "INSERT INTO clock_archive (table_id, n, spec, created_ms, archived_ms, "
+                    "events, notes) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    table_id, n, json.dumps(old.spec.to_dict()), old.created_ms, created_ms,
+                    events_json, notes_json)
+                await c.execute("DELETE FROM clock_events WHERE table_id = $1", table_id)
+                await c.execute("DELETE FROM clock_notes WHERE table_id = $1", table_id)
+                await c.execute(
+                    "UPDATE clock_tables SET name = $1, player_a = $2, player_b = $3, "
+                    "rules = $4, length = $5, score_a = $6, score_b = $7, teams = $8, "
+                    "crawford = $9, clock = $10, warn_s = $11, created_ms = $12, "
+                    "checkpoint_ms = NULL WHERE id = $13",
+                    spec.name, spec.players[0], spec.players[1], spec.rules, spec.length,
+                    spec.score[0], spec.score[1], int(spec.teams), int(spec.crawford),
+                    json.dumps(spec.clock), json.dumps(list(spec.warn_s)), created_ms, table_id)
+        except (asyncpg.PostgresError, OSError) as exc:
+            raise StoreError(str(exc)) from exc
+        return TableRow(id=table_id, tournament_id=old.tournament_id, spec=spec,
+                        created_ms=created_ms, closed_ms=old.closed_ms)
+
+    async def archive(self, table_id: int) -> list[ArchivedMatch]:
+        rows = await self.pool.fetch(
+            "SELECT table_id, n, spec, created_ms, archived_ms, events, notes "
+            "FROM clock_archive WHERE table_id = $1 ORDER BY n", table_id)
+        return [archived_match(*tuple(r)) for r in rows]
 
     async def commit(self, events: list[StoredEvent], checkpoints: dict[int, int],
                      notes: Sequence[StoredNote] = ()) -> None:

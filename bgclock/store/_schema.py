@@ -85,6 +85,32 @@ MIGRATIONS: Final[tuple[tuple[int, tuple[str, ...]], ...]] = (
             )""",
         ),
     ),
+    (
+        4,
+        (
+            # a tournament's director actions (players, draw, rounds, results): its
+            # state is their fold (bgclock.tournament.Tournament)
+            """CREATE TABLE tournament_actions (
+                tournament_id {bigint} NOT NULL REFERENCES tournaments (id),
+                n INTEGER NOT NULL,
+                at_ms {bigint} NOT NULL,
+                body TEXT NOT NULL,
+                source TEXT NOT NULL,
+                PRIMARY KEY (tournament_id, n)
+            )""",
+            # the matches a table played before its current one ("next match")
+            """CREATE TABLE clock_archive (
+                table_id {bigint} NOT NULL REFERENCES clock_tables (id),
+                n INTEGER NOT NULL,
+                spec TEXT NOT NULL,
+                created_ms {bigint} NOT NULL,
+                archived_ms {bigint} NOT NULL,
+                events TEXT NOT NULL,
+                notes TEXT NOT NULL,
+                PRIMARY KEY (table_id, n)
+            )""",
+        ),
+    ),
 )
 
 

@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from . import (
+    ArchivedMatch,
     NotFound,
     Store,
+    StoredAction,
     StoredEvent,
     StoredNote,
     StoreError,
@@ -26,6 +28,8 @@ from . import (
     TableSpec,
     TournamentRow,
     _row_spec,
+    archive_body,
+    archived_match,
 )
 from ._schema import LATEST, VERSION_TABLE, statements
 
@@ -282,6 +286,65 @@ class SqliteStore(Store):
     async def all_notes(self) -> dict[int, list[StoredNote]]:
         return await self._run(lambda db: _by_open_table(
             db, "clock_notes", _NOTE_COLS, "n", _note))
+
+    async def actions(self, tournament_id: int) -> list[StoredAction]:
+        return await self._run(lambda db: [
+            StoredAction(tournament_id=tournament_id, n=r[0], at_ms=r[1],
+                         action=json.loads(r[2]), source=r[3])
+            for r in db.execute("SELECT n, at_ms, body, source FROM tournament_actions "
+                                "WHERE tournament_id = ? ORDER BY n", (tournament_id,))])
+
+    async def append_actions(self, actions: Sequence[StoredAction]) -> None:
+        rows = [(a.tournament_id, a.n, a.at_ms, a.body(), a.source) for a in actions]
+
+        def append(db: sqlite3.Connection) -> None:
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany("INSERT INTO tournament_actions (tournament_id, n, at_ms, body, "
+                           "source) VALUES (?, ?, ?, ?, ?)", rows)
+            db.execute("COMMIT")
+
+        await self._run(append)
+
+    async def next_match(self, table_id: int, spec: TableSpec, created_ms: int) -> TableRow:
+        def renew(db: sqlite3.Connection) -> TableRow:
+            db.execute("BEGIN IMMEDIATE")
+            row = db.execute(f"SELECT {_TABLE_COLS} FROM clock_tables WHERE id = ?",
+                             (table_id,)).fetchone()
+            if row is None:
+                raise NotFound(f"no table {table_id}")
+            old = _table(row)
+            events = [_event(r) for r in db.execute(
+                f"SELECT {_EVENT_COLS} FROM clock_events WHERE table_id = ? ORDER BY seq",
+                (table_id,))]
+            notes = [_note(r) for r in db.execute(
+                f"SELECT {_NOTE_COLS} FROM clock_notes WHERE table_id = ? ORDER BY n",
+                (table_id,))]
+            n = db.execute("SELECT COALESCE(MAX(n), 0) + 1 FROM clock_archive WHERE table_id = ?",
+                           (table_id,)).fetchone()[0]
+            events_json, notes_json = archive_body(events, notes)
+            db.execute("INSERT INTO clock_archive (table_id, n, spec, created_ms, archived_ms, "
+                       "events, notes) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (table_id, n, json.dumps(old.spec.to_dict()), old.created_ms, created_ms,
+                        events_json, notes_json))
+            db.execute("DELETE FROM clock_events WHERE table_id = ?", (table_id,))
+            db.execute("DELETE FROM clock_notes WHERE table_id = ?", (table_id,))
+            db.execute(
+                "UPDATE clock_tables SET name = ?, player_a = ?, player_b = ?, rules = ?, "
+                "length = ?, score_a = ?, score_b = ?, teams = ?, crawford = ?, clock = ?, "
+                "warn_s = ?, created_ms = ?, checkpoint_ms = NULL WHERE id = ?",
+                (spec.name, spec.players[0], spec.players[1], spec.rules, spec.length,
+                 spec.score[0], spec.score[1], int(spec.teams), int(spec.crawford),
+                 json.dumps(spec.clock), json.dumps(list(spec.warn_s)), created_ms, table_id))
+            db.execute("COMMIT")
+            return TableRow(id=table_id, tournament_id=old.tournament_id, spec=spec,
+                            created_ms=created_ms, closed_ms=old.closed_ms)
+
+        return await self._run(renew)
+
+    async def archive(self, table_id: int) -> list[ArchivedMatch]:
+        return await self._run(lambda db: [archived_match(*r) for r in db.execute(
+            "SELECT table_id, n, spec, created_ms, archived_ms, events, notes "
+            "FROM clock_archive WHERE table_id = ? ORDER BY n", (table_id,))])
 
     async def commit(self, events: list[StoredEvent], checkpoints: dict[int, int],
                      notes: Sequence[StoredNote] = ()) -> None:

@@ -24,9 +24,18 @@ from ._draw import (
 )
 from ._errors import ContestError, IllegalContest, InvalidContest
 from ._late import DEFAULT_GRACE_MS, POINT_EVERY_MS, LateArrival, LateState
+from ._running import (
+    ACTIONS,
+    CLOCK_POLICIES,
+    EVENTS,
+    Player,
+    RoundSettings,
+    Tournament,
+)
 from ._swing import RESULTS, GameOutcome, RoundOutcome, Swing, SwingGame, cpp_for_round
 
 __all__ = [
+    "ACTIONS", "CLOCK_POLICIES", "EVENTS", "Player", "RoundSettings", "Tournament",
     "DEFAULT_GRACE_MS", "POINT_EVERY_MS", "RESULTS", "WINS_NEEDED", "Bracket",
     "ConsolationDraw", "ContestError", "Couple", "Encounter", "GameOutcome", "IllegalContest",
     "InvalidContest", "LateArrival", "LateState", "MainDraw", "Match", "RoundOutcome", "Swing",

@@ -22,7 +22,8 @@ STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
 #: Where the server mounts ``STATIC_DIR``.
 STATIC_URL: Final = "/static"
 
-__all__ = ["STATIC_DIR", "STATIC_URL", "director_page", "presets_json", "table_page"]
+__all__ = ["STATIC_DIR", "STATIC_URL", "director_page", "presets_json", "room_page",
+           "table_page"]
 
 
 @lru_cache(maxsize=1)
@@ -60,3 +61,9 @@ def table_page(table_id: int) -> str:
 def director_page() -> str:
     """The director's dashboard (the key stays in the URL)."""
     return _render("director.html")
+
+
+def room_page() -> str:
+    """The room display of a tournament: its draw sheet and every table live
+    (read-only; the room token stays in the URL)."""
+    return _render("room.html")

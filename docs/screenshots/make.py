@@ -1,6 +1,7 @@
 """Regenerate the pages' screenshots (docs/pages.md shows them).
 
     python docs/screenshots/make.py
+    python docs/screenshots/make.py two-dashboards   # that screenshot only
 
 Starts a server with a few tables in telling states, opens the table page and
 the director's dashboard in Debian's chromium at phone (360x640, 412x915),
@@ -10,6 +11,7 @@ beside this script.
 
 from __future__ import annotations
 
+import base64
 import sys
 import time
 from pathlib import Path
@@ -45,12 +47,70 @@ def shot(page: Any, name: str) -> None:
     print("wrote", name + ".png")
 
 
+def side_by_side(browser: Any, shots: list[tuple[str, bytes]], name: str) -> None:
+    """Screenshots side by side, each under its caption, as one PNG."""
+    figures = "".join(
+        f'<figure><figcaption>{caption}</figcaption>'
+        f'<img src="data:image/png;base64,{base64.b64encode(png).decode()}"></figure>'
+        for caption, png in shots)
+    ctx = browser.new_context(viewport={"width": 800, "height": 600})
+    page = ctx.new_page()
+    page.set_content(
+        "<style>body{margin:0;display:flex;gap:16px;padding:12px;background:#444;"
+        "align-items:flex-start;width:max-content}figure{margin:0}figcaption{color:#fff;"
+        "font:bold 16px sans-serif;padding:0 0 6px}img{display:block;"
+        "box-shadow:0 0 0 1px #000}</style>" + figures)
+    page.wait_for_timeout(200)
+    page.screenshot(path=str(HERE / f"{name}.png"), full_page=True)
+    print("wrote", name + ".png")
+    ctx.close()
+
+
+def two_dashboards(browser: Any, live: LiveServer) -> None:
+    """Two dashboards of one director (a laptop and a phone): a call handled on
+    the laptop has left the phone too; both show the same premature claim."""
+    tn = int(live.tournament("Two dashboards")["id"])
+    calm = live.table(tn, name="Table 1", players=["Kim", "Lou"])
+    claim = live.table(tn, name="Table 2", players=["Mia", "Ned"], length=5)
+    for t, dice in ((calm, [5, 2]), (claim, [2, 4])):
+        pg = open_page(browser, LiveServer.table_url(t, live.url), "412x915")
+        cmd(pg, do="opening_roll", dice=dice)
+        if t is calm:
+            pg.evaluate("BGTable.callDirector('A', 'director')")
+        else:
+            pg.evaluate("BGTable.callDirector('B', 'premature')")
+        until(pg, "BGTable.app.state.phase === 'stopped' && BGTable.conn.pending.length === 0")
+        pg.context.close()
+    laptop = open_page(browser, live.director_url(), "1024x768")
+    phone = open_page(browser, live.director_url(), "412x915")
+    for d in (laptop, phone):
+        d.wait_for_selector(f".alert[data-table='{calm['id']}']")
+        d.wait_for_selector(f".alert[data-kind='premature'][data-table='{claim['id']}']")
+    laptop.click(f".alert[data-table='{calm['id']}'] [data-act='handled']")
+    for d in (laptop, phone):
+        d.wait_for_selector(f".alert[data-table='{calm['id']}']", state="detached")
+    phone.wait_for_timeout(350)
+    laptop.wait_for_timeout(350)
+    side_by_side(browser, [("Dashboard 1 (laptop): Handled pressed for Table 1",
+                            laptop.screenshot()),
+                           ("Dashboard 2 (phone): the same alerts", phone.screenshot())],
+                 "director-two-dashboards")
+    laptop.context.close()
+    phone.context.close()
+
+
 def main() -> int:
     if not CHROMIUM.exists():
         print("make.py: /usr/bin/chromium is missing", file=sys.stderr)
         return 2
     from playwright.sync_api import sync_playwright
 
+    if sys.argv[1:] == ["two-dashboards"]:
+        with running_server() as live, sync_playwright() as p:
+            browser = launch_chromium(p)
+            two_dashboards(browser, live)
+            browser.close()
+        return 0
     with running_server() as live, sync_playwright() as p:
         browser = launch_chromium(p)
         tn = int(live.tournament("Milano Open 2025")["id"])
@@ -195,6 +255,7 @@ def main() -> int:
         d.click("#btn-new-table")
         shot(d, "director-1024x768-new-table")
         d.context.close()
+        two_dashboards(browser, live)
         browser.close()
     return 0
 

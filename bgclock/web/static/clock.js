@@ -1,11 +1,15 @@
-/* bgclock: the table clock page.
+/* bgclock: the table clock page (an ES module).
  *
- * One state from the server (snapshot, update, expiry) is exact at its
- * at_ms; between messages the page counts the running side down locally
- * (BG.viewAt) on every animation frame.  A press is shown at once: the
- * pressed side stops and the other starts (a local prediction, replayed over
- * each server state until the server has confirmed the press), and is sent
- * with the instant it was made — queued while the link is down. */
+ * The device keeps the time itself (device.js): it folds the table's log
+ * through the browser engine, applies every command it sends at the instant
+ * it was made, on or off line, and shows that match read at the device's
+ * clock on every animation frame; the command is sent with that instant
+ * (queued while the link is down) and the server's log ends where the
+ * device's did.  Until the log is loaded the page shows the server's latest
+ * state counted down locally (BG.viewAt), with its own presses predicted on
+ * it. */
+import { DeviceMatch, specKey } from "./device.js";
+
 (function () {
   "use strict";
   const BG = window.BG, I18N = window.I18N, t = I18N.t, el = BG.el;
@@ -53,7 +57,12 @@
     frames: 0,
     paints: [],           // [epoch ms, seq]: the first frame after each new state (bench/web_latency.py)
     presses: [],          // [epoch ms, cmd id]: each press sent
-    closed: false
+    closed: false,
+    engine: null,         // DeviceMatch: the table's match folded here (device.js)
+    engineError: null,    // why the engine was given up (the page falls back to the server's states)
+    anchor: null,         // {ms, perf}: the last snapshot's instant on the table's line
+    fetching: false,
+    shown: null           // the state last rendered (what changed is noted from it)
   };
   try {
     const f = JSON.parse(sessionStorage.getItem("bgclock.fired." + tableId) || "null");
@@ -77,6 +86,10 @@
    * on it at their instants.  Returns {state, base} where base is the
    * performance.now() instant the state is exact at. */
   function display() {
+    if (engineReady()) {
+      const now = performance.now(), ms = tableNow(now);
+      if (ms != null) return { state: app.engine.stateAt(ms), base: now };
+    }
     if (!app.state) return null;
     let st = app.state, base = app.recvAt;
     for (const h of app.hits) {
@@ -97,6 +110,72 @@
     return { state: st, base: base };
   }
 
+  /* ------------------------------------------------------- the device's match */
+  /* The table's line (ms since the table was created, the server's time
+   * line) at device instant t: from the offset the pings measure, else from
+   * the last snapshot. */
+  function tableNow(t) {
+    const v = conn.tableMs(t);
+    if (v != null) return v;
+    return app.anchor ? app.anchor.ms + (t - app.anchor.perf) : null;
+  }
+  function engineReady() {
+    return !!app.engine && (app.seq == null || app.engine.seq >= app.seq);
+  }
+  /* The engine for the table's spec (a new one when the spec changed), and
+   * the events it lacks. */
+  function syncEngine(info, seq) {
+    if (!info || !info.rules) return;
+    if (!app.engine || app.engine.key !== specKey(info)) {
+      try { app.engine = new DeviceMatch(info); app.engineError = null; }
+      catch (e) { app.engine = null; app.engineError = String(e && e.message || e); return; }
+    }
+    if (seq != null && seq > app.engine.seq) fetchEvents();
+  }
+  /* GET /api/tables/N/events?after=seq until the engine has the log. */
+  async function fetchEvents() {
+    if (app.fetching) { app.fetchAgain = true; return; }
+    app.fetching = true;
+    try {
+      for (let page = 0; page < 1000 && app.engine; page++) {
+        const eng = app.engine;
+        const r = await fetch("/api/tables/" + tableId + "/events?after=" + eng.seq + "&token=" + encodeURIComponent(token),
+          { cache: "no-store" });
+        if (!r.ok) break;
+        const body = await r.json();
+        if (app.engine !== eng) continue;
+        if (specKey(body.spec) !== eng.key) { app.engine = new DeviceMatch(body.spec); continue; }
+        for (const e of body.events) if (e.seq > eng.seq && !eng.confirm(e.seq, e.event)) break;
+        if (!body.more) break;
+      }
+    } catch (e) {
+      // a network error: try again with the next snapshot; a refused event: give the engine up
+      if (e && e.code) { app.engine = null; app.engineError = String(e.message); }
+    } finally {
+      app.fetching = false;
+      renderAll();
+      if (app.fetchAgain) { app.fetchAgain = false; fetchEvents(); }
+      else if (app.engine && app.seq != null && app.engine.seq < app.seq) {
+        // refused for now (429: the table's log requests are limited) or the
+        // network failed: ask again, later each time
+        app.fetchWait = Math.min(8000, (app.fetchWait || 500) * 2);
+        clearTimeout(app.fetchTimer);
+        app.fetchTimer = setTimeout(fetchEvents, app.fetchWait * (0.5 + Math.random() / 2));
+      } else app.fetchWait = 0;
+    }
+  }
+  function confirmEvent(seq, event) {
+    if (!app.engine || !event) return;
+    try {
+      if (!app.engine.confirm(seq, event) && seq > app.engine.seq) fetchEvents();
+    } catch (e) {
+      // the engine refuses what the server stored: start over from the log
+      const spec = app.info;
+      app.engine = null;
+      if (spec) syncEngine(spec, seq);
+    }
+  }
+
   /* ------------------------------------------------------------ the link */
   const conn = new BG.Connection({
     url: BG.wsUrl(),
@@ -113,8 +192,6 @@
   });
 
   function setState(state, seq, info) {
-    const before = app.state;
-    if (before && state) noteChange(before, state);
     app.state = state;
     if (seq != null) app.seq = seq;
     if (info) app.info = info;
@@ -156,11 +233,15 @@
     if (msg.table != null && msg.table !== tableId && msg.type !== "error") return;
     switch (msg.type) {
       case "snapshot":
+        app.anchor = { ms: msg.state.at_ms, perf: performance.now() };
+        if (app.engine && msg.seq < app.engine.seq) app.engine = null;   // a log that went back: start over
         setState(msg.state, msg.seq, msg.info);
+        syncEngine(msg.info, msg.seq);
         break;
       case "update":
         if (app.seq != null && msg.seq <= app.seq) return;          // already seen
         if (app.seq != null && msg.seq > app.seq + 1) { conn.sendRaw({ type: "sync", v: 1 }); return; }
+        confirmEvent(msg.seq, msg.event);
         setState(msg.state, msg.seq);
         break;
       case "expiry":
@@ -169,6 +250,7 @@
       case "table":
         app.info = msg.info;
         app.closed = msg.info && msg.info.status === "closed";
+        syncEngine(msg.info, msg.info && msg.info.seq);
         renderAll();
         break;
       case "summon": {
@@ -181,6 +263,11 @@
         break;
       }
       case "ack":
+        // the seq each of this page's commands was stored as (bench/web_latency.py reads it)
+        if (msg.id && !msg.noop && msg.seq != null && app.presses.some((p) => p[1] === msg.id)) app.confirmed[msg.id] = msg.seq;
+        if (app.engine && msg.id) {
+          if (msg.noop) app.engine.drop(msg.id); else app.engine.acked(msg.id, msg.seq);
+        }
         if (app.hits.some((h) => h.id === msg.id)) {
           app.confirmed[msg.id] = msg.seq;
           if (app.seq != null && msg.seq <= app.seq) app.hits = app.hits.filter((h) => h.id !== msg.id);
@@ -188,6 +275,7 @@
         break;
       case "error":
         if (msg.id) app.hits = app.hits.filter((h) => h.id !== msg.id);
+        if (msg.id && app.engine) app.engine.drop(msg.id);
         if (msg.code === "unauthorized") { renderConn("unauthorized"); break; }
         if (msg.code === "closed") app.closed = true;
         toast(msg.refusal ? t("err.illegal", { m: I18N.refusal(msg) })
@@ -200,7 +288,29 @@
   /* ----------------------------------------------------------- commands */
   function command(cmd) {
     BG.unlockAudio();
-    return conn.send(cmd);
+    return send(cmd, performance.now());
+  }
+
+  /* Every clock command goes here: applied to the device's match at the
+   * instant `at` (performance.now() of the tap) and sent with it; refused at
+   * once, and not sent, when the rules refuse it.  Without the engine (its
+   * log not loaded yet) the server decides alone.  Returns the command's id,
+   * or null if refused here. */
+  function send(cmd, at) {
+    const eng = engineReady() ? app.engine : null;
+    const ms = eng ? tableNow(at) : null;
+    if (!eng || ms == null) return conn.send(cmd, at);
+    const err = eng.check(cmd, ms);
+    if (err) {
+      toast(t("err.illegal", { m: I18N.refusal({ refusal: err.code, params: err.params, message: err.message }) }));
+      renderAll();
+      return null;
+    }
+    const atMs = eng.instant(ms);
+    const id = conn.send(cmd, at, "cmd", null, atMs);
+    eng.apply(id, cmd, atMs);
+    renderAll();
+    return id;
   }
 
   /* Summon the director (USBGF 4.1, BIBA 4.6: the player on turn stops both
@@ -239,8 +349,14 @@
     const st = d.state;
     if (st.phase !== "playing" || !st[side].running || st.double_offered_by || st.game === 0) return false;
     const at = performance.now();
-    const id = conn.send({ do: "hit", side: side }, at);
-    app.hits.push({ id: id, side: side, at: at });
+    let id;
+    if (engineReady()) {
+      id = send({ do: "hit", side: side }, at);
+      if (id == null) return false;
+    } else {
+      id = conn.send({ do: "hit", side: side }, at);
+      app.hits.push({ id: id, side: side, at: at });
+    }
     app.presses.push([performance.timeOrigin + at, id]);
     if (app.presses.length > 500) app.presses.shift();
     if (app.settings.vibrate) BG.vibrate(25);
@@ -287,12 +403,22 @@
     main.dataset.near = near;
   }
 
+  /* What a change of the shown state is made of (the numbers aside). */
+  function stateKey(st) {
+    return st ? [st.phase, st.stopped_reason, st.on_turn, st.score.join(), st.game, st.cube.value, st.cube.owner,
+      st.A.expired, st.B.expired, st.A.running, st.B.running, st.winner, st.double_offered_by, !!st.offer,
+      st.A.overtime, st.B.overtime, st.A.no_cube, st.B.no_cube].join("|") : "";
+  }
+
   function renderAll() {
     const d = display();
     I18N.apply(document.body);
     renderConn(conn.status);
     layout();
     if (!d) return;
+    if (app.shown && stateKey(app.shown) !== stateKey(d.state)) noteChange(app.shown, d.state);
+    app.shown = d.state;
+    app.shownKey = stateKey(d.state);
     const st = d.state, nm = names();
     // names on wide screens, the side letters on phones (style.css)
     const who = (side) => [el("span", { class: "nm", text: nm[side] }), el("span", { class: "tg", text: side })];
@@ -330,6 +456,11 @@
    * The far half is turned with its strip, so each strip faces its player. */
   function renderHalf(side, st, nm) {
     const h = halves[side], s = st[side], o = BG.playerOptions(st, side);
+    // what the rules refuse now is not offered (an Italian premature bars the cube)
+    if (o.double && engineReady()) {
+      const ms = tableNow(performance.now());
+      if (ms != null && app.engine.check({ do: "double", side: side }, ms)) o.double = false;
+    }
     q(side, ".name").textContent = nm[side];
     q(side, "[data-side-tag]").textContent = side;
     const over = st.phase === "match_over";
@@ -609,7 +740,7 @@
       warn(side, sv, s, st);
     }
     if (st.phase === "break" && st.break) {
-      const used = app.state.at_ms + (performance.now() - app.recvAt) - st.break.started_ms;
+      const used = v.at_ms + (performance.now() - d.base) - st.break.started_ms;
       const lim = st.break.limit_ms;
       const over = lim != null && used > lim;
       const txt = over ? t("break.over", { t: BG.fmtClock(used - lim) }) : t("break.running", { t: BG.fmtClock(used) });
@@ -651,6 +782,9 @@
 
   function frame() {
     app.frames += 1;
+    // a change the clock itself makes (an expiry, its penalty) is rendered whole
+    const d = display();
+    if (d && stateKey(d.state) !== app.shownKey) renderAll();
     renderTimes();
     if (app.newState) {
       app.newState = false;
@@ -710,7 +844,7 @@
   document.addEventListener("pointerdown", () => BG.unlockAudio(), { once: true });
 
   document.documentElement.lang = I18N.lang;
-  window.BGTable = { app: app, conn: conn, display: display, press: press, command: command, thresholds: thresholds,
+  window.BGTable = { app: app, conn: conn, display: display, press: press, command: command, thresholds: thresholds, tableNow: tableNow,
     callDirector: callDirector, stopNow: stopNow };
   renderAll();
   if (!token) renderConn("unauthorized"); else conn.start();

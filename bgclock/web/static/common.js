@@ -363,12 +363,18 @@
     }
     /* Send a command (fields of the clock script format, no at_ms).
      * pressedAt: the instant of the press (defaults to now).  type: "cmd"
-     * (default) or "summon" (fields why, side; no lag: not a clock event),
-     * queued and resent with its id alike.  Returns its id. */
-    send(cmd, pressedAt, type) {
-      idCounter += 1;
-      const p = { id: this.prefix + "-" + idCounter, cmd: cmd, pressedAt: pressedAt == null ? this.now() : pressedAt,
-                  type: type || "cmd" };
+     * (default), "summon" (fields why, side; no lag: not a clock event) or
+     * "handle" (the director's: table, key), queued and resent with its id
+     * alike.  id: the id to send it under (a confirmation's, derived from
+     * what it settles: the same on every dashboard); one already pending is
+     * not queued again.  atMs: the instant on the table's line the device
+     * applied it at (sent as device_at_ms; default: pressedAt mapped when
+     * sent).  Returns its id. */
+    send(cmd, pressedAt, type, id, atMs) {
+      if (id && this.pending.some((q) => q.id === id)) return id;
+      if (!id) { idCounter += 1; id = this.prefix + "-" + idCounter; }
+      const p = { id: id, cmd: cmd, pressedAt: pressedAt == null ? this.now() : pressedAt,
+                  type: type || "cmd", atMs: atMs == null ? null : atMs };
       this.pending.push(p);
       this.synced = false;
       if (this.ready) this.transmit(p); else this.onStatus(this.status, this.pending.length);
@@ -383,7 +389,8 @@
       }
       const lag = Math.min(MAX_LAG_MS, Math.max(0, Math.round(this.now() - p.pressedAt) + this.lagMs));
       const msg = Object.assign({ type: "cmd", v: 1, id: p.id, lag_ms: lag }, p.cmd);
-      const at = this.tableMs(p.pressedAt);
+      // the instant the device applied it (device.js), else the press mapped now
+      const at = p.atMs != null ? p.atMs : this.tableMs(p.pressedAt);
       if (at != null) msg.device_at_ms = at;
       p.sent = this.sendRaw(msg);
     }

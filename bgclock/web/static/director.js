@@ -2,13 +2,14 @@
  *
  * Every open table live (one WebSocket, hello with the director's key), the
  * alerts that need the director (they stay until the table's state no longer
- * calls for them, or the director marks them handled), one table in detail
+ * calls for them, or the director marks them handled: the server keeps which
+ * are, for every dashboard; protocol `handle`, `handled`), one table in detail
  * with its log and the director's commands (each confirmed), and the forms
  * that create tournaments and tables. */
 import "./dir-strings.js";
 import { openConfirm } from "./confirm.js";
 import { rulingName } from "./rulings.js";
-import { sortAlerts } from "./alerts.js";
+import { sortAlerts, confirmId, stableId } from "./alerts.js";
 import { drawBoard, emptyBoard, place } from "./board.js";
 import { setClockPlan, previewText } from "./setclock.js";
 
@@ -25,7 +26,8 @@ import { setClockPlan, previewText } from "./setclock.js";
     tournaments: {},      // id -> tournament (with tables' info from HTTP)
     tables: {},           // id -> {info, state, seq, recvAt, url, token}
     selected: null,
-    handled: loadHandled(),
+    handled: new Set(),   // alert keys handled, as the server says (every dashboard the same)
+    handling: {},         // handle message id -> alert key, sent and not yet answered
     log: { table: null, events: [] },
     confirm: null,        // {text, cmds} waiting for the director's confirmation
     result: "",           // last command's outcome
@@ -33,15 +35,8 @@ import { setClockPlan, previewText } from "./setclock.js";
     alertSince: new Map(),  // alert key -> when it first appeared (ordering within a rank)
     editing: null,        // the table the form edits (null: the form creates one)
     summons: {},          // table id -> {n: summon message}: who called the director, and why
-    handleOnAck: {},      // command id -> alert key marked handled when the command is accepted
     suggest: null         // {table, busy, error, out}: the board engine's suggested ruling on a dispute
   };
-  function loadHandled() {
-    try { return new Set(JSON.parse(localStorage.getItem("bgclock.dir.handled") || "[]")); } catch (e) { return new Set(); }
-  }
-  function saveHandled() {
-    try { localStorage.setItem("bgclock.dir.handled", JSON.stringify(Array.from(app.handled).slice(-500))); } catch (e) { /* full */ }
-  }
 
   /* ------------------------------------------------------------- HTTP */
   async function api(method, path, body) {
@@ -112,19 +107,19 @@ import { setClockPlan, previewText } from "./setclock.js";
         if (app.selected === msg.table) refreshLog();
         render();
         break;
+      case "handled":
+        for (const k of msg.keys || []) app.handled.add(k);
+        render();
+        break;
       case "ack":
         settleConfirm(msg.id);
+        if (app.handling[msg.id]) { delete app.handling[msg.id]; break; }  // its `handled` came first
         app.result = t("det.sent") + " ✓";
-        if (app.handleOnAck[msg.id]) {
-          app.handled.add(app.handleOnAck[msg.id]);
-          delete app.handleOnAck[msg.id];
-          saveHandled();
-          render();
-        }
         renderDetail();
         break;
       case "error":
         settleConfirm(msg.id);
+        if (app.handling[msg.id]) { delete app.handling[msg.id]; render(); }
         if (msg.code === "unauthorized") { unauthorized(); return; }
         app.result = t("det.refused", { m: msg.refusal ? I18N.refusal(msg) : msg.message });
         app.resultErr = true;
@@ -210,7 +205,18 @@ import { setClockPlan, previewText } from "./setclock.js";
       if (!app.alertSince.has(a.key)) app.alertSince.set(a.key, now);
       a.since = app.alertSince.get(a.key);
     }
-    return out.filter((a) => !app.handled.has(a.key));
+    return out.filter((a) => !app.handled.has(a.key) && !isHandling(a.key));
+  }
+  function isHandling(k) {
+    for (const id in app.handling) if (app.handling[id] === k) return true;
+    return false;
+  }
+  /* The director marks an alert handled: the server stores it and tells every
+   * dashboard; this one hides it at once (and shows it again if the server refuses). */
+  function markHandled(a) {
+    const id = conn.send({ table: a.table, key: a.key }, null, "handle", stableId("hd", [a.key]));
+    app.handling[id] = a.key;
+    render();
   }
   /* Under the table's first (largest) low-time warning. */
   function isLow(row, ms) {
@@ -300,7 +306,7 @@ import { setClockPlan, previewText } from "./setclock.js";
           el("span", { class: "grow", text: tableName(row) + ": " + a.text }),
           confirm || fixOf(row, a),
           el("button", { type: "button", "data-act": "open", text: t("dir.open"), onclick: () => select(Number(id)) }),
-          el("button", { type: "button", "data-act": "handled", text: t("dir.ack"), onclick: () => { app.handled.add(a.key); saveHandled(); render(); } })
+          el("button", { type: "button", "data-act": "handled", text: t("dir.ack"), onclick: () => markHandled(a) })
         ]));
       }
     }
@@ -357,6 +363,20 @@ import { setClockPlan, previewText } from "./setclock.js";
     }
     if (s && s.crawford) badges.append(el("span", { class: "badge crawford", text: t("bar.crawford") }));
     if (row.info.status === "closed") badges.append(el("span", { class: "badge", text: t("alert.closed") }));
+    // the table's device: offline since when, and what a reconnect reconciled (protocol: Device time)
+    const link = row.info.link;
+    if (link && row.info.status !== "closed") {
+      if (link.state === "offline" && link.offline_since_ms != null) {
+        const since = Math.max(0, Date.now() - link.offline_since_ms);
+        badges.append(el("span", { class: "badge offline", "data-badge": "offline", title: link.keeper ? t("card.keeper") : "",
+          text: t("card.offline", { t: BG.fmtClock(since) }) }));
+      } else if (link.reconciled && (link.reconciled.applied || link.reconciled.refused)
+                 && Date.now() - link.reconciled.at_ms < 10 * 60000) {
+        const r = link.reconciled;
+        badges.append(el("span", { class: "badge reconciled", "data-badge": "reconciled",
+          text: r.refused ? t("card.reconciled_refused", { n: r.applied, r: r.refused }) : t("card.reconciled", { n: r.applied }) }));
+      }
+    }
     for (const a of alerts) badges.append(el("span", { class: "badge alert-b", "data-alert": a.kind, text: "⚠ " + (a.badge || t("alert." + a.kind)) }));
     c.append(badges);
     return c;
@@ -387,7 +407,11 @@ import { setClockPlan, previewText } from "./setclock.js";
 
   /* The director's commands: each needs a confirmation, in a dialog (confirm.js)
    * whose Confirm button is away from the opener and deaf for a moment. */
-  /* handles: an alert's key, marked handled once the commands are accepted;
+  /* handles: an alert's key, marked handled by the server with the accepted
+   * command (`handles`, in the same commit), for every dashboard; the
+   * commands of an alert's fix and the rulings have ids derived from what
+   * they settle (alerts.js confirmId), so a confirmation sent from two
+   * dashboards, or twice, is applied once;
    * send: instead of commands, an HTTP request (closing a table). */
   let lastClick = null;
   document.addEventListener("click", (e) => { lastClick = { x: e.clientX, y: e.clientY, target: e.target }; }, true);
@@ -414,11 +438,13 @@ import { setClockPlan, previewText } from "./setclock.js";
     return new Promise((resolve) => {
       inFlight.ids = new Set();
       inFlight.done = resolve;
-      for (const cmd of cmds) {
-        const id = conn.send(Object.assign({ table: table }, cmd));
+      const row = app.tables[table], seq = row ? row.seq : null;
+      cmds.forEach((cmd, i) => {
+        const last = i === cmds.length - 1;
+        const fields = Object.assign({ table: table }, cmd, handles && last ? { handles: handles } : {});
+        const id = conn.send(fields, null, "cmd", confirmId(cmd, { table: table, seq: seq, handles: handles || null, index: i }) || undefined);
         inFlight.ids.add(id);
-        if (handles) app.handleOnAck[id] = handles;
-      }
+      });
       if (!inFlight.ids.size) resolve();
       setTimeout(resolve, 8000);
       renderDetail();
@@ -742,6 +768,7 @@ import { setClockPlan, previewText } from "./setclock.js";
         const x = r.note;
         body.append(el("tr", { class: "note" }, [el("td", { text: "" }), el("td", { text: BG.fmtClock(x.at_ms) }),
           el("td", { text: x.type === "keeper" ? "⏱ " + t("log.keeper", { d: x.device })
+            : x.type === "handled" ? "✓ " + t("log.handled", { k: x.key })
             : "☎ " + x.type + " " + x.why + " " + x.side }), el("td", { text: x.source }),
           el("td", { text: "" }), el("td", { text: "" }), el("td", { text: "" })]));
         continue;

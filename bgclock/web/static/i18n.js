@@ -178,7 +178,8 @@
       "msg.last_game": "last game: {name} +{pts}", "msg.score_now": "score {a} – {b}",
       "msg.delay": "delay", "ann.phase": "{phase}", "set.lang_it": "Italiano", "set.lang_en": "English",
       "dir.side": "Side", "form.score_b": "Score of B",
-      "log.keeper": "the table's time is kept by device {d}"
+      "log.keeper": "the table's time is kept by device {d}",
+      "log.handled": "alert handled: {k}"
     },
     it: {
       "app.table": "Orologio del tavolo", "app.director": "Direttore",
@@ -349,7 +350,8 @@
       "msg.last_game": "ultima partita: {name} +{pts}", "msg.score_now": "punteggio {a} – {b}",
       "msg.delay": "ritardo", "ann.phase": "{phase}", "set.lang_it": "Italiano", "set.lang_en": "English",
       "log.seq": "#", "dir.side": "Lato", "form.score_b": "Punteggio di B",
-      "log.keeper": "il tempo del tavolo è tenuto dal dispositivo {d}"
+      "log.keeper": "il tempo del tavolo è tenuto dal dispositivo {d}",
+      "log.handled": "avviso gestito: {k}"
     }
   };
 

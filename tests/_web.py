@@ -1,0 +1,42 @@
+"""The browser tests' pages, each in a browser context of its own (a device
+of its own); their fixtures (``live``, ``browser``, ``pages``) are in
+``tests/conftest.py``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+PHONE = {"width": 412, "height": 915}
+
+
+class Pages:
+    """Pages opened by one test, each in its own context (its own device)."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+        #: What each page's WebSockets received, by ``id(page)``.
+        self.frames: dict[int, list[dict[str, Any]]] = {}
+
+    def open(self, url: str, viewport: dict[str, int] | None = None) -> Any:
+        ctx = self.browser.new_context(viewport=viewport or PHONE)
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        # the Content-Security-Policy refusing something the page needs
+        page.on("console", lambda m: self.errors.append(m.text)
+                if "Content Security Policy" in m.text else None)
+        frames = self.frames.setdefault(id(page), [])
+        page.on("websocket", lambda ws: ws.on(
+            "framereceived", lambda f: frames.append(json.loads(f))))
+        page.goto(url)
+        return page
+
+    def __call__(self, url: str, viewport: dict[str, int] | None = None) -> Any:
+        return self.open(url, viewport)
+
+    def close(self) -> None:
+        for ctx in self.contexts:
+            ctx.close()
