@@ -43,6 +43,8 @@ from bgclock.core import PRESETS, MatchState
 from bgclock.store import NotFound, StoredAction, TableSpec
 from bgclock.tournament import ContestError, InvalidContest, Tournament
 
+from ._desk import ROUTES as DESK_ROUTES
+from ._desk import LateDesk, late_view
 from ._limits import BodyTooLarge, LimitError, check_id, check_name, read_bounded
 from ._protocol import ProtocolError
 
@@ -93,6 +95,8 @@ class Tourneys:
         self._loading: dict[int, asyncio.Lock] = {}
         #: Results from the clocks being entered (kept so none is collected midway).
         self._pending: set[asyncio.Task[None]] = set()
+        #: Late counts kept by the server, late starts sent to the clocks.
+        self.desk = LateDesk(self)
 
     async def get(self, tournament_id: int) -> TournamentHub:
         """The tournament's state (folded from its log the first time); ``NotFound``."""
@@ -108,6 +112,7 @@ class Tourneys:
                 hub = TournamentHub(tournament_id,
                                     Tournament.fold([s.action for s in stored]))
                 self.hubs[tournament_id] = hub
+                self.desk.arm(hub)
         return hub
 
     async def act(self, hub: TournamentHub, actions: list[dict[str, Any]], *,
@@ -137,6 +142,7 @@ class Tourneys:
             if action["do"] == "draw":
                 log.info("tournament %d: the draw is made with seed %d", hub.id, did["seed"])
         self.announce(hub)
+        self.desk.after(hub, clean)
         return done
 
     def announce(self, hub: TournamentHub) -> None:
@@ -290,7 +296,7 @@ async def _hub(server: Server, request: Request) -> TournamentHub:
 
 def _state(server: Server, request: Request, hub: TournamentHub) -> dict[str, Any]:
     room = server.tourneys.room_token(hub.id)
-    return {**hub.state.to_dict(), "tournament_id": hub.id,
+    return {**hub.state.to_dict(), "late": late_view(server, hub), "tournament_id": hub.id,
             "room_url": f"{server.base_url(request)}/room/{hub.id}?token={room}"}
 
 
@@ -436,7 +442,8 @@ async def post_arrive(server: Server, request: Request) -> Response:
         data = _fields(await _body(request), {"player"})
     except Refused as exc:
         return exc.response()
-    return await _run(server, request, [{"do": "arrive", **data}])
+    return await _run(server, request, [{"do": "arrive", **data,
+                                         "at_ms": server.clock.now_ms()}])
 
 
 async def post_round(server: Server, request: Request) -> Response:
@@ -562,4 +569,5 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("/rounds", "POST", post_round),
     ("/results", "POST", post_result),
     ("/corrections", "POST", post_correction),
+    *DESK_ROUTES,
 ]

@@ -764,6 +764,7 @@ def create_app(
             if heap is not None:
                 await heap.stop()
             await server.hub.stop()
+            server.tourneys.desk.close()
             await store.close()
 
     routes: list[Any] = [

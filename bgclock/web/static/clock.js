@@ -605,6 +605,18 @@ import { DeviceMatch, specKey } from "./device.js";
     if (row.childElementCount) panel.append(row);
   }
 
+  /* The tournament's late count at this table (info.late), in one line. */
+  function lateLine(late) {
+    const names = late.absent.join(", ");
+    const hm = (ms) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    if (late.over) return t("late.over", { names: names });
+    let line = t("late.count", { names: names, points: late.points, a: late.score[0], b: late.score[1] });
+    if (late.arrived) return line + " · " + t("late.arrived", { names: names });
+    if (late.next_point_ms) line += " · " + t("late.next", { t: hm(late.next_point_ms) });
+    if (late.out_ms) line += " · " + t("late.out", { t: hm(late.out_ms) });
+    return line;
+  }
+
   function ask(side, what, cmd, text) {
     app.panel[side] = { kind: "confirm", what: what, cmd: cmd, text: text };
     renderAll();
@@ -622,7 +634,8 @@ import { DeviceMatch, specKey } from "./device.js";
       else if (st.phase === "setup" || st.phase === "between_games" || (st.phase === "playing" && st.game === 0)) p = { kind: "roll" };
     }
     c.hidden = !p;
-    const key = p ? JSON.stringify(p) + st.phase + I18N.lang + (app.roll ? app.roll.join() : "") : "";
+    const late = app.info && app.info.late;   // a late arrival counted by the server
+    const key = p ? JSON.stringify(p) + st.phase + I18N.lang + (app.roll ? app.roll.join() : "") + JSON.stringify(late || null) : "";
     if (c.dataset.key === key && p) return; // keep the pickers as they are
     c.dataset.key = key;
     c.replaceChildren();
@@ -631,6 +644,7 @@ import { DeviceMatch, specKey } from "./device.js";
     if (p.kind === "roll") {
       app.roll = app.roll || [0, 0];
       c.append(el("h3", { id: "center-title", text: t("roll.title") }));
+      if (late) c.append(el("p", { class: "hint late-note", id: "late-note", role: "status", text: lateLine(late) }));
       for (const [i, side] of [[0, "A"], [1, "B"]]) {
         const row = el("div", { class: "dice", "data-die": side, role: "group", "aria-label": t("roll.die", { name: nm[side] }) },
           [el("span", { class: "label", title: t("roll.die", { name: nm[side] }) }, [el("span", { class: "tag", text: side }), el("span", { class: "rname", text: " " + nm[side] })])]);
