@@ -219,3 +219,88 @@ async def test_the_table_page_shows_the_count(manual: Any) -> None:
         await _post(live, f"{base}/late/arrive", {"player": _pid(state, m["a"])})
         msg = await device.expect("table")
         assert msg["info"]["late"]["arrived"]
+
+
+async def test_score_sheets_agree_or_are_flagged_and_the_director_settles(manual: Any) -> None:
+    live, _clock = manual
+    base, started = await _started(live, clock="on_request")
+    state = started["state"]
+    m0, m1 = _match(state, 0), _match(state, 1)
+    sheet = {"event": "main", "round": 0, "match": 0}
+    body = await _post(live, f"{base}/sheets", {**sheet, "by": "A", "winner": m0["a"],
+                                               "score": [7, 3]})
+    assert body["done"] == [{"final": False, "mismatch": False, "winner": None}]
+    # the other player's sheet, from the table page with the table's token
+    table = next(x for x in started["tables"] if x["match"] == 0)
+    info = (await live.http.get(f"/api/tables/{table['table_id']}", headers=DIRECTOR)).json()
+    r = await live.http.post(f"/api/tables/{table['table_id']}/sheet",
+                             params={"token": info["token"]},
+                             json={"by": "B", "winner": m0["a"], "score": [7, 3]})
+    assert r.status_code == 200, r.text
+    assert r.json()["done"][0]["final"] is True
+    s = await _state(live, base)
+    assert _match(s, 0)["winner"] == m0["a"]
+    result = next(x for x in s["matches"] if x["match"] == 0)["result"]
+    assert result == {"source": "hand", "sheets": "agreed", "score": [7, 3]}
+    # a wrong token; another table's token
+    r = await live.http.post(f"/api/tables/{table['table_id']}/sheet",
+                             params={"token": "1.x"}, json={"by": "A", "winner": m0["a"]})
+    assert r.status_code == 403
+    # two different sheets: flagged; the director's sheet settles it
+    await _post(live, f"{base}/sheets", {**sheet, "match": 1, "by": "A", "winner": m1["a"]})
+    body = await _post(live, f"{base}/sheets", {**sheet, "match": 1, "by": "B",
+                                               "winner": m1["b"]})
+    assert body["done"][0]["mismatch"] is True
+    flagged = next(x for x in body["state"]["sheets"] if x["match"] == 1)
+    assert flagged["mismatch"] and flagged["winner"] is None
+    body = await _post(live, f"{base}/sheets", {**sheet, "match": 1, "winner": m1["b"]})
+    assert body["done"][0]["final"] is True
+    s = body["state"]
+    assert _match(s, 1)["winner"] == m1["b"]
+    assert not next(x for x in s["sheets"] if x["match"] == 1)["mismatch"]
+    r = await live.http.post(f"{base}/sheets", headers=DIRECTOR,
+                             json={**sheet, "by": "C", "winner": m0["a"]})
+    assert r.status_code == 422 and "body.by" in r.json()["message"]
+
+
+async def test_the_committee_hears_an_appeal_with_a_member_replaced(manual: Any) -> None:
+    live, _clock = manual
+    base, started = await _started(live, n=8)
+    state = started["state"]
+    m = _match(state)
+    a_id, b_id = _pid(state, m["a"]), _pid(state, m["b"])
+    others = [p["id"] for p in state["players"] if p["id"] not in (a_id, b_id)]
+    r = await live.http.post(f"{base}/appeals", headers=DIRECTOR, json={
+        "round": 0, "match": 0, "by": a_id, "ruling": "the dice were cocked"})
+    assert r.status_code == 409 and "committee" in r.json()["message"]
+    r = await live.http.post(f"{base}/committee", headers=DIRECTOR, json={"members": [1, 2]})
+    assert r.status_code == 422 and "body.members" in r.json()["message"]
+    body = await _post(live, f"{base}/committee", {"members": [a_id, others[0], others[1]]})
+    assert [x["id"] for x in body["state"]["committee"]] == [a_id, others[0], others[1]]
+    # a member who plays the match must be replaced
+    r = await live.http.post(f"{base}/appeals", headers=DIRECTOR, json={
+        "round": 0, "match": 0, "by": b_id, "ruling": "the dice were cocked"})
+    assert r.status_code == 409 and "substitute" in r.json()["message"]
+    body = await _post(live, f"{base}/appeals", {
+        "round": 0, "match": 0, "by": b_id, "ruling": "the dice were cocked",
+        "substitutes": [others[2]]}, status=201)
+    assert body["done"] == [{"appeal": 1, "panel": [others[2], others[0], others[1]]}]
+    r = await live.http.post(f"{base}/appeals/1/decision", headers=DIRECTOR, json={
+        "votes": {str(others[0]): "overturn"}})
+    assert r.status_code == 422 and "body.votes" in r.json()["message"]
+    body = await _post(live, f"{base}/appeals/1/decision", {
+        "votes": {str(others[0]): "overturn", str(others[1]): "uphold",
+                  str(others[2]): "overturn"}, "hearing": "both players heard"})
+    assert body["done"] == [{"appeal": 1, "decision": "overturned"}]
+    appeal = body["state"]["appeals"][0]
+    assert appeal["decision"] == "overturned" and appeal["hearing"] == "both players heard"
+    assert (appeal["event"], appeal["round"], appeal["match"]) == ("main", 0, 0)
+    r = await live.http.post(f"{base}/appeals/1/decision", headers=DIRECTOR, json={
+        "votes": {str(others[0]): "uphold", str(others[1]): "uphold",
+                  str(others[2]): "uphold"}})
+    assert r.status_code == 409
+    # the room display shows the committee and the appeals
+    room = (await live.http.get(f"{base}/room.json", headers=DIRECTOR)).json()
+    assert [x["name"] for x in room["committee"]] == [m["a"], *(
+        next(p["name"] for p in state["players"] if p["id"] == o) for o in others[:2])]
+    assert room["appeals"][0]["decision"] == "overturned"

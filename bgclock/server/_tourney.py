@@ -536,7 +536,9 @@ async def room_json(request: Request) -> Response:
         live.append({**m, "clock": clock})
     return JSONResponse({"tournament": {"id": tid, "name": row.name},
                          "main": state["main"], "consolation": state["consolation"],
-                         "matches": live, "server_ms": server.clock.now_ms()})
+                         "matches": live, "server_ms": server.clock.now_ms(),
+                         "late": late_view(server, hub), "committee": state["committee"],
+                         "appeals": state["appeals"]})
 
 
 async def room_page(request: Request) -> Response:

@@ -35,7 +35,7 @@ from bgclock import web
 from bgclock.core import ClockError
 from bgclock.store import DEFAULT_WARN_S, NotFound, Store, TableSpec
 
-from . import _adjudicate, _export, _pages, _position_api, _sheet, _tourney
+from . import _adjudicate, _desk, _export, _pages, _position_api, _sheet, _tourney
 from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_allowed
 from ._guard import HANDSHAKES, EdgeGuard, install_redaction, served_hosts
 from ._heap import HeapKeeper
@@ -785,6 +785,7 @@ def create_app(
                 methods=[method])
           for path, method, handler in _tourney.ROUTES],
         Route("/api/tables/{table_id}/next-match", next_match, methods=["POST"]),
+        Route("/api/tables/{table_id}/sheet", _desk.table_sheet, methods=["POST"]),
         Route("/api/tables/{table_id}/archive.json", table_archive),
         Route("/api/tables/{table_id}", get_table, methods=["GET"]),
         Route("/api/tables/{table_id}", edit_table, methods=["PATCH"]),
