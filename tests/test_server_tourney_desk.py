@@ -304,3 +304,42 @@ async def test_the_committee_hears_an_appeal_with_a_member_replaced(manual: Any)
     assert [x["name"] for x in room["committee"]] == [m["a"], *(
         next(p["name"] for p in state["players"] if p["id"] == o) for o in others[:2])]
     assert room["appeals"][0]["decision"] == "overturned"
+
+
+async def test_the_draw_and_results_export_as_csv_json_and_a_printable_sheet(
+        manual: Any) -> None:
+    live, clock = manual
+    base, started = await _started(live, n=6, clock="none", late_slots=2)
+    state = started["state"]
+    m = _match(state, 0)
+    winner = m["a"] or m["b"]
+    if m["a"] and m["b"]:
+        await _post(live, f"{base}/results", {"round": 0, "match": 0, "winner": winner,
+                                             "score": [7, 5]})
+    r = await live.http.get(f"{base}/draw.csv", headers=DIRECTOR)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/csv")
+    lines = r.text.splitlines()
+    assert lines[0] == ("event,round,match,table,a,b,winner,source,score,disqualified,"
+                        "corrected_from,reason")
+    size = state["main"]["size"]
+    assert len(lines) == 1 + size - 1  # the Main's matches; no consolation yet
+    first = lines[1].split(",")
+    assert first[:3] == ["main", "1", "1"]
+    if m["a"] and m["b"]:
+        assert first[6:9] == [winner, "hand", "7-5"]
+    data = (await live.http.get(f"{base}/draw.json", params={"key": DIRECTOR[
+        "Authorization"][7:]})).json()
+    assert data["tournament"] == "Open" and data["seed"] == 7
+    assert data["main"]["rounds"] == state["main"]["rounds"] if not (m["a"] and m["b"]) \
+        else len(data["matches"]) == size - 1
+    page = await live.http.get(f"{base}/draw/main.html", headers=DIRECTOR)
+    assert page.status_code == 200 and "@page" in page.text and "A4 landscape" in page.text
+    assert "Round 1" in page.text and "Final" in page.text
+    for p in state["players"]:
+        assert p["name"] in page.text
+    r = await live.http.get(f"{base}/draw/consolation.html", headers=DIRECTOR)
+    assert r.status_code == 409  # not drawn yet
+    r = await live.http.get(f"{base}/draw/swiss.html", headers=DIRECTOR)
+    assert r.status_code == 404
+    r = await live.http.get(f"{base}/draw.csv")
+    assert r.status_code == 401

@@ -359,6 +359,41 @@ def late_view(server: Server, hub: TournamentHub) -> list[dict[str, Any]]:
 
 
 
+async def get_draw_csv(server: Server, request: Request) -> Response:
+    from ._drawsheet import draw_csv
+    from ._tourney import _hub
+
+    hub = await _hub(server, request)
+    return Response(draw_csv(hub.state), media_type="text/csv; charset=utf-8", headers={
+        "Content-Disposition": f'attachment; filename="draw-{hub.id}.csv"'})
+
+
+async def get_draw_json(server: Server, request: Request) -> Response:
+    from ._drawsheet import draw_json
+    from ._tourney import _hub
+
+    hub = await _hub(server, request)
+    row = await server.store.tournament(hub.id)
+    return JSONResponse(draw_json(row.name, hub.state))
+
+
+async def get_draw_html(server: Server, request: Request) -> Response:
+    from starlette.responses import HTMLResponse
+
+    from ._drawsheet import draw_html
+    from ._tourney import Refused, _hub, _refusal
+
+    hub = await _hub(server, request)
+    row = await server.store.tournament(hub.id)
+    event = request.path_params["event"]
+    if event not in ("main", "consolation"):
+        return Refused(404, "not_found", "no such event: main or consolation").response()
+    try:
+        return HTMLResponse(draw_html(row.name, event, hub.state))
+    except ContestError as exc:
+        return _refusal(exc).response()
+
+
 #: More director routes under ``/api/tournaments/{tournament_id}``.
 ROUTES: list[tuple[str, str, Any]] = [
     ("/late/absent", "POST", post_absent),
@@ -366,4 +401,7 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("/committee", "POST", post_committee),
     ("/appeals", "POST", post_appeal),
     ("/appeals/{appeal}/decision", "POST", post_decision),
+    ("/draw.csv", "GET", get_draw_csv),
+    ("/draw.json", "GET", get_draw_json),
+    ("/draw/{event}.html", "GET", get_draw_html),
 ]
