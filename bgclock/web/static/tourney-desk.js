@@ -46,7 +46,17 @@ const STRINGS = {
     "desk.decision.upheld": "ruling upheld",
     "desk.decision.overturned": "ruling overturned",
     "desk.exports": "Exports",
-    "desk.print": "Printable draw: {event}"
+    "desk.print": "Printable draw: {event}",
+    "roomx.names": "Players", "roomx.results": "Results", "roomx.late": "Late arrivals",
+    "roomx.committee": "Ruling committee", "roomx.page": "{view} · page {n} of {of}",
+    "roomx.waiting": "waiting", "roomx.out": "out", "roomx.champion": "winner",
+    "roomx.bye": "bye", "roomx.vs": "v",
+    "roomx.late_clock": "late at table {table}: the clock runs since {t}",
+    "roomx.late_count": "late at table {table}", "roomx.points": "{points} pt · {a}–{b}",
+    "roomx.next": "next point in {t}", "roomx.out_in": "disqualified in {t}",
+    "roomx.from": "count from {t}", "roomx.dq": "disqualified", "roomx.arrived": "arrived",
+    "roomx.upheld": "ruling upheld", "roomx.overturned": "ruling overturned",
+    "roomx.pending": "to be heard", "roomx.panel": "panel"
   },
   it: {
     "desk.absent": "Assente: {name}",
@@ -84,7 +94,17 @@ const STRINGS = {
     "desk.decision.upheld": "decisione confermata",
     "desk.decision.overturned": "decisione annullata",
     "desk.exports": "Esportazioni",
-    "desk.print": "Tabellone stampabile: {event}"
+    "desk.print": "Tabellone stampabile: {event}",
+    "roomx.names": "Giocatori", "roomx.results": "Risultati", "roomx.late": "Ritardi",
+    "roomx.committee": "Comitato di gara", "roomx.page": "{view} · pagina {n} di {of}",
+    "roomx.waiting": "in attesa", "roomx.out": "eliminato", "roomx.champion": "vincitore",
+    "roomx.bye": "bye", "roomx.vs": "v",
+    "roomx.late_clock": "in ritardo al tavolo {table}: l'orologio corre dalle {t}",
+    "roomx.late_count": "in ritardo al tavolo {table}", "roomx.points": "{points} pt · {a}–{b}",
+    "roomx.next": "prossimo punto tra {t}", "roomx.out_in": "squalifica tra {t}",
+    "roomx.from": "conteggio dalle {t}", "roomx.dq": "squalificato", "roomx.arrived": "arrivato",
+    "roomx.upheld": "decisione confermata", "roomx.overturned": "decisione annullata",
+    "roomx.pending": "da discutere", "roomx.panel": "collegio"
   }
 };
 
