@@ -152,7 +152,8 @@ def room(browser: Any, live: LiveServer) -> None:
             [ids[x] for x in NAMES[:3]]][:1]
     live.api("POST", f"{base}/appeals", {"event": first["event"], "round": first["round"],
                                          "match": first["match"],
-                                         "by": ids[first["a"]], "ruling": "A die on the bar: roll again",
+                                         "by": ids[first["a"]],
+                                         "ruling": "A die on the bar: roll again",
                                          "substitutes": subs if playing & set(NAMES[:3]) else []})
     room_url = live.api("GET", f"{base}/state")["room_url"]
     for v in ("tables", "names", "results", "late", "committee", "main", "consolation"):
