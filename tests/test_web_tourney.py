@@ -190,3 +190,41 @@ def test_a_12_player_main_played_on_table_pages_until_the_consolation_is_drawn(
     finally:
         ctx.close()
     assert not errors, errors
+
+
+def test_both_players_hand_in_their_score_sheets_on_the_table_page(
+        live: LiveServer, browser: Any) -> None:
+    tid = int(live.tournament("Coppa dei Segnapunti")["id"])
+    base = f"/api/tournaments/{tid}"
+    live.api("POST", f"{base}/settings", {"seed": 3, "rounds": [
+        {"length": 5, "rules": "it-tournament", "clock": "on_request"}]})
+    for pid, name in enumerate(("Ann", "Bob", "Cleo", "Dan"), start=1):
+        live.api("POST", f"{base}/players", {"name": name})
+        live.api("POST", f"{base}/players/{pid}/check-in")
+    live.api("POST", f"{base}/draw", {})
+    started = live.api("POST", f"{base}/rounds", {"round": 0})
+    table = started["tables"][0]
+    m = started["state"]["main"]["rounds"][0][table["match"]]
+    errors: list[str] = []
+    ctx = browser.new_context(viewport=WIDE)
+    try:
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(table["url"])
+        until(page, "window.BGTable && BGTable.app.state && BGTable.app.info")
+        page.click("#btn-settings")
+        page.click("#center [data-sheet='A'] [data-sheet-winner='B']")
+        until(page, "!document.getElementById('toast').hidden")
+        state = live.api("GET", f"{base}/state")
+        sheet = next(s for s in state["sheets"] if s["match"] == table["match"])
+        assert sheet["sheets"] == {"A": {"winner": m["b"]}} and sheet["winner"] is None
+        page.click("#center [data-sheet='B'] [data-sheet-winner='B']")
+        state = _wait_state(live, base, lambda s: s["main"]["rounds"][0][table["match"]]
+                            ["winner"] == m["b"])
+        result = next(x for x in state["matches"] if x["match"] == table["match"])["result"]
+        assert result == {"source": "hand", "sheets": "agreed"}
+        if AXE.exists():
+            assert axe(page) == []
+    finally:
+        ctx.close()
+    assert not errors, errors

@@ -706,10 +706,32 @@ import { DeviceMatch, specKey } from "./device.js";
     c.append(lay, lang, el("div", { class: "row wrap" }, [toggle("swap", "set.swap"), toggle("sound", "set.sound"), toggle("vibrate", "set.vibrate")]),
       el("label", { class: "row" }, [el("span", { class: "label", text: t("set.thresholds") }), warn]),
       el("p", { class: "hint", text: t("set.keys") }),
+      ...sheetRows(),
       el("div", { class: "row" }, [
         el("button", { type: "button", class: "act go", text: t("set.save"), onclick: () => { saveThresholds(warn.value); app.center = null; renderAll(); } }),
         el("button", { type: "button", class: "close", text: t("act.close"), onclick: () => { app.center = null; renderAll(); } })]));
   }
+  /* A tournament match's score sheets (hand-entered results): each player
+   * hands in theirs; both the same make the result, else the director is told. */
+  function sheetRows() {
+    if (!app.info || app.info.tournament_id == null) return [];
+    const nm = names();
+    return ["A", "B"].map((by) => el("div", { class: "row wrap", "data-sheet": by }, [
+      el("span", { class: "label", text: t("sheet.of", { name: nm[by] }) })].concat(["A", "B"].map((w) =>
+      el("button", { type: "button", class: "act", "data-sheet-winner": w, text: t("sheet.won", { name: nm[w] }),
+        onclick: () => sendSheet(by, nm[w]) })))));
+  }
+  async function sendSheet(by, winner) {
+    try {
+      const r = await fetch("/api/tables/" + tableId + "/sheet?token=" + encodeURIComponent(token || ""), {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ by: by, winner: winner }) });
+      const data = await r.json();
+      if (!r.ok) { toast(data.message || String(r.status)); return; }
+      const done = data.done[0];
+      toast(done.final ? t("sheet.final") : done.mismatch ? t("sheet.mismatch") : t("sheet.kept"));
+    } catch (e) { toast(String(e)); }
+  }
+
   /* Keep the player's thresholds only when they differ from the table's (or
    * the link's): a later change by the director then reaches this device. */
   function saveThresholds(text) {
