@@ -213,6 +213,7 @@ def test_both_players_hand_in_their_score_sheets_on_the_table_page(
         page.goto(table["url"])
         until(page, "window.BGTable && BGTable.app.state && BGTable.app.info")
         page.click("#btn-settings")
+        page.click("#btn-sheet")
         page.click("#center [data-sheet='A'] [data-sheet-winner='B']")
         until(page, "!document.getElementById('toast').hidden")
         state = live.api("GET", f"{base}/state")

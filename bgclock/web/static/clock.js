@@ -685,6 +685,8 @@ import { DeviceMatch, specKey } from "./device.js";
         el("button", { type: "button", class: "act cancel", text: t("act.cancel"), onclick: () => { app.center = null; renderAll(); } })]));
     } else if (p.kind === "settings") {
       renderSettings(c);
+    } else if (p.kind === "sheet") {
+      renderSheet(c);
     }
   }
 
@@ -706,15 +708,23 @@ import { DeviceMatch, specKey } from "./device.js";
     c.append(lay, lang, el("div", { class: "row wrap" }, [toggle("swap", "set.swap"), toggle("sound", "set.sound"), toggle("vibrate", "set.vibrate")]),
       el("label", { class: "row" }, [el("span", { class: "label", text: t("set.thresholds") }), warn]),
       el("p", { class: "hint", text: t("set.keys") }),
-      ...sheetRows(),
+      ...sheetButton(),
       el("div", { class: "row" }, [
         el("button", { type: "button", class: "act go", text: t("set.save"), onclick: () => { saveThresholds(warn.value); app.center = null; renderAll(); } }),
         el("button", { type: "button", class: "close", text: t("act.close"), onclick: () => { app.center = null; renderAll(); } })]));
   }
   /* A tournament match's score sheets (hand-entered results): each player
    * hands in theirs; both the same make the result, else the director is told. */
-  function sheetRows() {
+  function sheetButton() {
     if (!app.info || app.info.tournament_id == null) return [];
+    return [el("div", { class: "row" }, [el("button", { type: "button", class: "act", id: "btn-sheet", text: t("sheet.open") + " …",
+      onclick: () => { app.center = { kind: "sheet" }; rerenderCenter(); } })])];
+  }
+  function renderSheet(c) {
+    c.append(el("h3", { id: "center-title", text: t("sheet.open") }), ...sheetRows(),
+      el("div", { class: "row" }, [el("button", { type: "button", class: "close", text: t("act.close"), onclick: () => { app.center = null; renderAll(); } })]));
+  }
+  function sheetRows() {
     const nm = names();
     return ["A", "B"].map((by) => el("div", { class: "row wrap", "data-sheet": by }, [
       el("span", { class: "label", text: t("sheet.of", { name: nm[by] }) })].concat(["A", "B"].map((w) =>
