@@ -162,7 +162,7 @@ async def test_a_count_survives_a_restart(kind: str, tmp_path: Path) -> None:
                                                      "from_ms": clock.now_ms()})
         clock.advance(30 * MIN)  # the server was down past the threshold
         async with live_server(make, clock=clock) as live:
-            await _state(live, base)  # folded again: the timers are re-armed
+            # folded again at start: the timers are re-armed without a reader
 
             async def decided() -> Any:
                 s = await _state(live, base)
@@ -196,6 +196,28 @@ async def test_with_a_clock_the_absent_players_clock_starts_at_the_chosen_moment
     assert events[0]["source"] == "director"
     assert events[0]["at_ms"] == from_ms - int(info["created_ms"])
     assert info["state"]["on_turn"] == "B" and info["state"]["phase"] == "playing"
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_late_start_due_after_a_restart_is_sent(kind: str, tmp_path: Path) -> None:
+    clock = ManualClock()
+    async with store_factory(kind, tmp_path) as make:
+        async with live_server(make, clock=clock) as live:
+            base, started = await _started(live, clock="required")
+            table = started["tables"][0]
+            m = _match(started["state"], table["match"])
+            await _post(live, f"{base}/late/absent", {
+                "round": 0, "match": table["match"], "player": _pid(started["state"], m["a"]),
+                "from_ms": clock.now_ms() + 10 * MIN})
+        async with live_server(make, clock=clock) as live:
+            clock.advance(10 * MIN)
+
+            async def started_clock() -> Any:
+                return await live.stored(table["table_id"])
+
+            events = await _until(started_clock)
+            assert events[0]["event"]["do"] == "late_start"
+            assert events[0]["event"]["side"] == "A"
 
 
 async def test_the_table_page_shows_the_count(manual: Any) -> None:

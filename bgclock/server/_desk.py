@@ -126,6 +126,7 @@ class LateDesk:
                 handle.cancel()
                 del self.timers[(tid, key)]
         now = self.server.clock.now_ms()
+        self._arm_starts(hub)
         for key in running:
             if (hub.id, key) in self.timers:
                 continue
@@ -138,6 +139,22 @@ class LateDesk:
                 continue  # both late: no points, the director decides
             self.timers[(hub.id, key)] = self.server.clock.call_at(
                 min(due), lambda k=key, h=hub.id: self._fire(h, k))
+
+    def _arm_starts(self, hub: TournamentHub) -> None:
+        """The late starts still due (after a restart too): an absent player's
+        clock at a table whose match has not begun."""
+        state = hub.state
+        for key, late in state.lates.items():
+            m = state.bracket(key[0]).rounds[key[1]][key[2]]
+            if not late["clock"] or late["arrived_ms"] or m.winner is not None:
+                continue
+            side = "A" if late["absent"][0] == m.a else "B"
+            if (hub.id, key, side) in self.starts:
+                continue
+            table = self.table_of(hub, key)
+            if table is None or table.state_now().phase != "setup":
+                continue
+            self.start_clock(hub, key, side, late["from_ms"])
 
     def _fire(self, tournament_id: int, key: Key) -> None:
         self.timers.pop((tournament_id, key), None)
@@ -254,11 +271,9 @@ async def post_absent(server: Server, request: Request) -> Response:
             except ContestError as exc:
                 raise _refusal(exc) from None
             clock = server.tourneys.desk.clock_in_use(hub, key)
+            # with a clock: LateDesk.arm (after the action) sends late_start
             done = await server.tourneys.act(hub, [{"do": "absent", **data, "at_ms": now,
                                                    "clock": clock}])
-            if clock:
-                server.tourneys.desk.start_clock(hub, key, done[0]["side"],
-                                                 done[0]["from_ms"])
     except Refused as exc:
         return exc.response()
     return JSONResponse({"done": done, "state": _state(server, request, hub)})

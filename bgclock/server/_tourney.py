@@ -115,6 +115,16 @@ class Tourneys:
                 self.desk.arm(hub)
         return hub
 
+    async def resume(self) -> None:
+        """At start: fold the open tournaments that have late arrivals at a
+        match, so their counts and late starts go on without a reader."""
+        for row in await self.server.store.tournaments():
+            if row.closed_ms is not None:
+                continue
+            stored = await self.server.store.actions(row.id)
+            if any(s.action.get("do") == "absent" for s in stored):
+                await self.get(row.id)
+
     async def act(self, hub: TournamentHub, actions: list[dict[str, Any]], *,
                   source: str = "director") -> list[dict[str, Any]]:
         """Decide ``actions`` in order, all or none; store them; swap the

@@ -755,6 +755,7 @@ def create_app(
         for table in server.hub.tables.values():  # a match that ended while the server was down
             if not table.closed and table.quarantined is None:
                 table.report_over(table.match.state())
+        await server.tourneys.resume()  # late counts and late starts due go on
         heap = HeapKeeper(heap_settle_s) if heap_settle_s else None
         if heap is not None:
             heap.start()
