@@ -26,6 +26,7 @@ a count survives one: the points depend only on ``from_ms`` and the instant.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -138,7 +139,7 @@ class LateDesk:
             if not due:
                 continue  # both late: no points, the director decides
             self.timers[(hub.id, key)] = self.server.clock.call_at(
-                min(due), lambda k=key, h=hub.id: self._fire(h, k))
+                min(due), functools.partial(self._fire, hub.id, key))
 
     def _arm_starts(self, hub: TournamentHub) -> None:
         """The late starts still due (after a restart too): an absent player's
