@@ -155,7 +155,16 @@ def room(browser: Any, live: LiveServer) -> None:
                                          "by": ids[first["a"]],
                                          "ruling": "A die on the bar: roll again",
                                          "substitutes": subs if playing & set(NAMES[:3]) else []})
-    room_url = live.api("GET", f"{base}/state")["room_url"]
+    state = live.api("GET", f"{base}/state")
+    room_url = state["room_url"]
+    # the late player's table page: the count in the centre panel
+    at = next(m for m in state["matches"] if m["match"] == late["match"]
+              and m["event"] == late["event"] and m["round"] == late["round"])
+    info = live.api("GET", f"/api/tables/{at['table_id']}")
+    page = open_page(browser, LiveServer.table_url(info, live.url), "412x915")
+    until(page, "!!document.getElementById('late-note')")
+    shot(page, "table-412x915-late-count")
+    page.context.close()
     for v in ("tables", "names", "results", "late", "committee", "main", "consolation"):
         ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en")
         page = ctx.new_page()
