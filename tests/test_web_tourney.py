@@ -87,3 +87,145 @@ def test_the_director_draws_starts_a_round_enters_a_result_and_the_room_shows_it
     finally:
         ctx.close()
     assert not errors, errors
+
+
+def _play_on_the_table_page(page: Any, url: str) -> None:
+    """A one-point match on its table page: the opening roll (6-1: A on turn),
+    then A's menu: game over, single, confirmed."""
+    page.goto(url)
+    until(page, "window.BGTable && BGTable.app.state && BGTable.app.state.phase === 'setup'",
+          timeout_ms=10_000)
+    page.click("#center .dice[data-die='A'] .die[data-n='6']")
+    page.click("#center .dice[data-die='B'] .die[data-n='1']")
+    page.click("#roll-start")
+    until(page, "BGTable.app.state.phase === 'playing' && BGTable.app.state.on_turn === 'A'")
+    page.click("#half-A .more")
+    page.click("#half-A [data-act='game_over']")
+    page.click("#half-A [data-act='game_over-single']")
+    page.click("#half-A [data-act='confirm']")
+    until(page, "BGTable.app.state.phase === 'match_over'")
+
+
+def _wait_state(live: LiveServer, base: str, check: Any, timeout_s: float = 10) -> Any:
+    import time
+
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        state = live.api("GET", f"{base}/state")
+        if check(state):
+            return state
+        time.sleep(0.1)
+    raise AssertionError("the state never got there")
+
+
+def test_a_12_player_main_played_on_table_pages_until_the_consolation_is_drawn(
+        live: LiveServer, browser: Any) -> None:
+    """12 players (11 checked in, 2 late slots, one filled), round 1 and 2 played
+    on the table pages: the results flow into the draw and the consolation is
+    drawn; a late arrival's count shows on the table page and the room."""
+    import time
+
+    tid = int(live.tournament("Trofeo dei Dodici")["id"])
+    base = f"/api/tournaments/{tid}"
+    live.api("POST", f"{base}/settings", {"late_slots": 2, "seed": 12, "rounds": [
+        {"length": 1, "rules": "usbgf-2013-delay", "clock": "required"},
+        {"length": 1, "rules": "usbgf-2013-delay", "clock": "on_request"}]})
+    names = [f"Player {c}" for c in "ABCDEFGHIJKL"]
+    for name in names:
+        live.api("POST", f"{base}/players", {"name": name})
+    for pid in range(1, 12):
+        live.api("POST", f"{base}/players/{pid}/check-in")
+    live.api("POST", f"{base}/draw", {})
+    live.api("POST", f"{base}/late/arrive", {"player": 12})
+    state = live.api("POST", f"{base}/late/close", {})["state"]
+    slots = [p for m in state["main"]["rounds"][0] for p in (m["a"], m["b"]) if p]
+    assert sorted(slots) == sorted(names) and state["main"]["size"] == 16
+    errors: list[str] = []
+    ctx = browser.new_context(viewport=WIDE)
+    try:
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        started = live.api("POST", f"{base}/rounds", {"round": 0})
+        assert len(started["tables"]) == 4  # 12 players in 16 slots: 4 byes
+        for table in started["tables"]:
+            _play_on_the_table_page(page, table["url"])
+        state = _wait_state(live, base, lambda s: all(
+            m["winner"] for m in s["main"]["rounds"][0] if m["a"] and m["b"]))
+        assert all(m["result"]["source"] == "clock" for m in state["matches"])
+        # round 2 at the same tables (renewed): one player is late, counted by the server
+        started = live.api("POST", f"{base}/rounds", {"round": 1})
+        tables = started["tables"]
+        assert len(tables) == 4 and {t["table"] for t in tables} == {1, 2, 3, 4}
+        late_t = tables[0]
+        m = started["state"]["main"]["rounds"][1][late_t["match"]]
+        late_id = next(p["id"] for p in state["players"] if p["name"] == m["b"])
+        live.api("POST", f"{base}/late/absent", {"round": 1, "match": late_t["match"],
+                                                "player": late_id,
+                                                "from_ms": int(time.time() * 1000) - 2 * 60_000})
+        page.goto(late_t["url"])
+        until(page, "!!document.getElementById('late-note')", timeout_ms=10_000)
+        note = page.text_content("#late-note") or ""
+        # one point falls at 5 minutes; in a one-point match it disqualifies
+        assert m["b"] in note and "0 penalty point" in note and "0–0" in note
+        assert "next point at" in note and "disqualified at" in note
+        room = ctx.new_page()
+        room.on("pageerror", lambda e: errors.append(str(e)))
+        room.goto(state["room_url"] + "&view=late")
+        until(room, "document.querySelectorAll('#room-late li').length === 1")
+        text = room.text_content("#room-late") or ""
+        assert m["b"] in text and "next point in" in text and "disqualified in" in text
+        live.api("POST", f"{base}/late/arrive", {"player": late_id})
+        until(page, "(document.getElementById('late-note') || {}).textContent"
+                    ".includes('the count stopped')", timeout_ms=10_000)
+        for table in tables:
+            _play_on_the_table_page(page, table["url"])
+        state = _wait_state(live, base, lambda s: s["consolation"] is not None)
+        assert all(m["winner"] for m in state["main"]["rounds"][1])
+        losers = {m["b"] if m["winner"] == m["a"] else m["a"]
+                  for m in state["main"]["rounds"][0] if m["a"] and m["b"]}
+        entrants = {p for m in state["consolation"]["rounds"][0] for p in (m["a"], m["b"]) if p}
+        assert losers <= entrants
+        room.goto(state["room_url"] + "&view=consolation")
+        until(room, "document.querySelectorAll('#sheet-consolation li').length > 0")
+    finally:
+        ctx.close()
+    assert not errors, errors
+
+
+def test_both_players_hand_in_their_score_sheets_on_the_table_page(
+        live: LiveServer, browser: Any) -> None:
+    tid = int(live.tournament("Coppa dei Segnapunti")["id"])
+    base = f"/api/tournaments/{tid}"
+    live.api("POST", f"{base}/settings", {"seed": 3, "rounds": [
+        {"length": 5, "rules": "it-tournament", "clock": "on_request"}]})
+    for pid, name in enumerate(("Ann", "Bob", "Cleo", "Dan"), start=1):
+        live.api("POST", f"{base}/players", {"name": name})
+        live.api("POST", f"{base}/players/{pid}/check-in")
+    live.api("POST", f"{base}/draw", {})
+    started = live.api("POST", f"{base}/rounds", {"round": 0})
+    table = started["tables"][0]
+    m = started["state"]["main"]["rounds"][0][table["match"]]
+    errors: list[str] = []
+    ctx = browser.new_context(viewport=WIDE)
+    try:
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(table["url"])
+        until(page, "window.BGTable && BGTable.app.state && BGTable.app.info")
+        page.click("#btn-settings")
+        page.click("#btn-sheet")
+        page.click("#center [data-sheet='A'] [data-sheet-winner='B']")
+        until(page, "!document.getElementById('toast').hidden")
+        state = live.api("GET", f"{base}/state")
+        sheet = next(s for s in state["sheets"] if s["match"] == table["match"])
+        assert sheet["sheets"] == {"A": {"winner": m["b"]}} and sheet["winner"] is None
+        page.click("#center [data-sheet='B'] [data-sheet-winner='B']")
+        state = _wait_state(live, base, lambda s: s["main"]["rounds"][0][table["match"]]
+                            ["winner"] == m["b"])
+        result = next(x for x in state["matches"] if x["match"] == table["match"])["result"]
+        assert result == {"source": "hand", "sheets": "agreed"}
+        if AXE.exists():
+            assert axe(page) == []
+    finally:
+        ctx.close()
+    assert not errors, errors

@@ -334,6 +334,8 @@ class TableHub:
         self.log_limiter = RateLimiter(10, 2)
         #: The match's end was told to ``hub.on_over`` (once per match).
         self.over_reported = False
+        #: The tournament's line for the table page (a late count), or None.
+        self.tournament_note: dict[str, Any] | None = None
 
     # ------------------------------------------------------------- reading
 
@@ -352,7 +354,8 @@ class TableHub:
                 **self.row.spec.to_dict(), "status": "closed" if self.closed else "open",
                 "attention": self.attention(), "created_ms": self.row.created_ms,
                 "seq": self.committed_seq, "quarantined": self.quarantined,
-                "link": self.link()}
+                "link": self.link(),
+                **({"late": self.tournament_note} if self.tournament_note else {})}
 
     def link(self) -> dict[str, Any]:
         """The table's devices as the dashboard shows them."""
@@ -487,6 +490,7 @@ class TableHub:
     def reset(self, row: TableRow) -> None:
         """The director edited the table before play."""
         self.row = row
+        self.tournament_note = None
         self.match = new_match(row.spec)
         self.committed_match = self.match.copy()
         self.rearm()
@@ -945,6 +949,7 @@ class TableHub:
         table cannot take it now."""
         if self.closed:
             raise ProtocolError("closed", "this table is closed")
+        self.tournament_note = None
         if self.editing or self.committed_seq != self.seq or (
                 self.committed_notes != len(self.notes)):
             raise ProtocolError("busy", "the table's last commands are being stored: try again")

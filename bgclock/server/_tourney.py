@@ -43,6 +43,8 @@ from bgclock.core import PRESETS, MatchState
 from bgclock.store import NotFound, StoredAction, TableSpec
 from bgclock.tournament import ContestError, InvalidContest, Tournament
 
+from ._desk import ROUTES as DESK_ROUTES
+from ._desk import LateDesk, late_view
 from ._limits import BodyTooLarge, LimitError, check_id, check_name, read_bounded
 from ._protocol import ProtocolError
 
@@ -93,6 +95,8 @@ class Tourneys:
         self._loading: dict[int, asyncio.Lock] = {}
         #: Results from the clocks being entered (kept so none is collected midway).
         self._pending: set[asyncio.Task[None]] = set()
+        #: Late counts kept by the server, late starts sent to the clocks.
+        self.desk = LateDesk(self)
 
     async def get(self, tournament_id: int) -> TournamentHub:
         """The tournament's state (folded from its log the first time); ``NotFound``."""
@@ -108,7 +112,18 @@ class Tourneys:
                 hub = TournamentHub(tournament_id,
                                     Tournament.fold([s.action for s in stored]))
                 self.hubs[tournament_id] = hub
+                self.desk.arm(hub)
         return hub
+
+    async def resume(self) -> None:
+        """At start: fold the open tournaments that have late arrivals at a
+        match, so their counts and late starts go on without a reader."""
+        for row in await self.server.store.tournaments():
+            if row.closed_ms is not None:
+                continue
+            stored = await self.server.store.actions(row.id)
+            if any(s.action.get("do") == "absent" for s in stored):
+                await self.get(row.id)
 
     async def act(self, hub: TournamentHub, actions: list[dict[str, Any]], *,
                   source: str = "director") -> list[dict[str, Any]]:
@@ -137,6 +152,7 @@ class Tourneys:
             if action["do"] == "draw":
                 log.info("tournament %d: the draw is made with seed %d", hub.id, did["seed"])
         self.announce(hub)
+        self.desk.after(hub, clean)
         return done
 
     def announce(self, hub: TournamentHub) -> None:
@@ -290,7 +306,7 @@ async def _hub(server: Server, request: Request) -> TournamentHub:
 
 def _state(server: Server, request: Request, hub: TournamentHub) -> dict[str, Any]:
     room = server.tourneys.room_token(hub.id)
-    return {**hub.state.to_dict(), "tournament_id": hub.id,
+    return {**hub.state.to_dict(), "late": late_view(server, hub), "tournament_id": hub.id,
             "room_url": f"{server.base_url(request)}/room/{hub.id}?token={room}"}
 
 
@@ -436,7 +452,8 @@ async def post_arrive(server: Server, request: Request) -> Response:
         data = _fields(await _body(request), {"player"})
     except Refused as exc:
         return exc.response()
-    return await _run(server, request, [{"do": "arrive", **data}])
+    return await _run(server, request, [{"do": "arrive", **data,
+                                         "at_ms": server.clock.now_ms()}])
 
 
 async def post_round(server: Server, request: Request) -> Response:
@@ -529,7 +546,9 @@ async def room_json(request: Request) -> Response:
         live.append({**m, "clock": clock})
     return JSONResponse({"tournament": {"id": tid, "name": row.name},
                          "main": state["main"], "consolation": state["consolation"],
-                         "matches": live, "server_ms": server.clock.now_ms()})
+                         "matches": live, "server_ms": server.clock.now_ms(),
+                         "late": late_view(server, hub), "committee": state["committee"],
+                         "appeals": state["appeals"]})
 
 
 async def room_page(request: Request) -> Response:
@@ -562,4 +581,5 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("/rounds", "POST", post_round),
     ("/results", "POST", post_result),
     ("/corrections", "POST", post_correction),
+    *DESK_ROUTES,
 ]

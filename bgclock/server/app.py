@@ -36,7 +36,7 @@ from bgclock import web
 from bgclock.core import ClockError
 from bgclock.store import NotFound, Store, TableSpec
 
-from . import _adjudicate, _export, _pages, _position_api, _sheet, _tourney
+from . import _adjudicate, _desk, _export, _pages, _position_api, _sheet, _tourney
 from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_allowed
 from ._bodies import NewTournament, TablePatch, TableSpecBody, spec_fields
 from ._guard import HANDSHAKES, EdgeGuard, install_redaction, served_hosts
@@ -723,6 +723,7 @@ def create_app(
         for table in server.hub.tables.values():  # a match that ended while the server was down
             if not table.closed and table.quarantined is None:
                 table.report_over(table.match.state())
+        await server.tourneys.resume()  # late counts and late starts due go on
         heap = HeapKeeper(heap_settle_s) if heap_settle_s else None
         if heap is not None:
             heap.start()
@@ -732,6 +733,7 @@ def create_app(
             if heap is not None:
                 await heap.stop()
             await server.hub.stop()
+            server.tourneys.desk.close()
             await store.close()
 
     routes: list[Any] = [
@@ -752,6 +754,7 @@ def create_app(
                 methods=[method])
           for path, method, handler in _tourney.ROUTES],
         Route("/api/tables/{table_id}/next-match", next_match, methods=["POST"]),
+        Route("/api/tables/{table_id}/sheet", _desk.table_sheet, methods=["POST"]),
         Route("/api/tables/{table_id}/archive.json", table_archive),
         Route("/api/tables/{table_id}", get_table, methods=["GET"]),
         Route("/api/tables/{table_id}", edit_table, methods=["PATCH"]),

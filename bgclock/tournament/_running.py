@@ -52,13 +52,14 @@ from typing import Any, Final
 
 from ._draw import Bracket, ConsolationDraw, MainDraw, Match
 from ._errors import IllegalContest, InvalidContest
+from ._late import LateArrival
 
 #: Who keeps time at a round's tables.
 CLOCK_POLICIES: Final = ("required", "on_request", "none")
 #: The two brackets of the Main event.
 EVENTS: Final = ("main", "consolation")
 #: How a result came in.
-RESULT_SOURCES: Final = ("clock", "hand", "withdrawn")
+RESULT_SOURCES: Final = ("clock", "hand", "withdrawn", "disqualified")
 MAX_ROUND_SETTINGS: Final = 16
 MAX_MATCH_LENGTH: Final = 64
 MAX_LATE_SLOTS: Final = 512
@@ -68,7 +69,9 @@ MAX_PLAYER_NAME: Final = 100
 MAX_FEDERATION_ID: Final = 40
 MAX_REGISTERED: Final = 4096
 ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arrive",
-                  "close_late", "start_round", "bind_table", "result", "correct")
+                  "close_late", "start_round", "bind_table", "result", "correct",
+                  # late arrivals at a match, score sheets, the ruling committee
+                  "absent", "disqualify", "sheet", "committee", "appeal", "decide")
 
 
 def _int(value: Any, name: str, low: int, high: int) -> int:
@@ -185,6 +188,16 @@ class Tournament:
     table_ids: dict[int, int] = field(default_factory=dict)
     #: How each decided match was decided: {"source", "score"?, "corrected"?}.
     results: dict[MatchKey, dict[str, Any]] = field(default_factory=dict)
+    #: Late arrivals at a match's start: {"absent": [names], "from_ms",
+    #: "at_ms", "clock": bool (a clock at the table keeps the time),
+    #: "arrived_ms": {name: ms}}.
+    lates: dict[MatchKey, dict[str, Any]] = field(default_factory=dict)
+    #: Score sheets of hand-entered results: {"A"|"B"|"director": {"winner", "score"?}}.
+    sheets: dict[MatchKey, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    #: The ruling committee: 3 to 5 player ids.
+    committee: list[int] = field(default_factory=list)
+    #: Appeals of rulings, in order (number = index + 1).
+    appeals: list[dict[str, Any]] = field(default_factory=list)
     #: Actions folded so far.
     count: int = 0
 
@@ -288,6 +301,11 @@ class Tournament:
             "consolation": bracket(self.consolation.bracket if self.consolation else None),
             "matches": matches,
             "tables": {str(n): t for n, t in sorted(self.table_ids.items())},
+            "late": [self._late_dict(k, None) for k in sorted(self.lates)],
+            "sheets": [self._sheet_dict(k) for k in sorted(self.sheets)],
+            "committee": [{"id": pid, "name": self.players[pid - 1].name}
+                          for pid in self.committee],
+            "appeals": [dict(x) for x in self.appeals],
             "actions": self.count,
         }
 
@@ -356,8 +374,11 @@ class Tournament:
         return {"seed": self.seed, "size": self.main.size}
 
     def _arrive(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"player"})
+        _only(a, {"player", "at_ms"})
         player = self.player(a.get("player"))
+        stopped = self._late_arrive(a, player) if self.lates else None
+        if stopped is not None:
+            return stopped
         if self.main is None:
             raise IllegalContest("the draw is not made yet: check the player in instead")
         if player.withdrawn:
@@ -485,6 +506,256 @@ class Tournament:
             detail["score"] = self._score(a["score"])
         self.results[key] = detail
         return {"winner": winner, "was": old}
+
+    # ------------------------------------------------ late arrivals at a match
+
+    def _side_of(self, m: Match, player: Player) -> str:
+        if player.name == m.a:
+            return "A"
+        if player.name == m.b:
+            return "B"
+        raise InvalidContest(f"player: {player.name} does not play this match")
+
+    def late_arrival(self, key: MatchKey) -> LateArrival:
+        """The pure count of a match's late arrival (points from ``from_ms``)."""
+        late = self.lates[key]
+        m = self.bracket(key[0]).rounds[key[1]][key[2]]
+        absent = tuple(sorted("A" if n == m.a else "B" for n in late["absent"]))
+        return LateArrival(length=self.settings_for(key[1]).length, absent=absent,
+                           from_ms=late["from_ms"])
+
+    def late_state(self, key: MatchKey, now_ms: int) -> dict[str, Any]:
+        """The count at ``now_ms``: points, score, over (the late side is out);
+        it stops at the (first) arrival of a late player."""
+        late = self.lates[key]
+        count = self.late_arrival(key)
+        arrived = late["arrived_ms"]
+        at = max(now_ms, late["from_ms"])
+        if arrived:
+            count.arrive(max(min(arrived.values()), 0))
+        state = count.state(max(at, count.now))
+        out_at = None
+        limit = count._limit()
+        if limit is not None and not state.over and not state.arrived:
+            out_at = late["from_ms"] + limit[0] * 300_000
+        next_at = None
+        if not state.over and not state.arrived and count.late_side is not None:
+            next_at = late["from_ms"] + (state.points + 1) * 300_000
+        return {"at_ms": now_ms, "points": state.points, "score": list(state.score),
+                "over": state.over,
+                "disqualified": state.disqualified, "arrived": state.arrived,
+                "next_point_ms": next_at, "out_ms": out_at}
+
+    def _late_dict(self, key: MatchKey, now_ms: int | None) -> dict[str, Any]:
+        late = self.lates[key]
+        event, r, i = key
+        m = self.bracket(event).rounds[r][i]
+        out = {"event": event, "round": r, "match": i, "table": self.tables.get(key),
+               "a": m.a, "b": m.b, "absent": list(late["absent"]), "from_ms": late["from_ms"],
+               "at_ms": late["at_ms"], "clock": late["clock"],
+               "arrived_ms": dict(late["arrived_ms"]), "winner": m.winner}
+        if now_ms is not None and not late["clock"]:
+            out["count"] = self.late_state(key, now_ms)
+        return out
+
+    def running_lates(self) -> list[MatchKey]:
+        """Matches whose late count the server keeps (no clock, nobody arrived,
+        not decided)."""
+        out = []
+        for key, late in self.lates.items():
+            m = self.bracket(key[0]).rounds[key[1]][key[2]]
+            if not late["clock"] and not late["arrived_ms"] and m.winner is None:
+                out.append(key)
+        return out
+
+    def _absent(self, a: Mapping[str, Any]) -> dict[str, Any]:
+        _only(a, {"event", "round", "match", "player", "from_ms", "at_ms", "clock"})
+        key, m = self.match(a)
+        player = self.player(a.get("player"))
+        if m.a is None or m.b is None:
+            raise IllegalContest("this match's players are not both known")
+        side = self._side_of(m, player)
+        if m.winner is not None:
+            raise IllegalContest("this match is decided")
+        from_ms = _int(a.get("from_ms"), "from_ms", 0, 2**53)
+        at_ms = _int(a.get("at_ms", from_ms), "at_ms", 0, 2**53)
+        clock = a.get("clock", False)
+        if not isinstance(clock, bool):
+            raise InvalidContest("clock: must be true or false")
+        late = self.lates.get(key)
+        if late is None:
+            late = self.lates[key] = {"absent": [], "from_ms": from_ms, "at_ms": at_ms,
+                                      "clock": clock, "arrived_ms": {}}
+        elif late["arrived_ms"]:
+            raise IllegalContest("a late player of this match has arrived: the count is over")
+        if player.name in late["absent"]:
+            raise IllegalContest(f"{player.name} is already marked absent at this match")
+        late["absent"].append(player.name)
+        late["from_ms"] = from_ms
+        return {"player": player.id, "side": side, "from_ms": from_ms}
+
+    def _late_arrive(self, a: Mapping[str, Any], player: Player) -> dict[str, Any] | None:
+        """``arrive`` of a player marked absent at a match: the count stops."""
+        for key, late in self.lates.items():
+            m = self.bracket(key[0]).rounds[key[1]][key[2]]
+            if player.name in late["absent"] and m.winner is None \
+                    and player.name not in late["arrived_ms"]:
+                at = _int(a.get("at_ms"), "at_ms", 0, 2**53)
+                late["arrived_ms"][player.name] = at
+                count = None if late["clock"] else self.late_state(key, at)
+                return {"player": player.id, "match": list(key), "late": count}
+        return None
+
+    def _disqualify(self, a: Mapping[str, Any]) -> dict[str, Any]:
+        _only(a, {"event", "round", "match", "player", "reason", "score"})
+        key, m = self.match(a)
+        player = self.player(a.get("player"))
+        if m.a is None or m.b is None:
+            raise IllegalContest("this match's players are not both known")
+        self._side_of(m, player)
+        if m.winner is not None:
+            raise IllegalContest("this match is decided")
+        reason = _text(a.get("reason", "late"), "reason", 200)
+        winner = m.b if player.name == m.a else m.a
+        assert winner is not None
+        detail: dict[str, Any] = {"source": "disqualified", "player": player.name,
+                                  "reason": reason}
+        if "score" in a:
+            detail["score"] = self._score(a["score"])
+        self.bracket(key[0]).set_winner(key[1], key[2], winner)
+        self.results[key] = detail
+        return {"winner": winner, "disqualified": player.name}
+
+    # ------------------------------------------------ score sheets
+
+    def _sheet_dict(self, key: MatchKey) -> dict[str, Any]:
+        event, r, i = key
+        m = self.bracket(event).rounds[r][i]
+        sheets = self.sheets[key]
+        a, b = sheets.get("A"), sheets.get("B")
+        return {"event": event, "round": r, "match": i, "table": self.tables.get(key),
+                "a": m.a, "b": m.b, "sheets": {k: dict(v) for k, v in sheets.items()},
+                "winner": m.winner,
+                "mismatch": m.winner is None and a is not None and b is not None and a != b}
+
+    def _sheet(self, a: Mapping[str, Any]) -> dict[str, Any]:
+        """A score sheet: a player's (``by`` A or B) or the director's.
+        Both players' equal sheets, or the director's, make the result."""
+        _only(a, {"event", "round", "match", "by", "winner", "score"})
+        key, m = self.match(a)
+        by = a.get("by")
+        if by not in ("A", "B", "director"):
+            raise InvalidContest("by: must be A, B or director")
+        if m.a is None or m.b is None:
+            raise IllegalContest("this match's players are not both known")
+        winner = a.get("winner")
+        if winner not in (m.a, m.b):
+            raise InvalidContest(f"winner: must be {m.a} or {m.b}")
+        if m.winner is not None:
+            raise IllegalContest("this match already has its winner: correct it instead")
+        sheet: dict[str, Any] = {"winner": winner}
+        if "score" in a:
+            sheet["score"] = self._score(a["score"])
+        sheets = self.sheets.setdefault(key, {})
+        sheets[by] = sheet
+        final = by == "director" or (sheets.get("A") is not None
+                                     and sheets.get("A") == sheets.get("B"))
+        if final:
+            self.bracket(key[0]).set_winner(key[1], key[2], winner)
+            detail: dict[str, Any] = {"source": "hand",
+                                      "sheets": "director" if by == "director" else "agreed"}
+            if "score" in sheet:
+                detail["score"] = sheet["score"]
+            self.results[key] = detail
+        mismatch = not final and "A" in sheets and "B" in sheets
+        return {"final": final, "mismatch": mismatch, "winner": winner if final else None}
+
+    # ------------------------------------------------ the ruling committee
+
+    def _committee(self, a: Mapping[str, Any]) -> dict[str, Any]:
+        _only(a, {"members"})
+        members = a.get("members")
+        if not isinstance(members, list) or not 3 <= len(members) <= 5:
+            raise InvalidContest("members: must list 3 to 5 players")
+        ids = [self.player(x).id for x in members]
+        if len(set(ids)) != len(ids):
+            raise InvalidContest("members: the same player twice")
+        for pid in ids:
+            if self.players[pid - 1].withdrawn:
+                raise IllegalContest(f"{self.players[pid - 1].name} has withdrawn")
+        self.committee = ids
+        return {"members": ids}
+
+    def _appeal(self, a: Mapping[str, Any]) -> dict[str, Any]:
+        """An appeal of a ruling at a match; committee members who play it are
+        replaced by ``substitutes`` (in order)."""
+        _only(a, {"event", "round", "match", "by", "ruling", "substitutes", "at_ms"})
+        if not self.committee:
+            raise IllegalContest("there is no ruling committee yet")
+        key, m = self.match(a)
+        by = self.player(a.get("by"))
+        if by.name not in (m.a, m.b):
+            raise InvalidContest(f"by: {by.name} does not play this match")
+        ruling = _text(a.get("ruling"), "ruling", 500)
+        subs = a.get("substitutes", [])
+        if not isinstance(subs, list):
+            raise InvalidContest("substitutes: must be a list of players")
+        sub_ids = [self.player(x).id for x in subs]
+        playing = {m.a, m.b}
+        panel: list[int] = []
+        replaced: dict[str, int] = {}
+        pool = list(sub_ids)
+        for pid in self.committee:
+            if self.players[pid - 1].name not in playing:
+                panel.append(pid)
+                continue
+            if pool and (self.players[pool[0] - 1].name in playing
+                            or pool[0] in self.committee or pool[0] in panel):
+                raise InvalidContest(f"substitutes: {self.players[pool[0] - 1].name} "
+                                     "plays this match or sits on the committee")
+            if not pool:
+                raise IllegalContest(f"{self.players[pid - 1].name} sits on the committee "
+                                     "and plays this match: name a substitute")
+            sub = pool.pop(0)
+            replaced[str(pid)] = sub
+            panel.append(sub)
+        if pool:
+            raise InvalidContest("substitutes: more than the members to replace")
+        number = len(self.appeals) + 1
+        self.appeals.append({"appeal": number, "event": key[0], "round": key[1],
+                             "match": key[2], "by": by.id, "ruling": ruling,
+                             "panel": panel, "replaced": replaced,
+                             "at_ms": a.get("at_ms"), "decision": None})
+        return {"appeal": number, "panel": panel}
+
+    def _decide(self, a: Mapping[str, Any]) -> dict[str, Any]:
+        """The panel's hearing and vote: the majority decides (a tie upholds
+        the ruling)."""
+        _only(a, {"appeal", "votes", "hearing"})
+        number = _int(a.get("appeal"), "appeal", 1, max(len(self.appeals), 1))
+        if number > len(self.appeals):
+            raise InvalidContest(f"appeal: no appeal {number}")
+        appeal = self.appeals[number - 1]
+        if appeal["decision"] is not None:
+            raise IllegalContest(f"appeal {number} is already decided")
+        votes = a.get("votes")
+        if not isinstance(votes, dict):
+            raise InvalidContest("votes: must map each panel member's id to uphold or overturn")
+        panel = {str(p) for p in appeal["panel"]}
+        if set(votes) != panel:
+            raise InvalidContest(f"votes: must be the panel's, {sorted(panel)}")
+        for pid, v in votes.items():
+            if v not in ("uphold", "overturn"):
+                raise InvalidContest(f"votes.{pid}: must be uphold or overturn")
+        hearing = a.get("hearing")
+        if hearing is not None:
+            hearing = _text(hearing, "hearing", 1000)
+        over = sum(1 for v in votes.values() if v == "overturn")
+        decision = "overturned" if over * 2 > len(votes) else "upheld"
+        appeal["decision"] = decision
+        appeal["votes"] = dict(votes)
+        appeal["hearing"] = hearing
+        return {"appeal": number, "decision": decision}
 
     # ------------------------------------------------------------ settling
 

@@ -99,12 +99,93 @@ def two_dashboards(browser: Any, live: LiveServer) -> None:
     phone.context.close()
 
 
+NAMES = ["Anna Rossi", "Bruno Bianchi", "Carla Verdi", "Dario Neri", "Elena Gallo",
+         "Fabio Conti", "Giulia Marino", "Ivan Greco", "Laura Bruno", "Marco Costa",
+         "Nadia Fontana", "Oscar Moretti", "Paola Barbieri", "Renato Lombardi",
+         "Sara Giordano", "Tommaso Rinaldi", "Ugo Ferrari", "Vera Colombo", "Walter Ricci",
+         "Zoe Mancini", "Alberto Leone", "Bianca Longo", "Cesare Gentile", "Diana Martini"]
+
+
+def room(browser: Any, live: LiveServer) -> None:
+    """The room display's views at 1920x1080 (a 24-player Main, 4 late slots)."""
+    tn = int(live.tournament("Campionato Italiano 2026")["id"])
+    base = f"/api/tournaments/{tn}"
+    live.api("POST", f"{base}/settings", {"late_slots": 4, "seed": 2026, "rounds": [
+        {"length": 7, "rules": "it-tournament", "clock": "on_request"}]})
+    for name in NAMES:
+        live.api("POST", f"{base}/players", {"name": name})
+    for pid in range(1, len(NAMES)):
+        live.api("POST", f"{base}/players/{pid}/check-in")
+    live.api("POST", f"{base}/draw", {})
+    live.api("POST", f"{base}/late/arrive", {"player": len(NAMES)})
+    live.api("POST", f"{base}/late/close", {})
+    state = live.api("POST", f"{base}/rounds", {"round": 0})["state"]
+    for m in state["matches"]:
+        live.api("POST", f"{base}/results", {"round": 0, "match": m["match"],
+                                             "winner": m["a"], "score": [7, m["match"] % 6]})
+    state = live.api("POST", f"{base}/rounds", {"round": 1})["state"]
+    # the matches of the players who had a bye first: then the consolation is drawn
+    r0 = state["main"]["rounds"][0]
+    byes = {m["a"] or m["b"] for m in r0 if not (m["a"] and m["b"])}
+    r1 = [m for m in state["matches"] if m["round"] == 1 and not m["winner"]]
+    for m in sorted(r1, key=lambda m: not ({m["a"], m["b"]} & byes)):
+        if state["consolation"] is not None:
+            break
+        state = live.api("POST", f"{base}/results", {"round": 1, "match": m["match"],
+                                                     "winner": m["b"], "score": [3, 7]})["state"]
+    state = live.api("POST", f"{base}/rounds", {"event": "consolation", "round": 0})["state"]
+    live_main = [m for m in state["matches"] if not m["winner"]][::-1]
+    late = live_main[0]
+    ids = {p["name"]: p["id"] for p in state["players"]}
+    now = int(time.time() * 1000)
+    live.api("POST", f"{base}/late/absent", {"event": late["event"], "round": late["round"],
+                                            "match": late["match"],
+                                            "player": ids[late["b"]], "from_ms": now - 7 * 60_000})
+    late2 = live_main[1]
+    live.api("POST", f"{base}/late/absent", {"event": late2["event"],
+                                            "round": late2["round"], "match": late2["match"],
+                                            "player": ids[late2["a"]], "from_ms": now + 9 * 60_000})
+    live.api("POST", f"{base}/committee", {"members": [ids[n] for n in NAMES[:3]]})
+    first = live_main[2]
+    playing = {first["a"], first["b"]}
+    subs = [ids[n] for n in NAMES if n not in playing and ids[n] not in
+            [ids[x] for x in NAMES[:3]]][:1]
+    live.api("POST", f"{base}/appeals", {"event": first["event"], "round": first["round"],
+                                         "match": first["match"],
+                                         "by": ids[first["a"]],
+                                         "ruling": "A die on the bar: roll again",
+                                         "substitutes": subs if playing & set(NAMES[:3]) else []})
+    state = live.api("GET", f"{base}/state")
+    room_url = state["room_url"]
+    # the late player's table page: the count in the centre panel
+    at = next(m for m in state["matches"] if m["match"] == late["match"]
+              and m["event"] == late["event"] and m["round"] == late["round"])
+    info = live.api("GET", f"/api/tables/{at['table_id']}")
+    page = open_page(browser, LiveServer.table_url(info, live.url), "412x915")
+    until(page, "!!document.getElementById('late-note')")
+    shot(page, "table-412x915-late-count")
+    page.context.close()
+    for v in ("tables", "names", "results", "late", "committee", "main", "consolation"):
+        ctx = browser.new_context(viewport={"width": 1920, "height": 1080}, locale="en")
+        page = ctx.new_page()
+        page.goto(room_url + "&view=" + v)
+        until(page, f"document.body.dataset.view === {v!r}")
+        shot(page, f"room-1920x1080-{v}")
+        ctx.close()
+
+
 def main() -> int:
     if not CHROMIUM.exists():
         print("make.py: /usr/bin/chromium is missing", file=sys.stderr)
         return 2
     from playwright.sync_api import sync_playwright
 
+    if sys.argv[1:] == ["room"]:
+        with running_server() as live, sync_playwright() as p:
+            browser = launch_chromium(p)
+            room(browser, live)
+            browser.close()
+        return 0
     if sys.argv[1:] == ["two-dashboards"]:
         with running_server() as live, sync_playwright() as p:
             browser = launch_chromium(p)
@@ -256,6 +337,7 @@ def main() -> int:
         shot(d, "director-1024x768-new-table")
         d.context.close()
         two_dashboards(browser, live)
+        room(browser, live)
         browser.close()
     return 0
 

@@ -605,6 +605,18 @@ import { DeviceMatch, specKey } from "./device.js";
     if (row.childElementCount) panel.append(row);
   }
 
+  /* The tournament's late count at this table (info.late), in one line. */
+  function lateLine(late) {
+    const names = late.absent.join(", ");
+    const hm = (ms) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    if (late.over) return t("late.over", { names: names });
+    let line = t("late.count", { names: names, points: late.points, a: late.score[0], b: late.score[1] });
+    if (late.arrived) return line + " · " + t("late.arrived", { names: names });
+    if (late.next_point_ms) line += " · " + t("late.next", { t: hm(late.next_point_ms) });
+    if (late.out_ms) line += " · " + t("late.out", { t: hm(late.out_ms) });
+    return line;
+  }
+
   function ask(side, what, cmd, text) {
     app.panel[side] = { kind: "confirm", what: what, cmd: cmd, text: text };
     renderAll();
@@ -622,7 +634,8 @@ import { DeviceMatch, specKey } from "./device.js";
       else if (st.phase === "setup" || st.phase === "between_games" || (st.phase === "playing" && st.game === 0)) p = { kind: "roll" };
     }
     c.hidden = !p;
-    const key = p ? JSON.stringify(p) + st.phase + I18N.lang + (app.roll ? app.roll.join() : "") : "";
+    const late = app.info && app.info.late;   // a late arrival counted by the server
+    const key = p ? JSON.stringify(p) + st.phase + I18N.lang + (app.roll ? app.roll.join() : "") + JSON.stringify(late || null) : "";
     if (c.dataset.key === key && p) return; // keep the pickers as they are
     c.dataset.key = key;
     c.replaceChildren();
@@ -631,6 +644,7 @@ import { DeviceMatch, specKey } from "./device.js";
     if (p.kind === "roll") {
       app.roll = app.roll || [0, 0];
       c.append(el("h3", { id: "center-title", text: t("roll.title") }));
+      if (late) c.append(el("p", { class: "hint late-note", id: "late-note", role: "status", text: lateLine(late) }));
       for (const [i, side] of [[0, "A"], [1, "B"]]) {
         const row = el("div", { class: "dice", "data-die": side, role: "group", "aria-label": t("roll.die", { name: nm[side] }) },
           [el("span", { class: "label", title: t("roll.die", { name: nm[side] }) }, [el("span", { class: "tag", text: side }), el("span", { class: "rname", text: " " + nm[side] })])]);
@@ -671,6 +685,8 @@ import { DeviceMatch, specKey } from "./device.js";
         el("button", { type: "button", class: "act cancel", text: t("act.cancel"), onclick: () => { app.center = null; renderAll(); } })]));
     } else if (p.kind === "settings") {
       renderSettings(c);
+    } else if (p.kind === "sheet") {
+      renderSheet(c);
     }
   }
 
@@ -692,10 +708,40 @@ import { DeviceMatch, specKey } from "./device.js";
     c.append(lay, lang, el("div", { class: "row wrap" }, [toggle("swap", "set.swap"), toggle("sound", "set.sound"), toggle("vibrate", "set.vibrate")]),
       el("label", { class: "row" }, [el("span", { class: "label", text: t("set.thresholds") }), warn]),
       el("p", { class: "hint", text: t("set.keys") }),
+      ...sheetButton(),
       el("div", { class: "row" }, [
         el("button", { type: "button", class: "act go", text: t("set.save"), onclick: () => { saveThresholds(warn.value); app.center = null; renderAll(); } }),
         el("button", { type: "button", class: "close", text: t("act.close"), onclick: () => { app.center = null; renderAll(); } })]));
   }
+  /* A tournament match's score sheets (hand-entered results): each player
+   * hands in theirs; both the same make the result, else the director is told. */
+  function sheetButton() {
+    if (!app.info || app.info.tournament_id == null) return [];
+    return [el("div", { class: "row" }, [el("button", { type: "button", class: "act", id: "btn-sheet", text: t("sheet.open") + " …",
+      onclick: () => { app.center = { kind: "sheet" }; rerenderCenter(); } })])];
+  }
+  function renderSheet(c) {
+    c.append(el("h3", { id: "center-title", text: t("sheet.open") }), ...sheetRows(),
+      el("div", { class: "row" }, [el("button", { type: "button", class: "close", text: t("act.close"), onclick: () => { app.center = null; renderAll(); } })]));
+  }
+  function sheetRows() {
+    const nm = names();
+    return ["A", "B"].map((by) => el("div", { class: "row wrap", "data-sheet": by }, [
+      el("span", { class: "label", text: t("sheet.of", { name: nm[by] }) })].concat(["A", "B"].map((w) =>
+      el("button", { type: "button", class: "act", "data-sheet-winner": w, text: t("sheet.won", { name: nm[w] }),
+        onclick: () => sendSheet(by, nm[w]) })))));
+  }
+  async function sendSheet(by, winner) {
+    try {
+      const r = await fetch("/api/tables/" + tableId + "/sheet?token=" + encodeURIComponent(token || ""), {
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ by: by, winner: winner }) });
+      const data = await r.json();
+      if (!r.ok) { toast(data.message || String(r.status)); return; }
+      const done = data.done[0];
+      toast(done.final ? t("sheet.final") : done.mismatch ? t("sheet.mismatch") : t("sheet.kept"));
+    } catch (e) { toast(String(e)); }
+  }
+
   /* Keep the player's thresholds only when they differ from the table's (or
    * the link's): a later change by the director then reaches this device. */
   function saveThresholds(text) {

@@ -9,6 +9,7 @@
  * in by itself).  The screen is a section of director.html, opened by its
  * header's button. */
 import { i18n } from "./tourney-strings.js";
+import { deskSections, matchButtons } from "./tourney-desk.js";
 
 const I18N = i18n();
 const t = I18N.t;
@@ -244,6 +245,7 @@ function matchItem(event, r, i, m) {
     const result = at && at.result;
     item.append(" · ★ " + m.winner + (result ? " (" + t("trn.source." + result.source) + (result.corrected ? ", " + t("trn.corrected") : "") + ")" : ""));
   }
+  for (const b of matchButtons(/** @type {any} */ (st), event, r, i, m, act)) item.append(" ", b);
   if (m.a && m.b) {
     for (const who of [m.a, m.b]) {
       if (m.winner === who) continue;
@@ -291,6 +293,7 @@ function render() {
   const reason = h("div", { class: "form" }, h("label", { for: "trn-reason" }, t("trn.reason")),
     h("input", { id: "trn-reason", maxlength: "200" }));
   node.append(room, settingsForm(), playersSection(), drawSection(), reason);
+  if (screen.state.drawn) node.append(...deskSections(/** @type {any} */ (screen.state), act, key));
 }
 
 /** Open or close the screen (the header's button). */

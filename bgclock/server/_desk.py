@@ -1,0 +1,423 @@
+"""The director's desk around the rounds: late arrivals at a match, score
+sheets, the ruling committee and its appeals (issue 12).
+
+Theory of operation
+-------------------
+Each is a tournament action (folded by ``bgclock.tournament.Tournament``);
+this module adds the routes and the one thing the fold cannot do, *time*:
+
+- A player marked ``absent`` at a match's start with no clock in use there
+  (round policy ``on_request`` or ``none``, or no clock table bound): the
+  server keeps the count.  ``LateDesk`` arms one timer per counted match at
+  its next instant (the next penalty point, or the disqualification);
+  when it fires the dashboards hear ``tournament`` and the table page (if the
+  match has one) gets its ``table`` message with ``info.late``; at the
+  threshold the server appends ``disqualify`` (reason ``late``), which moves
+  the opponent on like any result.  ``arrive`` stops the count.
+- With a clock in use at the match's table (policy ``required``, its table
+  bound and holding this match), the server starts the absent player's clock
+  instead: the engine's ``late_start`` command, sent as the director, at the
+  chosen moment ``from_ms`` (now if it is past).
+
+Timers are re-armed from the log when a tournament is folded (a restart), so
+a count survives one: the points depend only on ``from_ms`` and the instant.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+
+from bgclock.store import NotFound
+from bgclock.tournament import DEFAULT_GRACE_MS, ContestError
+
+from ._protocol import Command, ProtocolError
+
+if TYPE_CHECKING:
+    from ._hub import TableHub
+    from ._time import TimerHandle
+    from ._tourney import TournamentHub, Tourneys
+    from .app import Server
+
+log = logging.getLogger("bgclock.server")
+
+Key = tuple[str, int, int]
+
+
+class _Quiet:
+    """The sender of the server's own commands: acks and errors are logged."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def send(self, text: str) -> None:
+        if '"type":"error"' in text.replace(" ", ""):
+            log.warning("%s: %s", self.what, text)
+
+
+class LateDesk:
+    """The late counts the server keeps and the late starts it sends."""
+
+    def __init__(self, tourneys: Tourneys) -> None:
+        self.tourneys = tourneys
+        self.timers: dict[tuple[int, Key], TimerHandle] = {}
+        self.starts: dict[tuple[int, Key, str], TimerHandle] = {}
+        self._pending: set[asyncio.Task[None]] = set()
+        self.closed = False
+
+    def close(self) -> None:
+        """The server stops: no timer fires after it."""
+        self.closed = True
+        for handle in [*self.timers.values(), *self.starts.values()]:
+            handle.cancel()
+        self.timers.clear()
+        self.starts.clear()
+        for task in self._pending:
+            task.cancel()
+
+    @property
+    def server(self) -> Server:
+        return self.tourneys.server
+
+    # ------------------------------------------------------------ tables
+
+    def table_of(self, hub: TournamentHub, key: Key) -> TableHub | None:
+        """The clock table holding this match (its players the draw's), if any."""
+        state = hub.state
+        number = state.tables.get(key)
+        tid = state.table_ids.get(number) if number is not None else None
+        table = self.server.hub.tables.get(tid) if tid is not None else None
+        if table is None or table.closed:
+            return None
+        m = state.bracket(key[0]).rounds[key[1]][key[2]]
+        if table.row.spec.players != (m.a, m.b):
+            return None
+        return table
+
+    def clock_in_use(self, hub: TournamentHub, key: Key) -> bool:
+        return (hub.state.settings_for(key[1]).clock == "required"
+                and self.table_of(hub, key) is not None)
+
+    def show_at_table(self, hub: TournamentHub, key: Key) -> None:
+        """The table page's line: ``info.late`` in a ``table`` message."""
+        table = self.table_of(hub, key)
+        if table is None:
+            return
+        state = hub.state
+        late = state.lates.get(key)
+        note = None
+        if late is not None and not late["clock"]:
+            note = {**state.late_state(key, self.server.clock.now_ms()),
+                    "absent": list(late["absent"]), "from_ms": late["from_ms"]}
+        table.tournament_note = note
+        table.broadcast(table.table_message())
+
+    # ------------------------------------------------------------ timers
+
+    def arm(self, hub: TournamentHub) -> None:
+        """One timer per match whose count the server keeps, at its next instant."""
+        running = set(hub.state.running_lates())
+        for (tid, key), handle in list(self.timers.items()):
+            if tid == hub.id and key not in running:
+                handle.cancel()
+                del self.timers[(tid, key)]
+        now = self.server.clock.now_ms()
+        self._arm_starts(hub)
+        for key in running:
+            if (hub.id, key) in self.timers:
+                continue
+            view = hub.state.late_state(key, now)
+            if view["over"]:
+                self._soon(hub.id, key)
+                continue
+            due = [t for t in (view["next_point_ms"], view["out_ms"]) if t is not None]
+            if not due:
+                continue  # both late: no points, the director decides
+            self.timers[(hub.id, key)] = self.server.clock.call_at(
+                min(due), functools.partial(self._fire, hub.id, key))
+
+    def _arm_starts(self, hub: TournamentHub) -> None:
+        """The late starts still due (after a restart too): an absent player's
+        clock at a table whose match has not begun."""
+        state = hub.state
+        for key, late in state.lates.items():
+            m = state.bracket(key[0]).rounds[key[1]][key[2]]
+            if not late["clock"] or late["arrived_ms"] or m.winner is not None:
+                continue
+            side = "A" if late["absent"][0] == m.a else "B"
+            if (hub.id, key, side) in self.starts:
+                continue
+            table = self.table_of(hub, key)
+            if table is None or table.state_now().phase != "setup":
+                continue
+            self.start_clock(hub, key, side, late["from_ms"])
+
+    def _fire(self, tournament_id: int, key: Key) -> None:
+        self.timers.pop((tournament_id, key), None)
+        self._soon(tournament_id, key)
+
+    def _soon(self, tournament_id: int, key: Key) -> None:
+        if self.closed:
+            return
+        task = asyncio.get_running_loop().create_task(self._tick(tournament_id, key))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _tick(self, tournament_id: int, key: Key) -> None:
+        from ._tourney import Refused
+
+        try:
+            hub = await self.tourneys.get(tournament_id)
+        except NotFound:
+            return
+        async with hub.lock:
+            if key not in hub.state.running_lates():
+                return
+            view = hub.state.late_state(key, self.server.clock.now_ms())
+            if view["over"]:
+                m = hub.state.bracket(key[0]).rounds[key[1]][key[2]]
+                name = m.a if view["disqualified"] == "A" else m.b
+                player = hub.state.by_name(name or "")
+                assert player is not None
+                try:
+                    await self.tourneys.act(hub, [{
+                        "do": "disqualify", "event": key[0], "round": key[1],
+                        "match": key[2], "player": player.id, "reason": "late",
+                        "score": view["score"]}], source="server")
+                except Refused as exc:
+                    log.warning("the late player was not disqualified: %s", exc.message)
+            else:
+                self.tourneys.announce(hub)
+            self.show_at_table(hub, key)
+            self.arm(hub)
+
+    # ------------------------------------------------------------ late starts
+
+    def start_clock(self, hub: TournamentHub, key: Key, side: str, from_ms: int) -> None:
+        """Start the absent ``side``'s clock at ``from_ms`` (now if past)."""
+        handle = self.starts.pop((hub.id, key, side), None)
+        if handle is not None:
+            handle.cancel()
+        now = self.server.clock.now_ms()
+        if from_ms <= now:
+            self._late_start(hub.id, key, side)
+            return
+        self.starts[(hub.id, key, side)] = self.server.clock.call_at(
+            from_ms, lambda: self._late_start(hub.id, key, side))
+
+    def _late_start(self, tournament_id: int, key: Key, side: str) -> None:
+        self.starts.pop((tournament_id, key, side), None)
+        hub = self.tourneys.hubs.get(tournament_id)
+        if hub is None:
+            return
+        late = hub.state.lates.get(key)
+        m = hub.state.bracket(key[0]).rounds[key[1]][key[2]]
+        if late is None or late["arrived_ms"] or m.winner is not None:
+            return
+        table = self.table_of(hub, key)
+        if table is None:
+            return
+        cmd = Command(id=f"late-{tournament_id}-{key[0]}-{key[1]}-{key[2]}-{side}",
+                      table=table.id, do="late_start", lag_ms=0, fields={"side": side})
+        try:
+            table.command(_Quiet(f"table {table.id}: late start"), "director", cmd)
+        except ProtocolError as exc:
+            log.warning("table %d: the late player's clock was not started: %s",
+                        table.id, exc.message)
+
+    def after(self, hub: TournamentHub, actions: list[dict[str, Any]]) -> None:
+        """After accepted actions: re-arm the counts, update the table pages."""
+        touched: set[Key] = set()
+        for a in actions:
+            if a["do"] in ("absent", "arrive", "disqualify", "result", "sheet", "correct",
+                           "withdraw"):
+                touched |= set(hub.state.lates)
+        if not touched:
+            return
+        self.arm(hub)
+        for key in touched:
+            late = hub.state.lates.get(key)
+            if late is not None and not late["clock"]:
+                self.show_at_table(hub, key)
+
+
+# -------------------------------------------------------------------- HTTP
+
+async def post_absent(server: Server, request: Request) -> Response:
+    """A player is absent at a match's scheduled start: ``from_ms`` (or
+    ``scheduled_ms`` + 20 min, or now + 20 min) starts the count."""
+    from ._tourney import Refused, _body, _fields, _hub, _refusal, _state
+
+    try:
+        data = _fields(await _body(request),
+                       {"event", "round", "match", "player", "from_ms", "scheduled_ms"})
+    except Refused as exc:
+        return exc.response()
+    hub = await _hub(server, request)
+    now = server.clock.now_ms()
+    scheduled = data.pop("scheduled_ms", now)
+    if not isinstance(scheduled, int) or isinstance(scheduled, bool) or scheduled < 0:
+        return Refused(422, "invalid", "body.scheduled_ms: must be a whole number of "
+                       "milliseconds since 1970").response()
+    data.setdefault("from_ms", scheduled + DEFAULT_GRACE_MS)
+    try:
+        async with hub.lock:
+            try:
+                key, _ = hub.state.match(data)
+            except ContestError as exc:
+                raise _refusal(exc) from None
+            clock = server.tourneys.desk.clock_in_use(hub, key)
+            # with a clock: LateDesk.arm (after the action) sends late_start
+            done = await server.tourneys.act(hub, [{"do": "absent", **data, "at_ms": now,
+                                                   "clock": clock}])
+    except Refused as exc:
+        return exc.response()
+    return JSONResponse({"done": done, "state": _state(server, request, hub)})
+
+
+async def post_sheet(server: Server, request: Request) -> Response:
+    """The director's score sheet (``by`` director: final), or one entered on a
+    player's behalf (``by`` A or B)."""
+    from ._tourney import Refused, _body, _fields, _run
+
+    try:
+        data = _fields(await _body(request), {"event", "round", "match", "by", "winner",
+                                              "score"})
+    except Refused as exc:
+        return exc.response()
+    data.setdefault("by", "director")
+    return await _run(server, request, [{"do": "sheet", **data}])
+
+
+async def table_sheet(request: Request) -> Response:
+    """A player's score sheet from the table page (the table's token):
+    ``POST /api/tables/{id}/sheet?token=`` with ``by`` A or B."""
+    from ._tourney import Refused, _body, _fields
+
+    server: Server = request.app.state.server
+    try:
+        table = server.table_or_404(request)
+    except NotFound as exc:
+        return Refused(404, "not_found", str(exc)).response()
+    token = request.query_params.get("token")
+    assert server.tokens is not None
+    if server.tokens.table_of(token) != table.id and not server.is_director(request):
+        return Refused(403, "forbidden", "this link does not open this table").response()
+    try:
+        data = _fields(await _body(request), {"by", "winner", "score"})
+    except Refused as exc:
+        return exc.response()
+    if data.get("by") not in ("A", "B"):
+        return Refused(422, "invalid", "body.by: must be A or B").response()
+    try:
+        hub = await server.tourneys.get(table.row.tournament_id)
+    except NotFound as exc:
+        return Refused(404, "not_found", str(exc)).response()
+    try:
+        async with hub.lock:
+            number = next((n for n, t in hub.state.table_ids.items() if t == table.id), None)
+            found = hub.state.at_table(number) if number is not None else None
+            if found is None or (found[1].a, found[1].b) != table.row.spec.players:
+                raise Refused(409, "no_match", "this table holds no match of the draw now")
+            (event, r, i), _ = found
+            done = await server.tourneys.act(hub, [{"do": "sheet", "event": event, "round": r,
+                                                   "match": i, **data}], source="table")
+    except Refused as exc:
+        return exc.response()
+    return JSONResponse({"done": done})
+
+
+async def post_committee(server: Server, request: Request) -> Response:
+    from ._tourney import Refused, _body, _fields, _run
+
+    try:
+        data = _fields(await _body(request), {"members"})
+    except Refused as exc:
+        return exc.response()
+    return await _run(server, request, [{"do": "committee", **data}])
+
+
+async def post_appeal(server: Server, request: Request) -> Response:
+    from ._tourney import Refused, _body, _checked_name, _fields, _run
+
+    try:
+        data = _fields(await _body(request),
+                       {"event", "round", "match", "by", "ruling", "substitutes"})
+        _checked_name("ruling", data.get("ruling"), 500)
+    except Refused as exc:
+        return exc.response()
+    return await _run(server, request, [{"do": "appeal", **data,
+                                         "at_ms": server.clock.now_ms()}], status=201)
+
+
+async def post_decision(server: Server, request: Request) -> Response:
+    from ._tourney import Refused, _body, _checked_name, _fields, _path_id, _run
+
+    try:
+        data = _fields(await _body(request), {"votes", "hearing"})
+        if data.get("hearing") is not None:
+            _checked_name("hearing", data["hearing"], 1000)
+    except Refused as exc:
+        return exc.response()
+    number = _path_id(request, "appeal")
+    return await _run(server, request, [{"do": "decide", "appeal": number, **data}])
+
+
+def late_view(server: Server, hub: TournamentHub) -> list[dict[str, Any]]:
+    """Every late arrival with its count now (the dashboard and the room)."""
+    now = server.clock.now_ms()
+    return [hub.state._late_dict(k, now) for k in sorted(hub.state.lates)]
+
+
+
+async def get_draw_csv(server: Server, request: Request) -> Response:
+    from ._drawsheet import draw_csv
+    from ._tourney import _hub
+
+    hub = await _hub(server, request)
+    return Response(draw_csv(hub.state), media_type="text/csv; charset=utf-8", headers={
+        "Content-Disposition": f'attachment; filename="draw-{hub.id}.csv"'})
+
+
+async def get_draw_json(server: Server, request: Request) -> Response:
+    from ._drawsheet import draw_json
+    from ._tourney import _hub
+
+    hub = await _hub(server, request)
+    row = await server.store.tournament(hub.id)
+    return JSONResponse(draw_json(row.name, hub.state))
+
+
+async def get_draw_html(server: Server, request: Request) -> Response:
+    from starlette.responses import HTMLResponse
+
+    from ._drawsheet import draw_html
+    from ._tourney import Refused, _hub, _refusal
+
+    hub = await _hub(server, request)
+    row = await server.store.tournament(hub.id)
+    event = request.path_params["event"]
+    if event not in ("main", "consolation"):
+        return Refused(404, "not_found", "no such event: main or consolation").response()
+    try:
+        return HTMLResponse(draw_html(row.name, event, hub.state))
+    except ContestError as exc:
+        return _refusal(exc).response()
+
+
+#: More director routes under ``/api/tournaments/{tournament_id}``.
+ROUTES: list[tuple[str, str, Any]] = [
+    ("/late/absent", "POST", post_absent),
+    ("/sheets", "POST", post_sheet),
+    ("/committee", "POST", post_committee),
+    ("/appeals", "POST", post_appeal),
+    ("/appeals/{appeal}/decision", "POST", post_decision),
+    ("/draw.csv", "GET", get_draw_csv),
+    ("/draw.json", "GET", get_draw_json),
+    ("/draw/{event}.html", "GET", get_draw_html),
+]

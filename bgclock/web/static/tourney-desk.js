@@ -1,0 +1,386 @@
+/* bgclock dashboard: the director's desk around the rounds (issue 12).
+ *
+ * Late arrivals at a match (mark a player absent; the server's count, its
+ * next point and the disqualification instant; the late player's arrival),
+ * score sheets of hand-entered results (a sheet for a player or the
+ * director's; mismatches flagged), the ruling committee and its appeals, and
+ * the exports.  Sections of the tournament screen (tourney.js), built from
+ * the state it reads; every action goes through its ``act``. */
+import { i18n } from "./tourney-strings.js";
+
+/** @type {Object<string, Object<string, string>>} */
+const STRINGS = {
+  en: {
+    "desk.absent": "Absent: {name}",
+    "desk.late": "Late arrivals at a match",
+    "desk.late_none": "Nobody is marked absent.",
+    "desk.late_clock": "{names} late at table {table}: the clock runs from {t}",
+    "desk.late_count": "{names} late at table {table}: {points} point(s), score {a}–{b}",
+    "desk.next": "next point in {t}",
+    "desk.out": "disqualified in {t}",
+    "desk.over": "disqualified",
+    "desk.arrived": "arrived",
+    "desk.from": "the count starts at {t}",
+    "desk.arrive": "{name} arrives",
+    "desk.sheets": "Score sheets",
+    "desk.sheet_table": "Table",
+    "desk.sheet_by": "Sheet of",
+    "desk.sheet_winner": "Winner",
+    "desk.sheet_score": "Score (a-b)",
+    "desk.sheet_send": "Enter the sheet",
+    "desk.mismatch": "Sheets differ at table {table}: {a} says {wa}, {b} says {wb}",
+    "desk.pending": "One sheet at table {table}: {who} says {w}",
+    "desk.committee": "Ruling committee",
+    "desk.members": "Members (player ids, 3 to 5)",
+    "desk.set_committee": "Set the committee",
+    "desk.appeals": "Appeals",
+    "desk.appeal_table": "Table",
+    "desk.appeal_by": "Appealed by (player id)",
+    "desk.appeal_ruling": "The ruling appealed",
+    "desk.appeal_subs": "Substitutes (player ids)",
+    "desk.appeal_send": "Lodge the appeal",
+    "desk.appeal_n": "Appeal {n} (table {table}): {ruling}; panel {panel}",
+    "desk.votes": "Votes: id:uphold or id:overturn, comma-separated",
+    "desk.hearing": "Hearing notes",
+    "desk.decide": "Record the decision",
+    "desk.decision.upheld": "ruling upheld",
+    "desk.decision.overturned": "ruling overturned",
+    "desk.exports": "Exports",
+    "desk.print": "Printable draw: {event}",
+    "roomx.names": "Players", "roomx.results": "Results", "roomx.late": "Late arrivals",
+    "roomx.committee": "Ruling committee", "roomx.page": "{view} · page {n} of {of}",
+    "roomx.waiting": "waiting", "roomx.out": "out", "roomx.champion": "winner",
+    "roomx.bye": "bye", "roomx.vs": "v",
+    "roomx.late_clock": "late at table {table}: the clock runs since {t}",
+    "roomx.late_count": "late at table {table}", "roomx.points": "{points} pt · {a}–{b}",
+    "roomx.next": "next point in {t}", "roomx.out_in": "disqualified in {t}",
+    "roomx.from": "count from {t}", "roomx.dq": "disqualified", "roomx.arrived": "arrived",
+    "roomx.upheld": "ruling upheld", "roomx.overturned": "ruling overturned",
+    "roomx.pending": "to be heard", "roomx.panel": "panel"
+  },
+  it: {
+    "desk.absent": "Assente: {name}",
+    "desk.late": "Ritardi all'inizio di un incontro",
+    "desk.late_none": "Nessun giocatore assente.",
+    "desk.late_clock": "{names} in ritardo al tavolo {table}: l'orologio corre dalle {t}",
+    "desk.late_count": "{names} in ritardo al tavolo {table}: {points} punti, punteggio {a}–{b}",
+    "desk.next": "prossimo punto tra {t}",
+    "desk.out": "squalifica tra {t}",
+    "desk.over": "squalificato",
+    "desk.arrived": "arrivato",
+    "desk.from": "il conteggio parte alle {t}",
+    "desk.arrive": "Arriva {name}",
+    "desk.sheets": "Segnapunti",
+    "desk.sheet_table": "Tavolo",
+    "desk.sheet_by": "Segnapunti di",
+    "desk.sheet_winner": "Vincitore",
+    "desk.sheet_score": "Punteggio (a-b)",
+    "desk.sheet_send": "Registra il segnapunti",
+    "desk.mismatch": "Segnapunti diversi al tavolo {table}: {a} dice {wa}, {b} dice {wb}",
+    "desk.pending": "Un segnapunti al tavolo {table}: {who} dice {w}",
+    "desk.committee": "Comitato di gara",
+    "desk.members": "Membri (id dei giocatori, da 3 a 5)",
+    "desk.set_committee": "Nomina il comitato",
+    "desk.appeals": "Ricorsi",
+    "desk.appeal_table": "Tavolo",
+    "desk.appeal_by": "Ricorso di (id del giocatore)",
+    "desk.appeal_ruling": "La decisione contestata",
+    "desk.appeal_subs": "Sostituti (id dei giocatori)",
+    "desk.appeal_send": "Presenta il ricorso",
+    "desk.appeal_n": "Ricorso {n} (tavolo {table}): {ruling}; collegio {panel}",
+    "desk.votes": "Voti: id:uphold o id:overturn, separati da virgole",
+    "desk.hearing": "Note dell'udienza",
+    "desk.decide": "Registra la decisione",
+    "desk.decision.upheld": "decisione confermata",
+    "desk.decision.overturned": "decisione annullata",
+    "desk.exports": "Esportazioni",
+    "desk.print": "Tabellone stampabile: {event}",
+    "roomx.names": "Giocatori", "roomx.results": "Risultati", "roomx.late": "Ritardi",
+    "roomx.committee": "Comitato di gara", "roomx.page": "{view} · pagina {n} di {of}",
+    "roomx.waiting": "in attesa", "roomx.out": "eliminato", "roomx.champion": "vincitore",
+    "roomx.bye": "bye", "roomx.vs": "v",
+    "roomx.late_clock": "in ritardo al tavolo {table}: l'orologio corre dalle {t}",
+    "roomx.late_count": "in ritardo al tavolo {table}", "roomx.points": "{points} pt · {a}–{b}",
+    "roomx.next": "prossimo punto tra {t}", "roomx.out_in": "squalifica tra {t}",
+    "roomx.from": "conteggio dalle {t}", "roomx.dq": "squalificato", "roomx.arrived": "arrivato",
+    "roomx.upheld": "decisione confermata", "roomx.overturned": "decisione annullata",
+    "roomx.pending": "da discutere", "roomx.panel": "collegio"
+  }
+};
+
+const I18N = i18n();
+for (const lang of Object.keys(STRINGS)) {
+  I18N.STRINGS[lang] = Object.assign(I18N.STRINGS[lang] || {}, STRINGS[lang]);
+}
+const t = I18N.t;
+
+/**
+ * @typedef {{points: number, score: number[], over: boolean, arrived: boolean,
+ *   next_point_ms: (number|null), out_ms: (number|null), at_ms: number}} LateCount
+ * @typedef {{event: string, round: number, match: number, table: (number|null),
+ *   a: (string|null), b: (string|null), absent: string[], from_ms: number, clock: boolean,
+ *   arrived_ms: Object<string, number>, winner: (string|null), count?: LateCount}} Late
+ * @typedef {{event: string, round: number, match: number, table: (number|null),
+ *   a: (string|null), b: (string|null), sheets: Object<string, {winner: string}>,
+ *   winner: (string|null), mismatch: boolean}} Sheet
+ * @typedef {{appeal: number, event: string, round: number, match: number, by: number,
+ *   ruling: string, panel: number[], decision: (string|null), hearing?: (string|null)}} Appeal
+ * @typedef {{id: number, name: string}} Member
+ * @typedef {{tournament_id: number, players: {id: number, name: string}[], late?: Late[],
+ *   sheets?: Sheet[], committee?: Member[], appeals?: Appeal[],
+ *   matches: {event: string, round: number, match: number, table: number,
+ *   winner: (string|null)}[]}} DeskState
+ * @typedef {function(string, string, any=): Promise<void>} Act
+ */
+
+/**
+ * @param {string} tag
+ * @param {Object<string, string>} [attrs]
+ * @param {...(Node|string|null)} children
+ * @returns {HTMLElement}
+ */
+function h(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+  for (const c of children) if (c !== null) node.append(c);
+  return node;
+}
+
+/**
+ * @param {string} text
+ * @param {function(): void} fn
+ * @returns {HTMLElement}
+ */
+function button(text, fn) {
+  const b = h("button", { type: "button" }, text);
+  b.addEventListener("click", fn);
+  return b;
+}
+
+/**
+ * @param {string} id
+ * @returns {string}
+ */
+function value(id) {
+  const node = /** @type {HTMLInputElement|null} */ (document.getElementById(id));
+  return node ? node.value.trim() : "";
+}
+
+/**
+ * mm:ss of a duration.
+ * @param {number} ms
+ * @returns {string}
+ */
+export function mmss(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
+}
+
+/**
+ * @param {number} ms
+ * @returns {string}
+ */
+function hm(ms) {
+  return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+/**
+ * The buttons next to an undecided match: mark a player absent.
+ * @param {DeskState} st
+ * @param {string} event
+ * @param {number} r
+ * @param {number} i
+ * @param {{a: (string|null), b: (string|null), winner: (string|null)}} m
+ * @param {Act} act
+ * @returns {HTMLElement[]}
+ */
+export function matchButtons(st, event, r, i, m, act) {
+  if (!m.a || !m.b || m.winner) return [];
+  const late = (st.late || []).find((x) => x.event === event && x.round === r && x.match === i);
+  /** @type {HTMLElement[]} */
+  const out = [];
+  for (const name of [m.a, m.b]) {
+    if (late && late.absent.includes(name)) continue;
+    const player = st.players.find((p) => p.name === name);
+    if (!player) continue;
+    out.push(button(t("desk.absent", { name: name }),
+      () => act("POST", "/late/absent", { event: event, round: r, match: i, player: player.id })));
+  }
+  return out;
+}
+
+/**
+ * One late arrival in a line (the dashboard and the room display).
+ * @param {Late} late
+ * @returns {string}
+ */
+export function lateText(late) {
+  const names = late.absent.join(", ");
+  const table = late.table == null ? "–" : String(late.table);
+  if (late.clock) return t("desk.late_clock", { names: names, table: table, t: hm(late.from_ms) });
+  const c = late.count;
+  if (!c) return names;
+  let line = t("desk.late_count", { names: names, table: table, points: c.points, a: c.score[0], b: c.score[1] });
+  if (c.over) return line + " · " + t("desk.over");
+  if (c.arrived) return line + " · " + t("desk.arrived");
+  if (c.at_ms < late.from_ms) return line + " · " + t("desk.from", { t: hm(late.from_ms) });
+  if (c.next_point_ms != null) line += " · " + t("desk.next", { t: mmss(c.next_point_ms - c.at_ms) });
+  if (c.out_ms != null) line += " · " + t("desk.out", { t: mmss(c.out_ms - c.at_ms) });
+  return line;
+}
+
+/**
+ * @param {DeskState} st
+ * @param {Act} act
+ * @returns {HTMLElement}
+ */
+function lateSection(st, act) {
+  const out = h("section", { id: "desk-late" }, h("h3", {}, t("desk.late")));
+  const lates = st.late || [];
+  if (!lates.length) out.append(h("p", {}, t("desk.late_none")));
+  const list = h("ul", {});
+  for (const late of lates) {
+    const item = h("li", { "data-late": late.event + "-" + late.round + "-" + late.match }, lateText(late));
+    if (!late.winner && !Object.keys(late.arrived_ms).length) {
+      for (const name of late.absent) {
+        const player = st.players.find((p) => p.name === name);
+        if (player) item.append(" ", button(t("desk.arrive", { name: name }), () => act("POST", "/late/arrive", { player: player.id })));
+      }
+    }
+    list.append(item);
+  }
+  out.append(list);
+  return out;
+}
+
+/**
+ * @param {DeskState} st
+ * @param {Act} act
+ * @returns {HTMLElement}
+ */
+function sheetSection(st, act) {
+  const out = h("section", { id: "desk-sheets" }, h("h3", {}, t("desk.sheets")));
+  const list = h("ul", {});
+  for (const s of st.sheets || []) {
+    if (s.winner) continue;
+    const table = s.table == null ? "–" : String(s.table);
+    if (s.mismatch) {
+      list.append(h("li", { class: "err" }, t("desk.mismatch", { table: table, a: s.a || "", wa: s.sheets.A.winner, b: s.b || "", wb: s.sheets.B.winner })));
+    } else {
+      for (const [who, sheet] of Object.entries(s.sheets)) {
+        list.append(h("li", {}, t("desk.pending", { table: table, who: who === "A" ? (s.a || who) : (s.b || who), w: sheet.winner })));
+      }
+    }
+  }
+  out.append(list);
+  const by = h("select", { id: "desk-sheet-by" }, h("option", { value: "director" }, "director"),
+    h("option", { value: "A" }, "A"), h("option", { value: "B" }, "B"));
+  out.append(h("div", { class: "form" },
+    h("label", { for: "desk-sheet-table" }, t("desk.sheet_table")), h("input", { id: "desk-sheet-table", type: "number", min: "1" }),
+    h("label", { for: "desk-sheet-by" }, t("desk.sheet_by")), by,
+    h("label", { for: "desk-sheet-winner" }, t("desk.sheet_winner")), h("input", { id: "desk-sheet-winner", maxlength: "100" }),
+    h("label", { for: "desk-sheet-score" }, t("desk.sheet_score")), h("input", { id: "desk-sheet-score", maxlength: "9" }),
+    h("span", {}),
+    button(t("desk.sheet_send"), () => {
+      const number = Number(value("desk-sheet-table"));
+      const m = st.matches.find((x) => x.table === number && !x.winner);
+      if (!m) return;
+      /** @type {Object<string, any>} */
+      const body = { event: m.event, round: m.round, match: m.match,
+        by: /** @type {HTMLSelectElement} */ (by).value, winner: value("desk-sheet-winner") };
+      const score = value("desk-sheet-score").split("-").map((x) => Number(x.trim()));
+      if (score.length === 2 && score.every((x) => Number.isInteger(x))) body.score = score;
+      act("POST", "/sheets", body);
+    })));
+  return out;
+}
+
+/**
+ * @param {DeskState} st
+ * @param {Act} act
+ * @returns {HTMLElement}
+ */
+function committeeSection(st, act) {
+  const name = (/** @type {number} */ id) => (st.players.find((p) => p.id === id) || { name: "#" + id }).name;
+  const out = h("section", { id: "desk-committee" }, h("h3", {}, t("desk.committee")));
+  out.append(h("p", {}, (st.committee || []).map((m) => m.name).join(", ") || "–"));
+  out.append(h("div", { class: "form" },
+    h("label", { for: "desk-members" }, t("desk.members")), h("input", { id: "desk-members", maxlength: "60" }),
+    h("span", {}),
+    button(t("desk.set_committee"), () => act("POST", "/committee",
+      { members: value("desk-members").split(",").filter((x) => x.trim()).map(Number) }))));
+  out.append(h("h3", {}, t("desk.appeals")));
+  const list = h("ul", {});
+  for (const a of st.appeals || []) {
+    const m = st.matches.find((x) => x.event === a.event && x.round === a.round && x.match === a.match);
+    let line = t("desk.appeal_n", { n: a.appeal, table: m ? m.table : "–", ruling: a.ruling, panel: a.panel.map(name).join(", ") });
+    if (a.decision) line += " · " + t("desk.decision." + a.decision);
+    list.append(h("li", { "data-appeal": String(a.appeal) }, line));
+  }
+  out.append(list);
+  const ids = (/** @type {string} */ id) => value(id).split(",").filter((x) => x.trim()).map(Number);
+  out.append(h("div", { class: "form" },
+    h("label", { for: "desk-appeal-table" }, t("desk.appeal_table")), h("input", { id: "desk-appeal-table", type: "number", min: "1" }),
+    h("label", { for: "desk-appeal-by" }, t("desk.appeal_by")), h("input", { id: "desk-appeal-by", type: "number", min: "1" }),
+    h("label", { for: "desk-appeal-ruling" }, t("desk.appeal_ruling")), h("input", { id: "desk-appeal-ruling", maxlength: "500" }),
+    h("label", { for: "desk-appeal-subs" }, t("desk.appeal_subs")), h("input", { id: "desk-appeal-subs", maxlength: "60" }),
+    h("span", {}),
+    button(t("desk.appeal_send"), () => {
+      const number = Number(value("desk-appeal-table"));
+      const m = st.matches.filter((x) => x.table === number).pop();
+      if (!m) return;
+      act("POST", "/appeals", { event: m.event, round: m.round, match: m.match, by: Number(value("desk-appeal-by")),
+        ruling: value("desk-appeal-ruling"), substitutes: ids("desk-appeal-subs") });
+    })));
+  const open = (st.appeals || []).filter((a) => !a.decision);
+  if (open.length) {
+    const pick = h("select", { id: "desk-decide-n", "aria-label": t("desk.appeals") },
+      ...open.map((a) => h("option", { value: String(a.appeal) }, String(a.appeal))));
+    out.append(h("div", { class: "form" },
+      h("label", { for: "desk-decide-n" }, t("desk.appeals")), pick,
+      h("label", { for: "desk-votes" }, t("desk.votes")), h("input", { id: "desk-votes", maxlength: "200" }),
+      h("label", { for: "desk-hearing" }, t("desk.hearing")), h("input", { id: "desk-hearing", maxlength: "1000" }),
+      h("span", {}),
+      button(t("desk.decide"), () => {
+        /** @type {Object<string, string>} */
+        const votes = {};
+        for (const pair of value("desk-votes").split(",")) {
+          const [id, vote] = pair.split(":").map((x) => x.trim());
+          if (id) votes[id] = vote;
+        }
+        /** @type {Object<string, any>} */
+        const body = { votes: votes };
+        if (value("desk-hearing")) body.hearing = value("desk-hearing");
+        act("POST", "/appeals/" + /** @type {HTMLSelectElement} */ (pick).value + "/decision", body);
+      })));
+  }
+  return out;
+}
+
+/**
+ * @param {DeskState} st
+ * @param {string} key the director's key (the exports are director routes)
+ * @returns {HTMLElement}
+ */
+function exportSection(st, key) {
+  const base = "/api/tournaments/" + st.tournament_id;
+  const q = "?key=" + encodeURIComponent(key);
+  const link = (/** @type {string} */ href, /** @type {string} */ text) => h("a", { href: href + q, target: "_blank", rel: "noopener" }, text);
+  return h("section", { id: "desk-exports" }, h("h3", {}, t("desk.exports")),
+    h("p", {}, link(base + "/draw.csv", "draw.csv"), " · ", link(base + "/draw.json", "draw.json"), " · ",
+      link(base + "/draw/main.html", t("desk.print", { event: t("room.main") })), " · ",
+      link(base + "/draw/consolation.html", t("desk.print", { event: t("room.consolation") }))));
+}
+
+/**
+ * The desk's sections, after the draw.
+ * @param {DeskState} st
+ * @param {Act} act
+ * @param {string} key
+ * @returns {HTMLElement[]}
+ */
+export function deskSections(st, act, key) {
+  return [lateSection(st, act), sheetSection(st, act), committeeSection(st, act), exportSection(st, key)];
+}
+
+export { STRINGS };

@@ -1,0 +1,107 @@
+"""The pure fold of the desk's actions: late arrivals at a match, score
+sheets, the ruling committee and appeals (bgclock.tournament, issue 12)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bgclock.tournament import IllegalContest, InvalidContest, Tournament
+
+MIN = 60_000
+
+
+def _drawn(n: int = 4, length: int = 7) -> tuple[Tournament, list[dict[str, Any]]]:
+    log: list[dict[str, Any]] = [{"do": "settings", "seed": 5, "rounds": [
+        {"length": length, "rules": "it-tournament", "clock": "none"}]}]
+    for i in range(1, n + 1):
+        log += [{"do": "register", "name": f"P{i}"}, {"do": "check_in", "player": i}]
+    log += [{"do": "draw"}, {"do": "start_round", "round": 0}]
+    return Tournament.fold(log), log
+
+
+def _ids(state: Tournament, i: int = 0) -> tuple[int, int]:
+    m = state.bracket("main").rounds[0][i]
+    a, b = state.by_name(m.a or ""), state.by_name(m.b or "")
+    assert a is not None and b is not None
+    return a.id, b.id
+
+
+def test_a_late_count_follows_the_rule_and_the_log_replays_to_it() -> None:
+    state, log = _drawn()
+    a, _b = _ids(state)
+    action = {"do": "absent", "round": 0, "match": 0, "player": a, "from_ms": 20 * MIN,
+              "at_ms": 0, "clock": False}
+    state, done = state.after(action)
+    assert done == {"player": a, "side": "A", "from_ms": 20 * MIN}
+    key = ("main", 0, 0)
+    assert state.late_state(key, 19 * MIN)["points"] == 0
+    view = state.late_state(key, 31 * MIN)
+    assert view["points"] == 2 and view["score"] == [0, 2] and not view["over"]
+    assert view["next_point_ms"] == 35 * MIN and view["out_ms"] == 40 * MIN
+    assert state.late_state(key, 40 * MIN)["over"]
+    assert state.running_lates() == [key]
+    arrive = {"do": "arrive", "player": a, "at_ms": 31 * MIN}
+    state, done = state.after(arrive)
+    assert done["late"]["points"] == 2 and done["late"]["arrived"]
+    assert state.late_state(key, 90 * MIN)["points"] == 2
+    assert state.running_lates() == []
+    again = Tournament.fold([*log, action, arrive])
+    assert again.to_dict() == state.to_dict()
+
+
+def test_absent_and_disqualify_refusals() -> None:
+    state, _ = _drawn()
+    a, b = _ids(state)
+    c, _d = _ids(state, 1)
+    with pytest.raises(InvalidContest, match="player"):
+        state.after({"do": "absent", "round": 0, "match": 0, "player": c, "from_ms": 0})
+    with pytest.raises(InvalidContest, match="from_ms"):
+        state.after({"do": "absent", "round": 0, "match": 0, "player": a, "from_ms": -1})
+    state, _ = state.after({"do": "absent", "round": 0, "match": 0, "player": a,
+                            "from_ms": 0})
+    with pytest.raises(IllegalContest, match="already marked absent"):
+        state.after({"do": "absent", "round": 0, "match": 0, "player": a, "from_ms": 0})
+    state, done = state.after({"do": "disqualify", "round": 0, "match": 0, "player": a,
+                               "score": [0, 4]})
+    assert done["winner"] == state.players[b - 1].name
+    assert state.results[("main", 0, 0)]["source"] == "disqualified"
+    with pytest.raises(IllegalContest, match="decided"):
+        state.after({"do": "disqualify", "round": 0, "match": 0, "player": b})
+
+
+def test_sheets_agree_differ_or_the_director_decides() -> None:
+    state, _ = _drawn()
+    m = state.bracket("main").rounds[0][0]
+    sheet = {"do": "sheet", "round": 0, "match": 0}
+    state, done = state.after({**sheet, "by": "A", "winner": m.a, "score": [7, 2]})
+    assert not done["final"]
+    state, done = state.after({**sheet, "by": "B", "winner": m.a, "score": [7, 1]})
+    assert done["mismatch"] and state.to_dict()["sheets"][0]["mismatch"]
+    state, done = state.after({**sheet, "by": "B", "winner": m.a, "score": [7, 2]})
+    assert done["final"] and m.winner is None  # the copy decided; the original is untouched
+    assert state.bracket("main").rounds[0][0].winner == m.a
+    assert state.results[("main", 0, 0)] == {"source": "hand", "sheets": "agreed",
+                                             "score": [7, 2]}
+
+
+def test_an_appeal_panel_replaces_a_member_who_plays_and_the_majority_decides() -> None:
+    state, _ = _drawn(8)
+    a, b = _ids(state)
+    others = [p.id for p in state.players if p.id not in (a, b)]
+    with pytest.raises(InvalidContest, match="members"):
+        state.after({"do": "committee", "members": [a, a, b]})
+    state, _ = state.after({"do": "committee", "members": [b, others[0], others[1]]})
+    appeal = {"do": "appeal", "round": 0, "match": 0, "by": a, "ruling": "cocked dice"}
+    with pytest.raises(IllegalContest, match="substitute"):
+        state.after(appeal)
+    with pytest.raises(InvalidContest, match="substitutes"):
+        state.after({**appeal, "substitutes": [others[0]]})
+    state, done = state.after({**appeal, "substitutes": [others[2]]})
+    assert done == {"appeal": 1, "panel": [others[2], others[0], others[1]]}
+    votes = {str(others[2]): "uphold", str(others[0]): "overturn", str(others[1]): "uphold"}
+    state, done = state.after({"do": "decide", "appeal": 1, "votes": votes})
+    assert done == {"appeal": 1, "decision": "upheld"}
+    with pytest.raises(IllegalContest, match="already decided"):
+        state.after({"do": "decide", "appeal": 1, "votes": votes})
