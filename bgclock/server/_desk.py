@@ -36,7 +36,7 @@ from starlette.responses import JSONResponse, Response
 from bgclock.store import NotFound
 from bgclock.tournament import DEFAULT_GRACE_MS, ContestError
 
-from ._protocol import Command, ProtocolError
+from ._protocol import LateStartCmd, ProtocolError
 
 if TYPE_CHECKING:
     from ._hub import TableHub
@@ -222,8 +222,8 @@ class LateDesk:
         table = self.table_of(hub, key)
         if table is None:
             return
-        cmd = Command(id=f"late-{tournament_id}-{key[0]}-{key[1]}-{key[2]}-{side}",
-                      table=table.id, do="late_start", lag_ms=0, fields={"side": side})
+        cmd = LateStartCmd(type="cmd", id=f"late-{tournament_id}-{key[0]}-{key[1]}-{key[2]}-{side}",
+                           table=table.id, side=side)
         try:
             table.command(_Quiet(f"table {table.id}: late start"), "director", cmd)
         except ProtocolError as exc:
