@@ -35,7 +35,7 @@ from bgclock import web
 from bgclock.core import ClockError
 from bgclock.store import DEFAULT_WARN_S, NotFound, Store, TableSpec
 
-from . import _adjudicate, _export, _pages, _position_api, _sheet, _tourney
+from . import _adjudicate, _contests, _export, _pages, _position_api, _sheet, _tourney
 from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_allowed
 from ._guard import HANDSHAKES, EdgeGuard, install_redaction, served_hosts
 from ._heap import HeapKeeper
@@ -783,6 +783,10 @@ def create_app(
         *[Route(f"/api/tournaments/{{tournament_id}}{path}", director_only(handler),
                 methods=[method])
           for path, method, handler in _tourney.ROUTES],
+        Route("/api/tournaments/{tournament_id}/events.json", _contests.events_json),
+        *[Route(f"/api/tournaments/{{tournament_id}}{path}", director_only(handler),
+                methods=[method])
+          for path, method, handler in _contests.ROUTES],
         Route("/api/tables/{table_id}/next-match", next_match, methods=["POST"]),
         Route("/api/tables/{table_id}/archive.json", table_archive),
         Route("/api/tables/{table_id}", get_table, methods=["GET"]),

@@ -52,6 +52,7 @@ from typing import Any, Final
 
 from ._draw import Bracket, ConsolationDraw, MainDraw, Match
 from ._errors import IllegalContest, InvalidContest
+from ._events import EVENT_ACTIONS, Events
 
 #: Who keeps time at a round's tables.
 CLOCK_POLICIES: Final = ("required", "on_request", "none")
@@ -185,6 +186,8 @@ class Tournament:
     table_ids: dict[int, int] = field(default_factory=dict)
     #: How each decided match was decided: {"source", "score"?, "corrected"?}.
     results: dict[MatchKey, dict[str, Any]] = field(default_factory=dict)
+    #: The Swing and couples events (issue 13), folded from the same log.
+    events: Events = field(default_factory=Events)
     #: Actions folded so far.
     count: int = 0
 
@@ -209,8 +212,12 @@ class Tournament:
         if not isinstance(action, Mapping):
             raise InvalidContest("action: must be an object")
         do = action.get("do")
+        if do in EVENT_ACTIONS:
+            did = self.events.apply(action, self)
+            self.count += 1
+            return did
         if do not in ACTIONS:
-            raise InvalidContest(f"do: must be one of {', '.join(ACTIONS)}")
+            raise InvalidContest(f"do: must be one of {', '.join(ACTIONS + EVENT_ACTIONS)}")
         done: dict[str, Any] = getattr(self, f"_{do}")(action)
         self._settle()
         self.count += 1
@@ -289,6 +296,7 @@ class Tournament:
             "matches": matches,
             "tables": {str(n): t for n, t in sorted(self.table_ids.items())},
             "actions": self.count,
+            **self.events.to_dict(),
         }
 
     # ------------------------------------------------------------ actions
@@ -387,7 +395,7 @@ class Tournament:
                  and (event, r, i) not in self.tables]
         if not ready:
             raise IllegalContest("no match of this round is ready to start")
-        live = self.live_tables()
+        live = self.events.busy_tables(self)  # a Swing or couples table is busy too
         numbers = a.get("tables")
         if numbers is None:
             numbers, n = [], 1
