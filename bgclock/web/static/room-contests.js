@@ -50,7 +50,17 @@ function render() {
   }
 }
 
+/** The headings' words (room.js applied I18N before these strings were merged). */
+function applyStrings() {
+  for (const id of ["room-swing", "room-couples"]) {
+    const node = document.getElementById(id);
+    if (node) I18N.apply(node);
+  }
+  render();
+}
+
 const lang = document.getElementById("btn-lang");
-if (lang) lang.addEventListener("click", () => setTimeout(render, 0));
+if (lang) lang.addEventListener("click", () => setTimeout(applyStrings, 0));
+applyStrings();
 poll();
 setInterval(poll, POLL_MS);
