@@ -93,8 +93,8 @@ def test_a_six_player_swing_on_three_table_pages_until_one_holds_everything(
                 menu(page, "A", "game_over-backgammon")
             wait(page, "s.phase === 'match_over'")
         # every result came from a clock: the round is played
-        until(d, f"!!document.querySelector('#sw-pair') || "
-                 f"!!document.querySelector('.swing-winner')", 10000)
+        until(d, "!!document.querySelector('#sw-pair') || "
+                 "!!document.querySelector('.swing-winner')", 10000)
         played = live.api("GET", f"{base}/state")["swing"]["rounds"][-1]
         assert all(g["source"] == "clock" for g in played["games"])
     sw = live.api("GET", f"{base}/state")["swing"]
