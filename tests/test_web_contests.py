@@ -7,6 +7,7 @@ display.  Debian's chromium only (never a downloaded one); skipped without it.
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 import pytest
@@ -31,6 +32,20 @@ def _open_screen(d: Any, tid: int) -> None:
     d.wait_for_selector("#con-pick")
     until(d, f"!!document.querySelector('#con-pick option[value=\"{tid}\"]')")
     d.select_option("#con-pick", str(tid))
+
+
+def _until_api(check: Any, timeout_s: float = 8.0) -> None:
+    """Until ``check()`` (the server's state) holds."""
+    end = time.monotonic() + timeout_s
+    while not check():
+        assert time.monotonic() < end, "never happened"
+        time.sleep(0.05)
+
+
+def _shot(d: Any, path: str) -> None:
+    """The screen alone, its header not floating over it."""
+    d.add_style_tag(content=".dir-head { position: static !important; }")
+    d.locator("#contests").screenshot(path=path)
 
 
 def _table_link(live: LiveServer, base: str, number: int) -> str:
@@ -66,44 +81,50 @@ def test_a_six_player_swing_on_three_table_pages_until_one_holds_everything(
         if state["swing"]["winner"]:
             break
         rounds += 1
-        assert rounds <= 12
+        assert rounds <= 8
         d.click("#sw-pair")
         until(d, "document.querySelectorAll('.swing-games li').length > 0")
         if SHOTS and rounds == 2:
             d.wait_for_timeout(500)  # the table links
-            d.locator("#contests").screenshot(path=f"{SHOTS}/swing-round.png")
+            _shot(d, f"{SHOTS}/swing-round.png")
         sw = live.api("GET", f"{base}/state")["swing"]
         assert sw["under_way"] and len(sw["games"]) == len([n for n in names
                                                             if sw["vp"][n] > 0]) // 2
+        expected = []
         for i, g in enumerate(sw["games"]):
             page = tables.get(g["table"])
             if page is None:
                 page = tables[g["table"]] = pages.open(_table_link(live, base, g["table"]))
             wait(page, "s.phase === 'setup' && s.length === 1", timeout=8000)
+            # the richer player wins (so the contest ends in a few rounds)
+            win, lose = ("A", "B") if sw["vp"][g["a"]] >= sw["vp"][g["b"]] else ("B", "A")
+            dice = {win: 5, lose: 2}
             if (rounds + i) % 2:
-                # B rolls higher: B on turn concedes a gammon, A accepts
-                roll(page, 2, 5)
-                wait(page, "s.phase === 'playing' && s.on_turn === 'B'")
-                menu(page, "B", "concede-gammon")
+                # the loser rolls higher, concedes a gammon on turn; the winner accepts
+                dice = {win: 2, lose: 5}
+                roll(page, dice["A"], dice["B"])
+                wait(page, f"s.phase === 'playing' && s.on_turn === '{lose}'")
+                menu(page, lose, "concede-gammon")
                 wait(page, "s.phase === 'offer'")
-                act(page, "A", "accept")
+                act(page, win, "accept")
+                expected.append("gammon")
             else:
-                roll(page, 5, 2)
-                wait(page, "s.phase === 'playing' && s.on_turn === 'A'")
-                menu(page, "A", "game_over-backgammon")
+                roll(page, dice["A"], dice["B"])
+                wait(page, f"s.phase === 'playing' && s.on_turn === '{win}'")
+                menu(page, win, "game_over-backgammon")
+                expected.append("backgammon")
             wait(page, "s.phase === 'match_over'")
         # every result came from a clock: the round is played
         until(d, "!!document.querySelector('#sw-pair') || "
                  "!!document.querySelector('.swing-winner')", 10000)
         played = live.api("GET", f"{base}/state")["swing"]["rounds"][-1]
         assert all(g["source"] == "clock" for g in played["games"])
+        assert [g["result"] for g in played["games"]] == expected
     sw = live.api("GET", f"{base}/state")["swing"]
     assert sw["vp"][sw["winner"]] == 600 and len(sw["out"]) == 5
     assert len(tables) == 3
     d.wait_for_selector(".swing-winner")
     assert d.locator(".vp-chart polyline").count() == 6
-    if SHOTS:
-        d.locator("#contests").screenshot(path=f"{SHOTS}/swing-dashboard.png")
     room = pages.open(live.api("GET", f"{base}/state")["room_url"], WIDE)
     room.wait_for_selector("#room-swing:not([hidden]) .vp-chart")
     assert sw["winner"] in room.locator("#room-swing .swing-winner").inner_text()
@@ -153,19 +174,19 @@ def test_couples_encounters_decided_in_phase_two_and_in_phase_three(
         got = live.api("GET", f"{base}/state")["couples"]["encounters"][0]
         return all(m["winner"] for m in got["matches"][:2])
 
-    for _ in range(100):
-        if phase1_done():
-            break
-        d.wait_for_timeout(100)
+    _until_api(phase1_done)
     got = live.api("GET", f"{base}/state")["couples"]["encounters"][0]
     assert [m["source"] for m in got["matches"][:2]] == ["clock", "clock"]
     assert got["wins"][e0["a"]] == 2
     # phase 2, a consultation at one table; its result by hand decides the encounter
-    d.wait_for_timeout(3000)  # the screen re-reads the state
+    until(d, "[...document.querySelectorAll(\".encounter[data-encounter='0'] li\")]"
+             ".slice(0, 2).every((li) => li.textContent.includes('★'))", 8000)
     enc.locator("button", has_text="Start the next phase").click()
     until(d, "document.querySelector(\".encounter[data-encounter='0']\").textContent"
              ".includes('consultation')")
-    info = live.api("GET", f"/api/tables/{live.api('GET', f'{base}/state')['tables']['1']}")
+    table1 = live.api("GET", f"{base}/state")["tables"]["1"]
+    _until_api(lambda: live.api("GET", f"/api/tables/{table1}")["teams"])
+    info = live.api("GET", f"/api/tables/{table1}")
     assert info["teams"] and info["players"] == [e0["a"], e0["b"]]
     enc.locator("button", has_text=f"{e0['a']} won").click()
     until(d, "document.querySelector(\".encounter[data-encounter='0'] .decided\") !== null")
@@ -179,8 +200,10 @@ def test_couples_encounters_decided_in_phase_two_and_in_phase_three(
                         (4, m[4]["a"])]:
         item = enc1.locator("li").nth(idx)
         item.locator("button", has_text=f"{winner} won").click()
-        until(d, "document.querySelector('#contests .msg').textContent === 'Done.'")
-        d.wait_for_timeout(200)
+        _until_api(lambda: live.api("GET", f"{base}/state")["couples"]["encounters"][1]
+                   ["matches"][idx]["winner"] == winner)  # noqa: B023
+        until(d, f"document.querySelectorAll(\".encounter[data-encounter='1'] li\")[{idx}]"
+                 f".textContent.includes('★')")
     got = live.api("GET", f"{base}/state")["couples"]
     assert got["encounters"][1]["decided_after_phase"] == 3
     assert got["encounters"][1]["wins"] == {e1["a"]: 3, e1["b"]: 2}
@@ -188,7 +211,7 @@ def test_couples_encounters_decided_in_phase_two_and_in_phase_three(
     assert top["encounters"] == 1
     d.wait_for_selector(".encounter[data-encounter='1'] .decided")
     if SHOTS:
-        d.locator("#contests").screenshot(path=f"{SHOTS}/couples-dashboard.png")
+        _shot(d, f"{SHOTS}/couples-dashboard.png")
     room = pages.open(live.api("GET", f"{base}/state")["room_url"], WIDE)
     room.wait_for_selector("#room-couples:not([hidden]) .standings")
     assert room.locator("#room-couples .standings tbody tr").count() == 3

@@ -133,8 +133,11 @@ export function vpChart(sw, t) {
     const last = sw.history[sw.history.length - 1] || {};
     svg.append(s("polyline", { points: points, fill: "none", stroke: colour(i), "stroke-width": "2.5",
       "data-player": name }));
-    svg.append(s("text", { x: String(W - R + 6), y: String(y(last[name] || 0) + 4), fill: colour(i),
-      class: "label" }, name));
+    // the players still in are labelled (those out share the 0 line: the table names them)
+    if (last[name]) {
+      svg.append(s("text", { x: String(W - R + 6), y: String(y(last[name]) + 4), fill: colour(i),
+        class: "label" }, name));
+    }
   });
   return svg;
 }
