@@ -220,11 +220,13 @@ function couplesSection() {
   }
   out.append(h("h4", {}, t("cp.standings")), standingsTable(cp, t));
   for (const e of cp.encounters) {
+    // results by hand: a match at a table, or one of the phase now to play
+    const open = Math.min(...e.matches.filter((m) => !m.winner).map((m) => m.phase));
     const view = encounterView(e, t, (/** @type {CouplesMatch} */ m) => {
       const span = h("span", {});
       const link = cp.clock === "none" || m.winner ? null : tableLink(m.table);
       if (link) span.append(link, " ");
-      if (!m.winner && (m.table != null || !e.winner)) {
+      if (!m.winner && (m.table != null || (!e.winner && m.phase === open))) {
         for (const who of [m.a, m.b]) {
           span.append(button(t("sw.won", { name: who }), () => act("/couples/results",
             { encounter: e.encounter, phase: m.phase, match: m.match, winner: who })), " ");
