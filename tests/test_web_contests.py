@@ -74,6 +74,8 @@ def test_a_six_player_swing_on_three_table_pages_until_one_holds_everything(
     swing = live.api("GET", f"{base}/state")["swing"]
     assert swing["clock_override"] == {"reserve_ms": 120_000} and swing["cpp"] == 40
     assert "CPP now: 40" in d.locator(".cpp-now").inner_text()
+    room = pages.open(live.api("GET", f"{base}/state")["room_url"], WIDE)
+    room.wait_for_selector("#room-swing:not([hidden]) .vp-table")
     tables: dict[int, Any] = {}
     rounds = 0
     while True:
@@ -84,9 +86,14 @@ def test_a_six_player_swing_on_three_table_pages_until_one_holds_everything(
         assert rounds <= 8
         d.click("#sw-pair")
         until(d, "document.querySelectorAll('.swing-games li').length > 0")
-        if SHOTS and rounds == 2:
-            d.wait_for_timeout(500)  # the table links
-            _shot(d, f"{SHOTS}/swing-round.png")
+        if rounds == 2:  # the room shows the round's games, the CPP and who is all-in
+            until(room, f"document.querySelectorAll('#room-swing .swing-games li').length === "
+                        f"{len(live.api('GET', f'{base}/state')['swing']['games'])}")
+            assert "CPP" in room.locator("#room-swing .cpp-now").inner_text()
+            if SHOTS:
+                d.wait_for_timeout(500)  # the table links
+                _shot(d, f"{SHOTS}/swing-round.png")
+                room.locator("#room-swing").screenshot(path=f"{SHOTS}/swing-room.png")
         sw = live.api("GET", f"{base}/state")["swing"]
         assert sw["under_way"] and len(sw["games"]) == len([n for n in names
                                                             if sw["vp"][n] > 0]) // 2
@@ -125,11 +132,8 @@ def test_a_six_player_swing_on_three_table_pages_until_one_holds_everything(
     assert len(tables) == 3
     d.wait_for_selector(".swing-winner")
     assert d.locator(".vp-chart polyline").count() == 6
-    room = pages.open(live.api("GET", f"{base}/state")["room_url"], WIDE)
-    room.wait_for_selector("#room-swing:not([hidden]) .vp-chart")
+    room.wait_for_selector("#room-swing .swing-winner")
     assert sw["winner"] in room.locator("#room-swing .swing-winner").inner_text()
-    if SHOTS:
-        room.locator("#room-swing").screenshot(path=f"{SHOTS}/swing-room.png")
     room.click("#btn-lang")
     until(room, "document.getElementById('h-swing').textContent === 'Swing' && "
                 "document.querySelector('#room-swing .swing-winner').textContent"

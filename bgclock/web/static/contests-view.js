@@ -188,3 +188,19 @@ export function encounterView(e, t, extra) {
   }
   return out;
 }
+
+/**
+ * The games of the round under way: players, table, stake, all-in, result.
+ * @param {SwingState} sw
+ * @param {Translate} t
+ * @returns {HTMLElement}
+ */
+export function swingGames(sw, t) {
+  const list = h("ul", { class: "swing-games" });
+  for (const g of sw.games) {
+    list.append(h("li", {}, t("sw.table", { n: g.table }) + " · " + g.a + " – " + g.b + " · "
+      + t("sw.stake", { s: g.stake }) + (g.all_in ? " · " + t("sw.all_in") : "")
+      + (g.winner ? " · ★ " + g.winner + " (" + t("sw." + g.result) + (g.cube > 1 ? " ×" + g.cube : "") + ")" : "")));
+  }
+  return list;
+}

@@ -5,7 +5,7 @@
  * the VP chart and the couples standings with each encounter (contests-view.js).
  * Its sections stay hidden while the tournament has neither event. */
 import { i18n } from "./contests-strings.js";
-import { encounterView, standingsTable, swingHead, vpChart, vpTable } from "./contests-view.js";
+import { encounterView, standingsTable, swingGames, swingHead, vpChart, vpTable } from "./contests-view.js";
 
 const I18N = i18n();
 const t = I18N.t;
@@ -40,7 +40,7 @@ function render() {
     const grid = document.createElement("div");
     grid.className = "swing-grid";
     grid.append(vpTable(sw, t), vpChart(sw, t));
-    body.replaceChildren(swingHead(sw, t), grid);
+    body.replaceChildren(swingHead(sw, t), ...(sw.under_way ? [swingGames(sw, t)] : []), grid);
   }
   couples.hidden = !cp;
   if (cp) {
