@@ -281,3 +281,32 @@ async def test_couples_knockout_pairs_the_next_round_and_refusals(live: Any) -> 
     final = state["couples"]["encounters"][2]
     assert (final["a"], final["b"], final["round"]) == ("K1", "K3", 1)
     assert state["couples"]["champion"] is None
+
+
+async def test_a_swing_game_lost_on_time_counts_as_a_single_game_from_the_clock(
+        live: Any) -> None:
+    # usbgf-2013: a player whose time runs out loses the match (a fixed short reserve)
+    base = await _tournament(live)
+    await _players(live, base, ["Ada", "Bea"])
+    await _post(live, f"{base}/swing", {"start_vp": 50, "cpp": [10], "rules": "usbgf-2013-delay",
+                                        "clock_override": {"reserve_ms": 300, "delay_ms": 0}},
+                status=201)
+    started = await _post(live, f"{base}/swing/rounds", {"seed": 3})
+    game = started["state"]["swing"]["games"][0]
+    info = (await live.http.get(f"/api/tables/{started['tables'][0]['table_id']}",
+                                headers=DIRECTOR)).json()
+    async with Device.open(live.ws_url, {"token": info["token"]}) as device:
+        await device.welcome()
+        ack = await device.cmd("opening_roll", dice=[3, 5])  # B to play: B's clock runs
+        assert ack["type"] == "ack"
+        expiry = await device.expect("expiry")
+        assert expiry["state"]["phase"] == "match_over"
+
+    async def played() -> Any:
+        return (await _state(live, base))["swing"]["rounds"]
+
+    rounds = await _until(played)
+    g = rounds[0]["games"][0]
+    assert (g["winner"], g["result"], g["cube"], g["source"]) == (game["a"], "single", 1,
+                                                                  "clock")
+    assert (await _state(live, base))["swing"]["vp"][game["a"]] == 60

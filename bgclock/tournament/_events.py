@@ -375,12 +375,7 @@ class Events:
         for key, value in override.items():
             if key != "mode":
                 _int(value, f"clock_override.{key}", 0, 10**9)
-        try:
-            swing = Swing(names, start_vp=start, cpp=cpp)  # type: ignore[arg-type]
-        except InvalidContest as exc:
-            if str(exc).startswith("players"):
-                raise
-            raise InvalidContest(str(exc)) from None
+        swing = Swing(names, start_vp=start, cpp=cpp)  # type: ignore[arg-type]
         self.swing = SwingEvent(swing=swing, start_vp=swing.vp[names[0]], rules=rules,
                                 clock=str(clock), clock_override=dict(override),
                                 history=[dict(swing.vp)])
