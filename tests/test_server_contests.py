@@ -310,3 +310,36 @@ async def test_a_swing_game_lost_on_time_counts_as_a_single_game_from_the_clock(
     assert (g["winner"], g["result"], g["cube"], g["source"]) == (game["a"], "single", 1,
                                                                   "clock")
     assert (await _state(live, base))["swing"]["vp"][game["a"]] == 60
+
+
+async def test_a_swing_result_is_corrected_until_the_next_round_is_paired(live: Any) -> None:
+    base = await _tournament(live)
+    await _players(live, base, ["Ada", "Bea", "Cid", "Dan"])
+    await _post(live, f"{base}/swing", {"start_vp": 100, "cpp": [10], "clock": "none"},
+                status=201)
+    started = await _post(live, f"{base}/swing/rounds", {"seed": 5})
+    g0, g1 = started["state"]["swing"]["games"]
+    r = await live.http.post(f"{base}/swing/corrections", headers=DIRECTOR,
+                             json={"game": 0, "winner": g0["a"]})
+    assert r.status_code == 409 and "no result" in r.json()["message"]
+    await _post(live, f"{base}/swing/results", {"game": 0, "winner": g0["a"]})
+    # under way: the game's result changes, nothing is played yet
+    body = await _post(live, f"{base}/swing/corrections",
+                       {"game": 0, "winner": g0["b"], "result": "gammon", "reason": "sheet"})
+    assert body["done"] == [{"game": 0, "winner": g0["b"], "was": g0["a"], "replayed": False}]
+    body = await _post(live, f"{base}/swing/results", {"game": 1, "winner": g1["a"]})
+    vp = body["state"]["swing"]["vp"]
+    assert (vp[g0["b"]], vp[g0["a"]], vp[g1["a"]]) == (120, 80, 110)
+    # the last round played: it is played again from the stacks at its start
+    body = await _post(live, f"{base}/swing/corrections",
+                       {"game": 1, "winner": g1["b"], "cube": 4, "reason": "cube was 4"})
+    assert body["done"][0]["replayed"]
+    sw = body["state"]["swing"]
+    assert (sw["vp"][g1["b"]], sw["vp"][g1["a"]]) == (140, 60)
+    assert sw["history"][-1] == sw["vp"] and sum(sw["vp"].values()) == 400
+    assert sw["rounds"][0]["games"][1]["corrected"] == {"from": [g1["a"], "single", 1],
+                                                        "reason": "cube was 4"}
+    await _post(live, f"{base}/swing/rounds", {"seed": 6})
+    r = await live.http.post(f"{base}/swing/corrections", headers=DIRECTOR,
+                             json={"game": 1, "winner": g1["a"]})
+    assert r.status_code == 409

@@ -127,6 +127,19 @@ def test_a_six_player_swing_on_three_table_pages_until_one_holds_everything(
         played = live.api("GET", f"{base}/state")["swing"]["rounds"][-1]
         assert all(g["source"] == "clock" for g in played["games"])
         assert [g["result"] for g in played["games"]] == expected
+        if rounds == 1:  # the director corrects a result of the round just played
+            g0 = played["games"][0]
+            d.select_option("#sw-fix-result-0", "single")
+            d.locator(".swing-last li").first.locator(
+                "button", has_text=f"Correct: {g0['winner']} won").click()
+            _until_api(lambda: live.api("GET", f"{base}/state")["swing"]["rounds"][0]
+                       ["games"][0]["corrected"] is not None)
+            fixed = live.api("GET", f"{base}/state")["swing"]
+            assert fixed["rounds"][0]["games"][0]["result"] == "single"
+            assert fixed["rounds"][0]["games"][0]["corrected"]["from"] == [
+                g0["winner"], g0["result"], 1]
+            assert sum(fixed["vp"].values()) == 600
+            until(d, "!!document.querySelector('#sw-pair')")
     sw = live.api("GET", f"{base}/state")["swing"]
     assert sw["vp"][sw["winner"]] == 600 and len(sw["out"]) == 5
     assert len(tables) == 3

@@ -227,6 +227,16 @@ async def post_swing_result(server: Server, request: Request) -> Response:
     return await _run(server, request, [{"do": "swing_result", **data, "source": "hand"}])
 
 
+async def post_swing_correction(server: Server, request: Request) -> Response:
+    """Another result for a game of the round under way, or of the last round
+    played while the next is not paired (the round is played again)."""
+    try:
+        data = _fields(await _body(request), {"game", "winner", "result", "cube", "reason"})
+    except Refused as exc:
+        return exc.response()
+    return await _run(server, request, [{"do": "swing_correct", **data}])
+
+
 async def post_couples(server: Server, request: Request) -> Response:
     """Create the couples event: couples [{name, players: [id1, id2]}],
     format (knockout/round_robin), length, rules, clock (required/none)."""
@@ -306,6 +316,7 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("/swing", "POST", post_swing),
     ("/swing/rounds", "POST", post_swing_round),
     ("/swing/results", "POST", post_swing_result),
+    ("/swing/corrections", "POST", post_swing_correction),
     ("/couples", "POST", post_couples),
     ("/couples/phases", "POST", post_couples_phase),
     ("/couples/results", "POST", post_couples_result),

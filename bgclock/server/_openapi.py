@@ -346,6 +346,13 @@ def _contest_paths() -> dict[str, Any]:
             body=obj({"game": integer, "winner": {"type": "string"},
                       "result": {"enum": ["single", "gammon", "backgammon"]},
                       "cube": {"type": "integer", "minimum": 1}}, ["game", "winner"]))},
+        f"{base}/swing/corrections": {"post": _op(
+            "another result for a game of the round under way, or of the last round played "
+            "before the next is paired (the round is played again)", ok, params=tid,
+            body=obj({"game": integer, "winner": {"type": "string"},
+                      "result": {"enum": ["single", "gammon", "backgammon"]},
+                      "cube": {"type": "integer", "minimum": 1},
+                      "reason": {"type": "string", "maxLength": 200}}, ["game", "winner"]))},
         f"{base}/couples": {"post": _op(
             "create the couples event: couples (player 1 and player 2), format, match "
             "length, rule book, clock", created, params=tid,

@@ -31,6 +31,7 @@ difference from the scores entered).
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -43,7 +44,7 @@ from ._swing import RESULTS, Swing, SwingGame, cpp_for_round
 if TYPE_CHECKING:
     from ._running import Tournament
 
-EVENT_ACTIONS: Final = ("swing_create", "swing_round", "swing_result",
+EVENT_ACTIONS: Final = ("swing_create", "swing_round", "swing_result", "swing_correct",
                         "couples_create", "couples_phase", "couples_result")
 FORMATS: Final = ("knockout", "round_robin")
 TABLE_POLICIES: Final = ("required", "none")
@@ -108,6 +109,21 @@ def _numbers(given: Any, count: int, busy: set[int]) -> list[int]:
     return list(given)
 
 
+def _game_result(a: Mapping[str, Any], g: SwingGameAt) -> tuple[str, str, int]:
+    """(winner, result, cube) of a game's result, checked."""
+    winner = a.get("winner")
+    if winner not in (g.a, g.b):
+        raise InvalidContest(f"winner: must be {g.a} or {g.b}")
+    result = a.get("result", "single")
+    if result not in RESULTS:
+        raise InvalidContest("result: must be single, gammon or backgammon")
+    cube = a.get("cube", 1)
+    if (not isinstance(cube, int) or isinstance(cube, bool) or not 1 <= cube <= 4096
+            or cube & (cube - 1)):
+        raise InvalidContest("cube: must be 1, 2, 4, ... (at most 4096)")
+    return str(winner), str(result), cube
+
+
 def _names(t: Tournament, ids: Any, where: str) -> list[str]:
     if not isinstance(ids, list):
         raise InvalidContest(f"{where}: must be a list of player ids")
@@ -140,11 +156,13 @@ class SwingGameAt:
     result: str = "single"
     cube: int = 1
     source: str | None = None
+    #: {"from": [winner, result, cube], "reason"} once corrected.
+    corrected: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "table": self.table, "stake": self.stake,
                 "all_in": self.all_in, "winner": self.winner, "result": self.result,
-                "cube": self.cube, "source": self.source}
+                "cube": self.cube, "source": self.source, "corrected": self.corrected}
 
 
 @dataclass(slots=True, kw_only=True)
@@ -162,6 +180,10 @@ class SwingEvent:
     history: list[dict[str, int]] = field(default_factory=list)
     #: The games of the rounds played, as they were entered.
     played: list[list[dict[str, Any]]] = field(default_factory=list)
+    #: The contest before the last round played and that round's games, kept
+    #: until the next round is paired (a correction replays the round).
+    before_last: Swing | None = None
+    last_games: list[SwingGameAt] = field(default_factory=list)
 
     @property
     def under_way(self) -> bool:
@@ -181,6 +203,7 @@ class SwingEvent:
             "round": s.round_no, "cpp": s.cpp,
             "next_cpp": cpp_for_round(s.cpp_schedule, s.round_no + 1),
             "under_way": self.under_way, "seed": self.seed, "sitting": self.sitting,
+            "correctable": self.before_last is not None,
             "games": [g.to_dict() for g in self.games],
             "all_in": sorted({n for g in self.games if g.all_in for n in (g.a, g.b)
                               if s.vp[n] < s.cpp}),
@@ -398,6 +421,7 @@ class Events:
             stake, all_in = ev.swing.stake(x, y)
             games.append(SwingGameAt(a=x, b=y, table=n, stake=stake, all_in=all_in))
         ev.games, ev.sitting, ev.seed = games, sitting, seed
+        ev.before_last, ev.last_games = None, []
         return {"round": ev.swing.round_no, "cpp": ev.swing.cpp, "sitting": sitting,
                 "assigned": [{"game": i, "table": g.table, "a": g.a, "b": g.b}
                              for i, g in enumerate(games)]}
@@ -411,30 +435,59 @@ class Events:
         g = ev.games[i]
         if g.winner is not None:
             raise IllegalContest(f"game {i} already has its winner")
-        winner = a.get("winner")
-        if winner not in (g.a, g.b):
-            raise InvalidContest(f"winner: must be {g.a} or {g.b}")
-        result = a.get("result", "single")
-        if result not in RESULTS:
-            raise InvalidContest("result: must be single, gammon or backgammon")
-        cube = a.get("cube", 1)
-        if (not isinstance(cube, int) or isinstance(cube, bool) or not 1 <= cube <= 4096
-                or cube & (cube - 1)):
-            raise InvalidContest("cube: must be 1, 2, 4, ... (at most 4096)")
+        winner, result, cube = _game_result(a, g)
         source = _source(a.get("source", "hand"))
-        g.winner, g.result, g.cube, g.source = str(winner), str(result), cube, source
+        g.winner, g.result, g.cube, g.source = winner, result, cube, source
         done: dict[str, Any] = {"game": i, "winner": winner}
         if all(x.winner is not None for x in ev.games):
-            outcome = ev.swing.play_round([
-                SwingGame(a=x.a, b=x.b, winner=x.winner or "", result=x.result, cube=x.cube)
-                for x in ev.games])
-            ev.played.append([{**x.to_dict(), "vp_moved": o.vp_moved}
-                              for x, o in zip(ev.games, outcome.games, strict=True)])
+            before = copy.deepcopy(ev.swing)
+            outcome = self._play(ev, ev.games)
+            ev.played.append(outcome)
             ev.history.append(dict(ev.swing.vp))
+            ev.before_last, ev.last_games = before, ev.games
             ev.games, ev.sitting = [], None
-            done["round_played"] = outcome.round_no
+            done["round_played"] = ev.swing.round_no - 1
             done["winner_of_swing"] = ev.swing.winner
         return done
+
+    @staticmethod
+    def _play(ev: SwingEvent, games: list[SwingGameAt]) -> list[dict[str, Any]]:
+        outcome = ev.swing.play_round([
+            SwingGame(a=x.a, b=x.b, winner=x.winner or "", result=x.result, cube=x.cube)
+            for x in games])
+        return [{**x.to_dict(), "vp_moved": o.vp_moved}
+                for x, o in zip(games, outcome.games, strict=True)]
+
+    def _swing_correct(self, a: Mapping[str, Any], t: Tournament) -> dict[str, Any]:
+        """Another result for a game of the round under way, or of the last
+        round played while the next is not paired (the round is played again
+        from the stacks at its start)."""
+        _only(a, {"game", "winner", "result", "cube", "reason"})
+        ev = self.swing
+        if ev is None:
+            raise IllegalContest("there is no Swing")
+        replay = not ev.under_way
+        games = ev.last_games if replay else ev.games
+        if replay and ev.before_last is None:
+            raise IllegalContest("only a game of the round under way, or of the last round "
+                                 "played before the next is paired, can be corrected")
+        i = _int(a.get("game"), "game", 0, max(len(games) - 1, 0))
+        g = games[i]
+        if g.winner is None:
+            raise IllegalContest(f"game {i} has no result to correct")
+        reason = a.get("reason")
+        if reason is not None:
+            _text(reason, "reason", 200)
+        winner, result, cube = _game_result(a, g)
+        old = [g.winner, g.result, g.cube]
+        g.winner, g.result, g.cube = winner, result, cube
+        g.corrected = {"from": old, "reason": reason}
+        if replay:
+            assert ev.before_last is not None
+            ev.swing = copy.deepcopy(ev.before_last)
+            ev.played[-1] = self._play(ev, games)
+            ev.history[-1] = dict(ev.swing.vp)
+        return {"game": i, "winner": winner, "was": old[0], "replayed": replay}
 
     # -------------------------------------------------------------- couples
 

@@ -6,11 +6,13 @@
 
 /**
  * @typedef {{a: string, b: string, table: number, stake: number, all_in: boolean,
- *   winner: (string|null), result: string, cube: number, source: (string|null)}} SwingGame
+ *   winner: (string|null), result: string, cube: number, source: (string|null),
+ *   corrected?: (Object<string, any>|null)}} SwingGame
  * @typedef {{players: string[], start_vp: number, cpp_schedule: number[], rules: string,
  *   clock: string, vp: Object<string, number>, out: string[], winner: (string|null),
  *   round: number, cpp: number, next_cpp: number, under_way: boolean, seed: (number|null),
- *   sitting: (string|null), games: SwingGame[], all_in: string[],
+ *   sitting: (string|null), games: SwingGame[], all_in: string[], correctable: boolean,
+ *   rounds: {round: number, cpp: number, sat_out: string[], games: SwingGame[]}[],
  *   history: Object<string, number>[]}} SwingState
  * @typedef {{phase: number, match: number, a: string, b: string, teams: boolean,
  *   table: (number|null), winner: (string|null), score: (number[]|null),

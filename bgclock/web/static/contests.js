@@ -188,6 +188,25 @@ function swingSection() {
     });
     out.append(h("h4", {}, t("sw.games")), list);
   }
+  if (!sw.under_way && sw.correctable && sw.rounds.length) {
+    // the last round played can be corrected until the next one is paired
+    const last = sw.rounds[sw.rounds.length - 1];
+    const list = h("ol", { class: "swing-last", start: "0" });
+    last.games.forEach((g, i) => {
+      const item = h("li", {}, g.a + " – " + g.b + " · ★ " + g.winner + " (" + t("sw." + g.result)
+        + (g.cube > 1 ? " ×" + g.cube : "") + ")" + (g.corrected ? " · " + t("sw.corrected") : ""));
+      const result = h("select", { id: "sw-fix-result-" + i, "aria-label": t("sw.result") },
+        ...["single", "gammon", "backgammon"].map((r) => h("option", { value: r }, t("sw." + r))));
+      const cube = h("input", { id: "sw-fix-cube-" + i, type: "number", min: "1", value: "1", "aria-label": t("sw.cube"), class: "cube" });
+      item.append(" ", result, " ", cube);
+      for (const who of [g.a, g.b]) {
+        item.append(" ", button(t("sw.correct", { name: who }), () => act("/swing/corrections",
+          { game: i, winner: who, result: value("sw-fix-result-" + i), cube: Number(value("sw-fix-cube-" + i)) })));
+      }
+      list.append(item);
+    });
+    out.append(h("h4", {}, t("sw.last_round", { n: last.round })), list);
+  }
   out.append(h("div", { class: "swing-grid" }, vpTable(sw, t), vpChart(sw, t)));
   return out;
 }
