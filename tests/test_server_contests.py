@@ -343,3 +343,42 @@ async def test_a_swing_result_is_corrected_until_the_next_round_is_paired(live: 
     r = await live.http.post(f"{base}/swing/corrections", headers=DIRECTOR,
                              json={"game": 1, "winner": g1["a"]})
     assert r.status_code == 409
+
+
+async def test_a_couples_correction_re_pairs_an_untouched_knockout_round(live: Any) -> None:
+    base = await _tournament(live)
+    await _players(live, base, [f"P{i}" for i in range(1, 9)])
+    body = await _post(live, f"{base}/couples", {
+        "format": "knockout", "length": 1, "clock": "none",
+        "couples": [{"name": f"K{i}", "players": [2 * i - 1, 2 * i]} for i in range(1, 5)]},
+        status=201)
+    for k in (0, 1):
+        enc = body["state"]["couples"]["encounters"][k]
+        m = enc["matches"]
+        for idx in (0, 1, 2):
+            body = await _post(live, f"{base}/couples/results", {
+                "encounter": k, "phase": m[idx]["phase"], "match": m[idx]["match"],
+                "winner": [m[0]["a"], m[1]["a"], enc["a"]][idx]})
+    final = body["state"]["couples"]["encounters"][2]
+    assert (final["a"], final["b"]) == ("K1", "K3")
+    # encounter 0's phase 2 went the other way: 2-1, undecided; the final is withdrawn
+    enc0 = body["state"]["couples"]["encounters"][0]
+    body = await _post(live, f"{base}/couples/corrections", {
+        "encounter": 0, "phase": 2, "match": 0, "winner": enc0["b"], "reason": "sheet"})
+    assert body["done"][0]["was"] == "K1" and body["done"][0]["encounter_winner"] is None
+    couples = body["state"]["couples"]
+    assert len(couples["encounters"]) == 2
+    assert couples["encounters"][0]["matches"][2]["corrected"] == {"from": "K1",
+                                                                   "reason": "sheet"}
+    # K2 wins both phase 3 matches: K2 meets K3 in the final
+    m = couples["encounters"][0]["matches"]
+    for idx in (3, 4):
+        body = await _post(live, f"{base}/couples/results", {
+            "encounter": 0, "phase": 3, "match": m[idx]["match"], "winner": m[idx]["b"]})
+    final = body["state"]["couples"]["encounters"][2]
+    assert (final["a"], final["b"]) == ("K2", "K3")
+    await _post(live, f"{base}/couples/results", {"encounter": 2, "phase": 1, "match": 0,
+                                                  "winner": final["matches"][0]["a"]})
+    r = await live.http.post(f"{base}/couples/corrections", headers=DIRECTOR, json={
+        "encounter": 0, "phase": 2, "match": 0, "winner": "K1"})
+    assert r.status_code == 409 and "later round" in r.json()["message"]

@@ -292,6 +292,15 @@ async def post_couples_result(server: Server, request: Request) -> Response:
     return await _run(server, request, [{"do": "couples_result", **data, "source": "hand"}])
 
 
+async def post_couples_correction(server: Server, request: Request) -> Response:
+    try:
+        data = _fields(await _body(request), {"encounter", "phase", "match", "winner",
+                                              "score", "reason"})
+    except Refused as exc:
+        return exc.response()
+    return await _run(server, request, [{"do": "couples_correct", **data}])
+
+
 async def events_json(request: Request) -> Response:
     """The Swing and couples events for the room display (room token or the
     director's key)."""
@@ -320,4 +329,5 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("/couples", "POST", post_couples),
     ("/couples/phases", "POST", post_couples_phase),
     ("/couples/results", "POST", post_couples_result),
+    ("/couples/corrections", "POST", post_couples_correction),
 ]

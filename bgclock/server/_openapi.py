@@ -375,6 +375,15 @@ def _contest_paths() -> dict[str, Any]:
                       "match": integer, "winner": {"type": "string"},
                       "score": {"type": "array", "items": {"type": "integer"}}},
                      ["encounter", "phase", "match", "winner"]))},
+        f"{base}/couples/corrections": {"post": _op(
+            "another winner for a couples match (a knockout's later round, while untouched, "
+            "is paired again)", ok, params=tid,
+            body=obj({"encounter": integer, "phase": {"type": "integer", "minimum": 1,
+                                                      "maximum": 3},
+                      "match": integer, "winner": {"type": "string"},
+                      "score": {"type": "array", "items": {"type": "integer"}},
+                      "reason": {"type": "string", "maxLength": 200}},
+                     ["encounter", "phase", "match", "winner"]))},
         f"{base}/events.json": {"get": _op(
             "the Swing and couples for the room display (room token or director)",
             {"200": _ok({"type": "object"}), "403": _ok(_ERROR, "wrong room token")},

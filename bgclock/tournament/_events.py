@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from ._running import Tournament
 
 EVENT_ACTIONS: Final = ("swing_create", "swing_round", "swing_result", "swing_correct",
-                        "couples_create", "couples_phase", "couples_result")
+                        "couples_create", "couples_phase", "couples_result", "couples_correct")
 FORMATS: Final = ("knockout", "round_robin")
 TABLE_POLICIES: Final = ("required", "none")
 MAX_SEED: Final = 2**53
@@ -227,6 +227,8 @@ class EncounterAt:
     scores: dict[tuple[int, int], list[int]] = field(default_factory=dict)
     tables: dict[tuple[int, int], int] = field(default_factory=dict)
     sources: dict[tuple[int, int], str] = field(default_factory=dict)
+    #: {(phase, match): {"from", "reason"}} once corrected.
+    corrections: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
 
     def encounter(self) -> Encounter:
         """The pure encounter, the results recorded in (phase, match) order."""
@@ -263,7 +265,8 @@ class EncounterAt:
                                 "teams": phase == 1, "table": self.tables.get(key),
                                 "winner": self.winners.get(key),
                                 "score": self.scores.get(key),
-                                "source": self.sources.get(key)})
+                                "source": self.sources.get(key),
+                                "corrected": self.corrections.get(key)})
         return {"encounter": index, "round": self.round, "a": self.a.name, "b": self.b.name,
                 "wins": e.wins, "winner": e.winner, "decided_after_phase":
                 e.decided_after_phase, "matches": matches}
@@ -600,3 +603,38 @@ class Events:
         assert self.couples is not None
         self.couples.settle()
         return {"encounter": i, "winner": winner, "encounter_winner": enc.encounter().winner}
+
+    def _couples_correct(self, a: Mapping[str, Any], t: Tournament) -> dict[str, Any]:
+        """Another winner for a couples match.  In a knockout, while no
+        encounter of a later round has a result or a table: those are paired
+        again."""
+        _only(a, {"encounter", "phase", "match", "winner", "score", "reason"})
+        i, enc = self._encounter(a)
+        phase = _int(a.get("phase"), "phase", 1, 3) - 1
+        e = enc.encounter()
+        m = _int(a.get("match"), "match", 0, len(e.phases[phase]) - 1)
+        key = (phase, m)
+        if key not in enc.winners:
+            raise IllegalContest("this match has no result to correct")
+        pair = e.phases[phase][m]
+        winner = a.get("winner")
+        if winner not in pair:
+            raise InvalidContest(f"winner: must be {pair[0]} or {pair[1]}")
+        reason = a.get("reason")
+        if reason is not None:
+            _text(reason, "reason", 200)
+        ev = self.couples
+        assert ev is not None
+        later = [x for x in ev.encounters if x.round > enc.round]
+        if ev.format == "knockout" and later:
+            if any(x.winners or x.tables for x in later):
+                raise IllegalContest("a later round has started: correct its matches first")
+            ev.encounters = [x for x in ev.encounters if x.round <= enc.round]
+        old = enc.winners[key]
+        enc.winners[key] = str(winner)
+        if "score" in a:
+            enc.scores[key] = _score(a["score"])
+        enc.corrections[key] = {"from": old, "reason": reason}
+        ev.settle()
+        return {"encounter": i, "winner": winner, "was": old,
+                "encounter_winner": enc.encounter().winner}

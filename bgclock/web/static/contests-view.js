@@ -16,7 +16,7 @@
  *   history: Object<string, number>[]}} SwingState
  * @typedef {{phase: number, match: number, a: string, b: string, teams: boolean,
  *   table: (number|null), winner: (string|null), score: (number[]|null),
- *   source: (string|null)}} CouplesMatch
+ *   source: (string|null), corrected?: (Object<string, any>|null)}} CouplesMatch
  * @typedef {{encounter: number, round: number, a: string, b: string,
  *   wins: Object<string, number>, winner: (string|null),
  *   decided_after_phase: (number|null), matches: CouplesMatch[]}} EncounterState
@@ -182,6 +182,7 @@ export function encounterView(e, t, extra) {
       if (m.teams) item.append(" (" + t("cp.consultation") + ")");
       if (m.table != null) item.append(" · " + t("sw.table", { n: m.table }));
       if (m.score) item.append(" · " + m.score[0] + "–" + m.score[1]);
+      if (m.corrected) item.append(" · " + t("sw.corrected"));
       const more = extra ? extra(m) : null;
       if (more) item.append(" ", more);
       list.append(item);

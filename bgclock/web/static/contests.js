@@ -245,6 +245,11 @@ function couplesSection() {
       const span = h("span", {});
       const link = cp.clock === "none" || m.winner ? null : tableLink(m.table);
       if (link) span.append(link, " ");
+      if (m.winner) {
+        const other = m.winner === m.a ? m.b : m.a;
+        span.append(button(t("sw.correct", { name: other }), () => act("/couples/corrections",
+          { encounter: e.encounter, phase: m.phase, match: m.match, winner: other })), " ");
+      }
       if (!m.winner && (m.table != null || (!e.winner && m.phase === open))) {
         for (const who of [m.a, m.b]) {
           span.append(button(t("sw.won", { name: who }), () => act("/couples/results",
