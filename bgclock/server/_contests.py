@@ -77,11 +77,14 @@ def _pow2(n: int) -> int:
 
 
 def _check_spec(spec: TableSpec) -> None:
-    from .app import _spec_from
+    """The engine takes the spec's clock (the override's figures)."""
+    from bgclock.core import ClockError
+
+    from ._hub import new_match
 
     try:
-        _spec_from(spec.to_dict())
-    except ValueError as exc:
+        new_match(spec)
+    except (ClockError, TypeError, ValueError) as exc:
         raise Refused(422, "invalid", f"body.clock_override: {exc}") from None
 
 
