@@ -32,6 +32,8 @@ const screen = {
   /** @type {Object<string, string>} table id -> its link */ links: {},
   message: "",
   error: false,
+  /** @type {{table: number, table_id: number, message: string, spec: any}[]} tables that did not take their match */
+  notReady: [],
   /** @type {number|null} */ timer: null
 };
 
@@ -105,6 +107,9 @@ async function act(path, body) {
     for (const tb of (out && out.tables) || []) if (tb.table_id && tb.url) screen.links[String(tb.table_id)] = tb.url;
     screen.message = t("con.done");
     screen.error = false;
+    // a table a command reached meanwhile did not take its match: the director renews it
+    screen.notReady = (out && out.not_ready) || [];
+    if (screen.notReady.length) screen.error = true;
   } catch (e) {
     screen.message = String(/** @type {Error} */ (e).message);
     screen.error = true;
@@ -294,6 +299,18 @@ function render() {
   if (!screen.state) return;
   const players = h("p", { class: "con-players" }, screen.state.players.filter((p) => !p.withdrawn)
     .map((p) => p.id + " " + p.name).join(" · "));
+  for (const x of screen.notReady) {
+    // a command reached the table meanwhile: its next match, once the director says so
+    node.append(h("p", { class: "msg err" }, t("con.not_ready", { n: x.table, m: x.message }), " ",
+      button(t("con.renew", { n: x.table }), () => {
+        api("POST", "/api/tables/" + x.table_id + "/next-match", x.spec).then(() => {
+          screen.notReady = screen.notReady.filter((y) => y !== x);
+          screen.message = t("con.done");
+          screen.error = false;
+          render();
+        }).catch((e) => { screen.message = String(e.message); screen.error = true; render(); });
+      })));
+  }
   node.append(players, swingSection(), couplesSection());
 }
 
