@@ -239,6 +239,11 @@ class Tourneys:
         async with hub.lock:
             number = next((n for n, t in hub.state.table_ids.items() if t == table.id), None)
             found = hub.state.at_table(number) if number is not None else None
+            if found is None and number is not None:  # a Swing or couples table (issue 13)
+                from ._contests import clock_result
+
+                await clock_result(self.server, hub, number, table, state)
+                return
             if found is None or state.winner not in ("A", "B"):
                 return
             (event, r, i), m = found

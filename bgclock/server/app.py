@@ -36,7 +36,7 @@ from bgclock import web
 from bgclock.core import ClockError
 from bgclock.store import NotFound, Store, TableSpec
 
-from . import _adjudicate, _desk, _export, _pages, _position_api, _sheet, _tourney
+from . import _adjudicate, _contests, _desk, _export, _pages, _position_api, _sheet, _tourney
 from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_allowed
 from ._bodies import NewTournament, TablePatch, TableSpecBody, spec_fields
 from ._guard import HANDSHAKES, EdgeGuard, install_redaction, served_hosts
@@ -753,6 +753,10 @@ def create_app(
         *[Route(f"/api/tournaments/{{tournament_id}}{path}", director_only(handler),
                 methods=[method])
           for path, method, handler in _tourney.ROUTES],
+        Route("/api/tournaments/{tournament_id}/events.json", _contests.events_json),
+        *[Route(f"/api/tournaments/{{tournament_id}}{path}", director_only(handler),
+                methods=[method])
+          for path, method, handler in _contests.ROUTES],
         Route("/api/tables/{table_id}/next-match", next_match, methods=["POST"]),
         Route("/api/tables/{table_id}/sheet", _desk.table_sheet, methods=["POST"]),
         Route("/api/tables/{table_id}/archive.json", table_archive),

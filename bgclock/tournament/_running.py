@@ -52,6 +52,7 @@ from typing import Any, Final
 
 from ._draw import Bracket, ConsolationDraw, MainDraw, Match
 from ._errors import IllegalContest, InvalidContest
+from ._events import EVENT_ACTIONS, Events
 from ._late import LateArrival
 
 #: Who keeps time at a round's tables.
@@ -198,6 +199,8 @@ class Tournament:
     committee: list[int] = field(default_factory=list)
     #: Appeals of rulings, in order (number = index + 1).
     appeals: list[dict[str, Any]] = field(default_factory=list)
+    #: The Swing and couples events (issue 13), folded from the same log.
+    events: Events = field(default_factory=Events)
     #: Actions folded so far.
     count: int = 0
 
@@ -222,8 +225,12 @@ class Tournament:
         if not isinstance(action, Mapping):
             raise InvalidContest("action: must be an object")
         do = action.get("do")
+        if do in EVENT_ACTIONS:
+            did = self.events.apply(action, self)
+            self.count += 1
+            return did
         if do not in ACTIONS:
-            raise InvalidContest(f"do: must be one of {', '.join(ACTIONS)}")
+            raise InvalidContest(f"do: must be one of {', '.join(ACTIONS + EVENT_ACTIONS)}")
         done: dict[str, Any] = getattr(self, f"_{do}")(action)
         self._settle()
         self.count += 1
@@ -307,6 +314,7 @@ class Tournament:
                           for pid in self.committee],
             "appeals": [dict(x) for x in self.appeals],
             "actions": self.count,
+            **self.events.to_dict(),
         }
 
     # ------------------------------------------------------------ actions
@@ -408,7 +416,7 @@ class Tournament:
                  and (event, r, i) not in self.tables]
         if not ready:
             raise IllegalContest("no match of this round is ready to start")
-        live = self.live_tables()
+        live = self.events.busy_tables(self)  # a Swing or couples table is busy too
         numbers = a.get("tables")
         if numbers is None:
             numbers, n = [], 1
