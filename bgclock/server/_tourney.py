@@ -34,7 +34,7 @@ import hmac
 import io
 import logging
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -47,12 +47,25 @@ from ._desk import ROUTES as DESK_ROUTES
 from ._desk import LateDesk, late_view
 from ._limits import BodyTooLarge, LimitError, check_id, check_name, read_bounded
 from ._protocol import ProtocolError
+from ._schema import BodyError, decode_body
+from ._tourney_bodies import (
+    ArriveBody,
+    CheckInBody,
+    CorrectionBody,
+    DrawBody,
+    PlayerBody,
+    ResultBody,
+    RoundBody,
+    SettingsBody,
+    fields_of,
+)
 
 if TYPE_CHECKING:
     from ._hub import TableHub
     from .app import Server
 
 log = logging.getLogger("bgclock.server")
+T = TypeVar("T")
 
 #: A CSV of players: at most this many bytes and rows.
 MAX_CSV_BYTES = 256 * 1024
@@ -270,7 +283,28 @@ class Tourneys:
 
 # -------------------------------------------------------------------- HTTP
 
+async def _decoded(request: Request, into: type[T]) -> dict[str, Any]:
+    """A body read bounded, depth-checked, decoded into its declaration
+    (``_tourney_bodies``) and given as the dict the fold reads."""
+    from .app import _raw_body
+
+    try:
+        raw = await _raw_body(request)
+    except BodyTooLarge as exc:
+        raise Refused(413, "too_large", str(exc)) from None
+    except ValueError as exc:
+        raise Refused(400, "bad_request", str(exc)) from None
+    try:
+        body = decode_body(raw, into)
+    except BodyError as exc:
+        raise Refused(exc.status, "invalid" if exc.status == 422 else "bad_request",
+                      str(exc)) from None
+    return fields_of(body)
+
+
 async def _body(request: Request) -> dict[str, Any]:
+    """A body not yet declared (``_desk``, ``_contests``): parsed, then
+    checked field by field there and by the fold."""
     from .app import _json_body
 
     try:
@@ -358,7 +392,7 @@ def _check_rules(data: Mapping[str, Any]) -> None:
 
 async def post_settings(server: Server, request: Request) -> Response:
     try:
-        data = _fields(await _body(request), {"rounds", "late_slots", "seed"})
+        data = await _decoded(request, SettingsBody)
         _check_rules(data)
     except Refused as exc:
         return exc.response()
@@ -366,7 +400,7 @@ async def post_settings(server: Server, request: Request) -> Response:
 
 
 def _register(data: Mapping[str, Any], where: str = "") -> dict[str, Any]:
-    data = _fields(data, {"name", "federation_id"})
+    """A CSV row's player (CSV is not JSON: its fields are checked here)."""
     _checked_name(f"{where}name", data.get("name"), 100)
     if data.get("federation_id") is not None:
         _checked_name(f"{where}federation_id", data["federation_id"], 40)
@@ -375,7 +409,7 @@ def _register(data: Mapping[str, Any], where: str = "") -> dict[str, Any]:
 
 async def post_player(server: Server, request: Request) -> Response:
     try:
-        action = _register(await _body(request))
+        action = {"do": "register", **await _decoded(request, PlayerBody)}
     except Refused as exc:
         return exc.response()
     return await _run(server, request, [action], status=201)
@@ -424,7 +458,7 @@ async def post_players_csv(server: Server, request: Request) -> Response:
 
 async def post_check_in(server: Server, request: Request) -> Response:
     try:
-        data = _fields(await _body(request), {"checked_in"})
+        data = await _decoded(request, CheckInBody)
     except Refused as exc:
         return exc.response()
     pid = _path_id(request, "player_id")
@@ -439,7 +473,7 @@ async def post_withdraw(server: Server, request: Request) -> Response:
 async def post_draw(server: Server, request: Request) -> Response:
     """Make the draw; ``seed`` (optional) is the director's, else the settings'."""
     try:
-        data = _fields(await _body(request), {"seed"})
+        data = await _decoded(request, DrawBody)
     except Refused as exc:
         return exc.response()
     actions: list[dict[str, Any]] = []
@@ -454,7 +488,7 @@ async def post_close_late(server: Server, request: Request) -> Response:
 
 async def post_arrive(server: Server, request: Request) -> Response:
     try:
-        data = _fields(await _body(request), {"player"})
+        data = await _decoded(request, ArriveBody)
     except Refused as exc:
         return exc.response()
     return await _run(server, request, [{"do": "arrive", **data,
@@ -464,7 +498,7 @@ async def post_arrive(server: Server, request: Request) -> Response:
 async def post_round(server: Server, request: Request) -> Response:
     """Start a round: its ready matches get table numbers and clock tables."""
     try:
-        data = _fields(await _body(request), {"event", "round", "tables"})
+        data = await _decoded(request, RoundBody)
     except Refused as exc:
         return exc.response()
     tourneys = server.tourneys
@@ -503,7 +537,7 @@ def _tables_of(server: Server, request: Request, hub: TournamentHub,
 
 async def post_result(server: Server, request: Request) -> Response:
     try:
-        data = _fields(await _body(request), {"event", "round", "match", "winner", "score"})
+        data = await _decoded(request, ResultBody)
     except Refused as exc:
         return exc.response()
     return await _run(server, request, [{"do": "result", **data, "source": "hand"}])
@@ -511,10 +545,7 @@ async def post_result(server: Server, request: Request) -> Response:
 
 async def post_correction(server: Server, request: Request) -> Response:
     try:
-        data = _fields(await _body(request),
-                       {"event", "round", "match", "winner", "score", "reason"})
-        if data.get("reason") is not None:
-            _checked_name("reason", data["reason"], 200)
+        data = await _decoded(request, CorrectionBody)
     except Refused as exc:
         return exc.response()
     return await _run(server, request, [{"do": "correct", **data}])
