@@ -17,10 +17,12 @@ from bgclock.core import PRESETS
 from ._bodies import Adjudicate, Board, NewTournament, TablePatch, TableSpecBody
 from ._limits import MAX_ID
 from ._protocol import AnyCommand, Handle, Hello, Ping, Summon, Sync
-from ._schema import PRINTABLE, components
+from ._schema import components
+from ._tourney_bodies import TOURNEY_REQUESTS
 
 #: Every input declared in msgspec, by the component it is published as.
-REQUESTS: Final = (NewTournament, TableSpecBody, TablePatch, Adjudicate, Board)
+REQUESTS: Final = (NewTournament, TableSpecBody, TablePatch, Adjudicate, Board,
+                   *TOURNEY_REQUESTS)
 MESSAGES: Final = (Hello, AnyCommand, Summon, Handle, Ping, Sync)
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
@@ -236,17 +238,6 @@ def _tournament_paths() -> dict[str, Any]:
                                               "state": {"type": "object"}}}
     ok = {"200": _ok(state), **_errors(404, 409, 422)}
     created = {"201": _ok(state), **_errors(404, 409, 422)}
-    match_ref = {"event": {"enum": ["main", "consolation"], "default": "main"},
-                 "round": {"type": "integer", "minimum": 0},
-                 "match": {"type": "integer", "minimum": 0}}
-
-    def obj(props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
-        return {"type": "object", "additionalProperties": False, "properties": props,
-                "required": required or []}
-
-    round_settings = obj({"length": {"type": "integer", "minimum": 1, "maximum": 64},
-                          "rules": {"enum": sorted(PRESETS)},
-                          "clock": {"enum": ["required", "on_request", "none"]}})
     base = "/api/tournaments/{tournament_id}"
     return {
         f"{base}/state": {"get": _op("the tournament's players, draw, tables and results",
@@ -256,48 +247,33 @@ def _tournament_paths() -> dict[str, Any]:
                                        {"200": _ok({"type": "object"}), **_errors(404)},
                                        params=tid)},
         f"{base}/settings": {"post": _op(
-            "the Main's settings (before the draw)", ok, params=tid, body=obj({
-                "rounds": {"type": "array", "minItems": 1, "maxItems": 16,
-                           "items": round_settings,
-                           "description": "round by round; later rounds take the last"},
-                "late_slots": {"type": "integer", "minimum": 0, "maximum": 512},
-                "seed": {"type": "integer", "minimum": 0, "maximum": 2**53}}))},
-        f"{base}/players": {"post": _op("register a player", created, params=tid, body=obj({
-            "name": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": PRINTABLE},
-            "federation_id": {"type": "string", "minLength": 1, "maxLength": 40}}, ["name"]))},
+            "the Main's settings (before the draw)", ok, params=tid, body=_ref("SettingsBody"))},
+        f"{base}/players": {"post": _op("register a player", created, params=tid,
+                                        body=_ref("PlayerBody"))},
         f"{base}/players.csv": {"post": {**_op(
             "register players from CSV (name[,federation_id]; at most 256 KiB, 2048 rows; "
             "all or none)", created, params=tid)}},
         f"{base}/players/{{player_id}}/check-in": {"post": _op(
             "check a player in (or out: checked_in false)", ok,
             params=["tournament_id", "player_id"],
-            body=obj({"checked_in": {"type": "boolean", "default": True}}))},
+            body=_ref("CheckInBody"))},
         f"{base}/players/{{player_id}}/withdraw": {"post": _op(
             "withdraw a player (after the draw: loses the matches they face)", ok,
             params=["tournament_id", "player_id"])},
         f"{base}/draw": {"post": _op("make the draw of the Main (the seed is returned)", ok,
-                                     params=tid, body=obj({"seed": {"type": "integer"}}))},
+                                     params=tid, body=_ref("DrawBody"))},
         f"{base}/late/arrive": {"post": _op("a late arrival takes the next late slot", ok,
                                             params=tid,
-                                            body=obj({"player": {"type": "integer"}},
-                                                     ["player"]))},
+                                            body=_ref("ArriveBody"))},
         f"{base}/late/close": {"post": _op("close late arrivals: the slots left are byes", ok,
                                            params=tid)},
         f"{base}/rounds": {"post": _op(
             "start a round: its ready matches get table numbers and clock tables", ok,
-            params=tid, body=obj({"event": match_ref["event"], "round": match_ref["round"],
-                                  "tables": {"type": "array", "items": {"type": "integer"}}},
-                                 ["round"]))},
-        f"{base}/results": {"post": _op("a result entered by hand", ok, params=tid, body=obj({
-            **match_ref, "winner": {"type": "string"},
-            "score": {"type": "array", "items": {"type": "integer"}}},
-            ["round", "match", "winner"]))},
+            params=tid, body=_ref("RoundBody"))},
+        f"{base}/results": {"post": _op("a result entered by hand", ok, params=tid,
+                                        body=_ref("ResultBody"))},
         f"{base}/corrections": {"post": _op("correct a result (logged)", ok, params=tid,
-                                            body=obj({**match_ref, "winner": {"type": "string"},
-                                                      "score": {"type": "array"},
-                                                      "reason": {"type": "string",
-                                                                 "maxLength": 200}},
-                                                     ["round", "match", "winner"]))},
+                                            body=_ref("CorrectionBody"))},
         f"{base}/room.json": {"get": _op(
             "the room display's data: draw sheet and tables live (room token or director)",
             {"200": _ok({"type": "object"}), "403": _ok(_ERROR, "wrong room token")},
