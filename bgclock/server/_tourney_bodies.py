@@ -31,6 +31,10 @@ from ._schema import PRINTABLE
 #: A result's reason, and a score's points (the fold's ``_text``/``_int``).
 MAX_REASON = 200
 MAX_SCORE = 999
+#: A ruling appealed, a hearing, a time (the fold's ``_text``/``_int``).
+MAX_RULING = 500
+MAX_HEARING = 1000
+MAX_MS = 2**53
 
 Text = Annotated[str, Meta(min_length=1, pattern=PRINTABLE)]
 Name = Annotated[str, Meta(min_length=1, max_length=MAX_PLAYER_NAME, pattern=PRINTABLE)]
@@ -125,9 +129,74 @@ class CorrectionBody(Struct, **_OPTS):
     reason: Reason | None | UnsetType = UNSET
 
 
+# ------------------------------------------------------------ the desk (``_desk``)
+
+Ms = Annotated[int, Meta(ge=0, le=MAX_MS, description="milliseconds since 1970")]
+
+
+class AbsentBody(Struct, **_OPTS):
+    """``POST .../late/absent``: a player absent at a match's start."""
+
+    round: Index
+    match: Index
+    player: PlayerId
+    event: Event | UnsetType = UNSET
+    from_ms: Annotated[Ms, Meta(description="the count's start (default scheduled + 20 min)")
+                       ] | UnsetType = UNSET
+    scheduled_ms: Ms | UnsetType = UNSET
+
+
+class SheetBody(Struct, **_OPTS):
+    """``POST .../sheets``: the director's score sheet (final) or a player's."""
+
+    round: Index
+    match: Index
+    winner: Name
+    event: Event | UnsetType = UNSET
+    by: Literal["director", "A", "B"] = "director"
+    score: Score | UnsetType = UNSET
+
+
+class TableSheetBody(Struct, **_OPTS):
+    """``POST /api/tables/{id}/sheet?token=``: a player's score sheet."""
+
+    by: Literal["A", "B"]
+    winner: Name
+    score: Score | UnsetType = UNSET
+
+
+class CommitteeBody(Struct, **_OPTS):
+    """``POST .../committee``: the ruling committee, 3 to 5 players."""
+
+    members: Annotated[list[PlayerId], Meta(min_length=3, max_length=5)]
+
+
+class AppealBody(Struct, **_OPTS):
+    """``POST .../appeals``: an appeal of a ruling at a match."""
+
+    round: Index
+    match: Index
+    by: PlayerId
+    ruling: Annotated[str, Meta(min_length=1, max_length=MAX_RULING, pattern=PRINTABLE)]
+    event: Event | UnsetType = UNSET
+    substitutes: Annotated[list[PlayerId], Meta(max_length=5)] | UnsetType = UNSET
+
+
+class DecisionBody(Struct, **_OPTS):
+    """``POST .../appeals/{appeal}/decision``: the panel's votes and the hearing."""
+
+    votes: Annotated[dict[Annotated[str, Meta(max_length=8)],
+                          Literal["uphold", "overturn"]],
+                     Meta(max_length=5, description="each panel member's id: their vote")]
+    hearing: Annotated[str, Meta(min_length=1, max_length=MAX_HEARING, pattern=PRINTABLE)
+                       ] | None | UnsetType = UNSET
+
+
 #: Every tournament body, as published in ``/openapi.json``.
 TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, PlayerBody, CheckInBody, DrawBody,
-                    ArriveBody, RoundBody, ResultBody, CorrectionBody)
+                    ArriveBody, RoundBody, ResultBody, CorrectionBody,
+                    AbsentBody, SheetBody, TableSheetBody, CommitteeBody, AppealBody,
+                    DecisionBody)
 
 
 def fields_of(body: Struct) -> dict[str, Any]:
