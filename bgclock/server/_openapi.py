@@ -288,15 +288,6 @@ def _desk_paths() -> dict[str, Any]:
     state = {"type": "object", "properties": {"done": {"type": "array"},
                                               "state": {"type": "object"}}}
     ok = {"200": _ok(state), **_errors(404, 409, 422)}
-    match_ref = {"event": {"enum": ["main", "consolation"], "default": "main"},
-                 "round": {"type": "integer", "minimum": 0},
-                 "match": {"type": "integer", "minimum": 0}}
-    score = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
-
-    def obj(props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
-        return {"type": "object", "additionalProperties": False, "properties": props,
-                "required": required or []}
-
     base = "/api/tournaments/{tournament_id}"
     sheet = _op("a printable draw sheet of an event (main, consolation)",
                 {"200": _ok({"type": "string"}, media="text/html"), **_errors(404, 409)},
@@ -306,40 +297,23 @@ def _desk_paths() -> dict[str, Any]:
     return {
         f"{base}/late/absent": {"post": _op(
             "a player is absent at a match's start: the server counts, or starts the "
-            "absent player's clock", ok, params=tid, body=obj({
-                **match_ref, "player": {"type": "integer"},
-                "from_ms": {"type": "integer", "minimum": 0,
-                            "description": "the count's start (default scheduled + 20 min)"},
-                "scheduled_ms": {"type": "integer", "minimum": 0}},
-                ["round", "match", "player"]))},
+            "absent player's clock", ok, params=tid, body=_ref("AbsentBody"))},
         f"{base}/sheets": {"post": _op(
-            "a score sheet: the director's (final) or a player's", ok, params=tid, body=obj({
-                **match_ref, "by": {"enum": ["director", "A", "B"], "default": "director"},
-                "winner": {"type": "string"}, "score": score}, ["round", "match", "winner"]))},
+            "a score sheet: the director's (final) or a player's", ok, params=tid,
+            body=_ref("SheetBody"))},
         "/api/tables/{table_id}/sheet": {"post": _op(
             "a player's score sheet from the table page (the table's token)",
             {"200": _ok(state), "403": _ok(_ERROR, "wrong table token"),
              **_errors(404, 409, 422)}, director=False,
-            params=["table_id"], body=obj({"by": {"enum": ["A", "B"]},
-                                           "winner": {"type": "string"}, "score": score},
-                                          ["by", "winner"]))},
+            params=["table_id"], body=_ref("TableSheetBody"))},
         f"{base}/committee": {"post": _op(
-            "the ruling committee: 3 to 5 players", ok, params=tid, body=obj({
-                "members": {"type": "array", "items": {"type": "integer"}, "minItems": 3,
-                            "maxItems": 5}}, ["members"]))},
+            "the ruling committee: 3 to 5 players", ok, params=tid, body=_ref("CommitteeBody"))},
         f"{base}/appeals": {"post": _op(
             "an appeal of a ruling at a match", {"201": _ok(state), **_errors(404, 409, 422)},
-            params=tid, body=obj({
-                **match_ref, "by": {"type": "integer"},
-                "ruling": {"type": "string", "minLength": 1, "maxLength": 500},
-                "substitutes": {"type": "array", "items": {"type": "integer"}}},
-                ["round", "match", "by", "ruling"]))},
+            params=tid, body=_ref("AppealBody"))},
         f"{base}/appeals/{{appeal}}/decision": {"post": _op(
             "the panel's votes and the hearing: the majority decides", ok,
-            params=["tournament_id", "appeal"], body=obj({
-                "votes": {"type": "object",
-                          "additionalProperties": {"enum": ["uphold", "overturn"]}},
-                "hearing": {"type": "string", "maxLength": 1000}}, ["votes"]))},
+            params=["tournament_id", "appeal"], body=_ref("DecisionBody"))},
         f"{base}/draw.csv": {"get": _op(
             "the draw and results as CSV", {"200": _ok({"type": "string"}, media="text/csv"),
                                             **_errors(404)}, params=tid)},
