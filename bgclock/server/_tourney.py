@@ -302,29 +302,6 @@ async def _decoded(request: Request, into: type[T]) -> dict[str, Any]:
     return fields_of(body)
 
 
-async def _body(request: Request) -> dict[str, Any]:
-    """A body not yet declared (``_desk``, ``_contests``): parsed, then
-    checked field by field there and by the fold."""
-    from .app import _json_body
-
-    try:
-        data = await _json_body(request)
-    except BodyTooLarge as exc:
-        raise Refused(413, "too_large", str(exc)) from None
-    except ValueError as exc:
-        raise Refused(400, "bad_request", str(exc)) from None
-    if not isinstance(data, dict):
-        raise Refused(400, "bad_request", "the body must be a JSON object")
-    return data
-
-
-def _fields(data: Mapping[str, Any], allowed: set[str]) -> dict[str, Any]:
-    unknown = set(data) - allowed
-    if unknown:
-        raise Refused(422, "invalid", f"body.{sorted(unknown)[0]}: unknown field")
-    return dict(data)
-
-
 def _checked_name(field: str, value: Any, limit: int) -> None:
     try:
         check_name(f"body.{field}", value, limit=limit, empty=False)

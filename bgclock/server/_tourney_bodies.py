@@ -14,7 +14,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
-from bgclock.core import PRESETS
+from bgclock.core import MODES, PRESETS
+from bgclock.tournament._events import CLOCK_KEYS, MAX_COUPLES
 from bgclock.tournament._running import (
     MAX_FEDERATION_ID,
     MAX_LATE_SLOTS,
@@ -25,6 +26,7 @@ from bgclock.tournament._running import (
     MAX_SEED,
     MAX_TABLE_NUMBER,
 )
+from bgclock.tournament._swing import MAX_VP
 
 from ._schema import PRINTABLE
 
@@ -35,6 +37,10 @@ MAX_SCORE = 999
 MAX_RULING = 500
 MAX_HEARING = 1000
 MAX_MS = 2**53
+#: A Swing: its CPP schedule's steps, a clock override, a cube (``_swing``, ``_events``).
+MAX_CPP = 1000
+MAX_OVERRIDE_MS = 10**9
+MAX_CUBE = 4096
 
 Text = Annotated[str, Meta(min_length=1, pattern=PRINTABLE)]
 Name = Annotated[str, Meta(min_length=1, max_length=MAX_PLAYER_NAME, pattern=PRINTABLE)]
@@ -192,11 +198,124 @@ class DecisionBody(Struct, **_OPTS):
                        ] | None | UnsetType = UNSET
 
 
+# ------------------------------------------------------------ Swing and couples (``_contests``)
+
+VP = Annotated[int, Meta(ge=1, le=MAX_VP)]
+Override = Annotated[int, Meta(ge=0, le=MAX_OVERRIDE_MS)]
+Policy = Literal["required", "none"]
+Cube = Annotated[int, Meta(ge=1, le=MAX_CUBE, description="1, 2, 4, ...")]
+
+
+class SwingClockOverride(Struct, **_OPTS):
+    """The clock a Swing's single games are played on (each field optional)."""
+
+    mode: Annotated[str, Meta(max_length=100, pattern=PRINTABLE,
+                              extra_json_schema={"enum": sorted(MODES)})] | UnsetType = UNSET
+    reserve_ms: Override | UnsetType = UNSET
+    delay_ms: Override | UnsetType = UNSET
+    per_point_ms: Override | UnsetType = UNSET
+    less_per_point_ms: Override | UnsetType = UNSET
+
+
+assert frozenset(SwingClockOverride.__struct_fields__) == CLOCK_KEYS
+
+
+class SwingBody(Struct, **_OPTS):
+    """``POST .../swing``: create the Swing."""
+
+    start_vp: VP
+    cpp: Annotated[list[VP], Meta(min_length=1, max_length=MAX_CPP)]
+    players: Annotated[list[PlayerId], Meta(min_length=2, max_length=MAX_REGISTERED,
+                                            description="default: every player not withdrawn")
+                       ] | UnsetType = UNSET
+    rules: RuleBook | UnsetType = UNSET
+    clock: Policy | UnsetType = UNSET
+    clock_override: SwingClockOverride | UnsetType = UNSET
+
+
+class SwingRoundBody(Struct, **_OPTS):
+    """``POST .../swing/rounds``: pair the next round (``seed``: else drawn, logged)."""
+
+    seed: Seed | UnsetType = UNSET
+    tables: Tables | UnsetType = UNSET
+
+
+class SwingResultBody(Struct, **_OPTS):
+    """``POST .../swing/results``: a game's result entered by hand."""
+
+    game: Index
+    winner: Name
+    result: Literal["single", "gammon", "backgammon"] | UnsetType = UNSET
+    cube: Cube | UnsetType = UNSET
+
+
+class SwingCorrectionBody(Struct, **_OPTS):
+    """``POST .../swing/corrections``: another result for a game."""
+
+    game: Index
+    winner: Name
+    result: Literal["single", "gammon", "backgammon"] | UnsetType = UNSET
+    cube: Cube | UnsetType = UNSET
+    reason: Reason | None | UnsetType = UNSET
+
+
+class CoupleBody(Struct, **_OPTS):
+    """A couple: its name, player 1 and player 2."""
+
+    name: Name
+    players: Annotated[list[PlayerId], Meta(min_length=2, max_length=2)]
+
+
+class CouplesBody(Struct, **_OPTS):
+    """``POST .../couples``: create the couples event."""
+
+    couples: Annotated[list[CoupleBody], Meta(min_length=2, max_length=MAX_COUPLES)]
+    format: Literal["knockout", "round_robin"] | UnsetType = UNSET
+    length: Annotated[int, Meta(ge=1, le=MAX_MATCH_LENGTH)] | UnsetType = UNSET
+    rules: RuleBook | UnsetType = UNSET
+    clock: Policy | UnsetType = UNSET
+
+
+Encounter = Annotated[int, Meta(ge=0, le=MAX_COUPLES * MAX_COUPLES)]
+Phase = Annotated[int, Meta(ge=1, le=3)]
+
+
+class CouplesPhaseBody(Struct, **_OPTS):
+    """``POST .../couples/phases``: an encounter's next phase at tables."""
+
+    encounter: Encounter
+    tables: Tables | UnsetType = UNSET
+    more: bool | UnsetType = UNSET
+
+
+class CouplesResultBody(Struct, **_OPTS):
+    """``POST .../couples/results``: a couples match's result by hand."""
+
+    encounter: Encounter
+    phase: Phase
+    match: Index
+    winner: Name
+    score: Score | UnsetType = UNSET
+
+
+class CouplesCorrectionBody(Struct, **_OPTS):
+    """``POST .../couples/corrections``: another winner for a couples match."""
+
+    encounter: Encounter
+    phase: Phase
+    match: Index
+    winner: Name
+    score: Score | UnsetType = UNSET
+    reason: Reason | None | UnsetType = UNSET
+
+
 #: Every tournament body, as published in ``/openapi.json``.
 TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, PlayerBody, CheckInBody, DrawBody,
                     ArriveBody, RoundBody, ResultBody, CorrectionBody,
                     AbsentBody, SheetBody, TableSheetBody, CommitteeBody, AppealBody,
-                    DecisionBody)
+                    DecisionBody, SwingClockOverride, SwingBody, SwingRoundBody,
+                    SwingResultBody, SwingCorrectionBody, CoupleBody, CouplesBody,
+                    CouplesPhaseBody, CouplesResultBody, CouplesCorrectionBody)
 
 
 def fields_of(body: Struct) -> dict[str, Any]:
