@@ -198,6 +198,13 @@ def test_every_tournament_post_body_is_a_component() -> None:
     ("rounds", {"round": 0, "tables": [0]}, "RoundBody", "body.tables[0]"),
     ("results", {"round": 0, "match": 0, "winner": "A", "score": [1]}, "ResultBody",
      "body.score"),
+    ("committee", {"members": [1, 2]}, "CommitteeBody", "body.members"),
+    ("appeals/1/decision", {"votes": {"1": "maybe"}}, "DecisionBody", "body.votes[...]"),
+    ("swing", {"start_vp": 10, "cpp": [0]}, "SwingBody", "body.cpp[0]"),
+    ("couples", {"couples": [{"name": "X", "players": [1]}]}, "CouplesBody",
+     "body.couples[0].players"),
+    ("couples/results", {"encounter": 0, "phase": 4, "match": 0, "winner": "A"},
+     "CouplesResultBody", "body.phase"),
 ])
 async def test_a_bad_tournament_body_is_refused_by_the_server_and_the_schema(
         live: Any, route: str, body: dict[str, Any], component: str, field: str) -> None:

@@ -12,8 +12,6 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Final
 
-from bgclock.core import PRESETS
-
 from ._bodies import Adjudicate, Board, NewTournament, TablePatch, TableSpecBody
 from ._limits import MAX_ID
 from ._protocol import AnyCommand, Handle, Hello, Ping, Summon, Sync
@@ -332,71 +330,37 @@ def _contest_paths() -> dict[str, Any]:
                                               "tables": {"type": "array"}}}
     ok = {"200": _ok(state), **_errors(404, 409, 422)}
     created = {"201": _ok(state), **_errors(404, 409, 422)}
-    integer = {"type": "integer", "minimum": 0}
-    tables = {"type": "array", "items": {"type": "integer", "minimum": 1}}
-
-    def obj(props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
-        return {"type": "object", "additionalProperties": False, "properties": props,
-                "required": required or []}
-
     base = "/api/tournaments/{tournament_id}"
     return {
         f"{base}/swing": {"post": _op(
             "create the Swing: players (ids), starting VP, CPP schedule, rule book, clock "
             "tables and a clock override for its single games", created, params=tid,
-            body=obj({"players": {"type": "array", "items": {"type": "integer"}},
-                      "start_vp": {"type": "integer", "minimum": 1},
-                      "cpp": {"type": "array", "items": {"type": "integer", "minimum": 1}},
-                      "rules": {"enum": sorted(PRESETS)},
-                      "clock": {"enum": ["required", "none"]},
-                      "clock_override": {"type": "object"}}, ["start_vp", "cpp"]))},
+            body=_ref("SwingBody"))},
         f"{base}/swing/rounds": {"post": _op(
             "pair the next Swing round at random (the seed is logged) and put its games "
             "at tables", ok, params=tid,
-            body=obj({"seed": integer, "tables": tables}))},
+            body=_ref("SwingRoundBody"))},
         f"{base}/swing/results": {"post": _op(
             "a Swing game's result entered by hand", ok, params=tid,
-            body=obj({"game": integer, "winner": {"type": "string"},
-                      "result": {"enum": ["single", "gammon", "backgammon"]},
-                      "cube": {"type": "integer", "minimum": 1}}, ["game", "winner"]))},
+            body=_ref("SwingResultBody"))},
         f"{base}/swing/corrections": {"post": _op(
             "another result for a game of the round under way, or of the last round played "
             "before the next is paired (the round is played again)", ok, params=tid,
-            body=obj({"game": integer, "winner": {"type": "string"},
-                      "result": {"enum": ["single", "gammon", "backgammon"]},
-                      "cube": {"type": "integer", "minimum": 1},
-                      "reason": {"type": "string", "maxLength": 200}}, ["game", "winner"]))},
+            body=_ref("SwingCorrectionBody"))},
         f"{base}/couples": {"post": _op(
             "create the couples event: couples (player 1 and player 2), format, match "
             "length, rule book, clock", created, params=tid,
-            body=obj({"couples": {"type": "array", "items": obj({
-                "name": {"type": "string"},
-                "players": {"type": "array", "items": {"type": "integer"}}},
-                ["name", "players"])},
-                "format": {"enum": ["knockout", "round_robin"]},
-                "length": {"type": "integer", "minimum": 1, "maximum": 64},
-                "rules": {"enum": sorted(PRESETS)},
-                "clock": {"enum": ["required", "none"]}}, ["couples"]))},
+            body=_ref("CouplesBody"))},
         f"{base}/couples/phases": {"post": _op(
             "start an encounter's next phase at tables (more: after it is decided)", ok,
-            params=tid, body=obj({"encounter": integer, "tables": tables,
-                                  "more": {"type": "boolean"}}, ["encounter"]))},
+            params=tid, body=_ref("CouplesPhaseBody"))},
         f"{base}/couples/results": {"post": _op(
             "a couples match's result entered by hand", ok, params=tid,
-            body=obj({"encounter": integer, "phase": {"type": "integer", "minimum": 1,
-                                                      "maximum": 3},
-                      "match": integer, "winner": {"type": "string"},
-                      "score": {"type": "array", "items": {"type": "integer"}}},
-                     ["encounter", "phase", "match", "winner"]))},
+            body=_ref("CouplesResultBody"))},
         f"{base}/couples/corrections": {"post": _op(
             "another winner for a couples match (a knockout's later round, while untouched, "
             "is paired again)", ok, params=tid,
-            body=obj({"encounter": integer, "phase": {"type": "integer", "minimum": 1,
-                                                      "maximum": 3},
-                      "match": integer, "winner": {"type": "string"},
-                      "score": {"type": "array", "items": {"type": "integer"}},
-                      "reason": {"type": "string", "maxLength": 200}},
-                     ["encounter", "phase", "match", "winner"]))},
+            body=_ref("CouplesCorrectionBody"))},
         f"{base}/events.json": {"get": _op(
             "the Swing and couples for the room display (room token or director)",
             {"200": _ok({"type": "object"}), "403": _ok(_ERROR, "wrong room token")},
