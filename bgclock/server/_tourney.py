@@ -36,6 +36,7 @@ import logging
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
@@ -65,7 +66,7 @@ if TYPE_CHECKING:
     from .app import Server
 
 log = logging.getLogger("bgclock.server")
-T = TypeVar("T")
+T = TypeVar("T", bound=msgspec.Struct)
 
 #: A CSV of players: at most this many bytes and rows.
 MAX_CSV_BYTES = 256 * 1024
