@@ -43,6 +43,7 @@ from starlette.responses import JSONResponse, Response
 from bgclock.core import PRESETS, MatchState
 from bgclock.store import NotFound, StoredAction, TableSpec
 from bgclock.tournament import ContestError, InvalidContest, Tournament
+from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME
 
 from ._desk import ROUTES as DESK_ROUTES
 from ._desk import LateDesk, late_view
@@ -379,9 +380,9 @@ async def post_settings(server: Server, request: Request) -> Response:
 
 def _register(data: Mapping[str, Any], where: str = "") -> dict[str, Any]:
     """A CSV row's player (CSV is not JSON: its fields are checked here)."""
-    _checked_name(f"{where}name", data.get("name"), 100)
+    _checked_name(f"{where}name", data.get("name"), MAX_PLAYER_NAME)
     if data.get("federation_id") is not None:
-        _checked_name(f"{where}federation_id", data["federation_id"], 40)
+        _checked_name(f"{where}federation_id", data["federation_id"], MAX_FEDERATION_ID)
     return {"do": "register", **data}
 
 
