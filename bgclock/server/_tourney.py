@@ -59,6 +59,7 @@ from ._tourney_bodies import (
     ResultBody,
     RoundBody,
     SettingsBody,
+    choices_of,
     fields_of,
 )
 
@@ -297,7 +298,7 @@ async def _decoded(request: Request, into: type[T]) -> dict[str, Any]:
     except ValueError as exc:
         raise Refused(400, "bad_request", str(exc)) from None
     try:
-        body = decode_body(raw, into)
+        body = decode_body(raw, into, choices=choices_of(into))
     except BodyError as exc:
         raise Refused(exc.status, "invalid" if exc.status == 422 else "bad_request",
                       str(exc)) from None

@@ -9,6 +9,7 @@ and decides what the values mean (a player who exists, a round that does).
 
 from __future__ import annotations
 
+import typing
 from typing import Annotated, Any, Literal
 
 import msgspec
@@ -316,6 +317,25 @@ TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, PlayerBody, CheckInBody, Dr
                     DecisionBody, SwingClockOverride, SwingBody, SwingRoundBody,
                     SwingResultBody, SwingCorrectionBody, CoupleBody, CouplesBody,
                     CouplesPhaseBody, CouplesResultBody, CouplesCorrectionBody)
+
+
+def choices_of(struct: type[Struct]) -> dict[str, tuple[Any, ...]]:
+    """The allowed values of a body's enumerated fields (its nested bodies'
+    too), by field name: a wrong one is answered with the right ones."""
+    out: dict[str, tuple[Any, ...]] = {}
+
+    def walk(tp: Any, name: str | None) -> None:
+        if isinstance(tp, type) and issubclass(tp, Struct):
+            for field, hint in typing.get_type_hints(tp, include_extras=True).items():
+                walk(hint, field)
+        elif typing.get_origin(tp) is Literal and name is not None:
+            out[name] = typing.get_args(tp)
+        else:
+            for arg in typing.get_args(tp):
+                walk(arg, name)
+
+    walk(struct, None)
+    return out
 
 
 def fields_of(body: Struct) -> dict[str, Any]:
