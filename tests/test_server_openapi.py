@@ -24,6 +24,9 @@ from bgclock.server._bodies import (
 from bgclock.server._openapi import MESSAGES, REQUESTS, openapi
 from bgclock.server._protocol import COMMANDS, SCHEMAS, ProtocolError, decode
 from bgclock.server._schema import decode_body
+from tests._server_kit import DIRECTOR, anyio_backend, live
+
+__all__ = ["anyio_backend", "live"]
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = json.loads(json.dumps(openapi()))  # as served: plain JSON
@@ -165,3 +168,50 @@ def test_protocol_errors_name_the_field() -> None:
         decode('{"type": "cmd", "id": "c2", "do": "hit", "side": "A", "lag_ms": 60001}')
     assert caught.value.code == "bad_message" and caught.value.field == "cmd.lag_ms"
     assert "at most 60000" in caught.value.message
+
+
+#: The tournament's POST routes that take no JSON body (CSV: its own reader).
+_NO_JSON_BODY = {"/players.csv", "/players/{player_id}/withdraw", "/late/close", "/close"}
+
+
+def test_every_tournament_post_body_is_a_component() -> None:
+    base = "/api/tournaments/{tournament_id}"
+    seen = 0
+    for path, ops in DOC["paths"].items():
+        if not path.startswith(base) or "post" not in ops:
+            continue
+        if path[len(base):] in _NO_JSON_BODY:
+            assert "requestBody" not in ops["post"] or path.endswith(".csv"), path
+            continue
+        schema = ops["post"]["requestBody"]["content"]["application/json"]["schema"]
+        assert set(schema) == {"$ref"}, path
+        assert schema["$ref"].rsplit("/", 1)[1] in DOC["components"]["schemas"], path
+        seen += 1
+    assert seen >= 8
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("route", "body", "component", "field"), [
+    ("settings", {"rounds": [{"length": 65}]}, "SettingsBody", "body.rounds[0].length"),
+    ("players", {"name": "Ann", "rank": 1}, "PlayerBody", "body.rank"),
+    ("draw", {"seed": -1}, "DrawBody", "body.seed"),
+    ("rounds", {"round": 0, "tables": [0]}, "RoundBody", "body.tables[0]"),
+    ("results", {"round": 0, "match": 0, "winner": "A", "score": [1]}, "ResultBody",
+     "body.score"),
+    ("committee", {"members": [1, 2]}, "CommitteeBody", "body.members"),
+    ("appeals/1/decision", {"votes": {"1": "maybe"}}, "DecisionBody", "body.votes[...]"),
+    ("swing", {"start_vp": 10, "cpp": [0]}, "SwingBody", "body.cpp[0]"),
+    ("couples", {"couples": [{"name": "X", "players": [1]}]}, "CouplesBody",
+     "body.couples[0].players"),
+    ("couples/results", {"encounter": 0, "phase": 4, "match": 0, "winner": "A"},
+     "CouplesResultBody", "body.phase"),
+])
+async def test_a_bad_tournament_body_is_refused_by_the_server_and_the_schema(
+        live: Any, route: str, body: dict[str, Any], component: str, field: str) -> None:
+    with pytest.raises(jsonschema.ValidationError):
+        _validator(component).validate(body)
+    r = await live.http.post("/api/tournaments", json={"name": "Open"}, headers=DIRECTOR)
+    r = await live.http.post(f"/api/tournaments/{r.json()['id']}/{route}", json=body,
+                             headers=DIRECTOR)
+    assert r.status_code == 422, r.text
+    assert r.json()["message"].startswith(f"{field}: "), r.text

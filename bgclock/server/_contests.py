@@ -24,7 +24,17 @@ from bgclock.store import NotFound, TableSpec
 from bgclock.tournament import ContestError, Tournament
 
 from ._protocol import ProtocolError
-from ._tourney import Refused, TournamentHub, _body, _fields, _refusal, _run
+from ._tourney import Refused, TournamentHub, _decoded, _refusal, _run
+from ._tourney_bodies import (
+    CouplesBody,
+    CouplesCorrectionBody,
+    CouplesPhaseBody,
+    CouplesResultBody,
+    SwingBody,
+    SwingCorrectionBody,
+    SwingResultBody,
+    SwingRoundBody,
+)
 
 if TYPE_CHECKING:
     from ._hub import TableHub
@@ -174,8 +184,7 @@ async def post_swing(server: Server, request: Request) -> Response:
     """Create the Swing: players (ids; default every registered player not
     withdrawn), start_vp, cpp, rules, clock (required/none), clock_override."""
     try:
-        data = _fields(await _body(request), {"players", "start_vp", "cpp", "rules", "clock",
-                                              "clock_override"})
+        data = await _decoded(request, SwingBody)
         from bgclock.core import PRESETS
 
         rules = data.get("rules", "it-tournament")
@@ -195,7 +204,7 @@ async def post_swing_round(server: Server, request: Request) -> Response:
     """Pair the next Swing round (``seed``: the director's, else drawn and
     logged) and put its games at tables."""
     try:
-        data = _fields(await _body(request), {"seed", "tables"})
+        data = await _decoded(request, SwingRoundBody)
     except Refused as exc:
         return exc.response()
     if "seed" not in data:
@@ -224,7 +233,7 @@ async def post_swing_round(server: Server, request: Request) -> Response:
 
 async def post_swing_result(server: Server, request: Request) -> Response:
     try:
-        data = _fields(await _body(request), {"game", "winner", "result", "cube"})
+        data = await _decoded(request, SwingResultBody)
     except Refused as exc:
         return exc.response()
     return await _run(server, request, [{"do": "swing_result", **data, "source": "hand"}])
@@ -234,7 +243,7 @@ async def post_swing_correction(server: Server, request: Request) -> Response:
     """Another result for a game of the round under way, or of the last round
     played while the next is not paired (the round is played again)."""
     try:
-        data = _fields(await _body(request), {"game", "winner", "result", "cube", "reason"})
+        data = await _decoded(request, SwingCorrectionBody)
     except Refused as exc:
         return exc.response()
     return await _run(server, request, [{"do": "swing_correct", **data}])
@@ -244,7 +253,7 @@ async def post_couples(server: Server, request: Request) -> Response:
     """Create the couples event: couples [{name, players: [id1, id2]}],
     format (knockout/round_robin), length, rules, clock (required/none)."""
     try:
-        data = _fields(await _body(request), {"couples", "format", "length", "rules", "clock"})
+        data = await _decoded(request, CouplesBody)
         from bgclock.core import PRESETS
 
         rules = data.get("rules", "it-tournament")
@@ -259,7 +268,7 @@ async def post_couples(server: Server, request: Request) -> Response:
 async def post_couples_phase(server: Server, request: Request) -> Response:
     """Start the next phase of an encounter at tables (``more``: after it is decided)."""
     try:
-        data = _fields(await _body(request), {"encounter", "tables", "more"})
+        data = await _decoded(request, CouplesPhaseBody)
     except Refused as exc:
         return exc.response()
 
@@ -288,8 +297,7 @@ async def post_couples_phase(server: Server, request: Request) -> Response:
 
 async def post_couples_result(server: Server, request: Request) -> Response:
     try:
-        data = _fields(await _body(request), {"encounter", "phase", "match", "winner",
-                                              "score"})
+        data = await _decoded(request, CouplesResultBody)
     except Refused as exc:
         return exc.response()
     return await _run(server, request, [{"do": "couples_result", **data, "source": "hand"}])
@@ -297,8 +305,7 @@ async def post_couples_result(server: Server, request: Request) -> Response:
 
 async def post_couples_correction(server: Server, request: Request) -> Response:
     try:
-        data = _fields(await _body(request), {"encounter", "phase", "match", "winner",
-                                              "score", "reason"})
+        data = await _decoded(request, CouplesCorrectionBody)
     except Refused as exc:
         return exc.response()
     return await _run(server, request, [{"do": "couples_correct", **data}])

@@ -37,6 +37,14 @@ from bgclock.store import NotFound
 from bgclock.tournament import DEFAULT_GRACE_MS, ContestError
 
 from ._protocol import LateStartCmd, ProtocolError
+from ._tourney_bodies import (
+    AbsentBody,
+    AppealBody,
+    CommitteeBody,
+    DecisionBody,
+    SheetBody,
+    TableSheetBody,
+)
 
 if TYPE_CHECKING:
     from ._hub import TableHub
@@ -251,19 +259,15 @@ class LateDesk:
 async def post_absent(server: Server, request: Request) -> Response:
     """A player is absent at a match's scheduled start: ``from_ms`` (or
     ``scheduled_ms`` + 20 min, or now + 20 min) starts the count."""
-    from ._tourney import Refused, _body, _fields, _hub, _refusal, _state
+    from ._tourney import Refused, _decoded, _hub, _refusal, _state
 
     try:
-        data = _fields(await _body(request),
-                       {"event", "round", "match", "player", "from_ms", "scheduled_ms"})
+        data = await _decoded(request, AbsentBody)
     except Refused as exc:
         return exc.response()
     hub = await _hub(server, request)
     now = server.clock.now_ms()
     scheduled = data.pop("scheduled_ms", now)
-    if not isinstance(scheduled, int) or isinstance(scheduled, bool) or scheduled < 0:
-        return Refused(422, "invalid", "body.scheduled_ms: must be a whole number of "
-                       "milliseconds since 1970").response()
     data.setdefault("from_ms", scheduled + DEFAULT_GRACE_MS)
     try:
         async with hub.lock:
@@ -283,21 +287,19 @@ async def post_absent(server: Server, request: Request) -> Response:
 async def post_sheet(server: Server, request: Request) -> Response:
     """The director's score sheet (``by`` director: final), or one entered on a
     player's behalf (``by`` A or B)."""
-    from ._tourney import Refused, _body, _fields, _run
+    from ._tourney import Refused, _decoded, _run
 
     try:
-        data = _fields(await _body(request), {"event", "round", "match", "by", "winner",
-                                              "score"})
+        data = await _decoded(request, SheetBody)
     except Refused as exc:
         return exc.response()
-    data.setdefault("by", "director")
     return await _run(server, request, [{"do": "sheet", **data}])
 
 
 async def table_sheet(request: Request) -> Response:
     """A player's score sheet from the table page (the table's token):
     ``POST /api/tables/{id}/sheet?token=`` with ``by`` A or B."""
-    from ._tourney import Refused, _body, _fields
+    from ._tourney import Refused, _decoded
 
     server: Server = request.app.state.server
     try:
@@ -309,11 +311,9 @@ async def table_sheet(request: Request) -> Response:
     if server.tokens.table_of(token) != table.id and not server.is_director(request):
         return Refused(403, "forbidden", "this link does not open this table").response()
     try:
-        data = _fields(await _body(request), {"by", "winner", "score"})
+        data = await _decoded(request, TableSheetBody)
     except Refused as exc:
         return exc.response()
-    if data.get("by") not in ("A", "B"):
-        return Refused(422, "invalid", "body.by: must be A or B").response()
     try:
         hub = await server.tourneys.get(table.row.tournament_id)
     except NotFound as exc:
@@ -333,22 +333,20 @@ async def table_sheet(request: Request) -> Response:
 
 
 async def post_committee(server: Server, request: Request) -> Response:
-    from ._tourney import Refused, _body, _fields, _run
+    from ._tourney import Refused, _decoded, _run
 
     try:
-        data = _fields(await _body(request), {"members"})
+        data = await _decoded(request, CommitteeBody)
     except Refused as exc:
         return exc.response()
     return await _run(server, request, [{"do": "committee", **data}])
 
 
 async def post_appeal(server: Server, request: Request) -> Response:
-    from ._tourney import Refused, _body, _checked_name, _fields, _run
+    from ._tourney import Refused, _decoded, _run
 
     try:
-        data = _fields(await _body(request),
-                       {"event", "round", "match", "by", "ruling", "substitutes"})
-        _checked_name("ruling", data.get("ruling"), 500)
+        data = await _decoded(request, AppealBody)
     except Refused as exc:
         return exc.response()
     return await _run(server, request, [{"do": "appeal", **data,
@@ -356,12 +354,10 @@ async def post_appeal(server: Server, request: Request) -> Response:
 
 
 async def post_decision(server: Server, request: Request) -> Response:
-    from ._tourney import Refused, _body, _checked_name, _fields, _path_id, _run
+    from ._tourney import Refused, _decoded, _path_id, _run
 
     try:
-        data = _fields(await _body(request), {"votes", "hearing"})
-        if data.get("hearing") is not None:
-            _checked_name("hearing", data["hearing"], 1000)
+        data = await _decoded(request, DecisionBody)
     except Refused as exc:
         return exc.response()
     number = _path_id(request, "appeal")

@@ -12,15 +12,15 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Final
 
-from bgclock.core import PRESETS
-
 from ._bodies import Adjudicate, Board, NewTournament, TablePatch, TableSpecBody
 from ._limits import MAX_ID
 from ._protocol import AnyCommand, Handle, Hello, Ping, Summon, Sync
-from ._schema import PRINTABLE, components
+from ._schema import components
+from ._tourney_bodies import TOURNEY_REQUESTS
 
 #: Every input declared in msgspec, by the component it is published as.
-REQUESTS: Final = (NewTournament, TableSpecBody, TablePatch, Adjudicate, Board)
+REQUESTS: Final = (NewTournament, TableSpecBody, TablePatch, Adjudicate, Board,
+                   *TOURNEY_REQUESTS)
 MESSAGES: Final = (Hello, AnyCommand, Summon, Handle, Ping, Sync)
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
@@ -236,17 +236,6 @@ def _tournament_paths() -> dict[str, Any]:
                                               "state": {"type": "object"}}}
     ok = {"200": _ok(state), **_errors(404, 409, 422)}
     created = {"201": _ok(state), **_errors(404, 409, 422)}
-    match_ref = {"event": {"enum": ["main", "consolation"], "default": "main"},
-                 "round": {"type": "integer", "minimum": 0},
-                 "match": {"type": "integer", "minimum": 0}}
-
-    def obj(props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
-        return {"type": "object", "additionalProperties": False, "properties": props,
-                "required": required or []}
-
-    round_settings = obj({"length": {"type": "integer", "minimum": 1, "maximum": 64},
-                          "rules": {"enum": sorted(PRESETS)},
-                          "clock": {"enum": ["required", "on_request", "none"]}})
     base = "/api/tournaments/{tournament_id}"
     return {
         f"{base}/state": {"get": _op("the tournament's players, draw, tables and results",
@@ -256,48 +245,33 @@ def _tournament_paths() -> dict[str, Any]:
                                        {"200": _ok({"type": "object"}), **_errors(404)},
                                        params=tid)},
         f"{base}/settings": {"post": _op(
-            "the Main's settings (before the draw)", ok, params=tid, body=obj({
-                "rounds": {"type": "array", "minItems": 1, "maxItems": 16,
-                           "items": round_settings,
-                           "description": "round by round; later rounds take the last"},
-                "late_slots": {"type": "integer", "minimum": 0, "maximum": 512},
-                "seed": {"type": "integer", "minimum": 0, "maximum": 2**53}}))},
-        f"{base}/players": {"post": _op("register a player", created, params=tid, body=obj({
-            "name": {"type": "string", "minLength": 1, "maxLength": 100, "pattern": PRINTABLE},
-            "federation_id": {"type": "string", "minLength": 1, "maxLength": 40}}, ["name"]))},
+            "the Main's settings (before the draw)", ok, params=tid, body=_ref("SettingsBody"))},
+        f"{base}/players": {"post": _op("register a player", created, params=tid,
+                                        body=_ref("PlayerBody"))},
         f"{base}/players.csv": {"post": {**_op(
             "register players from CSV (name[,federation_id]; at most 256 KiB, 2048 rows; "
             "all or none)", created, params=tid)}},
         f"{base}/players/{{player_id}}/check-in": {"post": _op(
             "check a player in (or out: checked_in false)", ok,
             params=["tournament_id", "player_id"],
-            body=obj({"checked_in": {"type": "boolean", "default": True}}))},
+            body=_ref("CheckInBody"))},
         f"{base}/players/{{player_id}}/withdraw": {"post": _op(
             "withdraw a player (after the draw: loses the matches they face)", ok,
             params=["tournament_id", "player_id"])},
         f"{base}/draw": {"post": _op("make the draw of the Main (the seed is returned)", ok,
-                                     params=tid, body=obj({"seed": {"type": "integer"}}))},
+                                     params=tid, body=_ref("DrawBody"))},
         f"{base}/late/arrive": {"post": _op("a late arrival takes the next late slot", ok,
                                             params=tid,
-                                            body=obj({"player": {"type": "integer"}},
-                                                     ["player"]))},
+                                            body=_ref("ArriveBody"))},
         f"{base}/late/close": {"post": _op("close late arrivals: the slots left are byes", ok,
                                            params=tid)},
         f"{base}/rounds": {"post": _op(
             "start a round: its ready matches get table numbers and clock tables", ok,
-            params=tid, body=obj({"event": match_ref["event"], "round": match_ref["round"],
-                                  "tables": {"type": "array", "items": {"type": "integer"}}},
-                                 ["round"]))},
-        f"{base}/results": {"post": _op("a result entered by hand", ok, params=tid, body=obj({
-            **match_ref, "winner": {"type": "string"},
-            "score": {"type": "array", "items": {"type": "integer"}}},
-            ["round", "match", "winner"]))},
+            params=tid, body=_ref("RoundBody"))},
+        f"{base}/results": {"post": _op("a result entered by hand", ok, params=tid,
+                                        body=_ref("ResultBody"))},
         f"{base}/corrections": {"post": _op("correct a result (logged)", ok, params=tid,
-                                            body=obj({**match_ref, "winner": {"type": "string"},
-                                                      "score": {"type": "array"},
-                                                      "reason": {"type": "string",
-                                                                 "maxLength": 200}},
-                                                     ["round", "match", "winner"]))},
+                                            body=_ref("CorrectionBody"))},
         f"{base}/room.json": {"get": _op(
             "the room display's data: draw sheet and tables live (room token or director)",
             {"200": _ok({"type": "object"}), "403": _ok(_ERROR, "wrong room token")},
@@ -312,15 +286,6 @@ def _desk_paths() -> dict[str, Any]:
     state = {"type": "object", "properties": {"done": {"type": "array"},
                                               "state": {"type": "object"}}}
     ok = {"200": _ok(state), **_errors(404, 409, 422)}
-    match_ref = {"event": {"enum": ["main", "consolation"], "default": "main"},
-                 "round": {"type": "integer", "minimum": 0},
-                 "match": {"type": "integer", "minimum": 0}}
-    score = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
-
-    def obj(props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
-        return {"type": "object", "additionalProperties": False, "properties": props,
-                "required": required or []}
-
     base = "/api/tournaments/{tournament_id}"
     sheet = _op("a printable draw sheet of an event (main, consolation)",
                 {"200": _ok({"type": "string"}, media="text/html"), **_errors(404, 409)},
@@ -330,40 +295,23 @@ def _desk_paths() -> dict[str, Any]:
     return {
         f"{base}/late/absent": {"post": _op(
             "a player is absent at a match's start: the server counts, or starts the "
-            "absent player's clock", ok, params=tid, body=obj({
-                **match_ref, "player": {"type": "integer"},
-                "from_ms": {"type": "integer", "minimum": 0,
-                            "description": "the count's start (default scheduled + 20 min)"},
-                "scheduled_ms": {"type": "integer", "minimum": 0}},
-                ["round", "match", "player"]))},
+            "absent player's clock", ok, params=tid, body=_ref("AbsentBody"))},
         f"{base}/sheets": {"post": _op(
-            "a score sheet: the director's (final) or a player's", ok, params=tid, body=obj({
-                **match_ref, "by": {"enum": ["director", "A", "B"], "default": "director"},
-                "winner": {"type": "string"}, "score": score}, ["round", "match", "winner"]))},
+            "a score sheet: the director's (final) or a player's", ok, params=tid,
+            body=_ref("SheetBody"))},
         "/api/tables/{table_id}/sheet": {"post": _op(
             "a player's score sheet from the table page (the table's token)",
             {"200": _ok(state), "403": _ok(_ERROR, "wrong table token"),
              **_errors(404, 409, 422)}, director=False,
-            params=["table_id"], body=obj({"by": {"enum": ["A", "B"]},
-                                           "winner": {"type": "string"}, "score": score},
-                                          ["by", "winner"]))},
+            params=["table_id"], body=_ref("TableSheetBody"))},
         f"{base}/committee": {"post": _op(
-            "the ruling committee: 3 to 5 players", ok, params=tid, body=obj({
-                "members": {"type": "array", "items": {"type": "integer"}, "minItems": 3,
-                            "maxItems": 5}}, ["members"]))},
+            "the ruling committee: 3 to 5 players", ok, params=tid, body=_ref("CommitteeBody"))},
         f"{base}/appeals": {"post": _op(
             "an appeal of a ruling at a match", {"201": _ok(state), **_errors(404, 409, 422)},
-            params=tid, body=obj({
-                **match_ref, "by": {"type": "integer"},
-                "ruling": {"type": "string", "minLength": 1, "maxLength": 500},
-                "substitutes": {"type": "array", "items": {"type": "integer"}}},
-                ["round", "match", "by", "ruling"]))},
+            params=tid, body=_ref("AppealBody"))},
         f"{base}/appeals/{{appeal}}/decision": {"post": _op(
             "the panel's votes and the hearing: the majority decides", ok,
-            params=["tournament_id", "appeal"], body=obj({
-                "votes": {"type": "object",
-                          "additionalProperties": {"enum": ["uphold", "overturn"]}},
-                "hearing": {"type": "string", "maxLength": 1000}}, ["votes"]))},
+            params=["tournament_id", "appeal"], body=_ref("DecisionBody"))},
         f"{base}/draw.csv": {"get": _op(
             "the draw and results as CSV", {"200": _ok({"type": "string"}, media="text/csv"),
                                             **_errors(404)}, params=tid)},
@@ -382,71 +330,37 @@ def _contest_paths() -> dict[str, Any]:
                                               "tables": {"type": "array"}}}
     ok = {"200": _ok(state), **_errors(404, 409, 422)}
     created = {"201": _ok(state), **_errors(404, 409, 422)}
-    integer = {"type": "integer", "minimum": 0}
-    tables = {"type": "array", "items": {"type": "integer", "minimum": 1}}
-
-    def obj(props: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
-        return {"type": "object", "additionalProperties": False, "properties": props,
-                "required": required or []}
-
     base = "/api/tournaments/{tournament_id}"
     return {
         f"{base}/swing": {"post": _op(
             "create the Swing: players (ids), starting VP, CPP schedule, rule book, clock "
             "tables and a clock override for its single games", created, params=tid,
-            body=obj({"players": {"type": "array", "items": {"type": "integer"}},
-                      "start_vp": {"type": "integer", "minimum": 1},
-                      "cpp": {"type": "array", "items": {"type": "integer", "minimum": 1}},
-                      "rules": {"enum": sorted(PRESETS)},
-                      "clock": {"enum": ["required", "none"]},
-                      "clock_override": {"type": "object"}}, ["start_vp", "cpp"]))},
+            body=_ref("SwingBody"))},
         f"{base}/swing/rounds": {"post": _op(
             "pair the next Swing round at random (the seed is logged) and put its games "
             "at tables", ok, params=tid,
-            body=obj({"seed": integer, "tables": tables}))},
+            body=_ref("SwingRoundBody"))},
         f"{base}/swing/results": {"post": _op(
             "a Swing game's result entered by hand", ok, params=tid,
-            body=obj({"game": integer, "winner": {"type": "string"},
-                      "result": {"enum": ["single", "gammon", "backgammon"]},
-                      "cube": {"type": "integer", "minimum": 1}}, ["game", "winner"]))},
+            body=_ref("SwingResultBody"))},
         f"{base}/swing/corrections": {"post": _op(
             "another result for a game of the round under way, or of the last round played "
             "before the next is paired (the round is played again)", ok, params=tid,
-            body=obj({"game": integer, "winner": {"type": "string"},
-                      "result": {"enum": ["single", "gammon", "backgammon"]},
-                      "cube": {"type": "integer", "minimum": 1},
-                      "reason": {"type": "string", "maxLength": 200}}, ["game", "winner"]))},
+            body=_ref("SwingCorrectionBody"))},
         f"{base}/couples": {"post": _op(
             "create the couples event: couples (player 1 and player 2), format, match "
             "length, rule book, clock", created, params=tid,
-            body=obj({"couples": {"type": "array", "items": obj({
-                "name": {"type": "string"},
-                "players": {"type": "array", "items": {"type": "integer"}}},
-                ["name", "players"])},
-                "format": {"enum": ["knockout", "round_robin"]},
-                "length": {"type": "integer", "minimum": 1, "maximum": 64},
-                "rules": {"enum": sorted(PRESETS)},
-                "clock": {"enum": ["required", "none"]}}, ["couples"]))},
+            body=_ref("CouplesBody"))},
         f"{base}/couples/phases": {"post": _op(
             "start an encounter's next phase at tables (more: after it is decided)", ok,
-            params=tid, body=obj({"encounter": integer, "tables": tables,
-                                  "more": {"type": "boolean"}}, ["encounter"]))},
+            params=tid, body=_ref("CouplesPhaseBody"))},
         f"{base}/couples/results": {"post": _op(
             "a couples match's result entered by hand", ok, params=tid,
-            body=obj({"encounter": integer, "phase": {"type": "integer", "minimum": 1,
-                                                      "maximum": 3},
-                      "match": integer, "winner": {"type": "string"},
-                      "score": {"type": "array", "items": {"type": "integer"}}},
-                     ["encounter", "phase", "match", "winner"]))},
+            body=_ref("CouplesResultBody"))},
         f"{base}/couples/corrections": {"post": _op(
             "another winner for a couples match (a knockout's later round, while untouched, "
             "is paired again)", ok, params=tid,
-            body=obj({"encounter": integer, "phase": {"type": "integer", "minimum": 1,
-                                                      "maximum": 3},
-                      "match": integer, "winner": {"type": "string"},
-                      "score": {"type": "array", "items": {"type": "integer"}},
-                      "reason": {"type": "string", "maxLength": 200}},
-                     ["encounter", "phase", "match", "winner"]))},
+            body=_ref("CouplesCorrectionBody"))},
         f"{base}/events.json": {"get": _op(
             "the Swing and couples for the room display (room token or director)",
             {"200": _ok({"type": "object"}), "403": _ok(_ERROR, "wrong room token")},

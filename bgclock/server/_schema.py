@@ -110,18 +110,20 @@ class BodyError(ValueError):
         self.status = status
 
 
-def decode_body(raw: bytes, into: type[T], *, prefix: str = "body") -> T:
+def decode_body(raw: bytes, into: type[T], *, prefix: str = "body",
+                choices: dict[str, tuple[Any, ...]] | None = None) -> T:
     """A JSON body decoded into its declaration (an empty body is ``{}``).
 
     msgspec refuses a lone surrogate as malformed JSON, while the standard
     library's reader keeps it: such a body is read by the latter and then
     held to the same declaration (``msgspec.convert``), so the answer names
     the field (``body.players[1]``) rather than "not JSON".  ``prefix``: what
-    the fields are named under ("": the field alone)."""
+    the fields are named under ("": the field alone); ``choices``: as for
+    ``explain``."""
     try:
         return msgspec.json.decode(raw or b"{}", type=into)
     except msgspec.ValidationError as exc:
-        path, words = explain(exc)
+        path, words = explain(exc, choices)
         raise BodyError(field_name(prefix, path), words) from None
     except msgspec.DecodeError:
         pass
@@ -132,7 +134,7 @@ def decode_body(raw: bytes, into: type[T], *, prefix: str = "body") -> T:
     try:
         return msgspec.convert(data, into)
     except msgspec.ValidationError as exc:
-        path, words = explain(exc)
+        path, words = explain(exc, choices)
         raise BodyError(field_name(prefix, path), words) from None
 
 

@@ -34,25 +34,41 @@ import hmac
 import io
 import logging
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
+import msgspec
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from bgclock.core import PRESETS, MatchState
 from bgclock.store import NotFound, StoredAction, TableSpec
 from bgclock.tournament import ContestError, InvalidContest, Tournament
+from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME
 
 from ._desk import ROUTES as DESK_ROUTES
 from ._desk import LateDesk, late_view
 from ._limits import BodyTooLarge, LimitError, check_id, check_name, read_bounded
 from ._protocol import ProtocolError
+from ._schema import BodyError, decode_body
+from ._tourney_bodies import (
+    ArriveBody,
+    CheckInBody,
+    CorrectionBody,
+    DrawBody,
+    PlayerBody,
+    ResultBody,
+    RoundBody,
+    SettingsBody,
+    choices_of,
+    fields_of,
+)
 
 if TYPE_CHECKING:
     from ._hub import TableHub
     from .app import Server
 
 log = logging.getLogger("bgclock.server")
+T = TypeVar("T", bound=msgspec.Struct)
 
 #: A CSV of players: at most this many bytes and rows.
 MAX_CSV_BYTES = 256 * 1024
@@ -270,25 +286,23 @@ class Tourneys:
 
 # -------------------------------------------------------------------- HTTP
 
-async def _body(request: Request) -> dict[str, Any]:
-    from .app import _json_body
+async def _decoded(request: Request, into: type[T]) -> dict[str, Any]:
+    """A body read bounded, depth-checked, decoded into its declaration
+    (``_tourney_bodies``) and given as the dict the fold reads."""
+    from .app import _raw_body
 
     try:
-        data = await _json_body(request)
+        raw = await _raw_body(request)
     except BodyTooLarge as exc:
         raise Refused(413, "too_large", str(exc)) from None
     except ValueError as exc:
         raise Refused(400, "bad_request", str(exc)) from None
-    if not isinstance(data, dict):
-        raise Refused(400, "bad_request", "the body must be a JSON object")
-    return data
-
-
-def _fields(data: Mapping[str, Any], allowed: set[str]) -> dict[str, Any]:
-    unknown = set(data) - allowed
-    if unknown:
-        raise Refused(422, "invalid", f"body.{sorted(unknown)[0]}: unknown field")
-    return dict(data)
+    try:
+        body = decode_body(raw, into, choices=choices_of(into))
+    except BodyError as exc:
+        raise Refused(exc.status, "invalid" if exc.status == 422 else "bad_request",
+                      str(exc)) from None
+    return fields_of(body)
 
 
 def _checked_name(field: str, value: Any, limit: int) -> None:
@@ -358,7 +372,7 @@ def _check_rules(data: Mapping[str, Any]) -> None:
 
 async def post_settings(server: Server, request: Request) -> Response:
     try:
-        data = _fields(await _body(request), {"rounds", "late_slots", "seed"})
+        data = await _decoded(request, SettingsBody)
         _check_rules(data)
     except Refused as exc:
         return exc.response()
@@ -366,16 +380,16 @@ async def post_settings(server: Server, request: Request) -> Response:
 
 
 def _register(data: Mapping[str, Any], where: str = "") -> dict[str, Any]:
-    data = _fields(data, {"name", "federation_id"})
-    _checked_name(f"{where}name", data.get("name"), 100)
+    """A CSV row's player (CSV is not JSON: its fields are checked here)."""
+    _checked_name(f"{where}name", data.get("name"), MAX_PLAYER_NAME)
     if data.get("federation_id") is not None:
-        _checked_name(f"{where}federation_id", data["federation_id"], 40)
+        _checked_name(f"{where}federation_id", data["federation_id"], MAX_FEDERATION_ID)
     return {"do": "register", **data}
 
 
 async def post_player(server: Server, request: Request) -> Response:
     try:
-        action = _register(await _body(request))
+        action = {"do": "register", **await _decoded(request, PlayerBody)}
     except Refused as exc:
         return exc.response()
     return await _run(server, request, [action], status=201)
@@ -424,7 +438,7 @@ async def post_players_csv(server: Server, request: Request) -> Response:
 
 async def post_check_in(server: Server, request: Request) -> Response:
     try:
-        data = _fields(await _body(request), {"checked_in"})
+        data = await _decoded(request, CheckInBody)
     except Refused as exc:
         return exc.response()
     pid = _path_id(request, "player_id")
@@ -439,7 +453,7 @@ async def post_withdraw(server: Server, request: Request) -> Response:
 async def post_draw(server: Server, request: Request) -> Response:
     """Make the draw; ``seed`` (optional) is the director's, else the settings'."""
     try:
-        data = _fields(await _body(request), {"seed"})
+        data = await _decoded(request, DrawBody)
     except Refused as exc:
         return exc.response()
     actions: list[dict[str, Any]] = []
@@ -454,7 +468,7 @@ async def post_close_late(server: Server, request: Request) -> Response:
 
 async def post_arrive(server: Server, request: Request) -> Response:
     try:
-        data = _fields(await _body(request), {"player"})
+        data = await _decoded(request, ArriveBody)
     except Refused as exc:
         return exc.response()
     return await _run(server, request, [{"do": "arrive", **data,
@@ -464,7 +478,7 @@ async def post_arrive(server: Server, request: Request) -> Response:
 async def post_round(server: Server, request: Request) -> Response:
     """Start a round: its ready matches get table numbers and clock tables."""
     try:
-        data = _fields(await _body(request), {"event", "round", "tables"})
+        data = await _decoded(request, RoundBody)
     except Refused as exc:
         return exc.response()
     tourneys = server.tourneys
@@ -503,7 +517,7 @@ def _tables_of(server: Server, request: Request, hub: TournamentHub,
 
 async def post_result(server: Server, request: Request) -> Response:
     try:
-        data = _fields(await _body(request), {"event", "round", "match", "winner", "score"})
+        data = await _decoded(request, ResultBody)
     except Refused as exc:
         return exc.response()
     return await _run(server, request, [{"do": "result", **data, "source": "hand"}])
@@ -511,10 +525,7 @@ async def post_result(server: Server, request: Request) -> Response:
 
 async def post_correction(server: Server, request: Request) -> Response:
     try:
-        data = _fields(await _body(request),
-                       {"event", "round", "match", "winner", "score", "reason"})
-        if data.get("reason") is not None:
-            _checked_name("reason", data["reason"], 200)
+        data = await _decoded(request, CorrectionBody)
     except Refused as exc:
         return exc.response()
     return await _run(server, request, [{"do": "correct", **data}])

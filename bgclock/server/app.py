@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
-import json
 import logging
 import secrets
 from collections import deque
@@ -251,16 +250,6 @@ async def _raw_body(request: Request) -> bytes:
     except LimitError:
         raise ValueError(f"body: nested more than {MAX_DEPTH} levels deep") from None
     return body
-
-
-async def _json_body(request: Request) -> Any:
-    """A body not declared in ``_bodies`` (the tournament's actions, checked
-    by ``bgclock.tournament``): read bounded, depth-checked, then parsed."""
-    body = await _raw_body(request)
-    try:
-        return json.loads(body or b"{}")
-    except (ValueError, RecursionError):
-        raise ValueError("the body must be JSON") from None
 
 
 def _body_error(exc: ValueError, status: int = 400) -> JSONResponse:
