@@ -27,21 +27,10 @@
  * @typedef {function(string, Object<string, (string|number)>=): string} Translate
  */
 
-const SVG = "http://www.w3.org/2000/svg";
+import { h } from "./screen-kit.js";
 
-/**
- * An element with attributes and children.
- * @param {string} tag
- * @param {Object<string, string>} [attrs]
- * @param {...(Node|string|null)} children
- * @returns {HTMLElement}
- */
-export function h(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  for (const c of children) if (c !== null) node.append(c);
-  return node;
-}
+export { h };
+const SVG = "http://www.w3.org/2000/svg";
 
 /**
  * @param {string} tag

@@ -9,13 +9,12 @@
  * (contests-view.js).  A section of director.html opened by its header's
  * button; re-reads the state every few seconds while open and unfocused. */
 import { i18n } from "./contests-strings.js";
-import { encounterView, h, standingsTable, swingHead, vpChart, vpTable } from "./contests-view.js";
+import { encounterView, standingsTable, swingHead, vpChart, vpTable } from "./contests-view.js";
+import { api, button, h, tournamentHead } from "./screen-kit.js";
 
 const I18N = i18n();
 const t = I18N.t;
 const REFRESH_MS = 2500;
-const params = new URLSearchParams(location.search);
-const key = params.get("key") || "";
 
 /**
  * @typedef {import("./contests-view.js").SwingState} SwingState
@@ -36,34 +35,6 @@ const screen = {
   notReady: [],
   /** @type {number|null} */ timer: null
 };
-
-/**
- * @param {string} method
- * @param {string} path
- * @param {any} [body]
- * @returns {Promise<any>}
- */
-async function api(method, path, body) {
-  /** @type {Object<string, string>} */
-  const headers = { Authorization: "Bearer " + key };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const r = await fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const data = await r.json();
-  if (!r.ok) throw new Error((data && data.message) || String(r.status));
-  return data;
-}
-
-/**
- * @param {string} text
- * @param {function(): void} fn
- * @param {Object<string, string>} [attrs]
- * @returns {HTMLElement}
- */
-function button(text, fn, attrs) {
-  const b = h("button", Object.assign({ type: "button" }, attrs || {}), text);
-  b.addEventListener("click", fn);
-  return b;
-}
 
 /** @returns {HTMLElement} */
 function root() {
@@ -275,26 +246,9 @@ function couplesSection() {
 function render() {
   const node = root();
   if (!node || node.hidden) return;
-  const picker = h("select", { id: "con-pick", "aria-label": t("con.pick") });
-  const head = h("div", { class: "row" }, h("h2", {}, t("con.title")), picker);
+  const head = tournamentHead(screen, { id: "con-pick", title: t("con.title"), label: t("con.pick") }, load);
   const msg = h("p", { class: "msg" + (screen.error ? " err" : ""), role: "status" }, screen.message);
   node.replaceChildren(head, msg);
-  api("GET", "/api/tournaments").then((list) => {
-    for (const tn of list.tournaments) {
-      const opt = h("option", { value: String(tn.id) }, tn.name);
-      if (tn.id === screen.tournament) opt.setAttribute("selected", "");
-      picker.append(opt);
-    }
-    if (screen.tournament == null && list.tournaments.length) {
-      screen.tournament = list.tournaments[list.tournaments.length - 1].id;
-      load();
-    }
-  }).catch(() => { /* the message line says why on the next action */ });
-  picker.addEventListener("change", () => {
-    screen.tournament = Number(/** @type {HTMLSelectElement} */ (picker).value);
-    screen.state = null;
-    load();
-  });
   if (screen.tournament == null) { node.append(h("p", {}, t("con.none"))); return; }
   if (!screen.state) return;
   const players = h("p", { class: "con-players" }, screen.state.players.filter((p) => !p.withdrawn)

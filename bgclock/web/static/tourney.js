@@ -8,6 +8,7 @@
  * action and every few seconds while it is open (a result from a clock comes
  * in by itself).  The screen is a section of director.html, opened by its
  * header's button. */
+import { api, button, directorKey, h, tournamentHead } from "./screen-kit.js";
 import { i18n } from "./tourney-strings.js";
 import { deskSections, matchButtons } from "./tourney-desk.js";
 
@@ -29,56 +30,6 @@ const REFRESH_MS = 3000;
  *   main: (Bracket|null), consolation: (Bracket|null), matches: TableMatch[],
  *   room_url: string}} TourneyState
  */
-
-/**
- * An element with attributes and children.
- * @param {string} tag
- * @param {Object<string, string>} [attrs]
- * @param {...(Node|string|null)} children
- * @returns {HTMLElement}
- */
-function h(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  for (const c of children) if (c !== null) node.append(c);
-  return node;
-}
-
-/**
- * A button that runs ``fn`` when clicked.
- * @param {string} text
- * @param {function(): void} fn
- * @returns {HTMLElement}
- */
-function button(text, fn) {
-  const b = h("button", { type: "button" }, text);
-  b.addEventListener("click", fn);
-  return b;
-}
-
-const params = new URLSearchParams(location.search);
-const key = params.get("key") || "";
-
-/**
- * The director's API: JSON in and out (a CSV body with its content type).
- * @param {string} method
- * @param {string} path
- * @param {any} [body]
- * @param {string} [type]
- * @returns {Promise<any>}
- */
-async function api(method, path, body, type) {
-  /** @type {Object<string, string>} */
-  const headers = { Authorization: "Bearer " + key };
-  if (body !== undefined) headers["Content-Type"] = type || "application/json";
-  const r = await fetch(path, {
-    method: method, headers: headers,
-    body: body === undefined ? undefined : (type ? String(body) : JSON.stringify(body))
-  });
-  const data = await r.json();
-  if (!r.ok) throw new Error((data && data.message) || String(r.status));
-  return data;
-}
 
 const screen = {
   /** @type {number|null} */ tournament: null,
@@ -267,33 +218,16 @@ function matchItem(event, r, i, m) {
 function render() {
   const node = root();
   if (!node || node.hidden) return;
-  const picker = h("select", { id: "trn-pick", "aria-label": t("trn.pick") });
-  const head = h("div", { class: "row" }, h("h2", {}, t("trn.title")), picker);
+  const head = tournamentHead(screen, { id: "trn-pick", title: t("trn.title"), label: t("trn.pick") }, load);
   const msg = h("p", { class: "msg" + (screen.error ? " err" : ""), role: "status" }, screen.message);
   node.replaceChildren(head, msg);
-  api("GET", "/api/tournaments").then((list) => {
-    for (const tn of list.tournaments) {
-      const opt = h("option", { value: String(tn.id) }, tn.name);
-      if (tn.id === screen.tournament) opt.setAttribute("selected", "");
-      picker.append(opt);
-    }
-    if (screen.tournament == null && list.tournaments.length) {
-      screen.tournament = list.tournaments[list.tournaments.length - 1].id;
-      load();
-    }
-  }).catch(() => { /* the message line says why on the next action */ });
-  picker.addEventListener("change", () => {
-    screen.tournament = Number(/** @type {HTMLSelectElement} */ (picker).value);
-    screen.state = null;
-    load();
-  });
   if (screen.tournament == null) { node.append(h("p", {}, t("trn.none"))); return; }
   if (!screen.state) return;
   const room = h("p", {}, t("trn.room") + ": ", h("a", { href: screen.state.room_url, target: "_blank", rel: "noopener" }, screen.state.room_url));
   const reason = h("div", { class: "form" }, h("label", { for: "trn-reason" }, t("trn.reason")),
     h("input", { id: "trn-reason", maxlength: "200" }));
   node.append(room, settingsForm(), playersSection(), drawSection(), reason);
-  if (screen.state.drawn) node.append(...deskSections(/** @type {any} */ (screen.state), act, key));
+  if (screen.state.drawn) node.append(...deskSections(/** @type {any} */ (screen.state), act, directorKey));
 }
 
 /** Open or close the screen (the header's button). */
