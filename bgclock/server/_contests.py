@@ -24,7 +24,7 @@ from bgclock.store import NotFound, TableSpec
 from bgclock.tournament import ContestError, Tournament
 
 from ._protocol import ProtocolError
-from ._tourney import Refused, TournamentHub, _decoded, _refusal, _run
+from ._tourney import Refused, TournamentHub, _decoded, _refusal, _run, one_action
 from ._tourney_bodies import (
     CouplesBody,
     CouplesCorrectionBody,
@@ -231,12 +231,7 @@ async def post_swing_round(server: Server, request: Request) -> Response:
     return await _run(server, request, [{"do": "swing_round", **data}], after=after)
 
 
-async def post_swing_result(server: Server, request: Request) -> Response:
-    try:
-        data = await _decoded(request, SwingResultBody)
-    except Refused as exc:
-        return exc.response()
-    return await _run(server, request, [{"do": "swing_result", **data, "source": "hand"}])
+post_swing_result = one_action(SwingResultBody, "swing_result", source="hand")
 
 
 async def post_swing_correction(server: Server, request: Request) -> Response:
@@ -295,20 +290,10 @@ async def post_couples_phase(server: Server, request: Request) -> Response:
     return await _run(server, request, [{"do": "couples_phase", **data}], after=after)
 
 
-async def post_couples_result(server: Server, request: Request) -> Response:
-    try:
-        data = await _decoded(request, CouplesResultBody)
-    except Refused as exc:
-        return exc.response()
-    return await _run(server, request, [{"do": "couples_result", **data, "source": "hand"}])
+post_couples_result = one_action(CouplesResultBody, "couples_result", source="hand")
 
 
-async def post_couples_correction(server: Server, request: Request) -> Response:
-    try:
-        data = await _decoded(request, CouplesCorrectionBody)
-    except Refused as exc:
-        return exc.response()
-    return await _run(server, request, [{"do": "couples_correct", **data}])
+post_couples_correction = one_action(CouplesCorrectionBody, "couples_correct")
 
 
 async def events_json(request: Request) -> Response:

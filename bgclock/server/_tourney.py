@@ -33,7 +33,7 @@ import csv
 import hmac
 import io
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
@@ -329,6 +329,22 @@ def _state(server: Server, request: Request, hub: TournamentHub) -> dict[str, An
             "room_url": f"{server.base_url(request)}/room/{hub.id}?token={room}"}
 
 
+def one_action(body: type[Any], do: str, **extra: Any) -> Callable[
+        [Server, Request], Awaitable[Response]]:
+    """The route of one action: its body decoded as ``body`` (its
+    declaration), then folded as ``do`` with ``extra`` fields."""
+
+    async def handler(server: Server, request: Request) -> Response:
+        try:
+            data = await _decoded(request, body)
+        except Refused as exc:
+            return exc.response()
+        return await _run(server, request, [{"do": do, **data, **extra}])
+
+    handler.__name__ = f"post_{do}"
+    return handler
+
+
 async def _run(server: Server, request: Request, actions: list[dict[str, Any]], *,
                status: int = 200, after: Any = None) -> Response:
     hub = await _hub(server, request)
@@ -515,20 +531,10 @@ def _tables_of(server: Server, request: Request, hub: TournamentHub,
     return out
 
 
-async def post_result(server: Server, request: Request) -> Response:
-    try:
-        data = await _decoded(request, ResultBody)
-    except Refused as exc:
-        return exc.response()
-    return await _run(server, request, [{"do": "result", **data, "source": "hand"}])
+post_result = one_action(ResultBody, "result", source="hand")
 
 
-async def post_correction(server: Server, request: Request) -> Response:
-    try:
-        data = await _decoded(request, CorrectionBody)
-    except Refused as exc:
-        return exc.response()
-    return await _run(server, request, [{"do": "correct", **data}])
+post_correction = one_action(CorrectionBody, "correct")
 
 
 # ------------------------------------------------------------ the room display
