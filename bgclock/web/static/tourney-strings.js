@@ -2,6 +2,8 @@
  * Italian), merged into I18N's dictionary (as dir-strings.js does). */
 
 /** @type {Object<string, Object<string, string>>} */
+import { withStrings } from "./i18n-merge.js";
+
 const STRINGS = {
   en: {
     "trn.title": "Tournament: players, draw, rounds",
@@ -117,19 +119,11 @@ const STRINGS = {
   }
 };
 
-/**
- * @typedef {{lang: string, STRINGS: Object<string, Object<string, string>>,
- *   t: function(string, Object<string, (string|number)>=): string,
- *   setLang: function(string): void, apply: function(Element): void}} I18n
- */
+/** @typedef {import("./i18n-merge.js").I18n} I18n */
 
 /** The page's I18N (i18n.js, a classic script) with these strings merged in.
  * @returns {I18n} */
 export function i18n() {
-  const found = /** @type {{I18N: I18n}} */ (/** @type {unknown} */ (globalThis)).I18N;
-  for (const lang of Object.keys(STRINGS)) {
-    found.STRINGS[lang] = Object.assign(found.STRINGS[lang] || {}, STRINGS[lang]);
-  }
-  return found;
+  return withStrings(STRINGS);
 }
 export { STRINGS };
