@@ -10,7 +10,7 @@
  * button; re-reads the state every few seconds while open and unfocused. */
 import { i18n } from "./contests-strings.js";
 import { encounterView, standingsTable, swingHead, vpChart, vpTable } from "./contests-view.js";
-import { api, button, h, tournamentHead } from "./screen-kit.js";
+import { api, button, h, mountScreen, tournamentHead } from "./screen-kit.js";
 
 const I18N = i18n();
 const t = I18N.t;
@@ -269,28 +269,7 @@ function render() {
 }
 
 /** Open or close the screen (the header's button). */
-function toggle() {
-  const node = root();
-  node.hidden = !node.hidden;
-  if (screen.timer != null) { clearInterval(screen.timer); screen.timer = null; }
-  if (!node.hidden) {
-    screen.timer = window.setInterval(() => {
-      if (!node.contains(document.activeElement)) load();
-    }, REFRESH_MS);
-    render();
-    load();
-  }
-}
-
-const opener = document.getElementById("btn-contests");
-if (opener) {
-  opener.textContent = t("con.open");
-  opener.addEventListener("click", toggle);
-}
-const lang = document.getElementById("btn-lang");
-if (lang) lang.addEventListener("click", () => setTimeout(() => {
-  if (opener) opener.textContent = t("con.open");
-  render();
-}, 0));
+const toggle = mountScreen({ root: root, opener: "btn-contests", openText: () => t("con.open"),
+  refreshMs: REFRESH_MS, load: load, render: render, screen: screen });
 
 export { load, render, screen, toggle };

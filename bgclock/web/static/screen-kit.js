@@ -83,3 +83,38 @@ export function tournamentHead(screen, what, load) {
   });
   return h("div", { class: "row" }, h("h2", {}, what.title), picker);
 }
+
+/**
+ * A screen opened and closed by its header button: while open it re-reads
+ * its state every `refreshMs` (never under the director's typing: only when
+ * nothing in the screen has focus); the button follows the language.
+ * @param {{root: function(): HTMLElement, opener: string, openText: function(): string,
+ *   refreshMs: number, load: function(): void, render: function(): void,
+ *   screen: {timer: number|null}}} s
+ * @returns {function(): void} the toggle
+ */
+export function mountScreen(s) {
+  const toggle = () => {
+    const node = s.root();
+    node.hidden = !node.hidden;
+    if (s.screen.timer != null) { clearInterval(s.screen.timer); s.screen.timer = null; }
+    if (!node.hidden) {
+      s.screen.timer = window.setInterval(() => {
+        if (!node.contains(document.activeElement)) s.load();
+      }, s.refreshMs);
+      s.render();
+      s.load();
+    }
+  };
+  const opener = document.getElementById(s.opener);
+  if (opener) {
+    opener.textContent = s.openText();
+    opener.addEventListener("click", toggle);
+  }
+  const lang = document.getElementById("btn-lang");
+  if (lang) lang.addEventListener("click", () => setTimeout(() => {
+    if (opener) opener.textContent = s.openText();
+    s.render();
+  }, 0));
+  return toggle;
+}

@@ -8,7 +8,7 @@
  * action and every few seconds while it is open (a result from a clock comes
  * in by itself).  The screen is a section of director.html, opened by its
  * header's button. */
-import { api, button, directorKey, h, tournamentHead } from "./screen-kit.js";
+import { api, button, directorKey, h, mountScreen, tournamentHead } from "./screen-kit.js";
 import { i18n } from "./tourney-strings.js";
 import { deskSections, matchButtons } from "./tourney-desk.js";
 
@@ -231,29 +231,7 @@ function render() {
 }
 
 /** Open or close the screen (the header's button). */
-function toggle() {
-  const node = root();
-  node.hidden = !node.hidden;
-  if (screen.timer != null) { clearInterval(screen.timer); screen.timer = null; }
-  if (!node.hidden) {
-    screen.timer = window.setInterval(() => {
-      // never under the director's typing: only when nothing in the screen has focus
-      if (!node.contains(document.activeElement)) load();
-    }, REFRESH_MS);
-    render();
-    load();
-  }
-}
-
-const opener = document.getElementById("btn-tourney");
-if (opener) {
-  opener.textContent = t("trn.open");
-  opener.addEventListener("click", toggle);
-}
-const lang = document.getElementById("btn-lang");
-if (lang) lang.addEventListener("click", () => setTimeout(() => {
-  if (opener) opener.textContent = t("trn.open");
-  render();
-}, 0));
+const toggle = mountScreen({ root: root, opener: "btn-tourney", openText: () => t("trn.open"),
+  refreshMs: REFRESH_MS, load: load, render: render, screen: screen });
 
 export { api, load, render, screen, toggle };
