@@ -23,7 +23,6 @@ from bgclock.core import MatchState
 from bgclock.store import NotFound, TableSpec
 from bgclock.tournament import ContestError, Tournament
 
-from ._protocol import ProtocolError
 from ._tourney import Refused, TournamentHub, _decoded, _refusal, _run, one_action
 from ._tourney_bodies import (
     CouplesBody,
@@ -104,25 +103,9 @@ async def set_up(server: Server, hub: TournamentHub,
     (as the Main's rounds do); the tables that could not take it now."""
     failed: list[dict[str, Any]] = []
     for number, spec in specs:
-        tid = hub.state.table_ids.get(number)
-        table = server.hub.tables.get(tid) if tid is not None else None
-        if table is None or table.closed:
-            row = await server.store.create_table(hub.id, spec, server.clock.now_ms())
-            server.hub.add(row)
-            await server.tourneys.act(hub, [{"do": "bind_table", "table": number,
-                                             "table_id": row.id}], source="server")
-            continue
-        try:
-            if table.seq == 0:
-                await table.edit(spec)
-                table.broadcast(table.table_message())
-                table.broadcast(table.snapshot_message())
-            else:
-                await table.renew(spec)
-        except ProtocolError as exc:
-            log.warning("table %d is not ready for its match: %s", table.id, exc.message)
-            failed.append({"table": number, "table_id": table.id, "error": exc.code,
-                           "message": exc.message, "spec": spec.to_dict()})
+        refused = await server.tourneys.seat(hub, number, spec)
+        if refused is not None:
+            failed.append(refused)
     return failed
 
 

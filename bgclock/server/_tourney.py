@@ -206,37 +206,47 @@ class Tourneys:
             raise Refused(409, "running", f"table {number}'s clock is still running: "
                           "stop it or finish its match first")
 
+    async def seat(self, hub: TournamentHub, number: int,
+                   spec: TableSpec) -> dict[str, Any] | None:
+        """A match at table ``number``: its clock table is made the first time
+        (and bound to the number), re-specced before play, or given its next
+        match.  None, or why it could not take the match now."""
+        server = self.server
+        tid = hub.state.table_ids.get(number)
+        table = server.hub.tables.get(tid) if tid is not None else None
+        if table is None or table.closed:
+            row = await server.store.create_table(hub.id, spec, server.clock.now_ms())
+            server.hub.add(row)
+            await self.act(hub, [{"do": "bind_table", "table": number, "table_id": row.id}],
+                           source="server")
+            return None
+        try:
+            if table.seq == 0:
+                await table.edit(spec)
+                table.broadcast(table.table_message())
+                table.broadcast(table.snapshot_message())
+            else:
+                await table.renew(spec)
+        except ProtocolError as exc:
+            log.warning("table %d is not ready for its match: %s", table.id, exc.message)
+            return {"table": number, "table_id": table.id, "error": exc.code,
+                    "message": exc.message, "spec": spec.to_dict()}
+        return None
+
     async def set_up(self, hub: TournamentHub,
                      assigned: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Each assigned match at its table: create, re-spec or renew the table.
         The tables that could not take their match now (a command came in
         meanwhile), with why: the director renews them (``next-match``)."""
-        server = self.server
         failed: list[dict[str, Any]] = []
         for a in assigned:
             number = a["table"]
             spec = self.table_spec(hub.state, a["event"], a["round"], a["match"], number)
             if spec is None:
                 continue
-            tid = hub.state.table_ids.get(number)
-            table = server.hub.tables.get(tid) if tid is not None else None
-            if table is None or table.closed:
-                row = await server.store.create_table(hub.id, spec, server.clock.now_ms())
-                server.hub.add(row)
-                await self.act(hub, [{"do": "bind_table", "table": number, "table_id": row.id}],
-                               source="server")
-            else:
-                try:
-                    if table.seq == 0:
-                        await table.edit(spec)
-                        table.broadcast(table.table_message())
-                        table.broadcast(table.snapshot_message())
-                    else:
-                        await table.renew(spec)
-                except ProtocolError as exc:
-                    log.warning("table %d is not ready for its match: %s", table.id, exc.message)
-                    failed.append({"table": number, "table_id": table.id, "error": exc.code,
-                                   "message": exc.message, "spec": spec.to_dict()})
+            refused = await self.seat(hub, number, spec)
+            if refused is not None:
+                failed.append(refused)
         return failed
 
     # ------------------------------------------------------------ results
