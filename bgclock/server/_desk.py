@@ -230,8 +230,10 @@ class LateDesk:
         table = self.table_of(hub, key)
         if table is None:
             return
+        if side not in ("A", "B"):
+            return
         cmd = LateStartCmd(type="cmd", id=f"late-{tournament_id}-{key[0]}-{key[1]}-{key[2]}-{side}",
-                           table=table.id, side=side)
+                           table=table.id, side="A" if side == "A" else "B")
         try:
             table.command(_Quiet(f"table {table.id}: late start"), "director", cmd)
         except ProtocolError as exc:

@@ -39,6 +39,8 @@ def sheet(spec: TableSpec, events: list[StoredEvent]) -> dict[str, Any]:
     prev: dict[str, Any] | None = None
     open_break: dict[str, Any] | None = None
     for stored, state in states_after(spec, events, 0):
+        if state is None:
+            break  # a quarantined log: the sheet ends where the engine stopped
         cur = state.to_dict()
         ev = stored.event
         if prev is not None:
