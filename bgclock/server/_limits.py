@@ -80,15 +80,6 @@ def check_name(field: str, value: Any, *, limit: int = MAX_NAME, empty: bool = T
     return value
 
 
-def check_int(field: str, value: Any, low: int, high: int) -> int:
-    """A whole number (not a bool) within ``low..high``."""
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise LimitError(field, "must be a whole number")
-    if not low <= value <= high:
-        raise LimitError(field, f"must be within {low}..{high}")
-    return value
-
-
 def check_id(field: str, raw: str) -> int:
     """An id from a URL path: digits that fit 63 bits (else ``LimitError``)."""
     if not raw.isascii() or not raw.isdigit() or len(raw) > 19 or int(raw) > MAX_ID:

@@ -44,12 +44,10 @@ from ._hub import Hub, TableHub, new_match
 from ._lag import DEFAULT_PARAMS, LagParams
 from ._limits import (
     MAX_DEPTH,
-    MAX_ID,
     BodyTooLarge,
     LimitError,
     check_depth,
     check_id,
-    check_int,
     read_bounded,
 )
 from ._openapi import openapi
@@ -419,10 +417,8 @@ async def table_events(request: Request) -> Response:
     if isinstance(table, Response):
         return table
     table_id = table.id
-    raw = request.query_params.get("after", "0")
     try:
-        after = check_int("after", int(raw) if raw.isdigit() and len(raw) <= 20 else -1,
-                          0, MAX_ID)
+        after = check_id("after", request.query_params.get("after", "0"))
     except LimitError as exc:
         return _error(422, "invalid", str(exc))
     if not table.log_limiter.allow():

@@ -447,7 +447,7 @@ import { DeviceMatch, specKey } from "./device.js";
     $("btn-resume").hidden = !(st.phase === "stopped" || st.phase === "break") || app.closed;
     for (const side of SIDES) renderHalf(side, st, nm);
     renderCenter(st, nm);
-    renderTimes();
+    renderTimes(d);
   }
 
   /* One half: the face (name, status, the clock, messages: nothing to tap
@@ -754,8 +754,9 @@ import { DeviceMatch, specKey } from "./device.js";
 
   /* The numbers, on every frame. */
   const shown = { A: {}, B: {} };
-  function renderTimes() {
-    const d = display();
+  /* d: the display() of this frame (read once: the device's match is folded
+   * on every call). */
+  function renderTimes(d) {
     if (!d) return;
     const st = d.state, m = mode(), D = allowance();
     const v = BG.viewAt(st, m, performance.now() - d.base);
@@ -831,7 +832,7 @@ import { DeviceMatch, specKey } from "./device.js";
     // a change the clock itself makes (an expiry, its penalty) is rendered whole
     const d = display();
     if (d && stateKey(d.state) !== app.shownKey) renderAll();
-    renderTimes();
+    else renderTimes(d);
     if (app.newState) {
       app.newState = false;
       app.paints.push([performance.timeOrigin + performance.now(), app.seq]);

@@ -6,6 +6,7 @@
  * director's; mismatches flagged), the ruling committee and its appeals, and
  * the exports.  Sections of the tournament screen (tourney.js), built from
  * the state it reads; every action goes through its ``act``. */
+import { withStrings } from "./i18n-merge.js";
 import { i18n } from "./tourney-strings.js";
 
 /** @type {Object<string, Object<string, string>>} */
@@ -108,10 +109,8 @@ const STRINGS = {
   }
 };
 
-const I18N = i18n();
-for (const lang of Object.keys(STRINGS)) {
-  I18N.STRINGS[lang] = Object.assign(I18N.STRINGS[lang] || {}, STRINGS[lang]);
-}
+i18n();
+const I18N = withStrings(STRINGS);
 const t = I18N.t;
 
 /**
