@@ -35,7 +35,7 @@ mapping gives one.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
@@ -87,14 +87,17 @@ LATE_SLOT: Final = -3
 
 
 def _layout(rng: random.Random, width: int, non_players: int, byes: int,
-            seeds: list[int], top: int) -> list[int]:
+            seeds: list[int], top: int,
+            same: Callable[[int, int], bool] | None = None) -> list[int]:
     """The first-round slots of a sub-bracket of ``width`` slots: seed ranks
     (0-based), FREE, BYE_SLOT or LATE_SLOT.
 
     ``seeds`` are the ranks this sub-bracket holds, ascending; the ranks below
     ``top`` should get a bye where the spread allows it.  Capacity holds at
     every node: ``len(seeds) + non_players <= width`` and ``non_players <=
-    width // 2`` (at most one non-player per match)."""
+    width // 2`` (at most one non-player per match).  ``same(r1, r2)``: the
+    two seeds are of one group, to be kept out of one first-round match
+    before anything else is preferred."""
     if width == 2:
         pair: list[int]
         if non_players:
@@ -113,34 +116,83 @@ def _layout(rng: random.Random, width: int, non_players: int, byes: int,
     straddle = next((i for i, (x, y) in enumerate(pairs) if x < top <= y), None)
     e_hi, e_lo = (non_players + 1) // 2, non_players // 2
     b_hi, b_lo = (byes + 1) // 2, byes // 2
+    # the seeds of a sub-bracket of 4 meet in round 1: all its orientations
+    # are weighed when groups are to be kept apart
+    flip_options = [flips]
+    if width == 4 and same is not None and len(pairs) == 2:
+        flip_options = [[flips[0], False], [flips[0], True]]
     best: list[tuple[list[int], list[int], int, int, int, int]] = []
-    best_score = -1
-    for s_bit in (False, True) if straddle is not None else (False,):
-        for o_bit in (False, True) if odd is not None else (False,):
-            left = [y if (s_bit if i == straddle else flips[i]) else x
-                    for i, (x, y) in enumerate(pairs)]
-            right = [x if (s_bit if i == straddle else flips[i]) else y
-                     for i, (x, y) in enumerate(pairs)]
-            if odd is not None:
-                (right if o_bit else left).append(odd)
-            for e_left, e_right in {(e_hi, e_lo), (e_lo, e_hi)}:
-                for b_left, b_right in {(b_hi, b_lo), (b_lo, b_hi)}:
-                    if (b_left > e_left or b_right > e_right or e_left > half_matches
-                            or e_right > half_matches or len(left) + e_left > half
-                            or len(right) + e_right > half):
-                        continue
-                    t_left = sum(1 for x in left if x < top)
-                    t_right = sum(1 for x in right if x < top)
-                    score = (t_left <= b_left) + (t_right <= b_right)
-                    option = (sorted(left), sorted(right), e_left, b_left, e_right, b_right)
-                    if score > best_score:
-                        best, best_score = [option], score
-                    elif score == best_score:
-                        best.append(option)
+    best_score = (-width, -1)
+    for s_bit, o_bit, fl in [(s_bit, o_bit, fl)
+                             for s_bit in ((False, True) if straddle is not None else (False,))
+                             for o_bit in ((False, True) if odd is not None else (False,))
+                             for fl in flip_options]:
+        left = [y if (s_bit if i == straddle else fl[i]) else x
+                for i, (x, y) in enumerate(pairs)]
+        right = [x if (s_bit if i == straddle else fl[i]) else y
+                 for i, (x, y) in enumerate(pairs)]
+        if odd is not None:
+            (right if o_bit else left).append(odd)
+        for e_left, e_right in {(e_hi, e_lo), (e_lo, e_hi)}:
+            for b_left, b_right in {(b_hi, b_lo), (b_lo, b_hi)}:
+                if (b_left > e_left or b_right > e_right or e_left > half_matches
+                        or e_right > half_matches or len(left) + e_left > half
+                        or len(right) + e_right > half):
+                    continue
+                t_left = sum(1 for x in left if x < top)
+                t_right = sum(1 for x in right if x < top)
+                met = 0
+                if same is not None and width == 4:
+                    met = sum(1 for side in (left, right)
+                              if len(side) == 2 and same(side[0], side[1]))
+                score = (-met, (t_left <= b_left) + (t_right <= b_right))
+                option = (sorted(left), sorted(right), e_left, b_left, e_right, b_right)
+                if score > best_score:
+                    best, best_score = [option], score
+                elif score == best_score:
+                    best.append(option)
     best.sort()  # the sets above have no order of their own: make the choice reproducible
     left, right, e_left, b_left, e_right, b_right = best[rng.randrange(len(best))]
-    return (_layout(rng, half, e_left, b_left, left, top)
-            + _layout(rng, half, e_right, b_right, right, top))
+    return (_layout(rng, half, e_left, b_left, left, top, same)
+            + _layout(rng, half, e_right, b_right, right, top, same))
+
+
+#: How many seed layouts the draw tries before it gives up keeping every
+#: group apart (each try is a valid seeding; most draws need one).
+LAYOUT_TRIES: Final = 40
+
+
+def _misfit(codes: list[int], seeds: list[str], unseeded: list[str],
+            group_of: Mapping[str, Hashable]) -> int:
+    """How far a seed layout is from letting ``_separate`` keep every group
+    apart: two seeds of one group facing each other, plus, per group, the
+    players more than the slots it may take (see ``_separate``)."""
+    misfit = 0
+    singles = pairs = 0
+    facing: dict[Hashable, int] = {}
+    for i in range(0, len(codes), 2):
+        a, b = codes[i], codes[i + 1]
+        if a >= 0 and b >= 0:
+            ga, gb = group_of.get(seeds[a]), group_of.get(seeds[b])
+            misfit += ga is not None and ga == gb
+        elif a == FREE and b == FREE:
+            pairs += 1
+        elif FREE in (a, b):
+            other = b if a == FREE else a
+            g = group_of.get(seeds[other]) if other >= 0 else None
+            if g is None:
+                singles += 1
+            else:
+                facing[g] = facing.get(g, 0) + 1
+    counts: dict[Hashable, int] = {}
+    for name in unseeded:
+        g = group_of.get(name)
+        if g is not None:
+            counts[g] = counts.get(g, 0) + 1
+    halves = sum(facing.values())
+    for g, c in counts.items():
+        misfit += max(0, c - (singles + halves - facing.get(g, 0) + pairs))
+    return misfit
 
 
 def _separate(rng: random.Random, slots: list[str | None], free: list[int],
@@ -400,12 +452,31 @@ class MainDraw:
         top seeds given the byes where the spread allows, the other players
         drawn at random and kept apart by group where the slots allow."""
         size = self.bracket.size
-        codes = _layout(rng, size, non_players, byes, list(range(len(self.seeds))),
-                        min(byes, len(self.seeds)))
-        slots: list[str | None] = [self.seeds[c] if c >= 0 else None for c in codes]
-        free = [p for p, c in enumerate(codes) if c == FREE]
         seeded = set(self.seeds)
         unseeded = [n for n in names if n not in seeded]
+        ranks = list(range(len(self.seeds)))
+        top = min(byes, len(self.seeds))
+        same: Callable[[int, int], bool] | None = None
+        if self.groups:
+            rank_group = [self.groups.get(name) for name in self.seeds]
+
+            def same(r1: int, r2: int) -> bool:
+                return rank_group[r1] is not None and rank_group[r1] == rank_group[r2]
+        codes = _layout(rng, size, non_players, byes, ranks, top, same)
+        if self.groups and self.seeds:
+            # the seeds' layout decides which groups the other players may
+            # face: try others (each a valid seeding) until the groups fit
+            best, least = codes, _misfit(codes, self.seeds, unseeded, self.groups)
+            for _ in range(LAYOUT_TRIES - 1):
+                if not least:
+                    break
+                codes = _layout(rng, size, non_players, byes, ranks, top, same)
+                misfit = _misfit(codes, self.seeds, unseeded, self.groups)
+                if misfit < least:
+                    best, least = codes, misfit
+            codes = best
+        slots: list[str | None] = [self.seeds[c] if c >= 0 else None for c in codes]
+        free = [p for p, c in enumerate(codes) if c == FREE]
         if self.groups:
             _separate(rng, slots, free, unseeded, self.groups)
         else:
