@@ -25,17 +25,19 @@ are split pairwise by rank (1 and 2 to opposite halves, 3 and 4, 5 and 6,
 ...), which puts seeds 1..2^j in 2^j different sub-brackets of size S/2^j,
 and the node's non-players and byes are split so the halves differ by at most
 one, the extra going where it keeps every half able to hold its seeds and,
-where possible, gives the top seeds byes.  ``_separate`` then fills the free
-slots with the unseeded players, keeping apart the members of one group
-whenever the slots left allow it (the condition is Hall's, per group; see
-the function).  Late arrivals are never seeded; they have no group unless the
-mapping gives one.
+where possible, gives the top seeds byes.  Only seeds 1..S/2 are laid out
+so (one match each); seeds past half the bracket can only face them, and are
+drawn with the other players.  ``_separate`` then fills the free slots,
+keeping apart the members of one group whenever the slots left allow it (the
+condition is Hall's, per group; see the function); with groups, a seed layout
+that leaves a group too few slots is drawn again (``LAYOUT_TRIES``).  Late
+arrivals are never seeded; they have no group unless the mapping gives one.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, Protocol
 
@@ -87,17 +89,14 @@ LATE_SLOT: Final = -3
 
 
 def _layout(rng: random.Random, width: int, non_players: int, byes: int,
-            seeds: list[int], top: int,
-            same: Callable[[int, int], bool] | None = None) -> list[int]:
+            seeds: list[int], top: int) -> list[int]:
     """The first-round slots of a sub-bracket of ``width`` slots: seed ranks
     (0-based), FREE, BYE_SLOT or LATE_SLOT.
 
     ``seeds`` are the ranks this sub-bracket holds, ascending; the ranks below
     ``top`` should get a bye where the spread allows it.  Capacity holds at
     every node: ``len(seeds) + non_players <= width`` and ``non_players <=
-    width // 2`` (at most one non-player per match).  ``same(r1, r2)``: the
-    two seeds are of one group, to be kept out of one first-round match
-    before anything else is preferred."""
+    width // 2`` (at most one non-player per match)."""
     if width == 2:
         pair: list[int]
         if non_players:
@@ -116,20 +115,14 @@ def _layout(rng: random.Random, width: int, non_players: int, byes: int,
     straddle = next((i for i, (x, y) in enumerate(pairs) if x < top <= y), None)
     e_hi, e_lo = (non_players + 1) // 2, non_players // 2
     b_hi, b_lo = (byes + 1) // 2, byes // 2
-    # the seeds of a sub-bracket of 4 meet in round 1: all its orientations
-    # are weighed when groups are to be kept apart
-    flip_options = [flips]
-    if width == 4 and same is not None and len(pairs) == 2:
-        flip_options = [[flips[0], False], [flips[0], True]]
     best: list[tuple[list[int], list[int], int, int, int, int]] = []
-    best_score = (-width, -1)
-    for s_bit, o_bit, fl in [(s_bit, o_bit, fl)
-                             for s_bit in ((False, True) if straddle is not None else (False,))
-                             for o_bit in ((False, True) if odd is not None else (False,))
-                             for fl in flip_options]:
-        left = [y if (s_bit if i == straddle else fl[i]) else x
+    best_score = -1
+    for s_bit, o_bit in [(s_bit, o_bit)
+                         for s_bit in ((False, True) if straddle is not None else (False,))
+                         for o_bit in ((False, True) if odd is not None else (False,))]:
+        left = [y if (s_bit if i == straddle else flips[i]) else x
                 for i, (x, y) in enumerate(pairs)]
-        right = [x if (s_bit if i == straddle else fl[i]) else y
+        right = [x if (s_bit if i == straddle else flips[i]) else y
                  for i, (x, y) in enumerate(pairs)]
         if odd is not None:
             (right if o_bit else left).append(odd)
@@ -141,11 +134,7 @@ def _layout(rng: random.Random, width: int, non_players: int, byes: int,
                     continue
                 t_left = sum(1 for x in left if x < top)
                 t_right = sum(1 for x in right if x < top)
-                met = 0
-                if same is not None and width == 4:
-                    met = sum(1 for side in (left, right)
-                              if len(side) == 2 and same(side[0], side[1]))
-                score = (-met, (t_left <= b_left) + (t_right <= b_right))
+                score = (t_left <= b_left) + (t_right <= b_right)
                 option = (sorted(left), sorted(right), e_left, b_left, e_right, b_right)
                 if score > best_score:
                     best, best_score = [option], score
@@ -153,8 +142,8 @@ def _layout(rng: random.Random, width: int, non_players: int, byes: int,
                     best.append(option)
     best.sort()  # the sets above have no order of their own: make the choice reproducible
     left, right, e_left, b_left, e_right, b_right = best[rng.randrange(len(best))]
-    return (_layout(rng, half, e_left, b_left, left, top, same)
-            + _layout(rng, half, e_right, b_right, right, top, same))
+    return (_layout(rng, half, e_left, b_left, left, top)
+            + _layout(rng, half, e_right, b_right, right, top))
 
 
 #: How many seed layouts the draw tries before it gives up keeping every
@@ -165,17 +154,14 @@ LAYOUT_TRIES: Final = 40
 def _misfit(codes: list[int], seeds: list[str], unseeded: list[str],
             group_of: Mapping[str, Hashable]) -> int:
     """How far a seed layout is from letting ``_separate`` keep every group
-    apart: two seeds of one group facing each other, plus, per group, the
-    players more than the slots it may take (see ``_separate``)."""
+    apart: per group, the players more than the slots it may take (see
+    ``_separate``).  The seeds laid out are at most one per match."""
     misfit = 0
     singles = pairs = 0
     facing: dict[Hashable, int] = {}
     for i in range(0, len(codes), 2):
         a, b = codes[i], codes[i + 1]
-        if a >= 0 and b >= 0:
-            ga, gb = group_of.get(seeds[a]), group_of.get(seeds[b])
-            misfit += ga is not None and ga == gb
-        elif a == FREE and b == FREE:
+        if a == FREE and b == FREE:
             pairs += 1
         elif FREE in (a, b):
             other = b if a == FREE else a
@@ -246,16 +232,46 @@ def _separate(rng: random.Random, slots: list[str | None], free: list[int],
     def pressure(k: Hashable) -> int:
         return count(k) + len(halves.get(k, ()))
 
+    # groups by pressure (players left + half slots left facing it), so
+    # that the tight ones are found without a scan: pressures only fall
+    buckets: dict[int, dict[Hashable, None]] = {}
+    for k in {**players, **halves}:
+        buckets.setdefault(pressure(k), {})[k] = None
+    top = [max(buckets, default=0)]
+
+    def lower(k: Hashable) -> None:
+        """``k``'s pressure has just fallen by one."""
+        p = pressure(k)
+        del buckets[p + 1][k]
+        buckets.setdefault(p, {})[k] = None
+
     def tight(bound: int) -> list[Hashable]:
-        return [k for k in {**players, **halves} if pressure(k) >= bound
-                and (count(k) or halves.get(k))]
+        while top[0] > 0 and not buckets.get(top[0]):
+            top[0] -= 1
+        return [k for p in range(top[0], max(bound, 1) - 1, -1)
+                for k in buckets.get(p, {})]
+
+    pool = [name for names in players.values() for name in names]
+    where = {name: i for i, name in enumerate(pool)}
 
     def take(k: Hashable) -> str:
-        return players[k].pop()
+        name = players[k].pop()
+        i = where.pop(name)
+        last = pool.pop()
+        if i < len(pool):
+            pool[i], where[last] = last, i
+        lower(k)
+        return name
 
     def pick(exclude: Hashable | None) -> Hashable | None:
         """A random remaining player's group (each player equally likely),
         not ``exclude``."""
+        for _ in range(8):
+            if not pool:
+                return None
+            k = key(pool[rng.randrange(len(pool))])
+            if k != exclude:
+                return k
         keys = [k for k in players if players[k] and k != exclude]
         if not keys:
             return None
@@ -302,6 +318,7 @@ def _separate(rng: random.Random, slots: list[str | None], free: list[int],
             choice = (g if g is not None else h, h)
         g, h = choice
         slots[halves[h].pop()] = take(g)
+        lower(h)
         n_halves -= 1
         total -= 1
     rest = [name for names in players.values() for name in names]
@@ -452,30 +469,27 @@ class MainDraw:
         top seeds given the byes where the spread allows, the other players
         drawn at random and kept apart by group where the slots allow."""
         size = self.bracket.size
-        seeded = set(self.seeds)
+        # seeds 1..S/2 take one match each; seeds past half the bracket can
+        # only face them (or a non-player): they are drawn with the others
+        placed = self.seeds[:size // 2]
+        seeded = set(placed)
         unseeded = [n for n in names if n not in seeded]
-        ranks = list(range(len(self.seeds)))
-        top = min(byes, len(self.seeds))
-        same: Callable[[int, int], bool] | None = None
-        if self.groups:
-            rank_group = [self.groups.get(name) for name in self.seeds]
-
-            def same(r1: int, r2: int) -> bool:
-                return rank_group[r1] is not None and rank_group[r1] == rank_group[r2]
-        codes = _layout(rng, size, non_players, byes, ranks, top, same)
+        ranks = list(range(len(placed)))
+        top = min(byes, len(placed))
+        codes = _layout(rng, size, non_players, byes, ranks, top)
         if self.groups and self.seeds:
             # the seeds' layout decides which groups the other players may
             # face: try others (each a valid seeding) until the groups fit
-            best, least = codes, _misfit(codes, self.seeds, unseeded, self.groups)
+            best, least = codes, _misfit(codes, placed, unseeded, self.groups)
             for _ in range(LAYOUT_TRIES - 1):
                 if not least:
                     break
-                codes = _layout(rng, size, non_players, byes, ranks, top, same)
-                misfit = _misfit(codes, self.seeds, unseeded, self.groups)
+                codes = _layout(rng, size, non_players, byes, ranks, top)
+                misfit = _misfit(codes, placed, unseeded, self.groups)
                 if misfit < least:
                     best, least = codes, misfit
             codes = best
-        slots: list[str | None] = [self.seeds[c] if c >= 0 else None for c in codes]
+        slots: list[str | None] = [placed[c] if c >= 0 else None for c in codes]
         free = [p for p, c in enumerate(codes) if c == FREE]
         if self.groups:
             _separate(rng, slots, free, unseeded, self.groups)
