@@ -16,8 +16,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     sub = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     sim = sub.add_parser("simulate", help="draw a Main for P1..PN and play every match at random",
                          description="Draw a Main for N players (P1..PN) with K late-arrival "
-                         "slots, J of them filled (L1..LJ), then play every match with a "
-                         "winner drawn from the seed.")
+                         "slots, J of them filled (L1..LJ), P1..PK seeded and Pi in group "
+                         "(i-1) mod G if asked, then play every match with a winner drawn "
+                         "from the seed (and the consolation, and the Last Chance).")
     sim.add_argument("--players", type=int, required=True, metavar="N")
     sim.add_argument("--seed", type=int, required=True, metavar="S")
     sim.add_argument("--late", type=int, default=0, metavar="K",
