@@ -175,6 +175,13 @@ def _check_separation(slots: Slots, late: set[int], players: list[str], seeds: l
         possible = sum(max(0, c - pairs) for c in counts.values()) <= alone
         if max(counts.values(), default=0) * 2 <= len(slots):
             assert possible, "the spec: always possible when no group holds half the bracket"
+        # and where it is not, the fewest: the groups are cut down to a level
+        # t by the players the lone slots take; at most one stays above the
+        # pairs, and its excess over them must meet itself
+        level = 0
+        while sum(max(0, c - level) for c in counts.values()) > alone:
+            level += 1
+        assert len(together) == max(0, level - pairs), "more same-group matches than needed"
     else:
         # seeds are placed first (docs/tournament.md): over the draws with
         # those seeds' positions, group g fits iff it is not more than the
