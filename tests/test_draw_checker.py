@@ -501,3 +501,26 @@ def test_seeds_and_two_clubs_are_kept_apart() -> None:
         groups = draw["groups"]
         assert not [m for m in draw["main"]["rounds"][0]
                     if m["a"] and m["b"] and groups[m["a"]] == groups[m["b"]]]
+
+
+def test_the_same_seed_gives_the_same_draw_whatever_the_hash_seed() -> None:
+    # groups named by strings: nothing in the draw may depend on set order
+    code = ("import random, json\n"
+            "from bgclock.tournament import MainDraw\n"
+            "out = []\n"
+            "for s in range(40):\n"
+            "    r = random.Random(s)\n"
+            "    names = [f'N{i}' for i in range(r.randint(17, 30))]\n"
+            "    labels = ['club-a'] * 8 + ['club-b', 'family', 'x', 'y', 'z']\n"
+            "    groups = {n: r.choice(labels) for n in names if r.random() < 0.9}\n"
+            "    d = MainDraw(names, late_slots=r.randint(0, 2), rng=random.Random(s),\n"
+            "                 seeds=names[:r.randint(0, 6)], groups=groups)\n"
+            "    out.append(d.bracket.slots())\n"
+            "print(json.dumps(out))\n")
+    outs = set()
+    for hash_seed in ("1", "2"):
+        done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                              text=True, check=True, env={"PYTHONHASHSEED": hash_seed,
+                                                          "PATH": ""})
+        outs.add(done.stdout)
+    assert len(outs) == 1 and len(json.loads(outs.pop())) == 40
