@@ -60,6 +60,10 @@ def _same_group(draw: dict[str, Any]) -> list[tuple[str, str]]:
     return out
 
 
+def _pairs(pairs: list[tuple[str, str]]) -> str:
+    return ", ".join(f"{a} - {b}" for a, b in pairs)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         draw = simulate(args.players, seed=args.seed, late=args.late, arrivals=args.arrivals,
@@ -72,7 +76,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(draw))
         if together:
-            print(f"bgclock draw: could not keep apart {together}", file=sys.stderr)
+            print(f"bgclock draw: could not keep apart {_pairs(together)} (one group each)",
+                  file=sys.stderr)
         return 0
     main = draw["main"]
     assert isinstance(main, dict)
@@ -87,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
         assert isinstance(last, dict)
         lines += _sheet("Last Chance", last)
     if "groups" in draw:
-        lines.append("first-round matches of one group: "
-                     + (", ".join(f"{a} - {b}" for a, b in together) or "none"))
+        lines.append("first-round matches of one group (none where a draw avoids them): "
+                     + (_pairs(together) or "none"))
     print("\n".join(lines))
     return 0

@@ -453,7 +453,10 @@ def test_the_command_says_which_same_group_matches_it_could_not_avoid(
     assert code == 0 and len(json.loads(out)["main"]["rounds"][0]) == 4
     assert err.startswith("bgclock draw: could not keep apart")
     code, text, _ = _run(["--players", "8", "--seed", "3", "--groups", "2"], capsys)
-    assert "first-round matches of one group: none" in text
+    assert "first-round matches of one group (none where a draw avoids them): none" in text
+    code, text, _ = _run(["--players", "8", "--seed", "3", "--groups", "1"], capsys)
+    last = text.strip().splitlines()[-1]  # one club of 8: its four matches
+    assert last.startswith("first-round matches of one group") and last.count(" - ") == 4
 
 
 @pytest.mark.parametrize("argv, flag", [

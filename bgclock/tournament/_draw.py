@@ -1,4 +1,5 @@
-"""The draw: the Main and its Progressive Consolation (tournament.md section 4).
+"""The draw: the Main and its Progressive Consolation (tournament.md section 4),
+with seeds, groups kept apart and a Last Chance (the spec's ``bgclock draw``).
 
 "The board of the Main will be drawn randomly. Byes of the Progressive
 Consolation will be drawn if possible first among players without a bye in
