@@ -139,8 +139,11 @@ async def test_swing_refusals_name_the_field_and_change_nothing(live: Any) -> No
          "clock_override"),
         ("swing", {"start_vp": 10, "cpp": [1], "clock": "maybe"}, 422, "body.clock"),
         ("swing", {"start_vp": 10, "cpp": [1], "vp": 3}, 422, "body.vp"),
+        ("swing", {"start_vp": 10, "cpp": [100, 100, 200]}, 422, "cpp[1]"),
+        ("swing", {"start_vp": 10, "cpp": [100, 90]}, 422, "cpp[1]"),
         ("swing/rounds", {"seed": 1}, 409, "no Swing"),
-        ("swing/results", {"game": 0, "winner": "Ada"}, 409, "no Swing round"),
+        ("swing/results", {"game": 0, "winner": "Ada", "result": "single"}, 409,
+         "no Swing round"),
     ]
     for path, body, status, words in bad:
         r = await live.http.post(f"{base}/{path}", json=body, headers=DIRECTOR)
@@ -152,10 +155,11 @@ async def test_swing_refusals_name_the_field_and_change_nothing(live: Any) -> No
     started = await _post(live, f"{base}/swing/rounds", {"seed": 1})
     assert started["tables"][0]["table_id"] is None  # no clock: results by hand
     g = started["state"]["swing"]["games"][0]
-    for body, words in [({"game": 0, "winner": "Nobody"}, "winner"),
-                        ({"game": 0, "winner": g["a"], "cube": 3}, "cube"),
+    for body, words in [({"game": 0, "winner": "Nobody", "result": "single"}, "winner"),
+                        ({"game": 0, "winner": g["a"], "result": "single", "cube": 3}, "cube"),
                         ({"game": 0, "winner": g["a"], "result": "triple"}, "result"),
-                        ({"game": 5, "winner": g["a"]}, "game")]:
+                        ({"game": 0, "winner": g["a"]}, "result"),
+                        ({"game": 5, "winner": g["a"], "result": "single"}, "game")]:
         r = await live.http.post(f"{base}/swing/results", json=body, headers=DIRECTOR)
         assert r.status_code == 422 and words in r.json()["message"], r.text
     r = await live.http.post(f"{base}/swing/rounds", json={}, headers=DIRECTOR)
@@ -322,12 +326,14 @@ async def test_a_swing_result_is_corrected_until_the_next_round_is_paired(live: 
     r = await live.http.post(f"{base}/swing/corrections", headers=DIRECTOR,
                              json={"game": 0, "winner": g0["a"]})
     assert r.status_code == 409 and "no result" in r.json()["message"]
-    await _post(live, f"{base}/swing/results", {"game": 0, "winner": g0["a"]})
+    await _post(live, f"{base}/swing/results", {"game": 0, "winner": g0["a"],
+                                                 "result": "single"})
     # under way: the game's result changes, nothing is played yet
     body = await _post(live, f"{base}/swing/corrections",
                        {"game": 0, "winner": g0["b"], "result": "gammon", "reason": "sheet"})
     assert body["done"] == [{"game": 0, "winner": g0["b"], "was": g0["a"], "replayed": False}]
-    body = await _post(live, f"{base}/swing/results", {"game": 1, "winner": g1["a"]})
+    body = await _post(live, f"{base}/swing/results", {"game": 1, "winner": g1["a"],
+                                                        "result": "single"})
     vp = body["state"]["swing"]["vp"]
     assert (vp[g0["b"]], vp[g0["a"]], vp[g1["a"]]) == (120, 80, 110)
     # the last round played: it is played again from the stacks at its start

@@ -312,8 +312,9 @@ async def test_the_committee_hears_an_appeal_with_a_member_replaced(manual: Any)
     assert r.status_code == 422 and "body.votes" in r.json()["message"]
     body = await _post(live, f"{base}/appeals/1/decision", {
         "votes": {str(others[0]): "overturn", str(others[1]): "uphold",
-                  str(others[2]): "overturn"}, "hearing": "both players heard"})
-    assert body["done"] == [{"appeal": 1, "decision": "overturned"}]
+                  str(others[2]): "overturn", "director": "overturn"},
+        "hearing": "both players heard"})
+    assert body["done"] == [{"appeal": 1, "decision": "overturned"}]  # 3-1
     appeal = body["state"]["appeals"][0]
     assert appeal["decision"] == "overturned" and appeal["hearing"] == "both players heard"
     assert (appeal["event"], appeal["round"], appeal["match"]) == ("main", 0, 0)

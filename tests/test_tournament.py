@@ -18,15 +18,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgclock.cli import main
+from bgclock.contest import run_contest
+from bgclock.script import ScriptError
 from bgclock.tournament import (
     Couple,
     Encounter,
     IllegalContest,
+    InvalidContest,
     LateArrival,
     Swing,
     SwingGame,
     cpp_for_round,
     simulate,
+    swing_game_result,
 )
 from tests.conftest import ROOT, SHARED
 from tests.test_core_purity import FORBIDDEN, _imports
@@ -72,6 +76,107 @@ def test_invalid_contest_scripts_exit_2_naming_the_field(
 ) -> None:
     code, out = _contest(capsys, path)
     assert code == 2 and "invalid script: " in out, out
+
+
+#: The field each invalid contest script must name (tournament.md: "2 for an
+#: invalid script (naming the field)").
+INVALID_FIELDS = {
+    "couples-phase-two-before-phase-one.json": "results[1][0]",
+    "couples-winner-not-in-the-pair.json": "results[0][0]",
+    "late-absent-as-a-list.json": "absent",
+    "late-arrive-twice.json": "steps[1].do",
+    "late-bad-phase-value.json": "absent",
+    "late-reserve-without-rules.json": "steps[0].expect.reserve_ms",
+    "late-score-at-the-length.json": "score",
+    "late-time-goes-back.json": "steps[1].at_ms",
+    "late-unknown-key.json": "grace_ms",
+    "swing-cpp-falls.json": "cpp[1]",
+    "swing-cpp-repeats-a-step.json": "cpp[1]",
+    "swing-cube-three.json": "rounds[0].games[0].cube",
+    "swing-game-without-result.json": "rounds[0].games[0].result",
+    "swing-player-out-plays.json": "rounds[1].games",
+    "swing-player-twice-in-a-round.json": "rounds[0].games",
+    "swing-unknown-key.json": "colour",
+    "unknown-contest.json": "contest",
+}
+
+
+@pytest.mark.parametrize("path", _scripts(DATA / "contests-invalid"), ids=lambda p: p.name)
+def test_invalid_contest_scripts_name_their_field(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = _contest(capsys, path)
+    assert code == 2, out
+    assert out.split("invalid script: ", 1)[1].startswith(INVALID_FIELDS[path.name] + ":"), out
+
+
+@pytest.mark.parametrize(("edit", "field"), [
+    # late arrival: the spec's keys and nothing else
+    ({"absent": "C"}, "absent"),
+    ({"absent": ["A", "B"]}, "absent"),
+    ({"scheduled_ms": -1}, "scheduled_ms"),
+    ({"scheduled_ms": 1.5}, "scheduled_ms"),
+    ({"score": [0, 7]}, "score"),
+    ({"score": [0]}, "score"),
+    ({"score": [-1, 0]}, "score"),
+    ({"late_ms": 5}, "late_ms"),
+    ({"steps": [{"at_ms": 0, "do": "leave"}]}, "steps[0].do"),
+    ({"steps": [{"at_ms": 0, "expect": {"points": 1}}]}, "steps[0].expect.points"),
+    ({"steps": [{"at_ms": 0, "expect": {"winner": "C"}}]}, "steps[0].expect.winner"),
+])
+def test_late_arrival_script_keys_are_exactly_the_specs(
+    edit: dict[str, Any], field: str
+) -> None:
+    script = json.loads((SHARED / "spec" / "contest-examples" /
+                         "late-arrival-seven-points.json").read_text())
+    script.update(edit)
+    with pytest.raises(ScriptError) as err:
+        run_contest(script)
+    assert str(err.value).startswith(field + ":"), err.value
+
+
+@pytest.mark.parametrize(("edit", "field"), [
+    ({"cpp": [100, 100, 200]}, "cpp[1]"),
+    ({"cpp": [100, 200, 200]}, "cpp[2]"),
+    ({"cpp": [200, 100]}, "cpp[1]"),
+    ({"cpp": []}, "cpp"),
+    ({"cpp": [0]}, "cpp[0]"),
+    ({"rounds": [{"games": [{"a": "Ada", "b": "Bo", "winner": "Ada"}]}]},
+     "rounds[0].games[0].result"),
+    ({"rounds": [{"games": [{"a": "Ada", "b": "Bo", "winner": "Ada", "result": None}]}]},
+     "rounds[0].games[0].result"),
+    ({"rounds": [{"games": [{"a": "Ada", "b": "Bo", "winner": "Ada", "result": "double"}]}]},
+     "rounds[0].games[0].result"),
+    ({"rounds": [{"games": [], "expect": {"vp": {"Ada": -1}}}]}, "rounds[0].expect.vp.Ada"),
+    ({"rounds": [{"games": [], "expect": {"out": ["Zed"]}}]}, "rounds[0].expect.out"),
+])
+def test_swing_script_rules_name_the_field(edit: dict[str, Any], field: str) -> None:
+    script = json.loads((SHARED / "spec" / "contest-examples" /
+                         "swing-three-players.json").read_text())
+    script.update(edit)
+    with pytest.raises(ScriptError) as err:
+        run_contest(script)
+    assert str(err.value).startswith(field + ":"), err.value
+
+
+def test_the_swing_refuses_a_cpp_list_with_a_step_that_does_not_rise() -> None:
+    with pytest.raises(InvalidContest, match=r"^cpp\[1\]"):
+        Swing(["a", "b"], start_vp=10, cpp=[100, 100, 200])
+    assert Swing(["a", "b"], start_vp=10, cpp=[100, 101, 200]).cpp == 100
+
+
+@pytest.mark.parametrize(("points", "cube", "on_time", "want"), [
+    (1, 1, False, ("single", 1)),
+    (4, 2, False, ("gammon", 2)),
+    (12, 4, False, ("backgammon", 4)),
+    (0, 1, True, ("single", 1)),
+    (0, 4, True, ("single", 4)),  # lost on time on a 4-cube: a single, times the cube
+    (2, 1, True, ("single", 1)),  # ABA standard: 2 penalty points are not a gammon
+])
+def test_a_swing_game_from_the_clock_and_lost_on_time(
+    points: int, cube: int, on_time: bool, want: tuple[str, int]
+) -> None:
+    assert swing_game_result(points, cube, lost_on_time=on_time) == want
 
 
 @pytest.mark.parametrize("path", _scripts(DATA / "contests-failing"), ids=lambda p: p.name)

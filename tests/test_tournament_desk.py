@@ -101,7 +101,19 @@ def test_an_appeal_panel_replaces_a_member_who_plays_and_the_majority_decides() 
     state, done = state.after({**appeal, "substitutes": [others[2]]})
     assert done == {"appeal": 1, "panel": [others[2], others[0], others[1]]}
     votes = {str(others[2]): "uphold", str(others[0]): "overturn", str(others[1]): "uphold"}
+    # the director votes with the panel: votes without theirs are refused
+    with pytest.raises(InvalidContest, match="votes"):
+        state.after({"do": "decide", "appeal": 1, "votes": votes})
+    votes["director"] = "overturn"
+    with pytest.raises(InvalidContest, match="votes"):
+        state.after({"do": "decide", "appeal": 1, "votes": {**votes, "99": "uphold"}})
     state, done = state.after({"do": "decide", "appeal": 1, "votes": votes})
-    assert done == {"appeal": 1, "decision": "upheld"}
+    assert done == {"appeal": 1, "decision": "upheld"}  # a tie, 2-2: the ruling stands
     with pytest.raises(IllegalContest, match="already decided"):
         state.after({"do": "decide", "appeal": 1, "votes": votes})
+    # a second appeal: three of four to overturn is a majority
+    state, _ = state.after({**appeal, "substitutes": [others[2]]})
+    state, done = state.after({"do": "decide", "appeal": 2, "votes": {
+        str(others[2]): "overturn", str(others[0]): "overturn", str(others[1]): "uphold",
+        "director": "overturn"}})
+    assert done == {"appeal": 2, "decision": "overturned"}

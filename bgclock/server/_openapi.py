@@ -310,7 +310,8 @@ def _desk_paths() -> dict[str, Any]:
             "an appeal of a ruling at a match", {"201": _ok(state), **_errors(404, 409, 422)},
             params=tid, body=_ref("AppealBody"))},
         f"{base}/appeals/{{appeal}}/decision": {"post": _op(
-            "the panel's votes and the hearing: the majority decides", ok,
+            "the votes of the panel and the director, and the hearing: the majority "
+            "decides, a tie upholds", ok,
             params=["tournament_id", "appeal"], body=_ref("DecisionBody"))},
         f"{base}/draw.csv": {"get": _op(
             "the draw and results as CSV", {"200": _ok({"type": "string"}, media="text/csv"),

@@ -194,7 +194,8 @@ class DecisionBody(Struct, **_OPTS):
 
     votes: Annotated[dict[Annotated[str, Meta(max_length=8)],
                           Literal["uphold", "overturn"]],
-                     Meta(max_length=5, description="each panel member's id: their vote")]
+                     Meta(max_length=6, description="each panel member's id and "
+                          "'director': their vote (the majority decides, a tie upholds)")]
     hearing: Annotated[str, Meta(min_length=1, max_length=MAX_HEARING, pattern=PRINTABLE)
                        ] | None | UnsetType = UNSET
 
@@ -242,11 +243,12 @@ class SwingRoundBody(Struct, **_OPTS):
 
 
 class SwingResultBody(Struct, **_OPTS):
-    """``POST .../swing/results``: a game's result entered by hand."""
+    """``POST .../swing/results``: a game's result entered by hand (``result``
+    required, as in a contest script: no game is taken as a single unsaid)."""
 
     game: Index
     winner: Name
-    result: Literal["single", "gammon", "backgammon"] | UnsetType = UNSET
+    result: Literal["single", "gammon", "backgammon"]
     cube: Cube | UnsetType = UNSET
 
 

@@ -32,7 +32,15 @@ from ._running import (
     RoundSettings,
     Tournament,
 )
-from ._swing import RESULTS, GameOutcome, RoundOutcome, Swing, SwingGame, cpp_for_round
+from ._swing import (
+    RESULTS,
+    GameOutcome,
+    RoundOutcome,
+    Swing,
+    SwingGame,
+    cpp_for_round,
+    swing_game_result,
+)
 
 __all__ = [
     "ACTIONS", "CLOCK_POLICIES", "EVENTS", "Player", "RoundSettings", "Tournament",
@@ -40,5 +48,5 @@ __all__ = [
     "ConsolationDraw", "ContestError", "Couple", "Encounter", "GameOutcome", "IllegalContest",
     "InvalidContest", "LateArrival", "LateState", "MainDraw", "Match", "RoundOutcome", "Swing",
     "SwingGame", "bracket_size", "cpp_for_round", "first_match_losers", "schedule", "simulate",
-    "spread", "standings",
+    "spread", "standings", "swing_game_result",
 ]

@@ -68,6 +68,8 @@ MAX_TABLE_NUMBER: Final = 9999
 MAX_SEED: Final = 2**53
 MAX_PLAYER_NAME: Final = 100
 MAX_FEDERATION_ID: Final = 40
+#: The director's key among an appeal's votes (the director votes with the panel).
+DIRECTOR_VOTE: Final = "director"
 MAX_REGISTERED: Final = 4096
 ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arrive",
                   "close_late", "start_round", "bind_table", "result", "correct",
@@ -737,8 +739,15 @@ class Tournament:
         return {"appeal": number, "panel": panel}
 
     def _decide(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        """The panel's hearing and vote: the majority decides (a tie upholds
-        the ruling)."""
+        """The panel's hearing and vote: every panel member and the director
+        vote, the majority decides, and a tie upholds the ruling.
+
+        **Reading** (rule book: "at least 2 members of the committee shall be
+        convene with the tournament director ... A ruling will be taken by
+        majority decision"): the director sits with the members and votes
+        (``votes["director"]``), so the rule book's smallest panel, two
+        members and the director, is an odd three; with an even count a tie
+        leaves the ruling standing (an appeal needs a majority to overturn)."""
         _only(a, {"appeal", "votes", "hearing"})
         number = _int(a.get("appeal"), "appeal", 1, max(len(self.appeals), 1))
         if number > len(self.appeals):
@@ -748,10 +757,12 @@ class Tournament:
             raise IllegalContest(f"appeal {number} is already decided")
         votes = a.get("votes")
         if not isinstance(votes, dict):
-            raise InvalidContest("votes: must map each panel member's id to uphold or overturn")
-        panel = {str(p) for p in appeal["panel"]}
+            raise InvalidContest("votes: must map each panel member's id and 'director' "
+                                 "to uphold or overturn")
+        panel = {str(p) for p in appeal["panel"]} | {DIRECTOR_VOTE}
         if set(votes) != panel:
-            raise InvalidContest(f"votes: must be the panel's, {sorted(panel)}")
+            raise InvalidContest(f"votes: must be the panel's and the director's, "
+                                 f"{sorted(panel)}")
         for pid, v in votes.items():
             if v not in ("uphold", "overturn"):
                 raise InvalidContest(f"votes.{pid}: must be uphold or overturn")
