@@ -30,6 +30,7 @@ from bgclock.tournament import (
     SwingGame,
     cpp_for_round,
     simulate,
+    standings,
     swing_game_result,
 )
 from tests.conftest import ROOT, SHARED
@@ -276,6 +277,67 @@ def test_couples_schedule_and_three_wins() -> None:
     e.record(2, "a2")
     assert e.wins == {"A": 3, "B": 2} and e.winner == "A" and e.decided_after_phase == 3
     assert e.next_match() is None
+
+
+def _encounter(a: Couple, b: Couple, wins: str) -> Encounter:
+    """An encounter whose matches, in schedule order, are won by couple ``a``
+    or ``b`` as ``wins`` spells them (e.g. "abba"), until it is decided."""
+    e = Encounter(a, b)
+    order = [(p, m) for p in range(3) for m in range(len(e.phases[p]))]
+    for (phase, m), w in zip(order, wins, strict=False):
+        side = a if w == "a" else b
+        e.record(phase, next(n for n in e.phases[phase][m]
+                             if n == side.name or n in side.players))
+    return e
+
+
+COUPLES = {n: Couple(name=n, players=(n + "1", n + "2")) for n in ("Zeta", "Alfa", "Mu", "Beta")}
+
+
+def _rr(results: list[tuple[str, str, str]]) -> list[Encounter]:
+    return [_encounter(COUPLES[x], COUPLES[y], wins) for x, y, wins in results]
+
+
+def _places(encs: list[Encounter], points: dict[tuple[int, str], int] | None = None
+            ) -> list[tuple[int, str]]:
+    return [(s.place, s.couple) for s in standings(encs, points)]
+
+
+def test_couples_three_tied_in_a_circle_share_the_place_never_by_name() -> None:
+    # tournament.md 3: Zeta beat Alfa 3-0, Alfa beat Mu 3-0, Mu beat Zeta 3-0:
+    # one encounter and three matches each; three tied: no head to head
+    encs = _rr([("Zeta", "Alfa", "aaa"), ("Alfa", "Mu", "aaa"), ("Mu", "Zeta", "aaa")])
+    assert _places(encs) == [(1, "Zeta"), (1, "Alfa"), (1, "Mu")]
+    # the points difference then separates them; two still tied share place 2
+    pts = {(0, "Zeta"): 5, (0, "Alfa"): -5, (1, "Alfa"): 3, (1, "Mu"): -3,
+           (2, "Mu"): 1, (2, "Zeta"): -1}
+    assert _places(encs, pts) == [(1, "Zeta"), (2, "Alfa"), (2, "Mu")]
+
+
+def test_couples_two_tied_who_met_the_winner_of_their_encounter_first() -> None:
+    # Zeta and Alfa both win two encounters; Alfa won more matches, but Zeta
+    # beat Alfa: head to head comes before matches. Mu and Beta: one each,
+    # Mu beat Beta though Beta won more matches.
+    encs = _rr([("Zeta", "Alfa", "aabba"), ("Zeta", "Mu", "aabba"), ("Beta", "Zeta", "aaba"),
+                ("Alfa", "Mu", "aaa"), ("Alfa", "Beta", "aabba"), ("Mu", "Beta", "aabba")])
+    rows = standings(encs)
+    assert [(r.place, r.couple, r.encounters, r.matches) for r in rows] == [
+        (1, "Zeta", 2, 7), (2, "Alfa", 2, 8), (3, "Mu", 1, 5), (4, "Beta", 1, 7)]
+    assert rows[1].matches > rows[0].matches and rows[3].matches > rows[2].matches
+
+
+def test_couples_two_tied_who_did_not_meet_go_by_matches_then_share() -> None:
+    encs = _rr([("Zeta", "Mu", "aaa"), ("Alfa", "Beta", "aaa")])
+    assert _places(encs) == [(1, "Zeta"), (1, "Alfa"), (3, "Mu"), (3, "Beta")]
+    encs = _rr([("Zeta", "Mu", "aaba"), ("Alfa", "Beta", "aaa")])  # Mu won a match
+    assert _places(encs) == [(1, "Zeta"), (1, "Alfa"), (3, "Mu"), (4, "Beta")]
+    pts = {(0, "Zeta"): 2, (0, "Mu"): -2, (1, "Alfa"): 5, (1, "Beta"): -5}
+    assert _places(encs, pts) == [(1, "Alfa"), (2, "Zeta"), (3, "Mu"), (4, "Beta")]
+
+
+def test_couples_an_undecided_encounter_between_two_tied_is_no_head_to_head() -> None:
+    encs = _rr([("Zeta", "Alfa", "ab")])
+    assert _places(encs) == [(1, "Zeta"), (1, "Alfa")]
 
 
 # -------------------------------------------------------------------- draw

@@ -11,7 +11,7 @@ a file, a socket or the environment; randomness comes in as a seeded
 (0, 4)
 """
 
-from ._couples import WINS_NEEDED, Couple, Encounter, schedule, standings
+from ._couples import WINS_NEEDED, Couple, Encounter, Standing, schedule, standings
 from ._draw import (
     Bracket,
     ConsolationDraw,
@@ -47,6 +47,6 @@ __all__ = [
     "DEFAULT_GRACE_MS", "POINT_EVERY_MS", "RESULTS", "WINS_NEEDED", "Bracket",
     "ConsolationDraw", "ContestError", "Couple", "Encounter", "GameOutcome", "IllegalContest",
     "InvalidContest", "LateArrival", "LateState", "MainDraw", "Match", "RoundOutcome", "Swing",
-    "SwingGame", "bracket_size", "cpp_for_round", "first_match_losers", "schedule", "simulate",
-    "spread", "standings", "swing_game_result",
+    "Standing", "SwingGame", "bracket_size", "cpp_for_round", "first_match_losers", "schedule",
+    "simulate", "spread", "standings", "swing_game_result",
 ]
