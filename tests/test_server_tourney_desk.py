@@ -343,6 +343,11 @@ async def test_wrong_sheet_pins_make_the_table_wait(manual: Any) -> None:
     # without a PIN the table's sheet is still kept
     r = await live.http.post(url, params=token, json=body)
     assert r.status_code == 200 and r.json()["done"][0]["final"] is False
+    # a minute after the last wrong PIN the table may try again
+    clock.advance(60_000)
+    r = await live.http.post(url, params=token, json={**body, "pin": pins[m0["a"]]})
+    assert r.status_code == 200, r.text
+    assert r.json()["done"][0]["outcome"] == "waiting"
 
 
 async def test_the_committee_hears_an_appeal_with_a_member_replaced(manual: Any) -> None:

@@ -29,7 +29,6 @@ import asyncio
 import functools
 import hmac
 import logging
-import time
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
@@ -72,7 +71,7 @@ class _Quiet:
 
 #: Wrong sheet PINs a table may send before it must wait a minute per try.
 PIN_TRIES = 5
-PIN_WAIT_S = 60.0
+PIN_WAIT_MS = 60_000
 
 
 class PinTries:
@@ -80,15 +79,16 @@ class PinTries:
     minute (10^8 PINs: guessing one would take centuries)."""
 
     def __init__(self) -> None:
-        self.wrong: dict[int, tuple[int, float]] = {}
+        #: table id -> (wrong PINs, the server's ms of the last one)
+        self.wrong: dict[int, tuple[int, int]] = {}
 
-    def may_try(self, table_id: int, now: float) -> bool:
-        count, last = self.wrong.get(table_id, (0, 0.0))
-        return count < PIN_TRIES or now - last >= PIN_WAIT_S
+    def may_try(self, table_id: int, now_ms: int) -> bool:
+        count, last = self.wrong.get(table_id, (0, 0))
+        return count < PIN_TRIES or now_ms - last >= PIN_WAIT_MS
 
-    def failed(self, table_id: int, now: float) -> None:
-        count, _ = self.wrong.get(table_id, (0, 0.0))
-        self.wrong[table_id] = (count + 1, now)
+    def failed(self, table_id: int, now_ms: int) -> None:
+        count, _ = self.wrong.get(table_id, (0, 0))
+        self.wrong[table_id] = (count + 1, now_ms)
 
 
 class LateDesk:
@@ -363,7 +363,7 @@ async def table_sheet(request: Request) -> Response:
             via = "director" if server.is_director(request) else "table"
             pin = data.pop("pin", None)
             if pin is not None:
-                tries, now = server.tourneys.desk.pin_tries, time.monotonic()
+                tries, now = server.tourneys.desk.pin_tries, server.clock.now_ms()
                 if not tries.may_try(table.id, now):
                     raise Refused(429, "too_many", "pin: too many wrong PINs at this table: "
                                                    "wait a minute or ask the director")
