@@ -233,3 +233,21 @@ def test_a_bad_sheet_names_the_field_and_changes_nothing(edit: dict[str, Any],
         state.after({**SHEET, "by": "A", "winner": m.a, **edit})
     assert str(err.value).startswith(field + ":"), err.value
     assert state.to_dict() == before
+
+
+def test_a_running_score_counts_from_the_points_a_late_arrival_cost() -> None:
+    state, _ = _drawn(length=5)
+    a, _b = _ids(state)
+    m = state.bracket("main").rounds[0][0]
+    state, _ = state.after({"do": "absent", "round": 0, "match": 0, "player": a,
+                            "from_ms": 0, "at_ms": 0, "clock": False})
+    state, _ = state.after({"do": "arrive", "player": a, "at_ms": 11 * MIN})  # 0-2
+    with pytest.raises(InvalidContest, match=r"^games\[0\]"):
+        state.after({**SHEET, "by": "A", "winner": m.a, "games": [[1, 0], [5, 0]]})
+    # they differ from game 1, which A began trailing 0-2: A's sheet stands
+    state, done = _sheets(state,
+                          {"winner": m.b, "games": [[0, 5]], "via": "player"},
+                          {"winner": m.b, "games": [[3, 2], [3, 5]], "via": "player"})
+    assert done["outcome"] == "trailing" and done["trailing"] == "A"
+    assert state.results[("main", 0, 0)]["score"] == [0, 5]
+    assert state.results[("main", 0, 0)]["game"] == 1

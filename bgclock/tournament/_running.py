@@ -644,7 +644,7 @@ class Tournament:
         m = self.bracket(event).rounds[r][i]
         sheets = self.sheets[key]
         a, b = sheets.get("A"), sheets.get("B")
-        settled = settle(a, b)
+        settled = settle(a, b, self._start_score(key))
         result = self.results.get(key) or {}
         return {"event": event, "round": r, "match": i, "table": self.tables.get(key),
                 "a": m.a, "b": m.b, "sheets": {k: v.to_dict() for k, v in sheets.items()},
@@ -654,6 +654,15 @@ class Tournament:
                 "flagged": result.get("sheets") == "trailing",
                 "outcome": settled.outcome, "trailing": settled.trailing,
                 "game": settled.game, "why": settled.why}
+
+    def _start_score(self, key: MatchKey) -> tuple[int, int]:
+        """The score a match began at: 0-0, or the points a late arrival cost
+        (the count the server kept, stopped at the arrival)."""
+        late = self.lates.get(key)
+        if late is None or late["clock"] or not late["arrived_ms"]:
+            return 0, 0
+        score = self.late_state(key, min(late["arrived_ms"].values()))["score"]
+        return score[0], score[1]
 
     def _sheet(self, a: Mapping[str, Any]) -> dict[str, Any]:
         """A score sheet: a player's (``by`` A or B) or the director's (final).
@@ -674,7 +683,8 @@ class Tournament:
         via = a.get("via", "director")
         if by == "director" and via != "director":
             raise InvalidContest("via: the director's sheet is the director's")
-        sheet = parse_sheet(a, (m.a, m.b), self.settings_for(key[1]).length, via)
+        start = self._start_score(key)
+        sheet = parse_sheet(a, (m.a, m.b), self.settings_for(key[1]).length, via, start)
         if m.winner is not None:
             raise IllegalContest("this match already has its winner: correct it instead")
         sheets = self.sheets.setdefault(key, {})
@@ -682,7 +692,7 @@ class Tournament:
         if by == "director":
             settled = Settlement(outcome="director", winner=sheet.winner, score=sheet.score)
         else:
-            settled = settle(sheets.get("A"), sheets.get("B"))
+            settled = settle(sheets.get("A"), sheets.get("B"), start)
         final = by == "director" or settled.outcome in ("agreed", "trailing")
         if final:
             assert settled.winner is not None

@@ -81,9 +81,11 @@ class Settlement:
 
 
 def parse_sheet(a: Mapping[str, Any], players: tuple[str, str], length: int,
-                via: str) -> Sheet:
+                via: str, start: tuple[int, int] = (0, 0)) -> Sheet:
     """A sheet from an action's ``winner``, ``score``? and ``games``?, checked
-    against the match's players and length (errors name the field)."""
+    against the match's players and length (errors name the field).  The
+    running score counts from ``start``, the score the match began at (0-0,
+    or the points a late arrival cost)."""
     if via not in VIAS:
         raise InvalidContest(f"via: must be one of {', '.join(VIAS)}")
     winner = a.get("winner")
@@ -100,7 +102,7 @@ def parse_sheet(a: Mapping[str, Any], players: tuple[str, str], length: int,
             raise InvalidContest(f"games: must list the score after each game, 1 to "
                                  f"{MAX_GAMES} lines of [A, B]")
         lines = [_pair(g, f"games[{i}]") for i, g in enumerate(raw)]
-        before = (0, 0)
+        before = start
         for i, line in enumerate(lines):
             gained = (line[0] - before[0], line[1] - before[1])
             if min(gained) < 0 or (gained[0] > 0) == (gained[1] > 0):
@@ -141,8 +143,9 @@ def _same(a: Sheet, b: Sheet) -> bool:
     return a.games is None or b.games is None or a.games == b.games
 
 
-def settle(a: Sheet | None, b: Sheet | None) -> Settlement:
-    """The decision of the two players' sheets (``a`` side A's, ``b`` side B's)."""
+def settle(a: Sheet | None, b: Sheet | None, start: tuple[int, int] = (0, 0)) -> Settlement:
+    """The decision of the two players' sheets (``a`` side A's, ``b`` side B's);
+    ``start`` is the score the match began at."""
     if a is None or b is None:
         return Settlement(outcome="waiting")
     same = _same(a, b)
@@ -160,12 +163,12 @@ def settle(a: Sheet | None, b: Sheet | None) -> Settlement:
                           why="the sheets differ and one holds only a final result")
     k = next((i for i, (x, y) in enumerate(zip(a.games, b.games, strict=False)) if x != y),
              min(len(a.games), len(b.games)))
-    start = a.games[k - 1] if k else (0, 0)
-    if start[0] == start[1]:
+    began = a.games[k - 1] if k else start
+    if began[0] == began[1]:
         return Settlement(outcome="director", mismatch=True, game=k + 1,
                           why=f"the sheets differ from game {k + 1}, which began level at "
-                              f"{start[0]}-{start[1]}: no one was trailing")
-    side = 0 if start[0] < start[1] else 1
+                              f"{began[0]}-{began[1]}: no one was trailing")
+    side = 0 if began[0] < began[1] else 1
     stands = (a, b)[side]
     return Settlement(outcome="trailing", winner=stands.winner, score=stands.score,
                       trailing=SIDES[side], game=k + 1, mismatch=True)
