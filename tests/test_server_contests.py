@@ -392,3 +392,40 @@ async def test_a_couples_correction_re_pairs_an_untouched_knockout_round(live: A
     r = await live.http.post(f"{base}/couples/corrections", headers=DIRECTOR, json={
         "encounter": 0, "phase": 2, "match": 0, "winner": "K1"})
     assert r.status_code == 409 and "later round" in r.json()["message"]
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_swing_game_lost_on_time_on_a_doubled_cube_is_a_single_times_the_cube(
+        kind: str, tmp_path: Path) -> None:
+    # Reading (docs/tournament.md): a single at the cube's value when the time ran out
+    from bgclock.server._time import ManualClock
+
+    clock = ManualClock()
+    async with store_factory(kind, tmp_path) as make, live_server(make, clock=clock) as live:
+        base = await _tournament(live)
+        await _players(live, base, ["Ada", "Bea"])
+        await _post(live, f"{base}/swing", {
+            "start_vp": 50, "cpp": [10], "rules": "usbgf-2007-bronstein",
+            "clock_override": {"reserve_ms": 60_000, "delay_ms": 0}}, status=201)
+        started = await _post(live, f"{base}/swing/rounds", {"seed": 3})
+        game = started["state"]["swing"]["games"][0]
+        info = (await live.http.get(f"/api/tables/{started['tables'][0]['table_id']}",
+                                    headers=DIRECTOR)).json()
+        async with Device.open(live.ws_url, {"token": info["token"]}) as device:
+            await device.welcome()
+            for do, fields in (("opening_roll", {"dice": [3, 5]}),  # B's clock runs
+                               ("double", {"side": "B"}), ("take", {"side": "A"})):
+                ack = await device.cmd(do, **fields)
+                assert ack["type"] == "ack", ack
+            clock.advance(61_000)  # B's reserve runs out on a 2-cube
+            expiry = await device.expect("expiry")
+            assert expiry["state"]["phase"] == "match_over"
+            assert expiry["state"]["cube"]["value"] == 2
+
+        async def played() -> Any:
+            return (await _state(live, base))["swing"]["rounds"]
+
+        g = (await _until(played))[0]["games"][0]
+        assert (g["winner"], g["result"], g["cube"], g["source"]) == (game["a"], "single", 2,
+                                                                      "clock")
+        assert (await _state(live, base))["swing"]["vp"][game["a"]] == 70  # 1 x 2 x 10
