@@ -139,8 +139,11 @@ async def test_swing_refusals_name_the_field_and_change_nothing(live: Any) -> No
          "clock_override"),
         ("swing", {"start_vp": 10, "cpp": [1], "clock": "maybe"}, 422, "body.clock"),
         ("swing", {"start_vp": 10, "cpp": [1], "vp": 3}, 422, "body.vp"),
+        ("swing", {"start_vp": 10, "cpp": [100, 100, 200]}, 422, "cpp[1]"),
+        ("swing", {"start_vp": 10, "cpp": [100, 90]}, 422, "cpp[1]"),
         ("swing/rounds", {"seed": 1}, 409, "no Swing"),
-        ("swing/results", {"game": 0, "winner": "Ada"}, 409, "no Swing round"),
+        ("swing/results", {"game": 0, "winner": "Ada", "result": "single"}, 409,
+         "no Swing round"),
     ]
     for path, body, status, words in bad:
         r = await live.http.post(f"{base}/{path}", json=body, headers=DIRECTOR)
@@ -152,10 +155,11 @@ async def test_swing_refusals_name_the_field_and_change_nothing(live: Any) -> No
     started = await _post(live, f"{base}/swing/rounds", {"seed": 1})
     assert started["tables"][0]["table_id"] is None  # no clock: results by hand
     g = started["state"]["swing"]["games"][0]
-    for body, words in [({"game": 0, "winner": "Nobody"}, "winner"),
-                        ({"game": 0, "winner": g["a"], "cube": 3}, "cube"),
+    for body, words in [({"game": 0, "winner": "Nobody", "result": "single"}, "winner"),
+                        ({"game": 0, "winner": g["a"], "result": "single", "cube": 3}, "cube"),
                         ({"game": 0, "winner": g["a"], "result": "triple"}, "result"),
-                        ({"game": 5, "winner": g["a"]}, "game")]:
+                        ({"game": 0, "winner": g["a"]}, "result"),
+                        ({"game": 5, "winner": g["a"], "result": "single"}, "game")]:
         r = await live.http.post(f"{base}/swing/results", json=body, headers=DIRECTOR)
         assert r.status_code == 422 and words in r.json()["message"], r.text
     r = await live.http.post(f"{base}/swing/rounds", json={}, headers=DIRECTOR)
@@ -240,7 +244,11 @@ async def test_couples_encounters_decided_in_phase_two_and_in_phase_three(
             assert enc1["winner"] == e1["a"] and enc1["decided_after_phase"] == 3
             assert enc1["wins"] == {e1["a"]: 3, e1["b"]: 2}
             standings = done["state"]["couples"]["standings"]
-            assert standings[0]["encounters"] >= 1
+            # one encounter each for two couples; the place comes from the server
+            # (tournament.md 3: head to head, matches, points; ties share it)
+            assert [(r["place"], r["couple"], r["encounters"], r["matches"], r["points"])
+                    for r in standings] == [(1, "Beta", 1, 3, 6), (2, "Alfa", 1, 3, 0),
+                                            (3, "Gamma", 0, 2, -6)]
             before = await _state(live, base)
         async with live_server(make) as live:
             assert _without_links(await _state(live, base)) == _without_links(before)
@@ -322,12 +330,14 @@ async def test_a_swing_result_is_corrected_until_the_next_round_is_paired(live: 
     r = await live.http.post(f"{base}/swing/corrections", headers=DIRECTOR,
                              json={"game": 0, "winner": g0["a"]})
     assert r.status_code == 409 and "no result" in r.json()["message"]
-    await _post(live, f"{base}/swing/results", {"game": 0, "winner": g0["a"]})
+    await _post(live, f"{base}/swing/results", {"game": 0, "winner": g0["a"],
+                                                 "result": "single"})
     # under way: the game's result changes, nothing is played yet
     body = await _post(live, f"{base}/swing/corrections",
                        {"game": 0, "winner": g0["b"], "result": "gammon", "reason": "sheet"})
     assert body["done"] == [{"game": 0, "winner": g0["b"], "was": g0["a"], "replayed": False}]
-    body = await _post(live, f"{base}/swing/results", {"game": 1, "winner": g1["a"]})
+    body = await _post(live, f"{base}/swing/results", {"game": 1, "winner": g1["a"],
+                                                        "result": "single"})
     vp = body["state"]["swing"]["vp"]
     assert (vp[g0["b"]], vp[g0["a"]], vp[g1["a"]]) == (120, 80, 110)
     # the last round played: it is played again from the stacks at its start
@@ -382,3 +392,40 @@ async def test_a_couples_correction_re_pairs_an_untouched_knockout_round(live: A
     r = await live.http.post(f"{base}/couples/corrections", headers=DIRECTOR, json={
         "encounter": 0, "phase": 2, "match": 0, "winner": "K1"})
     assert r.status_code == 409 and "later round" in r.json()["message"]
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_swing_game_lost_on_time_on_a_doubled_cube_is_a_single_times_the_cube(
+        kind: str, tmp_path: Path) -> None:
+    # Reading (docs/tournament.md): a single at the cube's value when the time ran out
+    from bgclock.server._time import ManualClock
+
+    clock = ManualClock()
+    async with store_factory(kind, tmp_path) as make, live_server(make, clock=clock) as live:
+        base = await _tournament(live)
+        await _players(live, base, ["Ada", "Bea"])
+        await _post(live, f"{base}/swing", {
+            "start_vp": 50, "cpp": [10], "rules": "usbgf-2007-bronstein",
+            "clock_override": {"reserve_ms": 60_000, "delay_ms": 0}}, status=201)
+        started = await _post(live, f"{base}/swing/rounds", {"seed": 3})
+        game = started["state"]["swing"]["games"][0]
+        info = (await live.http.get(f"/api/tables/{started['tables'][0]['table_id']}",
+                                    headers=DIRECTOR)).json()
+        async with Device.open(live.ws_url, {"token": info["token"]}) as device:
+            await device.welcome()
+            for do, fields in (("opening_roll", {"dice": [3, 5]}),  # B's clock runs
+                               ("double", {"side": "B"}), ("take", {"side": "A"})):
+                ack = await device.cmd(do, **fields)
+                assert ack["type"] == "ack", ack
+            clock.advance(61_000)  # B's reserve runs out on a 2-cube
+            expiry = await device.expect("expiry")
+            assert expiry["state"]["phase"] == "match_over"
+            assert expiry["state"]["cube"]["value"] == 2
+
+        async def played() -> Any:
+            return (await _state(live, base))["swing"]["rounds"]
+
+        g = (await _until(played))[0]["games"][0]
+        assert (g["winner"], g["result"], g["cube"], g["source"]) == (game["a"], "single", 2,
+                                                                      "clock")
+        assert (await _state(live, base))["swing"]["vp"][game["a"]] == 70  # 1 x 2 x 10

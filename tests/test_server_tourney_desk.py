@@ -245,44 +245,109 @@ async def test_the_table_page_shows_the_count(manual: Any) -> None:
 
 async def test_score_sheets_agree_or_are_flagged_and_the_director_settles(manual: Any) -> None:
     live, _clock = manual
-    base, started = await _started(live, clock="on_request")
+    base, started = await _started(live, n=8, clock="on_request")
     state = started["state"]
     m0, m1 = _match(state, 0), _match(state, 1)
+    pins = {p["name"]: p["pin"] for p in (await live.http.get(
+        f"{base}/sheet-pins", headers=DIRECTOR)).json()["pins"]}
+    assert len(pins) == 8 and all(len(p) == 8 and p.isdigit() for p in pins.values())
+    assert (await live.http.get(f"{base}/sheet-pins")).status_code in (401, 403)
     sheet = {"event": "main", "round": 0, "match": 0}
+    # A's paper sheet, entered by the director: the player's own
     body = await _post(live, f"{base}/sheets", {**sheet, "by": "A", "winner": m0["a"],
                                                "score": [7, 3]})
-    assert body["done"] == [{"final": False, "mismatch": False, "winner": None}]
-    # the other player's sheet, from the table page with the table's token
+    assert body["done"][0]["final"] is False and body["done"][0]["outcome"] == "waiting"
     table = next(x for x in started["tables"] if x["match"] == 0)
     info = (await live.http.get(f"/api/tables/{table['table_id']}", headers=DIRECTOR)).json()
-    r = await live.http.post(f"/api/tables/{table['table_id']}/sheet",
-                             params={"token": info["token"]},
-                             json={"by": "B", "winner": m0["a"], "score": [7, 3]})
+    url, token = f"/api/tables/{table['table_id']}/sheet", {"token": info["token"]}
+    b_sheet = {"by": "B", "winner": m0["a"], "score": [7, 3]}
+    # B's sheet from the table with the table's token alone: kept, not agreed
+    r = await live.http.post(url, params=token, json=b_sheet)
+    assert r.status_code == 200, r.text
+    assert r.json()["done"][0]["final"] is False
+    assert "table's token" in r.json()["done"][0]["why"]
+    # a PIN that is not B's player's (A's, or made up): refused, nothing changes
+    for pin in (pins[m0["a"]], "00000000"):
+        r = await live.http.post(url, params=token, json={**b_sheet, "pin": pin})
+        assert r.status_code == 403 and "pin" in r.json()["message"], r.text
+    r = await live.http.post(url, params=token, json={**b_sheet, "pin": "123"})
+    assert r.status_code == 422 and "body.pin" in r.json()["message"]
+    assert _match(await _state(live, base), 0)["winner"] is None
+    # with B's own PIN: the two players' own sheets agree
+    r = await live.http.post(url, params=token, json={**b_sheet, "pin": pins[m0["b"]]})
     assert r.status_code == 200, r.text
     assert r.json()["done"][0]["final"] is True
     s = await _state(live, base)
     assert _match(s, 0)["winner"] == m0["a"]
     result = next(x for x in s["matches"] if x["match"] == 0)["result"]
     assert result == {"source": "hand", "sheets": "agreed", "score": [7, 3]}
-    # a wrong token; another table's token
-    r = await live.http.post(f"/api/tables/{table['table_id']}/sheet",
-                             params={"token": "1.x"}, json={"by": "A", "winner": m0["a"]})
+    # a wrong token
+    r = await live.http.post(url, params={"token": "1.x"}, json={"by": "A", "winner": m0["a"]})
     assert r.status_code == 403
-    # two different sheets: flagged; the director's sheet settles it
-    await _post(live, f"{base}/sheets", {**sheet, "match": 1, "by": "A", "winner": m1["a"]})
-    body = await _post(live, f"{base}/sheets", {**sheet, "match": 1, "by": "B",
-                                               "winner": m1["b"]})
-    assert body["done"][0]["mismatch"] is True
-    flagged = next(x for x in body["state"]["sheets"] if x["match"] == 1)
-    assert flagged["mismatch"] and flagged["winner"] is None
-    body = await _post(live, f"{base}/sheets", {**sheet, "match": 1, "winner": m1["b"]})
-    assert body["done"][0]["final"] is True
-    s = body["state"]
+    # match 1: one table token hands in both sides' sheets, the same: it waits
+    t1 = next(x for x in started["tables"] if x["match"] == 1)
+    info1 = (await live.http.get(f"/api/tables/{t1['table_id']}", headers=DIRECTOR)).json()
+    url1, token1 = f"/api/tables/{t1['table_id']}/sheet", {"token": info1["token"]}
+    games_a = [[2, 0], [2, 1], [7, 1]]
+    games_b = [[2, 0], [2, 3], [2, 7]]
+    for by in ("A", "B"):
+        r = await live.http.post(url1, params=token1,
+                                 json={"by": by, "winner": m1["a"], "games": games_a})
+        assert r.status_code == 200 and r.json()["done"][0]["final"] is False, r.text
+    row = next(x for x in (await _state(live, base))["sheets"] if x["match"] == 1)
+    assert row["outcome"] == "director" and not row["mismatch"] and row["winner"] is None
+    # each player's own sheet, game by game: they differ from game 2, which B
+    # began trailing 0-2: B's sheet stands, flagged to the director
+    for by, games in (("A", games_a), ("B", games_b)):
+        player = m1["a"] if by == "A" else m1["b"]
+        winner = m1["a"] if games[-1][0] == 7 else m1["b"]
+        r = await live.http.post(url1, params=token1, json={
+            "by": by, "winner": winner, "games": games, "pin": pins[player]})
+        assert r.status_code == 200, r.text
+    assert r.json()["done"][0]["outcome"] == "trailing"
+    s = await _state(live, base)
     assert _match(s, 1)["winner"] == m1["b"]
-    assert not next(x for x in s["sheets"] if x["match"] == 1)["mismatch"]
+    assert next(x for x in s["matches"] if x["match"] == 1)["result"] == {
+        "source": "hand", "sheets": "trailing", "score": [2, 7], "trailing": "B", "game": 2}
+    row = next(x for x in s["sheets"] if x["match"] == 1)
+    assert row["flagged"] and row["trailing"] == "B" and row["game"] == 2
+    assert row["sheets"]["A"]["games"] == games_a and row["sheets"]["A"]["via"] == "player"
+    # the director may still correct it
+    body = await _post(live, f"{base}/corrections", {**sheet, "match": 1, "winner": m1["a"],
+                                                    "reason": "A's sheet was right"})
+    assert _match(body["state"], 1)["winner"] == m1["a"]
     r = await live.http.post(f"{base}/sheets", headers=DIRECTOR,
                              json={**sheet, "by": "C", "winner": m0["a"]})
     assert r.status_code == 422 and "body.by" in r.json()["message"]
+    r = await live.http.post(f"{base}/sheets", headers=DIRECTOR, json={
+        **sheet, "match": 1, "by": "A", "winner": m1["a"], "games": [[3, 3]]})
+    assert r.status_code == 422 and "games[0]" in r.json()["message"]
+
+
+async def test_wrong_sheet_pins_make_the_table_wait(manual: Any) -> None:
+    live, clock = manual
+    base, started = await _started(live, clock="on_request")
+    m0 = _match(started["state"], 0)
+    table = next(x for x in started["tables"] if x["match"] == 0)
+    info = (await live.http.get(f"/api/tables/{table['table_id']}", headers=DIRECTOR)).json()
+    url, token = f"/api/tables/{table['table_id']}/sheet", {"token": info["token"]}
+    body = {"by": "A", "winner": m0["a"]}
+    for k in range(5):
+        r = await live.http.post(url, params=token, json={**body, "pin": f"{k:08d}"})
+        assert r.status_code == 403, r.text
+    pins = {p["name"]: p["pin"] for p in (await live.http.get(
+        f"{base}/sheet-pins", headers=DIRECTOR)).json()["pins"]}
+    # even the right PIN waits now: no sixth guess within the minute
+    r = await live.http.post(url, params=token, json={**body, "pin": pins[m0["a"]]})
+    assert r.status_code == 429 and "pin" in r.json()["message"]
+    # without a PIN the table's sheet is still kept
+    r = await live.http.post(url, params=token, json=body)
+    assert r.status_code == 200 and r.json()["done"][0]["final"] is False
+    # a minute after the last wrong PIN the table may try again
+    clock.advance(60_000)
+    r = await live.http.post(url, params=token, json={**body, "pin": pins[m0["a"]]})
+    assert r.status_code == 200, r.text
+    assert r.json()["done"][0]["outcome"] == "waiting"
 
 
 async def test_the_committee_hears_an_appeal_with_a_member_replaced(manual: Any) -> None:
@@ -312,8 +377,9 @@ async def test_the_committee_hears_an_appeal_with_a_member_replaced(manual: Any)
     assert r.status_code == 422 and "body.votes" in r.json()["message"]
     body = await _post(live, f"{base}/appeals/1/decision", {
         "votes": {str(others[0]): "overturn", str(others[1]): "uphold",
-                  str(others[2]): "overturn"}, "hearing": "both players heard"})
-    assert body["done"] == [{"appeal": 1, "decision": "overturned"}]
+                  str(others[2]): "overturn", "director": "overturn"},
+        "hearing": "both players heard"})
+    assert body["done"] == [{"appeal": 1, "decision": "overturned"}]  # 3-1
     appeal = body["state"]["appeals"][0]
     assert appeal["decision"] == "overturned" and appeal["hearing"] == "both players heard"
     assert (appeal["event"], appeal["round"], appeal["match"]) == ("main", 0, 0)

@@ -18,15 +18,20 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bgclock.cli import main
+from bgclock.contest import run_contest
+from bgclock.script import ScriptError
 from bgclock.tournament import (
     Couple,
     Encounter,
     IllegalContest,
+    InvalidContest,
     LateArrival,
     Swing,
     SwingGame,
     cpp_for_round,
     simulate,
+    standings,
+    swing_game_result,
 )
 from tests.conftest import ROOT, SHARED
 from tests.test_core_purity import FORBIDDEN, _imports
@@ -72,6 +77,107 @@ def test_invalid_contest_scripts_exit_2_naming_the_field(
 ) -> None:
     code, out = _contest(capsys, path)
     assert code == 2 and "invalid script: " in out, out
+
+
+#: The field each invalid contest script must name (tournament.md: "2 for an
+#: invalid script (naming the field)").
+INVALID_FIELDS = {
+    "couples-phase-two-before-phase-one.json": "results[1][0]",
+    "couples-winner-not-in-the-pair.json": "results[0][0]",
+    "late-absent-as-a-list.json": "absent",
+    "late-arrive-twice.json": "steps[1].do",
+    "late-bad-phase-value.json": "absent",
+    "late-reserve-without-rules.json": "steps[0].expect.reserve_ms",
+    "late-score-at-the-length.json": "score",
+    "late-time-goes-back.json": "steps[1].at_ms",
+    "late-unknown-key.json": "grace_ms",
+    "swing-cpp-falls.json": "cpp[1]",
+    "swing-cpp-repeats-a-step.json": "cpp[1]",
+    "swing-cube-three.json": "rounds[0].games[0].cube",
+    "swing-game-without-result.json": "rounds[0].games[0].result",
+    "swing-player-out-plays.json": "rounds[1].games",
+    "swing-player-twice-in-a-round.json": "rounds[0].games",
+    "swing-unknown-key.json": "colour",
+    "unknown-contest.json": "contest",
+}
+
+
+@pytest.mark.parametrize("path", _scripts(DATA / "contests-invalid"), ids=lambda p: p.name)
+def test_invalid_contest_scripts_name_their_field(
+    path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = _contest(capsys, path)
+    assert code == 2, out
+    assert out.split("invalid script: ", 1)[1].startswith(INVALID_FIELDS[path.name] + ":"), out
+
+
+@pytest.mark.parametrize(("edit", "field"), [
+    # late arrival: the spec's keys and nothing else
+    ({"absent": "C"}, "absent"),
+    ({"absent": ["A", "B"]}, "absent"),
+    ({"scheduled_ms": -1}, "scheduled_ms"),
+    ({"scheduled_ms": 1.5}, "scheduled_ms"),
+    ({"score": [0, 7]}, "score"),
+    ({"score": [0]}, "score"),
+    ({"score": [-1, 0]}, "score"),
+    ({"late_ms": 5}, "late_ms"),
+    ({"steps": [{"at_ms": 0, "do": "leave"}]}, "steps[0].do"),
+    ({"steps": [{"at_ms": 0, "expect": {"points": 1}}]}, "steps[0].expect.points"),
+    ({"steps": [{"at_ms": 0, "expect": {"winner": "C"}}]}, "steps[0].expect.winner"),
+])
+def test_late_arrival_script_keys_are_exactly_the_specs(
+    edit: dict[str, Any], field: str
+) -> None:
+    script = json.loads((SHARED / "spec" / "contest-examples" /
+                         "late-arrival-seven-points.json").read_text())
+    script.update(edit)
+    with pytest.raises(ScriptError) as err:
+        run_contest(script)
+    assert str(err.value).startswith(field + ":"), err.value
+
+
+@pytest.mark.parametrize(("edit", "field"), [
+    ({"cpp": [100, 100, 200]}, "cpp[1]"),
+    ({"cpp": [100, 200, 200]}, "cpp[2]"),
+    ({"cpp": [200, 100]}, "cpp[1]"),
+    ({"cpp": []}, "cpp"),
+    ({"cpp": [0]}, "cpp[0]"),
+    ({"rounds": [{"games": [{"a": "Ada", "b": "Bo", "winner": "Ada"}]}]},
+     "rounds[0].games[0].result"),
+    ({"rounds": [{"games": [{"a": "Ada", "b": "Bo", "winner": "Ada", "result": None}]}]},
+     "rounds[0].games[0].result"),
+    ({"rounds": [{"games": [{"a": "Ada", "b": "Bo", "winner": "Ada", "result": "double"}]}]},
+     "rounds[0].games[0].result"),
+    ({"rounds": [{"games": [], "expect": {"vp": {"Ada": -1}}}]}, "rounds[0].expect.vp.Ada"),
+    ({"rounds": [{"games": [], "expect": {"out": ["Zed"]}}]}, "rounds[0].expect.out"),
+])
+def test_swing_script_rules_name_the_field(edit: dict[str, Any], field: str) -> None:
+    script = json.loads((SHARED / "spec" / "contest-examples" /
+                         "swing-three-players.json").read_text())
+    script.update(edit)
+    with pytest.raises(ScriptError) as err:
+        run_contest(script)
+    assert str(err.value).startswith(field + ":"), err.value
+
+
+def test_the_swing_refuses_a_cpp_list_with_a_step_that_does_not_rise() -> None:
+    with pytest.raises(InvalidContest, match=r"^cpp\[1\]"):
+        Swing(["a", "b"], start_vp=10, cpp=[100, 100, 200])
+    assert Swing(["a", "b"], start_vp=10, cpp=[100, 101, 200]).cpp == 100
+
+
+@pytest.mark.parametrize(("points", "cube", "on_time", "want"), [
+    (1, 1, False, ("single", 1)),
+    (4, 2, False, ("gammon", 2)),
+    (12, 4, False, ("backgammon", 4)),
+    (0, 1, True, ("single", 1)),
+    (0, 4, True, ("single", 4)),  # lost on time on a 4-cube: a single, times the cube
+    (2, 1, True, ("single", 1)),  # ABA standard: 2 penalty points are not a gammon
+])
+def test_a_swing_game_from_the_clock_and_lost_on_time(
+    points: int, cube: int, on_time: bool, want: tuple[str, int]
+) -> None:
+    assert swing_game_result(points, cube, lost_on_time=on_time) == want
 
 
 @pytest.mark.parametrize("path", _scripts(DATA / "contests-failing"), ids=lambda p: p.name)
@@ -171,6 +277,67 @@ def test_couples_schedule_and_three_wins() -> None:
     e.record(2, "a2")
     assert e.wins == {"A": 3, "B": 2} and e.winner == "A" and e.decided_after_phase == 3
     assert e.next_match() is None
+
+
+def _encounter(a: Couple, b: Couple, wins: str) -> Encounter:
+    """An encounter whose matches, in schedule order, are won by couple ``a``
+    or ``b`` as ``wins`` spells them (e.g. "abba"), until it is decided."""
+    e = Encounter(a, b)
+    order = [(p, m) for p in range(3) for m in range(len(e.phases[p]))]
+    for (phase, m), w in zip(order, wins, strict=False):
+        side = a if w == "a" else b
+        e.record(phase, next(n for n in e.phases[phase][m]
+                             if n == side.name or n in side.players))
+    return e
+
+
+COUPLES = {n: Couple(name=n, players=(n + "1", n + "2")) for n in ("Zeta", "Alfa", "Mu", "Beta")}
+
+
+def _rr(results: list[tuple[str, str, str]]) -> list[Encounter]:
+    return [_encounter(COUPLES[x], COUPLES[y], wins) for x, y, wins in results]
+
+
+def _places(encs: list[Encounter], points: dict[tuple[int, str], int] | None = None
+            ) -> list[tuple[int, str]]:
+    return [(s.place, s.couple) for s in standings(encs, points)]
+
+
+def test_couples_three_tied_in_a_circle_share_the_place_never_by_name() -> None:
+    # tournament.md 3: Zeta beat Alfa 3-0, Alfa beat Mu 3-0, Mu beat Zeta 3-0:
+    # one encounter and three matches each; three tied: no head to head
+    encs = _rr([("Zeta", "Alfa", "aaa"), ("Alfa", "Mu", "aaa"), ("Mu", "Zeta", "aaa")])
+    assert _places(encs) == [(1, "Zeta"), (1, "Alfa"), (1, "Mu")]
+    # the points difference then separates them; two still tied share place 2
+    pts = {(0, "Zeta"): 5, (0, "Alfa"): -5, (1, "Alfa"): 3, (1, "Mu"): -3,
+           (2, "Mu"): 1, (2, "Zeta"): -1}
+    assert _places(encs, pts) == [(1, "Zeta"), (2, "Alfa"), (2, "Mu")]
+
+
+def test_couples_two_tied_who_met_the_winner_of_their_encounter_first() -> None:
+    # Zeta and Alfa both win two encounters; Alfa won more matches, but Zeta
+    # beat Alfa: head to head comes before matches. Mu and Beta: one each,
+    # Mu beat Beta though Beta won more matches.
+    encs = _rr([("Zeta", "Alfa", "aabba"), ("Zeta", "Mu", "aabba"), ("Beta", "Zeta", "aaba"),
+                ("Alfa", "Mu", "aaa"), ("Alfa", "Beta", "aabba"), ("Mu", "Beta", "aabba")])
+    rows = standings(encs)
+    assert [(r.place, r.couple, r.encounters, r.matches) for r in rows] == [
+        (1, "Zeta", 2, 7), (2, "Alfa", 2, 8), (3, "Mu", 1, 5), (4, "Beta", 1, 7)]
+    assert rows[1].matches > rows[0].matches and rows[3].matches > rows[2].matches
+
+
+def test_couples_two_tied_who_did_not_meet_go_by_matches_then_share() -> None:
+    encs = _rr([("Zeta", "Mu", "aaa"), ("Alfa", "Beta", "aaa")])
+    assert _places(encs) == [(1, "Zeta"), (1, "Alfa"), (3, "Mu"), (3, "Beta")]
+    encs = _rr([("Zeta", "Mu", "aaba"), ("Alfa", "Beta", "aaa")])  # Mu won a match
+    assert _places(encs) == [(1, "Zeta"), (1, "Alfa"), (3, "Mu"), (4, "Beta")]
+    pts = {(0, "Zeta"): 2, (0, "Mu"): -2, (1, "Alfa"): 5, (1, "Beta"): -5}
+    assert _places(encs, pts) == [(1, "Alfa"), (2, "Zeta"), (3, "Mu"), (4, "Beta")]
+
+
+def test_couples_an_undecided_encounter_between_two_tied_is_no_head_to_head() -> None:
+    encs = _rr([("Zeta", "Alfa", "ab")])
+    assert _places(encs) == [(1, "Zeta"), (1, "Alfa")]
 
 
 # -------------------------------------------------------------------- draw

@@ -176,3 +176,16 @@ def bracket_too_big(n: int, late: int) -> bool:
     while size < n + late:
         size *= 2
     return n * 2 < size
+
+
+def test_a_draw_with_fewer_registered_players_than_half_the_bracket_is_refused() -> None:
+    # Reading (docs/tournament.md, "Readings", section 4): the director keeps
+    # fewer late slots; nothing is drawn with a bye or a slot facing another.
+    t = _run([{"do": "settings", "late_slots": 4, "seed": 1}, *_players(3)])
+    with pytest.raises(InvalidContest, match="late") as err:
+        t.after({"do": "draw"})
+    assert "half" in str(err.value)
+    assert t.main is None  # refused: nothing changed
+    t, _ = t.after({"do": "settings", "late_slots": 1})
+    t, done = t.after({"do": "draw"})
+    assert done["size"] == 4 and t.main is not None

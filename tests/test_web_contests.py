@@ -232,6 +232,11 @@ def test_couples_encounters_decided_in_phase_two_and_in_phase_three(
     room = pages.open(live.api("GET", f"{base}/state")["room_url"], WIDE)
     room.wait_for_selector("#room-couples:not([hidden]) .standings")
     assert room.locator("#room-couples .standings tbody tr").count() == 3
+    # the place column is the server's place (couples still tied share it)
+    places = [str(r["place"]) for r in live.api("GET", f"{base}/state")["couples"]["standings"]]
+    assert room.locator("#room-couples .standings tbody tr td:first-child").all_inner_texts() \
+        == places
+    assert d.locator(".standings tbody tr td:first-child").all_inner_texts() == places
     if SHOTS:
         room.screenshot(path=f"{SHOTS}/couples-room.png", full_page=True)
     if AXE.exists():

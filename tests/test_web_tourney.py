@@ -212,18 +212,50 @@ def test_both_players_hand_in_their_score_sheets_on_the_table_page(
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(table["url"])
         until(page, "window.BGTable && BGTable.app.state && BGTable.app.info")
+        pins = {p["name"]: p["pin"] for p in live.api("GET", f"{base}/sheet-pins")["pins"]}
         page.click("#btn-settings")
         page.click("#btn-sheet")
+        # without a PIN: kept as the table's sheet, it cannot make the result
         page.click("#center [data-sheet='A'] [data-sheet-winner='B']")
         until(page, "!document.getElementById('toast').hidden")
         state = live.api("GET", f"{base}/state")
         sheet = next(s for s in state["sheets"] if s["match"] == table["match"])
-        assert sheet["sheets"] == {"A": {"winner": m["b"]}} and sheet["winner"] is None
+        assert sheet["sheets"] == {"A": {"winner": m["b"], "via": "table"}}
+        assert sheet["winner"] is None
+        # the other side's sheet from the same token, without a PIN: it waits
         page.click("#center [data-sheet='B'] [data-sheet-winner='B']")
+        _wait_state(live, base, lambda s: "B" in next(
+            x for x in s["sheets"] if x["match"] == table["match"])["sheets"])
+        assert live.api("GET", f"{base}/state")["main"]["rounds"][0][table["match"]][
+            "winner"] is None
+        # each player's own sheet, the running score and their PIN: they differ
+        # from game 2, which B began trailing 0-1, so B's sheet stands, flagged
+        for side, player, games, winner in (("A", m["a"], "1-0 1-2, 1-5", "B"),
+                                            ("B", m["b"], "1-0 3-0 5-0", "A")):
+            page.fill(f"#center [data-sheet-games='{side}']", games)
+            page.fill(f"#center [data-sheet-pin='{side}']", pins[player])
+            page.click(f"#center [data-sheet='{side}'] [data-sheet-winner='{winner}']")
+            _wait_state(live, base, lambda s: next(  # noqa: B023
+                x for x in s["sheets"] if x["match"] == table["match"]
+            )["sheets"][side]["via"] == "player")  # noqa: B023
         state = _wait_state(live, base, lambda s: s["main"]["rounds"][0][table["match"]]
-                            ["winner"] == m["b"])
+                            ["winner"] == m["a"])
         result = next(x for x in state["matches"] if x["match"] == table["match"])["result"]
-        assert result == {"source": "hand", "sheets": "agreed"}
+        assert result == {"source": "hand", "sheets": "trailing", "score": [5, 0],
+                          "trailing": "B", "game": 2}
+        sheet = next(s for s in state["sheets"] if s["match"] == table["match"])
+        assert sheet["sheets"]["A"] == {"winner": m["b"], "score": [1, 5],
+                                        "games": [[1, 0], [1, 2], [1, 5]], "via": "player"}
+        # the director's desk shows the flag and links the players' PINs
+        d = ctx.new_page()
+        d.on("pageerror", lambda e: errors.append(str(e)))
+        d.goto(live.director_url())
+        d.click("#btn-tourney")
+        until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
+        d.select_option("#trn-pick", str(tid))
+        d.wait_for_selector(f"#desk-sheets [data-flagged='{table['match']}']")
+        assert m["b"] in d.locator(f"#desk-sheets [data-flagged='{table['match']}']").inner_text()
+        assert "/sheet-pins?key=" in (d.locator("#desk-sheet-pins").get_attribute("href") or "")
         if AXE.exists():
             assert axe(page) == []
     finally:

@@ -308,3 +308,24 @@ def test_a_confirmation_has_one_id_on_every_dashboard(page: Any) -> None:
     for long_id in got[4:]:
         assert re.fullmatch(r"al\.[0-9a-f]{8}\.[0-9a-f]{8}", long_id)
     assert got[4] != got[5]
+
+
+def test_the_couples_standings_show_the_servers_shared_place(page: Any) -> None:
+    # tournament.md 3: couples still tied share the place; the table shows the
+    # server's `place`, not the line's position
+    pg = page.context.browser.new_page()
+    try:
+        pg.route(f"{ENGINE_ORIGIN}/**", _serve_static)
+        pg.goto(f"{ENGINE_ORIGIN}/")
+        got = pg.evaluate("""async () => {
+            const V = await import("/static/contests-view.js");
+            const row = (place, couple) => ({place, couple, encounters: 1, matches: 3, points: 0});
+            const cp = {standings: [row(1, "Zeta"), row(1, "Alfa"), row(3, "Mu")],
+                        champion: null, encounters: []};
+            const table = V.standingsTable(cp, (k) => k);
+            return [...table.querySelectorAll("tbody tr")].map(
+                (tr) => [tr.cells[0].textContent, tr.cells[1].textContent]);
+        }""")
+    finally:
+        pg.close()
+    assert got == [["1", "Zeta"], ["1", "Alfa"], ["3", "Mu"]]

@@ -121,7 +121,7 @@ class _Clock:
     __slots__ = (
         "reserve", "allowance", "allow_left", "in_period", "forfeit_pending",
         "forfeit_active", "no_cube_pending", "no_cube_active", "expired", "breaks",
-        "offenses", "grace_used", "overtime_used",
+        "offenses", "expired_in_game", "overtime_used",
     )
 
     def __init__(self, reserve: int) -> None:
@@ -137,7 +137,7 @@ class _Clock:
         self.expired = False
         self.breaks = 0
         self.offenses = 0  # ABA 5.1 expiries that cost penalty points
-        self.grace_used = False  # ABA 5.1 grace, per game
+        self.expired_in_game = False  # ABA 5.1: grace only for the first expiry in a game
         self.overtime_used = False  # USBGF overtime option: granted once a match
 
     def copy(self) -> _Clock:
@@ -422,9 +422,10 @@ class Match:
             every_result_ends = self.game_on and all(
                 self._needs(s) <= self.cube_value for s in (0, 1)
             )
-            if every_result_ends and not c.grace_used:
-                c.grace_used = True
-            else:
+            first_in_game = not c.expired_in_game
+            c.expired_in_game = True
+            if not (every_result_ends and first_in_game):
+                # Not the grace (the side's first expiry in this game): an offense.
                 c.offenses += 1
                 points = 2 if c.offenses == 1 else 1
                 if self._add_points(1 - side, points, penalty=True):
@@ -465,7 +466,7 @@ class Match:
         self.cube_frozen = self.freeze_next
         self.freeze_next = False
         for c in self._clocks:
-            c.grace_used = False
+            c.expired_in_game = False
 
     def _opening_roll(self, e: OpeningRoll) -> None:
         a, b = e.dice

@@ -90,6 +90,13 @@ class TableTokens:
         digest = hmac.new(self._key, f"room:{tournament_id}".encode(), hashlib.sha256).digest()
         return base64.urlsafe_b64encode(digest[:16]).rstrip(b"=").decode()
 
+    def sheet_pin(self, tournament_id: int, player_id: int) -> str:
+        """A player's own sheet PIN (8 digits): handed to the player by the
+        director, typed at the table it confirms that player's score sheet."""
+        digest = hmac.new(self._key, f"sheet-pin:{tournament_id}:{player_id}".encode(),
+                          hashlib.sha256).digest()
+        return f"{int.from_bytes(digest[:8], 'big') % 10**8:08d}"
+
     def token(self, table_id: int) -> str:
         return f"{table_id}.{self._mac(table_id)}"
 

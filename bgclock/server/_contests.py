@@ -21,7 +21,7 @@ from starlette.responses import JSONResponse, Response
 
 from bgclock.core import MatchState
 from bgclock.store import NotFound, TableSpec
-from bgclock.tournament import ContestError, Tournament
+from bgclock.tournament import ContestError, Tournament, swing_game_result
 
 from ._tourney import Refused, TournamentHub, _decoded, _refusal, _run, one_action
 from ._tourney_bodies import (
@@ -68,21 +68,10 @@ def couples_spec(state: Tournament, encounter: int, phase: int, match: int) -> T
 
 def game_result(state: MatchState, winner: int) -> tuple[str, int]:
     """(single/gammon/backgammon, cube) of a 1-point match's only game: the
-    points its winner scored are the result's times the cube's."""
-    points = max(1, state.score[winner])
-    cube = state.cube_value if state.cube_value >= 1 else 1
-    if points % cube == 0 and points // cube in (1, 2, 3):
-        return ("single", "gammon", "backgammon")[points // cube - 1], cube
-    if points % 3 == 0:
-        return "backgammon", _pow2(points // 3)
-    return "single", _pow2(points)
-
-
-def _pow2(n: int) -> int:
-    p = 1
-    while p * 2 <= min(n, 4096):
-        p *= 2
-    return p
+    points its winner scored are the result's times the cube's; a game lost on
+    time is a single at the cube's value (``swing_game_result``)."""
+    return swing_game_result(state.score[winner], state.cube_value,
+                             lost_on_time=state.stopped_reason == "time_expired")
 
 
 def _check_spec(spec: TableSpec) -> None:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import hmac
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -68,6 +69,28 @@ class _Quiet:
             log.warning("%s: %s", self.what, text)
 
 
+#: Wrong sheet PINs a table may send before it must wait a minute per try.
+PIN_TRIES = 5
+PIN_WAIT_MS = 60_000
+
+
+class PinTries:
+    """Wrong sheet PINs per table: after ``PIN_TRIES`` of them, one try a
+    minute (10^8 PINs: guessing one would take centuries)."""
+
+    def __init__(self) -> None:
+        #: table id -> (wrong PINs, the server's ms of the last one)
+        self.wrong: dict[int, tuple[int, int]] = {}
+
+    def may_try(self, table_id: int, now_ms: int) -> bool:
+        count, last = self.wrong.get(table_id, (0, 0))
+        return count < PIN_TRIES or now_ms - last >= PIN_WAIT_MS
+
+    def failed(self, table_id: int, now_ms: int) -> None:
+        count, _ = self.wrong.get(table_id, (0, 0))
+        self.wrong[table_id] = (count + 1, now_ms)
+
+
 class LateDesk:
     """The late counts the server keeps and the late starts it sends."""
 
@@ -77,6 +100,8 @@ class LateDesk:
         self.starts: dict[tuple[int, Key, str], TimerHandle] = {}
         self._pending: set[asyncio.Task[None]] = set()
         self.closed = False
+        #: Wrong sheet PINs per table (``table_sheet``).
+        self.pin_tries = PinTries()
 
     def close(self) -> None:
         """The server stops: no timer fires after it."""
@@ -295,12 +320,19 @@ async def post_sheet(server: Server, request: Request) -> Response:
         data = await _decoded(request, SheetBody)
     except Refused as exc:
         return exc.response()
-    return await _run(server, request, [{"do": "sheet", **data}])
+    # the director entered it (a player's paper sheet, or their own): confirmed
+    return await _run(server, request, [{"do": "sheet", **data, "via": "director"}])
 
 
 async def table_sheet(request: Request) -> Response:
     """A player's score sheet from the table page (the table's token):
-    ``POST /api/tables/{id}/sheet?token=`` with ``by`` A or B."""
+    ``POST /api/tables/{id}/sheet?token=`` with ``by`` A or B.
+
+    With ``pin``, the sheet PIN of the player on side ``by``, it is that
+    player's own (``via`` player); a wrong PIN is refused (403 ``pin``; after
+    ``PIN_TRIES`` wrong ones the table waits a minute per try).  Without a PIN
+    it is kept as the table's (``via`` table) and waits for the director: one
+    table token cannot make a result "agreed" on its own (issue 18 section 3)."""
     from ._tourney import Refused, _decoded
 
     server: Server = request.app.state.server
@@ -326,9 +358,28 @@ async def table_sheet(request: Request) -> Response:
             found = hub.state.at_table(number) if number is not None else None
             if found is None or (found[1].a, found[1].b) != table.row.spec.players:
                 raise Refused(409, "no_match", "this table holds no match of the draw now")
-            (event, r, i), _ = found
+            (event, r, i), match = found
+            # the table's token alone: the table's sheet; the director's key: theirs
+            via = "director" if server.is_director(request) else "table"
+            pin = data.pop("pin", None)
+            if pin is not None:
+                tries, now = server.tourneys.desk.pin_tries, server.clock.now_ms()
+                if not tries.may_try(table.id, now):
+                    raise Refused(429, "too_many", "pin: too many wrong PINs at this table: "
+                                                   "wait a minute or ask the director")
+                player = hub.state.by_name((match.a, match.b)[0 if data["by"] == "A" else 1]
+                                           or "")
+                if player is None or not hmac.compare_digest(
+                        pin, server.tokens.sheet_pin(hub.id, player.id)):
+                    tries.failed(table.id, now)
+                    log.warning("table %d: a wrong sheet PIN for side %s", table.id,
+                                data["by"])
+                    raise Refused(403, "forbidden", f"pin: not the sheet PIN of side "
+                                                    f"{data['by']}'s player")
+                via = "player"
             done = await server.tourneys.act(hub, [{"do": "sheet", "event": event, "round": r,
-                                                   "match": i, **data}], source="table")
+                                                   "match": i, **data, "via": via}],
+                                             source="table")
     except Refused as exc:
         return exc.response()
     return JSONResponse({"done": done})
@@ -382,6 +433,18 @@ async def get_draw_csv(server: Server, request: Request) -> Response:
         "Content-Disposition": f'attachment; filename="draw-{hub.id}.csv"'})
 
 
+async def get_sheet_pins(server: Server, request: Request) -> Response:
+    """Every player's own sheet PIN, for the director to hand out (the desk
+    shows them): typed at the table, it makes a score sheet the player's."""
+    from ._tourney import _hub
+
+    hub = await _hub(server, request)
+    assert server.tokens is not None
+    return JSONResponse({"pins": [
+        {"id": p.id, "name": p.name, "pin": server.tokens.sheet_pin(hub.id, p.id)}
+        for p in hub.state.players]})
+
+
 async def get_draw_json(server: Server, request: Request) -> Response:
     from ._drawsheet import draw_json
     from ._tourney import _hub
@@ -412,6 +475,7 @@ async def get_draw_html(server: Server, request: Request) -> Response:
 ROUTES: list[tuple[str, str, Any]] = [
     ("/late/absent", "POST", post_absent),
     ("/sheets", "POST", post_sheet),
+    ("/sheet-pins", "GET", get_sheet_pins),
     ("/committee", "POST", post_committee),
     ("/appeals", "POST", post_appeal),
     ("/appeals/{appeal}/decision", "POST", post_decision),

@@ -299,9 +299,14 @@ def _desk_paths() -> dict[str, Any]:
         f"{base}/sheets": {"post": _op(
             "a score sheet: the director's (final) or a player's", ok, params=tid,
             body=_ref("SheetBody"))},
+        f"{base}/sheet-pins": {"get": _op(
+            "every player's own sheet PIN, for the director to hand out",
+            {"200": _ok({"type": "object"}), **_errors(404)}, params=tid)},
         "/api/tables/{table_id}/sheet": {"post": _op(
-            "a player's score sheet from the table page (the table's token)",
-            {"200": _ok(state), "403": _ok(_ERROR, "wrong table token"),
+            "a player's score sheet from the table page (the table's token; with the "
+            "player's sheet PIN it is the player's own)",
+            {"200": _ok(state), "403": _ok(_ERROR, "wrong table token or PIN"),
+             "429": _ok(_ERROR, "too many wrong PINs at this table"),
              **_errors(404, 409, 422)}, director=False,
             params=["table_id"], body=_ref("TableSheetBody"))},
         f"{base}/committee": {"post": _op(
@@ -310,7 +315,8 @@ def _desk_paths() -> dict[str, Any]:
             "an appeal of a ruling at a match", {"201": _ok(state), **_errors(404, 409, 422)},
             params=tid, body=_ref("AppealBody"))},
         f"{base}/appeals/{{appeal}}/decision": {"post": _op(
-            "the panel's votes and the hearing: the majority decides", ok,
+            "the votes of the panel and the director, and the hearing: the majority "
+            "decides, a tie upholds", ok,
             params=["tournament_id", "appeal"], body=_ref("DecisionBody"))},
         f"{base}/draw.csv": {"get": _op(
             "the draw and results as CSV", {"200": _ok({"type": "string"}, media="text/csv"),

@@ -40,6 +40,8 @@ MAX_HEARING = 1000
 MAX_MS = 2**53
 #: A Swing: its CPP schedule's steps, a clock override, a cube (``_swing``, ``_events``).
 MAX_CPP = 1000
+#: A score sheet's running score: at most this many lines.
+MAX_SHEET_GAMES = 256
 MAX_OVERRIDE_MS = 10**9
 MAX_CUBE = 4096
 
@@ -153,8 +155,16 @@ class AbsentBody(Struct, **_OPTS):
     scheduled_ms: Ms | UnsetType = UNSET
 
 
+#: A sheet's running score: [A, B] after each game (``bgclock.tournament._sheets``).
+Games = Annotated[list[Score], Meta(min_length=1, max_length=MAX_SHEET_GAMES,
+                                    description="the score [A, B] after each game")]
+#: A player's own sheet PIN (``TableTokens.sheet_pin``).
+Pin = Annotated[str, Meta(min_length=8, max_length=8, pattern=r"^[0-9]{8}$")]
+
+
 class SheetBody(Struct, **_OPTS):
-    """``POST .../sheets``: the director's score sheet (final) or a player's."""
+    """``POST .../sheets``: the director's score sheet (final) or a player's
+    paper sheet entered by the director (the player's own: ``via`` director)."""
 
     round: Index
     match: Index
@@ -162,14 +172,18 @@ class SheetBody(Struct, **_OPTS):
     event: Event | UnsetType = UNSET
     by: Literal["director", "A", "B"] = "director"
     score: Score | UnsetType = UNSET
+    games: Games | UnsetType = UNSET
 
 
 class TableSheetBody(Struct, **_OPTS):
-    """``POST /api/tables/{id}/sheet?token=``: a player's score sheet."""
+    """``POST /api/tables/{id}/sheet?token=``: a player's score sheet; with
+    the player's ``pin`` it is their own (``via`` player), else the table's."""
 
     by: Literal["A", "B"]
     winner: Name
     score: Score | UnsetType = UNSET
+    games: Games | UnsetType = UNSET
+    pin: Pin | UnsetType = UNSET
 
 
 class CommitteeBody(Struct, **_OPTS):
@@ -194,7 +208,8 @@ class DecisionBody(Struct, **_OPTS):
 
     votes: Annotated[dict[Annotated[str, Meta(max_length=8)],
                           Literal["uphold", "overturn"]],
-                     Meta(max_length=5, description="each panel member's id: their vote")]
+                     Meta(max_length=6, description="each panel member's id and "
+                          "'director': their vote (the majority decides, a tie upholds)")]
     hearing: Annotated[str, Meta(min_length=1, max_length=MAX_HEARING, pattern=PRINTABLE)
                        ] | None | UnsetType = UNSET
 
@@ -242,11 +257,12 @@ class SwingRoundBody(Struct, **_OPTS):
 
 
 class SwingResultBody(Struct, **_OPTS):
-    """``POST .../swing/results``: a game's result entered by hand."""
+    """``POST .../swing/results``: a game's result entered by hand (``result``
+    required, as in a contest script: no game is taken as a single unsaid)."""
 
     game: Index
     winner: Name
-    result: Literal["single", "gammon", "backgammon"] | UnsetType = UNSET
+    result: Literal["single", "gammon", "backgammon"]
     cube: Cube | UnsetType = UNSET
 
 

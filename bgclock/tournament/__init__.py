@@ -11,7 +11,7 @@ a file, a socket or the environment; randomness comes in as a seeded
 (0, 4)
 """
 
-from ._couples import WINS_NEEDED, Couple, Encounter, schedule, standings
+from ._couples import WINS_NEEDED, Couple, Encounter, Standing, schedule, standings
 from ._draw import (
     Bracket,
     ConsolationDraw,
@@ -32,13 +32,21 @@ from ._running import (
     RoundSettings,
     Tournament,
 )
-from ._swing import RESULTS, GameOutcome, RoundOutcome, Swing, SwingGame, cpp_for_round
+from ._swing import (
+    RESULTS,
+    GameOutcome,
+    RoundOutcome,
+    Swing,
+    SwingGame,
+    cpp_for_round,
+    swing_game_result,
+)
 
 __all__ = [
     "ACTIONS", "CLOCK_POLICIES", "EVENTS", "Player", "RoundSettings", "Tournament",
     "DEFAULT_GRACE_MS", "POINT_EVERY_MS", "RESULTS", "WINS_NEEDED", "Bracket",
     "ConsolationDraw", "ContestError", "Couple", "Encounter", "GameOutcome", "IllegalContest",
     "InvalidContest", "LateArrival", "LateState", "MainDraw", "Match", "RoundOutcome", "Swing",
-    "SwingGame", "bracket_size", "cpp_for_round", "first_match_losers", "schedule", "simulate",
-    "spread", "standings",
+    "Standing", "SwingGame", "bracket_size", "cpp_for_round", "first_match_losers", "schedule",
+    "simulate", "spread", "standings", "swing_game_result",
 ]

@@ -112,19 +112,67 @@ class Encounter:
             self.decided_after_phase = phase + 1
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Standing:
+    """One couple's line in the standings; couples still tied share ``place``."""
+
+    place: int
+    couple: str
+    encounters: int
+    matches: int
+    points: int
+
+
 def standings(encounters: Sequence[Encounter],
-              points: dict[tuple[int, str], int] | None = None) -> list[tuple[str, int, int, int]]:
-    """Couples ranked by encounters won, then matches won, then points
-    difference (``points`` maps (encounter index, couple) to its points
-    difference, when the director keeps it): (name, encounters, matches, diff)."""
-    table: dict[str, list[int]] = {}
+              points: dict[tuple[int, str], int] | None = None) -> list[Standing]:
+    """Couples ranked by encounters won; then, between exactly two couples
+    tied on encounters who met, the encounter(s) between them; then matches
+    won; then points difference (``points`` maps (encounter index, couple) to
+    its points difference, when the director keeps it).
+
+    **Reading** (tournament.md section 3): couples still tied share the place
+    (the same ``place``, the next place skipped: 1, 2, 2, 4), never an order by
+    name; among them the lines keep the order the couples first appear in.
+    """
+    rows: dict[str, list[int]] = {}
+    won_against: dict[tuple[str, str], int] = {}
+    met: set[frozenset[str]] = set()
     for i, e in enumerate(encounters):
         wins = e.wins
         for name in (e.a.name, e.b.name):
-            row = table.setdefault(name, [0, 0, 0])
+            row = rows.setdefault(name, [0, 0, 0])
             row[1] += wins[name]
             row[2] += (points or {}).get((i, name), 0)
         if e.winner is not None:
-            table[e.winner][0] += 1
-    ranked = sorted(table.items(), key=lambda kv: (-kv[1][0], -kv[1][1], -kv[1][2], kv[0]))
-    return [(name, r[0], r[1], r[2]) for name, r in ranked]
+            rows[e.winner][0] += 1
+            loser = e.b.name if e.winner == e.a.name else e.a.name
+            won_against[(e.winner, loser)] = won_against.get((e.winner, loser), 0) + 1
+            met.add(frozenset((e.a.name, e.b.name)))
+    order = list(rows)  # first appearance: the tie's display order, not a rank
+    by_encounters: dict[int, list[str]] = {}
+    for name in order:
+        by_encounters.setdefault(rows[name][0], []).append(name)
+    # Each block: couples whose place is decided by matches and points only.
+    blocks: list[list[str]] = []
+    for enc in sorted(by_encounters, reverse=True):
+        group = by_encounters[enc]
+        if len(group) == 2 and frozenset(group) in met:
+            x, y = group
+            xy, yx = won_against.get((x, y), 0), won_against.get((y, x), 0)
+            if xy != yx:
+                blocks += [[x], [y]] if xy > yx else [[y], [x]]
+                continue
+        blocks.append(group)
+    out: list[Standing] = []
+    for block in blocks:
+        key = {n: (rows[n][1], rows[n][2]) for n in block}
+        ranked = sorted(block, key=lambda n: (-key[n][0], -key[n][1]))
+        first = len(out) + 1
+        for k, name in enumerate(ranked):
+            place = first + k
+            if k and key[name] == key[ranked[k - 1]]:
+                place = out[-1].place
+            r = rows[name]
+            out.append(Standing(place=place, couple=name, encounters=r[0], matches=r[1],
+                                points=r[2]))
+    return out

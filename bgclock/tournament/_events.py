@@ -25,8 +25,9 @@ round (knockout, in the order given; an odd couple out goes through).
 3: two tables at once; phase 2: one table, a consultation match); once an
 encounter is decided (three match wins) no phase is started unless the
 director asks (``more``).  ``couples_result`` enters a match's winner.
-Standings: the pure ``standings`` (encounters won, matches won, points
-difference from the scores entered).
+Standings: the pure ``standings`` (encounters won, the encounter between two
+tied couples, matches won, points difference from the scores entered; couples
+still tied share the place).
 """
 
 from __future__ import annotations
@@ -345,8 +346,9 @@ class CouplesEvent:
             "clock": self.clock,
             "couples": [{"name": c.name, "players": list(c.players)} for c in self.couples],
             "encounters": [e.to_dict(i) for i, e in enumerate(self.encounters)],
-            "standings": [{"couple": n, "encounters": w, "matches": m, "points": d}
-                          for n, w, m, d in standings(encs, points)],
+            "standings": [{"place": r.place, "couple": r.couple, "encounters": r.encounters,
+                           "matches": r.matches, "points": r.points}
+                          for r in standings(encs, points)],
             "champion": self.champion(),
         }
 

@@ -54,6 +54,7 @@ from ._draw import Bracket, ConsolationDraw, MainDraw, Match
 from ._errors import IllegalContest, InvalidContest
 from ._events import EVENT_ACTIONS, Events
 from ._late import LateArrival
+from ._sheets import Settlement, Sheet, parse_sheet, settle
 
 #: Who keeps time at a round's tables.
 CLOCK_POLICIES: Final = ("required", "on_request", "none")
@@ -68,6 +69,8 @@ MAX_TABLE_NUMBER: Final = 9999
 MAX_SEED: Final = 2**53
 MAX_PLAYER_NAME: Final = 100
 MAX_FEDERATION_ID: Final = 40
+#: The director's key among an appeal's votes (the director votes with the panel).
+DIRECTOR_VOTE: Final = "director"
 MAX_REGISTERED: Final = 4096
 ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arrive",
                   "close_late", "start_round", "bind_table", "result", "correct",
@@ -193,8 +196,8 @@ class Tournament:
     #: "at_ms", "clock": bool (a clock at the table keeps the time),
     #: "arrived_ms": {name: ms}}.
     lates: dict[MatchKey, dict[str, Any]] = field(default_factory=dict)
-    #: Score sheets of hand-entered results: {"A"|"B"|"director": {"winner", "score"?}}.
-    sheets: dict[MatchKey, dict[str, dict[str, Any]]] = field(default_factory=dict)
+    #: Score sheets of hand-entered results: {"A"|"B"|"director": Sheet} (``_sheets``).
+    sheets: dict[MatchKey, dict[str, Sheet]] = field(default_factory=dict)
     #: The ruling committee: 3 to 5 player ids.
     committee: list[int] = field(default_factory=list)
     #: Appeals of rulings, in order (number = index + 1).
@@ -641,42 +644,72 @@ class Tournament:
         m = self.bracket(event).rounds[r][i]
         sheets = self.sheets[key]
         a, b = sheets.get("A"), sheets.get("B")
+        settled = settle(a, b, self._start_score(key))
+        result = self.results.get(key) or {}
         return {"event": event, "round": r, "match": i, "table": self.tables.get(key),
-                "a": m.a, "b": m.b, "sheets": {k: dict(v) for k, v in sheets.items()},
+                "a": m.a, "b": m.b, "sheets": {k: v.to_dict() for k, v in sheets.items()},
                 "winner": m.winner,
-                "mismatch": m.winner is None and a is not None and b is not None and a != b}
+                "mismatch": m.winner is None and settled.mismatch,
+                # the trailing player's sheet made the result: the director is told
+                "flagged": result.get("sheets") == "trailing",
+                "outcome": settled.outcome, "trailing": settled.trailing,
+                "game": settled.game, "why": settled.why}
+
+    def _start_score(self, key: MatchKey) -> tuple[int, int]:
+        """The score a match began at: 0-0, or the points a late arrival cost
+        (the count the server kept, stopped at the arrival)."""
+        late = self.lates.get(key)
+        if late is None or late["clock"] or not late["arrived_ms"]:
+            return 0, 0
+        score = self.late_state(key, min(late["arrived_ms"].values()))["score"]
+        return score[0], score[1]
 
     def _sheet(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        """A score sheet: a player's (``by`` A or B) or the director's.
-        Both players' equal sheets, or the director's, make the result."""
-        _only(a, {"event", "round", "match", "by", "winner", "score"})
+        """A score sheet: a player's (``by`` A or B) or the director's (final).
+
+        Two players' sheets decide by ``settle`` (``_sheets``): the same and
+        both the players' own (``via`` ``player`` or ``director``): the result,
+        ``agreed``; different, with the running score: the trailing player's
+        sheet makes the result, flagged (``trailing``); otherwise they wait for
+        the director.  An action without ``via`` (a log written before it
+        existed) counts as the player's own, as it did then."""
+        _only(a, {"event", "round", "match", "by", "winner", "score", "games", "via"})
         key, m = self.match(a)
         by = a.get("by")
         if by not in ("A", "B", "director"):
             raise InvalidContest("by: must be A, B or director")
         if m.a is None or m.b is None:
             raise IllegalContest("this match's players are not both known")
-        winner = a.get("winner")
-        if winner not in (m.a, m.b):
-            raise InvalidContest(f"winner: must be {m.a} or {m.b}")
+        via = a.get("via", "director")
+        if by == "director" and via != "director":
+            raise InvalidContest("via: the director's sheet is the director's")
+        start = self._start_score(key)
+        sheet = parse_sheet(a, (m.a, m.b), self.settings_for(key[1]).length, via, start)
         if m.winner is not None:
             raise IllegalContest("this match already has its winner: correct it instead")
-        sheet: dict[str, Any] = {"winner": winner}
-        if "score" in a:
-            sheet["score"] = self._score(a["score"])
         sheets = self.sheets.setdefault(key, {})
         sheets[by] = sheet
-        final = by == "director" or (sheets.get("A") is not None
-                                     and sheets.get("A") == sheets.get("B"))
+        if by == "director":
+            settled = Settlement(outcome="director", winner=sheet.winner, score=sheet.score)
+        else:
+            settled = settle(sheets.get("A"), sheets.get("B"), start)
+        final = by == "director" or settled.outcome in ("agreed", "trailing")
         if final:
-            self.bracket(key[0]).set_winner(key[1], key[2], winner)
+            assert settled.winner is not None
+            self.bracket(key[0]).set_winner(key[1], key[2], settled.winner)
             detail: dict[str, Any] = {"source": "hand",
-                                      "sheets": "director" if by == "director" else "agreed"}
-            if "score" in sheet:
-                detail["score"] = sheet["score"]
+                                      "sheets": "director" if by == "director"
+                                      else settled.outcome}
+            if settled.score is not None:
+                detail["score"] = list(settled.score)
+            if settled.outcome == "trailing":
+                detail["trailing"] = settled.trailing
+                detail["game"] = settled.game
             self.results[key] = detail
-        mismatch = not final and "A" in sheets and "B" in sheets
-        return {"final": final, "mismatch": mismatch, "winner": winner if final else None}
+        return {"final": final, "mismatch": not final and settled.mismatch,
+                "winner": settled.winner if final else None,
+                "outcome": "director" if by == "director" else settled.outcome,
+                "trailing": settled.trailing, "why": None if final else settled.why}
 
     # ------------------------------------------------ the ruling committee
 
@@ -737,8 +770,15 @@ class Tournament:
         return {"appeal": number, "panel": panel}
 
     def _decide(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        """The panel's hearing and vote: the majority decides (a tie upholds
-        the ruling)."""
+        """The panel's hearing and vote: every panel member and the director
+        vote, the majority decides, and a tie upholds the ruling.
+
+        **Reading** (rule book: "at least 2 members of the committee shall be
+        convene with the tournament director ... A ruling will be taken by
+        majority decision"): the director sits with the members and votes
+        (``votes["director"]``), so the rule book's smallest panel, two
+        members and the director, is an odd three; with an even count a tie
+        leaves the ruling standing (an appeal needs a majority to overturn)."""
         _only(a, {"appeal", "votes", "hearing"})
         number = _int(a.get("appeal"), "appeal", 1, max(len(self.appeals), 1))
         if number > len(self.appeals):
@@ -748,10 +788,12 @@ class Tournament:
             raise IllegalContest(f"appeal {number} is already decided")
         votes = a.get("votes")
         if not isinstance(votes, dict):
-            raise InvalidContest("votes: must map each panel member's id to uphold or overturn")
-        panel = {str(p) for p in appeal["panel"]}
+            raise InvalidContest("votes: must map each panel member's id and 'director' "
+                                 "to uphold or overturn")
+        panel = {str(p) for p in appeal["panel"]} | {DIRECTOR_VOTE}
         if set(votes) != panel:
-            raise InvalidContest(f"votes: must be the panel's, {sorted(panel)}")
+            raise InvalidContest(f"votes: must be the panel's and the director's, "
+                                 f"{sorted(panel)}")
         for pid, v in votes.items():
             if v not in ("uphold", "overturn"):
                 raise InvalidContest(f"votes.{pid}: must be uphold or overturn")

@@ -43,6 +43,42 @@ def cpp_for_round(schedule: Sequence[int], round_no: int) -> int:
     return max(1, schedule[-1] + (round_no - len(schedule)) * step)
 
 
+def swing_game_result(points: int, cube: int, *, lost_on_time: bool) -> tuple[str, int]:
+    """(single/gammon/backgammon, cube) of a Swing game played as a 1-point
+    match on a clock: ``points`` the winner scored, ``cube`` the cube's value
+    at the end.
+
+    **Reading** (docs/tournament.md, Swing 2): a game lost on time is a
+    *single* game at the cube's value when the time ran out (a double not yet
+    taken does not count): the loser forfeits the stake it had accepted, and
+    no gammon can be proven.  Penalty points an expiry gives (ABA standard)
+    are not a gammon either.
+
+    >>> swing_game_result(4, 2, lost_on_time=False)
+    ('gammon', 2)
+    >>> swing_game_result(0, 4, lost_on_time=True)
+    ('single', 4)
+    >>> swing_game_result(2, 1, lost_on_time=True)
+    ('single', 1)
+    """
+    cube = cube if _is_int(cube) and 1 <= cube <= 4096 and not cube & (cube - 1) else 1
+    if lost_on_time:
+        return "single", cube
+    points = max(1, points)
+    if points % cube == 0 and points // cube in (1, 2, 3):
+        return ("single", "gammon", "backgammon")[points // cube - 1], cube
+    if points % 3 == 0:
+        return "backgammon", _pow2(points // 3)
+    return "single", _pow2(points)
+
+
+def _pow2(n: int) -> int:
+    p = 1
+    while p * 2 <= min(n, 4096):
+        p *= 2
+    return p
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class SwingGame:
     """One single game of a round: ``winner`` (a or b) won ``result`` on ``cube``."""
@@ -93,11 +129,11 @@ class Swing:
             raise InvalidContest(f"start_vp: must be a whole number from 1 to {MAX_VP}")
         if not cpp or len(cpp) > 1000 or any(not _is_int(c) or not 1 <= c <= MAX_VP for c in cpp):
             raise InvalidContest("cpp: must be a list of whole numbers >= 1")
-        if any(b < a for a, b in zip(cpp, cpp[1:], strict=False)) or (
-            len(cpp) >= 2 and cpp[-1] <= cpp[-2]
-        ):
-            # "the CPP will be raised": it never falls, and its last step rises
-            raise InvalidContest("cpp: must rise (never fall, and end with a step up)")
+        for i in range(1, len(cpp)):
+            if cpp[i] <= cpp[i - 1]:
+                # "the CPP will be raised at the end of every game": every step rises
+                raise InvalidContest(f"cpp[{i}]: must be above cpp[{i - 1}] ({cpp[i - 1]}): "
+                                     "the CPP is raised every round")
         self.players = tuple(names)
         self.cpp_schedule = tuple(cpp)
         self.vp: dict[str, int] = {n: start_vp for n in names}

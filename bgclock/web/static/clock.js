@@ -714,7 +714,10 @@ import { DeviceMatch, specKey } from "./device.js";
         el("button", { type: "button", class: "close", text: t("act.close"), onclick: () => { app.center = null; renderAll(); } })]));
   }
   /* A tournament match's score sheets (hand-entered results): each player
-   * hands in theirs; both the same make the result, else the director is told. */
+   * hands in theirs, the running score game by game ("1-0 1-2 3-2", optional)
+   * and their own sheet PIN (from the director): the two players' own sheets
+   * the same make the result; different, the trailing player's stands,
+   * flagged; without a PIN a sheet waits for the director (docs/protocol.md). */
   function sheetButton() {
     if (!app.info || app.info.tournament_id == null) return [];
     return [el("div", { class: "row" }, [el("button", { type: "button", class: "act", id: "btn-sheet", text: t("sheet.open") + " …",
@@ -726,19 +729,44 @@ import { DeviceMatch, specKey } from "./device.js";
   }
   function sheetRows() {
     const nm = names();
-    return ["A", "B"].map((by) => el("div", { class: "row wrap", "data-sheet": by }, [
-      el("span", { class: "label", text: t("sheet.of", { name: nm[by] }) })].concat(["A", "B"].map((w) =>
-      el("button", { type: "button", class: "act", "data-sheet-winner": w, text: t("sheet.won", { name: nm[w] }),
-        onclick: () => sendSheet(by, nm[w]) })))));
+    return ["A", "B"].map((by) => {
+      const games = el("input", { type: "text", inputmode: "numeric", maxlength: "1200", "data-sheet-games": by,
+        "aria-label": t("sheet.games", { name: nm[by] }), placeholder: t("sheet.games_hint") });
+      const pin = el("input", { type: "password", inputmode: "numeric", autocomplete: "off", maxlength: "8",
+        "data-sheet-pin": by, "aria-label": t("sheet.pin", { name: nm[by] }), placeholder: t("sheet.pin_hint") });
+      return el("div", { class: "row wrap", "data-sheet": by }, [
+        el("span", { class: "label", text: t("sheet.of", { name: nm[by] }) }), games, pin].concat(["A", "B"].map((w) =>
+        el("button", { type: "button", class: "act", "data-sheet-winner": w, text: t("sheet.won", { name: nm[w] }),
+          onclick: () => sendSheet(by, nm[w], games.value, pin.value) }))));
+    });
   }
-  async function sendSheet(by, winner) {
+  /** "1-0 1-2, 3-2" -> [[1,0],[1,2],[3,2]]; null when a line is not "a-b". */
+  function parseGames(text) {
+    const parts = text.split(/[\s,;]+/).filter(Boolean);
+    const out = [];
+    for (const p of parts) {
+      const m = /^(\d{1,3})[-–:](\d{1,3})$/.exec(p);
+      if (!m) return null;
+      out.push([Number(m[1]), Number(m[2])]);
+    }
+    return out;
+  }
+  async function sendSheet(by, winner, gamesText, pin) {
+    /** @type {Object<string, any>} */
+    const body = { by: by, winner: winner };
+    const games = parseGames(gamesText || "");
+    if (games === null) { toast(t("sheet.bad_games")); return; }
+    if (games.length) body.games = games;
+    if (pin) body.pin = pin.trim();
     try {
       const r = await fetch("/api/tables/" + tableId + "/sheet?token=" + encodeURIComponent(token || ""), {
-        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ by: by, winner: winner }) });
+        method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
       const data = await r.json();
       if (!r.ok) { toast(data.message || String(r.status)); return; }
       const done = data.done[0];
-      toast(done.final ? t("sheet.final") : done.mismatch ? t("sheet.mismatch") : t("sheet.kept"));
+      toast(done.final ? (done.outcome === "trailing" ? t("sheet.trailing") : t("sheet.final"))
+        : done.outcome === "director" ? (done.mismatch ? t("sheet.mismatch") : t("sheet.unconfirmed"))
+        : t("sheet.kept"));
     } catch (e) { toast(String(e)); }
   }
 

@@ -20,7 +20,7 @@
  * @typedef {{encounter: number, round: number, a: string, b: string,
  *   wins: Object<string, number>, winner: (string|null),
  *   decided_after_phase: (number|null), matches: CouplesMatch[]}} EncounterState
- * @typedef {{couple: string, encounters: number, matches: number, points: number}} Standing
+ * @typedef {{place: number, couple: string, encounters: number, matches: number, points: number}} Standing
  * @typedef {{format: string, length: number, rules: string, clock: string,
  *   couples: {name: string, players: string[]}[], encounters: EncounterState[],
  *   standings: Standing[], champion: (string|null)}} CouplesState
@@ -134,13 +134,15 @@ export function vpChart(sw, t) {
 }
 
 /**
- * The couples standings: encounters won, matches won, points difference.
+ * The couples standings: encounters won, the encounter between two tied
+ * couples, matches won, points difference; couples still tied share the
+ * place the server gives (the same number on each line).
  * @param {CouplesState} cp
  * @param {Translate} t
  * @returns {HTMLElement}
  */
 export function standingsTable(cp, t) {
-  const rows = cp.standings.map((r, i) => h("tr", {}, h("td", { class: "num" }, String(i + 1)),
+  const rows = cp.standings.map((r) => h("tr", {}, h("td", { class: "num" }, String(r.place)),
     h("td", {}, r.couple), h("td", { class: "num" }, String(r.encounters)),
     h("td", { class: "num" }, String(r.matches)),
     h("td", { class: "num" }, (r.points > 0 ? "+" : "") + r.points)));

@@ -29,6 +29,10 @@ const STRINGS = {
     "desk.sheet_winner": "Winner",
     "desk.sheet_score": "Score (a-b)",
     "desk.sheet_send": "Enter the sheet",
+    "desk.sheet_games": "Running score (1-0 1-2 3-2)",
+    "desk.sheet_pins": "Players' sheet PINs (hand each player theirs)",
+    "desk.trailing": "Table {table}: the sheets differ from game {game}; {who} was trailing, so that sheet stands ({w} wins). Correct it if needed.",
+    "desk.director": "Table {table}: you settle it ({why})",
     "desk.mismatch": "Sheets differ at table {table}: {a} says {wa}, {b} says {wb}",
     "desk.pending": "One sheet at table {table}: {who} says {w}",
     "desk.committee": "Ruling committee",
@@ -41,7 +45,7 @@ const STRINGS = {
     "desk.appeal_subs": "Substitutes (player ids)",
     "desk.appeal_send": "Lodge the appeal",
     "desk.appeal_n": "Appeal {n} (table {table}): {ruling}; panel {panel}",
-    "desk.votes": "Votes: id:uphold or id:overturn, comma-separated",
+    "desk.votes": "Votes (each member's id, and director): id:uphold or id:overturn, comma-separated",
     "desk.hearing": "Hearing notes",
     "desk.decide": "Record the decision",
     "desk.decision.upheld": "ruling upheld",
@@ -77,6 +81,10 @@ const STRINGS = {
     "desk.sheet_winner": "Vincitore",
     "desk.sheet_score": "Punteggio (a-b)",
     "desk.sheet_send": "Registra il segnapunti",
+    "desk.sheet_games": "Punteggio partita per partita (1-0 1-2 3-2)",
+    "desk.sheet_pins": "PIN dei segnapunti dei giocatori (da consegnare a ciascuno)",
+    "desk.trailing": "Tavolo {table}: i segnapunti differiscono dalla partita {game}; {who} era in svantaggio, quindi vale il suo ({w} vince). Correggi se serve.",
+    "desk.director": "Tavolo {table}: decidi tu ({why})",
     "desk.mismatch": "Segnapunti diversi al tavolo {table}: {a} dice {wa}, {b} dice {wb}",
     "desk.pending": "Un segnapunti al tavolo {table}: {who} dice {w}",
     "desk.committee": "Comitato di gara",
@@ -89,7 +97,7 @@ const STRINGS = {
     "desk.appeal_subs": "Sostituti (id dei giocatori)",
     "desk.appeal_send": "Presenta il ricorso",
     "desk.appeal_n": "Ricorso {n} (tavolo {table}): {ruling}; collegio {panel}",
-    "desk.votes": "Voti: id:uphold o id:overturn, separati da virgole",
+    "desk.votes": "Voti (id di ogni membro, e director): id:uphold o id:overturn, separati da virgole",
     "desk.hearing": "Note dell'udienza",
     "desk.decide": "Registra la decisione",
     "desk.decision.upheld": "decisione confermata",
@@ -120,8 +128,10 @@ const t = I18N.t;
  *   a: (string|null), b: (string|null), absent: string[], from_ms: number, clock: boolean,
  *   arrived_ms: Object<string, number>, winner: (string|null), count?: LateCount}} Late
  * @typedef {{event: string, round: number, match: number, table: (number|null),
- *   a: (string|null), b: (string|null), sheets: Object<string, {winner: string}>,
- *   winner: (string|null), mismatch: boolean}} Sheet
+ *   a: (string|null), b: (string|null),
+ *   sheets: Object<string, {winner: string, score?: number[], games?: number[][], via?: string}>,
+ *   winner: (string|null), mismatch: boolean, flagged?: boolean, outcome?: string,
+ *   trailing?: (string|null), game?: (number|null), why?: (string|null)}} Sheet
  * @typedef {{appeal: number, event: string, round: number, match: number, by: number,
  *   ruling: string, panel: number[], decision: (string|null), hearing?: (string|null)}} Appeal
  * @typedef {{id: number, name: string}} Member
@@ -255,14 +265,27 @@ function lateSection(st, act) {
 /**
  * @param {DeskState} st
  * @param {Act} act
+ * @param {string} key the director's key (the PINs are a director route)
  * @returns {HTMLElement}
  */
-function sheetSection(st, act) {
+function sheetSection(st, act, key) {
   const out = h("section", { id: "desk-sheets" }, h("h3", {}, t("desk.sheets")));
+  out.append(h("p", {}, h("a", { href: "/api/tournaments/" + st.tournament_id + "/sheet-pins?key=" + encodeURIComponent(key),
+    target: "_blank", rel: "noopener", id: "desk-sheet-pins" }, t("desk.sheet_pins"))));
   const list = h("ul", {});
   for (const s of st.sheets || []) {
-    if (s.winner) continue;
     const table = s.table == null ? "–" : String(s.table);
+    if (s.flagged) {
+      // the trailing player's sheet made the result: the director may correct it
+      const who = s.trailing === "A" ? (s.a || "A") : (s.b || "B");
+      list.append(h("li", { class: "err", "data-flagged": String(s.match) },
+        t("desk.trailing", { table: table, game: String(s.game), who: who, w: s.winner || "" })));
+      continue;
+    }
+    if (s.winner) continue;
+    if (s.outcome === "director" && s.why) {
+      list.append(h("li", { class: s.mismatch ? "err" : "" }, t("desk.director", { table: table, why: s.why })));
+    }
     if (s.mismatch) {
       list.append(h("li", { class: "err" }, t("desk.mismatch", { table: table, a: s.a || "", wa: s.sheets.A.winner, b: s.b || "", wb: s.sheets.B.winner })));
     } else {
@@ -279,6 +302,7 @@ function sheetSection(st, act) {
     h("label", { for: "desk-sheet-by" }, t("desk.sheet_by")), by,
     h("label", { for: "desk-sheet-winner" }, t("desk.sheet_winner")), h("input", { id: "desk-sheet-winner", maxlength: "100" }),
     h("label", { for: "desk-sheet-score" }, t("desk.sheet_score")), h("input", { id: "desk-sheet-score", maxlength: "9" }),
+    h("label", { for: "desk-sheet-games" }, t("desk.sheet_games")), h("input", { id: "desk-sheet-games", maxlength: "1200" }),
     h("span", {}),
     button(t("desk.sheet_send"), () => {
       const number = Number(value("desk-sheet-table"));
@@ -289,6 +313,9 @@ function sheetSection(st, act) {
         by: /** @type {HTMLSelectElement} */ (by).value, winner: value("desk-sheet-winner") };
       const score = value("desk-sheet-score").split("-").map((x) => Number(x.trim()));
       if (score.length === 2 && score.every((x) => Number.isInteger(x))) body.score = score;
+      const games = value("desk-sheet-games").split(/[\s,;]+/).filter(Boolean)
+        .map((x) => x.split(/[-–:]/).map((y) => Number(y.trim())));
+      if (games.length) body.games = games;
       act("POST", "/sheets", body);
     })));
   return out;
@@ -379,7 +406,7 @@ function exportSection(st, key) {
  * @returns {HTMLElement[]}
  */
 export function deskSections(st, act, key) {
-  return [lateSection(st, act), sheetSection(st, act), committeeSection(st, act), exportSection(st, key)];
+  return [lateSection(st, act), sheetSection(st, act, key), committeeSection(st, act), exportSection(st, key)];
 }
 
 export { STRINGS };

@@ -138,7 +138,7 @@ class Clock {
     this.expired = false;
     this.breaks = 0;
     this.offenses = 0; // ABA 5.1 expiries that cost penalty points
-    this.graceUsed = false; // ABA 5.1 grace, per game
+    this.expiredInGame = false; // ABA 5.1: grace only for the first expiry in a game
     this.overtimeUsed = false; // USBGF overtime option: granted once a match
   }
 
@@ -437,9 +437,9 @@ export class Match {
       this.phase = STOPPED;
       this.stoppedReason = "time_expired";
       const everyResultEnds = this.gameOn && [0, 1].every((x) => this.needs(x) <= this.cubeValue);
-      if (everyResultEnds && !c.graceUsed) {
-        c.graceUsed = true;
-      } else {
+      const firstInGame = !c.expiredInGame;
+      c.expiredInGame = true;
+      if (!(everyResultEnds && firstInGame)) {
         c.offenses += 1;
         const points = c.offenses === 1 ? 2 : 1;
         if (this.addPoints(1 - side, points, true)) {
@@ -480,7 +480,7 @@ export class Match {
     }
     this.cubeFrozen = this.freezeNext;
     this.freezeNext = false;
-    for (const c of this.clocks) c.graceUsed = false;
+    for (const c of this.clocks) c.expiredInGame = false;
   }
 
   /** @param {string} side @param {string} action @returns {number} */
