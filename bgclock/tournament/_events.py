@@ -596,10 +596,11 @@ class Events:
         if winner not in pair:
             raise InvalidContest(f"winner: must be {pair[0]} or {pair[1]}")
         source = _source(a.get("source", "hand"))
+        score = _score(a["score"]) if "score" in a else None
         enc.winners[key] = str(winner)
         enc.sources[key] = source
-        if "score" in a:
-            enc.scores[key] = _score(a["score"])
+        if score is not None:
+            enc.scores[key] = score
         assert self.couples is not None
         self.couples.settle()
         return {"encounter": i, "winner": winner, "encounter_winner": enc.encounter().winner}
@@ -623,6 +624,7 @@ class Events:
         reason = a.get("reason")
         if reason is not None:
             _text(reason, "reason", 200)
+        score = _score(a["score"]) if "score" in a else None
         ev = self.couples
         assert ev is not None
         later = [x for x in ev.encounters if x.round > enc.round]
@@ -632,8 +634,8 @@ class Events:
             ev.encounters = [x for x in ev.encounters if x.round <= enc.round]
         old = enc.winners[key]
         enc.winners[key] = str(winner)
-        if "score" in a:
-            enc.scores[key] = _score(a["score"])
+        if score is not None:
+            enc.scores[key] = score
         enc.corrections[key] = {"from": old, "reason": reason}
         ev.settle()
         return {"encounter": i, "winner": winner, "was": old,

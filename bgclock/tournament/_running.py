@@ -11,11 +11,16 @@ randomness (the draw of the Main, later the draw of the Progressive
 Consolation) comes from one ``random.Random`` seeded with the director's
 seed, used in log order.
 
-``Tournament.after(action)`` is how a new action is decided: it works on a
-copy and returns the new state, or raises (``InvalidContest``: malformed,
-names the field; ``IllegalContest``: not allowed now) and the state it was
-called on is untouched.  The server stores the action only once it was
-accepted, then swaps the state in.
+``Tournament.apply(action)`` is how a new action is decided, in place and
+in time proportional to the action (never to the tournament): every handler
+validates the action against the current state first and only then changes
+it, so a refused action (``InvalidContest``: malformed, names the field;
+``IllegalContest``: not allowed now) leaves the state untouched.  The
+dispatch is a table (``HANDLERS``) of one handler per action; the
+consequences that can follow an action (a withdrawn player's matches, the
+consolation's draw) are settled only after the actions that can cause them
+(``SETTLING``).  ``Tournament.after(action)`` decides on a copy (tests and
+what-ifs; the server never copies the state).
 
 What the actions mean:
 
@@ -46,7 +51,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -203,11 +208,14 @@ class Tournament:
     events: Events = field(default_factory=Events)
     #: Actions folded so far.
     count: int = 0
+    #: Registered players by name (the names are unique): a lookup per
+    #: registration, not a scan.
+    names: dict[str, Player] = field(default_factory=dict)
 
     # ------------------------------------------------------------ folding
 
     @classmethod
-    def fold(cls, actions: list[Mapping[str, Any]]) -> Tournament:
+    def fold(cls, actions: Sequence[Mapping[str, Any]]) -> Tournament:
         """The state a stored log gives (each action was accepted when stored)."""
         state = cls()
         for action in actions:
@@ -215,11 +223,17 @@ class Tournament:
         return state
 
     def after(self, action: Mapping[str, Any]) -> tuple[Tournament, dict[str, Any]]:
-        """The state after ``action`` and what it did; raises ``ContestError``
-        (and ``self`` is untouched) when it is refused."""
+        """The state after ``action`` and what it did, decided on a copy
+        (tests and what-ifs: it costs a copy of the whole tournament); raises
+        ``ContestError`` (and ``self`` is untouched) when it is refused."""
         state = copy.deepcopy(self)
         done = state._apply(action)
         return state, done
+
+    def apply(self, action: Mapping[str, Any]) -> dict[str, Any]:
+        """Decide ``action`` in place; what it did.  Raises ``ContestError``
+        when it is refused, and then the state is untouched."""
+        return self._apply(action)
 
     def _apply(self, action: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(action, Mapping):
@@ -229,10 +243,12 @@ class Tournament:
             did = self.events.apply(action, self)
             self.count += 1
             return did
-        if do not in ACTIONS:
+        handler = HANDLERS.get(do) if isinstance(do, str) else None
+        if handler is None:
             raise InvalidContest(f"do: must be one of {', '.join(ACTIONS + EVENT_ACTIONS)}")
-        done: dict[str, Any] = getattr(self, f"_{do}")(action)
-        self._settle()
+        done = handler(self, action)
+        if do in SETTLING:
+            self._settle()
         self.count += 1
         return done
 
@@ -245,7 +261,7 @@ class Tournament:
         return self.players[pid - 1]
 
     def by_name(self, name: str) -> Player | None:
-        return next((p for p in self.players if p.name == name), None)
+        return self.names.get(name)
 
     def settings_for(self, round_index: int) -> RoundSettings:
         return self.rounds[min(round_index, len(self.rounds) - 1)]
@@ -270,6 +286,15 @@ class Tournament:
             raise IllegalContest("this bracket has no matches")
         i = _int(action.get("match"), "match", 0, len(bracket.rounds[r]) - 1)
         return (str(event), r, i), bracket.rounds[r][i]
+
+    def ready(self, event: Any, r: int) -> list[int]:
+        """The matches of round ``r`` that a round start would seat now."""
+        bracket = self.bracket(event)
+        if not 0 <= r < len(bracket.rounds):
+            return []
+        return [i for i, m in enumerate(bracket.rounds[r])
+                if m.a is not None and m.b is not None and m.winner is None
+                and (event, r, i) not in self.tables]
 
     def live_tables(self) -> dict[int, MatchKey]:
         """Table numbers holding a match not yet decided."""
@@ -323,16 +348,17 @@ class Tournament:
         _only(a, {"rounds", "late_slots", "seed"})
         if self.main is not None:
             raise IllegalContest("the draw is made: its settings can no longer change")
+        rounds, late_slots, seed = self.rounds, self.late_slots, self.seed
         if "rounds" in a:
-            rounds = a["rounds"]
-            if not isinstance(rounds, list) or not 1 <= len(rounds) <= MAX_ROUND_SETTINGS:
+            given = a["rounds"]
+            if not isinstance(given, list) or not 1 <= len(given) <= MAX_ROUND_SETTINGS:
                 raise InvalidContest(f"rounds: must be a list of 1 to {MAX_ROUND_SETTINGS} rounds")
-            self.rounds = [RoundSettings.from_dict(x, f"rounds[{i}]")
-                           for i, x in enumerate(rounds)]
+            rounds = [RoundSettings.from_dict(x, f"rounds[{i}]") for i, x in enumerate(given)]
         if "late_slots" in a:
-            self.late_slots = _int(a["late_slots"], "late_slots", 0, MAX_LATE_SLOTS)
+            late_slots = _int(a["late_slots"], "late_slots", 0, MAX_LATE_SLOTS)
         if "seed" in a:
-            self.seed = _int(a["seed"], "seed", 0, MAX_SEED)
+            seed = _int(a["seed"], "seed", 0, MAX_SEED)
+        self.rounds, self.late_slots, self.seed = rounds, late_slots, seed
         return {}
 
     def _register(self, a: Mapping[str, Any]) -> dict[str, Any]:
@@ -347,6 +373,7 @@ class Tournament:
             raise IllegalContest(f"at most {MAX_REGISTERED} players")
         player = Player(id=len(self.players) + 1, name=name, federation_id=fed)
         self.players.append(player)
+        self.names[name] = player
         return {"player": player.id}
 
     def _check_in(self, a: Mapping[str, Any]) -> dict[str, Any]:
@@ -377,9 +404,10 @@ class Tournament:
         names = [p.name for p in self.players if p.checked_in and not p.withdrawn]
         if not names:
             raise IllegalContest("nobody is checked in")
-        self.rng = random.Random(self.seed)
-        self.main = MainDraw(names, late_slots=self.late_slots, rng=self.rng)
-        return {"seed": self.seed, "size": self.main.size}
+        rng = random.Random(self.seed)
+        main = MainDraw(names, late_slots=self.late_slots, rng=rng)
+        self.rng, self.main = rng, main
+        return {"seed": self.seed, "size": main.size}
 
     def _arrive(self, a: Mapping[str, Any]) -> dict[str, Any]:
         _only(a, {"player", "at_ms"})
@@ -411,9 +439,7 @@ class Tournament:
         if not bracket.rounds:
             raise IllegalContest("this bracket has no matches")
         r = _int(a.get("round"), "round", 0, len(bracket.rounds) - 1)
-        ready = [i for i, m in enumerate(bracket.rounds[r])
-                 if m.a is not None and m.b is not None and m.winner is None
-                 and (event, r, i) not in self.tables]
+        ready = self.ready(event, r)
         if not ready:
             raise IllegalContest("no match of this round is ready to start")
         live = self.events.busy_tables(self)  # a Swing or couples table is busy too
@@ -488,30 +514,32 @@ class Tournament:
             _text(reason, "reason", 200)
         event, r, i = key
         bracket = self.bracket(event)
-        if r + 1 < len(bracket.rounds):
-            nxt_key = (event, r + 1, i // 2)
-            nxt = bracket.rounds[r + 1][i // 2]
-            if nxt.winner is not None or nxt_key in self.tables:
-                raise IllegalContest("the next match of its winner has started or is "
-                                     "decided: correct that one first")
+        nxt = bracket.rounds[r + 1][i // 2] if r + 1 < len(bracket.rounds) else None
+        if nxt is not None and (nxt.winner is not None or (event, r + 1, i // 2) in self.tables):
+            raise IllegalContest("the next match of its winner has started or is "
+                                 "decided: correct that one first")
+        score = self._score(a["score"]) if "score" in a else None
         before = sorted(entrants(self.main) or []) if event == "main" and \
             self.main is not None else None
         old = m.winner
+        was_next = None if nxt is None else (nxt.a, nxt.b)
         m.winner = winner
-        if r + 1 < len(bracket.rounds):
-            nxt = bracket.rounds[r + 1][i // 2]
+        if nxt is not None:
             if i % 2 == 0:
                 nxt.a = winner
             else:
                 nxt.b = winner
         if (event == "main" and self.consolation is not None and self.main is not None
                 and sorted(entrants(self.main) or []) != before):
+            m.winner = old  # refused: the state is left as it was
+            if nxt is not None and was_next is not None:
+                nxt.a, nxt.b = was_next
             raise IllegalContest("the consolation is drawn: this correction would change "
                                      "its entrants")
         detail = dict(self.results.get(key, {"source": "hand"}))
         detail["corrected"] = {"from": old, "reason": reason}
-        if "score" in a:
-            detail["score"] = self._score(a["score"])
+        if score is not None:
+            detail["score"] = score
         self.results[key] = detail
         return {"winner": winner, "was": old}
 
@@ -800,3 +828,22 @@ class Tournament:
                     assert self.rng is not None
                     self.consolation = ConsolationDraw(self.main, losers, self.rng)
                     changed = True
+
+
+#: Each action's handler: the dispatch table of ``Tournament.apply``.
+HANDLERS: Final[dict[str, Callable[[Tournament, Mapping[str, Any]], dict[str, Any]]]] = {
+    "settings": Tournament._settings, "register": Tournament._register,
+    "check_in": Tournament._check_in, "withdraw": Tournament._withdraw,
+    "draw": Tournament._draw, "arrive": Tournament._arrive,
+    "close_late": Tournament._close_late, "start_round": Tournament._start_round,
+    "bind_table": Tournament._bind_table, "result": Tournament._result,
+    "correct": Tournament._correct, "absent": Tournament._absent,
+    "disqualify": Tournament._disqualify, "sheet": Tournament._sheet,
+    "committee": Tournament._committee, "appeal": Tournament._appeal,
+    "decide": Tournament._decide,
+}
+assert set(HANDLERS) == set(ACTIONS)
+#: The actions after which a withdrawn player's matches and the consolation's
+#: draw are settled (no other action can make either due).
+SETTLING: Final = frozenset({"withdraw", "draw", "arrive", "close_late", "result",
+                             "correct", "disqualify", "sheet"})
