@@ -54,7 +54,7 @@ from starlette.responses import JSONResponse, Response
 from bgclock.core import PRESETS, MatchState
 from bgclock.store import NotFound, StoredAction, TableSpec
 from bgclock.tournament import ContestError, InvalidContest, Tournament
-from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME
+from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME, RESULT_SOURCES
 
 from ._desk import ROUTES as DESK_ROUTES
 from ._desk import LateDesk, late_view
@@ -65,6 +65,7 @@ from ._tourney_bodies import (
     ArriveBody,
     CheckInBody,
     CorrectionBody,
+    DismissBody,
     DrawBody,
     PlayerBody,
     ResultBody,
@@ -381,7 +382,8 @@ class Tourneys:
             if found is None and number is not None:  # a Swing or couples table (issue 13)
                 from ._contests import clock_result
 
-                await clock_result(self.server, hub, number, table, state)
+                if not await clock_result(self.server, hub, number, table, state):
+                    await self._clash(hub, number, table, state)
                 return
             if found is None or state.winner not in ("A", "B"):
                 return
@@ -395,6 +397,76 @@ class Tourneys:
                                       "score": list(state.score)}], source="server")
             except Refused as exc:
                 log.warning("table %d's result was not entered: %s", table.id, exc.message)
+
+    @staticmethod
+    def held_at(state: Tournament, number: int,
+                players: tuple[str, str]) -> tuple[str, dict[str, Any]] | None:
+        """The decided match of ``players`` that table ``number`` held (the
+        Main, the consolation, the Swing's last two rounds, the couples
+        matches): its label and the result the tournament holds for it."""
+        for (event, r, i), n in state.tables.items():
+            m = state.bracket(event).rounds[r][i]
+            if n == number and m.winner is not None and (m.a, m.b) == players:
+                label = f"{'Main' if event == 'main' else 'Consolation'} R{r + 1} match {i + 1}"
+                return label, {"winner": m.winner,
+                               **state.results.get((event, r, i), {"source": "hand"})}
+        swing = state.events.swing
+        if swing is not None:
+            for games in (swing.games, swing.last_games):
+                for k, g in enumerate(games):
+                    if g.table == number and (g.a, g.b) == players and g.winner is not None:
+                        return f"Swing game {k + 1}", {"winner": g.winner,
+                                                       "source": g.source or "hand"}
+        couples = state.events.couples
+        if couples is not None:
+            for e, enc in enumerate(couples.encounters):
+                for (phase, m_), n in enc.tables.items():
+                    pair = enc.encounter().phases[phase][m_]
+                    if n == number and pair == players and (phase, m_) in enc.winners:
+                        held: dict[str, Any] = {"winner": enc.winners[(phase, m_)],
+                                                "source": enc.sources.get((phase, m_), "hand")}
+                        if (phase, m_) in enc.scores:
+                            held["score"] = enc.scores[(phase, m_)]
+                        return (f"Couples encounter {e + 1} phase {phase + 1} match {m_ + 1}",
+                                held)
+        return None
+
+    async def _clash(self, hub: TournamentHub, number: int, table: TableHub,
+                     state: MatchState) -> None:
+        """A table's final result for a match the tournament already holds a
+        result for: when they disagree (the winner, or both scores), the
+        director gets an alert naming both (a ``clash``, stored); never
+        dropped silently, never recorded twice.  The caller holds ``hub.lock``."""
+        if state.winner not in ("A", "B"):
+            return
+        players = table.row.spec.players
+        found = self.held_at(hub.state, number, players)
+        if found is None:
+            log.warning("table %d's result matches no match of the tournament", table.id)
+            return
+        label, held = found
+        clock = {"winner": players[0] if state.winner == "A" else players[1],
+                 "score": list(state.score)}
+        same_score = held.get("score") is None or list(held["score"]) == clock["score"]
+        if held["winner"] == clock["winner"] and same_score:
+            return  # they agree
+        if any(c["table_id"] == table.id and c["match"] == label and c["clock"] == clock
+               for c in hub.state.clashes):
+            return  # already recorded (a restart reports a finished match again)
+        source = held.get("source")
+        action = {"do": "clash", "table": number, "table_id": table.id, "match": label,
+                  "players": list(players),
+                  "held": {"winner": held["winner"],
+                           "source": source if source in RESULT_SOURCES else "hand",
+                           **({"score": held["score"]} if held.get("score") else {})},
+                  "clock": clock, "at_ms": self.server.clock.now_ms()}
+        try:
+            await self.act(hub, [action], source="server")
+        except Refused as exc:
+            log.warning("table %d's clash was not recorded: %s", table.id, exc.message)
+            return
+        log.warning("tournament %d: table %d's clock says %s won %s; the tournament holds %s "
+                    "(%s)", hub.id, number, clock["winner"], label, held["winner"], source)
 
     def room_token(self, tournament_id: int) -> str:
         """The read-only token of a tournament's room display."""
@@ -685,6 +757,17 @@ post_result = one_action(ResultBody, "result", source="hand")
 post_correction = one_action(CorrectionBody, "correct")
 
 
+async def post_dismiss_clash(server: Server, request: Request) -> Response:
+    """The director has seen a clash between a table's result and the one
+    held (corrected the match, or kept it): it leaves the alerts."""
+    try:
+        data = await _decoded(request, DismissBody)
+    except Refused as exc:
+        return exc.response()
+    number = _path_id(request, "clash")
+    return await _run(server, request, [{"do": "dismiss_clash", "clash": number, **data}])
+
+
 # ------------------------------------------------------------ the room display
 
 async def room_json(request: Request) -> Response:
@@ -751,5 +834,6 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("/rounds", "POST", post_round),
     ("/results", "POST", post_result),
     ("/corrections", "POST", post_correction),
+    ("/clashes/{clash}/dismiss", "POST", post_dismiss_clash),
     *DESK_ROUTES,
 ]

@@ -77,7 +77,11 @@ MAX_REGISTERED: Final = 4096
 ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arrive",
                   "close_late", "start_round", "bind_table", "result", "correct",
                   # late arrivals at a match, score sheets, the ruling committee
-                  "absent", "disqualify", "sheet", "committee", "appeal", "decide")
+                  "absent", "disqualify", "sheet", "committee", "appeal", "decide",
+                  # a table's final result that disagrees with the one held
+                  "clash", "dismiss_clash")
+MAX_CLASHES: Final = 4096
+MAX_MATCH_LABEL: Final = 200
 
 
 def _int(value: Any, name: str, low: int, high: int) -> int:
@@ -204,6 +208,10 @@ class Tournament:
     committee: list[int] = field(default_factory=list)
     #: Appeals of rulings, in order (number = index + 1).
     appeals: list[dict[str, Any]] = field(default_factory=list)
+    #: Tables whose final result disagrees with the result the tournament
+    #: already held (a race between a hand and a clock result), in order
+    #: (number = index + 1): the director's alerts until dismissed.
+    clashes: list[dict[str, Any]] = field(default_factory=list)
     #: The Swing and couples events (issue 13), folded from the same log.
     events: Events = field(default_factory=Events)
     #: Actions folded so far.
@@ -338,6 +346,7 @@ class Tournament:
             "committee": [{"id": pid, "name": self.players[pid - 1].name}
                           for pid in self.committee],
             "appeals": [dict(x) for x in self.appeals],
+            "clashes": [dict(x) for x in self.clashes],
             "actions": self.count,
             **self.events.to_dict(),
         }
@@ -793,6 +802,74 @@ class Tournament:
         appeal["hearing"] = hearing
         return {"appeal": number, "decision": decision}
 
+    # ------------------------------------------------ a table's result that clashes
+
+    @staticmethod
+    def _clash_result(value: Any, where: str, players: list[str], *,
+                      source: bool) -> dict[str, Any]:
+        fields = {"winner", "score", "source"} if source else {"winner", "score"}
+        if not isinstance(value, Mapping):
+            raise InvalidContest(f"{where}: must be an object")
+        unknown = set(value) - fields
+        if unknown:
+            raise InvalidContest(f"{where}.{sorted(unknown)[0]}: unknown field")
+        winner = value.get("winner")
+        if winner not in players:
+            raise InvalidContest(f"{where}.winner: must be {players[0]} or {players[1]}")
+        out: dict[str, Any] = {"winner": winner}
+        if source:
+            src = value.get("source")
+            if src not in RESULT_SOURCES:
+                raise InvalidContest(f"{where}.source: must be one of "
+                                     f"{', '.join(RESULT_SOURCES)}")
+            out["source"] = src
+        if value.get("score") is not None:
+            try:
+                out["score"] = Tournament._score(value["score"])
+            except InvalidContest as exc:
+                raise InvalidContest(f"{where}.{exc}") from None
+        return out
+
+    def _clash(self, a: Mapping[str, Any]) -> dict[str, Any]:
+        """A table's final result (``clock``) disagrees with the result the
+        tournament already holds for its match (``held``): the server records
+        it for the director, who corrects the match or dismisses the alert.
+        Nothing else changes: the held result stands until corrected."""
+        _only(a, {"table", "table_id", "match", "players", "held", "clock", "at_ms"})
+        table = _int(a.get("table"), "table", 1, MAX_TABLE_NUMBER)
+        table_id = _int(a.get("table_id"), "table_id", 1, 2**63 - 1)
+        label = _text(a.get("match"), "match", MAX_MATCH_LABEL)
+        players = a.get("players")
+        if not isinstance(players, list) or len(players) != 2:
+            raise InvalidContest("players: must be the table's two players")
+        names = [_text(p, f"players[{k}]", MAX_PLAYER_NAME) for k, p in enumerate(players)]
+        held = self._clash_result(a.get("held"), "held", names, source=True)
+        clock = self._clash_result(a.get("clock"), "clock", names, source=False)
+        at_ms = _int(a.get("at_ms"), "at_ms", 0, 2**53)
+        if len(self.clashes) >= MAX_CLASHES:
+            raise IllegalContest(f"at most {MAX_CLASHES} clashes")
+        number = len(self.clashes) + 1
+        self.clashes.append({"clash": number, "table": table, "table_id": table_id,
+                             "match": label, "players": names, "held": held,
+                             "clock": clock, "at_ms": at_ms, "dismissed": None})
+        return {"clash": number}
+
+    def _dismiss_clash(self, a: Mapping[str, Any]) -> dict[str, Any]:
+        """The director has seen a clash (and corrected the match, or kept
+        the result held): it leaves the alerts."""
+        _only(a, {"clash", "reason"})
+        number = _int(a.get("clash"), "clash", 1, MAX_CLASHES)
+        if number > len(self.clashes):
+            raise InvalidContest(f"clash: no clash {number}")
+        reason = a.get("reason")
+        if reason is not None:
+            reason = _text(reason, "reason", 200)
+        clash = self.clashes[number - 1]
+        if clash["dismissed"] is not None:
+            raise IllegalContest(f"clash {number} is already dismissed")
+        clash["dismissed"] = {"reason": reason}
+        return {"clash": number}
+
     # ------------------------------------------------------------ settling
 
     def _in_draw(self, name: str) -> bool:
@@ -840,7 +917,8 @@ HANDLERS: Final[dict[str, Callable[[Tournament, Mapping[str, Any]], dict[str, An
     "correct": Tournament._correct, "absent": Tournament._absent,
     "disqualify": Tournament._disqualify, "sheet": Tournament._sheet,
     "committee": Tournament._committee, "appeal": Tournament._appeal,
-    "decide": Tournament._decide,
+    "decide": Tournament._decide, "clash": Tournament._clash,
+    "dismiss_clash": Tournament._dismiss_clash,
 }
 assert set(HANDLERS) == set(ACTIONS)
 #: The actions after which a withdrawn player's matches and the consolation's
