@@ -210,11 +210,13 @@ class Tourneys:
         state = hub.state
         first = state.count + 1
         done = []
-        clean = [{x: y for x, y in a.items() if x != "line"} for a in actions]
+        clean: list[dict[str, Any]] = []
         try:
-            for k, (action, decided) in enumerate(zip(actions, clean, strict=True)):
+            for k, action in enumerate(actions):
                 if k and k % SLICE == 0:
                     await asyncio.sleep(0)
+                decided = {x: y for x, y in action.items() if x != "line"}
+                clean.append(decided)
                 try:
                     done.append(state.apply(decided))
                 except ContestError as exc:
@@ -654,6 +656,8 @@ async def post_players_csv(server: Server, request: Request) -> Response:
     actions = []
     try:
         for k, row in enumerate(rows):
+            if k and k % SLICE == 0:
+                await asyncio.sleep(0)  # the clocks' presses go first
             where = f"line {k + offset}: "
             if len(row) > 2:
                 raise Refused(422, "invalid", f"{where}columns are name[,federation_id]")

@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -90,10 +91,13 @@ def _int(value: Any, name: str, low: int, high: int) -> int:
     return value
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+
+
 def _text(value: Any, name: str, limit: int) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > limit:
         raise InvalidContest(f"{name}: must be a text of 1 to {limit} characters")
-    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+    if _CONTROL.search(value):
         raise InvalidContest(f"{name}: must not hold control characters")
     return value.strip()
 
