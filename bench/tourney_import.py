@@ -62,7 +62,7 @@ class Presser:
         self.stop = asyncio.Event()
 
     async def run(self) -> None:
-        async with websockets.connect(self.ws_url, max_size=2**22) as ws:
+        async with websockets.connect(self.ws_url, max_size=2**22, ping_interval=None) as ws:
             await ws.send(json.dumps({"type": "hello", "token": self.token}))
             sent: dict[str, float] = {}
 

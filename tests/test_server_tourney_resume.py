@@ -154,3 +154,33 @@ async def test_a_next_round_cut_short_gives_the_tables_their_next_match(
         async with live_server(make) as live:
             state = await _complete_round(live, base, 1)
             await _play(live, base, state, 1)
+
+
+@pytest.mark.parametrize("kind", STORES)
+@pytest.mark.parametrize("after", [1, 2])
+async def test_a_swing_round_cut_short_is_completed_at_restart(kind: str, after: int,
+                                                             tmp_path: Path) -> None:
+    # the Swing's pairing stored (and one table made when after=2), then the crash
+    async with store_factory(kind, tmp_path) as make:
+        store = make()
+        crash = Crash(store)
+        async with live_server(lambda: store) as live:
+            base = await _tournament(live)
+            r = await live.http.post(f"{base}/players.csv", content=b"S1\nS2\nS3\nS4\n",
+                                     headers={**DIRECTOR, "content-type": "text/csv"})
+            assert r.status_code == 201, r.text
+            await _post(live, f"{base}/swing", {"start_vp": 100, "cpp": [20],
+                                                "rules": "usbgf-2013-delay"}, status=201)
+            crash.after = after
+            await live.http.post(f"{base}/swing/rounds", json={"seed": 3}, headers=DIRECTOR)
+            assert crash.writes == after
+        async with live_server(make) as live:
+            state = await _state(live, base)
+            games = state["swing"]["games"]
+            assert len(games) == 2
+            for g in games:
+                tid = state["tables"][str(g["table"])]
+                info = (await live.http.get(f"/api/tables/{tid}", headers=DIRECTOR)).json()
+                assert info["players"] == [g["a"], g["b"]] and info["length"] == 1
+            r = await live.http.get(base, headers=DIRECTOR)
+            assert len(r.json()["tables"]) == 2  # none made twice
