@@ -52,8 +52,8 @@ def cpu_s(pid: int) -> float:
 
 
 class Presser:
-    """One table pressing every ``every_s``; each press's ack delay, with
-    the instant it was sent."""
+    """One table pressing every ``every_s`` (never two presses in flight);
+    each press's ack delay, with the instant it was sent."""
 
     def __init__(self, ws_url: str, token: str, every_s: float) -> None:
         self.ws_url, self.token, self.every_s = ws_url, token, every_s
@@ -82,6 +82,8 @@ class Presser:
             n = 0
             while not self.stop.is_set():
                 await asyncio.sleep(self.every_s)
+                if sent:  # one press in flight at most: a stalled server is measured
+                    continue  # by its delay, not flooded by the presses queued behind it
                 n += 1
                 cid = f"p{n}"
                 sent[cid] = time.monotonic()

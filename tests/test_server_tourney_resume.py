@@ -184,3 +184,24 @@ async def test_a_swing_round_cut_short_is_completed_at_restart(kind: str, after:
                 assert info["players"] == [g["a"], g["b"]] and info["length"] == 1
             r = await live.http.get(base, headers=DIRECTOR)
             assert len(r.json()["tables"]) == 2  # none made twice
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_table_the_director_closed_is_left_closed_and_the_server_starts(
+        kind: str, tmp_path: Path) -> None:
+    async with store_factory(kind, tmp_path) as make:
+        async with live_server(make) as live:
+            base = await _tournament(live)
+            await _field(live, base, 4, settings=SETTINGS)
+            started = await _post(live, f"{base}/rounds", {"event": "main", "round": 0})
+            closed = started["tables"][0]["table_id"]
+            r = await live.http.post(f"/api/tables/{closed}/close", headers=DIRECTOR)
+            assert r.status_code == 200, r.text
+            again = await _post(live, f"{base}/rounds", {"event": "main", "round": 0})
+            assert again["completed"] == [] and again["not_ready"][0]["error"] == "closed"
+        async with live_server(make) as live:  # the restart seats nothing over it
+            r = await live.http.get(base, headers=DIRECTOR)
+            assert sorted(t["id"] for t in r.json()["tables"]) == sorted(
+                t["table_id"] for t in started["tables"])
+            state = await _state(live, base)
+            assert state["tables"]["1"] == closed

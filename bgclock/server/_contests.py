@@ -159,8 +159,9 @@ async def clock_result(server: Server, hub: TournamentHub, number: int, table: T
 async def _complete(server: Server, request: Request) -> None:
     """Before a Swing round or a couples phase: seat what a cut-short one left."""
     hub = await _hub(server, request)
-    async with hub.lock:
-        await server.tourneys.complete(hub)
+    if (await server.store.tournament(hub.id)).closed_ms is None:
+        async with hub.lock:
+            await server.tourneys.complete(hub)
 
 
 async def post_swing(server: Server, request: Request) -> Response:

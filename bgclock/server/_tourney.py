@@ -52,7 +52,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from bgclock.core import PRESETS, MatchState
-from bgclock.store import NotFound, StoredAction, TableSpec
+from bgclock.store import NotFound, StoredAction, StoreError, TableSpec
 from bgclock.tournament import ContestError, InvalidContest, Tournament
 from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME, RESULT_SOURCES
 
@@ -130,19 +130,22 @@ class TournamentHub:
         self.log = log
         self.state = Tournament.fold(log)
         self.lock = asyncio.Lock()
+        #: Bumped by each rebuild: a view is of one state's one count.
+        self.generation = 0
         self._view: tuple[int, int, dict[str, Any]] | None = None
 
     def rebuild(self) -> None:
         """The state folded again from the stored log: after a batch refused
         midway or a write that failed, the actions decided in place go."""
         self.state = Tournament.fold(self.log)
+        self.generation += 1
 
     def view(self) -> dict[str, Any]:
         """``state.to_dict()``, made once per accepted action (the state
         changes only by an accepted action, which counts, or by a rebuild,
         which is a new state): the dashboards' refreshes and the room's
         reads do not each walk the whole tournament.  Read-only."""
-        key = (id(self.state), self.state.count)
+        key = (self.generation, self.state.count)
         if self._view is None or self._view[:2] != key:
             self._view = (*key, self.state.to_dict())
         return self._view[2]
@@ -188,8 +191,13 @@ class Tourneys:
             stored = await self.server.store.actions(row.id)
             if any(s.action.get("do") in RESUMED for s in stored):
                 hub = await self.get(row.id)
-                async with hub.lock:
-                    numbers, failed = await self.complete(hub)
+                try:
+                    async with hub.lock:
+                        numbers, failed = await self.complete(hub)
+                except (StoreError, ProtocolError) as exc:  # the server starts all the same
+                    log.warning("tournament %d: its tables could not be seated: %s",
+                                hub.id, exc)
+                    continue
                 if numbers:
                     log.info("tournament %d: tables %s seated (a round start cut short)",
                              hub.id, ", ".join(map(str, numbers)))
@@ -360,7 +368,18 @@ class Tourneys:
         for number, spec in self.seating(hub.state):
             if self.seated(hub, number, spec):
                 continue
-            refused = await self.seat(hub, number, spec)
+            tid = hub.state.table_ids.get(number)
+            table = self.server.hub.tables.get(tid) if tid is not None else None
+            if table is not None and table.closed:  # the director closed it: left so
+                failed.append({"table": number, "table_id": tid, "error": "closed",
+                               "message": f"table {number} is closed",
+                               "spec": spec.to_dict()})
+                continue
+            try:
+                refused = await self.seat(hub, number, spec)
+            except Refused as exc:
+                refused = {"table": number, "table_id": tid, "error": exc.code,
+                           "message": exc.message, "spec": spec.to_dict()}
             if refused is None:
                 done.append(number)
             else:
@@ -739,6 +758,8 @@ async def post_round(server: Server, request: Request) -> Response:
                 "not_ready": failed}
 
     hub = await _hub(server, request)
+    if (await server.store.tournament(hub.id)).closed_ms is not None:
+        return Refused(409, "closed", "this tournament is closed").response()
     async with hub.lock:
         numbers, failed = await tourneys.complete(hub)
     if numbers or failed:
