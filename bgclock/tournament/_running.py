@@ -223,6 +223,9 @@ class Tournament:
     #: Registered players by name (the names are unique): a lookup per
     #: registration, not a scan.
     names: dict[str, Player] = field(default_factory=dict)
+    #: The names of the players who withdrew: settling scans the brackets
+    #: for their matches only when there is one.
+    withdrawn: set[str] = field(default_factory=set)
 
     # ------------------------------------------------------------ folding
 
@@ -408,6 +411,7 @@ class Tournament:
         if player.withdrawn:
             raise IllegalContest(f"{player.name} has already withdrawn")
         player.withdrawn = True
+        self.withdrawn.add(player.name)
         return {"player": player.id}
 
     def _draw(self, a: Mapping[str, Any]) -> dict[str, Any]:
@@ -885,14 +889,14 @@ class Tournament:
         drawn as soon as every first-match loser is known."""
         if self.main is None:
             return
-        withdrawn = {p.name for p in self.players if p.withdrawn}
+        withdrawn = self.withdrawn
         changed = True
         while changed:
             changed = False
             for event, bracket in (("main", self.main.bracket),
                                    ("consolation", self.consolation.bracket
                                     if self.consolation else None)):
-                if bracket is None:
+                if bracket is None or not withdrawn:
                     continue
                 for r, matches in enumerate(bracket.rounds):
                     for i, m in enumerate(matches):
