@@ -97,3 +97,33 @@ async def test_a_clash_at_a_swing_table_is_an_alert(kind: str, tmp_path: Path) -
         assert found["match"] == f"Swing game {game['game'] + 1}"
         assert found["held"] == {"winner": game["a"], "source": "hand"}
         assert found["clock"]["winner"] == game["b"]
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_result_the_director_corrected_is_no_clash_after_a_restart(
+        kind: str, tmp_path: Path) -> None:
+    # the clock says B; the director corrects it to A (the sheets said so); a
+    # restart reports the finished table again: the correction stands, no alert
+    async with store_factory(kind, tmp_path) as make:
+        async with live_server(make) as live:
+            base = await _tournament(live)
+            await _field(live, base, 4, settings=SETTINGS)
+            started = await _post(live, f"{base}/rounds", {"event": "main", "round": 0})
+            t1 = started["tables"][0]
+            m1 = started["state"]["main"]["rounds"][0][t1["match"]]
+            await _play(live, t1["table_id"], "B")
+
+            async def decided() -> Any:
+                return (await _state(live, base))["main"]["rounds"][0][t1["match"]]["winner"]
+
+            assert await _until(decided) == m1["b"]
+            await _post(live, f"{base}/corrections", {"round": 0, "match": t1["match"],
+                                                      "winner": m1["a"], "reason": "sheets"})
+        async with live_server(make) as live:
+            state = await _state(live, base)
+            assert state["main"]["rounds"][0][t1["match"]]["winner"] == m1["a"]
+            # the restart's report of the table is handled before a new action is
+            r = await live.http.post(f"{base}/players", json={"name": "Late"},
+                                     headers=DIRECTOR)
+            assert r.status_code == 201
+            assert (await _state(live, base))["clashes"] == []

@@ -447,15 +447,16 @@ class Tourneys:
             m = state.bracket(event).rounds[r][i]
             if n == number and m.winner is not None and (m.a, m.b) == players:
                 label = f"{'Main' if event == 'main' else 'Consolation'} R{r + 1} match {i + 1}"
-                return label, {"winner": m.winner,
-                               **state.results.get((event, r, i), {"source": "hand"})}
+                return label, {**state.results.get((event, r, i), {"source": "hand"}),
+                               "winner": m.winner}
         swing = state.events.swing
         if swing is not None:
             for games in (swing.games, swing.last_games):
                 for k, g in enumerate(games):
                     if g.table == number and (g.a, g.b) == players and g.winner is not None:
-                        return f"Swing game {k + 1}", {"winner": g.winner,
-                                                       "source": g.source or "hand"}
+                        return f"Swing game {k + 1}", {
+                            "winner": g.winner, "source": g.source or "hand",
+                            **({"corrected": g.corrected} if g.corrected else {})}
         couples = state.events.couples
         if couples is not None:
             for e, enc in enumerate(couples.encounters):
@@ -466,6 +467,8 @@ class Tourneys:
                                                 "source": enc.sources.get((phase, m_), "hand")}
                         if (phase, m_) in enc.scores:
                             held["score"] = enc.scores[(phase, m_)]
+                        if (phase, m_) in enc.corrections:
+                            held["corrected"] = enc.corrections[(phase, m_)]
                         return (f"Couples encounter {e + 1} phase {phase + 1} match {m_ + 1}",
                                 held)
         return None
@@ -475,7 +478,8 @@ class Tourneys:
         """A table's final result for a match the tournament already holds a
         result for: when they disagree (the winner, or both scores), the
         director gets an alert naming both (a ``clash``, stored); never
-        dropped silently, never recorded twice.  The caller holds ``hub.lock``."""
+        dropped silently, never recorded twice, never against a result the
+        director corrected.  The caller holds ``hub.lock``."""
         if state.winner not in ("A", "B"):
             return
         players = table.row.spec.players
@@ -484,6 +488,8 @@ class Tourneys:
             log.warning("table %d's result matches no match of the tournament", table.id)
             return
         label, held = found
+        if held.get("corrected"):
+            return  # the director corrected this result: theirs is the last word
         clock = {"winner": players[0] if state.winner == "A" else players[1],
                  "score": list(state.score)}
         same_score = held.get("score") is None or list(held["score"]) == clock["score"]
