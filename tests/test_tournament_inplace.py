@@ -78,6 +78,11 @@ def test_a_refused_action_changes_nothing_and_the_log_folds_to_the_same_state(
             log.append(action)
     assert refused > 0
     assert t.to_dict() == Tournament.fold(log).to_dict()
+    # the table-number index finds the same live match as a scan of every table
+    live = t.live_tables()
+    for number in {*t.by_number, *live}:
+        found = t.at_table(number)
+        assert (found[0] if found else None) == live.get(number)
 
 
 def test_every_action_has_one_handler_in_the_table() -> None:

@@ -443,9 +443,9 @@ class Tourneys:
         """The decided match of ``players`` that table ``number`` held (the
         Main, the consolation, the Swing's last two rounds, the couples
         matches): its label and the result the tournament holds for it."""
-        for (event, r, i), n in state.tables.items():
+        for event, r, i in reversed(state.by_number.get(number, ())):
             m = state.bracket(event).rounds[r][i]
-            if n == number and m.winner is not None and (m.a, m.b) == players:
+            if m.winner is not None and (m.a, m.b) == players:
                 label = f"{'Main' if event == 'main' else 'Consolation'} R{r + 1} match {i + 1}"
                 return label, {**state.results.get((event, r, i), {"source": "hand"}),
                                "winner": m.winner}

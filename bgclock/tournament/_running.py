@@ -223,6 +223,9 @@ class Tournament:
     #: Registered players by name (the names are unique): a lookup per
     #: registration, not a scan.
     names: dict[str, Player] = field(default_factory=dict)
+    #: The matches each table number was given, in order (an index of
+    #: ``tables``: a clock result finds its match without a scan).
+    by_number: dict[int, list[MatchKey]] = field(default_factory=dict)
     #: The names of the players who withdrew: settling scans the brackets
     #: for their matches only when there is one.
     withdrawn: set[str] = field(default_factory=set)
@@ -321,10 +324,12 @@ class Tournament:
         return out
 
     def at_table(self, number: int) -> tuple[MatchKey, Match] | None:
-        key = self.live_tables().get(number)
-        if key is None:
-            return None
-        return key, self.bracket(key[0]).rounds[key[1]][key[2]]
+        """The undecided match at table ``number`` (None: none)."""
+        for key in reversed(self.by_number.get(number, ())):
+            m = self.bracket(key[0]).rounds[key[1]][key[2]]
+            if m.winner is None:
+                return key, m
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         def bracket(b: Bracket | None) -> dict[str, Any] | None:
@@ -480,6 +485,7 @@ class Tournament:
         assigned = []
         for i, n in zip(ready, numbers, strict=True):
             self.tables[(str(event), r, i)] = n
+            self.by_number.setdefault(n, []).append((str(event), r, i))
             assigned.append({"event": event, "round": r, "match": i, "table": n})
         return {"assigned": assigned}
 
