@@ -123,3 +123,26 @@ def test_registering_is_a_lookup_not_a_scan() -> None:
     with pytest.raises(ContestError, match="at most 4096"):
         t.apply({"do": "register", "name": "One more"})
     assert len(t.players) == 4096 and t.count == 4096
+
+
+def test_a_couples_result_or_correction_refused_for_its_score_changes_nothing() -> None:
+    from bgclock.tournament._events import EVENT_ACTIONS, EVENT_HANDLERS
+
+    assert set(EVENT_HANDLERS) == set(EVENT_ACTIONS)
+    t = Tournament()
+    for k in range(1, 5):
+        t.apply({"do": "register", "name": f"P{k}"})
+    t.apply({"do": "couples_create", "format": "knockout",
+             "couples": [{"name": "Uno", "players": [1, 2]}, {"name": "Due", "players": [3, 4]}]})
+    t.apply({"do": "couples_phase", "encounter": 0})
+    before = t.to_dict()
+    with pytest.raises(ContestError, match="score"):
+        t.apply({"do": "couples_result", "encounter": 0, "phase": 1, "match": 0,
+                 "winner": "P1", "score": [1000, 0]})
+    assert t.to_dict() == before
+    t.apply({"do": "couples_result", "encounter": 0, "phase": 1, "match": 0, "winner": "P1"})
+    before = t.to_dict()
+    with pytest.raises(ContestError, match="score"):
+        t.apply({"do": "couples_correct", "encounter": 0, "phase": 1, "match": 0,
+                 "winner": "P4", "score": "5-1"})
+    assert t.to_dict() == before

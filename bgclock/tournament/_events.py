@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -369,8 +369,8 @@ class Events:
         return busy
 
     def apply(self, action: Mapping[str, Any], t: Tournament) -> dict[str, Any]:
-        done: dict[str, Any] = getattr(self, f"_{action['do']}")(action, t)
-        return done
+        """Decide a Swing or couples action in place (``EVENT_HANDLERS``)."""
+        return EVENT_HANDLERS[action["do"]](self, action, t)
 
     def to_dict(self) -> dict[str, Any]:
         return {"swing": None if self.swing is None else self.swing.to_dict(),
@@ -640,3 +640,14 @@ class Events:
         ev.settle()
         return {"encounter": i, "winner": winner, "was": old,
                 "encounter_winner": enc.encounter().winner}
+
+
+#: Each Swing and couples action's handler: the dispatch table of ``Events.apply``.
+EVENT_HANDLERS: Final[dict[str, Callable[[Events, Mapping[str, Any], Tournament],
+                                         dict[str, Any]]]] = {
+    "swing_create": Events._swing_create, "swing_round": Events._swing_round,
+    "swing_result": Events._swing_result, "swing_correct": Events._swing_correct,
+    "couples_create": Events._couples_create, "couples_phase": Events._couples_phase,
+    "couples_result": Events._couples_result, "couples_correct": Events._couples_correct,
+}
+assert set(EVENT_HANDLERS) == set(EVENT_ACTIONS)
