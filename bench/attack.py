@@ -220,9 +220,28 @@ async def edit_race(ctx: Ctx) -> str:
     return f"{tries} races, {both} with both the edit and the press accepted"
 
 
+async def csv_import(ctx: Ctx) -> str:
+    """The director imports players' CSVs of 2,048 rows (the most), one after
+    another, each into a fresh tournament (``bench/tourney_import.py`` has
+    the detail, and a round start of a big Main)."""
+    body = ("name,federation_id\n" + "".join(
+        f"Giocatore {i:04d},FIBT{i}\n" for i in range(1, 2049))).encode()
+    took: list[float] = []
+    while time.monotonic() < ctx.until:
+        t = (await ctx.http.post("/api/tournaments", json={"name": "import"})).json()
+        start = time.monotonic()
+        r = await ctx.http.post(f"/api/tournaments/{t['id']}/players.csv", content=body,
+                                headers={"content-type": "text/csv"})
+        if r.status_code != 201:
+            return f"refused: {r.status_code} {r.text[:80]}"
+        took.append((time.monotonic() - start) * 1000)
+    return (f"{len(took)} imports of 2048 rows, {pct(took, 0.5):.0f} ms median, "
+            f"{max(took, default=float('nan')):.0f} ms max")
+
+
 #: The attack classes, run in this order (append the HTTP layer's here).
 ATTACKS: list[Callable[[Ctx], Awaitable[str]]] = [
-    baseline, sync_flood, hello_replay, noop_hits, summon_flood, edit_race,
+    baseline, sync_flood, hello_replay, noop_hits, summon_flood, edit_race, csv_import,
 ]
 
 

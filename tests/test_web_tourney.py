@@ -261,3 +261,47 @@ def test_both_players_hand_in_their_score_sheets_on_the_table_page(
     finally:
         ctx.close()
     assert not errors, errors
+
+
+def test_a_clock_result_that_clashes_with_the_hand_result_is_an_alert_on_the_dashboard(
+        live: LiveServer, browser: Any) -> None:
+    """The director enters B by hand; the table's clock then says A won: the
+    dashboard shows both results until the director dismisses the alert."""
+    tid = int(live.tournament("Coppa del Conflitto")["id"])
+    base = f"/api/tournaments/{tid}"
+    live.api("POST", f"{base}/settings", {"seed": 5, "rounds": [
+        {"length": 1, "rules": "usbgf-2013-delay", "clock": "required"}]})
+    for pid, name in enumerate(("Ann", "Bob", "Cleo", "Dan"), start=1):
+        live.api("POST", f"{base}/players", {"name": name})
+        live.api("POST", f"{base}/players/{pid}/check-in")
+    live.api("POST", f"{base}/draw", {})
+    started = live.api("POST", f"{base}/rounds", {"round": 0})
+    table = started["tables"][0]
+    m = started["state"]["main"]["rounds"][0][table["match"]]
+    live.api("POST", f"{base}/results", {"round": 0, "match": table["match"],
+                                         "winner": m["b"]})
+    errors: list[str] = []
+    ctx = browser.new_context(viewport=WIDE)
+    try:
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        _play_on_the_table_page(page, table["url"])  # A wins on the clock
+        _wait_state(live, base, lambda s: len(s["clashes"]) == 1)
+        d = ctx.new_page()
+        d.on("pageerror", lambda e: errors.append(str(e)))
+        d.goto(live.director_url())
+        d.click("#btn-tourney")
+        d.wait_for_selector("#trn-pick")
+        until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
+        d.select_option("#trn-pick", str(tid))
+        d.wait_for_selector("#desk-clashes li[data-clash='1']")
+        text = d.text_content("#desk-clashes") or ""
+        assert f"the clock says {m['a']} won (1–0)" in text, text
+        assert f"the tournament holds {m['b']} (hand)" in text, text
+        d.locator("#desk-clashes button", has_text="dismiss").click()
+        until(d, "!document.getElementById('desk-clashes')")
+        state = live.api("GET", f"{base}/state")
+        assert state["clashes"][0]["dismissed"] == {"reason": None}
+    finally:
+        ctx.close()
+    assert not errors, errors

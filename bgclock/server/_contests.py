@@ -21,9 +21,9 @@ from starlette.responses import JSONResponse, Response
 
 from bgclock.core import MatchState
 from bgclock.store import NotFound, TableSpec
-from bgclock.tournament import ContestError, Tournament, swing_game_result
+from bgclock.tournament import Tournament, swing_game_result
 
-from ._tourney import Refused, TournamentHub, _decoded, _refusal, _run, one_action
+from ._tourney import Refused, TournamentHub, _decoded, _hub, _run, one_action
 from ._tourney_bodies import (
     CouplesBody,
     CouplesCorrectionBody,
@@ -145,11 +145,12 @@ async def clock_result(server: Server, hub: TournamentHub, number: int, table: T
 
 # ------------------------------------------------------------------ HTTP
 
-def _trial(hub: TournamentHub, action: dict[str, Any]) -> tuple[Tournament, dict[str, Any]]:
-    try:
-        return hub.state.after(action)
-    except ContestError as exc:
-        raise _refusal(exc) from None
+async def _complete(server: Server, request: Request) -> None:
+    """Before a Swing round or a couples phase: seat what a cut-short one left."""
+    hub = await _hub(server, request)
+    if (await server.store.tournament(hub.id)).closed_ms is None:
+        async with hub.lock:
+            await server.tourneys.complete(hub)
 
 
 async def post_swing(server: Server, request: Request) -> Response:
@@ -182,14 +183,13 @@ async def post_swing_round(server: Server, request: Request) -> Response:
     if "seed" not in data:
         data["seed"] = random.SystemRandom().randrange(2**53)
 
-    async def after(hub: TournamentHub, done: list[dict[str, Any]] | None) -> dict[str, Any]:
-        if done is None:
-            trial, did = _trial(hub, {"do": "swing_round", **data})
-            ev = trial.events.swing
-            if ev is not None and ev.clock != "none":
-                for a in did["assigned"]:
-                    server.tourneys.check_reusable(hub, a["table"])
-            return {}
+    def check(hub: TournamentHub, done: list[dict[str, Any]]) -> None:
+        ev = hub.state.events.swing
+        if ev is not None and ev.clock != "none":
+            for a in done[0]["assigned"]:
+                server.tourneys.check_reusable(hub, a["table"])
+
+    async def after(hub: TournamentHub, done: list[dict[str, Any]]) -> dict[str, Any]:
         ev = hub.state.events.swing
         assert ev is not None
         specs = [(g.table, spec) for i, g in enumerate(ev.games)
@@ -200,7 +200,9 @@ async def post_swing_round(server: Server, request: Request) -> Response:
                            for i, (t, g) in enumerate(zip(tables, ev.games, strict=True))],
                 "not_ready": failed}
 
-    return await _run(server, request, [{"do": "swing_round", **data}], after=after)
+    await _complete(server, request)
+    return await _run(server, request, [{"do": "swing_round", **data}], check=check,
+                      after=after)
 
 
 post_swing_result = one_action(SwingResultBody, "swing_result", source="hand")
@@ -239,14 +241,13 @@ async def post_couples_phase(server: Server, request: Request) -> Response:
     except Refused as exc:
         return exc.response()
 
-    async def after(hub: TournamentHub, done: list[dict[str, Any]] | None) -> dict[str, Any]:
-        if done is None:
-            trial, did = _trial(hub, {"do": "couples_phase", **data})
-            ev = trial.events.couples
-            if ev is not None and ev.clock != "none":
-                for a in did["assigned"]:
-                    server.tourneys.check_reusable(hub, a["table"])
-            return {}
+    def check(hub: TournamentHub, done: list[dict[str, Any]]) -> None:
+        ev = hub.state.events.couples
+        if ev is not None and ev.clock != "none":
+            for a in done[0]["assigned"]:
+                server.tourneys.check_reusable(hub, a["table"])
+
+    async def after(hub: TournamentHub, done: list[dict[str, Any]]) -> dict[str, Any]:
         assigned = done[0]["assigned"]
         specs = [(a["table"], spec) for a in assigned
                  if (spec := couples_spec(hub.state, a["encounter"], a["phase"] - 1,
@@ -259,7 +260,9 @@ async def post_couples_phase(server: Server, request: Request) -> Response:
         return {"tables": [{**a, **t} for a, t in zip(assigned, tables, strict=True)],
                 "not_ready": failed}
 
-    return await _run(server, request, [{"do": "couples_phase", **data}], after=after)
+    await _complete(server, request)
+    return await _run(server, request, [{"do": "couples_phase", **data}], check=check,
+                      after=after)
 
 
 post_couples_result = one_action(CouplesResultBody, "couples_result", source="hand")

@@ -286,7 +286,7 @@ class LateDesk:
 async def post_absent(server: Server, request: Request) -> Response:
     """A player is absent at a match's scheduled start: ``from_ms`` (or
     ``scheduled_ms`` + 20 min, or now + 20 min) starts the count."""
-    from ._tourney import Refused, _decoded, _hub, _refusal, _state
+    from ._tourney import Refused, _decoded, _hub, _refusal, _state, json_response
 
     try:
         data = await _decoded(request, AbsentBody)
@@ -308,7 +308,7 @@ async def post_absent(server: Server, request: Request) -> Response:
                                                    "clock": clock}])
     except Refused as exc:
         return exc.response()
-    return JSONResponse({"done": done, "state": _state(server, request, hub)})
+    return json_response({"done": done, "state": _state(server, request, hub)})
 
 
 async def post_sheet(server: Server, request: Request) -> Response:

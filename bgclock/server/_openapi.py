@@ -272,6 +272,9 @@ def _tournament_paths() -> dict[str, Any]:
                                         body=_ref("ResultBody"))},
         f"{base}/corrections": {"post": _op("correct a result (logged)", ok, params=tid,
                                             body=_ref("CorrectionBody"))},
+        f"{base}/clashes/{{clash}}/dismiss": {"post": _op(
+            "the director has seen a table's result that clashed with the one held", ok,
+            params=["tournament_id", "clash"], body=_ref("DismissBody"))},
         f"{base}/room.json": {"get": _op(
             "the room display's data: draw sheet and tables live (room token or director)",
             {"200": _ok({"type": "object"}), "403": _ok(_ERROR, "wrong room token")},

@@ -138,6 +138,13 @@ class CorrectionBody(Struct, **_OPTS):
     reason: Reason | None | UnsetType = UNSET
 
 
+class DismissBody(Struct, **_OPTS):
+    """``POST .../clashes/{clash}/dismiss``: the director has seen a clash
+    between a table's result and the one held."""
+
+    reason: Reason | None | UnsetType = UNSET
+
+
 # ------------------------------------------------------------ the desk (``_desk``)
 
 Ms = Annotated[int, Meta(ge=0, le=MAX_MS, description="milliseconds since 1970")]
@@ -328,7 +335,7 @@ class CouplesCorrectionBody(Struct, **_OPTS):
 
 #: Every tournament body, as published in ``/openapi.json``.
 TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, PlayerBody, CheckInBody, DrawBody,
-                    ArriveBody, RoundBody, ResultBody, CorrectionBody,
+                    ArriveBody, RoundBody, ResultBody, CorrectionBody, DismissBody,
                     AbsentBody, SheetBody, TableSheetBody, CommitteeBody, AppealBody,
                     DecisionBody, SwingClockOverride, SwingBody, SwingRoundBody,
                     SwingResultBody, SwingCorrectionBody, CoupleBody, CouplesBody,

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
 
@@ -371,8 +371,8 @@ class Events:
         return busy
 
     def apply(self, action: Mapping[str, Any], t: Tournament) -> dict[str, Any]:
-        done: dict[str, Any] = getattr(self, f"_{action['do']}")(action, t)
-        return done
+        """Decide a Swing or couples action in place (``EVENT_HANDLERS``)."""
+        return EVENT_HANDLERS[action["do"]](self, action, t)
 
     def to_dict(self) -> dict[str, Any]:
         return {"swing": None if self.swing is None else self.swing.to_dict(),
@@ -598,10 +598,11 @@ class Events:
         if winner not in pair:
             raise InvalidContest(f"winner: must be {pair[0]} or {pair[1]}")
         source = _source(a.get("source", "hand"))
+        score = _score(a["score"]) if "score" in a else None
         enc.winners[key] = str(winner)
         enc.sources[key] = source
-        if "score" in a:
-            enc.scores[key] = _score(a["score"])
+        if score is not None:
+            enc.scores[key] = score
         assert self.couples is not None
         self.couples.settle()
         return {"encounter": i, "winner": winner, "encounter_winner": enc.encounter().winner}
@@ -625,6 +626,7 @@ class Events:
         reason = a.get("reason")
         if reason is not None:
             _text(reason, "reason", 200)
+        score = _score(a["score"]) if "score" in a else None
         ev = self.couples
         assert ev is not None
         later = [x for x in ev.encounters if x.round > enc.round]
@@ -634,9 +636,20 @@ class Events:
             ev.encounters = [x for x in ev.encounters if x.round <= enc.round]
         old = enc.winners[key]
         enc.winners[key] = str(winner)
-        if "score" in a:
-            enc.scores[key] = _score(a["score"])
+        if score is not None:
+            enc.scores[key] = score
         enc.corrections[key] = {"from": old, "reason": reason}
         ev.settle()
         return {"encounter": i, "winner": winner, "was": old,
                 "encounter_winner": enc.encounter().winner}
+
+
+#: Each Swing and couples action's handler: the dispatch table of ``Events.apply``.
+EVENT_HANDLERS: Final[dict[str, Callable[[Events, Mapping[str, Any], Tournament],
+                                         dict[str, Any]]]] = {
+    "swing_create": Events._swing_create, "swing_round": Events._swing_round,
+    "swing_result": Events._swing_result, "swing_correct": Events._swing_correct,
+    "couples_create": Events._couples_create, "couples_phase": Events._couples_phase,
+    "couples_result": Events._couples_result, "couples_correct": Events._couples_correct,
+}
+assert set(EVENT_HANDLERS) == set(EVENT_ACTIONS)

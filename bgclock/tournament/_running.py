@@ -11,11 +11,16 @@ randomness (the draw of the Main, later the draw of the Progressive
 Consolation) comes from one ``random.Random`` seeded with the director's
 seed, used in log order.
 
-``Tournament.after(action)`` is how a new action is decided: it works on a
-copy and returns the new state, or raises (``InvalidContest``: malformed,
-names the field; ``IllegalContest``: not allowed now) and the state it was
-called on is untouched.  The server stores the action only once it was
-accepted, then swaps the state in.
+``Tournament.apply(action)`` is how a new action is decided, in place and
+in time proportional to the action (never to the tournament): every handler
+validates the action against the current state first and only then changes
+it, so a refused action (``InvalidContest``: malformed, names the field;
+``IllegalContest``: not allowed now) leaves the state untouched.  The
+dispatch is a table (``HANDLERS``) of one handler per action; the
+consequences that can follow an action (a withdrawn player's matches, the
+consolation's draw) are settled only after the actions that can cause them
+(``SETTLING``).  ``Tournament.after(action)`` decides on a copy (tests and
+what-ifs; the server never copies the state).
 
 What the actions mean:
 
@@ -46,7 +51,8 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -75,7 +81,11 @@ MAX_REGISTERED: Final = 4096
 ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arrive",
                   "close_late", "start_round", "bind_table", "result", "correct",
                   # late arrivals at a match, score sheets, the ruling committee
-                  "absent", "disqualify", "sheet", "committee", "appeal", "decide")
+                  "absent", "disqualify", "sheet", "committee", "appeal", "decide",
+                  # a table's final result that disagrees with the one held
+                  "clash", "dismiss_clash")
+MAX_CLASHES: Final = 4096
+MAX_MATCH_LABEL: Final = 200
 
 
 def _int(value: Any, name: str, low: int, high: int) -> int:
@@ -84,10 +94,13 @@ def _int(value: Any, name: str, low: int, high: int) -> int:
     return value
 
 
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
+
+
 def _text(value: Any, name: str, limit: int) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > limit:
         raise InvalidContest(f"{name}: must be a text of 1 to {limit} characters")
-    if any(ord(c) < 32 or ord(c) == 127 for c in value):
+    if _CONTROL.search(value):
         raise InvalidContest(f"{name}: must not hold control characters")
     return value.strip()
 
@@ -202,15 +215,28 @@ class Tournament:
     committee: list[int] = field(default_factory=list)
     #: Appeals of rulings, in order (number = index + 1).
     appeals: list[dict[str, Any]] = field(default_factory=list)
+    #: Tables whose final result disagrees with the result the tournament
+    #: already held (a race between a hand and a clock result), in order
+    #: (number = index + 1): the director's alerts until dismissed.
+    clashes: list[dict[str, Any]] = field(default_factory=list)
     #: The Swing and couples events (issue 13), folded from the same log.
     events: Events = field(default_factory=Events)
     #: Actions folded so far.
     count: int = 0
+    #: Registered players by name (the names are unique): a lookup per
+    #: registration, not a scan.
+    names: dict[str, Player] = field(default_factory=dict)
+    #: The matches each table number was given, in order (an index of
+    #: ``tables``: a clock result finds its match without a scan).
+    by_number: dict[int, list[MatchKey]] = field(default_factory=dict)
+    #: The names of the players who withdrew: settling scans the brackets
+    #: for their matches only when there is one.
+    withdrawn: set[str] = field(default_factory=set)
 
     # ------------------------------------------------------------ folding
 
     @classmethod
-    def fold(cls, actions: list[Mapping[str, Any]]) -> Tournament:
+    def fold(cls, actions: Sequence[Mapping[str, Any]]) -> Tournament:
         """The state a stored log gives (each action was accepted when stored)."""
         state = cls()
         for action in actions:
@@ -218,11 +244,17 @@ class Tournament:
         return state
 
     def after(self, action: Mapping[str, Any]) -> tuple[Tournament, dict[str, Any]]:
-        """The state after ``action`` and what it did; raises ``ContestError``
-        (and ``self`` is untouched) when it is refused."""
+        """The state after ``action`` and what it did, decided on a copy
+        (tests and what-ifs: it costs a copy of the whole tournament); raises
+        ``ContestError`` (and ``self`` is untouched) when it is refused."""
         state = copy.deepcopy(self)
         done = state._apply(action)
         return state, done
+
+    def apply(self, action: Mapping[str, Any]) -> dict[str, Any]:
+        """Decide ``action`` in place; what it did.  Raises ``ContestError``
+        when it is refused, and then the state is untouched."""
+        return self._apply(action)
 
     def _apply(self, action: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(action, Mapping):
@@ -232,10 +264,12 @@ class Tournament:
             did = self.events.apply(action, self)
             self.count += 1
             return did
-        if do not in ACTIONS:
+        handler = HANDLERS.get(do) if isinstance(do, str) else None
+        if handler is None:
             raise InvalidContest(f"do: must be one of {', '.join(ACTIONS + EVENT_ACTIONS)}")
-        done: dict[str, Any] = getattr(self, f"_{do}")(action)
-        self._settle()
+        done = handler(self, action)
+        if do in SETTLING:
+            self._settle()
         self.count += 1
         return done
 
@@ -248,7 +282,7 @@ class Tournament:
         return self.players[pid - 1]
 
     def by_name(self, name: str) -> Player | None:
-        return next((p for p in self.players if p.name == name), None)
+        return self.names.get(name)
 
     def settings_for(self, round_index: int) -> RoundSettings:
         return self.rounds[min(round_index, len(self.rounds) - 1)]
@@ -274,6 +308,15 @@ class Tournament:
         i = _int(action.get("match"), "match", 0, len(bracket.rounds[r]) - 1)
         return (str(event), r, i), bracket.rounds[r][i]
 
+    def ready(self, event: Any, r: int) -> list[int]:
+        """The matches of round ``r`` that a round start would seat now."""
+        bracket = self.bracket(event)
+        if not 0 <= r < len(bracket.rounds):
+            return []
+        return [i for i, m in enumerate(bracket.rounds[r])
+                if m.a is not None and m.b is not None and m.winner is None
+                and (event, r, i) not in self.tables]
+
     def live_tables(self) -> dict[int, MatchKey]:
         """Table numbers holding a match not yet decided."""
         out: dict[int, MatchKey] = {}
@@ -284,10 +327,12 @@ class Tournament:
         return out
 
     def at_table(self, number: int) -> tuple[MatchKey, Match] | None:
-        key = self.live_tables().get(number)
-        if key is None:
-            return None
-        return key, self.bracket(key[0]).rounds[key[1]][key[2]]
+        """The undecided match at table ``number`` (None: none)."""
+        for key in reversed(self.by_number.get(number, ())):
+            m = self.bracket(key[0]).rounds[key[1]][key[2]]
+            if m.winner is None:
+                return key, m
+        return None
 
     def to_dict(self) -> dict[str, Any]:
         def bracket(b: Bracket | None) -> dict[str, Any] | None:
@@ -316,6 +361,7 @@ class Tournament:
             "committee": [{"id": pid, "name": self.players[pid - 1].name}
                           for pid in self.committee],
             "appeals": [dict(x) for x in self.appeals],
+            "clashes": [dict(x) for x in self.clashes],
             "actions": self.count,
             **self.events.to_dict(),
         }
@@ -326,16 +372,17 @@ class Tournament:
         _only(a, {"rounds", "late_slots", "seed"})
         if self.main is not None:
             raise IllegalContest("the draw is made: its settings can no longer change")
+        rounds, late_slots, seed = self.rounds, self.late_slots, self.seed
         if "rounds" in a:
-            rounds = a["rounds"]
-            if not isinstance(rounds, list) or not 1 <= len(rounds) <= MAX_ROUND_SETTINGS:
+            given = a["rounds"]
+            if not isinstance(given, list) or not 1 <= len(given) <= MAX_ROUND_SETTINGS:
                 raise InvalidContest(f"rounds: must be a list of 1 to {MAX_ROUND_SETTINGS} rounds")
-            self.rounds = [RoundSettings.from_dict(x, f"rounds[{i}]")
-                           for i, x in enumerate(rounds)]
+            rounds = [RoundSettings.from_dict(x, f"rounds[{i}]") for i, x in enumerate(given)]
         if "late_slots" in a:
-            self.late_slots = _int(a["late_slots"], "late_slots", 0, MAX_LATE_SLOTS)
+            late_slots = _int(a["late_slots"], "late_slots", 0, MAX_LATE_SLOTS)
         if "seed" in a:
-            self.seed = _int(a["seed"], "seed", 0, MAX_SEED)
+            seed = _int(a["seed"], "seed", 0, MAX_SEED)
+        self.rounds, self.late_slots, self.seed = rounds, late_slots, seed
         return {}
 
     def _register(self, a: Mapping[str, Any]) -> dict[str, Any]:
@@ -350,6 +397,7 @@ class Tournament:
             raise IllegalContest(f"at most {MAX_REGISTERED} players")
         player = Player(id=len(self.players) + 1, name=name, federation_id=fed)
         self.players.append(player)
+        self.names[name] = player
         return {"player": player.id}
 
     def _check_in(self, a: Mapping[str, Any]) -> dict[str, Any]:
@@ -371,6 +419,7 @@ class Tournament:
         if player.withdrawn:
             raise IllegalContest(f"{player.name} has already withdrawn")
         player.withdrawn = True
+        self.withdrawn.add(player.name)
         return {"player": player.id}
 
     def _draw(self, a: Mapping[str, Any]) -> dict[str, Any]:
@@ -380,9 +429,10 @@ class Tournament:
         names = [p.name for p in self.players if p.checked_in and not p.withdrawn]
         if not names:
             raise IllegalContest("nobody is checked in")
-        self.rng = random.Random(self.seed)
-        self.main = MainDraw(names, late_slots=self.late_slots, rng=self.rng)
-        return {"seed": self.seed, "size": self.main.size}
+        rng = random.Random(self.seed)
+        main = MainDraw(names, late_slots=self.late_slots, rng=rng)
+        self.rng, self.main = rng, main
+        return {"seed": self.seed, "size": main.size}
 
     def _arrive(self, a: Mapping[str, Any]) -> dict[str, Any]:
         _only(a, {"player", "at_ms"})
@@ -414,9 +464,7 @@ class Tournament:
         if not bracket.rounds:
             raise IllegalContest("this bracket has no matches")
         r = _int(a.get("round"), "round", 0, len(bracket.rounds) - 1)
-        ready = [i for i, m in enumerate(bracket.rounds[r])
-                 if m.a is not None and m.b is not None and m.winner is None
-                 and (event, r, i) not in self.tables]
+        ready = self.ready(event, r)
         if not ready:
             raise IllegalContest("no match of this round is ready to start")
         live = self.events.busy_tables(self)  # a Swing or couples table is busy too
@@ -440,6 +488,7 @@ class Tournament:
         assigned = []
         for i, n in zip(ready, numbers, strict=True):
             self.tables[(str(event), r, i)] = n
+            self.by_number.setdefault(n, []).append((str(event), r, i))
             assigned.append({"event": event, "round": r, "match": i, "table": n})
         return {"assigned": assigned}
 
@@ -491,30 +540,32 @@ class Tournament:
             _text(reason, "reason", 200)
         event, r, i = key
         bracket = self.bracket(event)
-        if r + 1 < len(bracket.rounds):
-            nxt_key = (event, r + 1, i // 2)
-            nxt = bracket.rounds[r + 1][i // 2]
-            if nxt.winner is not None or nxt_key in self.tables:
-                raise IllegalContest("the next match of its winner has started or is "
-                                     "decided: correct that one first")
+        nxt = bracket.rounds[r + 1][i // 2] if r + 1 < len(bracket.rounds) else None
+        if nxt is not None and (nxt.winner is not None or (event, r + 1, i // 2) in self.tables):
+            raise IllegalContest("the next match of its winner has started or is "
+                                 "decided: correct that one first")
+        score = self._score(a["score"]) if "score" in a else None
         before = sorted(entrants(self.main) or []) if event == "main" and \
             self.main is not None else None
         old = m.winner
+        was_next = None if nxt is None else (nxt.a, nxt.b)
         m.winner = winner
-        if r + 1 < len(bracket.rounds):
-            nxt = bracket.rounds[r + 1][i // 2]
+        if nxt is not None:
             if i % 2 == 0:
                 nxt.a = winner
             else:
                 nxt.b = winner
         if (event == "main" and self.consolation is not None and self.main is not None
                 and sorted(entrants(self.main) or []) != before):
+            m.winner = old  # refused: the state is left as it was
+            if nxt is not None and was_next is not None:
+                nxt.a, nxt.b = was_next
             raise IllegalContest("the consolation is drawn: this correction would change "
                                      "its entrants")
         detail = dict(self.results.get(key, {"source": "hand"}))
         detail["corrected"] = {"from": old, "reason": reason}
-        if "score" in a:
-            detail["score"] = self._score(a["score"])
+        if score is not None:
+            detail["score"] = score
         self.results[key] = detail
         return {"winner": winner, "was": old}
 
@@ -807,6 +858,74 @@ class Tournament:
         appeal["hearing"] = hearing
         return {"appeal": number, "decision": decision}
 
+    # ------------------------------------------------ a table's result that clashes
+
+    @staticmethod
+    def _clash_result(value: Any, where: str, players: list[str], *,
+                      source: bool) -> dict[str, Any]:
+        fields = {"winner", "score", "source"} if source else {"winner", "score"}
+        if not isinstance(value, Mapping):
+            raise InvalidContest(f"{where}: must be an object")
+        unknown = set(value) - fields
+        if unknown:
+            raise InvalidContest(f"{where}.{sorted(unknown)[0]}: unknown field")
+        winner = value.get("winner")
+        if winner not in players:
+            raise InvalidContest(f"{where}.winner: must be {players[0]} or {players[1]}")
+        out: dict[str, Any] = {"winner": winner}
+        if source:
+            src = value.get("source")
+            if src not in RESULT_SOURCES:
+                raise InvalidContest(f"{where}.source: must be one of "
+                                     f"{', '.join(RESULT_SOURCES)}")
+            out["source"] = src
+        if value.get("score") is not None:
+            try:
+                out["score"] = Tournament._score(value["score"])
+            except InvalidContest as exc:
+                raise InvalidContest(f"{where}.{exc}") from None
+        return out
+
+    def _clash(self, a: Mapping[str, Any]) -> dict[str, Any]:
+        """A table's final result (``clock``) disagrees with the result the
+        tournament already holds for its match (``held``): the server records
+        it for the director, who corrects the match or dismisses the alert.
+        Nothing else changes: the held result stands until corrected."""
+        _only(a, {"table", "table_id", "match", "players", "held", "clock", "at_ms"})
+        table = _int(a.get("table"), "table", 1, MAX_TABLE_NUMBER)
+        table_id = _int(a.get("table_id"), "table_id", 1, 2**63 - 1)
+        label = _text(a.get("match"), "match", MAX_MATCH_LABEL)
+        players = a.get("players")
+        if not isinstance(players, list) or len(players) != 2:
+            raise InvalidContest("players: must be the table's two players")
+        names = [_text(p, f"players[{k}]", MAX_PLAYER_NAME) for k, p in enumerate(players)]
+        held = self._clash_result(a.get("held"), "held", names, source=True)
+        clock = self._clash_result(a.get("clock"), "clock", names, source=False)
+        at_ms = _int(a.get("at_ms"), "at_ms", 0, 2**53)
+        if len(self.clashes) >= MAX_CLASHES:
+            raise IllegalContest(f"at most {MAX_CLASHES} clashes")
+        number = len(self.clashes) + 1
+        self.clashes.append({"clash": number, "table": table, "table_id": table_id,
+                             "match": label, "players": names, "held": held,
+                             "clock": clock, "at_ms": at_ms, "dismissed": None})
+        return {"clash": number}
+
+    def _dismiss_clash(self, a: Mapping[str, Any]) -> dict[str, Any]:
+        """The director has seen a clash (and corrected the match, or kept
+        the result held): it leaves the alerts."""
+        _only(a, {"clash", "reason"})
+        number = _int(a.get("clash"), "clash", 1, MAX_CLASHES)
+        if number > len(self.clashes):
+            raise InvalidContest(f"clash: no clash {number}")
+        reason = a.get("reason")
+        if reason is not None:
+            reason = _text(reason, "reason", 200)
+        clash = self.clashes[number - 1]
+        if clash["dismissed"] is not None:
+            raise IllegalContest(f"clash {number} is already dismissed")
+        clash["dismissed"] = {"reason": reason}
+        return {"clash": number}
+
     # ------------------------------------------------------------ settling
 
     def _in_draw(self, name: str) -> bool:
@@ -818,14 +937,14 @@ class Tournament:
         drawn as soon as every first-match loser is known."""
         if self.main is None:
             return
-        withdrawn = {p.name for p in self.players if p.withdrawn}
+        withdrawn = self.withdrawn
         changed = True
         while changed:
             changed = False
             for event, bracket in (("main", self.main.bracket),
                                    ("consolation", self.consolation.bracket
                                     if self.consolation else None)):
-                if bracket is None:
+                if bracket is None or not withdrawn:
                     continue
                 for r, matches in enumerate(bracket.rounds):
                     for i, m in enumerate(matches):
@@ -842,3 +961,23 @@ class Tournament:
                     assert self.rng is not None
                     self.consolation = ConsolationDraw(self.main, losers, self.rng)
                     changed = True
+
+
+#: Each action's handler: the dispatch table of ``Tournament.apply``.
+HANDLERS: Final[dict[str, Callable[[Tournament, Mapping[str, Any]], dict[str, Any]]]] = {
+    "settings": Tournament._settings, "register": Tournament._register,
+    "check_in": Tournament._check_in, "withdraw": Tournament._withdraw,
+    "draw": Tournament._draw, "arrive": Tournament._arrive,
+    "close_late": Tournament._close_late, "start_round": Tournament._start_round,
+    "bind_table": Tournament._bind_table, "result": Tournament._result,
+    "correct": Tournament._correct, "absent": Tournament._absent,
+    "disqualify": Tournament._disqualify, "sheet": Tournament._sheet,
+    "committee": Tournament._committee, "appeal": Tournament._appeal,
+    "decide": Tournament._decide, "clash": Tournament._clash,
+    "dismiss_clash": Tournament._dismiss_clash,
+}
+assert set(HANDLERS) == set(ACTIONS)
+#: The actions after which a withdrawn player's matches and the consolation's
+#: draw are settled (no other action can make either due).
+SETTLING: Final = frozenset({"withdraw", "draw", "arrive", "close_late", "result",
+                             "correct", "disqualify", "sheet"})

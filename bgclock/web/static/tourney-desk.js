@@ -35,6 +35,9 @@ const STRINGS = {
     "desk.director": "Table {table}: you settle it ({why})",
     "desk.mismatch": "Sheets differ at table {table}: {a} says {wa}, {b} says {wb}",
     "desk.pending": "One sheet at table {table}: {who} says {w}",
+    "desk.clashes": "Results that clash",
+    "desk.clash": "Table {table}, {match}: the clock says {clock} won ({score}); the tournament holds {held} ({source})",
+    "desk.dismiss": "Seen: dismiss",
     "desk.committee": "Ruling committee",
     "desk.members": "Members (player ids, 3 to 5)",
     "desk.set_committee": "Set the committee",
@@ -87,6 +90,9 @@ const STRINGS = {
     "desk.director": "Tavolo {table}: decidi tu ({why})",
     "desk.mismatch": "Segnapunti diversi al tavolo {table}: {a} dice {wa}, {b} dice {wb}",
     "desk.pending": "Un segnapunti al tavolo {table}: {who} dice {w}",
+    "desk.clashes": "Risultati in conflitto",
+    "desk.clash": "Tavolo {table}, {match}: l'orologio dice che ha vinto {clock} ({score}); il torneo ha {held} ({source})",
+    "desk.dismiss": "Visto: archivia",
     "desk.committee": "Comitato di gara",
     "desk.members": "Membri (id dei giocatori, da 3 a 5)",
     "desk.set_committee": "Nomina il comitato",
@@ -134,6 +140,10 @@ const t = I18N.t;
  *   trailing?: (string|null), game?: (number|null), why?: (string|null)}} Sheet
  * @typedef {{appeal: number, event: string, round: number, match: number, by: number,
  *   ruling: string, panel: number[], decision: (string|null), hearing?: (string|null)}} Appeal
+ * @typedef {{clash: number, table: number, table_id: number, match: string, players: string[],
+ *   held: {winner: string, source: string, score?: number[]},
+ *   clock: {winner: string, score: number[]}, at_ms: number,
+ *   dismissed: (Object<string, any>|null)}} Clash
  * @typedef {{id: number, name: string}} Member
  * @typedef {{tournament_id: number, players: {id: number, name: string}[], late?: Late[],
  *   sheets?: Sheet[], committee?: Member[], appeals?: Appeal[],
@@ -396,6 +406,28 @@ function exportSection(st, key) {
     h("p", {}, link(base + "/draw.csv", "draw.csv"), " · ", link(base + "/draw.json", "draw.json"), " · ",
       link(base + "/draw/main.html", t("desk.print", { event: t("room.main") })), " · ",
       link(base + "/draw/consolation.html", t("desk.print", { event: t("room.consolation") }))));
+}
+
+/**
+ * A table's final result that disagrees with the result the tournament holds
+ * (a hand result that won the race with the clock's): an alert naming both,
+ * until the director dismisses it.  Null when there is none.
+ * @param {{clashes?: Clash[]}} st
+ * @param {Act} act
+ * @returns {HTMLElement|null}
+ */
+export function clashSection(st, act) {
+  const open = (st.clashes || []).filter((c) => !c.dismissed);
+  if (!open.length) return null;
+  const list = h("ul", {});
+  for (const c of open) {
+    const held = c.held.score ? c.held.winner + " " + c.held.score.join("–") : c.held.winner;
+    list.append(h("li", { class: "err", "data-clash": String(c.clash) },
+      t("desk.clash", { table: String(c.table), match: c.match, clock: c.clock.winner,
+        score: c.clock.score.join("–"), held: held, source: c.held.source }), " ",
+      button(t("desk.dismiss"), () => act("POST", "/clashes/" + c.clash + "/dismiss", {}))));
+  }
+  return h("section", { id: "desk-clashes" }, h("h3", {}, t("desk.clashes")), list);
 }
 
 /**

@@ -10,7 +10,7 @@
  * header's button. */
 import { api, button, directorKey, h, mountScreen, tournamentHead } from "./screen-kit.js";
 import { i18n } from "./tourney-strings.js";
-import { deskSections, matchButtons } from "./tourney-desk.js";
+import { clashSection, deskSections, matchButtons } from "./tourney-desk.js";
 
 const I18N = i18n();
 const t = I18N.t;
@@ -226,6 +226,8 @@ function render() {
   const room = h("p", {}, t("trn.room") + ": ", h("a", { href: screen.state.room_url, target: "_blank", rel: "noopener" }, screen.state.room_url));
   const reason = h("div", { class: "form" }, h("label", { for: "trn-reason" }, t("trn.reason")),
     h("input", { id: "trn-reason", maxlength: "200" }));
+  const clashes = clashSection(/** @type {any} */ (screen.state), act);  // alerts first
+  if (clashes) node.append(clashes);
   node.append(room, settingsForm(), playersSection(), drawSection(), reason);
   if (screen.state.drawn) node.append(...deskSections(/** @type {any} */ (screen.state), act, directorKey));
 }
