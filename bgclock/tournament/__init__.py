@@ -32,6 +32,17 @@ from ._running import (
     RoundSettings,
     Tournament,
 )
+from ._standings import (
+    STANDING_EVENTS,
+    EventStandings,
+    Placing,
+    Standings,
+    bracket_standings,
+    couples_standings,
+    player_results,
+    swing_standings,
+)
+from ._standings import standings as final_standings
 from ._swing import RESULTS, GameOutcome, RoundOutcome, Swing, SwingGame, cpp_for_round
 
 __all__ = [
@@ -41,4 +52,7 @@ __all__ = [
     "InvalidContest", "LateArrival", "LateState", "MainDraw", "Match", "RoundOutcome", "Swing",
     "SwingGame", "bracket_size", "cpp_for_round", "first_match_losers", "schedule", "simulate",
     "spread", "standings",
+    # the tournament's end (issue 19 §4)
+    "STANDING_EVENTS", "EventStandings", "Placing", "Standings", "bracket_standings",
+    "couples_standings", "final_standings", "player_results", "swing_standings",
 ]

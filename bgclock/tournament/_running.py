@@ -54,6 +54,7 @@ from ._draw import Bracket, ConsolationDraw, MainDraw, Match
 from ._errors import IllegalContest, InvalidContest
 from ._events import EVENT_ACTIONS, Events
 from ._late import LateArrival
+from ._standings import set_prizes
 
 #: Who keeps time at a round's tables.
 CLOCK_POLICIES: Final = ("required", "on_request", "none")
@@ -72,7 +73,9 @@ MAX_REGISTERED: Final = 4096
 ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arrive",
                   "close_late", "start_round", "bind_table", "result", "correct",
                   # late arrivals at a match, score sheets, the ruling committee
-                  "absent", "disqualify", "sheet", "committee", "appeal", "decide")
+                  "absent", "disqualify", "sheet", "committee", "appeal", "decide",
+                  # the prize list (issue 19 §4, ``_standings``)
+                  "prizes")
 
 
 def _int(value: Any, name: str, low: int, high: int) -> int:
@@ -201,6 +204,8 @@ class Tournament:
     appeals: list[dict[str, Any]] = field(default_factory=list)
     #: The Swing and couples events (issue 13), folded from the same log.
     events: Events = field(default_factory=Events)
+    #: The director's prize list: event -> prize per place, 1st first (``_standings``).
+    prizes: dict[str, list[str]] = field(default_factory=dict)
     #: Actions folded so far.
     count: int = 0
 
@@ -313,6 +318,7 @@ class Tournament:
             "committee": [{"id": pid, "name": self.players[pid - 1].name}
                           for pid in self.committee],
             "appeals": [dict(x) for x in self.appeals],
+            "prizes": {k: list(v) for k, v in self.prizes.items()},
             "actions": self.count,
             **self.events.to_dict(),
         }
@@ -764,6 +770,12 @@ class Tournament:
         appeal["votes"] = dict(votes)
         appeal["hearing"] = hearing
         return {"appeal": number, "decision": decision}
+
+    # ------------------------------------------------ the prize list
+
+    def _prizes(self, a: Mapping[str, Any]) -> dict[str, Any]:
+        """An event's prize list (``_standings.set_prizes``)."""
+        return set_prizes(self.prizes, a)
 
     # ------------------------------------------------------------ settling
 
