@@ -50,6 +50,8 @@ from ._desk import LateDesk, late_view
 from ._limits import BodyTooLarge, LimitError, check_id, check_name, read_bounded
 from ._protocol import ProtocolError
 from ._schema import BodyError, decode_body
+from ._standings import ROUTES as STANDINGS_ROUTES
+from ._standings import room_standings
 from ._tourney_bodies import (
     ArriveBody,
     CheckInBody,
@@ -580,7 +582,7 @@ async def room_json(request: Request) -> Response:
                          "main": state["main"], "consolation": state["consolation"],
                          "matches": live, "server_ms": server.clock.now_ms(),
                          "late": late_view(server, hub), "committee": state["committee"],
-                         "appeals": state["appeals"]})
+                         "appeals": state["appeals"], **room_standings(hub.state)})
 
 
 async def room_page(request: Request) -> Response:
@@ -614,4 +616,5 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("/results", "POST", post_result),
     ("/corrections", "POST", post_correction),
     *DESK_ROUTES,
+    *STANDINGS_ROUTES,
 ]
