@@ -204,13 +204,15 @@ def pairings_html(name: str, state: Tournament, event: str, r: int, lang: str) -
 
 def room_standings(state: Tournament) -> dict[str, Any]:
     """What the room display adds for the tournament's end and its start:
-    each event's champion once decided, the standings, and the registered
-    players (the welcome view before round 1)."""
+    each event's champion once decided, the standings, the registered
+    players (the welcome view before round 1) and the order the results came
+    in (the newest first)."""
     s = final_standings(state)
     return {"champions": {e.event: e.champion for e in s.events},
             "standings": [e.to_dict() for e in s.events],
             "registered": sorted((p.name for p in state.players if not p.withdrawn),
-                                 key=str.casefold)}
+                                 key=str.casefold),
+            "result_order": [list(k) for k in state.results]}
 
 
 # ------------------------------------------------------------------ HTTP
