@@ -98,7 +98,8 @@ PRINT_CSS = """
 body { font: 11pt/1.35 system-ui, sans-serif; color: #000; background: #fff; margin: 0; }
 h1 { font-size: 18pt; margin: 0 0 3mm; }
 h2 { font-size: 14pt; margin: 5mm 0 2mm; break-after: avoid; }
-table { border-collapse: collapse; width: 100%; break-inside: auto; }
+table { border-collapse: collapse; width: 100%; break-inside: auto; table-layout: fixed; }
+th.prize { width: 45mm; }
 th, td { border-bottom: 0.3mm solid #999; padding: 1mm 2mm; text-align: left;
   vertical-align: top; }
 th { border-bottom: 0.5mm solid #000; }
@@ -143,7 +144,8 @@ def standings_html(name: str, state: Tournament, lang: str) -> str:
             rows.append(f'<tr class="in-play"><td class="place">–</td><td>{escape(n)}</td>'
                         f"<td>{w['in_play']}</td></tr>")
         parts.append(f'<table><thead><tr><th class="place" scope="col">{w["place"]}</th>'
-                     f'<th scope="col">{w["player"]}</th><th scope="col">{w["prize"]}</th>'
+                     f'<th scope="col">{w["player"]}</th>'
+                     f'<th class="prize" scope="col">{w["prize"]}</th>'
                      f'</tr></thead><tbody>{"".join(rows)}</tbody></table></section>')
     return _page(lang, f"{name} · {w['standings']}", "".join(parts))
 

@@ -20,7 +20,7 @@
  * late counts down in between. */
 import { i18n } from "./tourney-strings.js";
 import { mmss } from "./tourney-desk.js";
-import { findSeats, i18n as standingsStrings } from "./standings-strings.js";
+import { findSeats, firstMatchLosers, i18n as standingsStrings, resultText } from "./standings-strings.js";
 
 standingsStrings();
 const I18N = i18n();
@@ -213,28 +213,6 @@ function byName(room) {
 }
 
 /**
- * The Main's players whose first played match (both players there) is lost.
- * @param {Bracket|null} main
- * @returns {Set<string>}
- */
-function firstMatchLosers(main) {
-  /** @type {Set<string>} */
-  const seen = new Set(), out = new Set();
-  if (!main) return out;
-  for (const round of main.rounds) {
-    for (const m of round) {
-      if (!m.a || !m.b) continue;
-      for (const p of [m.a, m.b]) {
-        if (seen.has(p)) continue;
-        seen.add(p);
-        if (m.winner && m.winner !== p) out.add(p);
-      }
-    }
-  }
-  return out;
-}
-
-/**
  * @param {Room} room
  * @returns {Late[]}
  */
@@ -356,25 +334,9 @@ function renderResults(room, page) {
     const loser = m.winner === m.a ? m.b : m.a;
     const r = m.result || {};
     rows.push(h("tr", {}, h("td", {}, String(m.table)), h("td", {}, eventRound(m)),
-      h("td", {}, "★ " + (m.winner || "") + " – " + (loser || "")), h("td", {}, resultText(m, r))));
+      h("td", {}, "★ " + (m.winner || "") + " – " + (loser || "")), h("td", {}, resultText(m, r, t))));
   }
   body.replaceChildren(...rows);
-}
-
-/**
- * How a match was won: the score (the winner's points first), "on time" for
- * a flag (the winner short of the match's length on the clock), or why.
- * @param {RoomMatch} m
- * @param {Object<string, any>} r
- * @returns {string}
- */
-function resultText(m, r) {
-  if (r.source === "disqualified") return t("roomx.dq");
-  if (r.source === "withdrawn") return t("st.withdrawn");
-  if (!Array.isArray(r.score)) return "";
-  const mine = m.winner === m.b ? r.score.slice().reverse() : r.score.slice();
-  if (r.source === "clock" && m.length && mine[0] < m.length) return t("st.on_time");
-  return mine.join(" – ");
 }
 
 /**
@@ -561,6 +523,8 @@ function applyStrings() {
 
 const searchBox = document.getElementById("room-search");
 if (searchBox) searchBox.addEventListener("input", () => render());
+const searchForm = document.querySelector("form.room-search");
+if (searchForm) searchForm.addEventListener("submit", (e) => e.preventDefault());
 const lang = document.getElementById("btn-lang");
 if (lang) lang.addEventListener("click", () => { I18N.setLang(I18N.lang === "en" ? "it" : "en"); applyStrings(); });
 if (pinned) view.view = 0;

@@ -103,4 +103,45 @@ export function findSeats(matches, query) {
   return out.sort((x, y) => x.name.localeCompare(y.name));
 }
 
+/**
+ * How a match was won, for the room's results: the score (the winner's
+ * points first), "on time" for a flag (a clock result with the winner short
+ * of the match's length), or why (disqualified, withdrawn).
+ * @param {{a: (string|null), b: (string|null), winner: (string|null), length?: number}} m
+ * @param {Object<string, any>} r the match's result: source, score
+ * @param {function(string): string} t
+ * @returns {string}
+ */
+export function resultText(m, r, t) {
+  if (r.source === "disqualified") return t("roomx.dq");
+  if (r.source === "withdrawn") return t("st.withdrawn");
+  if (!Array.isArray(r.score)) return "";
+  const mine = m.winner === m.b ? r.score.slice().reverse() : r.score.slice();
+  if (r.source === "clock" && m.length && mine[0] < m.length) return t("st.on_time");
+  return mine.join(" – ");
+}
+
+/**
+ * The Main's players whose first played match (both players there) is
+ * lost: the consolation's entrants, who are not "out" before it is drawn.
+ * @param {{rounds: {a: (string|null), b: (string|null), winner: (string|null)}[][]}|null} main
+ * @returns {Set<string>}
+ */
+export function firstMatchLosers(main) {
+  /** @type {Set<string>} */
+  const seen = new Set(), out = new Set();
+  if (!main) return out;
+  for (const round of main.rounds) {
+    for (const m of round) {
+      if (!m.a || !m.b) continue;
+      for (const p of [m.a, m.b]) {
+        if (seen.has(p)) continue;
+        seen.add(p);
+        if (m.winner && m.winner !== p) out.add(p);
+      }
+    }
+  }
+  return out;
+}
+
 export { STRINGS };
