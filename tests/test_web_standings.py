@@ -149,7 +149,14 @@ def test_the_room_welcomes_before_round_1_and_finds_where_a_player_plays(
     room.screenshot(path=str(SHOTS / "room-1920x1080-welcome.png"))
     if AXE.exists():
         assert axe(room) == []
+    # two late-arrival slots: open ones read as such, not as byes
+    live.api("POST", f"{base}/settings", {"late_slots": 2})
     state = live.api("POST", f"{base}/draw", {"seed": 2})["state"]
+    assert len(state["main"]["late_slots"]) == 2 and state["main"]["late_open"]
+    sheet = pages.open(room_url + "&lang=it&view=main", ROOM)
+    until(sheet, "document.querySelectorAll('#sheet-main .late-slot').length === 2")
+    assert sheet.locator("#sheet-main .late-slot").first.inner_text() == "ritardatario"
+    assert "bye" not in sheet.locator("#sheet-main").inner_text()
     state = live.api("POST", f"{base}/rounds", {"event": "main", "round": 0})["state"]
     m = state["matches"][0]
     # the first-match loser is not "eliminated" before the consolation is drawn
@@ -176,6 +183,8 @@ def test_the_room_welcomes_before_round_1_and_finds_where_a_player_plays(
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
     d.select_option("#trn-pick", tid)
     d.wait_for_selector("#st-search")
+    # the dashboard's draw: the open late slots by name, not "bye"
+    until(d, "document.getElementById('tourney').textContent.includes('ritardatario')")
     d.fill("#st-search", who[:3])
     until(d, "document.querySelectorAll('#st-found li').length >= 1")
     assert f"{who}: tavolo {live_match['table']}" in d.locator("#st-found").inner_text()
