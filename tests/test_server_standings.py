@@ -160,3 +160,18 @@ async def test_the_room_shows_the_champion_and_the_registered_players(live: Any)
     room = (await live.http.get(f"/api/tournaments/{tid}/room.json?token={token}")).json()
     assert room["champions"]["main"] == state["main"]["rounds"][-1][0]["winner"]
     assert sorted(room["registered"]) == [f"Player {i:02d}" for i in range(1, 5)]
+
+
+async def test_where_do_i_play_covers_the_swing_tables_too(live: Any) -> None:
+    r = await live.http.post("/api/tournaments", json={"name": "Open"}, headers=DIRECTOR)
+    base = f"/api/tournaments/{r.json()['id']}"
+    for i in range(1, 5):
+        await _post(live, f"{base}/players", {"name": f"P{i}"}, status=201)
+    await _post(live, f"{base}/swing", {"start_vp": 100, "cpp": [10, 20], "clock": "none"},
+                status=201)
+    await _post(live, f"{base}/swing/rounds", {"seed": 4, "tables": [7, 9]})
+    state = (await _get(live, f"{base}/state")).json()
+    assert [(s["event"], s["table"]) for s in state["seats"]] == [("swing", 7), ("swing", 9)]
+    token = state["room_url"].split("token=")[1]
+    room = (await live.http.get(f"{base}/room.json?token={token}")).json()
+    assert room["seats"] == state["seats"]

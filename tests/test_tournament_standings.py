@@ -252,3 +252,22 @@ def test_swing_places_each_player_once(n: int, seed: int) -> None:
     assert s.placings[0].names == (swing.winner,)
     taken = [k for p in s.placings for k in range(p.first, p.last + 1)]
     assert sorted(taken) == list(range(1, n + 1))
+
+
+def test_where_do_i_play_lists_every_event_at_its_tables() -> None:
+    from bgclock.tournament import seats
+
+    t = _run([{"do": "settings", "seed": 3}, *_players(8), {"do": "draw"},
+              {"do": "start_round", "event": "main", "round": 0, "tables": [1, 2, 3, 4]},
+              {"do": "swing_create", "players": [1, 2, 3, 4, 5, 6, 7, 8], "start_vp": 100,
+               "cpp": [10, 20], "clock": "none"},
+              {"do": "swing_round", "seed": 1, "tables": [11, 12, 13, 14]}])
+    found = seats(t)
+    assert [s["table"] for s in found] == [1, 2, 3, 4, 11, 12, 13, 14]
+    assert {s["event"] for s in found} == {"main", "swing"}
+    m = t.bracket("main").rounds[0][0]
+    t, _ = t.after({"do": "result", "event": "main", "round": 0, "match": 0, "winner": m.a})
+    assert 1 not in [s["table"] for s in seats(t)]  # a decided match is at no table now
+    game = t.events.swing.games[0] if t.events.swing else None
+    assert game is not None and {"event": "swing", "round": 0, "table": game.table,
+                                 "a": game.a, "b": game.b, "winner": None} in seats(t)

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Final
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
-from bgclock.tournament import Tournament, final_standings, player_results
+from bgclock.tournament import Tournament, final_standings, player_results, seats
 
 from ._drawsheet import _cell
 from ._tourney_bodies import PrizesBody
@@ -208,13 +208,15 @@ def room_standings(state: Tournament) -> dict[str, Any]:
     """What the room display adds for the tournament's end and its start:
     each event's champion once decided, the standings, the registered
     players (the welcome view before round 1) and the order the results came
-    in (the newest first)."""
+    in (the newest first), and every match at a table now ("where do I
+    play?", every event)."""
     s = final_standings(state)
     return {"champions": {e.event: e.champion for e in s.events},
             "standings": [e.to_dict() for e in s.events],
             "registered": sorted((p.name for p in state.players if not p.withdrawn),
                                  key=str.casefold),
-            "result_order": [list(k) for k in state.results]}
+            "result_order": [list(k) for k in state.results],
+            "seats": seats(state)}
 
 
 # ------------------------------------------------------------------ HTTP

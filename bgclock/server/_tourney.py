@@ -42,7 +42,7 @@ from starlette.responses import JSONResponse, Response
 
 from bgclock.core import PRESETS, MatchState
 from bgclock.store import NotFound, StoredAction, TableSpec
-from bgclock.tournament import ContestError, InvalidContest, Tournament
+from bgclock.tournament import ContestError, InvalidContest, Tournament, seats
 from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME
 
 from ._desk import ROUTES as DESK_ROUTES
@@ -338,6 +338,7 @@ async def _hub(server: Server, request: Request) -> TournamentHub:
 def _state(server: Server, request: Request, hub: TournamentHub) -> dict[str, Any]:
     room = server.tourneys.room_token(hub.id)
     return {**hub.state.to_dict(), "late": late_view(server, hub), "tournament_id": hub.id,
+            "seats": seats(hub.state),
             "room_url": f"{server.base_url(request)}/room/{hub.id}?token={room}"}
 
 

@@ -40,6 +40,7 @@ from ._standings import (
     bracket_standings,
     couples_standings,
     player_results,
+    seats,
     swing_standings,
 )
 from ._standings import standings as final_standings
@@ -54,5 +55,5 @@ __all__ = [
     "spread", "standings",
     # the tournament's end (issue 19 §4)
     "STANDING_EVENTS", "EventStandings", "Placing", "Standings", "bracket_standings",
-    "couples_standings", "final_standings", "player_results", "swing_standings",
+    "couples_standings", "final_standings", "player_results", "seats", "swing_standings",
 ]

@@ -267,6 +267,34 @@ def set_prizes(prizes: dict[str, list[str]], action: Mapping[str, Any]) -> dict[
     return {"event": event, "places": len(clean)}
 
 
+def seats(t: Tournament) -> list[dict[str, Any]]:
+    """"Where do I play?": every match at a table now, of every event: event,
+    round (0-based), table, the two players (a Swing game's, a couples
+    match's: players, or couples in the consultation phase)."""
+    out: list[dict[str, Any]] = []
+    for table, (event, r, i) in t.live_tables().items():
+        m = t.bracket(event).rounds[r][i]
+        out.append({"event": event, "round": r, "table": table, "a": m.a, "b": m.b,
+                    "winner": None})
+    swing = t.events.swing
+    if swing is not None:
+        for g in swing.games:
+            if g.winner is None:
+                out.append({"event": "swing", "round": swing.swing.round_no - 1,
+                            "table": g.table, "a": g.a, "b": g.b, "winner": None})
+    couples = t.events.couples
+    if couples is not None:
+        for e in couples.encounters:
+            enc = e.encounter()
+            for (phase, k), at in e.tables.items():
+                if (phase, k) not in e.winners:
+                    x, y = enc.phases[phase][k]
+                    out.append({"event": "couples", "round": e.round, "table": at,
+                                "a": x, "b": y, "winner": None})
+    out.sort(key=lambda x: x["table"])
+    return out
+
+
 def player_results(t: Tournament) -> list[dict[str, Any]]:
     """Every player's matches, in order: event, round (1-based), opponent,
     result (won/lost/bye), score from the player's side, source."""

@@ -55,7 +55,8 @@ const SHEET_BLOCK = 8;
  *   consolation: (Bracket|null), matches: RoomMatch[], server_ms: number, late: Late[],
  *   committee: {id: number, name: string}[], appeals: Appeal[],
  *   champions: Object<string, (string|null)>, standings: RoomStanding[], registered: string[],
- *   result_order: Array<[string, number, number]>}} Room
+ *   result_order: Array<[string, number, number]>,
+ *   seats?: import("./standings-strings.js").SeatedMatch[]}} Room
  * @typedef {{id: string, pages: number}} View
  */
 
@@ -385,8 +386,8 @@ function renderSearch(room) {
   const query = box.value.trim();
   node.hidden = !query;
   if (!query) return;
-  const found = findSeats(room.matches, query);
-  const eventName = (/** @type {string} */ e) => t(e === "main" ? "room.main" : "room.consolation");
+  const found = findSeats(room.seats || room.matches, query);
+  const eventName = (/** @type {string} */ e) => t("st.event." + e);
   list.replaceChildren(...(found.length ? found.map((s) => h("li", {}, h("span", { class: "tn" }, String(s.table)),
     t("st.search_row", { name: s.name, table: s.table, vs: s.vs, event: eventName(s.event), n: s.round + 1 })))
     : [h("li", {}, t("st.search_none"))]));

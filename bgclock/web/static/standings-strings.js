@@ -75,7 +75,7 @@ export function i18n() {
 }
 
 /**
- * @typedef {{event: string, round: number, match: number, table: (number|null),
+ * @typedef {{event: string, round: number, match?: number, table: (number|null),
  *   a: (string|null), b: (string|null), winner: (string|null)}} SeatedMatch
  * @typedef {{name: string, table: number, vs: string, event: string, round: number}} Seat
  */

@@ -2,7 +2,8 @@
 /* bgclock dashboard: the tournament's end and the wall (issue 19 §4), a
  * section of the tournament screen (tourney.js).
  *
- * "Where do I play?" (part of a name -> table, opponent, event, round), the
+ * "Where do I play?" (part of a name -> table, opponent, event, round; every
+ * event's tables: the state's ``seats``), the
  * printable standings and wall pairings in the director's language, the
  * exports of the standings and of every player's results, and the prize list
  * per event (one prize per line, 1st place first), saved as the tournament's
@@ -16,7 +17,8 @@ const EVENTS = ["main", "consolation", "last_chance", "swing", "couples"];
 
 /**
  * @typedef {import("./standings-strings.js").SeatedMatch} SeatedMatch
- * @typedef {{tournament_id: number, matches: SeatedMatch[], prizes?: Object<string, string[]>,
+ * @typedef {{tournament_id: number, matches: SeatedMatch[], seats?: SeatedMatch[],
+ *   prizes?: Object<string, string[]>,
  *   consolation: (object|null), swing?: (object|null), couples?: (object|null)}} StandingsState
  * @typedef {function(string, string, any=, string=): Promise<void>} Act
  */
@@ -64,8 +66,9 @@ export function standingsSection(st, act, key) {
   const box = /** @type {HTMLInputElement} */ (h("input", { id: "st-search", type: "search", maxlength: "100",
     autocomplete: "off", placeholder: t("st.search_help") }));
   box.value = query;
-  box.addEventListener("input", () => { query = box.value; showSeats(st.matches, list); });
-  showSeats(st.matches, list);
+  const where = st.seats || st.matches;
+  box.addEventListener("input", () => { query = box.value; showSeats(where, list); });
+  showSeats(where, list);
   const prizes = h("div", { class: "st-prizes" });
   for (const e of prizeEvents(st)) {
     const id = "st-prizes-" + e;
