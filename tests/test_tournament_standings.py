@@ -142,6 +142,27 @@ def test_swing_players_out_in_one_round_with_equal_vp_share_the_place() -> None:
     assert s.in_play == ("A", "C") and not s.complete
 
 
+def test_swing_places_below_the_players_in_play_while_it_runs() -> None:
+    players = ["A", "B", "C", "D", "E", "F"]
+    history = [{n: 100 for n in players},
+               {"A": 200, "B": 0, "C": 150, "D": 50, "E": 100, "F": 100},
+               {"A": 300, "B": 0, "C": 0, "D": 0, "E": 150, "F": 150}]
+    s = swing_standings(players, history, None)
+    # three in play hold 1-3; C (150 VP at round 2's start) 4th, D 5th, B 6th
+    assert _labels(s) == {"C": "4", "D": "5", "B": "6"}
+    assert s.in_play == ("A", "E", "F")
+
+
+def test_a_player_who_withdraws_is_placed_by_the_match_forfeited() -> None:
+    t = _run([{"do": "settings", "seed": 3}, *_players(4), {"do": "draw"}])
+    m = t.bracket("main").rounds[0][0]
+    quitter = next(p for p in t.players if p.name == m.a)
+    t, _ = t.after({"do": "withdraw", "player": quitter.id})
+    main = final_standings(t).event("main")
+    assert main is not None and main.place_of(quitter.name) is not None
+    assert main.place_of(quitter.name).label == "3–4"  # type: ignore[union-attr]
+
+
 def test_couples_keep_the_order_and_ties_of_their_standings() -> None:
     rows = [{"couple": "X", "encounters": 2, "matches": 7, "points": 5},
             {"couple": "Y", "encounters": 1, "matches": 5, "points": 0},
@@ -252,6 +273,13 @@ def test_swing_places_each_player_once(n: int, seed: int) -> None:
     assert s.placings[0].names == (swing.winner,)
     taken = [k for p in s.placings for k in range(p.first, p.last + 1)]
     assert sorted(taken) == list(range(1, n + 1))
+    # part-way through: the players in play hold the top places, the others tile the rest
+    for cut in range(1, len(history)):
+        part = swing_standings(names, history[:cut], None)
+        held = [k for p in part.placings for k in range(p.first, p.last + 1)]
+        assert sorted(held) == list(range(len(part.in_play) + 1, n + 1))
+        assert sorted([x for p in part.placings for x in p.names] + list(part.in_play)) \
+            == sorted(names)
 
 
 def test_where_do_i_play_lists_every_event_at_its_tables() -> None:

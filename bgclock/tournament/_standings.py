@@ -137,7 +137,8 @@ def swing_standings(players: Sequence[str], history: Sequence[Mapping[str, int]]
                 out_at[name] = (k, before[name])
     placings: list[Placing] = []
     ranked = sorted(out_at.items(), key=lambda kv: (-kv[1][0], -kv[1][1], kv[0]))
-    placed = 1 if winner is not None else len(players) - len(out_at) + 1
+    # the places above the eliminated: the winner's, or every player in play
+    first = len(players) - len(out_at) + 1
     if winner is not None:
         placings.append(Placing(first=1, last=1, names=(winner,)))
     i = 0
@@ -146,10 +147,9 @@ def swing_standings(players: Sequence[str], history: Sequence[Mapping[str, int]]
         while j < len(ranked) and ranked[j][1] == ranked[i][1]:
             j += 1
         names = tuple(n for n, _ in ranked[i:j])
-        first = placed + 1 if winner is not None else placed
         placings.append(Placing(first=first, last=first + len(names) - 1, names=names,
                                 lost_in=ranked[i][1][0] - 1))
-        placed = first + len(names) - 1
+        first += len(names)
         i = j
     in_play = tuple(n for n in players if n not in out_at and n != winner)
     return EventStandings(event="swing", placings=tuple(placings), in_play=in_play,
@@ -165,7 +165,7 @@ def couples_standings(rows: Sequence[Mapping[str, Any]], *, complete: bool,
     if not complete:
         return EventStandings(event="couples", in_play=tuple(str(r["couple"]) for r in rows))
     groups: list[tuple[Any, list[str]]] = []
-    for k, row in enumerate(rows):
+    for row in rows:
         if "place" in row:
             tie: Any = ("place", row["place"])
         else:
@@ -174,7 +174,6 @@ def couples_standings(rows: Sequence[Mapping[str, Any]], *, complete: bool,
             groups[-1][1].append(str(row["couple"]))
         else:
             groups.append((tie, [str(row["couple"])]))
-        del k
     placings: list[Placing] = []
     at = 1
     for _, names in groups:
