@@ -3,12 +3,13 @@ the printable standings and wall pairings at 1366x768, the wall pairings
 printed to PDF, the room display at 1920x1080 with its champion, its welcome
 view before round 1 and "Dove gioco?", and the dashboard's search.
 
-Debian's chromium only; skipped without it.  The screenshots go to
-``docs/screenshots/``.
+Debian's chromium only; skipped without it.  ``BGCLOCK_SHOTS=docs/screenshots``
+refreshes the docs' pictures.
 """
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -25,11 +26,17 @@ pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing"),
     pytest.mark.flaky(reruns=2, reruns_delay=1),
 ]
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+#: BGCLOCK_SHOTS=docs/screenshots refreshes the docs' pictures.
+SHOTS = os.environ.get("BGCLOCK_SHOTS")
 LAPTOP = {"width": 1366, "height": 768}
 ROOM = {"width": 1920, "height": 1080}
 NAMES = ["Giulia Bianchi", "Marco Rossi", "Luca Esposito", "Sara Romano", "Paolo Colombo",
          "Anna Ricci", "Franco Marino", "Elena Greco"]
+
+
+def _shot(page: Any, name: str, *, full_page: bool = False) -> None:
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/{name}", full_page=full_page)
 
 
 def _field(live: LiveServer, name: str, names: list[str]) -> str:
@@ -78,7 +85,7 @@ def test_standings_and_wall_pairings_in_italian_printed_and_the_champion_in_the_
     first = st.locator("#st-main ~ table tbody tr").first
     assert first.inner_text().split("\t") == ["1", champion, "€ 200 e coppa"]
     assert st.locator("text=Consolazione progressiva").count() == 1
-    st.screenshot(path=str(SHOTS / "standings-1366x768-it.png"), full_page=True)
+    _shot(st, "standings-1366x768-it.png", full_page=True)
     if AXE.exists():
         assert axe(st) == []
 
@@ -90,7 +97,7 @@ def test_standings_and_wall_pairings_in_italian_printed_and_the_champion_in_the_
     assert by_table == sorted(by_table, key=int) and len(by_table) == 4
     by_name = wall.locator("table").nth(1).locator("tbody tr td:first-child").all_inner_texts()
     assert by_name == sorted(NAMES, key=str.casefold)
-    wall.screenshot(path=str(SHOTS / "pairings-1366x768-it.png"), full_page=True)
+    _shot(wall, "pairings-1366x768-it.png", full_page=True)
     if AXE.exists():
         assert axe(wall) == []
     pdf = tmp_path / "pairings.pdf"
@@ -101,8 +108,9 @@ def test_standings_and_wall_pairings_in_italian_printed_and_the_champion_in_the_
                         str(tmp_path / "page")], check=True, timeout=60)
         made = sorted(tmp_path.glob("page-*.png"))
         assert len(made) == 2  # by table on page 1, by name on page 2
-        shutil.copy(made[0], SHOTS / "pairings-a4-it-page1.png")
-        shutil.copy(made[1], SHOTS / "pairings-a4-it-page2.png")
+        if SHOTS:
+            shutil.copy(made[0], f"{SHOTS}/pairings-a4-it-page1.png")
+            shutil.copy(made[1], f"{SHOTS}/pairings-a4-it-page2.png")
 
     sheet = pages.open(f"{live.url}{base}/draw/main.html?{key}", LAPTOP)
     sheet.wait_for_selector(".c")
@@ -116,7 +124,7 @@ def test_standings_and_wall_pairings_in_italian_printed_and_the_champion_in_the_
         return Math.abs((cr.top + cr.bottom) / 2 - (b.top + b.bottom) / 2);
     })""")
     assert level and max(level) < 2
-    sheet.screenshot(path=str(SHOTS / "drawsheet-1366x768-connectors.png"), full_page=True)
+    _shot(sheet, "drawsheet-1366x768-connectors.png", full_page=True)
 
     room_url = live.api("GET", f"{base}/state")["room_url"]
     room = pages.open(room_url + "&lang=it&view=champion", ROOM)
@@ -124,7 +132,7 @@ def test_standings_and_wall_pairings_in_italian_printed_and_the_champion_in_the_
                 "document.querySelector('.room-champ') !== null")
     assert room.locator(".room-champ").inner_text() == "★ " + champion
     assert room.locator("#h-champion").inner_text() == "Campione"
-    room.screenshot(path=str(SHOTS / "room-1920x1080-champion.png"))
+    _shot(room, "room-1920x1080-champion.png")
     if AXE.exists():
         assert axe(room) == []
     # the results: by event with headings, the newest first in each
@@ -146,7 +154,7 @@ def test_the_room_welcomes_before_round_1_and_finds_where_a_player_plays(
                 "document.querySelectorAll('#room-registered li').length === 6")
     assert room.locator("#room-welcome-count").inner_text() == "6 giocatori iscritti"
     assert room.locator("#v-tables").is_hidden()  # no empty grid
-    room.screenshot(path=str(SHOTS / "room-1920x1080-welcome.png"))
+    _shot(room, "room-1920x1080-welcome.png")
     if AXE.exists():
         assert axe(room) == []
     # two late-arrival slots: open ones read as such, not as byes
@@ -175,7 +183,7 @@ def test_the_room_welcomes_before_round_1_and_finds_where_a_player_plays(
     found = room.locator("#room-found").inner_text()
     assert f"{who}: tavolo {live_match['table']} · contro {live_match['b']}" in found
     assert "Main · turno 1" in found
-    room.screenshot(path=str(SHOTS / "room-1920x1080-search.png"))
+    _shot(room, "room-1920x1080-search.png")
 
     d = pages.open(live.director_url() + "&lang=it", LAPTOP)
     d.click("#btn-tourney")
@@ -194,7 +202,8 @@ def test_the_room_welcomes_before_round_1_and_finds_where_a_player_plays(
              "!document.querySelector('#tourney .msg').classList.contains('err') && "
              "document.querySelector('#tourney .msg').textContent !== ''")
     assert live.api("GET", f"{base}/state")["prizes"] == {"main": ["€ 100", "€ 50"]}
-    d.locator("#st-section").screenshot(path=str(SHOTS / "dashboard-standings-it.png"))
+    if SHOTS:
+        d.locator("#st-section").screenshot(path=f"{SHOTS}/dashboard-standings-it.png")
     if AXE.exists():
         d.focus("#st-search")  # no refresh re-renders the screen under axe
         assert axe(d) == []
