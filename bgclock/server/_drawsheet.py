@@ -4,9 +4,10 @@
 bracket order (round, then match): its table, players, winner and how the
 result came in.  ``draw_csv`` and ``draw_json`` are the exports;
 ``draw_html`` is a printable draw sheet of one event: one column per round,
-each match a box at the height of the two it comes from, for A4 landscape
-(A3 when the bracket has more than 32 slots), the way a draw sheet hangs on
-the wall.
+each match a box level with the two it comes from and joined to them by a
+connector line, for A4 landscape (A3 when the bracket has more than 32
+slots), the way a draw sheet hangs on the wall; an open late-arrival slot is
+written as such, not as a bye.
 """
 
 from __future__ import annotations
@@ -78,28 +79,55 @@ CSS = """
 body { font: 10pt/1.25 system-ui, sans-serif; color: #000; background: #fff; margin: 0; }
 .big { page: big; }
 h1 { font-size: 16pt; margin: 0 0 2mm; }
-p.meta { margin: 0 0 4mm; color: #333; }
-.draw { display: flex; gap: 4mm; align-items: stretch; }
-.round { display: flex; flex-direction: column; justify-content: space-around; flex: 1;
-  min-width: 0; }
-.round h2 { font-size: 10pt; text-align: center; margin: 0 0 2mm; }
-.m { border: 0.3mm solid #000; margin: 1mm 0; padding: 0.6mm 1.2mm; break-inside: avoid; }
+p.meta { margin: 0 0 3mm; color: #333; }
+.heads, .draw { display: grid; grid-template-columns: var(--cols); column-gap: 0; }
+.heads h2 { font-size: 10pt; text-align: center; margin: 0 0 1mm; }
+.draw { grid-template-rows: repeat(var(--units), 1fr); height: var(--height); }
+.m { border: 0.3mm solid #000; padding: 0.3mm 1.2mm; align-self: center; min-width: 0;
+  font-size: var(--font); line-height: 1.2; background: #fff; }
 .m div { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .m .w { font-weight: 700; }
-.m .n { font-size: 7pt; color: #444; }
+.m .n { font-size: 0.75em; color: #444; }
+.m .late { font-style: italic; color: #444; }
+.c { position: relative; min-width: 0; }
+.c::before { content: ""; position: absolute; left: 0; width: 50%; top: 25%; bottom: 25%;
+  border: 0.3mm solid #000; border-left: 0; }
+.c::after { content: ""; position: absolute; left: 50%; right: 0; top: 50%;
+  border-top: 0.3mm solid #000; }
 @media screen { body { margin: 8mm; } }
 """
 
+#: The drawing's height (mm) on A4 and A3 landscape, under the title lines.
+HEIGHT_MM = {False: 165, True: 250}
+
 
 def draw_html(name: str, event: str, state: Tournament) -> str:
-    """A printable draw sheet of one event."""
+    """A printable draw sheet of one event: a grid whose rows are half
+    first-round matches, each match spanning the rows of the two it comes
+    from (so it sits level with them), with a connector from the two to it.
+    An open late-arrival slot is written as such, not as a bye."""
     bracket = state.bracket(event)
     label = "Main" if event == "main" else "Progressive consolation"
-    cols = []
+    big = bracket.size > 32
+    units = max(bracket.size, 2)
+    box_mm = HEIGHT_MM[big] / max(units // 2, 1)
+    font_pt = max(5.0, min(10.0, box_mm / 3.9 / 0.3528))
+    late_open = (event == "main" and state.main is not None and state.main.late_open)
+    late = set(state.main.late_positions) if late_open and state.main is not None else set()
     last = len(bracket.rounds) - 1
+    heads: list[str] = []
+    cells: list[str] = []
+    col = 1
     for r, matches in enumerate(bracket.rounds):
         title = "Final" if r == last and r > 0 else f"Round {r + 1}"
-        boxes = []
+        span = 2 ** (r + 1)
+        if r > 0:  # the connectors from round r-1 into round r
+            heads.append("<div></div>")
+            for i in range(len(matches)):
+                cells.append(f'<div class="c" style="grid-column:{col};grid-row:'
+                             f'{i * span + 1} / span {span}"></div>')
+            col += 1
+        heads.append(f"<h2>{title}</h2>")
         for i, m in enumerate(matches):
             result = state.results.get((event, r, i)) or {}
             table = state.tables.get((event, r, i))
@@ -111,21 +139,33 @@ def draw_html(name: str, event: str, state: Tournament) -> str:
             if result.get("source") in ("disqualified", "withdrawn"):
                 note.append(str(result["source"]))
 
-            def line(who: str | None, m: Any = m, r: int = r) -> str:
+            def line(who: str | None, pos: int, m: Any = m, r: int = r) -> str:
+                if who is None and r == 0 and pos in late:
+                    return '<div class="late">late arrival</div>'
                 text = who or ("bye" if r == 0 else "")
                 cls = ' class="w"' if who is not None and who == m.winner else ""
                 return f"<div{cls}>{escape(text) or '&nbsp;'}</div>"
 
-            boxes.append(f'<div class="m">{line(m.a)}{line(m.b)}'
+            cells.append(f'<div class="m" style="grid-column:{col};grid-row:{i * span + 1} / '
+                         f'span {span}">{line(m.a, 2 * i)}{line(m.b, 2 * i + 1)}'
                          f'<div class="n">{escape(" · ".join(note)) or "&nbsp;"}</div></div>')
-        cols.append(f'<section class="round"><h2>{title}</h2>{"".join(boxes)}</section>')
-    champion = bracket.champion if hasattr(bracket, "champion") else None
+        col += 1
+    champion = bracket.champion
     if champion:
-        cols.append('<section class="round"><h2>Winner</h2>'
-                    f'<div class="m"><div class="w">{escape(champion)}</div></div></section>')
-    big = " big" if bracket.size > 32 else ""
+        heads.append("<div></div><h2>Winner</h2>")
+        cells.append(f'<div class="c one" style="grid-column:{col};grid-row:1 / span {units}">'
+                     "</div>")
+        cells.append(f'<div class="m" style="grid-column:{col + 1};grid-row:1 / span {units}">'
+                     f'<div class="w">{escape(champion)}</div></div>')
+        col += 2
+    rounds = len(bracket.rounds) + (1 if champion else 0)
+    cols = " ".join(["minmax(0, 1fr)"] + ["6mm minmax(0, 1fr)"] * (rounds - 1))
+    style = (f"--cols:{cols};--units:{units};--height:{HEIGHT_MM[big]}mm;"
+             f"--font:{font_pt:.1f}pt")
     return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<title>{escape(name)} · {label}</title><style>{CSS}</style></head>"
-            f'<body class="{big.strip()}"><h1>{escape(name)} · {label}</h1>'
+            f"<title>{escape(name)} · {label}</title><style>{CSS}"
+            ".c.one::before { top: 50%; bottom: auto; border: 0; }</style></head>"
+            f'<body class="{"big" if big else ""}"><h1>{escape(name)} · {label}</h1>'
             f'<p class="meta">{bracket.size} slots · seed {state.seed}</p>'
-            f'<main class="draw">{"".join(cols)}</main></body></html>')
+            f'<div class="heads" style="{style}">{"".join(heads)}</div>'
+            f'<main class="draw" style="{style}">{"".join(cells)}</main></body></html>')

@@ -16,6 +16,7 @@ from ._bodies import Adjudicate, Board, NewTournament, TablePatch, TableSpecBody
 from ._limits import MAX_ID
 from ._protocol import AnyCommand, Handle, Hello, Ping, Summon, Sync
 from ._schema import components
+from ._standings import openapi_paths as standings_paths
 from ._tourney_bodies import TOURNEY_REQUESTS
 
 #: Every input declared in msgspec, by the component it is published as.
@@ -156,6 +157,7 @@ def openapi() -> dict[str, Any]:
                 body=_ref("Adjudicate"), params=tab)},
             **_tournament_paths(),
             **_desk_paths(),
+            **standings_paths(_ok, _errors, _op, _ref),
             **_contest_paths(),
             "/api/tables/{table_id}/next-match": {"post": _op(
                 "the table's next match: the finished match's log is archived and a fresh "

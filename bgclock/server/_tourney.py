@@ -53,7 +53,7 @@ from starlette.responses import JSONResponse, Response
 
 from bgclock.core import PRESETS, MatchState
 from bgclock.store import NotFound, StoredAction, StoreError, TableSpec
-from bgclock.tournament import ContestError, InvalidContest, Tournament
+from bgclock.tournament import ContestError, InvalidContest, Tournament, seats
 from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME, RESULT_SOURCES
 
 from ._desk import ROUTES as DESK_ROUTES
@@ -61,6 +61,8 @@ from ._desk import LateDesk, late_view
 from ._limits import BodyTooLarge, LimitError, check_id, check_name, read_bounded
 from ._protocol import ProtocolError
 from ._schema import BodyError, decode_body
+from ._standings import ROUTES as STANDINGS_ROUTES
+from ._standings import room_standings
 from ._tourney_bodies import (
     ArriveBody,
     CheckInBody,
@@ -566,6 +568,7 @@ async def _hub(server: Server, request: Request) -> TournamentHub:
 def _state(server: Server, request: Request, hub: TournamentHub) -> dict[str, Any]:
     room = server.tourneys.room_token(hub.id)
     return {**hub.view(), "late": late_view(server, hub), "tournament_id": hub.id,
+            "seats": seats(hub.state),
             "room_url": f"{server.base_url(request)}/room/{hub.id}?token={room}"}
 
 
@@ -850,7 +853,7 @@ async def room_json(request: Request) -> Response:
                          "main": state["main"], "consolation": state["consolation"],
                          "matches": live, "server_ms": server.clock.now_ms(),
                          "late": late_view(server, hub), "committee": state["committee"],
-                         "appeals": state["appeals"]})
+                         "appeals": state["appeals"], **room_standings(hub.state)})
 
 
 async def room_page(request: Request) -> Response:
@@ -885,4 +888,5 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("/corrections", "POST", post_correction),
     ("/clashes/{clash}/dismiss", "POST", post_dismiss_clash),
     *DESK_ROUTES,
+    *STANDINGS_ROUTES,
 ]

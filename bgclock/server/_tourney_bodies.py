@@ -27,6 +27,7 @@ from bgclock.tournament._running import (
     MAX_SEED,
     MAX_TABLE_NUMBER,
 )
+from bgclock.tournament._standings import MAX_PRIZE_TEXT, MAX_PRIZES
 from bgclock.tournament._swing import MAX_VP
 
 from ._schema import PRINTABLE
@@ -333,13 +334,24 @@ class CouplesCorrectionBody(Struct, **_OPTS):
     reason: Reason | None | UnsetType = UNSET
 
 
+# ------------------------------------------------------------ the prize list (``_standings``)
+
+class PrizesBody(Struct, **_OPTS):
+    """``POST .../prizes``: one event's prize per place, 1st first ("" for none)."""
+
+    event: Literal["main", "consolation", "last_chance", "swing", "couples"]
+    prizes: Annotated[list[Annotated[str, Meta(max_length=MAX_PRIZE_TEXT, pattern=PRINTABLE)]],
+                      Meta(max_length=MAX_PRIZES, description="an amount or a prize per "
+                           "place, 1st first")]
+
+
 #: Every tournament body, as published in ``/openapi.json``.
 TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, PlayerBody, CheckInBody, DrawBody,
                     ArriveBody, RoundBody, ResultBody, CorrectionBody, DismissBody,
                     AbsentBody, SheetBody, TableSheetBody, CommitteeBody, AppealBody,
                     DecisionBody, SwingClockOverride, SwingBody, SwingRoundBody,
                     SwingResultBody, SwingCorrectionBody, CoupleBody, CouplesBody,
-                    CouplesPhaseBody, CouplesResultBody, CouplesCorrectionBody)
+                    CouplesPhaseBody, CouplesResultBody, CouplesCorrectionBody, PrizesBody)
 
 
 def choices_of(struct: type[Struct]) -> dict[str, tuple[Any, ...]]:

@@ -32,6 +32,18 @@ from ._running import (
     RoundSettings,
     Tournament,
 )
+from ._standings import (
+    STANDING_EVENTS,
+    EventStandings,
+    Placing,
+    Standings,
+    bracket_standings,
+    couples_standings,
+    player_results,
+    seats,
+    swing_standings,
+)
+from ._standings import standings as final_standings
 from ._swing import (
     RESULTS,
     GameOutcome,
@@ -49,4 +61,7 @@ __all__ = [
     "InvalidContest", "LateArrival", "LateState", "MainDraw", "Match", "RoundOutcome", "Swing",
     "Standing", "SwingGame", "bracket_size", "cpp_for_round", "first_match_losers", "schedule",
     "simulate", "spread", "standings", "swing_game_result",
+    # the tournament's end (issue 19 §4)
+    "STANDING_EVENTS", "EventStandings", "Placing", "Standings", "bracket_standings",
+    "couples_standings", "final_standings", "player_results", "seats", "swing_standings",
 ]

@@ -61,6 +61,7 @@ from ._errors import IllegalContest, InvalidContest
 from ._events import EVENT_ACTIONS, Events
 from ._late import LateArrival
 from ._sheets import Settlement, Sheet, parse_sheet, settle
+from ._standings import set_prizes
 
 #: Who keeps time at a round's tables.
 CLOCK_POLICIES: Final = ("required", "on_request", "none")
@@ -83,7 +84,9 @@ ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arriv
                   # late arrivals at a match, score sheets, the ruling committee
                   "absent", "disqualify", "sheet", "committee", "appeal", "decide",
                   # a table's final result that disagrees with the one held
-                  "clash", "dismiss_clash")
+                  "clash", "dismiss_clash",
+                  # the prize list (issue 19 §4, ``_standings``)
+                  "prizes")
 MAX_CLASHES: Final = 4096
 MAX_MATCH_LABEL: Final = 200
 
@@ -221,6 +224,8 @@ class Tournament:
     clashes: list[dict[str, Any]] = field(default_factory=list)
     #: The Swing and couples events (issue 13), folded from the same log.
     events: Events = field(default_factory=Events)
+    #: The director's prize list: event -> prize per place, 1st first (``_standings``).
+    prizes: dict[str, list[str]] = field(default_factory=dict)
     #: Actions folded so far.
     count: int = 0
     #: Registered players by name (the names are unique): a lookup per
@@ -362,6 +367,7 @@ class Tournament:
                           for pid in self.committee],
             "appeals": [dict(x) for x in self.appeals],
             "clashes": [dict(x) for x in self.clashes],
+            "prizes": {k: list(v) for k, v in self.prizes.items()},
             "actions": self.count,
             **self.events.to_dict(),
         }
@@ -926,6 +932,12 @@ class Tournament:
         clash["dismissed"] = {"reason": reason}
         return {"clash": number}
 
+    # ------------------------------------------------ the prize list
+
+    def _prizes(self, a: Mapping[str, Any]) -> dict[str, Any]:
+        """An event's prize list (``_standings.set_prizes``)."""
+        return set_prizes(self.prizes, a)
+
     # ------------------------------------------------------------ settling
 
     def _in_draw(self, name: str) -> bool:
@@ -974,7 +986,7 @@ HANDLERS: Final[dict[str, Callable[[Tournament, Mapping[str, Any]], dict[str, An
     "disqualify": Tournament._disqualify, "sheet": Tournament._sheet,
     "committee": Tournament._committee, "appeal": Tournament._appeal,
     "decide": Tournament._decide, "clash": Tournament._clash,
-    "dismiss_clash": Tournament._dismiss_clash,
+    "dismiss_clash": Tournament._dismiss_clash, "prizes": Tournament._prizes,
 }
 assert set(HANDLERS) == set(ACTIONS)
 #: The actions after which a withdrawn player's matches and the consolation's

@@ -6,9 +6,13 @@
  * the latest results, the late arrivals' countdowns, the ruling committee
  * and its appeals, and each event's draw sheet.  A view too long for the
  * screen is shown a page at a time (a draw sheet: a block of 8 first-round
- * matches with the rounds they lead to).  ``?view=tables|names|results|late|
- * committee|main|consolation`` pins a view (``&page=N``), ``?rotate=0``
- * stops the rotation.
+ * matches with the rounds they lead to).  Before round 1 a welcome view
+ * lists the registered players; once the Main is decided the champion view
+ * leads (with the consolation's and the Main's places).  ``?view=champion|
+ * welcome|tables|names|results|late|committee|main|consolation`` pins a view
+ * (``&page=N``), ``?rotate=0`` stops the rotation.  "Where do I play?" (the
+ * header's search) shows a player's table, opponent, event and round above
+ * the view while something is typed.
  *
  * Opened with the tournament's room token (or the director's key); it reads
  * /api/tournaments/{id}/room.json every POLL_MS (a room has no WebSocket:
@@ -16,7 +20,9 @@
  * late counts down in between. */
 import { i18n } from "./tourney-strings.js";
 import { mmss } from "./tourney-desk.js";
+import { findSeats, firstMatchLosers, i18n as standingsStrings, resultText } from "./standings-strings.js";
 
+standingsStrings();
 const I18N = i18n();
 const t = I18N.t;
 const POLL_MS = 2000;
@@ -28,12 +34,16 @@ const SHEET_BLOCK = 8;
 
 /**
  * @typedef {{a: (string|null), b: (string|null), winner: (string|null)}} BracketMatch
- * @typedef {{size: number, rounds: BracketMatch[][]}} Bracket
+ * @typedef {{size: number, rounds: BracketMatch[][], late_slots?: number[],
+ *   late_open?: boolean}} Bracket
  * @typedef {{phase: string, score: number[], on_turn: (string|null), reserve_ms: number[],
  *   length: number, at_ms: number}} LiveClock
  * @typedef {{event: string, round: number, match: number, table: number, a: (string|null),
  *   b: (string|null), winner: (string|null), clock: string, live: (LiveClock|null),
- *   result: (Object<string, any>|null)}} RoomMatch
+ *   result: (Object<string, any>|null), length?: number}} RoomMatch
+ * @typedef {{label: string, names: string[], first: number}} RoomPlacing
+ * @typedef {{event: string, complete: boolean, champion: (string|null),
+ *   placings: RoomPlacing[], in_play: string[]}} RoomStanding
  * @typedef {{points: number, score: number[], over: boolean, arrived: boolean,
  *   next_point_ms: (number|null), out_ms: (number|null), at_ms: number}} LateCount
  * @typedef {{event: string, round: number, match: number, table: (number|null),
@@ -43,7 +53,10 @@ const SHEET_BLOCK = 8;
  *   panel: number[], decision: (string|null)}} Appeal
  * @typedef {{tournament: {id: number, name: string}, main: (Bracket|null),
  *   consolation: (Bracket|null), matches: RoomMatch[], server_ms: number, late: Late[],
- *   committee: {id: number, name: string}[], appeals: Appeal[]}} Room
+ *   committee: {id: number, name: string}[], appeals: Appeal[],
+ *   champions: Object<string, (string|null)>, standings: RoomStanding[], registered: string[],
+ *   result_order: Array<[string, number, number]>,
+ *   seats?: import("./standings-strings.js").SeatedMatch[]}} Room
  * @typedef {{id: string, pages: number}} View
  */
 
@@ -99,6 +112,10 @@ function normalise(data) {
   data.late = data.late || [];
   data.committee = data.committee || [];
   data.appeals = data.appeals || [];
+  data.champions = data.champions || {};
+  data.standings = data.standings || [];
+  data.registered = data.registered || [];
+  data.result_order = data.result_order || [];
   return data;
 }
 
@@ -135,11 +152,17 @@ function liveMatches(room) {
 }
 
 /**
+ * The decided matches by event (the Main first), newest first in each (the
+ * order the results came in; a result without one by round).
  * @param {Room} room
  * @returns {RoomMatch[]}
  */
 function results(room) {
-  return room.matches.filter((m) => m.winner).sort((x, y) => (y.round - x.round) || (x.table - y.table));
+  /** @type {Map<string, number>} */
+  const order = new Map(room.result_order.map((k, n) => [k.join(":"), n]));
+  const when = (/** @type {RoomMatch} */ m) => order.get(m.event + ":" + m.round + ":" + m.match) ?? m.round;
+  return room.matches.filter((m) => m.winner)
+    .sort((x, y) => (Number(x.event !== "main") - Number(y.event !== "main")) || (when(y) - when(x)) || (x.table - y.table));
 }
 
 /**
@@ -172,10 +195,14 @@ function byName(room) {
       if (champ) champ.status = event === "main" ? "champion" : champ.status;
     }
   }
+  const first = firstMatchLosers(room.main);
   for (const p of out.values()) {
     if (p.status === "champion") continue;
     const outMain = lost.has("main:" + p.name);
-    if (outMain && (!inCons.has(p.name) || lost.has("consolation:" + p.name))) p.status = "out";
+    if (!outMain) continue;
+    // a first-match loser goes on to the consolation: not out before it is drawn
+    if (!room.consolation && first.has(p.name)) p.status = "waiting_cons";
+    else if (!inCons.has(p.name) || lost.has("consolation:" + p.name)) p.status = "out";
   }
   for (const m of liveMatches(room)) {
     for (const [p, o] of [[m.a, m.b], [m.b, m.a]]) {
@@ -210,9 +237,12 @@ function sheetPages(b) {
  */
 function views(room) {
   const pages = (/** @type {number} */ n, /** @type {number} */ per) => Math.ceil(n / per);
+  const started = room.matches.length > 0;
   /** @type {View[]} */
   const all = [
-    { id: "tables", pages: Math.max(1, pages(liveMatches(room).length, TABLE_ROWS)) },
+    { id: "champion", pages: room.champions.main ? 1 : 0 },
+    { id: "welcome", pages: started ? 0 : Math.max(1, pages(room.registered.length, NAMES_PER_PAGE)) },
+    { id: "tables", pages: pages(liveMatches(room).length, TABLE_ROWS) },
     { id: "names", pages: pages(byName(room).length, NAMES_PER_PAGE) },
     { id: "results", pages: pages(results(room).length, TABLE_ROWS) },
     { id: "late", pages: pages(lates(room).length, LATE_ROWS) },
@@ -225,11 +255,11 @@ function views(room) {
 }
 
 const SECTIONS = /** @type {Object<string, string>} */ ({
-  tables: "v-tables", names: "v-names", results: "v-results", late: "v-late",
+  champion: "v-champion", welcome: "v-welcome", tables: "v-tables", names: "v-names", results: "v-results", late: "v-late",
   committee: "v-committee", main: "v-main", consolation: "v-cons"
 });
 const TITLES = /** @type {Object<string, string>} */ ({
-  tables: "room.tables", names: "roomx.names", results: "roomx.results", late: "roomx.late",
+  champion: "st.champion", welcome: "st.welcome", tables: "room.tables", names: "roomx.names", results: "roomx.results", late: "roomx.late",
   committee: "roomx.committee", main: "room.main", consolation: "room.consolation"
 });
 
@@ -280,7 +310,8 @@ function renderNames(room, page) {
       return h("li", {}, h("span", { class: "tn" }, String(p.table)), p.name + " ",
         h("span", { class: "vs" }, t("roomx.vs") + " " + p.vs));
     }
-    const status = p.status === "champion" ? "★ " + t("roomx.champion") : t("roomx." + p.status);
+    const status = p.status === "champion" ? "★ " + t("roomx.champion")
+      : p.status === "waiting_cons" ? t("st.waiting_cons") : t("roomx." + p.status);
     return h("li", {}, h("span", { class: "tn" }, "–"), p.name + " ", h("span", { class: "vs" }, "(" + status + ")"));
   }));
 }
@@ -292,15 +323,74 @@ function renderNames(room, page) {
 function renderResults(room, page) {
   const body = document.querySelector("#room-results tbody");
   if (!body) return;
-  body.replaceChildren(...pageOf(results(room), page, TABLE_ROWS).map((m) => {
+  /** @type {HTMLElement[]} */
+  const rows = [];
+  let heading = "";
+  for (const m of pageOf(results(room), page, TABLE_ROWS)) {
+    if (m.event !== heading) {
+      heading = m.event;
+      rows.push(h("tr", { class: "room-heading" }, h("th", { colspan: "4", scope: "colgroup" },
+        t(m.event === "main" ? "room.main" : "room.consolation"))));
+    }
     const loser = m.winner === m.a ? m.b : m.a;
     const r = m.result || {};
-    // the winner's points first, like the names
-    const score = Array.isArray(r.score) ? (m.winner === m.b ? r.score.slice().reverse() : r.score).join(" – ") : "";
-    const how = r.source === "disqualified" ? " (" + t("roomx.dq") + ")" : "";
-    return h("tr", {}, h("td", {}, String(m.table)), h("td", {}, eventRound(m)),
-      h("td", {}, "★ " + (m.winner || "") + " – " + (loser || "") + how), h("td", {}, score));
-  }));
+    rows.push(h("tr", {}, h("td", {}, String(m.table)), h("td", {}, eventRound(m)),
+      h("td", {}, "★ " + (m.winner || "") + " – " + (loser || "")), h("td", {}, resultText(m, r, t))));
+  }
+  body.replaceChildren(...rows);
+}
+
+/**
+ * The champion view: each event's champion, then the Main's places.
+ * @param {Room} room
+ */
+function renderChampion(room) {
+  const node = document.getElementById("room-champion");
+  if (!node) return;
+  const items = [];
+  const main = room.standings.find((s) => s.event === "main");
+  if (room.champions.main) items.push(h("p", { class: "room-champ" }, "★ " + room.champions.main));
+  for (const s of room.standings) {
+    if (s.event === "main" || !s.champion) continue;
+    items.push(h("p", { class: "room-champ-other" }, t("st.event." + s.event) + ": ★ " + s.champion));
+  }
+  if (main) {
+    const list = h("ol", { class: "room-places" });
+    for (const p of main.placings.slice(1, 4)) list.append(h("li", {}, h("span", { class: "tn" }, p.label), p.names.join(", ")));
+    items.push(list);
+  }
+  node.replaceChildren(...items);
+}
+
+/**
+ * Before round 1: the registered players, by name.
+ * @param {Room} room
+ * @param {number} page
+ */
+function renderWelcome(room, page) {
+  const count = document.getElementById("room-welcome-count");
+  if (count) count.textContent = t("st.registered", { n: room.registered.length });
+  const list = document.getElementById("room-registered");
+  if (list) list.replaceChildren(...pageOf(room.registered, page, NAMES_PER_PAGE).map((n) => h("li", {}, n)));
+}
+
+/**
+ * "Where do I play?": the players found, above the view.
+ * @param {Room} room
+ */
+function renderSearch(room) {
+  const box = /** @type {HTMLInputElement|null} */ (document.getElementById("room-search"));
+  const node = document.getElementById("v-search");
+  const list = document.getElementById("room-found");
+  if (!box || !node || !list) return;
+  const query = box.value.trim();
+  node.hidden = !query;
+  if (!query) return;
+  const found = findSeats(room.seats || room.matches, query);
+  const eventName = (/** @type {string} */ e) => t("st.event." + e);
+  list.replaceChildren(...(found.length ? found.map((s) => h("li", {}, h("span", { class: "tn" }, String(s.table)),
+    t("st.search_row", { name: s.name, table: s.table, vs: s.vs, event: eventName(s.event), n: s.round + 1 })))
+    : [h("li", {}, t("st.search_none"))]));
 }
 
 /**
@@ -362,11 +452,15 @@ function sheet(bracket, id, page) {
     const title = r === bracket.rounds.length - 1 && matches.length === 1 ? t("room.final") : t("room.round", { n: r + 1 });
     const list = h("ol", { class: "sheet-round" });
     const lo = Math.floor(from / 2 ** r), hi = Math.max(lo + 1, Math.ceil(to / 2 ** r));
-    for (const m of matches.slice(lo, hi)) {
-      const name = (/** @type {string|null} */ x) => x || (r === 0 ? t("trn.bye") : "\u00a0");
-      const side = (/** @type {string|null} */ x) => h("span", { class: m.winner && m.winner === x ? "won" : "" }, name(x));
-      list.append(h("li", {}, side(m.a), side(m.b)));
-    }
+    matches.slice(lo, hi).forEach((m, k) => {
+      const at = 2 * (lo + k);
+      const open = (/** @type {number} */ pos) => r === 0 && !!bracket.late_open && (bracket.late_slots || []).includes(pos);
+      const name = (/** @type {string|null} */ x, /** @type {number} */ pos) => x
+        || (open(pos) ? t("st.late_slot") : r === 0 ? t("trn.bye") : "\u00a0");
+      const side = (/** @type {string|null} */ x, /** @type {number} */ pos) => h("span", {
+        class: (m.winner && m.winner === x ? "won" : "") + (!x && open(pos) ? " late-slot" : "") }, name(x, pos));
+      list.append(h("li", {}, side(m.a, at), side(m.b, at + 1)));
+    });
     return h("div", { class: "sheet-col" }, h("h3", {}, title), list);
   });
   node.replaceChildren(...cols);
@@ -402,7 +496,10 @@ function render() {
     const node = document.getElementById(section);
     if (node) node.hidden = id !== cur.id;
   }
-  if (cur.id === "tables") renderTables(room, page);
+  renderSearch(room);
+  if (cur.id === "champion") renderChampion(room);
+  else if (cur.id === "welcome") renderWelcome(room, page);
+  else if (cur.id === "tables") renderTables(room, page);
   else if (cur.id === "names") renderNames(room, page);
   else if (cur.id === "results") renderResults(room, page);
   else if (cur.id === "late") renderLate(room, page);
@@ -420,9 +517,15 @@ function render() {
 function applyStrings() {
   document.documentElement.lang = I18N.lang;
   I18N.apply(document.body);
+  const box = document.getElementById("room-search");
+  if (box) box.setAttribute("placeholder", t("st.search_help"));
   render();
 }
 
+const searchBox = document.getElementById("room-search");
+if (searchBox) searchBox.addEventListener("input", () => render());
+const searchForm = document.querySelector("form.room-search");
+if (searchForm) searchForm.addEventListener("submit", (e) => e.preventDefault());
 const lang = document.getElementById("btn-lang");
 if (lang) lang.addEventListener("click", () => { I18N.setLang(I18N.lang === "en" ? "it" : "en"); applyStrings(); });
 if (pinned) view.view = 0;

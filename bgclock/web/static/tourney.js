@@ -11,6 +11,7 @@
 import { api, button, directorKey, h, mountScreen, tournamentHead } from "./screen-kit.js";
 import { i18n } from "./tourney-strings.js";
 import { clashSection, deskSections, matchButtons } from "./tourney-desk.js";
+import { standingsSection } from "./tourney-standings.js";
 
 const I18N = i18n();
 const t = I18N.t;
@@ -189,8 +190,11 @@ function drawSection() {
 function matchItem(event, r, i, m) {
   const st = /** @type {TourneyState} */ (screen.state);
   const at = st.matches.find((x) => x.event === event && x.round === r && x.match === i);
-  const name = (/** @type {string|null} */ x) => x || (r === 0 ? t("trn.bye") : t("trn.tbd"));
-  const item = h("li", {}, name(m.a) + " – " + name(m.b));
+  const lateOpen = (/** @type {number} */ pos) => event === "main" && r === 0 && !!st.main && !!st.main.late_open
+    && (st.main.late_slots || []).includes(pos);
+  const name = (/** @type {string|null} */ x, /** @type {number} */ pos) => x
+    || (lateOpen(pos) ? t("st.late_slot") : r === 0 ? t("trn.bye") : t("trn.tbd"));
+  const item = h("li", {}, name(m.a, 2 * i) + " – " + name(m.b, 2 * i + 1));
   if (at) item.append(" · " + t("trn.table", { n: at.table }) + " (" + t("trn.clock." + at.clock) + ")");
   if (m.winner) {
     const result = at && at.result;
@@ -230,6 +234,7 @@ function render() {
   if (clashes) node.append(clashes);
   node.append(room, settingsForm(), playersSection(), drawSection(), reason);
   if (screen.state.drawn) node.append(...deskSections(/** @type {any} */ (screen.state), act, directorKey));
+  if (screen.state.drawn) node.append(standingsSection(/** @type {any} */ (screen.state), act, directorKey));
 }
 
 /** Open or close the screen (the header's button). */
