@@ -17,7 +17,11 @@ one at a time, in arrival order, without locks.  A command is:
 Commands keep coming while a commit is in flight: the live match runs ahead
 of the disk by at most one batch, and ``committed_seq`` says how far the
 disk is.  Should a commit fail, the table is rebuilt from its committed
-prefix and the senders of the lost commands get a ``storage`` error.
+prefix and the senders of the lost commands get a ``storage`` error.  Every
+store call has a deadline (``Store.deadline_s``): a database that went silent
+fails the whole batch at once (``StoreUnavailable``), so a command's error
+comes within two deadlines (the batch ahead of it, then its own), and the
+next batch, once the database answers again, commits as usual.
 
 One timer per running clock fires at the engine's expiry instant and is
 re-armed after every accepted event; a command judged at an instant past the
@@ -55,7 +59,15 @@ from bgclock.core import (
     MatchState,
     Stop,
 )
-from bgclock.store import Store, StoredEvent, StoredNote, StoreError, TableRow, TableSpec
+from bgclock.store import (
+    Store,
+    StoredEvent,
+    StoredNote,
+    StoreError,
+    StoreUnavailable,
+    TableRow,
+    TableSpec,
+)
 
 from ._auth import RateLimiter
 from ._lag import DEFAULT_PARAMS, LagParams, LagQuota, credited_instant
@@ -233,6 +245,11 @@ class Writer:
                 try:
                     await self.store.commit(events, checkpoints, notes)
                     self.batches += 1
+                except StoreUnavailable as exc:
+                    # the database is away or stalled: every item fails now (one
+                    # by one, each would wait out its own deadline)
+                    log.error("commit of %d events failed: %s", len(events), exc)
+                    errors = dict.fromkeys(range(len(items)), exc)
                 except StoreError as exc:
                     log.error("commit of %d events failed: %s", len(events), exc)
                     errors = await self._one_by_one(items, checkpoints, exc)

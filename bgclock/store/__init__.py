@@ -5,6 +5,15 @@ One interface, two stores: SQLite (``SqliteStore``, the default, WAL with
 the same migrations (``_schema.py``).  The log is append-only: an accepted
 clock event is a ``StoredEvent`` with its table's sequence number; the server
 commits many of them, from many tables, in one transaction (``commit``).
+
+One process owns a store (``Store.claim``): a lock beside the SQLite file, a
+session-level advisory lock on PostgreSQL.  Every call has a deadline
+(``deadline_s``, ``DEFAULT_DEADLINE_S``): a database that does not answer in
+time is a ``StoreUnavailable`` error, never a wait without end.  A write
+whose outcome the deadline left unknown (a commit sent, no answer) is
+*in doubt*: before its next write the store makes sure it is not in the
+database (``Doubt``), so that what the server answered (an error) is what
+the database holds.
 """
 
 from __future__ import annotations
@@ -23,6 +32,58 @@ class StoreError(RuntimeError):
 
 class NotFound(StoreError):
     """No such tournament or table."""
+
+
+class StoreUnavailable(StoreError):
+    """The database did not answer within the deadline, or the connection to it
+    broke, or this process no longer owns the store: nothing was stored, and
+    the same call may succeed later (the server answers 503)."""
+
+
+class StoreBusy(StoreError):
+    """Another process owns the store (``Store.claim``)."""
+
+
+#: Seconds a database call may take before it is a ``StoreUnavailable`` error.
+DEFAULT_DEADLINE_S = 5.0
+#: The deadlines ``bgclock serve --db-timeout`` accepts, in seconds.
+DEADLINE_BOUNDS = (1.0, 60.0)
+
+
+def check_deadline(seconds: float) -> float:
+    """``seconds`` if it is a deadline the stores accept, else ``ValueError``
+    naming the option."""
+    low, high = DEADLINE_BOUNDS
+    if not low <= seconds <= high:  # also refuses nan
+        raise ValueError(f"--db-timeout: {seconds} is outside {low:g}-{high:g} seconds")
+    return float(seconds)
+
+
+@dataclass(slots=True)
+class Doubt:
+    """Rows of writes whose outcome a deadline left unknown: the server told
+    their senders they were not stored, so the store removes them (should
+    they have landed after all) before it writes anything else.  Keys:
+    events ``(table_id, seq, received_ms)``, notes ``(table_id, n,
+    received_ms)``, actions ``(tournament_id, n, at_ms)``."""
+
+    events: list[tuple[int, int, int]] = field(default_factory=list)
+    notes: list[tuple[int, int, int]] = field(default_factory=list)
+    actions: list[tuple[int, int, int]] = field(default_factory=list)
+
+    def add(self, events: Sequence[StoredEvent] = (), notes: Sequence[StoredNote] = (),
+            actions: Sequence[StoredAction] = ()) -> None:
+        self.events.extend((e.table_id, e.seq, e.received_ms) for e in events)
+        self.notes.extend((x.table_id, x.n, x.received_ms) for x in notes)
+        self.actions.extend((a.tournament_id, a.n, a.at_ms) for a in actions)
+
+    def __bool__(self) -> bool:
+        return bool(self.events or self.notes or self.actions)
+
+    def clear(self) -> None:
+        self.events.clear()
+        self.notes.clear()
+        self.actions.clear()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -189,13 +250,30 @@ def archived_match(table_id: int, n: int, spec: str, created_ms: int, archived_m
 class Store(abc.ABC):
     """The interface both stores implement (every method is a coroutine)."""
 
+    #: Seconds each call may take (``StoreUnavailable`` past it).
+    deadline_s: float = DEFAULT_DEADLINE_S
+
     @abc.abstractmethod
     async def open(self) -> None:
         """Connect and bring the schema to the latest version (nothing if open)."""
 
     @abc.abstractmethod
+    async def claim(self) -> None:
+        """Make this process the store's one server, until ``close``: ``StoreBusy``
+        (saying who holds it) if another process does.  Nothing if claimed.
+
+        The whole store is one lock today; a cluster of servers would replace
+        it by a lease per table (docs/architecture.md)."""
+
+    @property
+    @abc.abstractmethod
+    def lost(self) -> str | None:
+        """Why this process, having claimed the store, does not hold it now
+        (every write fails meanwhile), or None."""
+
+    @abc.abstractmethod
     async def close(self) -> None:
-        """Release the connection(s)."""
+        """Release the connection(s) and the claim."""
 
     @abc.abstractmethod
     async def schema_version(self) -> int:
@@ -318,22 +396,26 @@ def sqlite_path(url: str) -> str:
     return rest[1:]
 
 
-def open_store(url: str, *, schema: str | None = None) -> Store:
+def open_store(url: str, *, schema: str | None = None,
+               deadline_s: float = DEFAULT_DEADLINE_S) -> Store:
     """A store for ``url``: ``postgresql://...``, ``sqlite:///PATH`` or a SQLite
-    file path; ``ValueError`` for any other scheme."""
+    file path; ``ValueError`` for any other scheme.  ``deadline_s``: how long
+    each database call may take (``check_deadline``)."""
+    check_deadline(deadline_s)
     if url.startswith(("postgresql://", "postgres://")):
         from ._postgres import PostgresStore
 
-        return PostgresStore(url, schema=schema or "public")
+        return PostgresStore(url, schema=schema or "public", deadline_s=deadline_s)
     path = sqlite_path(url)
     from ._sqlite import SqliteStore
 
-    return SqliteStore(path)
+    return SqliteStore(path, deadline_s=deadline_s)
 
 
 __all__ = [
-    "ArchivedMatch", "DEFAULT_WARN_S", "NotFound", "Store", "StoreError", "StoredAction",
+    "ArchivedMatch", "DEADLINE_BOUNDS", "DEFAULT_DEADLINE_S", "DEFAULT_WARN_S", "Doubt",
+    "NotFound", "Store", "StoreBusy", "StoreError", "StoreUnavailable", "StoredAction",
     "StoredEvent", "StoredNote", "TableRow",
     "TableSpec",
-    "TournamentRow", "open_store", "sqlite_path",
+    "TournamentRow", "check_deadline", "open_store", "sqlite_path",
 ]
