@@ -205,8 +205,8 @@ class PostgresStore(Store):
         return bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)",
                                         lock_key(self.schema)))
 
-    async def _holder(self, conn: Any) -> str:
-        """Who holds the lock, in words (empty if the database does not say)."""
+    async def _holder_name(self, conn: Any) -> str:
+        """The ``application_name`` of the session holding the lock ("" if unknown)."""
         key = lock_key(self.schema) & 0xFFFFFFFFFFFFFFFF
         try:
             name = await conn.fetchval(
@@ -216,7 +216,11 @@ class PostgresStore(Store):
                 key >> 32, key & 0xFFFFFFFF)
         except _LINK_ERRORS + (asyncpg.PostgresError,):
             return ""
-        found = re.fullmatch(r"bgclock (\S*) pid (\d+) \w+", name or "")
+        return str(name or "")
+
+    async def _holder(self, conn: Any) -> str:
+        """Who holds the lock, in words (empty if the database does not say)."""
+        found = re.fullmatch(r"bgclock (\S*) pid (\d+) \w+", await self._holder_name(conn))
         return f" (pid {found.group(2)} on {found.group(1)})" if found else ""
 
     async def claim(self) -> None:
@@ -285,14 +289,19 @@ class PostgresStore(Store):
         try:
             if self._lock_pid is not None:  # our old session, if the database still has it
                 await _end_sessions(conn, [self._lock_pid], self.app_name, self.deadline_s)
-            if not await self._try_lock(conn):  # another holds it: try again later
-                conn.terminate()
-                return
-            owner = await conn.fetchval(
-                f'SELECT value FROM "{self.schema}".meta WHERE key = $1', OWNER_META)
+            taken = await self._try_lock(conn)
+            if taken:
+                owner = await conn.fetchval(
+                    f'SELECT value FROM "{self.schema}".meta WHERE key = $1', OWNER_META)
+            else:  # our old session still ending (try again), or another server
+                holder = await self._holder_name(conn)
+                owner = self._token if not holder or self._token in holder else holder
         except BaseException:
             conn.terminate()
             raise
+        if not taken and owner == self._token:
+            conn.terminate()
+            return
         if owner != self._token:
             conn.terminate()
             self._gone = True
@@ -375,14 +384,17 @@ class PostgresStore(Store):
     async def _fetch(self, sql: str, *args: Any) -> list[Any]:
         return list(await self._with(lambda c: c.fetch(sql, *args)))
 
-    async def _fetchrow(self, sql: str, *args: Any) -> Any:
-        return await self._with(lambda c: c.fetchrow(sql, *args))
+    async def _fetchrow(self, sql: str, *args: Any, write: bool = False) -> Any:
+        return await self._with(lambda c: c.fetchrow(sql, *args),
+                                writes=Doubt() if write else None)
 
-    async def _fetchval(self, sql: str, *args: Any) -> Any:
-        return await self._with(lambda c: c.fetchval(sql, *args))
+    async def _fetchval(self, sql: str, *args: Any, write: bool = False) -> Any:
+        return await self._with(lambda c: c.fetchval(sql, *args),
+                                writes=Doubt() if write else None)
 
     async def _execute(self, sql: str, *args: Any) -> None:
-        await self._with(lambda c: c.execute(sql, *args))
+        """A write of one statement (refused while the claim is lost)."""
+        await self._with(lambda c: c.execute(sql, *args), writes=Doubt())
 
     async def schema_version(self) -> int:
         return int(await self._fetchval("SELECT MAX(version) FROM schema_version"))
@@ -405,7 +417,7 @@ class PostgresStore(Store):
     async def create_tournament(self, name: str, created_ms: int) -> TournamentRow:
         tid = await self._fetchval(
             "INSERT INTO tournaments (name, created_ms) VALUES ($1, $2) RETURNING id",
-            name, created_ms)
+            name, created_ms, write=True)
         return TournamentRow(id=tid, name=name, created_ms=created_ms)
 
     async def tournaments(self) -> list[TournamentRow]:
@@ -460,7 +472,7 @@ class PostgresStore(Store):
             f"warn_s = $12 WHERE id = $11 RETURNING {_TABLE_COLS}",
             spec.name, spec.players[0], spec.players[1], spec.rules, spec.length,
             spec.score[0], spec.score[1], int(spec.teams), int(spec.crawford),
-            json.dumps(spec.clock), table_id, json.dumps(list(spec.warn_s)))
+            json.dumps(spec.clock), table_id, json.dumps(list(spec.warn_s)), write=True)
         if r is None:
             raise NotFound(f"no table {table_id}")
         return _table(r)

@@ -235,6 +235,9 @@ class SqliteStore(Store):
         await asyncio.get_running_loop().run_in_executor(self._pool, connect)
 
     async def close(self) -> None:
+        if self._db is None and self._lock_fd is None:
+            return  # closed already (or never opened)
+
         def shut() -> None:
             if self._db is not None:
                 self._db.close()

@@ -1,0 +1,204 @@
+"""A database that goes silent is an error within the deadline, never a freeze;
+and a second server on the same store refuses to start.
+
+PostgreSQL is reached through a relay started by the test (``_db_proxy``),
+switched to swallow every byte (a TCP blackhole): the real server is never
+stopped.  On SQLite, another connection holds the file's write lock.  Either
+way: the presses waiting get ``storage`` errors, director routes answer 503
+with ``Retry-After``, and once the database answers again the server goes on
+by itself, with every acknowledged press stored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+import subprocess
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from bgclock.store import Store
+from bgclock.store._postgres import PostgresStore
+from bgclock.store._sqlite import SqliteStore
+from tests._db_proxy import blackhole_proxy
+from tests._serve_proc import serve_command, start
+from tests._server_kit import (
+    DIRECTOR,
+    POSTGRES,
+    STORES,
+    Device,
+    anyio_backend,
+    free_port,
+    fresh_schema,
+    live_server,
+)
+from tests.conftest import ROOT
+
+__all__ = ["anyio_backend"]
+pytestmark = pytest.mark.anyio
+#: The stores' deadline in these tests (seconds).
+DEADLINE_S = 1.0
+
+
+@dataclass
+class Stall:
+    """A store over a database the test can make stop answering."""
+
+    make: Callable[[], Store]
+    stall: Callable[[], None]
+    resume: Callable[[], None]
+
+
+@contextlib.asynccontextmanager
+async def stallable(kind: str, tmp_path: Path) -> AsyncIterator[Stall]:
+    if kind == "sqlite":
+        path = tmp_path / "stall.db"
+        holder: list[sqlite3.Connection] = []
+
+        def stall() -> None:
+            db = sqlite3.connect(path, isolation_level=None)
+            db.execute("BEGIN EXCLUSIVE")  # a backup tool, a stuck sqlite3 shell
+            holder.append(db)
+
+        def resume() -> None:
+            while holder:
+                db = holder.pop()
+                db.rollback()
+                db.close()
+
+        try:
+            yield Stall(lambda: SqliteStore(path, deadline_s=DEADLINE_S), stall, resume)
+        finally:
+            resume()
+        return
+    assert POSTGRES
+    async with fresh_schema() as schema, blackhole_proxy(POSTGRES) as proxy:
+        yield Stall(lambda: PostgresStore(proxy.dsn(POSTGRES), schema=schema,
+                                          deadline_s=DEADLINE_S), proxy.hold, proxy.release)
+
+
+async def _until_ack(device: Device, do: str, msg_id: str, **fields: Any) -> dict[str, Any]:
+    """Send the command (the same id each time) until it is acknowledged."""
+    for _ in range(100):
+        answer = await device.cmd(do, id=msg_id, **fields)
+        if answer["type"] == "ack":
+            return answer
+        assert answer["code"] == "storage", answer
+        await asyncio.sleep(0.2)
+    raise AssertionError(f"{do} {msg_id} was never stored")
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_silent_database_gives_errors_then_the_server_recovers_by_itself(
+        kind: str, tmp_path: Path) -> None:
+    async with stallable(kind, tmp_path) as db, live_server(db.make) as live:
+        store = live.server.store
+        table = await live.table()
+        acked: dict[str, int] = {}
+        async with Device.open(live.ws_url, {"token": table["token"]}) as a:
+            await a.welcome()
+            for msg_id, do, fields in [("r1", "opening_roll", {"dice": [6, 1]}),
+                                       ("h1", "hit", {"side": "A"})]:
+                answer = await a.cmd(do, id=msg_id, **fields)
+                assert answer["type"] == "ack"
+                acked[msg_id] = answer["seq"]
+
+            db.stall()
+            # the press waiting on the silent database: an error, within two
+            # deadlines (Device.cmd waits 5 s at most), never an ack
+            answer = await a.cmd("hit", id="h2", side="B")
+            assert answer["type"] == "error" and answer["code"] == "storage", answer
+            snapshot = a.last("snapshot")  # sent before the error: back where the disk is
+            assert snapshot["seq"] == acked["h1"] and snapshot["state"]["on_turn"] == "B"
+            # the director's pages: 503 and when to try again, not 500
+            r = await live.http.post("/api/tournaments", json={"name": "During"},
+                                     headers=DIRECTOR)
+            assert r.status_code == 503, r.text
+            assert r.headers["retry-after"] == "1" and r.json()["error"] == "storage"
+            r = await live.http.get("/api/tournaments", headers=DIRECTOR)
+            assert r.status_code in (200, 503)  # SQLite still reads beside the lock
+            if kind == "postgres":
+                assert r.status_code == 503
+                for _ in range(100):  # the claim's link is silent too: writes are fenced
+                    if store.lost is not None:
+                        break
+                    await asyncio.sleep(0.05)
+                assert store.lost is not None
+
+            db.resume()
+            # nobody restarts anything: the same press goes through
+            answer = await _until_ack(a, "hit", "h2", side="B")
+            acked["h2"] = answer["seq"]
+            assert answer["seq"] == acked["h1"] + 1 and answer["duplicate"] is False
+            answer = await _until_ack(a, "hit", "h3", side="A")
+            acked["h3"] = answer["seq"]
+            r = await live.http.post("/api/tournaments", json={"name": "After"},
+                                     headers=DIRECTOR)
+            assert r.status_code == 201, r.text
+            assert store.lost is None
+        stored = await live.stored(table["id"])
+        # every acknowledged press is stored, at its seq, once; nothing else
+        assert {e["idem_key"]: e["seq"] for e in stored} == acked
+        assert [e["seq"] for e in stored] == [1, 2, 3, 4]
+
+
+def _db_args(kind: str, tmp_path: Path, schema: str | None) -> list[str]:
+    if kind == "sqlite":
+        return ["--db", str(tmp_path / "one.db")]
+    assert POSTGRES and schema
+    return ["--db", POSTGRES, "--db-schema", schema]
+
+
+@contextlib.asynccontextmanager
+async def _schema(kind: str) -> AsyncIterator[str | None]:
+    if kind == "sqlite":
+        yield None
+    else:
+        async with fresh_schema() as schema:
+            yield schema
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_second_server_on_the_same_store_refuses_and_the_first_plays_on(
+        kind: str, tmp_path: Path) -> None:
+    async with _schema(kind) as schema:
+        args = _db_args(kind, tmp_path, schema)
+        first = start(["--port", str(free_port()), *args])
+        try:
+            key = {"Authorization": f"Bearer {first.key}"}
+            async with httpx.AsyncClient(base_url=first.base, timeout=10) as http:
+                t = await http.post("/api/tournaments", json={"name": "Open"}, headers=key)
+                r = await http.post(f"/api/tournaments/{t.json()['id']}/tables", headers=key,
+                                    json={"rules": "usbgf-2013-delay", "length": 3,
+                                          "players": ["Ann", "Bob"]})
+                table = r.json()
+                ws_url = first.base.replace("http", "ws", 1) + "/ws"
+                async with Device.open(ws_url, {"token": table["token"]}) as a:
+                    await a.welcome()
+                    assert (await a.cmd("opening_roll", dice=[6, 1]))["type"] == "ack"
+                    assert (await a.cmd("hit", side="A"))["type"] == "ack"  # A's clock runs
+
+                    second = await asyncio.to_thread(
+                        subprocess.run,
+                        serve_command(["--port", str(free_port()), *args]),
+                        capture_output=True, text=True, timeout=90, cwd=ROOT)
+                    assert second.returncode == 2, second
+                    lines = second.stderr.strip().splitlines()
+                    assert len(lines) == 1, second.stderr
+                    assert "in use by another bgclock serve (pid" in lines[0]
+                    assert "Director:" not in second.stdout
+
+                    # the first is unharmed: its running table keeps pressing
+                    answer = await a.cmd("hit", side="B")
+                    assert answer["type"] == "ack" and answer["seq"] == 3
+                log = await http.get(f"/api/tables/{table['id']}/log.json", headers=key)
+                events = [e["event"] for e in log.json()["events"]]
+                assert [e["do"] for e in events] == ["opening_roll", "hit", "hit"]
+        finally:
+            first.stop()
