@@ -27,7 +27,7 @@ from bgclock.store import Store
 from bgclock.store._postgres import PostgresStore
 from bgclock.store._sqlite import SqliteStore
 from tests._db_proxy import blackhole_proxy
-from tests._serve_proc import serve_command, start
+from tests._serve_proc import run_serve, serve_command, start
 from tests._server_kit import (
     DIRECTOR,
     POSTGRES,
@@ -202,3 +202,15 @@ async def test_a_second_server_on_the_same_store_refuses_and_the_first_plays_on(
                 assert [e["do"] for e in events] == ["opening_roll", "hit", "hit"]
         finally:
             first.stop()
+
+
+@pytest.mark.parametrize("value", ["0", "0.5", "61", "nan", "inf", "soon"])
+def test_a_deadline_outside_its_bounds_is_one_line_and_exit_2(
+        value: str, tmp_path: Path) -> None:
+    done = run_serve(["--db", str(tmp_path / "t.db"), "--port", str(free_port()),
+                      f"--db-timeout={value}"])
+    assert done.returncode == 2, done
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "--db-timeout" in lines[0], done.stderr
+    assert "Traceback" not in done.stderr and "Director:" not in done.stdout
+    assert not (tmp_path / "t.db").exists()
