@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import json
 import os
 import sqlite3
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -84,6 +84,33 @@ _BULK_CHECKPOINTS = (
     "UPDATE clock_tables AS t SET checkpoint_ms = c.value ->> 1 FROM json_each(?) AS c "
     "WHERE t.id = c.value ->> 0 AND (t.checkpoint_ms IS NULL OR t.checkpoint_ms < c.value ->> 1)"
 )
+if sys.platform == "win32":
+    import msvcrt
+
+    def _try_lock(fd: int) -> bool:
+        """Lock one byte far past the pid (Windows refuses reads of a locked range)."""
+        os.lseek(fd, 4096, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+else:
+    import fcntl
+
+    def _try_lock(fd: int) -> bool:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+
+def _read_pid(fd: int) -> str:
+    os.lseek(fd, 0, os.SEEK_SET)
+    return os.read(fd, 32).decode("ascii", "replace").strip()
+
+
 #: ``->>`` and ``UPDATE ... FROM``: SQLite 3.38 (older libraries run one statement per row).
 BULK_SQLITE = sqlite3.sqlite_version_info >= (3, 38, 0)
 
@@ -133,18 +160,16 @@ class SqliteStore(Store):
         path = self.lock_path
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-            os.close(fd)
-            who = f" (pid {holder})" if holder.isdigit() else ""
-            raise StoreBusy(f"{self.path} is in use by another bgclock serve{who}: stop it "
-                            "first, or give another --db") from None
-        except OSError:
+            if not _try_lock(fd):
+                holder = _read_pid(fd)
+                who = f" (pid {holder})" if holder.isdigit() else ""
+                raise StoreBusy(f"{self.path} is in use by another bgclock serve{who}: stop "
+                                "it first, or give another --db")
+            os.lseek(fd, 0, os.SEEK_SET)
+            os.write(fd, f"{os.getpid()}\n".ljust(16).encode("ascii"))
+        except BaseException:
             os.close(fd)
             raise
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
         self._lock_fd = fd
 
     @property
