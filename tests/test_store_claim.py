@@ -175,10 +175,10 @@ async def test_a_store_taken_over_meanwhile_is_lost_for_good(
 
 
 async def _commit_then_stall(store: Store, release: threading.Event | asyncio.Event,
-                             table_id: int) -> None:
+                             table_id: int, seq: int = 1) -> None:
     """A commit that lands but whose answer never comes in time (a COMMIT
     that arrived while the link died)."""
-    event = _event(table_id, 1, 111)
+    event = _event(table_id, seq, 111)
     writes = Doubt()
     writes.add(events=[event])
     row = (event.table_id, event.seq, event.idem_key, event.at_ms, event.body(), event.source,
@@ -224,8 +224,20 @@ async def test_a_write_left_in_doubt_is_removed_before_the_next_write(
             await store.commit([_event(row.id, 1, 222)], {})
             stored = await store.events(row.id)
             assert [(e.seq, e.received_ms) for e in stored] == [(1, 222)]
+            # left in doubt again, then the server stops: closing settles it
+            release = threading.Event() if kind == "sqlite" else asyncio.Event()
+            with pytest.raises(StoreUnavailable):
+                await _commit_then_stall(store, release, row.id, seq=2)
+            release.set()
         finally:
             await store.close()
+        again = make()
+        await again.open()
+        try:
+            stored = await again.events(row.id)
+            assert [(e.seq, e.received_ms) for e in stored] == [(1, 222)]
+        finally:
+            await again.close()
 
 
 def test_the_deadline_is_bounded() -> None:

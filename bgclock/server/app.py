@@ -34,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bgclock import web
 from bgclock.core import ClockError
-from bgclock.store import NotFound, Store, StoreError, TableSpec
+from bgclock.store import NotFound, Store, StoreError, StoreUnavailable, TableSpec
 
 from . import _adjudicate, _contests, _desk, _export, _pages, _position_api, _sheet, _tourney
 from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_allowed
@@ -506,8 +506,8 @@ async def store_failing(request: Request, exc: Exception) -> Response:
     store: Store = request.app.state.server.store
     retry = max(1, math.ceil(store.deadline_s))
     log.warning("%s %s: the store failed: %s", request.method, request.url.path, exc)
-    response = _error(503, "storage", f"the database is not answering ({exc}); nothing was "
-                      f"stored: try again in {retry} s")
+    said = str(exc) if isinstance(exc, StoreUnavailable) else f"the database refused: {exc}"
+    response = _error(503, "storage", f"{said}; nothing was stored: try again in {retry} s")
     response.headers["Retry-After"] = str(retry)
     return response
 

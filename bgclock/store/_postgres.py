@@ -180,6 +180,9 @@ class PostgresStore(Store):
             with contextlib.suppress(asyncio.CancelledError):
                 await self._watch
             self._watch = None
+        if self._pool is not None and self._doubt and self._lost is None:
+            with contextlib.suppress(StoreError):  # nothing in doubt outlives the process
+                await self._with(_nothing, writes=Doubt())
         if self._lock_conn is not None:
             self._lock_conn.terminate()  # the session ends, and with it the lock
             self._lock_conn = None
@@ -611,6 +614,10 @@ class PostgresStore(Store):
         writes = Doubt()
         writes.add(events=events, notes=notes)
         await self._with(write, writes=writes)
+
+
+async def _nothing(conn: Any) -> None:
+    """A write of nothing (``close`` settles what is in doubt with it)."""
 
 
 def _words(exc: BaseException) -> str:

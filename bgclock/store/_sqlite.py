@@ -265,6 +265,8 @@ class SqliteStore(Store):
 
         def shut() -> None:
             if self._db is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._settle(self._db)  # nothing in doubt outlives the process
                 self._db.close()
                 self._db = None
 
