@@ -23,6 +23,7 @@ class BlackholeProxy:
         self.holding = False
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
+        self._upstream: set[asyncio.StreamWriter] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self.port = 0
         #: Connections accepted so far (a reconnection shows here).
@@ -43,11 +44,20 @@ class BlackholeProxy:
     def hold(self) -> None:
         self.holding = True
 
+    def cut_upstream(self) -> None:
+        """Close the database's side of every connection (the database sees
+        its clients go, and ends their sessions) while the clients' side stays
+        silent: a client cut off on its side of the network."""
+        for writer in list(self._upstream):
+            writer.transport.abort()
+        self._upstream.clear()
+
     def release(self) -> None:
         """Drop every connection (held or not), then pass new ones."""
         for writer in list(self._writers):
             writer.transport.abort()
         self._writers.clear()
+        self._upstream.clear()
         self.holding = False
 
     async def _client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -62,6 +72,7 @@ class BlackholeProxy:
             writer.transport.abort()
             return
         self._writers.add(up_writer)
+        self._upstream.add(up_writer)
         for src, dst in ((reader, up_writer), (up_reader, writer)):
             task = asyncio.get_running_loop().create_task(self._pipe(src, dst))
             self._tasks.add(task)

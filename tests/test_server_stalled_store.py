@@ -215,3 +215,42 @@ def test_a_deadline_outside_its_bounds_is_one_line_and_exit_2(
     assert len(lines) == 1 and "--db-timeout" in lines[0], done.stderr
     assert "Traceback" not in done.stderr and "Director:" not in done.stdout
     assert not (tmp_path / "t.db").exists()
+
+
+@pytest.mark.skipif(not POSTGRES, reason="BGCLOCK_TEST_POSTGRES is not set")
+async def test_a_server_whose_store_was_taken_over_while_it_was_cut_off_stops() -> None:
+    """The first server is cut off (the database ends its sessions, its own
+    side hears nothing); a second starts on the same schema; when the first
+    is reachable again it finds the store taken and stops with exit code 3."""
+    assert POSTGRES
+    async with fresh_schema() as schema, blackhole_proxy(POSTGRES) as proxy:
+        first = await asyncio.to_thread(
+            start, ["--port", str(free_port()), "--db", proxy.dsn(POSTGRES),
+                    "--db-schema", schema, "--db-timeout", "1"])
+        second = None
+        try:
+            async with httpx.AsyncClient(base_url=first.base, timeout=10) as http:
+                for _ in range(200):  # the URL is printed before the lifespan has run
+                    with contextlib.suppress(httpx.HTTPError):
+                        if (await http.get("/api/tournaments", headers={
+                                "Authorization": f"Bearer {first.key}"})).status_code == 200:
+                            break
+                    await asyncio.sleep(0.05)
+            proxy.hold()
+            proxy.cut_upstream()
+            second = await asyncio.to_thread(
+                start, ["--port", str(free_port()), "--db", POSTGRES, "--db-schema", schema])
+            proxy.release()
+            code = await asyncio.to_thread(first.proc.wait, 60)
+            said = first.stop().strip().splitlines()
+            assert code == 3, said
+            assert said[-1] == ("bgclock serve: another bgclock serve owned the store while "
+                                "this one was away: this server stops"), said
+            key = {"Authorization": f"Bearer {second.key}"}
+            async with httpx.AsyncClient(base_url=second.base, timeout=10) as http:
+                r = await http.post("/api/tournaments", json={"name": "Open"}, headers=key)
+                assert r.status_code == 201, r.text
+        finally:
+            first.stop()
+            if second is not None:
+                second.stop()

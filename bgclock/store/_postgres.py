@@ -199,8 +199,14 @@ class PostgresStore(Store):
         idle_ms = int(max(30.0, 4 * self.deadline_s) * 1000)
         conn = await asyncpg.connect(
             self.dsn, timeout=self.deadline_s, command_timeout=self.deadline_s,
-            server_settings={"application_name": self.app_name,
-                             "idle_session_timeout": str(idle_ms)})
+            server_settings={"application_name": self.app_name})
+        try:
+            await conn.execute(f"SET idle_session_timeout = {idle_ms}")
+        except asyncpg.UndefinedObjectError:
+            pass  # before PostgreSQL 14: a vanished owner's lock goes with TCP keepalive
+        except BaseException:
+            conn.terminate()
+            raise
         conn.add_termination_listener(self._lock_closed)
         return conn
 
