@@ -17,8 +17,10 @@ serve`` then stops).  PostgreSQL drops the lock of a session that vanished
 
 Every call has a deadline (``deadline_s``): acquiring a connection, the
 statements and the release are bounded together; past it, or when the link
-breaks, the connection is terminated (never handed back to the pool) and the
-call fails with ``StoreUnavailable``.  The server side is bounded too
+breaks, the connection is terminated (never handed back to the pool), the
+pool's idle connections are expired (each would otherwise wait out its own
+deadline once the database is back) and the call fails with
+``StoreUnavailable``.  The server side is bounded too
 (``statement_timeout``, and ``idle_in_transaction_session_timeout`` so a
 transaction whose client went silent releases its locks).  A write cut off
 that way is in doubt: its COMMIT may yet arrive.  Before the next write the
@@ -354,6 +356,9 @@ class PostgresStore(Store):
                     self._doubt.notes.extend(writes.notes)
                     self._doubt.actions.extend(writes.actions)
                     self._doubt_pids.add(pid)
+            # the pool's idle connections went the same way: each would
+            # wait out a deadline of its own before failing; make fresh ones
+            await pool.expire_connections()
             what = ("did not answer within " f"{self.deadline_s:g} s"
                     if isinstance(exc, TimeoutError) else f"is unreachable ({_words(exc)})")
             raise StoreUnavailable(f"the database {what}") from None
