@@ -4,7 +4,10 @@ The order at start matters to a director: the arguments are checked, the port
 is bound, the store is opened and the director's key read from it, and only
 then is the director's URL printed, so a URL on the screen is a server that
 answers.  Anything that stops it before that is one line on stderr and exit
-code 2, never a traceback.
+code 2, never a traceback; so is another server on the same store (the
+store's claim is taken right after it is opened, before anything is
+written).  A server whose PostgreSQL store another server took over while it
+was cut off stops with one line and exit code 3.
 """
 
 from __future__ import annotations
