@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import sqlite3
 import subprocess
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 import pytest
 
-from bgclock.store import Store
+from bgclock.store import Store, StoredEvent, StoredNote, StoreUnavailable
 from bgclock.store._postgres import PostgresStore
 from bgclock.store._sqlite import SqliteStore
 from tests._db_proxy import blackhole_proxy
@@ -134,8 +134,8 @@ async def test_a_silent_database_gives_errors_then_the_server_recovers_by_itself
                 acked[msg_id] = answer["seq"]
 
             db.stall()
-            # the press waiting on the silent database: an error, within two
-            # deadlines (Device.cmd waits 5 s at most), never an ack
+            # the press waiting on the silent database: an error, within the
+            # deadline (Device.cmd waits 5 s at most), never an ack
             answer = await a.cmd("hit", id=LOST, side="B")
             assert answer["type"] == "error" and answer["code"] == "storage", answer
             snapshot = a.last("snapshot")  # sent before the error: back where the disk is
@@ -282,3 +282,57 @@ async def test_a_server_whose_store_was_taken_over_while_it_was_cut_off_stops() 
             first.stop()
             if second is not None:
                 second.stop()
+
+
+class SilentStore(SqliteStore):
+    """Commits wait for the test, then fail as a silent database does."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(path)
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.silent = False
+        self.tried = 0
+
+    async def commit(self, events: list[StoredEvent], checkpoints: dict[int, int],
+                     notes: Sequence[StoredNote] = ()) -> None:
+        if events:
+            self.tried += 1
+        await self.gate.wait()
+        if self.silent:
+            raise StoreUnavailable("the database did not answer within 1 s")
+        await super().commit(events, checkpoints, notes)
+
+
+async def test_commands_queued_behind_a_silent_commit_fail_with_it(tmp_path: Path) -> None:
+    """One deadline, not one each: what waited behind the failed batch is
+    answered with it, never tried on a database that did not answer."""
+    store = SilentStore(tmp_path / "s.db")
+    async with live_server(lambda: store) as live:
+        table = await live.table()
+        other = await live.table()
+        async with (
+            Device.open(live.ws_url, {"token": table["token"]}) as a,
+            Device.open(live.ws_url, {"token": other["token"]}) as b,
+        ):
+            await a.welcome()
+            await b.welcome()
+            store.gate.clear()
+            store.silent = True
+            tried = store.tried
+            await a.send({"type": "cmd", "id": "first", "do": "opening_roll", "dice": [6, 1]})
+            while store.tried == tried:  # its batch is in flight
+                await asyncio.sleep(0.01)
+            await b.send({"type": "cmd", "id": "queued", "do": "opening_roll", "dice": [5, 2]})
+            await b.send({"type": "ping", "v": 1, "t": 1})
+            await b.expect("pong")  # the server has read it: it is queued
+            store.gate.set()
+            first = await a.expect("error")
+            queued = await b.expect("error")
+            assert (first["id"], first["code"]) == ("first", "storage")
+            assert (queued["id"], queued["code"]) == ("queued", "storage")
+            assert store.tried == tried + 1  # the queued command was never tried
+            store.silent = False
+            assert (await b.cmd("opening_roll", id="queued", dice=[5, 2]))["type"] == "ack"
+        assert [e["idem_key"] for e in await live.stored(other["id"])] == ["queued"]
+        assert await live.stored(table["id"]) == []

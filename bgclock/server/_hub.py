@@ -19,9 +19,9 @@ of the disk by at most one batch, and ``committed_seq`` says how far the
 disk is.  Should a commit fail, the table is rebuilt from its committed
 prefix and the senders of the lost commands get a ``storage`` error.  Every
 store call has a deadline (``Store.deadline_s``): a database that went silent
-fails the whole batch at once (``StoreUnavailable``), so a command's error
-comes within two deadlines (the batch ahead of it, then its own), and the
-next batch, once the database answers again, commits as usual.
+fails the whole batch at once (``StoreUnavailable``), with the commands
+queued while it was tried, so a command's error comes within one deadline;
+the next batch, once the database answers again, commits as usual.
 
 One timer per running clock fires at the engine's expiry instant and is
 re-armed after every accepted event; a command judged at an instant past the
@@ -247,8 +247,11 @@ class Writer:
                     self.batches += 1
                 except StoreUnavailable as exc:
                     # the database is away or stalled: every item fails now (one
-                    # by one, each would wait out its own deadline)
+                    # by one, each would wait out its own deadline), and so do
+                    # those queued meanwhile (the database was not answering all
+                    # the time they waited): no command waits past one deadline
                     log.error("commit of %d events failed: %s", len(events), exc)
+                    items, self._items = items + self._items, []
                     errors = dict.fromkeys(range(len(items)), exc)
                 except StoreError as exc:
                     log.error("commit of %d events failed: %s", len(events), exc)
