@@ -247,3 +247,53 @@ def test_the_deadline_is_bounded() -> None:
             check_deadline(bad)
     with pytest.raises(ValueError, match="--db-timeout"):
         open_store("x.db", deadline_s=0)
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_tournament_and_a_table_created_in_doubt_are_removed(
+        kind: str, tmp_path: Path) -> None:
+    """The director was told 503 (nothing was made): should the rows have
+    landed, the next write removes them, and the director's retry makes one."""
+    async with store_factory(kind, tmp_path) as make:
+        store = make()
+        store.deadline_s = 1.0
+        await store.open()
+        try:
+            t = await store.create_tournament("Open", 1)
+            writes = Doubt(tournaments=[("Ghost", 7)], tables=[(t.id, "9", 8)])
+            release: threading.Event | asyncio.Event
+            if isinstance(store, SqliteStore):
+                release = threading.Event()
+
+                def create(db: sqlite3.Connection) -> None:
+                    db.execute("INSERT INTO tournaments (name, created_ms) VALUES ('Ghost', 7)")
+                    db.execute("INSERT INTO clock_tables (tournament_id, name, player_a, "
+                               "player_b, rules, length, score_a, score_b, teams, crawford, "
+                               "clock, created_ms) VALUES (?, '9', 'A', 'B', "
+                               "'usbgf-2013-delay', 3, 0, 0, 0, 0, '{}', 8)", (t.id,))
+                    release.wait(30)
+
+                with pytest.raises(StoreUnavailable):
+                    await store._run(create, writes=writes)
+            else:
+                assert isinstance(store, PostgresStore)
+                release = asyncio.Event()
+
+                async def create_pg(c: Any) -> None:
+                    await c.execute("INSERT INTO tournaments (name, created_ms) "
+                                    "VALUES ('Ghost', 7)")
+                    await c.execute("INSERT INTO clock_tables (tournament_id, name, player_a, "
+                                    "player_b, rules, length, score_a, score_b, teams, "
+                                    "crawford, clock, created_ms) VALUES ($1, '9', 'A', 'B', "
+                                    "'usbgf-2013-delay', 3, 0, 0, 0, 0, '{}', 8)", t.id)
+                    await release.wait()
+
+                with pytest.raises(StoreUnavailable):
+                    await store._with(create_pg, writes=writes)
+            release.set()
+            real = await store.create_tournament("Real", 9)
+            assert [x.name for x in await store.tournaments()] == ["Open", "Real"]
+            assert await store.tables() == []
+            assert (await store.create_table(real.id, SPEC, 10)).tournament_id == real.id
+        finally:
+            await store.close()

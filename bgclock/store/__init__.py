@@ -65,11 +65,15 @@ class Doubt:
     their senders they were not stored, so the store removes them (should
     they have landed after all) before it writes anything else.  Keys:
     events ``(table_id, seq, received_ms)``, notes ``(table_id, n,
-    received_ms)``, actions ``(tournament_id, n, at_ms)``."""
+    received_ms)``, actions ``(tournament_id, n, at_ms)``, new tournaments
+    ``(name, created_ms)`` and new tables ``(tournament_id, name,
+    created_ms)`` (those two only while nothing refers to them)."""
 
     events: list[tuple[int, int, int]] = field(default_factory=list)
     notes: list[tuple[int, int, int]] = field(default_factory=list)
     actions: list[tuple[int, int, int]] = field(default_factory=list)
+    tournaments: list[tuple[str, int]] = field(default_factory=list)
+    tables: list[tuple[int, str, int]] = field(default_factory=list)
 
     def add(self, events: Sequence[StoredEvent] = (), notes: Sequence[StoredNote] = (),
             actions: Sequence[StoredAction] = ()) -> None:
@@ -77,13 +81,48 @@ class Doubt:
         self.notes.extend((x.table_id, x.n, x.received_ms) for x in notes)
         self.actions.extend((a.tournament_id, a.n, a.at_ms) for a in actions)
 
+    def extend(self, other: Doubt) -> None:
+        for name in self.__slots__:
+            getattr(self, name).extend(getattr(other, name))
+
+    def copy(self) -> Doubt:
+        return Doubt(**{name: list(getattr(self, name)) for name in self.__slots__})
+
+    def drop(self, done: Doubt) -> None:
+        """Forget what ``done`` (a ``copy`` of this one, since settled) holds."""
+        for name in self.__slots__:
+            del getattr(self, name)[:len(getattr(done, name))]
+
     def __bool__(self) -> bool:
-        return bool(self.events or self.notes or self.actions)
+        return any(getattr(self, name) for name in self.__slots__)
 
     def clear(self) -> None:
-        self.events.clear()
-        self.notes.clear()
-        self.actions.clear()
+        for name in self.__slots__:
+            getattr(self, name).clear()
+
+
+#: How a store removes the rows of each kind in doubt (``?`` placeholders;
+#: PostgreSQL's are numbered by ``numbered``), children before parents.
+SETTLE_SQL = {
+    "events": "DELETE FROM clock_events WHERE table_id = ? AND seq = ? AND received_ms = ?",
+    "notes": "DELETE FROM clock_notes WHERE table_id = ? AND n = ? AND received_ms = ?",
+    "actions": "DELETE FROM tournament_actions WHERE tournament_id = ? AND n = ? AND at_ms = ?",
+    "tables": "DELETE FROM clock_tables AS t WHERE tournament_id = ? AND name = ? "
+              "AND created_ms = ? AND NOT EXISTS (SELECT 1 FROM clock_events e "
+              "WHERE e.table_id = t.id) AND NOT EXISTS (SELECT 1 FROM clock_notes x "
+              "WHERE x.table_id = t.id) AND NOT EXISTS (SELECT 1 FROM clock_archive a "
+              "WHERE a.table_id = t.id)",
+    "tournaments": "DELETE FROM tournaments AS o WHERE name = ? AND created_ms = ? "
+                   "AND NOT EXISTS (SELECT 1 FROM clock_tables t WHERE t.tournament_id = o.id) "
+                   "AND NOT EXISTS (SELECT 1 FROM tournament_actions a "
+                   "WHERE a.tournament_id = o.id)",
+}
+
+
+def numbered(sql: str) -> str:
+    """``sql`` with its ``?`` placeholders as ``$1, $2, ...`` (PostgreSQL)."""
+    parts = sql.split("?")
+    return "".join(f"{part}${i}" for i, part in enumerate(parts[:-1], 1)) + parts[-1]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

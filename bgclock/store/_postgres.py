@@ -46,6 +46,7 @@ import asyncpg  # type: ignore[import-untyped]
 
 from . import (
     DEFAULT_DEADLINE_S,
+    SETTLE_SQL,
     ArchivedMatch,
     Doubt,
     NotFound,
@@ -62,6 +63,7 @@ from . import (
     _row_spec,
     archive_body,
     archived_match,
+    numbered,
 )
 from ._schema import LATEST, VERSION_TABLE, statements
 
@@ -352,9 +354,7 @@ class PostgresStore(Store):
                 pid = conn.get_server_pid()
                 conn.terminate()
                 if sent and writes:
-                    self._doubt.events.extend(writes.events)
-                    self._doubt.notes.extend(writes.notes)
-                    self._doubt.actions.extend(writes.actions)
+                    self._doubt.extend(writes)
                     self._doubt_pids.add(pid)
             # the pool's idle connections went the same way: each would
             # wait out a deadline of its own before failing; make fresh ones
@@ -380,18 +380,10 @@ class PostgresStore(Store):
                 return
             await _end_sessions(conn, sorted(self._doubt_pids), self.app_name, self.deadline_s)
             async with conn.transaction():
-                if self._doubt.events:
-                    await conn.executemany(
-                        "DELETE FROM clock_events WHERE table_id = $1 AND seq = $2 "
-                        "AND received_ms = $3", self._doubt.events)
-                if self._doubt.notes:
-                    await conn.executemany(
-                        "DELETE FROM clock_notes WHERE table_id = $1 AND n = $2 "
-                        "AND received_ms = $3", self._doubt.notes)
-                if self._doubt.actions:
-                    await conn.executemany(
-                        "DELETE FROM tournament_actions WHERE tournament_id = $1 AND n = $2 "
-                        "AND at_ms = $3", self._doubt.actions)
+                for kind, sql in SETTLE_SQL.items():
+                    rows = getattr(self._doubt, kind)
+                    if rows:
+                        await conn.executemany(numbered(sql), rows)
             self._doubt.clear()
             self._doubt_pids.clear()
 
@@ -429,9 +421,9 @@ class PostgresStore(Store):
             "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", key, value)
 
     async def create_tournament(self, name: str, created_ms: int) -> TournamentRow:
-        tid = await self._fetchval(
+        tid = await self._with(lambda c: c.fetchval(
             "INSERT INTO tournaments (name, created_ms) VALUES ($1, $2) RETURNING id",
-            name, created_ms, write=True)
+            name, created_ms), writes=Doubt(tournaments=[(name, created_ms)]))
         return TournamentRow(id=tid, name=name, created_ms=created_ms)
 
     async def tournaments(self) -> list[TournamentRow]:
@@ -472,7 +464,7 @@ class PostgresStore(Store):
                 tournament_id, spec.name, spec.players[0], spec.players[1], spec.rules,
                 spec.length, spec.score[0], spec.score[1], int(spec.teams), int(spec.crawford),
                 json.dumps(spec.clock), created_ms, json.dumps(list(spec.warn_s))),
-                writes=Doubt())
+                writes=Doubt(tables=[(tournament_id, spec.name, created_ms)]))
         except StoreError as exc:
             if isinstance(exc.__cause__, asyncpg.ForeignKeyViolationError):
                 raise NotFound(f"no tournament {tournament_id}") from exc

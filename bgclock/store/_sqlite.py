@@ -37,6 +37,7 @@ from typing import Any, TypeVar
 
 from . import (
     DEFAULT_DEADLINE_S,
+    SETTLE_SQL,
     ArchivedMatch,
     Doubt,
     NotFound,
@@ -206,9 +207,7 @@ class SqliteStore(Store):
         except TimeoutError:
             if writes:
                 with self._doubt_lock:
-                    self._doubt.events.extend(writes.events)
-                    self._doubt.notes.extend(writes.notes)
-                    self._doubt.actions.extend(writes.actions)
+                    self._doubt.extend(writes)
             if self._db is not None:
                 self._db.interrupt()  # whatever it is stuck in, if SQLite can stop it
             raise StoreUnavailable(f"the database did not answer within "
@@ -219,20 +218,15 @@ class SqliteStore(Store):
         with self._doubt_lock:
             if not self._doubt:
                 return
-            events, notes, actions = (list(self._doubt.events), list(self._doubt.notes),
-                                      list(self._doubt.actions))
+            pending = self._doubt.copy()
         db.execute("BEGIN IMMEDIATE")
-        db.executemany("DELETE FROM clock_events WHERE table_id = ? AND seq = ? "
-                       "AND received_ms = ?", events)
-        db.executemany("DELETE FROM clock_notes WHERE table_id = ? AND n = ? "
-                       "AND received_ms = ?", notes)
-        db.executemany("DELETE FROM tournament_actions WHERE tournament_id = ? AND n = ? "
-                       "AND at_ms = ?", actions)
+        for kind, sql in SETTLE_SQL.items():
+            rows = getattr(pending, kind)
+            if rows:
+                db.executemany(sql, rows)
         db.execute("COMMIT")
         with self._doubt_lock:
-            del self._doubt.events[:len(events)]
-            del self._doubt.notes[:len(notes)]
-            del self._doubt.actions[:len(actions)]
+            self._doubt.drop(pending)
 
     async def open(self) -> None:
         if self._db is not None:
@@ -313,7 +307,7 @@ class SqliteStore(Store):
             assert cur.lastrowid is not None
             return TournamentRow(id=cur.lastrowid, name=name, created_ms=created_ms)
 
-        return await self._run(create)
+        return await self._run(create, writes=Doubt(tournaments=[(name, created_ms)]))
 
     async def tournaments(self) -> list[TournamentRow]:
         def get(db: sqlite3.Connection) -> list[TournamentRow]:
@@ -374,7 +368,8 @@ class SqliteStore(Store):
             return TableRow(id=cur.lastrowid, tournament_id=tournament_id, spec=spec,
                             created_ms=created_ms)
 
-        return await self._run(create)
+        return await self._run(create, writes=Doubt(
+            tables=[(tournament_id, spec.name, created_ms)]))
 
     async def update_table(self, table_id: int, spec: TableSpec) -> TableRow:
         def update(db: sqlite3.Connection) -> TableRow:
