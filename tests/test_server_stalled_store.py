@@ -171,6 +171,9 @@ async def test_a_silent_database_gives_errors_then_the_server_recovers_by_itself
                                      headers=DIRECTOR)
             assert r.status_code == 201, r.text
             assert store.lost is None
+            # the tournament answered 503 is not there (had it landed, it is removed)
+            r = await live.http.get("/api/tournaments", headers=DIRECTOR)
+            assert "During" not in [x["name"] for x in r.json()["tournaments"]]
         stored = await live.stored(table["id"])
         # every acknowledged press is stored, at its seq, once; nothing else
         assert {e["idem_key"]: e["seq"] for e in stored} == acked
