@@ -42,7 +42,8 @@ def _errors(*codes: int) -> dict[str, Any]:
 #: A director's request the database could not serve (``app.store_failing``).
 _STORE_FAILING: dict[str, Any] = {
     **_ok(_ERROR, "storage: the database did not answer within its deadline (--db-timeout), "
-          "or refused; nothing was stored: send it again after Retry-After seconds"),
+          "or refused: send it again after Retry-After seconds (sent again, it is done "
+          "once)"),
     "headers": {"Retry-After": {"schema": {"type": "integer", "minimum": 1},
                                 "description": "seconds"}},
 }

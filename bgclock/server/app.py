@@ -500,14 +500,15 @@ async def healthz(request: Request) -> Response:
 async def store_failing(request: Request, exc: Exception) -> Response:
     """A director's request the store could not serve (the database is away,
     stalled past its deadline, or refused): 503 and when to try again,
-    never a 500.  Nothing was stored."""
+    never a 500.  Sent again, it is done once (what a deadline cut off and
+    landed unseen is removed, or done again to the same effect)."""
     if isinstance(exc, NotFound):
         return _error(404, "not_found", str(exc))
     store: Store = request.app.state.server.store
     retry = max(1, math.ceil(store.deadline_s))
     log.warning("%s %s: the store failed: %s", request.method, request.url.path, exc)
     said = str(exc) if isinstance(exc, StoreUnavailable) else f"the database refused: {exc}"
-    response = _error(503, "storage", f"{said}; nothing was stored: try again in {retry} s")
+    response = _error(503, "storage", f"{said}: try again in {retry} s")
     response.headers["Retry-After"] = str(retry)
     return response
 

@@ -36,8 +36,9 @@ class NotFound(StoreError):
 
 class StoreUnavailable(StoreError):
     """The database did not answer within the deadline, or the connection to it
-    broke, or this process no longer owns the store: nothing was stored, and
-    the same call may succeed later (the server answers 503)."""
+    broke, or this process no longer owns the store: the same call may
+    succeed later (the server answers 503).  A write it cut off is in doubt
+    (``Doubt``)."""
 
 
 class StoreBusy(StoreError):
