@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import sqlite3
 import subprocess
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -307,9 +308,12 @@ class SilentStore(SqliteStore):
         await super().commit(events, checkpoints, notes)
 
 
-async def test_commands_queued_behind_a_silent_commit_fail_with_it(tmp_path: Path) -> None:
+async def test_commands_queued_behind_a_silent_commit_fail_with_it(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     """One deadline, not one each: what waited behind the failed batch is
-    answered with it, never tried on a database that did not answer."""
+    answered with it, never tried on a database that did not answer.  The
+    terminal hears of the silence once, and of its end once."""
+    caplog.set_level(logging.INFO, logger="bgclock.server")
     store = SilentStore(tmp_path / "s.db")
     async with live_server(lambda: store) as live:
         table = await live.table()
@@ -335,7 +339,15 @@ async def test_commands_queued_behind_a_silent_commit_fail_with_it(tmp_path: Pat
             assert (first["id"], first["code"]) == ("first", "storage")
             assert (queued["id"], queued["code"]) == ("queued", "storage")
             assert store.tried == tried + 1  # the queued command was never tried
+            again = await a.cmd("opening_roll", id="again", dice=[6, 1])
+            assert again["code"] == "storage"
             store.silent = False
             assert (await b.cmd("opening_roll", id="queued", dice=[5, 2]))["type"] == "ack"
+            said = [r.getMessage() for r in caplog.records if r.name == "bgclock.server"
+                    and r.levelno >= logging.WARNING]
+            assert [m for m in said if "until it answers" in m] == [
+                "the database did not answer within 1 s: commands get storage errors "
+                "until it answers"]
+            assert len([m for m in said if "answers again" in m]) == 1
         assert [e["idem_key"] for e in await live.stored(other["id"])] == ["queued"]
         assert await live.stored(table["id"]) == []

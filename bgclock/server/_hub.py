@@ -45,6 +45,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
@@ -212,6 +213,8 @@ class Writer:
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self.batches = 0
+        #: Since when (``time.monotonic``) the database has not answered, or None.
+        self.failing_since: float | None = None
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="bgclock-writer")
@@ -245,12 +248,19 @@ class Writer:
                 try:
                     await self.store.commit(events, checkpoints, notes)
                     self.batches += 1
+                    if self.failing_since is not None:
+                        log.warning("the database answers again (after %.0f s): commits go on",
+                                    time.monotonic() - self.failing_since)
+                        self.failing_since = None
                 except StoreUnavailable as exc:
                     # the database is away or stalled: every item fails now (one
                     # by one, each would wait out its own deadline), and so do
                     # those queued meanwhile (the database was not answering all
                     # the time they waited): no command waits past one deadline
-                    log.error("commit of %d events failed: %s", len(events), exc)
+                    if self.failing_since is None:  # once, not every second
+                        self.failing_since = time.monotonic()
+                        log.error("%s: commands get storage errors until it answers", exc)
+                    log.debug("commit of %d events failed: %s", len(events), exc)
                     items, self._items = items + self._items, []
                     errors = dict.fromkeys(range(len(items)), exc)
                 except StoreError as exc:

@@ -307,8 +307,7 @@ def _run(args: argparse.Namespace) -> int:
         except StoreError as exc:
             await store.close()
             raise StartError(f"cannot claim the store {where}: {exc}") from None
-        if hasattr(store, "on_lost"):
-            store.on_lost = on_lost
+        store.on_lost = on_lost
         try:
             key = await director_key(store, password=args.director_password,
                                      rotate=args.rotate_director_key)

@@ -21,7 +21,7 @@ from __future__ import annotations
 import abc
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -292,6 +292,9 @@ class Store(abc.ABC):
 
     #: Seconds each call may take (``StoreUnavailable`` past it).
     deadline_s: float = DEFAULT_DEADLINE_S
+    #: Told (once, with the reason) when the claim is lost for good: another
+    #: process owned the store meanwhile (``bgclock serve`` then stops).
+    on_lost: Callable[[str], None] | None = None
 
     @abc.abstractmethod
     async def open(self) -> None:

@@ -137,8 +137,6 @@ class PostgresStore(Store):
         self._lost: str | None = None
         #: The claim is lost for good (another server owned the store meanwhile).
         self._gone = False
-        #: Told (once) when another server took the store over.
-        self.on_lost: Callable[[str], None] | None = None
         self._doubt = Doubt()
         #: The sessions whose writes are in doubt (ended before the next write).
         self._doubt_pids: set[int] = set()
