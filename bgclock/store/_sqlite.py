@@ -159,7 +159,11 @@ class SqliteStore(Store):
         if self._lock_fd is not None or self.path == ":memory:":
             return
         path = self.lock_path
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise StoreError(f"cannot make the lock file {path}: "
+                             f"{exc.strerror or exc}") from exc
         try:
             if not _try_lock(fd):
                 holder = _read_pid(fd)
