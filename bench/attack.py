@@ -12,6 +12,11 @@ class (e.g. the HTTP layer's), write ``async def name(ctx: Ctx) -> str`` that
 runs until ``ctx.until`` and returns a one-line summary, and append it to
 ``ATTACKS``.
 
+The last class is not a client's: the database goes silent (``stalled_db``;
+PostgreSQL is reached through a relay in this process that can swallow every
+byte, SQLite's file is write-locked by another connection) while a table
+presses; the server must answer errors, not hang, and go on by itself.
+
     PYTHONPATH=$PWD python bench/attack.py --seconds 8
     PYTHONPATH=$PWD python bench/attack.py --db postgresql://127.0.0.1:5432/test
 """
@@ -239,10 +244,74 @@ async def csv_import(ctx: Ctx) -> str:
             f"{max(took, default=float('nan')):.0f} ms max")
 
 
-#: The attack classes, run in this order (append the HTTP layer's here).
+async def stalled_db(ctx: Ctx) -> str:
+    """The database stops answering for the class's time while a table presses
+    twice a second; then it answers again (the server is not restarted)."""
+    table, token = await ctx.new_table()
+    answers: dict[str, int] = {}
+    waits: list[float] = []
+    async with websockets.connect(ctx.ws_url) as ws:
+        await _hello(ws, token)
+
+        async def cmd(cid: str, **fields: Any) -> dict[str, Any]:
+            await ws.send(json.dumps({"type": "cmd", "id": cid, **fields}))
+            while True:
+                m = json.loads(await asyncio.wait_for(ws.recv(), 60))
+                if m.get("id") == cid and m.get("type") in ("ack", "error"):
+                    return dict(m)
+
+        await cmd("o", do="opening_roll", dice=[6, 1])
+        ctx.extra["stall"]()
+        stalled = time.monotonic()
+        director = asyncio.create_task(ctx.http.post("/api/tournaments", json={"name": "x"}))
+        n = 0
+        while time.monotonic() < ctx.until:
+            n += 1
+            sent = time.monotonic()
+            m = await cmd(f"s{n}", do="hit", side="A")
+            waits.append(time.monotonic() - sent)
+            key = m["type"] if m["type"] == "ack" else m["code"]
+            answers[key] = answers.get(key, 0) + 1
+            await asyncio.sleep(0.5)
+        status = (await director).status_code
+        took = time.monotonic() - stalled
+        ctx.extra["resume"]()
+        back = time.monotonic()
+        while (await cmd(f"s{n}", do="hit", side="A"))["type"] != "ack":
+            await asyncio.sleep(0.1)
+        again = time.monotonic() - back
+    return (f"{took:.0f} s silent: {n} presses answered {answers} (max wait "
+            f"{max(waits, default=0):.1f} s), director POST {status}; the press sent again "
+            f"acked {again:.1f} s after the database came back")
+
+
+#: The attack classes, run in this order (append the HTTP layer's here; the
+#: stalled database last: the victim's alternation is off after it).
 ATTACKS: list[Callable[[Ctx], Awaitable[str]]] = [
     baseline, sync_flood, hello_replay, noop_hits, summon_flood, edit_race, csv_import,
+    stalled_db,
 ]
+
+
+def _stall_sqlite(path: Path, extra: dict[str, Any]) -> None:
+    """``extra``'s stall/resume for a SQLite file: another connection holds its
+    write lock (a backup tool, a sqlite3 shell in a transaction)."""
+    import sqlite3
+
+    held: list[sqlite3.Connection] = []
+
+    def stall() -> None:
+        db = sqlite3.connect(path, isolation_level=None)
+        db.execute("BEGIN EXCLUSIVE")
+        held.append(db)
+
+    def resume() -> None:
+        while held:
+            db = held.pop()
+            db.rollback()
+            db.close()
+
+    extra.update(stall=stall, resume=resume)
 
 
 # ----------------------------------------------------------------- victim
@@ -299,16 +368,24 @@ async def seed(db: list[str], events: int) -> tuple[int, int]:
 
 
 async def main_async(args: argparse.Namespace) -> None:
+    from tests._db_proxy import BlackholeProxy, blackhole_proxy
+
     port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
+    extra: dict[str, Any] = {}
+    async with contextlib.AsyncExitStack() as stack:
+        tmp = stack.enter_context(tempfile.TemporaryDirectory())
         if args.db.startswith("postgres"):
             schema = f"bgclock_attack_{secrets.token_hex(4)}"
             db = ["--db", args.db, "--db-schema", schema]
+            relay: BlackholeProxy = await stack.enter_async_context(blackhole_proxy(args.db))
+            extra.update(stall=relay.hold, resume=relay.release)
+            served = ["--db", relay.dsn(args.db), "--db-schema", schema]
         else:
-            db = ["--db", str(Path(tmp) / "attack.db")]
+            db = served = ["--db", str(Path(tmp) / "attack.db")]
+            _stall_sqlite(Path(tmp) / "attack.db", extra)
         _, long_table = await seed(db, args.log_events)
         proc = subprocess.Popen(
-            [sys.executable, "-m", "bgclock.cli", "serve", "--port", str(port), *db,
+            [sys.executable, "-m", "bgclock.cli", "serve", "--port", str(port), *served,
              "--director-password", KEY, "--no-qr"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
@@ -327,7 +404,8 @@ async def main_async(args: argparse.Namespace) -> None:
                 for attack in ATTACKS:
                     ctx = Ctx(url=f"http://127.0.0.1:{port}", ws_url=f"ws://127.0.0.1:{port}/ws",
                               http=http, long_table=long_table, long_token=info["token"],
-                              until=time.monotonic() + args.seconds, pid=proc.pid)
+                              until=time.monotonic() + args.seconds, pid=proc.pid,
+                              extra=extra)
                     _, token = await ctx.new_table()
                     delays: list[float] = []
                     stop = asyncio.Event()

@@ -17,7 +17,11 @@ one at a time, in arrival order, without locks.  A command is:
 Commands keep coming while a commit is in flight: the live match runs ahead
 of the disk by at most one batch, and ``committed_seq`` says how far the
 disk is.  Should a commit fail, the table is rebuilt from its committed
-prefix and the senders of the lost commands get a ``storage`` error.
+prefix and the senders of the lost commands get a ``storage`` error.  Every
+store call has a deadline (``Store.deadline_s``): a database that went silent
+fails the whole batch at once (``StoreUnavailable``), with the commands
+queued while it was tried, so a command's error comes within one deadline;
+the next batch, once the database answers again, commits as usual.
 
 One timer per running clock fires at the engine's expiry instant and is
 re-armed after every accepted event; a command judged at an instant past the
@@ -41,6 +45,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import time
 from collections import deque
 from collections.abc import Callable, Iterable
 from typing import Any, Protocol
@@ -55,7 +60,15 @@ from bgclock.core import (
     MatchState,
     Stop,
 )
-from bgclock.store import Store, StoredEvent, StoredNote, StoreError, TableRow, TableSpec
+from bgclock.store import (
+    Store,
+    StoredEvent,
+    StoredNote,
+    StoreError,
+    StoreUnavailable,
+    TableRow,
+    TableSpec,
+)
 
 from ._auth import RateLimiter
 from ._lag import DEFAULT_PARAMS, LagParams, LagQuota, credited_instant
@@ -200,6 +213,8 @@ class Writer:
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self.batches = 0
+        #: Since when (``time.monotonic``) the database has not answered, or None.
+        self.failing_since: float | None = None
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="bgclock-writer")
@@ -233,6 +248,21 @@ class Writer:
                 try:
                     await self.store.commit(events, checkpoints, notes)
                     self.batches += 1
+                    if self.failing_since is not None:
+                        log.warning("the database answers again (after %.0f s): commits go on",
+                                    time.monotonic() - self.failing_since)
+                        self.failing_since = None
+                except StoreUnavailable as exc:
+                    # the database is away or stalled: every item fails now (one
+                    # by one, each would wait out its own deadline), and so do
+                    # those queued meanwhile (the database was not answering all
+                    # the time they waited): no command waits past one deadline
+                    if self.failing_since is None:  # once, not every second
+                        self.failing_since = time.monotonic()
+                        log.error("%s: commands get storage errors until it answers", exc)
+                    log.debug("commit of %d events failed: %s", len(events), exc)
+                    items, self._items = items + self._items, []
+                    errors = dict.fromkeys(range(len(items)), exc)
                 except StoreError as exc:
                     log.error("commit of %d events failed: %s", len(events), exc)
                     errors = await self._one_by_one(items, checkpoints, exc)

@@ -40,12 +40,23 @@ def _errors(*codes: int) -> dict[str, Any]:
     return {str(c): _ok(_ERROR, words[c]) for c in codes}
 
 
+#: A director's request the database could not serve (``app.store_failing``).
+_STORE_FAILING: dict[str, Any] = {
+    **_ok(_ERROR, "storage: the database did not answer within its deadline (--db-timeout), "
+          "or refused: send it again after Retry-After seconds (sent again, it is done "
+          "once)"),
+    "headers": {"Retry-After": {"schema": {"type": "integer", "minimum": 1},
+                                "description": "seconds"}},
+}
+
+
 def _op(summary: str, responses: dict[str, Any], *, body: dict[str, Any] | None = None,
         director: bool = True, params: list[str] | None = None) -> dict[str, Any]:
     op: dict[str, Any] = {"summary": summary, "responses": responses}
     if director:
         op["security"] = [{"director": []}, {"directorKey": []}]
         op["responses"].update(_errors(401))
+        op["responses"]["503"] = _STORE_FAILING
     if body is not None:
         op["responses"].update(_errors(400, 413))
     if body is not None:

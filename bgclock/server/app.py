@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import math
 import secrets
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
@@ -33,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bgclock import web
 from bgclock.core import ClockError
-from bgclock.store import NotFound, Store, TableSpec
+from bgclock.store import NotFound, Store, StoreError, StoreUnavailable, TableSpec
 
 from . import _adjudicate, _contests, _desk, _export, _pages, _position_api, _sheet, _tourney
 from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_allowed
@@ -496,6 +497,22 @@ async def healthz(request: Request) -> Response:
     return JSONResponse({"ok": True})
 
 
+async def store_failing(request: Request, exc: Exception) -> Response:
+    """A director's request the store could not serve (the database is away,
+    stalled past its deadline, or refused): 503 and when to try again,
+    never a 500.  Sent again, it is done once (what a deadline cut off and
+    landed unseen is removed, or done again to the same effect)."""
+    if isinstance(exc, NotFound):
+        return _error(404, "not_found", str(exc))
+    store: Store = request.app.state.server.store
+    retry = max(1, math.ceil(store.deadline_s))
+    log.warning("%s %s: the store failed: %s", request.method, request.url.path, exc)
+    said = str(exc) if isinstance(exc, StoreUnavailable) else f"the database refused: {exc}"
+    response = _error(503, "storage", f"{said}: try again in {retry} s")
+    response.headers["Retry-After"] = str(retry)
+    return response
+
+
 async def schemas(request: Request) -> Response:
     return JSONResponse({"version": VERSION, "messages": SCHEMAS})
 
@@ -700,6 +717,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.open()
+        await store.claim()  # one server per store (``bgclock serve`` claimed it already)
         if director_secret is None:
             server.director = DirectorAuth(await director_key(store))
         key = await store.set_meta_if_absent("table_token_key", secrets.token_hex(32))
@@ -765,6 +783,7 @@ def create_app(
     install_redaction()
     hosts = served_hosts(bind_host, public_url, allow_hosts)
     app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={StoreError: store_failing},
                     middleware=[Middleware(EdgeGuard, hosts=hosts, handshakes=handshake_rate)])
     app.state.server = server
     return app

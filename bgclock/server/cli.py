@@ -4,7 +4,10 @@ The order at start matters to a director: the arguments are checked, the port
 is bound, the store is opened and the director's key read from it, and only
 then is the director's URL printed, so a URL on the screen is a server that
 answers.  Anything that stops it before that is one line on stderr and exit
-code 2, never a traceback.
+code 2, never a traceback; so is another server on the same store (the
+store's claim is taken right after it is opened, before anything is
+written).  A server whose PostgreSQL store another server took over while it
+was cut off stops with one line and exit code 3.
 """
 
 from __future__ import annotations
@@ -23,8 +26,12 @@ from urllib.parse import quote, urlsplit
 
 import platformdirs
 
+from bgclock.store import DEADLINE_BOUNDS, DEFAULT_DEADLINE_S, check_deadline
+
 #: Exit code of every start-up failure (as for bad arguments).
 EXIT_START = 2
+#: Exit code when another server took the store over while this one ran.
+EXIT_LOST = 3
 #: How long opening the store may take (an unreachable PostgreSQL).
 OPEN_TIMEOUT_S = 20.0
 
@@ -47,6 +54,15 @@ def _port(text: str) -> int:
     return port
 
 
+def _deadline(text: str) -> float:
+    try:
+        return check_deadline(float(text))
+    except ValueError as exc:
+        said = str(exc).removeprefix("--db-timeout: ")
+        raise argparse.ArgumentTypeError(
+            said if "outside" in said else f"not a number of seconds: {text!r}") from None
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on: 0.0.0.0 for tables on the LAN (the "
@@ -60,6 +76,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              f"(default {default_db()})")
     parser.add_argument("--db-schema", default=None, metavar="SCHEMA",
                         help="PostgreSQL schema to keep the tables in (default public)")
+    parser.add_argument("--db-timeout", type=_deadline, default=DEFAULT_DEADLINE_S,
+                        metavar="SECONDS",
+                        help="how long one database call may take before the commands "
+                             "waiting on it get an error and director pages a 503 "
+                             f"({DEADLINE_BOUNDS[0]:g}-{DEADLINE_BOUNDS[1]:g}, default "
+                             f"{DEFAULT_DEADLINE_S:g})")
     parser.add_argument("--director-password", default=None, metavar="PASSWORD",
                         help="a fixed director's key (8-200 printable characters), kept in "
                              "the store for later starts too (default: the key kept in the "
@@ -228,7 +250,7 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from bgclock.store import StoreError, open_store
+    from bgclock.store import StoreBusy, StoreError, open_store
 
     from ._auth import check_password, director_key
     from ._guard import install_redaction, raise_nofile_limit
@@ -244,7 +266,7 @@ def _run(args: argparse.Namespace) -> int:
             raise StartError(str(exc)) from None
     db = args.db or str(default_db())
     try:
-        store = open_store(db, schema=args.db_schema)
+        store = open_store(db, schema=args.db_schema, deadline_s=args.db_timeout)
     except ValueError as exc:
         said = str(exc)
         raise StartError(said if said.startswith("--") else f"--db-schema: {said}") from None
@@ -268,8 +290,24 @@ def _run(args: argparse.Namespace) -> int:
                             lifespan="on", timeout_graceful_shutdown=5)
     server = uvicorn.Server(config)
 
+    lost: list[str] = []
+
+    def on_lost(why: str) -> None:
+        lost.append(why)
+        server.should_exit = True
+
     async def main() -> None:
         await open_checked(store, where)
+        try:
+            # before anything is written (the director's key): one server per store
+            await store.claim()
+        except StoreBusy as exc:
+            await store.close()
+            raise StartError(str(exc)) from None
+        except StoreError as exc:
+            await store.close()
+            raise StartError(f"cannot claim the store {where}: {exc}") from None
+        store.on_lost = on_lost
         try:
             key = await director_key(store, password=args.director_password,
                                      rotate=args.rotate_director_key)
@@ -308,4 +346,7 @@ def _run(args: argparse.Namespace) -> int:
             runner.run(main())
     finally:
         sock.close()
+    if lost:
+        print(f"bgclock serve: {lost[0]}", file=sys.stderr, flush=True)
+        return EXIT_LOST
     return 0

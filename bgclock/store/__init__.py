@@ -5,6 +5,15 @@ One interface, two stores: SQLite (``SqliteStore``, the default, WAL with
 the same migrations (``_schema.py``).  The log is append-only: an accepted
 clock event is a ``StoredEvent`` with its table's sequence number; the server
 commits many of them, from many tables, in one transaction (``commit``).
+
+One process owns a store (``Store.claim``): a lock beside the SQLite file, a
+session-level advisory lock on PostgreSQL.  Every call has a deadline
+(``deadline_s``, ``DEFAULT_DEADLINE_S``): a database that does not answer in
+time is a ``StoreUnavailable`` error, never a wait without end.  A write
+whose outcome the deadline left unknown (a commit sent, no answer) is
+*in doubt*: before its next write the store makes sure it is not in the
+database (``Doubt``), so that what the server answered (an error) is what
+the database holds.
 """
 
 from __future__ import annotations
@@ -12,7 +21,7 @@ from __future__ import annotations
 import abc
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,6 +34,98 @@ class StoreError(RuntimeError):
 
 class NotFound(StoreError):
     """No such tournament or table."""
+
+
+class StoreUnavailable(StoreError):
+    """The database did not answer within the deadline, or the connection to it
+    broke, or this process no longer owns the store: the same call may
+    succeed later (the server answers 503).  A write it cut off is in doubt
+    (``Doubt``)."""
+
+
+class StoreBusy(StoreError):
+    """Another process owns the store (``Store.claim``)."""
+
+
+#: Seconds a database call may take before it is a ``StoreUnavailable`` error.
+DEFAULT_DEADLINE_S = 5.0
+#: The deadlines ``bgclock serve --db-timeout`` accepts, in seconds.
+DEADLINE_BOUNDS = (1.0, 60.0)
+
+
+def check_deadline(seconds: float) -> float:
+    """``seconds`` if it is a deadline the stores accept, else ``ValueError``
+    naming the option."""
+    low, high = DEADLINE_BOUNDS
+    if not low <= seconds <= high:  # also refuses nan
+        raise ValueError(f"--db-timeout: {seconds} is outside {low:g}-{high:g} seconds")
+    return float(seconds)
+
+
+@dataclass(slots=True)
+class Doubt:
+    """Rows of writes whose outcome a deadline left unknown: the server told
+    their senders they were not stored, so the store removes them (should
+    they have landed after all) before it writes anything else.  Keys:
+    events ``(table_id, seq, received_ms)``, notes ``(table_id, n,
+    received_ms)``, actions ``(tournament_id, n, at_ms)``, new tournaments
+    ``(name, created_ms)`` and new tables ``(tournament_id, name,
+    created_ms)`` (those two only while nothing refers to them)."""
+
+    events: list[tuple[int, int, int]] = field(default_factory=list)
+    notes: list[tuple[int, int, int]] = field(default_factory=list)
+    actions: list[tuple[int, int, int]] = field(default_factory=list)
+    tournaments: list[tuple[str, int]] = field(default_factory=list)
+    tables: list[tuple[int, str, int]] = field(default_factory=list)
+
+    def add(self, events: Sequence[StoredEvent] = (), notes: Sequence[StoredNote] = (),
+            actions: Sequence[StoredAction] = ()) -> None:
+        self.events.extend((e.table_id, e.seq, e.received_ms) for e in events)
+        self.notes.extend((x.table_id, x.n, x.received_ms) for x in notes)
+        self.actions.extend((a.tournament_id, a.n, a.at_ms) for a in actions)
+
+    def extend(self, other: Doubt) -> None:
+        for name in self.__slots__:
+            getattr(self, name).extend(getattr(other, name))
+
+    def copy(self) -> Doubt:
+        return Doubt(**{name: list(getattr(self, name)) for name in self.__slots__})
+
+    def drop(self, done: Doubt) -> None:
+        """Forget what ``done`` (a ``copy`` of this one, since settled) holds."""
+        for name in self.__slots__:
+            del getattr(self, name)[:len(getattr(done, name))]
+
+    def __bool__(self) -> bool:
+        return any(getattr(self, name) for name in self.__slots__)
+
+    def clear(self) -> None:
+        for name in self.__slots__:
+            getattr(self, name).clear()
+
+
+#: How a store removes the rows of each kind in doubt (``?`` placeholders;
+#: PostgreSQL's are numbered by ``numbered``), children before parents.
+SETTLE_SQL = {
+    "events": "DELETE FROM clock_events WHERE table_id = ? AND seq = ? AND received_ms = ?",
+    "notes": "DELETE FROM clock_notes WHERE table_id = ? AND n = ? AND received_ms = ?",
+    "actions": "DELETE FROM tournament_actions WHERE tournament_id = ? AND n = ? AND at_ms = ?",
+    "tables": "DELETE FROM clock_tables AS t WHERE tournament_id = ? AND name = ? "
+              "AND created_ms = ? AND NOT EXISTS (SELECT 1 FROM clock_events e "
+              "WHERE e.table_id = t.id) AND NOT EXISTS (SELECT 1 FROM clock_notes x "
+              "WHERE x.table_id = t.id) AND NOT EXISTS (SELECT 1 FROM clock_archive a "
+              "WHERE a.table_id = t.id)",
+    "tournaments": "DELETE FROM tournaments AS o WHERE name = ? AND created_ms = ? "
+                   "AND NOT EXISTS (SELECT 1 FROM clock_tables t WHERE t.tournament_id = o.id) "
+                   "AND NOT EXISTS (SELECT 1 FROM tournament_actions a "
+                   "WHERE a.tournament_id = o.id)",
+}
+
+
+def numbered(sql: str) -> str:
+    """``sql`` with its ``?`` placeholders as ``$1, $2, ...`` (PostgreSQL)."""
+    parts = sql.split("?")
+    return "".join(f"{part}${i}" for i, part in enumerate(parts[:-1], 1)) + parts[-1]
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -192,13 +293,33 @@ def archived_match(table_id: int, n: int, spec: str, created_ms: int, archived_m
 class Store(abc.ABC):
     """The interface both stores implement (every method is a coroutine)."""
 
+    #: Seconds each call may take (``StoreUnavailable`` past it).
+    deadline_s: float = DEFAULT_DEADLINE_S
+    #: Told (once, with the reason) when the claim is lost for good: another
+    #: process owned the store meanwhile (``bgclock serve`` then stops).
+    on_lost: Callable[[str], None] | None = None
+
     @abc.abstractmethod
     async def open(self) -> None:
         """Connect and bring the schema to the latest version (nothing if open)."""
 
     @abc.abstractmethod
+    async def claim(self) -> None:
+        """Make this process the store's one server, until ``close``: ``StoreBusy``
+        (saying who holds it) if another process does.  Nothing if claimed.
+
+        The whole store is one lock today; a cluster of servers would replace
+        it by a lease per table (docs/architecture.md)."""
+
+    @property
+    @abc.abstractmethod
+    def lost(self) -> str | None:
+        """Why this process, having claimed the store, does not hold it now
+        (every write fails meanwhile), or None."""
+
+    @abc.abstractmethod
     async def close(self) -> None:
-        """Release the connection(s)."""
+        """Release the connection(s) and the claim."""
 
     @abc.abstractmethod
     async def schema_version(self) -> int:
@@ -321,22 +442,26 @@ def sqlite_path(url: str) -> str:
     return rest[1:]
 
 
-def open_store(url: str, *, schema: str | None = None) -> Store:
+def open_store(url: str, *, schema: str | None = None,
+               deadline_s: float = DEFAULT_DEADLINE_S) -> Store:
     """A store for ``url``: ``postgresql://...``, ``sqlite:///PATH`` or a SQLite
-    file path; ``ValueError`` for any other scheme."""
+    file path; ``ValueError`` for any other scheme.  ``deadline_s``: how long
+    each database call may take (``check_deadline``)."""
+    check_deadline(deadline_s)
     if url.startswith(("postgresql://", "postgres://")):
         from ._postgres import PostgresStore
 
-        return PostgresStore(url, schema=schema or "public")
+        return PostgresStore(url, schema=schema or "public", deadline_s=deadline_s)
     path = sqlite_path(url)
     from ._sqlite import SqliteStore
 
-    return SqliteStore(path)
+    return SqliteStore(path, deadline_s=deadline_s)
 
 
 __all__ = [
-    "ArchivedMatch", "DEFAULT_WARN_S", "NotFound", "Store", "StoreError", "StoredAction",
+    "ArchivedMatch", "DEADLINE_BOUNDS", "DEFAULT_DEADLINE_S", "DEFAULT_WARN_S", "Doubt",
+    "NotFound", "Store", "StoreBusy", "StoreError", "StoreUnavailable", "StoredAction",
     "StoredEvent", "StoredNote", "TableRow",
     "TableSpec",
-    "TournamentRow", "open_store", "sqlite_path",
+    "TournamentRow", "check_deadline", "open_store", "sqlite_path",
 ]

@@ -2,31 +2,68 @@
 
 ``schema`` names the PostgreSQL schema the tables live in (created if absent);
 the tests use a fresh one per run and drop it afterwards.
+
+One process owns a schema: ``claim`` takes a session-level advisory lock
+(``lock_key``: derived from the schema's name, so two schemas never collide)
+on a connection of its own, held for the process's life.  A watchdog asks
+that connection every second whether it is alive; should it break (or not
+answer within the deadline), this process no longer owns the store: every
+write fails with ``StoreUnavailable`` until the watchdog takes the lock back
+on a fresh connection.  It takes it back only if nobody owned the store
+meanwhile (the ``store_owner`` token in ``meta`` is still this process's);
+otherwise the claim is lost for good and ``on_lost`` is told (``bgclock
+serve`` then stops).  PostgreSQL drops the lock of a session that vanished
+(a blackholed network) after ``idle_session_timeout``, set on that connection.
+
+Every call has a deadline (``deadline_s``): acquiring a connection, the
+statements and the release are bounded together; past it, or when the link
+breaks, the connection is terminated (never handed back to the pool), the
+pool's idle connections are expired (each would otherwise wait out its own
+deadline once the database is back) and the call fails with
+``StoreUnavailable``.  The server side is bounded too
+(``statement_timeout``, and ``idle_in_transaction_session_timeout`` so a
+transaction whose client went silent releases its locks).  A write cut off
+that way is in doubt: its COMMIT may yet arrive.  Before the next write the
+store ends the old session (``pg_terminate_backend``, waiting for it to go)
+and deletes the rows it may have stored (``Doubt``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import hashlib
 import json
+import logging
+import os
 import re
-from collections.abc import Sequence
-from typing import Any
+import secrets
+import socket
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
 
 from . import (
+    DEFAULT_DEADLINE_S,
+    SETTLE_SQL,
     ArchivedMatch,
+    Doubt,
     NotFound,
     Store,
+    StoreBusy,
     StoredAction,
     StoredEvent,
     StoredNote,
     StoreError,
+    StoreUnavailable,
     TableRow,
     TableSpec,
     TournamentRow,
     _row_spec,
     archive_body,
     archived_match,
+    numbered,
 )
 from ._schema import LATEST, VERSION_TABLE, statements
 
@@ -38,6 +75,30 @@ _EVENT_COLS = "table_id, seq, idem_key, at_ms, body, source, lag_credit_ms, rece
 _NOTE_COLS = "table_id, n, seq, idem_key, at_ms, body, source, received_ms"
 #: A lock number for migrations, so two servers starting at once do not race.
 _MIGRATION_LOCK = 0x6267636C
+#: How often the watchdog asks the claim's connection whether it is alive (s).
+WATCH_INTERVAL_S = 1.0
+#: How long a just-ended owner's lock may take to go (its session ending) before
+#: a new server says the store is busy (s).
+CLAIM_PATIENCE_S = 2.0
+#: ``meta`` key of the token of the process that owns the store.
+OWNER_META = "store_owner"
+
+log = logging.getLogger("bgclock.store")
+T = TypeVar("T")
+
+#: Errors that say the link to the database is broken or stalled (the call may
+#: succeed later), as opposed to a refusal by the database.
+_LINK_ERRORS: tuple[type[BaseException], ...] = (
+    TimeoutError, OSError, asyncpg.InterfaceError, asyncpg.PostgresConnectionError,
+    asyncpg.exceptions.OperatorInterventionError,
+)
+
+
+def lock_key(schema: str) -> int:
+    """The advisory lock number that says who owns ``schema`` (a signed 64-bit
+    integer derived from its name)."""
+    digest = hashlib.blake2b(f"bgclock-owner/{schema}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
 
 
 def _table(r: Any) -> TableRow:
@@ -59,12 +120,27 @@ def _note(r: Any) -> StoredNote:
 class PostgresStore(Store):
     """A PostgreSQL database given by its URL."""
 
-    def __init__(self, dsn: str, *, schema: str = "public") -> None:
+    def __init__(self, dsn: str, *, schema: str = "public",
+                 deadline_s: float = DEFAULT_DEADLINE_S) -> None:
         if not re.fullmatch(r"[a-z_][a-z0-9_]{0,62}", schema):
             raise ValueError(f"not a plain schema name: {schema!r}")
         self.dsn = dsn
         self.schema = schema
+        self.deadline_s = deadline_s
         self._pool: asyncpg.Pool | None = None
+        #: This process's name on the database (``pg_stat_activity``).
+        self._token = secrets.token_hex(6)
+        self.app_name = f"bgclock {socket.gethostname()[:30]} pid {os.getpid()} {self._token}"
+        self._lock_conn: Any = None
+        self._lock_pid: int | None = None
+        self._watch: asyncio.Task[None] | None = None
+        self._lost: str | None = None
+        #: The claim is lost for good (another server owned the store meanwhile).
+        self._gone = False
+        self._doubt = Doubt()
+        #: The sessions whose writes are in doubt (ended before the next write).
+        self._doubt_pids: set[int] = set()
+        self._settling = asyncio.Lock()
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -72,17 +148,24 @@ class PostgresStore(Store):
             raise StoreError("the store is closed")
         return self._pool
 
+    def _settings(self) -> dict[str, str]:
+        ms = str(int(self.deadline_s * 1000))
+        return {"search_path": self.schema, "synchronous_commit": "on",
+                "application_name": self.app_name, "statement_timeout": ms,
+                "idle_in_transaction_session_timeout": str(int(self.deadline_s * 2000))}
+
     async def open(self) -> None:
         if self._pool is not None:
             return
-        conn = await asyncpg.connect(self.dsn)
+        conn = await asyncpg.connect(self.dsn, timeout=self.deadline_s,
+                                     command_timeout=self.deadline_s)
         try:
             await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
         finally:
             await conn.close()
         self._pool = await asyncpg.create_pool(
-            self.dsn, min_size=1, max_size=4,
-            server_settings={"search_path": self.schema, "synchronous_commit": "on"},
+            self.dsn, min_size=1, max_size=4, timeout=self.deadline_s,
+            command_timeout=self.deadline_s, server_settings=self._settings(),
         )
         async with self.pool.acquire() as c, c.transaction():
             await c.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
@@ -94,106 +177,333 @@ class PostgresStore(Store):
                 await c.execute("INSERT INTO schema_version (version) VALUES ($1)", version)
 
     async def close(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
+            self._watch = None
+        if self._pool is not None and self._doubt and self._lost is None:
+            with contextlib.suppress(StoreError):  # nothing in doubt outlives the process
+                await self._with(_nothing, writes=Doubt())
+        if self._lock_conn is not None:
+            self._lock_conn.terminate()  # the session ends, and with it the lock
+            self._lock_conn = None
         if self._pool is not None:
-            await self._pool.close()
+            try:
+                await asyncio.wait_for(self._pool.close(), self.deadline_s)
+            except _LINK_ERRORS:
+                self._pool.terminate()
             self._pool = None
 
+    # ----------------------------------------------------------- the claim
+
+    async def _lock_connection(self) -> Any:
+        idle_ms = int(max(30.0, 4 * self.deadline_s) * 1000)
+        conn = await asyncpg.connect(
+            self.dsn, timeout=self.deadline_s, command_timeout=self.deadline_s,
+            server_settings={"application_name": self.app_name})
+        try:
+            await conn.execute(f"SET idle_session_timeout = {idle_ms}")
+        except asyncpg.UndefinedObjectError:
+            pass  # before PostgreSQL 14: a vanished owner's lock goes with TCP keepalive
+        except BaseException:
+            conn.terminate()
+            raise
+        conn.add_termination_listener(self._lock_closed)
+        return conn
+
+    async def _try_lock(self, conn: Any) -> bool:
+        return bool(await conn.fetchval("SELECT pg_try_advisory_lock($1)",
+                                        lock_key(self.schema)))
+
+    async def _holder_name(self, conn: Any) -> str:
+        """The ``application_name`` of the session holding the lock ("" if unknown)."""
+        key = lock_key(self.schema) & 0xFFFFFFFFFFFFFFFF
+        try:
+            name = await conn.fetchval(
+                "SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a "
+                "ON a.pid = l.pid WHERE l.locktype = 'advisory' AND l.granted "
+                "AND l.classid::bigint = $1 AND l.objid::bigint = $2 AND l.objsubid = 1",
+                key >> 32, key & 0xFFFFFFFF)
+        except _LINK_ERRORS + (asyncpg.PostgresError,):
+            return ""
+        return str(name or "")
+
+    async def _holder(self, conn: Any) -> str:
+        """Who holds the lock, in words (empty if the database does not say)."""
+        found = re.fullmatch(r"bgclock (\S*) pid (\d+) \w+", await self._holder_name(conn))
+        return f" (pid {found.group(2)} on {found.group(1)})" if found else ""
+
+    async def claim(self) -> None:
+        if self._lock_conn is not None:
+            return
+        try:
+            conn = await self._lock_connection()
+        except _LINK_ERRORS as exc:
+            raise StoreUnavailable(f"cannot reach the database to claim it: {exc}") from exc
+        try:
+            loop = asyncio.get_running_loop()
+            until = loop.time() + CLAIM_PATIENCE_S
+            while not await self._try_lock(conn):
+                if loop.time() >= until:
+                    raise StoreBusy(
+                        f"schema {self.schema} is in use by another bgclock serve"
+                        f"{await self._holder(conn)}: stop it first, or give another "
+                        "--db-schema")
+                await asyncio.sleep(0.2)
+            await conn.execute(
+                f'INSERT INTO "{self.schema}".meta (key, value) VALUES ($1, $2) '
+                "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+                OWNER_META, self._token)
+        except BaseException:
+            conn.terminate()
+            raise
+        self._lock_conn, self._lock_pid = conn, conn.get_server_pid()
+        self._watch = asyncio.get_running_loop().create_task(self._watchdog(),
+                                                             name="bgclock-store-claim")
+
+    @property
+    def lost(self) -> str | None:
+        return self._lost
+
+    def _lock_closed(self, conn: Any) -> None:
+        if conn is self._lock_conn:
+            self._lose("the database closed the connection that holds this server's claim")
+
+    def _lose(self, why: str) -> None:
+        if self._lost is None:
+            log.error("%s: writes fail until it is back", why)
+            self._lost = f"{why}; writes fail until it is back"
+        if self._lock_conn is not None:
+            self._lock_conn.terminate()
+            self._lock_conn = None
+
+    async def _watchdog(self) -> None:
+        while not self._gone:
+            await asyncio.sleep(WATCH_INTERVAL_S)
+            conn = self._lock_conn
+            if conn is not None:
+                try:
+                    await conn.fetchval("SELECT 1", timeout=self.deadline_s)
+                except _LINK_ERRORS as exc:
+                    self._lose(f"the database link that holds this server's claim broke "
+                               f"({type(exc).__name__})")
+                continue
+            try:
+                await asyncio.wait_for(self._reclaim(), self.deadline_s)
+            except _LINK_ERRORS + (asyncpg.PostgresError,) as exc:
+                log.info("the claim is not back yet: %s", exc)
+
+    async def _reclaim(self) -> None:
+        """Take the lock back, if nobody owned the store meanwhile."""
+        conn = await self._lock_connection()
+        try:
+            if self._lock_pid is not None:  # our old session, if the database still has it
+                await _end_sessions(conn, [self._lock_pid], self.app_name, self.deadline_s)
+            taken = await self._try_lock(conn)
+            if taken:
+                owner = await conn.fetchval(
+                    f'SELECT value FROM "{self.schema}".meta WHERE key = $1', OWNER_META)
+            else:  # our old session still ending (try again), or another server
+                holder = await self._holder_name(conn)
+                owner = self._token if not holder or self._token in holder else holder
+        except BaseException:
+            conn.terminate()
+            raise
+        if not taken and owner == self._token:
+            conn.terminate()
+            return
+        if owner != self._token:
+            conn.terminate()
+            self._gone = True
+            self._lost = ("another bgclock serve owned the store while this one was away: "
+                          "this server stops")
+            log.error("%s", self._lost)
+            if self.on_lost is not None:
+                self.on_lost(self._lost)
+            return
+        self._lock_conn, self._lock_pid = conn, conn.get_server_pid()
+        self._lost = None
+        log.warning("the store's claim is back: writes go on")
+
+    # ----------------------------------------------------------- calls
+
+    async def _with(self, fn: Callable[[Any], Awaitable[T]], *,
+                    writes: Doubt | None = None) -> T:
+        """``fn(conn)`` on a pooled connection, all within the deadline.  A
+        broken or stalled link terminates the connection (``StoreUnavailable``);
+        ``writes``: the rows ``fn`` writes, in doubt should the link break."""
+        if writes is not None and self._lost is not None:
+            raise StoreUnavailable(self._lost)
+        pool = self.pool
+        conn: Any = None
+        sent = False
+        try:
+            async with asyncio.timeout(self.deadline_s):
+                conn = await pool.acquire()
+                if writes is not None and self._doubt:
+                    await self._settle(conn)
+                sent = writes is not None
+                return await fn(conn)
+        except NotFound:
+            raise
+        except _LINK_ERRORS as exc:
+            if conn is not None:
+                pid = conn.get_server_pid()
+                conn.terminate()
+                if sent and writes:
+                    self._doubt.extend(writes)
+                    self._doubt_pids.add(pid)
+            # the pool's idle connections went the same way: each would
+            # wait out a deadline of its own before failing; make fresh ones
+            await pool.expire_connections()
+            what = ("did not answer within " f"{self.deadline_s:g} s"
+                    if isinstance(exc, TimeoutError) else f"is unreachable ({_words(exc)})")
+            raise StoreUnavailable(f"the database {what}") from None
+        except asyncpg.PostgresError as exc:
+            raise StoreError(str(exc)) from exc
+        finally:
+            if conn is not None:
+                try:
+                    await pool.release(conn, timeout=self.deadline_s)
+                except (Exception, asyncio.CancelledError):  # noqa: BLE001 - it is terminated
+                    conn.terminate()
+
+    async def _settle(self, conn: Any) -> None:
+        """End the sessions whose writes are in doubt, then delete those writes'
+        rows (should they have landed): what the server answered is what the
+        database holds."""
+        async with self._settling:
+            if not self._doubt:
+                return
+            await _end_sessions(conn, sorted(self._doubt_pids), self.app_name, self.deadline_s)
+            async with conn.transaction():
+                for kind, sql in SETTLE_SQL.items():
+                    rows = getattr(self._doubt, kind)
+                    if rows:
+                        await conn.executemany(numbered(sql), rows)
+            self._doubt.clear()
+            self._doubt_pids.clear()
+
+    async def _fetch(self, sql: str, *args: Any) -> list[Any]:
+        return list(await self._with(lambda c: c.fetch(sql, *args)))
+
+    async def _fetchrow(self, sql: str, *args: Any, write: bool = False) -> Any:
+        return await self._with(lambda c: c.fetchrow(sql, *args),
+                                writes=Doubt() if write else None)
+
+    async def _fetchval(self, sql: str, *args: Any, write: bool = False) -> Any:
+        return await self._with(lambda c: c.fetchval(sql, *args),
+                                writes=Doubt() if write else None)
+
+    async def _execute(self, sql: str, *args: Any) -> None:
+        """A write of one statement (refused while the claim is lost)."""
+        await self._with(lambda c: c.execute(sql, *args), writes=Doubt())
+
     async def schema_version(self) -> int:
-        return int(await self.pool.fetchval("SELECT MAX(version) FROM schema_version"))
+        return int(await self._fetchval("SELECT MAX(version) FROM schema_version"))
 
     async def get_meta(self, key: str) -> str | None:
-        value = await self.pool.fetchval("SELECT value FROM meta WHERE key = $1", key)
+        value = await self._fetchval("SELECT value FROM meta WHERE key = $1", key)
         return None if value is None else str(value)
 
     async def set_meta_if_absent(self, key: str, value: str) -> str:
-        await self.pool.execute(
+        await self._execute(
             "INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING",
             key, value)
-        return str(await self.pool.fetchval("SELECT value FROM meta WHERE key = $1", key))
+        return str(await self._fetchval("SELECT value FROM meta WHERE key = $1", key))
 
     async def set_meta(self, key: str, value: str) -> None:
-        await self.pool.execute(
+        await self._execute(
             "INSERT INTO meta (key, value) VALUES ($1, $2) "
             "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", key, value)
 
     async def create_tournament(self, name: str, created_ms: int) -> TournamentRow:
-        tid = await self.pool.fetchval(
+        tid = await self._with(lambda c: c.fetchval(
             "INSERT INTO tournaments (name, created_ms) VALUES ($1, $2) RETURNING id",
-            name, created_ms)
+            name, created_ms), writes=Doubt(tournaments=[(name, created_ms)]))
         return TournamentRow(id=tid, name=name, created_ms=created_ms)
 
     async def tournaments(self) -> list[TournamentRow]:
-        rows = await self.pool.fetch(
+        rows = await self._fetch(
             "SELECT id, name, created_ms, closed_ms FROM tournaments ORDER BY id")
         return [TournamentRow(id=r[0], name=r[1], created_ms=r[2], closed_ms=r[3]) for r in rows]
 
     async def tournament(self, tournament_id: int) -> TournamentRow:
-        r = await self.pool.fetchrow(
+        r = await self._fetchrow(
             "SELECT id, name, created_ms, closed_ms FROM tournaments WHERE id = $1", tournament_id)
         if r is None:
             raise NotFound(f"no tournament {tournament_id}")
         return TournamentRow(id=r[0], name=r[1], created_ms=r[2], closed_ms=r[3])
 
     async def close_tournament(self, tournament_id: int, closed_ms: int) -> list[int]:
-        async with self.pool.acquire() as c, c.transaction():
-            exists = await c.fetchval("SELECT 1 FROM tournaments WHERE id = $1", tournament_id)
-            if exists is None:
-                raise NotFound(f"no tournament {tournament_id}")
-            await c.execute("UPDATE tournaments SET closed_ms = $1 "
-                            "WHERE id = $2 AND closed_ms IS NULL", closed_ms, tournament_id)
-            rows = await c.fetch("UPDATE clock_tables SET closed_ms = $1 WHERE tournament_id = $2 "
-                                 "AND closed_ms IS NULL RETURNING id", closed_ms, tournament_id)
-            return sorted(r[0] for r in rows)
+        async def close(c: Any) -> list[int]:
+            async with c.transaction():
+                exists = await c.fetchval("SELECT 1 FROM tournaments WHERE id = $1",
+                                          tournament_id)
+                if exists is None:
+                    raise NotFound(f"no tournament {tournament_id}")
+                await c.execute("UPDATE tournaments SET closed_ms = $1 "
+                                "WHERE id = $2 AND closed_ms IS NULL", closed_ms, tournament_id)
+                rows = await c.fetch("UPDATE clock_tables SET closed_ms = $1 "
+                                     "WHERE tournament_id = $2 AND closed_ms IS NULL "
+                                     "RETURNING id", closed_ms, tournament_id)
+                return sorted(r[0] for r in rows)
+
+        return await self._with(close, writes=Doubt())
 
     async def create_table(self, tournament_id: int, spec: TableSpec,
                            created_ms: int) -> TableRow:
         try:
-            tid = await self.pool.fetchval(
+            tid = await self._with(lambda c: c.fetchval(
                 "INSERT INTO clock_tables (tournament_id, name, player_a, player_b, rules, "
                 "length, score_a, score_b, teams, crawford, clock, created_ms, warn_s) "
                 "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id",
                 tournament_id, spec.name, spec.players[0], spec.players[1], spec.rules,
                 spec.length, spec.score[0], spec.score[1], int(spec.teams), int(spec.crawford),
-                json.dumps(spec.clock), created_ms, json.dumps(list(spec.warn_s)))
-        except asyncpg.ForeignKeyViolationError as exc:
-            raise NotFound(f"no tournament {tournament_id}") from exc
+                json.dumps(spec.clock), created_ms, json.dumps(list(spec.warn_s))),
+                writes=Doubt(tables=[(tournament_id, spec.name, created_ms)]))
+        except StoreError as exc:
+            if isinstance(exc.__cause__, asyncpg.ForeignKeyViolationError):
+                raise NotFound(f"no tournament {tournament_id}") from exc
+            raise
         return TableRow(id=tid, tournament_id=tournament_id, spec=spec, created_ms=created_ms)
 
     async def update_table(self, table_id: int, spec: TableSpec) -> TableRow:
-        r = await self.pool.fetchrow(
+        r = await self._fetchrow(
             "UPDATE clock_tables SET name = $1, player_a = $2, player_b = $3, rules = $4, "
             "length = $5, score_a = $6, score_b = $7, teams = $8, crawford = $9, clock = $10, "
             f"warn_s = $12 WHERE id = $11 RETURNING {_TABLE_COLS}",
             spec.name, spec.players[0], spec.players[1], spec.rules, spec.length,
             spec.score[0], spec.score[1], int(spec.teams), int(spec.crawford),
-            json.dumps(spec.clock), table_id, json.dumps(list(spec.warn_s)))
+            json.dumps(spec.clock), table_id, json.dumps(list(spec.warn_s)), write=True)
         if r is None:
             raise NotFound(f"no table {table_id}")
         return _table(r)
 
     async def close_table(self, table_id: int, closed_ms: int) -> None:
-        await self.pool.execute(
+        await self._execute(
             "UPDATE clock_tables SET closed_ms = $1 WHERE id = $2 AND closed_ms IS NULL",
             closed_ms, table_id)
 
     async def tables(self, tournament_id: int | None = None) -> list[TableRow]:
         if tournament_id is None:
-            rows = await self.pool.fetch(f"SELECT {_TABLE_COLS} FROM clock_tables ORDER BY id")
+            rows = await self._fetch(f"SELECT {_TABLE_COLS} FROM clock_tables ORDER BY id")
         else:
-            rows = await self.pool.fetch(
+            rows = await self._fetch(
                 f"SELECT {_TABLE_COLS} FROM clock_tables WHERE tournament_id = $1 ORDER BY id",
                 tournament_id)
         return [_table(r) for r in rows]
 
     async def events(self, table_id: int, after_seq: int = 0) -> list[StoredEvent]:
-        rows = await self.pool.fetch(
+        rows = await self._fetch(
             f"SELECT {_EVENT_COLS} FROM clock_events WHERE table_id = $1 AND seq > $2 "
             "ORDER BY seq", table_id, after_seq)
         return [_event(r) for r in rows]
 
     async def all_events(self) -> dict[int, list[StoredEvent]]:
         cols = ", ".join("e." + c.strip() for c in _EVENT_COLS.split(","))
-        rows = await self.pool.fetch(
+        rows = await self._fetch(
             f"SELECT {cols} FROM clock_events e JOIN clock_tables t ON t.id = e.table_id "
             "WHERE t.closed_ms IS NULL ORDER BY e.table_id, e.seq")
         out: dict[int, list[StoredEvent]] = {}
@@ -202,13 +512,13 @@ class PostgresStore(Store):
         return out
 
     async def notes(self, table_id: int) -> list[StoredNote]:
-        rows = await self.pool.fetch(
+        rows = await self._fetch(
             f"SELECT {_NOTE_COLS} FROM clock_notes WHERE table_id = $1 ORDER BY n", table_id)
         return [_note(r) for r in rows]
 
     async def all_notes(self) -> dict[int, list[StoredNote]]:
         cols = ", ".join("x." + c.strip() for c in _NOTE_COLS.split(","))
-        rows = await self.pool.fetch(
+        rows = await self._fetch(
             f"SELECT {cols} FROM clock_notes x JOIN clock_tables t ON t.id = x.table_id "
             "WHERE t.closed_ms IS NULL ORDER BY x.table_id, x.n")
         out: dict[int, list[StoredNote]] = {}
@@ -217,25 +527,28 @@ class PostgresStore(Store):
         return out
 
     async def actions(self, tournament_id: int) -> list[StoredAction]:
-        rows = await self.pool.fetch(
+        rows = await self._fetch(
             "SELECT n, at_ms, body, source FROM tournament_actions WHERE tournament_id = $1 "
             "ORDER BY n", tournament_id)
         return [StoredAction(tournament_id=tournament_id, n=r[0], at_ms=r[1],
                              action=json.loads(r[2]), source=r[3]) for r in rows]
 
     async def append_actions(self, actions: Sequence[StoredAction]) -> None:
-        try:
-            async with self.pool.acquire() as c, c.transaction():
+        rows = [(a.tournament_id, a.n, a.at_ms, a.body(), a.source) for a in actions]
+
+        async def append(c: Any) -> None:
+            async with c.transaction():
                 await c.executemany(
                     "INSERT INTO tournament_actions (tournament_id, n, at_ms, body, source) "
-                    "VALUES ($1, $2, $3, $4, $5)",
-                    [(a.tournament_id, a.n, a.at_ms, a.body(), a.source) for a in actions])
-        except (asyncpg.PostgresError, OSError) as exc:
-            raise StoreError(str(exc)) from exc
+                    "VALUES ($1, $2, $3, $4, $5)", rows)
+
+        writes = Doubt()
+        writes.add(actions=actions)
+        await self._with(append, writes=writes)
 
     async def next_match(self, table_id: int, spec: TableSpec, created_ms: int) -> TableRow:
-        try:
-            async with self.pool.acquire() as c, c.transaction():
+        async def renew(c: Any) -> TableRow:
+            async with c.transaction():
                 row = await c.fetchrow(
                     f"SELECT {_TABLE_COLS} FROM clock_tables WHERE id = $1 FOR UPDATE", table_id)
                 if row is None:
@@ -266,21 +579,21 @@ class PostgresStore(Store):
                     spec.name, spec.players[0], spec.players[1], spec.rules, spec.length,
                     spec.score[0], spec.score[1], int(spec.teams), int(spec.crawford),
                     json.dumps(spec.clock), json.dumps(list(spec.warn_s)), created_ms, table_id)
-        except (asyncpg.PostgresError, OSError) as exc:
-            raise StoreError(str(exc)) from exc
-        return TableRow(id=table_id, tournament_id=old.tournament_id, spec=spec,
-                        created_ms=created_ms, closed_ms=old.closed_ms)
+            return TableRow(id=table_id, tournament_id=old.tournament_id, spec=spec,
+                            created_ms=created_ms, closed_ms=old.closed_ms)
+
+        return await self._with(renew, writes=Doubt())
 
     async def archive(self, table_id: int) -> list[ArchivedMatch]:
-        rows = await self.pool.fetch(
+        rows = await self._fetch(
             "SELECT table_id, n, spec, created_ms, archived_ms, events, notes "
             "FROM clock_archive WHERE table_id = $1 ORDER BY n", table_id)
         return [archived_match(*tuple(r)) for r in rows]
 
     async def commit(self, events: list[StoredEvent], checkpoints: dict[int, int],
                      notes: Sequence[StoredNote] = ()) -> None:
-        try:
-            async with self.pool.acquire() as c, c.transaction():
+        async def write(c: Any) -> None:
+            async with c.transaction():
                 if events:
                     await c.executemany(
                         f"INSERT INTO clock_events ({_EVENT_COLS}) "
@@ -298,5 +611,34 @@ class PostgresStore(Store):
                         "UPDATE clock_tables SET checkpoint_ms = $1 WHERE id = $2 "
                         "AND (checkpoint_ms IS NULL OR checkpoint_ms < $1)",
                         [(ms, tid) for tid, ms in checkpoints.items()])
-        except (asyncpg.PostgresError, OSError) as exc:
-            raise StoreError(str(exc)) from exc
+
+        writes = Doubt()
+        writes.add(events=events, notes=notes)
+        await self._with(write, writes=writes)
+
+
+async def _nothing(conn: Any) -> None:
+    """A write of nothing (``close`` settles what is in doubt with it)."""
+
+
+def _words(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+async def _end_sessions(conn: Any, pids: Sequence[int], app_name: str, deadline_s: float) -> None:
+    """End this process's old sessions ``pids`` (if the database still has them)
+    and wait until they are gone: their open transactions are rolled back,
+    their locks released."""
+    if not pids:
+        return
+    await conn.execute(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+        "WHERE pid = ANY($1::int[]) AND application_name = $2", list(pids), app_name)
+    loop = asyncio.get_running_loop()
+    until = loop.time() + deadline_s
+    while await conn.fetchval(
+            "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1::int[]) "
+            "AND application_name = $2", list(pids), app_name):
+        if loop.time() >= until:
+            raise StoreUnavailable("an old session of this server does not end")
+        await asyncio.sleep(0.05)

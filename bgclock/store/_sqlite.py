@@ -4,26 +4,50 @@ WAL mode with ``synchronous=FULL``: a commit is on disk when it returns, and
 readers never block the writer.  Every call runs on the store's single thread
 (sqlite3 connections belong to the thread that made them), so the event loop
 never waits on the disk.
+
+One process owns the file: ``claim`` takes an exclusive ``flock`` on a
+sibling file, ``NAME.lock`` (beside ``NAME``), held until ``close``.  The
+kernel drops it when the process ends, however it ends, so a crash leaves no
+stale lock; the file itself stays (it holds the owner's pid, for the message
+a second server prints).
+
+Every call has a deadline (``deadline_s``): SQLite waits that long for a lock
+held by another connection (``busy_timeout``), and the event loop waits that
+long for the store's thread.  A call past it is interrupted
+(``Connection.interrupt``) and answered ``StoreUnavailable``; the thread may
+still be stuck in it (a disk that does not answer), so the next calls queue
+behind it and fail by their own deadlines until it returns.  A write that
+timed out is in doubt: the next write first deletes its rows, should they
+have landed after all (``Doubt``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import os
 import sqlite3
+import sys
+import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 from . import (
+    DEFAULT_DEADLINE_S,
+    SETTLE_SQL,
     ArchivedMatch,
+    Doubt,
     NotFound,
     Store,
+    StoreBusy,
     StoredAction,
     StoredEvent,
     StoredNote,
     StoreError,
+    StoreUnavailable,
     TableRow,
     TableSpec,
     TournamentRow,
@@ -61,6 +85,33 @@ _BULK_CHECKPOINTS = (
     "UPDATE clock_tables AS t SET checkpoint_ms = c.value ->> 1 FROM json_each(?) AS c "
     "WHERE t.id = c.value ->> 0 AND (t.checkpoint_ms IS NULL OR t.checkpoint_ms < c.value ->> 1)"
 )
+if sys.platform == "win32":
+    import msvcrt
+
+    def _try_lock(fd: int) -> bool:
+        """Lock one byte far past the pid (Windows refuses reads of a locked range)."""
+        os.lseek(fd, 4096, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError:
+            return False
+        return True
+else:
+    import fcntl
+
+    def _try_lock(fd: int) -> bool:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        return True
+
+
+def _read_pid(fd: int) -> str:
+    os.lseek(fd, 0, os.SEEK_SET)
+    return os.read(fd, 32).decode("ascii", "replace").strip()
+
+
 #: ``->>`` and ``UPDATE ... FROM``: SQLite 3.38 (older libraries run one statement per row).
 BULK_SQLITE = sqlite3.sqlite_version_info >= (3, 38, 0)
 
@@ -84,29 +135,102 @@ def _note(row: tuple[Any, ...]) -> StoredNote:
 class SqliteStore(Store):
     """The embedded default store (a file path, or ``:memory:`` for tests)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, deadline_s: float = DEFAULT_DEADLINE_S) -> None:
         self.path = str(path)
+        self.deadline_s = deadline_s
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bgclock-sqlite")
         self._db: sqlite3.Connection | None = None
         #: Commit every kind of row in one statement (``BULK_SQLITE``).
         self.bulk = BULK_SQLITE
+        #: The claim's lock file, open while this process owns the store.
+        self._lock_fd: int | None = None
+        #: Writes a deadline left in doubt (guarded by ``_doubt_lock``: the loop
+        #: adds, the store's thread settles).
+        self._doubt = Doubt()
+        self._doubt_lock = threading.Lock()
 
-    async def _run(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    @property
+    def lock_path(self) -> Path:
+        """The file whose ``flock`` says who owns the store."""
+        real = Path(self.path).resolve()
+        return real.with_name(real.name + ".lock")
+
+    async def claim(self) -> None:
+        if self._lock_fd is not None or self.path == ":memory:":
+            return
+        path = self.lock_path
+        try:
+            fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+        except OSError as exc:
+            raise StoreError(f"cannot make the lock file {path}: "
+                             f"{exc.strerror or exc}") from exc
+        try:
+            if not _try_lock(fd):
+                holder = _read_pid(fd)
+                who = f" (pid {holder})" if holder.isdigit() else ""
+                raise StoreBusy(f"{self.path} is in use by another bgclock serve{who}: stop "
+                                "it first, or give another --db")
+            os.lseek(fd, 0, os.SEEK_SET)
+            os.write(fd, f"{os.getpid()}\n".ljust(16).encode("ascii"))
+        except BaseException:
+            os.close(fd)
+            raise
+        self._lock_fd = fd
+
+    @property
+    def lost(self) -> str | None:
+        return None  # a flock is held until the process lets it go
+
+    async def _run(self, fn: Callable[[sqlite3.Connection], T], *,
+                   writes: Doubt | None = None) -> T:
+        """``fn(db)`` on the store's thread, within the deadline.  ``writes``:
+        the rows ``fn`` writes, in doubt should the deadline pass; a write
+        first settles what earlier writes left in doubt."""
         def call() -> T:
             if self._db is None:
                 raise StoreError("the store is closed")
             try:
+                if writes is not None:
+                    self._settle(self._db)
                 return fn(self._db)
             except BaseException as exc:
                 # whatever failed (a statement, a value Python cannot bind),
                 # an open transaction never outlives its call
                 if self._db.in_transaction:
                     self._db.rollback()
+                if isinstance(exc, sqlite3.OperationalError) and (
+                        "locked" in str(exc) or "interrupted" in str(exc)):
+                    raise StoreUnavailable(f"the database is busy: {exc}") from exc
                 if isinstance(exc, sqlite3.Error):
                     raise StoreError(str(exc)) from exc
                 raise
 
-        return await asyncio.get_running_loop().run_in_executor(self._pool, call)
+        future = asyncio.get_running_loop().run_in_executor(self._pool, call)
+        try:
+            return await asyncio.wait_for(future, self.deadline_s)
+        except TimeoutError:
+            if writes:
+                with self._doubt_lock:
+                    self._doubt.extend(writes)
+            if self._db is not None:
+                self._db.interrupt()  # whatever it is stuck in, if SQLite can stop it
+            raise StoreUnavailable(f"the database did not answer within "
+                                   f"{self.deadline_s:g} s") from None
+
+    def _settle(self, db: sqlite3.Connection) -> None:
+        """Delete the rows of writes left in doubt (the store's thread, before a write)."""
+        with self._doubt_lock:
+            if not self._doubt:
+                return
+            pending = self._doubt.copy()
+        db.execute("BEGIN IMMEDIATE")
+        for kind, sql in SETTLE_SQL.items():
+            rows = getattr(pending, kind)
+            if rows:
+                db.executemany(sql, rows)
+        db.execute("COMMIT")
+        with self._doubt_lock:
+            self._doubt.drop(pending)
 
     async def open(self) -> None:
         if self._db is not None:
@@ -119,7 +243,7 @@ class SqliteStore(Store):
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
-            db.execute("PRAGMA busy_timeout=5000")
+            db.execute(f"PRAGMA busy_timeout={int(self.deadline_s * 1000)}")
             db.execute(VERSION_TABLE)
             row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
             current = row[0] or 0
@@ -134,13 +258,27 @@ class SqliteStore(Store):
         await asyncio.get_running_loop().run_in_executor(self._pool, connect)
 
     async def close(self) -> None:
+        if self._db is None and self._lock_fd is None:
+            return  # closed already (or never opened)
+
         def shut() -> None:
             if self._db is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._settle(self._db)  # nothing in doubt outlives the process
                 self._db.close()
                 self._db = None
 
-        await asyncio.get_running_loop().run_in_executor(self._pool, shut)
-        self._pool.shutdown(wait=True)
+        future = asyncio.get_running_loop().run_in_executor(self._pool, shut)
+        try:
+            await asyncio.wait_for(future, self.deadline_s)
+            self._pool.shutdown(wait=True)
+        except TimeoutError:  # the thread is stuck: leave it, let the process end
+            self._pool.shutdown(wait=False, cancel_futures=True)
+        finally:
+            if self._lock_fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(self._lock_fd)  # and with it the flock
+                self._lock_fd = None
 
     async def schema_version(self) -> int:
         return await self._run(
@@ -173,7 +311,7 @@ class SqliteStore(Store):
             assert cur.lastrowid is not None
             return TournamentRow(id=cur.lastrowid, name=name, created_ms=created_ms)
 
-        return await self._run(create)
+        return await self._run(create, writes=Doubt(tournaments=[(name, created_ms)]))
 
     async def tournaments(self) -> list[TournamentRow]:
         def get(db: sqlite3.Connection) -> list[TournamentRow]:
@@ -234,7 +372,8 @@ class SqliteStore(Store):
             return TableRow(id=cur.lastrowid, tournament_id=tournament_id, spec=spec,
                             created_ms=created_ms)
 
-        return await self._run(create)
+        return await self._run(create, writes=Doubt(
+            tables=[(tournament_id, spec.name, created_ms)]))
 
     async def update_table(self, table_id: int, spec: TableSpec) -> TableRow:
         def update(db: sqlite3.Connection) -> TableRow:
@@ -303,7 +442,9 @@ class SqliteStore(Store):
                            "source) VALUES (?, ?, ?, ?, ?)", rows)
             db.execute("COMMIT")
 
-        await self._run(append)
+        writes = Doubt()
+        writes.add(actions=actions)
+        await self._run(append, writes=writes)
 
     async def next_match(self, table_id: int, spec: TableSpec, created_ms: int) -> TableRow:
         def renew(db: sqlite3.Connection) -> TableRow:
@@ -386,7 +527,9 @@ class SqliteStore(Store):
                     [(ms, tid, ms) for tid, ms in checkpoints.items()])
             db.execute("COMMIT")
 
-        await self._run(write)
+        writes = Doubt()
+        writes.add(events=events, notes=notes)
+        await self._run(write, writes=writes)
 
 
 R = TypeVar("R")
