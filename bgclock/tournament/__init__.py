@@ -24,6 +24,18 @@ from ._draw import (
 )
 from ._errors import ContestError, IllegalContest, InvalidContest
 from ._late import DEFAULT_GRACE_MS, POINT_EVERY_MS, LateArrival, LateState
+from ._rating import (
+    START_RATING,
+    Rated,
+    RatedMatch,
+    RatingChange,
+    experience_factor,
+    rate,
+    rate_all,
+    rated_matches,
+    register_key,
+    upset_probability,
+)
 from ._running import (
     ACTIONS,
     CLOCK_POLICIES,
@@ -49,4 +61,6 @@ __all__ = [
     "InvalidContest", "LateArrival", "LateState", "MainDraw", "Match", "RoundOutcome", "Swing",
     "Standing", "SwingGame", "bracket_size", "cpp_for_round", "first_match_losers", "schedule",
     "simulate", "spread", "standings", "swing_game_result",
+    "START_RATING", "Rated", "RatedMatch", "RatingChange", "experience_factor", "rate",
+    "rate_all", "rated_matches", "register_key", "upset_probability",
 ]
