@@ -16,6 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from ._register import MAX_REGISTER, RegisterEntry, RegisterLine, RegisterStore
+
 
 class StoreError(RuntimeError):
     """The database refused an operation."""
@@ -186,8 +188,9 @@ def archived_match(table_id: int, n: int, spec: str, created_ms: int, archived_m
                           note=x[4], source=x[5], received_ms=x[6]) for x in json.loads(notes)])
 
 
-class Store(abc.ABC):
-    """The interface both stores implement (every method is a coroutine)."""
+class Store(RegisterStore):
+    """The interface both stores implement (every method is a coroutine); the
+    players' register's part is ``RegisterStore`` (``_register``)."""
 
     @abc.abstractmethod
     async def open(self) -> None:
@@ -332,7 +335,8 @@ def open_store(url: str, *, schema: str | None = None) -> Store:
 
 
 __all__ = [
-    "ArchivedMatch", "DEFAULT_WARN_S", "NotFound", "Store", "StoreError", "StoredAction",
+    "ArchivedMatch", "DEFAULT_WARN_S", "MAX_REGISTER", "NotFound", "RegisterEntry",
+    "RegisterLine", "Store", "StoreError", "StoredAction",
     "StoredEvent", "StoredNote", "TableRow",
     "TableSpec",
     "TournamentRow", "open_store", "sqlite_path",
