@@ -15,12 +15,13 @@ from typing import Any, Final
 from ._bodies import Adjudicate, Board, NewTournament, TablePatch, TableSpecBody
 from ._limits import MAX_ID
 from ._protocol import AnyCommand, Handle, Hello, Ping, Summon, Sync
+from ._register import REGISTER_REQUESTS, register_paths
 from ._schema import components
 from ._tourney_bodies import TOURNEY_REQUESTS
 
 #: Every input declared in msgspec, by the component it is published as.
 REQUESTS: Final = (NewTournament, TableSpecBody, TablePatch, Adjudicate, Board,
-                   *TOURNEY_REQUESTS)
+                   *TOURNEY_REQUESTS, *REGISTER_REQUESTS)
 MESSAGES: Final = (Hello, AnyCommand, Summon, Handle, Ping, Sync)
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
@@ -157,6 +158,7 @@ def openapi() -> dict[str, Any]:
             **_tournament_paths(),
             **_desk_paths(),
             **_contest_paths(),
+            **register_paths(),
             "/api/tables/{table_id}/next-match": {"post": _op(
                 "the table's next match: the finished match's log is archived and a fresh "
                 "match starts on the same table (same link and token)",
