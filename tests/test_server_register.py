@@ -215,3 +215,18 @@ async def test_the_rating_list_prints_in_the_directors_language(live: Any) -> No
     assert r.status_code == 422 and r.json()["message"].startswith("query.lang")
     text = await _ok(live, "GET", "/api/register/ratings.csv")
     assert text.lstrip("\ufeff").splitlines()[1] == "1,Ann <b>,,Roma,1600.00,0"
+
+
+async def test_the_register_is_bounded(live: Any, monkeypatch: Any) -> None:
+    from bgclock.server import _register
+
+    monkeypatch.setattr(_register, "MAX_ENTRIES", 3)
+    await _import(live, "name\nAnn\nBob\n")
+    r = await live.http.post("/api/register.csv", content=b"name\nAnn\nCarla\nDino\n",
+                             headers=CSV)
+    assert r.status_code == 409 and "at most 3" in r.json()["message"]
+    assert (await _ok(live, "GET", "/api/register"))["total"] == 2
+    # updating the ones there takes no room
+    assert (await _import(live, "name,club\nAnn,Roma\nBob,Roma\nCarla,Roma\n"))["added"] == 1
+    r = await live.http.post("/api/register", json={"name": "Dino"}, headers=DIRECTOR)
+    assert r.status_code == 409 and r.json()["message"].startswith("body: the register holds")

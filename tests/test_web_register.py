@@ -97,3 +97,24 @@ def test_the_register_screen_in_italian_rates_a_closed_tournament(
     assert ratings[0]["name"] in rows.first.inner_text()
     if SHOTS:
         sheet.screenshot(path=f"{SHOTS}/register-ratings-it.png", full_page=True)
+
+
+def test_the_players_screen_registers_a_known_player_from_the_register(
+        live: LiveServer, pages: Pages) -> None:
+    tid = int(live.tournament("Sera al circolo")["id"])
+    base = f"/api/tournaments/{tid}"
+    entry = live.api("POST", "/api/register", {"name": "Elena Sala", "federation_id": "FIBT77"})
+    d = pages.open(live.director_url() + "&lang=it", WIDE)
+    d.click("#btn-tourney")
+    until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
+    d.select_option("#trn-pick", str(tid))
+    d.wait_for_selector("#trn-reg-q")
+    d.fill("#trn-reg-q", "fibt77")
+    d.click("#trn-reg-find")
+    d.wait_for_selector(f"#trn-reg-found button[data-entry=\"{entry['id']}\"]")
+    d.click(f"#trn-reg-found button[data-entry=\"{entry['id']}\"]")
+    until(d, "(document.getElementById('trn-reg-found') || {textContent: ''})"
+             ".textContent.includes('giocatore 1')")
+    players = live.api("GET", f"{base}/state")["players"]
+    assert [(p["name"], p["federation_id"], p["register_id"]) for p in players] == [
+        ("Elena Sala", "FIBT77", entry["id"])]

@@ -62,6 +62,8 @@ MAX_CLUB = 100
 #: A search's text and a page of results.
 MAX_QUERY = 100
 MAX_PAGE = 200
+#: The register holds at most this many entries.
+MAX_ENTRIES = MAX_REGISTER
 #: The columns of the register's CSV (export and import).
 CSV_COLUMNS = ("id", "name", "federation_id", "club", "rating", "experience")
 
@@ -218,6 +220,7 @@ async def post_register(server: Server, request: Request) -> Response:
     try:
         data = await _body(request, RegisterBody)
         await _check_identity(server, data["name"], data.get("federation_id"))
+        await _check_room(server, 1, "body")
     except Refused as exc:
         return exc.response()
     now = server.clock.now_ms()
@@ -230,6 +233,14 @@ async def post_register(server: Server, request: Request) -> Response:
     except StoreError as exc:
         return Refused(409, "taken", f"body.federation_id: {exc}").response()
     return JSONResponse(_view(entry), status_code=201)
+
+
+async def _check_room(server: Server, more: int, where: str) -> None:
+    """Refuse (409) what would take the register past ``MAX_ENTRIES``."""
+    _, total = await server.store.register_search("", limit=0)
+    if total + more > MAX_ENTRIES:
+        raise Refused(409, "full", f"{where}: the register holds at most {MAX_ENTRIES} "
+                      f"players ({total} now)")
 
 
 async def get_entry(server: Server, request: Request) -> Response:
@@ -424,6 +435,7 @@ async def post_register_csv(server: Server, request: Request) -> Response:
                 rows_of = [r["row"] for r, e in zip(rows, entries, strict=True) if e.id == twice]
                 raise Refused(422, "invalid", f"row {rows_of[1]}: name: the same register "
                               f"entry (#{twice}) as row {rows_of[0]}")
+            await _check_room(server, sum(1 for e in entries if not e.id), "body")
             try:
                 saved = await server.store.register_save(entries)
             except StoreError as exc:

@@ -11,6 +11,7 @@
 import { api, button, directorKey, h, mountScreen, tournamentHead } from "./screen-kit.js";
 import { i18n } from "./tourney-strings.js";
 import { deskSections, matchButtons } from "./tourney-desk.js";
+import { registerPick } from "./register-pick.js";
 
 const I18N = i18n();
 const t = I18N.t;
@@ -146,7 +147,8 @@ function playersSection() {
     h("span", {}),
     button(t("trn.import"), () => act("POST", "/players.csv", value("trn-csv"), "text/csv")));
   return h("section", {}, h("h3", {}, t("trn.players") + " (" + st.players.length + ")"),
-    h("table", { class: "trn-players" }, h("tbody", {}, ...rows)), add);
+    h("table", { class: "trn-players" }, h("tbody", {}, ...rows)),
+    registerPick(/** @type {number} */ (screen.tournament), act, render), add);
 }
 
 /** @returns {HTMLElement} */
