@@ -339,8 +339,19 @@ def _import_rows(text: str) -> tuple[list[dict[str, Any]], int]:
     return out, len(rows) - 1
 
 
-async def _import_entry(server: Server, r: dict[str, Any], now: int,
-                        taken: dict[str, int]) -> RegisterEntry:
+class _Known:
+    """The register as it is, indexed for an import (one read, not one per row)."""
+
+    def __init__(self, entries: list[RegisterEntry]) -> None:
+        self.by_id = {e.id: e for e in entries}
+        self.by_fed = {e.federation_id: e for e in entries if e.federation_id is not None}
+        self.by_key: dict[str, list[RegisterEntry]] = {}
+        for e in sorted(entries, key=lambda x: x.id):
+            self.by_key.setdefault(e.name_key, []).append(e)
+
+
+def _import_entry(known: _Known, r: dict[str, Any], now: int,
+                  taken: dict[str, int]) -> RegisterEntry:
     """One CSV row as the entry it adds or updates; ``Refused`` naming row and field."""
     where = f"row {r['row']}: "
 
@@ -379,9 +390,9 @@ async def _import_entry(server: Server, r: dict[str, Any], now: int,
                   f"the same person as row {taken[ident]}")
     taken[ident] = r["row"]
     # the entry it is: by federation id first, else the same name (without an id)
-    found = await server.store.register_find(federation_id=fed) if fed is not None else []
+    found = [known.by_fed[fed]] if fed is not None and fed in known.by_fed else []
     if not found:
-        found = [e for e in await server.store.register_find(name_key=key)
+        found = [e for e in known.by_key.get(key, [])
                  if e.federation_id is None or e.federation_id == fed]
     if r.get("id"):
         raw = r["id"]
@@ -390,10 +401,9 @@ async def _import_entry(server: Server, r: dict[str, Any], now: int,
         if found and found[0].id != int(raw):
             raise bad("id", f"{raw} is not the entry of this player (#{found[0].id})")
         if not found:
-            try:
-                found = [await server.store.register_entry(int(raw))]
-            except NotFound:
-                raise bad("id", f"no register entry {raw}") from None
+            if int(raw) not in known.by_id:
+                raise bad("id", f"no register entry {raw}")
+            found = [known.by_id[int(raw)]]
             if found[0].federation_id is not None and found[0].federation_id != fed:
                 raise bad("federation_id", f"entry {raw} has federation id "
                           f"{found[0].federation_id}")
@@ -425,17 +435,19 @@ async def post_register_csv(server: Server, request: Request) -> Response:
     try:
         rows, _ = _import_rows(text)
         async with _lock(server):
-            entries: list[RegisterEntry] = []
+            known = _Known(await _all(server))
             taken: dict[str, int] = {}
-            for r in rows:
-                entries.append(await _import_entry(server, r, now, taken))
+            entries = [_import_entry(known, r, now, taken) for r in rows]
             ids = [e.id for e in entries if e.id]
             if len(ids) != len(set(ids)):
                 twice = next(i for i in ids if ids.count(i) > 1)
                 rows_of = [r["row"] for r, e in zip(rows, entries, strict=True) if e.id == twice]
                 raise Refused(422, "invalid", f"row {rows_of[1]}: name: the same register "
                               f"entry (#{twice}) as row {rows_of[0]}")
-            await _check_room(server, sum(1 for e in entries if not e.id), "body")
+            added = sum(1 for e in entries if not e.id)
+            if len(known.by_id) + added > MAX_ENTRIES:
+                raise Refused(409, "full", f"body: the register holds at most {MAX_ENTRIES} "
+                              f"players ({len(known.by_id)} now)")
             try:
                 saved = await server.store.register_save(entries)
             except StoreError as exc:
