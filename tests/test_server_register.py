@@ -230,3 +230,26 @@ async def test_the_register_is_bounded(live: Any, monkeypatch: Any) -> None:
     assert (await _import(live, "name,club\nAnn,Roma\nBob,Roma\nCarla,Roma\n"))["added"] == 1
     r = await live.http.post("/api/register", json={"name": "Dino"}, headers=DIRECTOR)
     assert r.status_code == 409 and r.json()["message"].startswith("body: the register holds")
+
+
+async def test_a_rating_the_store_refused_is_done_by_closing_again(live: Any,
+                                                                   monkeypatch: Any) -> None:
+    from bgclock.store import StoreError
+
+    base, ids = await _register_four(live)
+    await _won(live, base, "main", 0, 0, "a")
+    store = live.server.store
+    real = store.register_rate
+
+    async def refused(*args: Any) -> bool:
+        raise StoreError("the database is away")
+
+    before = (await _ok(live, "GET", "/api/register/ratings.json"))["ratings"]
+    monkeypatch.setattr(store, "register_rate", refused)
+    closed = await _ok(live, "POST", f"{base}/close")
+    assert closed["status"] == "closed" and closed["rated"]["now"] is False
+    assert "close it again" in closed["rated"]["error"]
+    assert (await _ok(live, "GET", "/api/register/ratings.json"))["ratings"] == before
+    monkeypatch.setattr(store, "register_rate", real)
+    again = await _ok(live, "POST", f"{base}/close")
+    assert again["rated"]["now"] is True and again["rated"]["matches"] == 1

@@ -28,6 +28,7 @@ import asyncio
 import csv
 import html
 import io
+import logging
 import weakref
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -53,6 +54,8 @@ from ._schema import PRINTABLE, BodyError, decode_body
 
 if TYPE_CHECKING:
     from .app import Server
+
+log = logging.getLogger("bgclock.server")
 
 #: A register CSV: at most this many bytes and rows (as the players' CSV).
 MAX_CSV_BYTES = 256 * 1024
@@ -553,7 +556,17 @@ def _lock(server: Server) -> asyncio.Lock:
 
 async def rate_tournament(server: Server, tournament_id: int) -> dict[str, Any]:
     """Rate a closed tournament's matches once (see the module's docstring):
-    ``{"rated_ms", "matches", "now": bool}`` (``now`` false: rated before)."""
+    ``{"rated_ms", "matches", "now": bool}`` (``now`` false: rated before);
+    ``{"now": false, "error"}`` when the store refused (nothing was rated:
+    closing again rates it)."""
+    try:
+        return await _rate(server, tournament_id)
+    except StoreError as exc:
+        log.warning("tournament %d: not rated: %s", tournament_id, exc)
+        return {"now": False, "error": f"not rated ({exc}): close it again to rate it"}
+
+
+async def _rate(server: Server, tournament_id: int) -> dict[str, Any]:
     async with _lock(server):
         done = await server.store.register_rated(tournament_id)
         if done is not None:

@@ -197,6 +197,7 @@ function closeSection() {
       cancelLabel: t("reg.cancel"), busyLabel: t("reg.closing"), opener: b,
       onConfirm: () => act(async () => {
         const out = await api("POST", "/api/tournaments/" + screen.tournament + "/close");
+        if (out.rated.error) throw new Error(out.rated.error);
         return t(out.rated.now ? "reg.closed" : "reg.closed_before", { n: out.rated.matches });
       }) });
   }, { id: "reg-close" });
