@@ -15,13 +15,14 @@ from typing import Any, Final
 from ._bodies import Adjudicate, Board, NewTournament, TablePatch, TableSpecBody
 from ._limits import MAX_ID
 from ._protocol import AnyCommand, Handle, Hello, Ping, Summon, Sync
+from ._register import REGISTER_REQUESTS, register_paths
 from ._schema import components
 from ._standings import openapi_paths as standings_paths
 from ._tourney_bodies import TOURNEY_REQUESTS
 
 #: Every input declared in msgspec, by the component it is published as.
 REQUESTS: Final = (NewTournament, TableSpecBody, TablePatch, Adjudicate, Board,
-                   *TOURNEY_REQUESTS)
+                   *TOURNEY_REQUESTS, *REGISTER_REQUESTS)
 MESSAGES: Final = (Hello, AnyCommand, Summon, Handle, Ping, Sync)
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
@@ -170,6 +171,7 @@ def openapi() -> dict[str, Any]:
             **_desk_paths(),
             **standings_paths(_ok, _errors, _op, _ref),
             **_contest_paths(),
+            **register_paths(),
             "/api/tables/{table_id}/next-match": {"post": _op(
                 "the table's next match: the finished match's log is archived and a fresh "
                 "match starts on the same table (same link and token)",

@@ -60,6 +60,8 @@ from ._desk import ROUTES as DESK_ROUTES
 from ._desk import LateDesk, late_view
 from ._limits import BodyTooLarge, LimitError, check_id, check_name, read_bounded
 from ._protocol import ProtocolError
+from ._register import Refused as RegisterRefused
+from ._register import check_link
 from ._schema import BodyError, decode_body
 from ._standings import ROUTES as STANDINGS_ROUTES
 from ._standings import room_standings
@@ -656,7 +658,8 @@ def _register(data: Mapping[str, Any], where: str = "") -> dict[str, Any]:
 async def post_player(server: Server, request: Request) -> Response:
     try:
         action = {"do": "register", **await _decoded(request, PlayerBody)}
-    except Refused as exc:
+        await check_link(server, action)
+    except (Refused, RegisterRefused) as exc:
         return exc.response()
     return await _run(server, request, [action], status=201)
 

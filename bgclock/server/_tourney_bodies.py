@@ -90,6 +90,8 @@ class PlayerBody(Struct, **_OPTS):
 
     name: Name
     federation_id: FederationId | None | UnsetType = UNSET
+    #: The players' register entry this player is (``GET .../register-search``).
+    register_id: Annotated[int, Meta(ge=1, le=MAX_MS)] | UnsetType = UNSET
 
 
 class CheckInBody(Struct, **_OPTS):

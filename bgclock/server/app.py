@@ -36,7 +36,17 @@ from bgclock import web
 from bgclock.core import ClockError
 from bgclock.store import NotFound, Store, StoreError, StoreUnavailable, TableSpec
 
-from . import _adjudicate, _contests, _desk, _export, _pages, _position_api, _sheet, _tourney
+from . import (
+    _adjudicate,
+    _contests,
+    _desk,
+    _export,
+    _pages,
+    _position_api,
+    _register,
+    _sheet,
+    _tourney,
+)
 from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_allowed
 from ._bodies import NewTournament, TablePatch, TableSpecBody, spec_fields
 from ._guard import HANDSHAKES, EdgeGuard, install_redaction, served_hosts
@@ -300,7 +310,8 @@ async def close_tournament(server: Server, request: Request) -> Response:
             table.close()
             table.broadcast(table.table_message())
     row = await server.store.tournament(tid)
-    return JSONResponse({**row.to_dict(), "closed_tables": closed})
+    rated = await _register.rate_tournament(server, tid)  # once, however often it is closed
+    return JSONResponse({**row.to_dict(), "closed_tables": closed, "rated": rated})
 
 
 @director_only
@@ -760,6 +771,8 @@ def create_app(
         *[Route(f"/api/tournaments/{{tournament_id}}{path}", director_only(handler),
                 methods=[method])
           for path, method, handler in _contests.ROUTES],
+        *[Route(f"/api{path}", director_only(handler), methods=[method])
+          for path, method, handler in _register.ROUTES],
         Route("/api/tables/{table_id}/next-match", next_match, methods=["POST"]),
         Route("/api/tables/{table_id}/sheet", _desk.table_sheet, methods=["POST"]),
         Route("/api/tables/{table_id}/archive.json", table_archive),

@@ -27,6 +27,8 @@ from typing import Any
 
 import msgspec
 
+from ._register import MAX_REGISTER, RegisterEntry, RegisterLine, RegisterStore
+
 
 class StoreError(RuntimeError):
     """The database refused an operation."""
@@ -290,8 +292,9 @@ def archived_match(table_id: int, n: int, spec: str, created_ms: int, archived_m
                           note=x[4], source=x[5], received_ms=x[6]) for x in json.loads(notes)])
 
 
-class Store(abc.ABC):
-    """The interface both stores implement (every method is a coroutine)."""
+class Store(RegisterStore):
+    """The interface both stores implement (every method is a coroutine); the
+    players' register's part is ``RegisterStore`` (``_register``)."""
 
     #: Seconds each call may take (``StoreUnavailable`` past it).
     deadline_s: float = DEFAULT_DEADLINE_S
@@ -460,7 +463,8 @@ def open_store(url: str, *, schema: str | None = None,
 
 __all__ = [
     "ArchivedMatch", "DEADLINE_BOUNDS", "DEFAULT_DEADLINE_S", "DEFAULT_WARN_S", "Doubt",
-    "NotFound", "Store", "StoreBusy", "StoreError", "StoreUnavailable", "StoredAction",
+    "MAX_REGISTER", "NotFound", "RegisterEntry", "RegisterLine", "Store", "StoreBusy",
+    "StoreError", "StoreUnavailable", "StoredAction",
     "StoredEvent", "StoredNote", "TableRow",
     "TableSpec",
     "TournamentRow", "check_deadline", "open_store", "sqlite_path",

@@ -65,6 +65,7 @@ from . import (
     archived_match,
     numbered,
 )
+from ._register import PostgresRegister
 from ._schema import LATEST, VERSION_TABLE, statements
 
 _TABLE_COLS = (
@@ -117,7 +118,7 @@ def _note(r: Any) -> StoredNote:
                       note=json.loads(r[5]), source=r[6], received_ms=r[7])
 
 
-class PostgresStore(Store):
+class PostgresStore(PostgresRegister, Store):
     """A PostgreSQL database given by its URL."""
 
     def __init__(self, dsn: str, *, schema: str = "public",

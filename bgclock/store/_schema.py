@@ -111,6 +111,51 @@ MIGRATIONS: Final[tuple[tuple[int, tuple[str, ...]], ...]] = (
             )""",
         ),
     ),
+    (
+        5,
+        (
+            # the players' register, kept across tournaments (issue 23 §4):
+            # ratings in hundredths of a point (bgclock.tournament._rating)
+            """CREATE TABLE register_players (
+                id {pk},
+                name TEXT NOT NULL,
+                name_key TEXT NOT NULL,
+                federation_id TEXT UNIQUE,
+                club TEXT,
+                rating {bigint} NOT NULL,
+                experience {bigint} NOT NULL,
+                created_ms {bigint} NOT NULL,
+                updated_ms {bigint} NOT NULL
+            )""",
+            "CREATE INDEX register_players_name_key ON register_players (name_key)",
+            # each rated match of each player, numbered per player
+            """CREATE TABLE register_history (
+                player_id {bigint} NOT NULL REFERENCES register_players (id),
+                n INTEGER NOT NULL,
+                tournament_id {bigint} NOT NULL REFERENCES tournaments (id),
+                tournament_name TEXT NOT NULL,
+                event TEXT NOT NULL,
+                round INTEGER NOT NULL,
+                match INTEGER NOT NULL,
+                opponent_id {bigint} NOT NULL,
+                opponent_name TEXT NOT NULL,
+                length INTEGER NOT NULL,
+                won INTEGER NOT NULL,
+                rating_before {bigint} NOT NULL,
+                rating_after {bigint} NOT NULL,
+                experience_before {bigint} NOT NULL,
+                experience_after {bigint} NOT NULL,
+                at_ms {bigint} NOT NULL,
+                PRIMARY KEY (player_id, n)
+            )""",
+            # the tournaments whose results were rated (once each)
+            """CREATE TABLE register_rated (
+                tournament_id {bigint} PRIMARY KEY REFERENCES tournaments (id),
+                rated_ms {bigint} NOT NULL,
+                matches INTEGER NOT NULL
+            )""",
+        ),
+    ),
 )
 
 

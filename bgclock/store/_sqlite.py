@@ -55,6 +55,7 @@ from . import (
     archive_body,
     archived_match,
 )
+from ._register import SqliteRegister
 from ._schema import LATEST, VERSION_TABLE, statements
 
 T = TypeVar("T")
@@ -132,7 +133,7 @@ def _note(row: tuple[Any, ...]) -> StoredNote:
                       note=json.loads(row[5]), source=row[6], received_ms=row[7])
 
 
-class SqliteStore(Store):
+class SqliteStore(SqliteRegister, Store):
     """The embedded default store (a file path, or ``:memory:`` for tests)."""
 
     def __init__(self, path: str | Path, *, deadline_s: float = DEFAULT_DEADLINE_S) -> None:

@@ -24,6 +24,18 @@ from ._draw import (
 )
 from ._errors import ContestError, IllegalContest, InvalidContest
 from ._late import DEFAULT_GRACE_MS, POINT_EVERY_MS, LateArrival, LateState
+from ._rating import (
+    START_RATING,
+    Rated,
+    RatedMatch,
+    RatingChange,
+    experience_factor,
+    rate,
+    rate_all,
+    rated_matches,
+    register_key,
+    upset_probability,
+)
 from ._running import (
     ACTIONS,
     CLOCK_POLICIES,
@@ -64,4 +76,6 @@ __all__ = [
     # the tournament's end (issue 19 §4)
     "STANDING_EVENTS", "EventStandings", "Placing", "Standings", "bracket_standings",
     "couples_standings", "final_standings", "player_results", "seats", "swing_standings",
+    "START_RATING", "Rated", "RatedMatch", "RatingChange", "experience_factor", "rate",
+    "rate_all", "rated_matches", "register_key", "upset_probability",
 ]

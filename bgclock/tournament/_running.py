@@ -153,10 +153,13 @@ class Player:
     federation_id: str | None = None
     checked_in: bool = False
     withdrawn: bool = False
+    #: The players' register entry this player is (None: not linked).
+    register_id: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "federation_id": self.federation_id,
-                "checked_in": self.checked_in, "withdrawn": self.withdrawn}
+                "checked_in": self.checked_in, "withdrawn": self.withdrawn,
+                "register_id": self.register_id}
 
 
 MatchKey = tuple[str, int, int]
@@ -392,16 +395,23 @@ class Tournament:
         return {}
 
     def _register(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"name", "federation_id"})
+        _only(a, {"name", "federation_id", "register_id"})
         name = _text(a.get("name"), "name", MAX_PLAYER_NAME)
         fed = a.get("federation_id")
         if fed is not None:
             fed = _text(fed, "federation_id", MAX_FEDERATION_ID)
+        link = a.get("register_id")
+        if link is not None:
+            link = _int(link, "register_id", 1, 2**53)
+            if any(p.register_id == link for p in self.players):
+                raise InvalidContest(f"register_id: register entry {link} is already "
+                                     "registered in this tournament")
         if self.by_name(name) is not None:
             raise InvalidContest(f"name: {name} is already registered")
         if len(self.players) >= MAX_REGISTERED:
             raise IllegalContest(f"at most {MAX_REGISTERED} players")
-        player = Player(id=len(self.players) + 1, name=name, federation_id=fed)
+        player = Player(id=len(self.players) + 1, name=name, federation_id=fed,
+                        register_id=link)
         self.players.append(player)
         self.names[name] = player
         return {"player": player.id}

@@ -12,6 +12,7 @@ import { api, button, directorKey, h, mountScreen, tournamentHead } from "./scre
 import { i18n } from "./tourney-strings.js";
 import { clashSection, deskSections, matchButtons } from "./tourney-desk.js";
 import { standingsSection } from "./tourney-standings.js";
+import { registerPick } from "./register-pick.js";
 
 const I18N = i18n();
 const t = I18N.t;
@@ -147,7 +148,8 @@ function playersSection() {
     h("span", {}),
     button(t("trn.import"), () => act("POST", "/players.csv", value("trn-csv"), "text/csv")));
   return h("section", {}, h("h3", {}, t("trn.players") + " (" + st.players.length + ")"),
-    h("table", { class: "trn-players" }, h("tbody", {}, ...rows)), add);
+    h("table", { class: "trn-players" }, h("tbody", {}, ...rows)),
+    registerPick(/** @type {number} */ (screen.tournament), act, render), add);
 }
 
 /** @returns {HTMLElement} */

@@ -1,0 +1,667 @@
+"""The players' register on the server (issue 23 §4): routes and rating a
+closed tournament.
+
+Theory of operation
+-------------------
+The register is kept by the store (``RegisterStore``): one entry per person
+across the server's tournaments, with a rating in hundredths of a point and
+the history of the matches it was rated on.  The director searches it, adds
+and edits entries, imports and exports it as CSV and prints the rating list.
+
+Identity: an entry is matched by its federation id first, else by the
+*register key* of its name (``bgclock.tournament.register_key``: NFKC, case
+folded, single spaces), so "Mario  ROSSI" is not added beside "Mario Rossi".
+Two people of one name are told apart by federation ids.
+
+A tournament's player is linked to an entry by ``register_id`` on the
+registration body (stored in the ``register`` action).  Closing the
+tournament (``POST /api/tournaments/{id}/close``) rates it: the pure
+``rated_matches`` picks the matches played out between two linked players,
+in the order their results came in, ``rate_all`` works out the FIBS changes
+from the entries' ratings, and the store records them with the tournament in
+one transaction, once (closing again rates nothing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import html
+import io
+import logging
+import weakref
+from typing import TYPE_CHECKING, Annotated, Any
+
+import msgspec
+from msgspec import UNSET, Meta, Struct, UnsetType
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+
+from bgclock.store import MAX_REGISTER, NotFound, RegisterEntry, RegisterLine, StoreError
+from bgclock.tournament import InvalidContest, Rated, rate_all, rated_matches, register_key
+from bgclock.tournament._rating import (
+    MAX_EXPERIENCE,
+    MAX_RATING,
+    MIN_RATING,
+    START_RATING,
+    parse_points,
+    points,
+)
+from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME
+
+from ._limits import BodyTooLarge, LimitError, check_id, check_name, read_bounded
+from ._schema import PRINTABLE, BodyError, decode_body
+
+if TYPE_CHECKING:
+    from .app import Server
+
+log = logging.getLogger("bgclock.server")
+
+#: A register CSV: at most this many bytes and rows (as the players' CSV).
+MAX_CSV_BYTES = 256 * 1024
+MAX_CSV_ROWS = 2048
+#: A club's name.
+MAX_CLUB = 100
+#: A search's text and a page of results.
+MAX_QUERY = 100
+MAX_PAGE = 200
+#: The register holds at most this many entries.
+MAX_ENTRIES = MAX_REGISTER
+#: The columns of the register's CSV (export and import).
+CSV_COLUMNS = ("id", "name", "federation_id", "club", "rating", "experience")
+
+_OPTS: dict[str, Any] = {"frozen": True, "forbid_unknown_fields": True, "kw_only": True}
+Name = Annotated[str, Meta(min_length=1, max_length=MAX_PLAYER_NAME, pattern=PRINTABLE)]
+FederationId = Annotated[str, Meta(min_length=1, max_length=MAX_FEDERATION_ID,
+                                   pattern=PRINTABLE)]
+Club = Annotated[str, Meta(min_length=1, max_length=MAX_CLUB, pattern=PRINTABLE)]
+Rating = Annotated[int, Meta(ge=MIN_RATING, le=MAX_RATING,
+                             description="hundredths of a point (1500.00 is 150000)")]
+Experience = Annotated[int, Meta(ge=0, le=MAX_EXPERIENCE)]
+
+
+class RegisterBody(Struct, **_OPTS):
+    """``POST /api/register``: a new entry (rating and experience: a
+    newcomer's 1500.00 and 0 unless given)."""
+
+    name: Name
+    federation_id: FederationId | None | UnsetType = UNSET
+    club: Club | None | UnsetType = UNSET
+    rating: Rating | UnsetType = UNSET
+    experience: Experience | UnsetType = UNSET
+
+
+class RegisterPatch(Struct, **_OPTS):
+    """``PATCH /api/register/{id}``: what changes (rating and experience only
+    while the entry has no rated match)."""
+
+    name: Name | UnsetType = UNSET
+    federation_id: FederationId | None | UnsetType = UNSET
+    club: Club | None | UnsetType = UNSET
+    rating: Rating | UnsetType = UNSET
+    experience: Experience | UnsetType = UNSET
+
+
+REGISTER_REQUESTS = (RegisterBody, RegisterPatch)
+
+
+class Refused(Exception):
+    """A request answered with ``status`` and nothing changed."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+    def response(self) -> JSONResponse:
+        return JSONResponse({"error": self.code, "message": self.message},
+                            status_code=self.status)
+
+
+def _clean(text: str | None) -> str | None:
+    """Outer white space off; empty is none."""
+    if text is None:
+        return None
+    text = " ".join(text.split())
+    return text or None
+
+
+async def _body(request: Request, into: type[Any]) -> dict[str, Any]:
+    from .app import _raw_body
+
+    try:
+        raw = await _raw_body(request)
+    except BodyTooLarge as exc:
+        raise Refused(413, "too_large", str(exc)) from None
+    except ValueError as exc:
+        raise Refused(400, "bad_request", str(exc)) from None
+    try:
+        body = decode_body(raw, into)
+    except BodyError as exc:
+        raise Refused(exc.status, "invalid" if exc.status == 422 else "bad_request",
+                      str(exc)) from None
+    out: dict[str, Any] = msgspec.to_builtins(body)
+    for key in ("name", "federation_id", "club"):
+        if key in out:
+            out[key] = _clean(out[key])
+            if key == "name" and out[key] is None:
+                raise Refused(422, "invalid", "body.name: must not be blank")
+    return out
+
+
+async def _check_identity(server: Server, name: str, fed: str | None, *,
+                          other_than: int = 0, where: str = "body.") -> None:
+    """Refuse (409, naming the field) a second entry for one person: the same
+    federation id, or (neither having one) the same register key."""
+    if fed is not None:
+        for e in await server.store.register_find(federation_id=fed):
+            if e.id != other_than:
+                raise Refused(409, "taken", f"{where}federation_id: {fed} is already in the "
+                              f"register ({e.name}, #{e.id})")
+        return
+    for e in await server.store.register_find(name_key=register_key(name)):
+        if e.id != other_than and e.federation_id is None:
+            raise Refused(409, "taken", f"{where}name: {name} is already in the register as "
+                          f"{e.name} (#{e.id}); give a federation id to tell two people apart")
+
+
+def _path_entry(request: Request) -> int:
+    try:
+        return check_id("entry_id", str(request.path_params["entry_id"]))
+    except LimitError:
+        raise NotFound("no such register entry") from None
+
+
+def _int_param(request: Request, name: str, default: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 9 or int(raw) > high:
+        raise Refused(422, "invalid", f"query.{name}: must be a whole number 0..{high}")
+    return int(raw)
+
+
+def _query(request: Request) -> str:
+    q = request.query_params.get("q", "")
+    try:
+        check_name("query.q", q, limit=MAX_QUERY)
+    except LimitError as exc:
+        raise Refused(422, "invalid", str(exc)) from None
+    return q
+
+
+async def _search(server: Server, request: Request) -> dict[str, Any]:
+    q = _query(request)
+    limit = _int_param(request, "limit", 50, MAX_PAGE)
+    offset = _int_param(request, "offset", 0, MAX_REGISTER)
+    order = request.query_params.get("order", "name")
+    if order not in ("name", "rating"):
+        raise Refused(422, "invalid", "query.order: must be name or rating")
+    # a name by a part of its key; a federation id whole, in any case
+    key = register_key(q)
+    entries, total = await server.store.register_search(
+        key, limit=limit, offset=offset, order=order)
+    return {"entries": [_view(e) for e in entries], "total": total, "limit": limit,
+            "offset": offset, "q": q}
+
+
+def _view(e: RegisterEntry) -> dict[str, Any]:
+    return {**e.to_dict(), "rating_points": points(e.rating)}
+
+
+# ------------------------------------------------------------------ routes
+
+async def get_register(server: Server, request: Request) -> Response:
+    """The register searched (``q``: a name's part or a federation id), paged."""
+    try:
+        return JSONResponse(await _search(server, request))
+    except Refused as exc:
+        return exc.response()
+
+
+async def post_register(server: Server, request: Request) -> Response:
+    """A new entry."""
+    try:
+        data = await _body(request, RegisterBody)
+        await _check_identity(server, data["name"], data.get("federation_id"))
+        await _check_room(server, 1, "body")
+    except Refused as exc:
+        return exc.response()
+    now = server.clock.now_ms()
+    try:
+        entry = await server.store.register_add(RegisterEntry(
+            name=data["name"], name_key=register_key(data["name"]),
+            federation_id=data.get("federation_id"), club=data.get("club"),
+            rating=data.get("rating", START_RATING), experience=data.get("experience", 0),
+            created_ms=now, updated_ms=now))
+    except StoreError as exc:
+        return Refused(409, "taken", f"body.federation_id: {exc}").response()
+    return JSONResponse(_view(entry), status_code=201)
+
+
+async def _check_room(server: Server, more: int, where: str) -> None:
+    """Refuse (409) what would take the register past ``MAX_ENTRIES``."""
+    _, total = await server.store.register_search("", limit=0)
+    if total + more > MAX_ENTRIES:
+        raise Refused(409, "full", f"{where}: the register holds at most {MAX_ENTRIES} "
+                      f"players ({total} now)")
+
+
+async def get_entry(server: Server, request: Request) -> Response:
+    """An entry and its rated matches."""
+    entry = await server.store.register_entry(_path_entry(request))
+    history = await server.store.register_history(entry.id)
+    return JSONResponse({**_view(entry), "history": [
+        {**h.to_dict(), "before_points": points(h.rating_before),
+         "after_points": points(h.rating_after)} for h in history]})
+
+
+async def patch_entry(server: Server, request: Request) -> Response:
+    """Edit an entry's name, federation id, club (and, before its first rated
+    match, its rating and experience)."""
+    entry = await server.store.register_entry(_path_entry(request))
+    try:
+        data = await _body(request, RegisterPatch)
+        if ("rating" in data or "experience" in data) and \
+                await server.store.register_history(entry.id):
+            field = "rating" if "rating" in data else "experience"
+            raise Refused(409, "rated", f"body.{field}: this player has rated matches: "
+                          "the rating follows from them")
+        name = data.get("name", entry.name)
+        fed = data.get("federation_id", entry.federation_id)
+        await _check_identity(server, name, fed, other_than=entry.id)
+    except Refused as exc:
+        return exc.response()
+    new = RegisterEntry(
+        id=entry.id, name=name, name_key=register_key(name), federation_id=fed,
+        club=data.get("club", entry.club),
+        rating=data.get("rating", entry.rating),
+        experience=data.get("experience", entry.experience),
+        created_ms=entry.created_ms, updated_ms=server.clock.now_ms())
+    try:
+        saved = await server.store.register_update(new)
+    except StoreError as exc:
+        return Refused(409, "taken", f"body.federation_id: {exc}").response()
+    return JSONResponse(_view(saved))
+
+
+async def _all(server: Server) -> list[RegisterEntry]:
+    entries, _ = await server.store.register_search("", limit=MAX_REGISTER, order="rating")
+    return entries
+
+
+def _cell(value: Any) -> Any:
+    """A cell a spreadsheet would run as a formula is written as text (a
+    leading apostrophe); numbers stay numbers."""
+    if isinstance(value, str) and value and value[0] in "=+-@\t\r":
+        try:
+            float(value)
+        except ValueError:
+            return "'" + value
+    return value
+
+
+def _csv(rows: list[list[Any]], filename: str) -> Response:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    for row in rows:
+        writer.writerow([_cell(c) for c in row])
+    return Response(out.getvalue().encode("utf-8-sig"), media_type="text/csv; charset=utf-8",
+                    headers={"content-disposition": f'attachment; filename="{filename}"'})
+
+
+async def get_register_csv(server: Server, request: Request) -> Response:
+    """The whole register as CSV (``CSV_COLUMNS``; ratings in points)."""
+    entries = sorted(await _all(server), key=lambda e: e.id)
+    return _csv([list(CSV_COLUMNS)] + [[e.id, e.name, e.federation_id or "", e.club or "",
+                                        points(e.rating), e.experience] for e in entries],
+                "register.csv")
+
+
+def _import_rows(text: str) -> tuple[list[dict[str, Any]], int]:
+    """The CSV's rows as fields by column (a header naming them is required)."""
+    rows = [r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r)]
+    if not rows:
+        raise Refused(422, "invalid", "body: no rows in the CSV")
+    header = [c.strip().lower() for c in rows[0]]
+    unknown = [c for c in header if c not in CSV_COLUMNS]
+    if unknown:
+        raise Refused(422, "invalid", f"row 1: {unknown[0] or '(empty)'}: unknown column "
+                      f"(columns: {', '.join(CSV_COLUMNS)})")
+    if "name" not in header:
+        raise Refused(422, "invalid", "row 1: name: the header must name a name column")
+    if len(set(header)) != len(header):
+        raise Refused(422, "invalid", "row 1: a column is named twice")
+    if len(rows) - 1 > MAX_CSV_ROWS:
+        raise Refused(422, "invalid", f"body: at most {MAX_CSV_ROWS} rows")
+    out = []
+    for k, row in enumerate(rows[1:], start=2):
+        if len(row) > len(header):
+            raise Refused(422, "invalid", f"row {k}: more cells than columns")
+        out.append({"row": k, **{h: (row[i].strip() if i < len(row) else "")
+                                 for i, h in enumerate(header)}})
+    return out, len(rows) - 1
+
+
+class _Known:
+    """The register as it is, indexed for an import (one read, not one per row)."""
+
+    def __init__(self, entries: list[RegisterEntry]) -> None:
+        self.by_id = {e.id: e for e in entries}
+        self.by_fed = {e.federation_id: e for e in entries if e.federation_id is not None}
+        self.by_key: dict[str, list[RegisterEntry]] = {}
+        for e in sorted(entries, key=lambda x: x.id):
+            self.by_key.setdefault(e.name_key, []).append(e)
+
+
+def _import_entry(known: _Known, r: dict[str, Any], now: int,
+                  taken: dict[str, int]) -> RegisterEntry:
+    """One CSV row as the entry it adds or updates; ``Refused`` naming row and field."""
+    where = f"row {r['row']}: "
+
+    def bad(field: str, words: str) -> Refused:
+        return Refused(422, "invalid", f"{where}{field}: {words}")
+
+    name = _clean(r.get("name"))
+    if name is None:
+        raise bad("name", "must not be empty")
+    fed = _clean(r.get("federation_id"))
+    club = _clean(r.get("club"))
+    for field, value, limit in (("name", name, MAX_PLAYER_NAME),
+                                ("federation_id", fed, MAX_FEDERATION_ID),
+                                ("club", club, MAX_CLUB)):
+        if value is not None:
+            try:
+                check_name(field, value, limit=limit)
+            except LimitError as exc:
+                raise Refused(422, "invalid", f"{where}{exc}") from None
+    rating: int | None = None
+    if r.get("rating"):
+        try:
+            rating = parse_points(r["rating"], "rating")
+        except InvalidContest as exc:
+            raise Refused(422, "invalid", f"{where}{exc}") from None
+    experience: int | None = None
+    if r.get("experience"):
+        raw = r["experience"]
+        if not raw.isascii() or not raw.isdigit() or len(raw) > 8 or int(raw) > MAX_EXPERIENCE:
+            raise bad("experience", f"must be a whole number 0..{MAX_EXPERIENCE}")
+        experience = int(raw)
+    key = register_key(name)
+    ident = f"id:{fed}" if fed is not None else f"name:{key}"
+    if ident in taken:
+        raise bad("federation_id" if fed is not None else "name",
+                  f"the same person as row {taken[ident]}")
+    taken[ident] = r["row"]
+    # the entry it is: by federation id first, else the same name (without an id)
+    found = [known.by_fed[fed]] if fed is not None and fed in known.by_fed else []
+    if not found:
+        found = [e for e in known.by_key.get(key, [])
+                 if e.federation_id is None or e.federation_id == fed]
+    if r.get("id"):
+        raw = r["id"]
+        if not raw.isascii() or not raw.isdigit() or len(raw) > 12:
+            raise bad("id", "must be a register entry's number")
+        if found and found[0].id != int(raw):
+            raise bad("id", f"{raw} is not the entry of this player (#{found[0].id})")
+        if not found:
+            if int(raw) not in known.by_id:
+                raise bad("id", f"no register entry {raw}")
+            found = [known.by_id[int(raw)]]
+            if found[0].federation_id is not None and found[0].federation_id != fed:
+                raise bad("federation_id", f"entry {raw} has federation id "
+                          f"{found[0].federation_id}")
+    if found:
+        old = found[0]
+        return RegisterEntry(id=old.id, name=name, name_key=key, federation_id=fed,
+                             club=club, rating=old.rating if rating is None else rating,
+                             experience=old.experience if experience is None else experience,
+                             created_ms=old.created_ms, updated_ms=now)
+    return RegisterEntry(name=name, name_key=key, federation_id=fed, club=club,
+                         rating=START_RATING if rating is None else rating,
+                         experience=0 if experience is None else experience,
+                         created_ms=now, updated_ms=now)
+
+
+async def post_register_csv(server: Server, request: Request) -> Response:
+    """Import a CSV (``CSV_COLUMNS``, a header first; ``name`` required): each
+    row updates the entry it matches (federation id, else name) or adds one.
+    All rows or none; an error names the row and the field."""
+    try:
+        raw = await read_bounded(request, MAX_CSV_BYTES)
+    except BodyTooLarge as exc:
+        return Refused(413, "too_large", str(exc)).response()
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return Refused(422, "invalid", "body: must be UTF-8 text").response()
+    now = server.clock.now_ms()
+    try:
+        rows, _ = _import_rows(text)
+        async with _lock(server):
+            known = _Known(await _all(server))
+            taken: dict[str, int] = {}
+            entries = [_import_entry(known, r, now, taken) for r in rows]
+            ids = [e.id for e in entries if e.id]
+            if len(ids) != len(set(ids)):
+                twice = next(i for i in ids if ids.count(i) > 1)
+                rows_of = [r["row"] for r, e in zip(rows, entries, strict=True) if e.id == twice]
+                raise Refused(422, "invalid", f"row {rows_of[1]}: name: the same register "
+                              f"entry (#{twice}) as row {rows_of[0]}")
+            added = sum(1 for e in entries if not e.id)
+            if len(known.by_id) + added > MAX_ENTRIES:
+                raise Refused(409, "full", f"body: the register holds at most {MAX_ENTRIES} "
+                              f"players ({len(known.by_id)} now)")
+            try:
+                saved = await server.store.register_save(entries)
+            except StoreError as exc:
+                raise Refused(409, "taken", f"body: {exc}") from None
+    except Refused as exc:
+        return exc.response()
+    return JSONResponse({"imported": len(saved),
+                         "added": sum(1 for e in entries if not e.id),
+                         "updated": sum(1 for e in entries if e.id)}, status_code=201)
+
+
+async def get_ratings_json(server: Server, request: Request) -> Response:
+    """The rating list: every entry, highest rating first."""
+    entries = await _all(server)
+    return JSONResponse({"ratings": [{"rank": k, **_view(e)}
+                                     for k, e in enumerate(entries, start=1)]})
+
+
+async def get_ratings_csv(server: Server, request: Request) -> Response:
+    entries = await _all(server)
+    return _csv([["rank", "name", "federation_id", "club", "rating", "experience"]] +
+                [[k, e.name, e.federation_id or "", e.club or "", points(e.rating),
+                  e.experience] for k, e in enumerate(entries, start=1)], "ratings.csv")
+
+
+WORDS = {
+    "en": {"title": "Rating list", "rank": "#", "name": "Player",
+           "federation_id": "Federation id", "club": "Club", "rating": "Rating",
+           "experience": "Experience", "empty": "The register is empty.",
+           "note": "FIBS formula; experience is the points of rated matches played."},
+    "it": {"title": "Classifica rating", "rank": "#", "name": "Giocatore",
+           "federation_id": "Tessera", "club": "Circolo", "rating": "Rating",
+           "experience": "Esperienza", "empty": "Il registro è vuoto.",
+           "note": "Formula FIBS; l'esperienza è la somma dei punti delle partite valutate."},
+}
+
+
+async def get_ratings_html(server: Server, request: Request) -> Response:
+    """The rating list as a printable A4 page, in the director's language
+    (``lang``: en or it)."""
+    lang = request.query_params.get("lang", "en")
+    if lang not in WORDS:
+        return Refused(422, "invalid", "query.lang: must be en or it").response()
+    w = WORDS[lang]
+    entries = await _all(server)
+    e_ = html.escape
+    rows = "".join(
+        f"<tr><td>{k}</td><td>{e_(e.name)}</td><td>{e_(e.federation_id or '')}</td>"
+        f"<td>{e_(e.club or '')}</td><td class=n>{points(e.rating)}</td>"
+        f"<td class=n>{e.experience}</td></tr>" for k, e in enumerate(entries, start=1))
+    body = (f"<table><thead><tr><th>{w['rank']}</th><th>{w['name']}</th>"
+            f"<th>{w['federation_id']}</th><th>{w['club']}</th><th class=n>{w['rating']}</th>"
+            f"<th class=n>{w['experience']}</th></tr></thead><tbody>{rows}</tbody></table>"
+            if entries else f"<p>{w['empty']}</p>")
+    page = f"""<!doctype html>
+<html lang="{lang}"><head><meta charset="utf-8"><title>{w['title']}</title>
+<style>
+@page {{ size: A4; margin: 15mm; }}
+body {{ font: 11pt system-ui, sans-serif; color: #000; margin: 0 auto; max-width: 180mm; }}
+h1 {{ font-size: 16pt; margin: 0 0 4mm; }}
+table {{ width: 100%; border-collapse: collapse; }}
+th, td {{ padding: 1.2mm 2mm; border-bottom: 0.2mm solid #999; text-align: left; }}
+thead {{ display: table-header-group; }}
+tr {{ break-inside: avoid; }}
+.n {{ text-align: right; font-variant-numeric: tabular-nums; }}
+p.note {{ font-size: 9pt; color: #444; }}
+</style></head>
+<body><h1>{w['title']}</h1>{body}<p class=note>{w['note']}</p></body></html>
+"""
+    return HTMLResponse(page)
+
+
+async def get_tournament_candidates(server: Server, request: Request) -> Response:
+    """The registration screen's search of the register: entries matching
+    ``q``, each with the tournament's player it is linked to (if any)."""
+    try:
+        tid = check_id("tournament_id", str(request.path_params["tournament_id"]))
+    except LimitError:
+        raise NotFound("no such tournament") from None
+    hub = await server.tourneys.get(tid)
+    try:
+        found = await _search(server, request)
+    except Refused as exc:
+        return exc.response()
+    linked = {p.register_id: p.id for p in hub.state.players if p.register_id is not None}
+    for e in found["entries"]:
+        e["player"] = linked.get(e["id"])
+    return JSONResponse(found)
+
+
+# ------------------------------------------------------- rating a tournament
+
+_LOCKS: weakref.WeakKeyDictionary[Any, asyncio.Lock] = weakref.WeakKeyDictionary()
+
+
+def _lock(server: Server) -> asyncio.Lock:
+    """One lock per server around the register's read-modify-writes."""
+    lock = _LOCKS.get(server)
+    if lock is None:
+        lock = _LOCKS[server] = asyncio.Lock()
+    return lock
+
+
+async def rate_tournament(server: Server, tournament_id: int) -> dict[str, Any]:
+    """Rate a closed tournament's matches once (see the module's docstring):
+    ``{"rated_ms", "matches", "now": bool}`` (``now`` false: rated before);
+    ``{"now": false, "error"}`` when the store refused (nothing was rated:
+    closing again rates it)."""
+    try:
+        return await _rate(server, tournament_id)
+    except StoreError as exc:
+        log.warning("tournament %d: not rated: %s", tournament_id, exc)
+        return {"now": False, "error": f"not rated ({exc}): close it again to rate it"}
+
+
+async def _rate(server: Server, tournament_id: int) -> dict[str, Any]:
+    async with _lock(server):
+        done = await server.store.register_rated(tournament_id)
+        if done is not None:
+            return {"rated_ms": done[0], "matches": done[1], "now": False}
+        row = await server.store.tournament(tournament_id)
+        hub = await server.tourneys.get(tournament_id)
+        matches = rated_matches(hub.state)
+        start: dict[int, Rated] = {}
+        for rid in sorted({m.winner for m in matches} | {m.loser for m in matches}):
+            try:
+                e = await server.store.register_entry(rid)
+            except NotFound:
+                continue
+            start[rid] = Rated(e.rating, e.experience)
+        # an entry gone from the register (it cannot be today) rates nothing
+        matches = [m for m in matches if m.winner in start and m.loser in start]
+        now = server.clock.now_ms()
+        lines = [RegisterLine(
+            player_id=c.player, tournament_id=tournament_id, tournament_name=row.name,
+            event=c.event, round=c.round, match=c.match, opponent_id=c.opponent,
+            opponent_name=c.opponent_name, length=c.length, won=c.won,
+            rating_before=c.before.rating, rating_after=c.after.rating,
+            experience_before=c.before.experience, experience_after=c.after.experience,
+            at_ms=now) for c in rate_all(start, matches)]
+        await server.store.register_rate(tournament_id, now, lines)
+        return {"rated_ms": now, "matches": len(matches), "now": True}
+
+
+async def check_link(server: Server, action: dict[str, Any]) -> None:
+    """A registration's ``register_id`` names an entry (``Refused`` 422 if not)."""
+    rid = action.get("register_id")
+    if rid is None:
+        return
+    try:
+        await server.store.register_entry(rid)
+    except NotFound:
+        raise Refused(422, "invalid", f"body.register_id: no register entry {rid}") from None
+
+
+def register_paths() -> dict[str, Any]:
+    """The register's routes in ``/openapi.json`` (``_openapi``)."""
+    from ._openapi import _errors, _ok, _op, _ref
+
+    obj = {"type": "object"}
+    q = [{"name": n, "in": "query", "required": False, "schema": s} for n, s in (
+        ("q", {"type": "string", "maxLength": MAX_QUERY}),
+        ("limit", {"type": "integer", "minimum": 0, "maximum": MAX_PAGE}),
+        ("offset", {"type": "integer", "minimum": 0, "maximum": MAX_REGISTER}),
+        ("order", {"enum": ["name", "rating"]}))]
+    csv_ok = {"200": _ok({"type": "string"}, media="text/csv")}
+    return {
+        "/api/register": {
+            "get": {**_op("search the players' register by name or federation id (paged)",
+                          {"200": _ok(obj), **_errors(422)}), "parameters": q},
+            "post": _op("add a player to the register (1500.00 and experience 0 unless "
+                        "given)", {"201": _ok(obj), **_errors(409, 422)},
+                        body=_ref("RegisterBody"))},
+        "/api/register.csv": {
+            "get": _op("the register as CSV (id,name,federation_id,club,rating,experience)",
+                       csv_ok),
+            "post": _op(f"import the register from CSV (a header first; at most 256 KiB, "
+                        f"{MAX_CSV_ROWS} rows; all or none; errors name row and field)",
+                        {"201": _ok(obj), **_errors(409, 413, 422)})},
+        "/api/register/ratings.json": {"get": _op("the rating list, highest first",
+                                                  {"200": _ok(obj)})},
+        "/api/register/ratings.csv": {"get": _op("the rating list as CSV", csv_ok)},
+        "/api/register/ratings.html": {"get": _op(
+            "the rating list as a printable A4 page (lang: en or it)",
+            {"200": _ok({"type": "string"}, media="text/html"), **_errors(422)})},
+        "/api/register/{entry_id}": {
+            "get": _op("a register entry and its rated matches",
+                       {"200": _ok(obj), **_errors(404)}, params=["entry_id"]),
+            "patch": _op("edit a register entry (rating and experience only before its first "
+                         "rated match)", {"200": _ok(obj), **_errors(404, 409, 422)},
+                         params=["entry_id"],
+                         body=_ref("RegisterPatch"))},
+        "/api/tournaments/{tournament_id}/register-search": {"get": {**_op(
+            "the registration screen's search of the register (each entry with the "
+            "tournament's player linked to it)", {"200": _ok(obj), **_errors(404, 422)},
+            params=["tournament_id"])}},
+    }
+
+
+#: The register's routes (the director's key), under ``/api``.
+ROUTES: list[tuple[str, str, Any]] = [
+    ("/register", "GET", get_register),
+    ("/register", "POST", post_register),
+    ("/register.csv", "GET", get_register_csv),
+    ("/register.csv", "POST", post_register_csv),
+    ("/register/ratings.json", "GET", get_ratings_json),
+    ("/register/ratings.csv", "GET", get_ratings_csv),
+    ("/register/ratings.html", "GET", get_ratings_html),
+    ("/register/{entry_id}", "GET", get_entry),
+    ("/register/{entry_id}", "PATCH", patch_entry),
+    ("/tournaments/{tournament_id}/register-search", "GET", get_tournament_candidates),
+]
+
+__all__ = ["REGISTER_REQUESTS", "ROUTES", "check_link", "rate_tournament"]

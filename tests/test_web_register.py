@@ -1,0 +1,120 @@
+"""The players' register in a browser, in Italian (issue 23 §4): players
+imported from CSV on the dashboard's register screen, registered in a
+tournament from it, the tournament closed (with its confirmation) and rated,
+a player's history, and the printable rating list.  Debian's chromium only
+(never a downloaded one); skipped without it."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from bench.web_kit import CHROMIUM, LiveServer, until
+from tests._web import Pages
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = [
+    pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing"),
+    pytest.mark.flaky(reruns=2, reruns_delay=1),
+]
+WIDE = {"width": 1280, "height": 900}
+#: BGCLOCK_SHOTS=docs/screenshots refreshes the docs' pictures.
+SHOTS = os.environ.get("BGCLOCK_SHOTS")
+NAMES = ["Ada Rossi", "Bruno Verdi", "Carla Neri", "Dario Gallo"]
+
+
+def _message(d: Any, text: str) -> None:
+    until(d, f"(document.getElementById('reg-msg') || {{}}).textContent === {text!r}")
+
+
+def test_the_register_screen_in_italian_rates_a_closed_tournament(
+        live: LiveServer, pages: Pages) -> None:
+    tid = int(live.tournament("Coppa Roma")["id"])
+    base = f"/api/tournaments/{tid}"
+    live.api("POST", f"{base}/settings", {"rounds": [{"length": 5, "clock": "none"}]})
+    d = pages.open(live.director_url() + "&lang=it", WIDE)
+    until(d, "document.getElementById('btn-register').textContent === 'Registro'")
+    d.click("#btn-register")
+    d.wait_for_selector("#reg-import")
+    csv_text = "name,federation_id,club,rating,experience\n" + "".join(
+        f"{n},FIBT{k},Roma,{1600 - 50 * k},{100 * k}\n" for k, n in enumerate(NAMES))
+    d.fill("#reg-csv", csv_text)
+    d.click("#reg-import")
+    _message(d, "Importati: 4 aggiunti, 0 aggiornati.")
+    # a row in error names its row and field, and nothing is imported
+    d.fill("#reg-csv", "name,rating\nEva,mille\n")
+    d.click("#reg-import")
+    _message(d, "row 2: rating: must be a rating such as 1500 or 1522.36")
+    assert live.api("GET", "/api/register")["total"] == 4
+    # registration from the register, in the tournament picked
+    until(d, f"!!document.querySelector('#reg-pick option[value=\"{tid}\"]')")
+    d.select_option("#reg-pick", str(tid))
+    for k in range(4):
+        d.wait_for_selector("button[data-entry]")
+        d.locator("button[data-entry]").first.click()
+        until(d, f"document.querySelectorAll('button[data-entry]').length === {3 - k}")
+    players = live.api("GET", f"{base}/state")["players"]
+    assert sorted(p["name"] for p in players) == sorted(NAMES)
+    assert all(p["register_id"] for p in players)
+    for p in players:
+        live.api("POST", f"{base}/players/{p['id']}/check-in")
+    live.api("POST", f"{base}/draw", {"seed": 2})
+    for event, r, i in (("main", 0, 0), ("main", 0, 1), ("consolation", 0, 0),
+                        ("main", 1, 0)):
+        m = live.api("GET", f"{base}/state")[event]["rounds"][r][i]
+        live.api("POST", f"{base}/results", {"event": event, "round": r, "match": i,
+                                             "winner": m["b"]})
+    # closing asks first, then rates the four matches
+    d.click("#reg-close")
+    d.wait_for_selector("#dlg-confirm[open] [data-act=confirm]:not([disabled])")
+    assert "Coppa Roma" in d.locator("#dlg-confirm .confirm-text").inner_text()
+    d.click("#dlg-confirm [data-act=confirm]")
+    _message(d, "Chiuso: 4 partite valutate.")
+    assert live.api("GET", f"/api/tournaments/{tid}")["status"] == "closed"
+    # by rating: the history of the first
+    d.select_option("#reg-order", "rating")
+    d.click("#reg-find")
+    d.wait_for_selector("table.reg-list tbody tr")
+    d.locator("table.reg-list tbody tr").first.locator("button", has_text="Storico").click()
+    d.wait_for_selector("#reg-history table")
+    history = d.locator("#reg-history").inner_text()
+    assert "Storico di" in history and "Coppa Roma" in history
+    ratings = live.api("GET", "/api/register/ratings.json")["ratings"]
+    assert ratings[0]["name"] in history and ratings[0]["rating_points"] in history
+    if SHOTS:
+        d.add_style_tag(content=".dir-head { position: static !important; }")
+        d.locator("#register").screenshot(path=f"{SHOTS}/register-it.png")
+    # the printable list, in the director's language
+    href = d.get_attribute("#reg-print", "href")
+    assert href is not None and "lang=it" in href
+    sheet = pages.open(live.url + href, {"width": 794, "height": 1123})
+    sheet.wait_for_selector("table")
+    assert sheet.locator("h1").inner_text() == "Classifica rating"
+    rows = sheet.locator("tbody tr")
+    assert rows.count() == 4
+    assert ratings[0]["name"] in rows.first.inner_text()
+    if SHOTS:
+        sheet.screenshot(path=f"{SHOTS}/register-ratings-it.png", full_page=True)
+
+
+def test_the_players_screen_registers_a_known_player_from_the_register(
+        live: LiveServer, pages: Pages) -> None:
+    tid = int(live.tournament("Sera al circolo")["id"])
+    base = f"/api/tournaments/{tid}"
+    entry = live.api("POST", "/api/register", {"name": "Elena Sala", "federation_id": "FIBT77"})
+    d = pages.open(live.director_url() + "&lang=it", WIDE)
+    d.click("#btn-tourney")
+    until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
+    d.select_option("#trn-pick", str(tid))
+    d.wait_for_selector("#trn-reg-q")
+    d.fill("#trn-reg-q", "fibt77")
+    d.click("#trn-reg-find")
+    d.wait_for_selector(f"#trn-reg-found button[data-entry=\"{entry['id']}\"]")
+    d.click(f"#trn-reg-found button[data-entry=\"{entry['id']}\"]")
+    until(d, "(document.getElementById('trn-reg-found') || {textContent: ''})"
+             ".textContent.includes('giocatore 1')")
+    players = live.api("GET", f"{base}/state")["players"]
+    assert [(p["name"], p["federation_id"], p["register_id"]) for p in players] == [
+        ("Elena Sala", "FIBT77", entry["id"])]
