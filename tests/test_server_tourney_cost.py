@@ -49,7 +49,7 @@ async def test_a_2048_row_import_is_all_or_nothing(live: Any) -> None:
     assert len(state["players"]) == ROWS + 1 and state["actions"] == ROWS + 1
     assert state["players"][-1] == {"id": ROWS + 1, "name": f"Player {ROWS}",
                                     "federation_id": f"FIBT{ROWS}", "checked_in": False,
-                                    "withdrawn": False}
+                                    "withdrawn": False, "register_id": None}
     stored = (await live.http.get(f"{base}/actions", headers=DIRECTOR)).json()["actions"]
     assert [a["n"] for a in stored] == list(range(1, ROWS + 2))
     # the fold of the stored log gives the state the server holds
