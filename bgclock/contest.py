@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import Any, Final
 
 from bgclock.core import PRESETS, ClockError, ClockSettings
-from bgclock.script import ScriptError, _check_keys, _is_int, _need, _shown, run_each
+from bgclock.script import (
+    ScriptError,
+    _check_keys,
+    _is_int,
+    _need,
+    _shown,
+    read_json,
+    run_each,
+)
 from bgclock.tournament import (
     DEFAULT_GRACE_MS,
     RESULTS,
@@ -366,7 +374,7 @@ def run_contest(data: object) -> Mismatch | None:
 
 def run_file(path: Path) -> tuple[int, str]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         return 2, f"{path}: invalid script: {exc}"
     except RecursionError:

@@ -1,0 +1,147 @@
+"""Bad input at the command line: every one a clear line and exit code 2
+(issue 18 §5), never a traceback nor a batch stopped half-way."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bgclock import contest, script
+from tests.conftest import ROOT, SCRIPTS, SHARED
+from tests.test_cli_main import run
+
+HUGE = "9" * 5000  # over Python's 4,300-digit conversion limit
+MARK = "\x00huge\x00"
+
+
+def int_paths(value: Any, key: str = "") -> Iterator[tuple[tuple[Any, ...], str]]:
+    """Every integer's path in a parsed JSON value, with the nearest object key."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            for path, near in int_paths(v, k):
+                yield (k, *path), near
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            for path, near in int_paths(v, key):
+                yield (i, *path), near
+    elif isinstance(value, int) and not isinstance(value, bool):
+        yield (), key
+
+
+def with_huge(data: Any, path: tuple[Any, ...]) -> str:
+    """``data`` as JSON text with the integer at ``path`` made 5,000 digits long."""
+    copy = json.loads(json.dumps(data))
+    holder = copy
+    for step in path[:-1]:
+        holder = holder[step]
+    holder[path[-1]] = MARK
+    return json.dumps(copy).replace(json.dumps(MARK), HUGE)
+
+
+CLOCK_FILES = [SHARED / "spec" / "examples" / "usbgf-2013-simple-delay-expiry.json",
+               *sorted(SCRIPTS.glob("*/*.json"))[::40]]
+CONTEST_FILES = sorted((SHARED / "spec" / "contest-examples").glob("*.json"))
+
+
+@pytest.mark.parametrize("source", CLOCK_FILES + CONTEST_FILES, ids=lambda p: p.name)
+def test_an_integer_too_long_anywhere_is_an_invalid_script_naming_the_field(
+        source: Path, tmp_path: Path) -> None:
+    module = contest if source in CONTEST_FILES else script
+    data = json.loads(source.read_text(encoding="utf-8"))
+    paths = list(int_paths(data))
+    assert paths, source
+    target = tmp_path / source.name
+    for path, near in paths:
+        target.write_text(with_huge(data, path), encoding="utf-8")
+        code, line = module.run_file(target)[:2]
+        assert code == 2, (path, line)
+        assert line.startswith(f"{target}: invalid script: "), line
+        said = line.removeprefix(f"{target}: invalid script: ")
+        assert near in said or str(path[0]) in said.split(":")[0], (path, line)
+        assert len(line) < 400, line
+
+
+def test_the_batch_goes_on_after_a_huge_integer(tmp_path: Path) -> None:
+    good = SHARED / "spec" / "examples" / "usbgf-2013-simple-delay-expiry.json"
+    data = json.loads(good.read_text(encoding="utf-8"))
+    bad = tmp_path / "huge.json"
+    bad.write_text(with_huge(data, ("steps", 0, "at_ms")), encoding="utf-8")
+    done = run("replay", str(good), str(bad), str(good))
+    assert done.returncode == 2, done
+    assert "Traceback" not in done.stderr
+    assert f"{bad}: invalid script: steps[0].at_ms" in done.stdout
+    assert done.stdout.strip().splitlines()[-1] == "2 passed, 0 failed, 1 invalid"
+
+    contests = sorted((SHARED / "spec" / "contest-examples").glob("*.json"))
+    data = json.loads(contests[0].read_text(encoding="utf-8"))
+    path, _near = next(iter(int_paths(data)))
+    bad.write_text(with_huge(data, path), encoding="utf-8")
+    done = run("contest", str(bad), *map(str, contests))
+    assert done.returncode == 2, done
+    assert "Traceback" not in done.stderr
+    assert done.stdout.strip().splitlines()[-1] == f"{len(contests)} passed, 0 failed, 1 invalid"
+
+
+# ------------------------------------------------------------------ serve
+
+def one_line(args: list[str], *words: str) -> str:
+    done = run(*args)
+    assert done.returncode == 2, done
+    assert "Traceback" not in done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    for word in words:
+        assert word in lines[0], lines[0]
+    assert "Director:" not in done.stdout
+    return lines[0]
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "0", "-1", "0.01", "1e9", "ten"])
+def test_a_header_timeout_out_of_bounds(value: str, tmp_path: Path) -> None:
+    one_line(["serve", "--db", str(tmp_path / "t.db"), f"--header-timeout={value}"],
+             "--header-timeout")
+    assert not (tmp_path / "t.db").exists()
+
+
+@pytest.mark.parametrize("value", ["0", "-5", "65537", "1.5", "many"])
+def test_max_per_client_out_of_bounds(value: str, tmp_path: Path) -> None:
+    one_line(["serve", "--db", str(tmp_path / "t.db"), f"--max-per-client={value}"],
+             "--max-per-client")
+    assert not (tmp_path / "t.db").exists()
+
+
+def test_a_db_in_a_missing_folder_is_refused_not_created(tmp_path: Path) -> None:
+    db = tmp_path / "tournamnet" / "club.db"  # a typo on a restart
+    line = one_line(["serve", "--db", str(db)], "--db", str(db.parent), "does not exist")
+    assert line.startswith("bgclock serve: ")
+    assert not db.parent.exists()
+    url = f"sqlite:///{db}"
+    one_line(["serve", "--db", url], "--db", str(db.parent))
+    assert not db.parent.exists()
+
+
+def test_a_schema_with_sqlite_is_refused(tmp_path: Path) -> None:
+    one_line(["serve", "--db", str(tmp_path / "t.db"), "--db-schema", "club"],
+             "--db-schema", "SQLite")
+    assert not (tmp_path / "t.db").exists()
+
+
+def test_the_serve_epilog_names_what_the_install_has() -> None:
+    done = run("serve", "--help")
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())
+    assert "docs/evening.md in bgclock's source tree (it is not installed" in text
+    assert "SECONDS" in text and "0.1-3600" in text and "1-65536" in text
+
+
+def test_rules_id_names_the_rule_text_without_a_path_of_this_checkout() -> None:
+    done = run("rules", "biba-2014")
+    assert done.returncode == 0
+    source = next(line for line in done.stdout.splitlines() if "source:" in line)
+    assert "../" not in source and "/shared/" not in source
+    assert "biba-2014.txt" in source and "not installed" in source
+    assert (ROOT.parent / "shared" / "rules" / "biba-2014.txt").exists()
