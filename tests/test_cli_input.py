@@ -145,3 +145,42 @@ def test_rules_id_names_the_rule_text_without_a_path_of_this_checkout() -> None:
     assert "../" not in source and "/shared/" not in source
     assert "biba-2014.txt" in source and "not installed" in source
     assert (ROOT.parent / "shared" / "rules" / "biba-2014.txt").exists()
+
+
+# ------------------------------------------------------------------ install
+
+def readme_commands() -> list[str]:
+    """The README's first two commands (its first two code blocks)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = text.split("```")[1::2]
+    return [block.strip() for block in blocks[:2]]
+
+
+def test_the_readme_commands_make_and_use_a_virtual_environment() -> None:
+    serve, tests = readme_commands()
+    for command in (serve, tests):
+        assert command.startswith("python3 -m venv .venv && .venv/bin/pip install -e ")
+        assert " pip install" not in command.replace(".venv/bin/pip install", "")
+    assert serve.endswith(" && .venv/bin/bgclock serve")
+    assert "'.[test]'" in tests and tests.endswith(" && .venv/bin/python -m pytest")
+
+
+def test_ci_runs_exactly_the_readme_test_command_from_the_venv() -> None:
+    lines = [line for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+             if line.strip() and not line.lstrip().startswith("#")]
+    assert lines[-1] == readme_commands()[1]
+    for tool in ("ruff", "mypy", "bgclock replay", "bgclock contest"):
+        assert any(line.startswith(f".venv/bin/{tool}") for line in lines), tool
+    assert not any(line.startswith(("pip ", "python3 -m pip", "pytest")) for line in lines)
+
+
+def test_pyproject_license_is_an_spdx_expression_with_a_pinned_backend() -> None:
+    import tomllib
+
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        project = tomllib.load(f)
+    assert project["project"]["license"] == "MIT"
+    assert project["project"]["license-files"] == ["LICENSE"]
+    assert (ROOT / "LICENSE").exists()
+    (requirement,) = project["build-system"]["requires"]
+    assert requirement.startswith("setuptools>=77.0.3,<")  # PEP 639 support
