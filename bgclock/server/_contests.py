@@ -23,6 +23,7 @@ from bgclock.core import MatchState
 from bgclock.store import NotFound, TableSpec
 from bgclock.tournament import ContestError, Tournament
 
+from ._room import events_view
 from ._tourney import Refused, TournamentHub, _decoded, _refusal, _run, one_action
 from ._tourney_bodies import (
     CouplesBody,
@@ -295,7 +296,7 @@ async def events_json(request: Request) -> Response:
         hub = await server.tourneys.get(tid)
     except NotFound as exc:
         return Refused(404, "not_found", str(exc)).response()
-    return JSONResponse({**hub.state.events.to_dict(), "server_ms": server.clock.now_ms()})
+    return JSONResponse(events_view(hub.state.events.to_dict(), server_ms=server.clock.now_ms()))
 
 
 #: The director's routes under ``/api/tournaments/{tournament_id}``.

@@ -49,6 +49,7 @@ from ._desk import ROUTES as DESK_ROUTES
 from ._desk import LateDesk, late_view
 from ._limits import BodyTooLarge, LimitError, check_id, check_name, read_bounded
 from ._protocol import ProtocolError
+from ._room import room_view
 from ._schema import BodyError, decode_body
 from ._tourney_bodies import (
     ArriveBody,
@@ -565,22 +566,16 @@ async def room_json(request: Request) -> Response:
     except NotFound as exc:
         return Refused(404, "not_found", str(exc)).response()
     state = hub.state.to_dict()
-    live = []
-    for m in state["matches"]:
+    clocks: dict[int, dict[str, Any]] = {}
+    for i, m in enumerate(state["matches"]):
         table = server.hub.tables.get(m["table_id"]) if m["table_id"] is not None else None
-        clock = None
         if table is not None and m["winner"] is None and table.row.spec.players == (m["a"],
                                                                                      m["b"]):
             s = table.state_now()
-            clock = {"phase": s.phase, "score": list(s.score), "on_turn": s.on_turn,
-                     "reserve_ms": [s.A.reserve_ms, s.B.reserve_ms],
-                     "length": s.length, "at_ms": s.at_ms}
-        live.append({**m, "clock": clock})
-    return JSONResponse({"tournament": {"id": tid, "name": row.name},
-                         "main": state["main"], "consolation": state["consolation"],
-                         "matches": live, "server_ms": server.clock.now_ms(),
-                         "late": late_view(server, hub), "committee": state["committee"],
-                         "appeals": state["appeals"]})
+            clocks[i] = {"phase": s.phase, "score": list(s.score), "on_turn": s.on_turn,
+                         "reserve_ms": [s.A.reserve_ms, s.B.reserve_ms], "length": s.length}
+    return JSONResponse(room_view(tournament_id=tid, name=row.name, state=state, clocks=clocks,
+                                  late=late_view(server, hub), server_ms=server.clock.now_ms()))
 
 
 async def room_page(request: Request) -> Response:
