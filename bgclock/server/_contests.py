@@ -24,7 +24,15 @@ from bgclock.store import NotFound, TableSpec
 from bgclock.tournament import ContestError, Tournament
 
 from ._room import events_view
-from ._tourney import Refused, TournamentHub, _decoded, _refusal, _run, one_action
+from ._tourney import (
+    Refused,
+    TournamentHub,
+    _decoded,
+    _refusal,
+    _run,
+    names_guard,
+    one_action,
+)
 from ._tourney_bodies import (
     CouplesBody,
     CouplesCorrectionBody,
@@ -241,7 +249,9 @@ async def post_couples(server: Server, request: Request) -> Response:
                           f"(one of {', '.join(PRESETS)})")
     except Refused as exc:
         return exc.response()
-    return await _run(server, request, [{"do": "couples_create", **data}], status=201)
+    names = [(f"body.couples[{k}].name", c["name"]) for k, c in enumerate(data["couples"])]
+    return await _run(server, request, [{"do": "couples_create", **data}], status=201,
+                      after=names_guard(names, lambda _state: (), what="couple"))
 
 
 async def post_couples_phase(server: Server, request: Request) -> Response:

@@ -33,7 +33,7 @@ import csv
 import hmac
 import io
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
@@ -43,6 +43,7 @@ from starlette.responses import JSONResponse, Response
 from bgclock.core import PRESETS, MatchState
 from bgclock.store import NotFound, StoredAction, TableSpec
 from bgclock.tournament import ContestError, InvalidContest, Tournament
+from bgclock.tournament._names import check_new_names
 from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME
 
 from ._desk import ROUTES as DESK_ROUTES
@@ -323,6 +324,26 @@ def _checked_name(field: str, value: Any, limit: int) -> None:
         raise Refused(422, "invalid", str(exc)) from None
 
 
+def names_guard(names: list[tuple[str, str]], taken: Callable[[Tournament], Iterable[str]],
+                what: str = "player") -> Callable[[TournamentHub, Any], Awaitable[None]]:
+    """``_run``'s ``after`` that refuses, inside the tournament's lock, a new
+    name that is or looks like one taken (``tournament/_names.py``): 422
+    naming the field and the name it resembles."""
+
+    async def guard(hub: TournamentHub, done: Any) -> None:
+        if done is None:
+            try:
+                check_new_names(names, taken(hub.state), what=what)
+            except InvalidContest as exc:
+                raise Refused(422, "invalid", str(exc)) from None
+
+    return guard
+
+
+def _players_taken(state: Tournament) -> Iterable[str]:
+    return (p.name for p in state.players)
+
+
 def _path_id(request: Request, name: str) -> int:
     try:
         return check_id(name, str(request.path_params[name]))
@@ -419,7 +440,8 @@ async def post_player(server: Server, request: Request) -> Response:
         action = {"do": "register", **await _decoded(request, PlayerBody)}
     except Refused as exc:
         return exc.response()
-    return await _run(server, request, [action], status=201)
+    return await _run(server, request, [action], status=201,
+                      after=names_guard([("body.name", action["name"])], _players_taken))
 
 
 async def post_players_csv(server: Server, request: Request) -> Response:
@@ -460,7 +482,9 @@ async def post_players_csv(server: Server, request: Request) -> Response:
             actions.append({**action, "line": k + offset})
     except Refused as exc:
         return exc.response()
-    return await _run(server, request, actions, status=201)
+    names = [(f"line {a['line']}: body.name", a["name"]) for a in actions]
+    return await _run(server, request, actions, status=201,
+                      after=names_guard(names, _players_taken))
 
 
 async def post_check_in(server: Server, request: Request) -> Response:
