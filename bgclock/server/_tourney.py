@@ -455,7 +455,14 @@ async def post_players_csv(server: Server, request: Request) -> Response:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         return Refused(422, "invalid", "body: must be UTF-8 text").response()
-    rows = [r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r)]
+    reader = csv.reader(io.StringIO(text))
+    try:
+        rows = [r for r in reader if any(c.strip() for c in r)]
+    except csv.Error as exc:  # a field over csv's limit (131,072 characters), a NUL
+        words = (f"a field is longer than {csv.field_size_limit()} characters (a name has "
+                 f"at most {MAX_PLAYER_NAME})" if "field limit" in str(exc)
+                 else f"not a CSV row name[,federation_id] ({exc})")
+        return Refused(422, "invalid", f"line {reader.line_num}: body: {words}").response()
     if rows and rows[0] and rows[0][0].strip().lower() in ("name", "nome"):
         rows, offset = rows[1:], 2
     else:
