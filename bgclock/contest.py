@@ -375,7 +375,7 @@ def run_contest(data: object) -> Mismatch | None:
 def run_file(path: Path) -> tuple[int, str]:
     try:
         data = read_json(path)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # unreadable, not UTF-8, not JSON, too large
         return 2, f"{path}: invalid script: {exc}"
     except RecursionError:
         return 2, f"{path}: invalid script: the JSON nests too deeply"

@@ -142,10 +142,20 @@ def _parse_int(text: str) -> int | HugeInt:
 MAX_INT_DIGITS: Final = sys.get_int_max_str_digits() or 4300
 
 
+#: The largest script file read (the longest of the conformance suite is 13 KB;
+#: a device or a FIFO, ``/dev/zero``, would otherwise be read for ever).
+MAX_SCRIPT_BYTES: Final = 16 * 1024 * 1024
+
+
 def read_json(path: Path) -> Any:
-    """A script file's JSON; an integer too long to convert becomes a
-    ``HugeInt`` (refused by the field's check)."""
-    return json.loads(path.read_text(encoding="utf-8"), parse_int=_parse_int)
+    """A script file's JSON (at most ``MAX_SCRIPT_BYTES``; ``ValueError``
+    past it); an integer too long to convert becomes a ``HugeInt`` (refused
+    by the field's check)."""
+    with path.open("rb") as f:
+        raw = f.read(MAX_SCRIPT_BYTES + 1)
+    if len(raw) > MAX_SCRIPT_BYTES:
+        raise ValueError(f"larger than {MAX_SCRIPT_BYTES // (1024 * 1024)} MiB")
+    return json.loads(raw.decode("utf-8"), parse_int=_parse_int)
 
 
 def _shown(value: object, limit: int = 60) -> str:
@@ -374,7 +384,7 @@ def run_file(path: Path) -> tuple[int, str, Outcome | None]:
     """Run one file: (exit code, report line, outcome)."""
     try:
         data = read_json(path)
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except (OSError, ValueError) as exc:  # unreadable, not UTF-8, not JSON, too large
         return 2, f"{path}: invalid script: {exc}", None
     except RecursionError:
         return 2, f"{path}: invalid script: {_TOO_DEEP}", None

@@ -85,6 +85,15 @@ def test_the_batch_goes_on_after_a_huge_integer(tmp_path: Path) -> None:
     assert done.stdout.strip().splitlines()[-1] == f"{len(contests)} passed, 0 failed, 1 invalid"
 
 
+def test_a_file_that_never_ends_is_refused_and_the_batch_goes_on() -> None:
+    good = CLOCK_FILES[0]
+    for command in ("replay", "contest"):
+        done = run(command, "/dev/zero", str(good if command == "replay" else CONTEST_FILES[0]))
+        assert done.returncode == 2, done
+        assert "/dev/zero: invalid script: larger than 16 MiB" in done.stdout
+        assert done.stdout.strip().splitlines()[-1] == "1 passed, 0 failed, 1 invalid"
+
+
 # ------------------------------------------------------------------ serve
 
 def one_line(args: list[str], *words: str) -> str:
@@ -111,6 +120,33 @@ def test_max_per_client_out_of_bounds(value: str, tmp_path: Path) -> None:
     one_line(["serve", "--db", str(tmp_path / "t.db"), f"--max-per-client={value}"],
              "--max-per-client")
     assert not (tmp_path / "t.db").exists()
+
+
+@pytest.mark.parametrize("option, value", [
+    ("--allow-origin", "notaurl"), ("--allow-origin", "http://club.local/"),
+    ("--allow-origin", "ftp://club.local"), ("--allow-origin", "http://club.local:99999"),
+    ("--allow-origin", "http://user@club.local"),
+    ("--allow-host", ""), ("--allow-host", "club.local:8000"), ("--allow-host", "a/b"),
+    ("--allow-host", "http://club.local"), ("--allow-host", "club local"),
+])
+def test_an_origin_or_host_that_could_never_match_is_refused(
+        option: str, value: str, tmp_path: Path) -> None:
+    one_line(["serve", "--db", str(tmp_path / "t.db"), f"{option}={value}"], option)
+    assert not (tmp_path / "t.db").exists()
+
+
+def test_a_good_origin_and_host_are_taken() -> None:
+    import argparse
+
+    from bgclock.server import cli
+
+    parser = argparse.ArgumentParser()
+    cli.configure(parser)
+    args = parser.parse_args(["--allow-origin", "https://club.example:8443",
+                              "--allow-origin", "*", "--allow-host", "Club.Local",
+                              "--allow-host", "[::1]", "--allow-host", "192.168.1.10"])
+    assert args.allow_origin == ["https://club.example:8443", "*"]
+    assert args.allow_host == ["Club.Local", "::1", "192.168.1.10"]
 
 
 def test_a_db_in_a_missing_folder_is_refused_not_created(tmp_path: Path) -> None:

@@ -76,6 +76,36 @@ def _per_client(text: str) -> int:
     return count
 
 
+def _origin(text: str) -> str:
+    """A web origin as a browser sends it (``https://club.example:8443``), or ``*``."""
+    if text == "*":
+        return text
+    parts = urlsplit(text)
+    try:
+        _ = parts.port
+    except ValueError:
+        parts = urlsplit("")
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path \
+            or parts.query or parts.fragment or parts.username or "@" in text:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a web origin like https://club.example:8443 (a scheme and a "
+            "host, an optional port, no path or trailing slash)")
+    return text
+
+
+def _host_name(text: str) -> str:
+    """A host name or address as ``Host`` headers carry it, without a port."""
+    from ._guard import host_name
+
+    bare = text.strip("[]")
+    if not text or any(c.isspace() or c in "/?#@\\" for c in text) \
+            or host_name(text) != bare.lower().rstrip("."):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a host name like club.local or 192.168.1.10 (no scheme, port "
+            "or path)")
+    return bare
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on: 0.0.0.0 for tables on the LAN (the "
@@ -102,8 +132,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "http://192.168.1.10:8000 (default: this machine's LAN address "
                              "with --host 0.0.0.0, else the --host address)")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                        type=_origin,
                         help="another web origin allowed to open the WebSocket (repeatable)")
-    parser.add_argument("--allow-host", action="append", default=[],
+    parser.add_argument("--allow-host", action="append", default=[], metavar="HOST",
+                        type=_host_name,
                         help="another host name the server is reached at (repeatable; "
                              "WebSockets opened at any other Host are refused)")
     parser.add_argument("--header-timeout", type=_header_timeout, default=10.0,
