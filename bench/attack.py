@@ -35,6 +35,7 @@ from typing import Any
 
 import httpx
 import websockets
+from attack_edge import EDGE_ATTACKS  # bench/ beside this file
 
 from bgclock.store import StoredEvent, TableSpec, open_store
 
@@ -224,6 +225,7 @@ async def edit_race(ctx: Ctx) -> str:
 ATTACKS: list[Callable[[Ctx], Awaitable[str]]] = [
     baseline, sync_flood, hello_replay, noop_hits, summon_flood, edit_race,
 ]
+ATTACKS += EDGE_ATTACKS  # what the room token reads, malformed bodies (attack_edge.py)
 
 
 # ----------------------------------------------------------------- victim

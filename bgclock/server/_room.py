@@ -43,7 +43,7 @@ SWING_KEYS = ("players", "start_vp", "vp", "winner", "round", "cpp", "next_cpp",
               "sitting", "games", "all_in", "history")
 SWING_GAME_KEYS = ("a", "b", "table", "stake", "all_in", "winner", "result", "cube")
 COUPLES_KEYS = ("standings", "champion", "encounters")
-STANDING_KEYS = ("couple", "encounters", "matches", "points")
+STANDING_KEYS = ("place", "couple", "encounters", "matches", "points")
 ENCOUNTER_KEYS = ("encounter", "a", "b", "wins", "winner", "matches")
 COUPLES_MATCH_KEYS = ("phase", "match", "a", "b", "teams", "table", "winner", "score",
                       "corrected")
