@@ -137,3 +137,44 @@ async def test_bytes_that_are_not_utf8_are_named_by_their_field(tmp_path: Path) 
         assert r.status_code == 422 and r.json()["message"].startswith("line 2: body")
         r = await live.http.get(f"{base}/state", headers=DIRECTOR)
         assert r.json()["players"] == []
+
+
+QUERIES = ("token=%FF%FE", "token=1.%FF%FE", "token=1.\u00e9t\u00e9", "key=%FF",
+           "token=" + "t" * 5000, "after=-1", "after=1e999", "after=" + "9" * 40,
+           "after=%00", "token=&token=x", "key=%ED%A0%80")
+PATH_IDS = ("0", "-1", "9" * 30, "%FF", "abc", "1.5", "%00")
+
+
+async def test_no_query_or_path_id_makes_a_get_answer_500(tmp_path: Path) -> None:
+    async with store_factory("sqlite", tmp_path) as make, live_server(make) as live:
+        r = await live.http.post("/api/tournaments", json={"name": "Fuzz"}, headers=DIRECTOR)
+        tid = r.json()["id"]
+        r = await live.http.post(f"/api/tournaments/{tid}/tables", headers=DIRECTOR, json={
+            "rules": "usbgf-2013-delay", "length": 3, "players": ["Ann", "Bob"]})
+        ids = {"tournament_id": tid, "table_id": r.json()["id"], "event": "main"}
+        gets = [p for p, ops in DOC["paths"].items() if "get" in ops]
+        assert len(gets) >= 15
+        for path in gets:
+            for query in QUERIES:
+                for headers in (DIRECTOR, {}):
+                    r = await live.http.get(f"{path.format(**ids)}?{query}", headers=headers)
+                    assert r.status_code < 500, (path, query, r.status_code, r.text[:200])
+            for bad in PATH_IDS:
+                if "{" not in path:
+                    continue
+                url = path.format(**{k: bad for k in ids})
+                r = await live.http.get(url, headers=DIRECTOR)
+                assert r.status_code < 500, (url, r.status_code, r.text[:200])
+
+
+def test_tokens_with_any_characters_are_refused_not_raised() -> None:
+    from bgclock.server._auth import DirectorAuth, TableTokens
+
+    tokens = TableTokens(b"k" * 16)
+    good = tokens.token(7)
+    assert tokens.table_of(good) == 7
+    for bad in ("7.\u00e9\u00e9", "7.\ud800", "7." + "\uffff" * 30, "\u0661.abc"):
+        assert tokens.table_of(bad) is None
+    secret = DirectorAuth("director-key")
+    assert secret.check("director-key")
+    assert not secret.check("director-k\u00e9y") and not secret.check("\ud800")

@@ -292,7 +292,8 @@ class Tourneys:
 
     def room_allowed(self, request: Request, tournament_id: int) -> bool:
         token = request.query_params.get("token")
-        return (token is not None and hmac.compare_digest(token, self.room_token(tournament_id))
+        return (token is not None and hmac.compare_digest(
+            token.encode("utf-8", "surrogatepass"), self.room_token(tournament_id).encode())
                 ) or self.server.is_director(request)
 
 
