@@ -115,6 +115,10 @@ def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+#: The longest JSON integer read as a number (Python's conversion limit).
+MAX_INT_DIGITS: Final = sys.get_int_max_str_digits() or 4300
+
+
 class HugeInt:
     """A JSON integer too long to convert (over ``sys.get_int_max_str_digits()``
     digits): kept as this marker, which no field accepts, so that the script is
@@ -136,10 +140,6 @@ def _parse_int(text: str) -> int | HugeInt:
     if digits > MAX_INT_DIGITS:
         return HugeInt(digits)
     return int(text)
-
-
-#: The longest JSON integer read as a number (Python's conversion limit).
-MAX_INT_DIGITS: Final = sys.get_int_max_str_digits() or 4300
 
 
 #: The largest script file read (the longest of the conformance suite is 13 KB;
