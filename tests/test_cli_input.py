@@ -218,3 +218,30 @@ def test_pyproject_license_is_an_spdx_expression_with_a_pinned_backend() -> None
     assert (ROOT / "LICENSE").exists()
     (requirement,) = project["build-system"]["requires"]
     assert requirement.startswith("setuptools>=77.0.3,<")  # PEP 639 support
+
+
+# ------------------------------------------------------------------ names in contest scripts
+
+@pytest.mark.parametrize("players, words", [
+    (["Ada", "Bo", "ADA"], "players[2]: ADA is the same name as the player Ada"),
+    (["Rossi", "R\u03bfssi"], "players[1]: R\u03bfssi looks like the player Rossi"),
+    (["Ada", "Bo\u200b"], "players[1]: must not hold invisible"),
+])
+def test_a_swing_scripts_look_alike_players_are_an_invalid_script(
+        players: list[str], words: str, tmp_path: Path) -> None:
+    path = tmp_path / "swing.json"
+    path.write_text(json.dumps({"contest": "swing", "players": players, "start_vp": 100,
+                                "cpp": [10], "rounds": []}), encoding="utf-8")
+    code, line = contest.run_file(path)
+    assert code == 2 and line.startswith(f"{path}: invalid script: {words}"), line
+
+
+def test_a_couples_scripts_look_alike_names_are_an_invalid_script(tmp_path: Path) -> None:
+    source = sorted((ROOT / "tests" / "contests" / "couples").glob("*.json"))[0]
+    data = json.loads(source.read_text(encoding="utf-8"))
+    (first, pair), (second, _) = list(data["couples"].items())
+    path = tmp_path / "couples.json"
+    data["couples"] = {first: pair, second: [pair[0].upper(), "Someone"]}
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code, line = contest.run_file(path)
+    assert code == 2 and f"is the same name as the player {pair[0]}" in line, line
