@@ -30,7 +30,7 @@ from ._tourney import (
     _decoded,
     _refusal,
     _run,
-    names_guard,
+    check_names,
     one_action,
 )
 from ._tourney_bodies import (
@@ -247,11 +247,11 @@ async def post_couples(server: Server, request: Request) -> Response:
         if not isinstance(rules, str) or rules not in PRESETS:
             raise Refused(422, "invalid", f"body.rules: unknown rule book "
                           f"(one of {', '.join(PRESETS)})")
+        names = [(f"body.couples[{k}].name", c["name"]) for k, c in enumerate(data["couples"])]
+        await check_names(server, request, names, lambda _state: (), what="couple")
     except Refused as exc:
         return exc.response()
-    names = [(f"body.couples[{k}].name", c["name"]) for k, c in enumerate(data["couples"])]
-    return await _run(server, request, [{"do": "couples_create", **data}], status=201,
-                      after=names_guard(names, lambda _state: (), what="couple"))
+    return await _run(server, request, [{"do": "couples_create", **data}], status=201)
 
 
 async def post_couples_phase(server: Server, request: Request) -> Response:

@@ -325,20 +325,19 @@ def _checked_name(field: str, value: Any, limit: int) -> None:
         raise Refused(422, "invalid", str(exc)) from None
 
 
-def names_guard(names: list[tuple[str, str]], taken: Callable[[Tournament], Iterable[str]],
-                what: str = "player") -> Callable[[TournamentHub, Any], Awaitable[None]]:
-    """``_run``'s ``after`` that refuses, inside the tournament's lock, a new
-    name that is or looks like one taken (``tournament/_names.py``): 422
-    naming the field and the name it resembles."""
-
-    async def guard(hub: TournamentHub, done: Any) -> None:
-        if done is None:
-            try:
-                check_new_names(names, taken(hub.state), what=what)
-            except InvalidContest as exc:
-                raise Refused(422, "invalid", str(exc)) from None
-
-    return guard
+async def check_names(server: Server, request: Request, names: list[tuple[str, str]],
+                      taken: Callable[[Tournament], Iterable[str]],
+                      what: str = "player") -> None:
+    """Refuse a new name that is, or looks like, one taken, or holds invisible
+    characters (``tournament/_names.py``): ``Refused`` 422 naming the field
+    and the name it resembles, before the action is decided or stored.  (Two
+    look-alikes sent at the same instant could both pass; the same name twice
+    is still refused by the fold, under the lock.)"""
+    hub = await _hub(server, request)
+    try:
+        check_new_names(names, taken(hub.state), what=what)
+    except InvalidContest as exc:
+        raise Refused(422, "invalid", str(exc)) from None
 
 
 def _players_taken(state: Tournament) -> Iterable[str]:
@@ -439,10 +438,10 @@ def _register(data: Mapping[str, Any], where: str = "") -> dict[str, Any]:
 async def post_player(server: Server, request: Request) -> Response:
     try:
         action = {"do": "register", **await _decoded(request, PlayerBody)}
+        await check_names(server, request, [("body.name", action["name"])], _players_taken)
     except Refused as exc:
         return exc.response()
-    return await _run(server, request, [action], status=201,
-                      after=names_guard([("body.name", action["name"])], _players_taken))
+    return await _run(server, request, [action], status=201)
 
 
 async def post_players_csv(server: Server, request: Request) -> Response:
@@ -488,11 +487,11 @@ async def post_players_csv(server: Server, request: Request) -> Response:
                 exc.message = where + exc.message
                 raise
             actions.append({**action, "line": k + offset})
+        names = [(f"line {a['line']}: body.name", a["name"]) for a in actions]
+        await check_names(server, request, names, _players_taken)
     except Refused as exc:
         return exc.response()
-    names = [(f"line {a['line']}: body.name", a["name"]) for a in actions]
-    return await _run(server, request, actions, status=201,
-                      after=names_guard(names, _players_taken))
+    return await _run(server, request, actions, status=201)
 
 
 async def post_check_in(server: Server, request: Request) -> Response:
