@@ -40,6 +40,7 @@ from typing import Any
 
 import httpx
 import websockets
+from attack_edge import EDGE_ATTACKS  # bench/ beside this file
 
 from bgclock.store import StoredEvent, TableSpec, open_store
 
@@ -291,6 +292,7 @@ ATTACKS: list[Callable[[Ctx], Awaitable[str]]] = [
     baseline, sync_flood, hello_replay, noop_hits, summon_flood, edit_race, csv_import,
     stalled_db,
 ]
+ATTACKS += EDGE_ATTACKS  # what the room token reads, malformed bodies (attack_edge.py)
 
 
 def _stall_sqlite(path: Path, extra: dict[str, Any]) -> None:

@@ -15,17 +15,27 @@ from pathlib import Path
 from typing import Any, Final
 
 from bgclock.core import PRESETS, ClockError, ClockSettings
-from bgclock.script import ScriptError, _check_keys, _is_int, _need, _shown, run_each
+from bgclock.script import (
+    ScriptError,
+    _check_keys,
+    _is_int,
+    _need,
+    _shown,
+    read_json,
+    run_each,
+)
 from bgclock.tournament import (
     DEFAULT_GRACE_MS,
     RESULTS,
     ContestError,
     Couple,
     Encounter,
+    InvalidContest,
     LateArrival,
     Swing,
     SwingGame,
 )
+from bgclock.tournament._names import check_new_names
 
 _SIDES: Final = ("A", "B")
 _MAX_MS: Final = 2**53 - 1
@@ -55,6 +65,15 @@ def _bounded_int(value: object, where: str, low: int, high: int) -> int:
           where, f"must be a whole number from {low} to {high}")
     assert isinstance(value, int)
     return value
+
+
+def _distinct(named: list[tuple[str, str]], what: str = "player") -> None:
+    """Names told apart as on the server (``tournament/_names.py``): no
+    invisible characters, no two the same or looking alike."""
+    try:
+        check_new_names(named, what=what)
+    except InvalidContest as exc:
+        raise ScriptError(str(exc)) from None
 
 
 def _name(value: object, where: str) -> str:
@@ -171,6 +190,7 @@ def _swing(data: dict[str, Any]) -> Mismatch | None:
     assert isinstance(players, list)
     names = [_name(p, f"players[{i}]") for i, p in enumerate(players)]
     _need(len(set(names)) == len(names), "players", "names must be different")
+    _distinct([(f"players[{i}]", n) for i, n in enumerate(names)])
     start_vp = _bounded_int(data.get("start_vp"), "start_vp", 1, 10**12)
     cpp = data.get("cpp")
     _need(isinstance(cpp, list) and 1 <= len(cpp) <= 1000, "cpp",
@@ -288,6 +308,8 @@ def _couples(data: dict[str, Any]) -> Mismatch | None:
         _need(isinstance(pair, list) and len(pair) == 2, where, "must be [player 1, player 2]")
         couples.append(Couple(name=name, players=(_name(pair[0], f"{where}[0]"),
                                                   _name(pair[1], f"{where}[1]"))))
+    _distinct([(f"couples.{c.name}", c.name) for c in couples], what="couple")
+    _distinct([(f"couples.{c.name}[{k}]", p) for c in couples for k, p in enumerate(c.players)])
     try:
         encounter = Encounter(couples[0], couples[1])
     except ContestError as exc:
@@ -364,8 +386,8 @@ def run_contest(data: object) -> Mismatch | None:
 
 def run_file(path: Path) -> tuple[int, str]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = read_json(path)
+    except (OSError, ValueError) as exc:  # unreadable, not UTF-8, not JSON, too large
         return 2, f"{path}: invalid script: {exc}"
     except RecursionError:
         return 2, f"{path}: invalid script: the JSON nests too deeply"

@@ -70,7 +70,9 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(_figures(preset), indent=2))
             return 0
         print(f"{preset.id}: {preset.title}")
-        print(f"  source: ../shared/rules/{preset.source}")
+        print(f"  source: the published rule text {preset.source} (not installed with bgclock; "
+              "the clauses it implements and their readings: docs/rules.md in bgclock's "
+              "source)")
         print(f"  mode: {preset.mode}")
         print(f"  singles: {_clock(preset.per_point_ms)} per point, less "
               f"{_clock(preset.less_per_point_ms)} per point scored, "

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,9 +115,52 @@ def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+#: The longest JSON integer read as a number (Python's conversion limit).
+MAX_INT_DIGITS: Final = sys.get_int_max_str_digits() or 4300
+
+
+class HugeInt:
+    """A JSON integer too long to convert (over ``sys.get_int_max_str_digits()``
+    digits): kept as this marker, which no field accepts, so that the script is
+    refused naming the field instead of the parser aborting the batch."""
+
+    __slots__ = ("digits",)
+
+    def __init__(self, digits: int) -> None:
+        self.digits = digits
+
+    def __str__(self) -> str:
+        return f"<an integer of {self.digits} digits>"
+
+    __repr__ = __str__
+
+
+def _parse_int(text: str) -> int | HugeInt:
+    digits = len(text.lstrip("-"))
+    if digits > MAX_INT_DIGITS:
+        return HugeInt(digits)
+    return int(text)
+
+
+#: The largest script file read (the longest of the conformance suite is 13 KB;
+#: a device or a FIFO, ``/dev/zero``, would otherwise be read for ever).
+MAX_SCRIPT_BYTES: Final = 16 * 1024 * 1024
+
+
+def read_json(path: Path) -> Any:
+    """A script file's JSON (at most ``MAX_SCRIPT_BYTES``; ``ValueError``
+    past it); an integer too long to convert becomes a ``HugeInt`` (refused
+    by the field's check)."""
+    with path.open("rb") as f:
+        raw = f.read(MAX_SCRIPT_BYTES + 1)
+    if len(raw) > MAX_SCRIPT_BYTES:
+        raise ValueError(f"larger than {MAX_SCRIPT_BYTES // (1024 * 1024)} MiB")
+    return json.loads(raw.decode("utf-8"), parse_int=_parse_int)
+
+
 def _shown(value: object, limit: int = 60) -> str:
     """A value as JSON for a message, cut to ``limit`` characters."""
-    text = json.dumps(value)
+    text = json.dumps(value, default=str)
     return text if len(text) <= limit else text[:limit] + "..."
 
 
@@ -339,8 +383,8 @@ def script_files(name: str) -> list[Path]:
 def run_file(path: Path) -> tuple[int, str, Outcome | None]:
     """Run one file: (exit code, report line, outcome)."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = read_json(path)
+    except (OSError, ValueError) as exc:  # unreadable, not UTF-8, not JSON, too large
         return 2, f"{path}: invalid script: {exc}", None
     except RecursionError:
         return 2, f"{path}: invalid script: {_TOO_DEEP}", None

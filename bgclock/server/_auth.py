@@ -70,7 +70,8 @@ class DirectorAuth:
     def check(self, candidate: str | None) -> bool:
         if not candidate:
             return False
-        return hmac.compare_digest(self._secret, candidate.encode())
+        # bytes, not str: compare_digest refuses a str with non-ASCII characters
+        return hmac.compare_digest(self._secret, candidate.encode("utf-8", "surrogatepass"))
 
 
 class TableTokens:
@@ -108,7 +109,8 @@ class TableTokens:
         if not head.isdigit() or len(head) > 18:
             return None
         table_id = int(head)
-        if hmac.compare_digest(self._mac(table_id), mac):
+        if hmac.compare_digest(self._mac(table_id).encode(),
+                               mac.encode("utf-8", "surrogatepass")):
             return table_id
         return None
 

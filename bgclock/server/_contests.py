@@ -23,7 +23,16 @@ from bgclock.core import MatchState
 from bgclock.store import NotFound, TableSpec
 from bgclock.tournament import Tournament, swing_game_result
 
-from ._tourney import Refused, TournamentHub, _decoded, _hub, _run, one_action
+from ._room import events_view
+from ._tourney import (
+    Refused,
+    TournamentHub,
+    _decoded,
+    _hub,
+    _run,
+    check_names,
+    one_action,
+)
 from ._tourney_bodies import (
     CouplesBody,
     CouplesCorrectionBody,
@@ -229,6 +238,8 @@ async def post_couples(server: Server, request: Request) -> Response:
         if not isinstance(rules, str) or rules not in PRESETS:
             raise Refused(422, "invalid", f"body.rules: unknown rule book "
                           f"(one of {', '.join(PRESETS)})")
+        names = [(f"body.couples[{k}].name", c["name"]) for k, c in enumerate(data["couples"])]
+        await check_names(server, request, names, lambda _state: (), what="couple")
     except Refused as exc:
         return exc.response()
     return await _run(server, request, [{"do": "couples_create", **data}], status=201)
@@ -287,7 +298,7 @@ async def events_json(request: Request) -> Response:
         hub = await server.tourneys.get(tid)
     except NotFound as exc:
         return Refused(404, "not_found", str(exc)).response()
-    return JSONResponse({**hub.state.events.to_dict(), "server_ms": server.clock.now_ms()})
+    return JSONResponse(events_view(hub.state.events.to_dict(), server_ms=server.clock.now_ms()))
 
 
 #: The director's routes under ``/api/tournaments/{tournament_id}``.

@@ -100,6 +100,50 @@ def field_name(prefix: str, path: str) -> str:
     return f"{prefix}{path}" if path.startswith("[") else f"{prefix}.{path}"
 
 
+def _path_matching(value: Any, pattern: re.Pattern[str], path: str = "") -> str | None:
+    """The path of the first string (or key) of ``value`` in which ``pattern``
+    is found, or None."""
+    if isinstance(value, str):
+        return path if pattern.search(value) else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if pattern.search(key):
+                return path  # the key itself: the object holding it
+            found = _path_matching(item, pattern, f"{path}.{key}" if path else key)
+            if found is not None:
+                return found
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            found = _path_matching(item, pattern, f"{path}[{i}]")
+            if found is not None:
+                return found
+    return None
+
+
+#: Bytes kept by ``surrogateescape`` (not UTF-8), and any lone surrogate.
+_ESCAPED: Final = re.compile("[\udc80-\udcff]")
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def not_utf8(raw: bytes, prefix: str = "body") -> BodyError:
+    """The error for a body whose bytes are not all UTF-8: it names the field
+    holding them when the rest is JSON (``body.name``), else the body (400)."""
+    try:
+        raw.decode("utf-8")
+        at = -1
+    except UnicodeDecodeError as exc:
+        at = exc.start
+    try:
+        data = json.loads(raw.decode("utf-8", "surrogateescape"))
+        path = _path_matching(data, _ESCAPED)
+    except (ValueError, RecursionError):
+        path = None
+    words = f"must be UTF-8 text (byte {at} is not)"
+    if path is None:
+        return BodyError(prefix or "the body", words, status=400)
+    return BodyError(field_name(prefix, path), words)
+
+
 class BodyError(ValueError):
     """A body that does not follow its declaration; ``field`` names where."""
 
@@ -125,10 +169,14 @@ def decode_body(raw: bytes, into: type[T], *, prefix: str = "body",
     except msgspec.ValidationError as exc:
         path, words = explain(exc, choices)
         raise BodyError(field_name(prefix, path), words) from None
+    except UnicodeDecodeError:  # msgspec: bytes in a string that are not UTF-8
+        raise not_utf8(raw, prefix) from None
     except msgspec.DecodeError:
         pass
     try:
         data = json.loads(raw)
+    except UnicodeDecodeError:
+        raise not_utf8(raw, prefix) from None
     except (ValueError, RecursionError):
         raise BodyError(prefix or "the body", "must be JSON", status=400) from None
     try:
@@ -136,6 +184,10 @@ def decode_body(raw: bytes, into: type[T], *, prefix: str = "body",
     except msgspec.ValidationError as exc:
         path, words = explain(exc, choices)
         raise BodyError(field_name(prefix, path), words) from None
+    except UnicodeEncodeError:  # a lone surrogate where msgspec checks the text
+        where = _path_matching(data, _SURROGATE) or ""
+        raise BodyError(field_name(prefix, where),
+                        "must be valid Unicode (no lone surrogates)") from None
 
 
 def components(types: Iterable[Any], *, ref: str = "#/components/schemas/{name}",

@@ -44,7 +44,7 @@ import csv
 import hmac
 import io
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import msgspec
@@ -54,6 +54,7 @@ from starlette.responses import JSONResponse, Response
 from bgclock.core import PRESETS, MatchState
 from bgclock.store import NotFound, StoredAction, StoreError, TableSpec
 from bgclock.tournament import ContestError, InvalidContest, Tournament, seats
+from bgclock.tournament._names import check_new_names
 from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME, RESULT_SOURCES
 
 from ._desk import ROUTES as DESK_ROUTES
@@ -62,6 +63,7 @@ from ._limits import BodyTooLarge, LimitError, check_id, check_name, read_bounde
 from ._protocol import ProtocolError
 from ._register import Refused as RegisterRefused
 from ._register import check_link
+from ._room import room_view
 from ._schema import BodyError, decode_body
 from ._standings import ROUTES as STANDINGS_ROUTES
 from ._standings import room_standings
@@ -524,7 +526,8 @@ class Tourneys:
 
     def room_allowed(self, request: Request, tournament_id: int) -> bool:
         token = request.query_params.get("token")
-        return (token is not None and hmac.compare_digest(token, self.room_token(tournament_id))
+        return (token is not None and hmac.compare_digest(
+            token.encode("utf-8", "surrogatepass"), self.room_token(tournament_id).encode())
                 ) or self.server.is_director(request)
 
 
@@ -554,6 +557,25 @@ def _checked_name(field: str, value: Any, limit: int) -> None:
         check_name(f"body.{field}", value, limit=limit, empty=False)
     except LimitError as exc:
         raise Refused(422, "invalid", str(exc)) from None
+
+
+async def check_names(server: Server, request: Request, names: list[tuple[str, str]],
+                      taken: Callable[[Tournament], Iterable[str]],
+                      what: str = "player") -> None:
+    """Refuse a new name that is, or looks like, one taken, or holds invisible
+    characters (``tournament/_names.py``): ``Refused`` 422 naming the field
+    and the name it resembles, before the action is decided or stored.  (Two
+    look-alikes sent at the same instant could both pass; the same name twice
+    is still refused by the fold, under the lock.)"""
+    hub = await _hub(server, request)
+    try:
+        check_new_names(names, taken(hub.state), what=what)
+    except InvalidContest as exc:
+        raise Refused(422, "invalid", str(exc)) from None
+
+
+def _players_taken(state: Tournament) -> Iterable[str]:
+    return (p.name for p in state.players)
 
 
 def _path_id(request: Request, name: str) -> int:
@@ -659,6 +681,7 @@ async def post_player(server: Server, request: Request) -> Response:
     try:
         action = {"do": "register", **await _decoded(request, PlayerBody)}
         await check_link(server, action)
+        await check_names(server, request, [("body.name", action["name"])], _players_taken)
     except (Refused, RegisterRefused) as exc:
         return exc.response()
     return await _run(server, request, [action], status=201)
@@ -675,7 +698,14 @@ async def post_players_csv(server: Server, request: Request) -> Response:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         return Refused(422, "invalid", "body: must be UTF-8 text").response()
-    rows = [r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r)]
+    reader = csv.reader(io.StringIO(text))
+    try:
+        rows = [r for r in reader if any(c.strip() for c in r)]
+    except csv.Error as exc:  # a field over csv's limit (131,072 characters), a NUL
+        words = (f"a field is longer than {csv.field_size_limit()} characters (a name has "
+                 f"at most {MAX_PLAYER_NAME})" if "field limit" in str(exc)
+                 else f"not a CSV row name[,federation_id] ({exc})")
+        return Refused(422, "invalid", f"line {reader.line_num}: body: {words}").response()
     if rows and rows[0] and rows[0][0].strip().lower() in ("name", "nome"):
         rows, offset = rows[1:], 2
     else:
@@ -702,6 +732,8 @@ async def post_players_csv(server: Server, request: Request) -> Response:
                 exc.message = where + exc.message
                 raise
             actions.append({**action, "line": k + offset})
+        names = [(f"line {a['line']}: body.name", a["name"]) for a in actions]
+        await check_names(server, request, names, _players_taken)
     except Refused as exc:
         return exc.response()
     return await _run(server, request, actions, status=201)
@@ -841,22 +873,18 @@ async def room_json(request: Request) -> Response:
     except NotFound as exc:
         return Refused(404, "not_found", str(exc)).response()
     state = hub.view()
-    live = []
-    for m in state["matches"]:
+    clocks: dict[int, dict[str, Any]] = {}
+    for i, m in enumerate(state["matches"]):
         table = server.hub.tables.get(m["table_id"]) if m["table_id"] is not None else None
-        clock = None
         if table is not None and m["winner"] is None and table.row.spec.players == (m["a"],
                                                                                      m["b"]):
             s = table.state_now()
-            clock = {"phase": s.phase, "score": list(s.score), "on_turn": s.on_turn,
-                     "reserve_ms": [s.A.reserve_ms, s.B.reserve_ms],
-                     "length": s.length, "at_ms": s.at_ms}
-        live.append({**m, "clock": clock})
-    return json_response({"tournament": {"id": tid, "name": row.name},
-                         "main": state["main"], "consolation": state["consolation"],
-                         "matches": live, "server_ms": server.clock.now_ms(),
-                         "late": late_view(server, hub), "committee": state["committee"],
-                         "appeals": state["appeals"], **room_standings(hub.state)})
+            clocks[i] = {"phase": s.phase, "score": list(s.score), "on_turn": s.on_turn,
+                         "reserve_ms": [s.A.reserve_ms, s.B.reserve_ms], "length": s.length,
+                         "at_ms": s.at_ms}
+    return JSONResponse(room_view(tournament_id=tid, name=row.name, state=state, clocks=clocks,
+                                  late=late_view(server, hub), server_ms=server.clock.now_ms(),
+                                  ends=room_standings(hub.state)))
 
 
 async def room_page(request: Request) -> Response:

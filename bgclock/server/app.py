@@ -35,6 +35,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from bgclock import web
 from bgclock.core import ClockError
 from bgclock.store import NotFound, Store, StoreError, StoreUnavailable, TableSpec
+from bgclock.tournament import InvalidContest
+from bgclock.tournament._names import check_new_names
 
 from . import (
     _adjudicate,
@@ -170,6 +172,12 @@ def _spec_from(raw: bytes, base: TableSpec | None = None) -> TableSpec:
             raise BodyError(field_name("body", path), words) from None
     if len(set(body.warn_s)) != len(body.warn_s):
         raise BodyError("body.warn_s", "the same warning twice")
+    try:  # the two players' names: no invisible characters, not look-alikes
+        check_new_names([("body.players[0]", body.players[0]),
+                         ("body.players[1]", body.players[1])])
+    except InvalidContest as exc:
+        field, _, words = str(exc).partition(": ")
+        raise BodyError(field, words) from None
     spec = TableSpec(name=body.name, players=body.players, rules=body.rules,
                      length=body.length, score=body.score, teams=body.teams,
                      crawford=body.crawford, clock=spec_fields(body.clock),

@@ -17,6 +17,7 @@ import asyncio
 import errno
 import ipaddress
 import logging
+import math
 import socket
 import sqlite3
 import sys
@@ -63,14 +64,73 @@ def _deadline(text: str) -> float:
             said if "outside" in said else f"not a number of seconds: {text!r}") from None
 
 
+#: Bounds of ``--header-timeout`` (seconds) and ``--max-per-client`` (sockets):
+#: outside them the server would answer nothing (0, NaN) or hold nothing back.
+HEADER_TIMEOUT_RANGE = (0.1, 3600.0)
+PER_CLIENT_RANGE = (1, 65536)
+
+
+def _header_timeout(text: str) -> float:
+    low, high = HEADER_TIMEOUT_RANGE
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(seconds) or not low <= seconds <= high:
+        raise argparse.ArgumentTypeError(f"{text!r} seconds is outside {low:g}-{high:g}")
+    return seconds
+
+
+def _per_client(text: str) -> int:
+    low, high = PER_CLIENT_RANGE
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if not low <= count <= high:
+        raise argparse.ArgumentTypeError(f"{count} is outside {low}-{high}")
+    return count
+
+
+def _origin(text: str) -> str:
+    """A web origin as a browser sends it (``https://club.example:8443``), or ``*``."""
+    if text == "*":
+        return text
+    parts = urlsplit(text)
+    try:
+        _ = parts.port
+    except ValueError:
+        parts = urlsplit("")
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.path \
+            or parts.query or parts.fragment or parts.username or "@" in text:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a web origin like https://club.example:8443 (a scheme and a "
+            "host, an optional port, no path or trailing slash)")
+    return text
+
+
+def _host_name(text: str) -> str:
+    """A host name or address as ``Host`` headers carry it, without a port."""
+    from ._guard import host_name
+
+    bare = text.strip("[]")
+    if not text or any(c.isspace() or c in "/?#@\\" for c in text) \
+            or host_name(text) != bare.lower().rstrip("."):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a host name like club.local or 192.168.1.10 (no scheme, port "
+            "or path)")
+    return bare
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1",
                         help="address to listen on: 0.0.0.0 for tables on the LAN (the "
                              "printed links then carry this machine's LAN address); "
                              "default 127.0.0.1, this computer only")
     parser.add_argument("--port", type=_port, default=8000, help="port 1-65535 (default 8000)")
-    parser.epilog = ("A director's guide (the network, the firewall, backups, a restart): "
-                     "docs/evening.md")
+    parser.epilog = ("A director's guide (the network, the firewall, backups, a restart) is "
+                     "docs/evening.md in bgclock's source tree (it is not installed with "
+                     "the package).")
     parser.add_argument("--db", default=None, metavar="PATH|URL",
                         help="SQLite file (a path, or sqlite:///PATH), or postgresql://... "
                              f"(default {default_db()})")
@@ -94,14 +154,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "http://192.168.1.10:8000 (default: this machine's LAN address "
                              "with --host 0.0.0.0, else the --host address)")
     parser.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                        type=_origin,
                         help="another web origin allowed to open the WebSocket (repeatable)")
-    parser.add_argument("--allow-host", action="append", default=[],
+    parser.add_argument("--allow-host", action="append", default=[], metavar="HOST",
+                        type=_host_name,
                         help="another host name the server is reached at (repeatable; "
                              "WebSockets opened at any other Host are refused)")
-    parser.add_argument("--header-timeout", type=float, default=10.0,
-                        help="seconds a client has to send a request's headers (default 10)")
-    parser.add_argument("--max-per-client", type=int, default=256,
-                        help="open connections one client address may hold (default 256)")
+    parser.add_argument("--header-timeout", type=_header_timeout, default=10.0,
+                        metavar="SECONDS",
+                        help="seconds a client has to send a request's headers, "
+                             f"{HEADER_TIMEOUT_RANGE[0]:g}-{HEADER_TIMEOUT_RANGE[1]:g} "
+                             "(default 10)")
+    parser.add_argument("--max-per-client", type=_per_client, default=256, metavar="N",
+                        help="open connections one client address may hold, "
+                             f"{PER_CLIENT_RANGE[0]}-{PER_CLIENT_RANGE[1]} (default 256)")
     parser.add_argument("--no-qr", action="store_true", help="do not draw the QR code")
     parser.add_argument("--log-level", default="warning",
                         choices=["debug", "info", "warning", "error"])
@@ -164,6 +230,31 @@ def bind(host: str, port: int) -> socket.socket:
             raise StartError(f"--host {host}: not an address of this machine") from None
         raise StartError(f"cannot listen on {where}: {exc.strerror or exc}") from None
     return sock
+
+
+def is_postgres(db: str) -> bool:
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def check_sqlite_place(db: str, *, given: bool, schema: str | None) -> None:
+    """Refuse what a SQLite ``--db`` cannot mean: a schema (PostgreSQL only) or,
+    for a path the director gave, a folder that is not there (a typo on a
+    restart must not start an empty tournament with a new key; only the
+    default folder is made)."""
+    from bgclock.store import sqlite_path
+
+    if schema is not None:
+        raise StartError(f"--db-schema {schema}: schemas are PostgreSQL's; --db {db} is a "
+                         "SQLite file (leave --db-schema out, or give --db postgresql://...)")
+    if not given:
+        return
+    path = sqlite_path(db)
+    if path == ":memory:":
+        return
+    folder = Path(path).parent
+    if not folder.exists():
+        raise StartError(f"cannot open the store {db}: the folder {folder} does not exist "
+                         "(--db: check the path, or create the folder first)")
 
 
 def _store_where(db: str) -> str:
@@ -270,6 +361,8 @@ def _run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         said = str(exc)
         raise StartError(said if said.startswith("--") else f"--db-schema: {said}") from None
+    if not is_postgres(db):
+        check_sqlite_place(db, given=args.db is not None, schema=args.db_schema)
     public_url = _public_base(args.public_url) if args.public_url else None
     sock = bind(args.host, args.port)
     where = _store_where(db)
