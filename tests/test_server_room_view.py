@@ -12,6 +12,7 @@ import pytest
 
 from bgclock.server._room import (
     APPEAL_KEYS,
+    BRACKET_KEYS,
     CLOCK_KEYS,
     COUPLES_MATCH_KEYS,
     ENCOUNTER_KEYS,
@@ -80,12 +81,16 @@ def test_room_view_keeps_only_what_the_room_shows() -> None:
                        "out_ms": 99}}]
     clock = {"phase": "playing", "score": [0, 0], "on_turn": "A", "reserve_ms": [1, 2],
              "length": 7, "at_ms": 3, "log": ["secret"]}
+    ends = {"champions": {"main": "A"}, "standings": [], "registered": ["A", "B"],
+            "result_order": [["main", 0, 0]], "seats": [], "secret": HEARING}
     view = room_view(tournament_id=3, name="Open", state=state, clocks={0: clock}, late=late,
-                     server_ms=10)
+                     server_ms=10, ends=ends)
     assert tuple(view) == ROOM_KEYS
-    assert view["main"] == {"rounds": [[{"a": "A", "b": "B", "winner": "A"}]]}
+    assert view["main"] == {"size": 2, "late_slots": [1], "late_open": False,
+                            "rounds": [[{"a": "A", "b": "B", "winner": "A"}]]}
+    assert view["champions"] == {"main": "A"} and "secret" not in view
     assert view["matches"] == [{"event": "main", "round": 0, "match": 0, "table": 1, "a": "A",
-                                "b": "B", "winner": "A", "result": {"score": [7, 2],
+                                "b": "B", "winner": "A", "length": 7, "result": {"score": [7, 2],
                                                                    "source": "hand"},
                                 "clock": {k: clock[k] for k in CLOCK_KEYS}}]
     assert view["committee"] == [{"id": 1, "name": "A"}]
@@ -174,7 +179,7 @@ async def test_the_room_token_reads_the_decision_not_the_votes_nor_the_hearing(
     corrected = next(m for m in room["matches"] if m["match"] == m1["match"])
     assert corrected["winner"] == m1["b"] and corrected["result"]["source"] == "hand"
     assert set(corrected["result"]) <= set(RESULT_KEYS)
-    assert set(room["main"]) == {"rounds"}
+    assert set(room["main"]) == {"rounds", *BRACKET_KEYS}
     assert_no_secret(room)
     # the director's key reads the same view (the room display opened by the director)
     assert (await live.http.get(f"{base}/room.json", headers=DIRECTOR)).json()["appeals"] \
