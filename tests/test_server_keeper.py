@@ -9,6 +9,7 @@ result until the keeper reconciles, the director confirms it, or the bound.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -295,3 +296,51 @@ async def test_the_bound_makes_a_flag_final_and_a_late_press_raises_a_conflict(
     conflict = (await _info(live, table))["conflict"]
     assert conflict["told"]["winner"] == "B" and conflict["final"] is None
     assert told == [(table["id"], "B")]  # told once, never silently changed
+
+
+async def test_the_draw_never_holds_a_provisional_flag_and_follows_the_reconciled_log(
+        manual: Any) -> None:
+    """A flag worked out during the keeper's outage, polled in the draw: never
+    there; the keeper's press before it withdraws it; the draw then holds the
+    result the table's reconciled log ends with."""
+    from tests.test_server_tourney import _field, _post, _state, _tournament, _until
+
+    live, clock = manual
+    base = await _tournament(live)
+    await _field(live, base, 2, settings={"rounds": [
+        {"length": 3, "rules": "usbgf-2013-delay", "clock": "required"}]})
+    started = await _post(live, f"{base}/rounds", {"round": 0})
+    table_id = started["tables"][0]["table_id"]
+    pair = started["state"]["main"]["rounds"][0][0]
+    r = await live.http.patch(f"/api/tables/{table_id}", headers=DIRECTOR,
+                              json={"clock": {"reserve_ms": 60_000, "delay_ms": 0}})
+    assert r.status_code == 200, r.text
+    table = r.json()
+    async with Device.open(live.ws_url, {"token": table["token"], "device": "k"}) as d:
+        await d.welcome()
+        roll = await d.cmd("opening_roll", dice=[3, 5], device_at_ms=_now(clock, table))
+        assert roll["type"] == "ack"  # B to play: B's clock runs
+    expiry = _expiry(live, table)
+    clock.advance(table["created_ms"] + expiry + 2_000 - clock.now_ms())
+
+    async def winner() -> Any:
+        return (await _state(live, base))["main"]["rounds"][0][0]["winner"]
+
+    assert (await _info(live, table))["provisional"]["side"] == "B"
+    for _ in range(4):  # the draw polled: the server's guess is never in it
+        await asyncio.sleep(0.05)
+        assert await winner() is None
+    # the keeper is back: B pressed 1 s before the flag
+    hello = {"token": table["token"], "device": "k", "last_seq": 1, "queued": 1}
+    async with Device.open(live.ws_url, hello) as d:
+        await d.expect("welcome")
+        ack = await d.cmd("hit", side="B", device_at_ms=expiry - 1_000)
+        assert ack["type"] == "ack"
+        assert (await _info(live, table))["provisional"] is None
+        await asyncio.sleep(0.05)
+        assert await winner() is None
+        # A's clock now runs out while the keeper is online: final at once
+        clock.advance(table["created_ms"] + _expiry(live, table) + 1 - clock.now_ms())
+        assert await _until(winner) == pair["b"]
+    match = (await _state(live, base))["matches"][0]
+    assert match["result"]["source"] == "clock"
