@@ -9,6 +9,10 @@ origin (``http://tables.lan:PORT``, Chromium's host resolver mapping it to
 - A second phone while the keeper is offline: its presses are refused until
   it keeps the time on itself; the dashboard shows the keeper offline and the
   clocks as the server's estimate.
+- Round 2 at the same table with ``kill -9``: the claim is carried, presses
+  made meanwhile are stored at their instants, no restart stop.
+- A flag during the phone's outage, the tournament's draw polled every
+  0.5 s: never the provisional flag, then the reconciled log's result.
 
 ``BGCLOCK_SHOTS=docs/screenshots`` refreshes the docs' pictures (Italian,
 360×640). Waits are on state, never on wall time.
@@ -172,3 +176,112 @@ def test_a_second_phone_while_the_keeper_is_offline(served: Served, pages: Pages
     assert stored["idem_key"] == cmd_id and abs(stored["at_ms"] - made) <= 250
     if SHOTS:
         second.screenshot(path=f"{SHOTS}/keeper-claimed-phone-it.png")
+
+
+def test_round_2_at_the_same_table_with_kill_9(served: Served, pages: Pages) -> None:
+    """The claim survives the next match at the same link and a ``kill -9``:
+    presses made meanwhile are stored at their instants, no restart stop."""
+    live = served.live
+    assert live is not None
+    table = live.table(players=["Ann", "Bob"], length=1, rules="usbgf-2007-bronstein")
+    phone = open_table(pages, served, table, SMALL)
+    phone_id = phone.evaluate("BG.deviceId()")
+    engine_ready(phone)
+    roll(phone, 4, 2)
+    wait(phone, "s.on_turn === 'A'")
+    from tests.test_web_device import director_command
+
+    ended = director_command(live, table["id"], do="game_over", winner="A", result="single")
+    assert ended["type"] == "ack"
+    wait(phone, "s.phase === 'match_over'")
+    live.api("POST", f"/api/tables/{table['id']}/next-match",
+             {"rules": "usbgf-2007-bronstein", "length": 3, "players": ["Cy", "Di"]})
+    wait(phone, "s.phase === 'setup'")
+    assert link(live, table["id"])["keeper_device"] == phone_id   # carried to round 2
+    engine_ready(phone)
+    roll(phone, 5, 1)
+    wait(phone, "s.on_turn === 'A'")
+    until(phone, "BGTable.conn.offset !== null", 5000)
+    served.kill9()
+    phone.wait_for_selector("#conn[data-status='offline']", timeout=5000)
+    press(phone, "A")
+    until(phone, "BGTable.display().state.on_turn === 'B'", 2000)
+    press(phone, "B")
+    until(phone, "BGTable.display().state.on_turn === 'A'", 2000)
+    made = phone.evaluate("BGTable.app.engine.pending.map((p) => [p.id, p.at_ms])")
+    assert len(made) == 2
+    served.start()
+    phone.wait_for_selector("#conn[data-synced='1']", timeout=30_000)
+    events = live.api("GET", f"/api/tables/{table['id']}/log.json")["events"]
+    assert [e["event"]["do"] for e in events] == ["opening_roll", "hit", "hit"]  # no restart stop
+    stored = {e["idem_key"]: e["at_ms"] for e in events}
+    for cmd_id, at in made:
+        assert abs(stored[cmd_id] - at) <= 250, (cmd_id, at, stored)
+    assert link(live, table["id"])["keeper_device"] == phone_id
+
+
+def test_a_flag_during_the_outage_never_reaches_the_draw(served: Served, pages: Pages) -> None:
+    """The phone is away (its link black-holed); it stopped B's clock before
+    the flag the server works out.  The draw, polled every 0.5 s, never shows
+    that flag as a result, and ends with the reconciled log's."""
+    from tests.test_web_table import BlackHole
+
+    live = served.live
+    assert live is not None
+    base = f"/api/tournaments/{live.tournament()['id']}"
+    live.api("POST", f"{base}/settings", {"rounds": [
+        {"length": 3, "rules": "usbgf-2013-delay", "clock": "required"}]})
+    for name in ("Ann", "Bob"):
+        pid = live.api("POST", f"{base}/players", {"name": name})["done"][0]["player"]
+        live.api("POST", f"{base}/players/{pid}/check-in")
+    live.api("POST", f"{base}/draw", {"seed": 7})
+    started = live.api("POST", f"{base}/rounds", {"round": 0})
+    pair = started["state"]["main"]["rounds"][0][0]
+    table = live.api("PATCH", f"/api/tables/{started['tables'][0]['table_id']}",
+                     {"clock": {"reserve_ms": 8_000, "delay_ms": 0}})
+    seen: list[Any] = []
+
+    def poll() -> Any:
+        winner = live.api("GET", f"{base}/state")["main"]["rounds"][0][0]["winner"]
+        seen.append(winner)
+        return winner
+
+    hole = BlackHole(served.port)
+    try:
+        url = LiveServer.table_url(table, f"http://{HOST}:{hole.url.rsplit(':', 1)[1]}")
+        phone = pages.open(url, SMALL)
+        wait(phone, "s.phase !== undefined")
+        engine_ready(phone)
+        roll(phone, 3, 5)                                   # B to play: 8 s
+        wait(phone, "s.on_turn === 'B'")
+        until(phone, "BGTable.conn.offset !== null", 5000)
+        phone.context.set_offline(True)
+        hole.freeze()
+        phone.wait_for_selector("#conn[data-status='offline']", timeout=3000)
+        press(phone, "B")                                   # B stopped in time, offline
+        until(phone, "BGTable.display().state.on_turn === 'A'", 2000)
+        [(cmd_id, made)] = phone.evaluate(
+            "BGTable.app.engine.pending.map((p) => [p.id, p.at_ms])")
+        end = time.monotonic() + 30
+        while live.api("GET", f"/api/tables/{table['id']}")["provisional"] is None:
+            assert time.monotonic() < end, "the server never flagged"
+            assert poll() is None
+            time.sleep(0.5)
+        for _ in range(3):                                  # the guess stays out of the draw
+            assert poll() is None
+            time.sleep(0.5)
+        phone.context.set_offline(False)
+        hole.thaw()
+        phone.wait_for_selector("#conn[data-synced='1']", timeout=20_000)
+        assert live.api("GET", f"/api/tables/{table['id']}")["provisional"] is None
+        [stored] = hits(live, table["id"])
+        assert stored["idem_key"] == cmd_id and abs(stored["at_ms"] - made) <= 250
+        # A's 8 s run out with the phone online: the draw follows the table's log
+        end = time.monotonic() + 30
+        while poll() is None:
+            assert time.monotonic() < end, "no result"
+            time.sleep(0.5)
+        assert seen[-1] == pair["b"]
+        assert pair["a"] not in seen  # the provisional flag never was a result
+    finally:
+        hole.close()
