@@ -260,6 +260,11 @@ async def test_the_director_confirms_a_provisional_flag(manual: Any) -> None:
     clock.advance(table["created_ms"] + expiry + 1 - clock.now_ms())
     key = (await _info(live, table))["provisional"]["key"]
     assert told == []
+    # no next match while the result is unknown
+    body = {"rules": "usbgf-2013-delay", "length": 3, "players": ["Cy", "Di"]}
+    r = await live.http.post(f"/api/tables/{table['id']}/next-match", json=body,
+                             headers=DIRECTOR)
+    assert r.status_code == 409 and r.json()["error"] == "provisional"
     async with Device.open(live.ws_url, {"key": KEY}) as director:
         await director.welcome()
         await director.send({"type": "handle", "id": "h1", "table": table["id"], "key": key})
@@ -327,6 +332,9 @@ async def test_the_draw_never_holds_a_provisional_flag_and_follows_the_reconcile
         return (await _state(live, base))["main"]["rounds"][0][0]["winner"]
 
     assert (await _info(live, table))["provisional"]["side"] == "B"
+    room = (await live.http.get(f"{base}/room.json", headers=DIRECTOR)).json()
+    [shown] = room["matches"]
+    assert shown["winner"] is None and shown["clock"]["provisional"] is True  # the room says so
     for _ in range(4):  # the draw polled: the server's guess is never in it
         await asyncio.sleep(0.05)
         assert await winner() is None

@@ -1193,6 +1193,10 @@ class TableHub:
             raise ProtocolError("busy", "the table's last commands are being stored: try again")
         if self.match.expires_at() is not None:
             raise ProtocolError("running", "the clock is running: stop it or finish the match")
+        if self.provisional is not None:
+            # its result is not known yet: the next match would drop it
+            raise ProtocolError("provisional", "the flag at this table is provisional: the "
+                                "director confirms it, or the timekeeper reconciles, first")
         self.editing = True
         # a checkpoint of the old time line must never land on the new one
         self.hub.writer.forget_checkpoint(self.id)

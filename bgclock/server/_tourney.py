@@ -574,7 +574,9 @@ async def room_json(request: Request) -> Response:
             s = table.state_now()
             clock = {"phase": s.phase, "score": list(s.score), "on_turn": s.on_turn,
                      "reserve_ms": [s.A.reserve_ms, s.B.reserve_ms],
-                     "length": s.length, "at_ms": s.at_ms}
+                     "length": s.length, "at_ms": s.at_ms,
+                     # a flag worked out while the timekeeper is away: no result yet
+                     "provisional": table.provisional is not None}
         live.append({**m, "clock": clock})
     return JSONResponse({"tournament": {"id": tid, "name": row.name},
                          "main": state["main"], "consolation": state["consolation"],

@@ -22,7 +22,9 @@ export const STRINGS = {
     "alert.provisional": "provisional flag", "alert.result_conflict": "result disagrees",
     "alw.provisional": "{name}'s flag is provisional (the timekeeper {k} is offline): mark handled to confirm it",
     "alw.result_conflict": "the tournament holds {told} as the winner, the table's final log says {final}: correct the result",
-    "alw.playing": "the match goes on"
+    "alw.playing": "the match goes on",
+    /* the room display */
+    "room.provisional": "⚑ provisional (server's estimate)"
   },
   it: {
     "ref.not_keeper": "il tempo di questo tavolo è tenuto da un altro dispositivo ({keeper}): premi prima «Tieni il tempo su questo dispositivo»",
@@ -39,7 +41,8 @@ export const STRINGS = {
     "alert.provisional": "bandierina provvisoria", "alert.result_conflict": "risultato in disaccordo",
     "alw.provisional": "la bandierina di {name} è provvisoria (il dispositivo {k} è non in linea): segnala come gestita per confermarla",
     "alw.result_conflict": "il torneo ha {told} come vincitore, il registro finale del tavolo dice {final}: correggi il risultato",
-    "alw.playing": "la partita continua"
+    "alw.playing": "la partita continua",
+    "room.provisional": "⚑ provvisoria (stima del server)"
   }
 };
 
