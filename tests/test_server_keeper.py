@@ -352,3 +352,29 @@ async def test_the_draw_never_holds_a_provisional_flag_and_follows_the_reconcile
         assert await _until(winner) == pair["b"]
     match = (await _state(live, base))["matches"][0]
     assert match["result"]["source"] == "clock"
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_final_flag_stays_final_through_a_restart(kind: str, tmp_path: Path) -> None:
+    async with store_factory(kind, tmp_path) as make:
+        clock = ManualClock()
+        async with live_server(make, clock=clock) as live:
+            table = await live.table(clock={"mode": "standard"})
+            async with Device.open(live.ws_url, {"token": table["token"], "device": "k"}) as d:
+                await d.welcome()
+                await d.cmd("opening_roll", dice=[6, 1], device_at_ms=_now(clock, table))
+                expiry = _expiry(live, table)
+                # the keeper is online at the flag: final at once
+                clock.advance(table["created_ms"] + expiry + 1 - clock.now_ms())
+                flag = await d.expect("expiry")
+                assert flag["provisional"] is False
+                await d.quiet(0.1)
+            r = await live.http.get(f"/api/tables/{table['id']}/log.json", headers=DIRECTOR)
+            finals = [n for n in r.json()["notes"] if n.get("type") == "flag_final"]
+            assert [(n["at_ms"], n["how"]) for n in finals] == [(expiry, "keeper online")]
+        later = ManualClock(start_ms=clock.now_ms() + 60_000)
+        async with live_server(make, clock=later) as live:
+            later.advance(1)  # the expiry's timer fires again after the restart
+            # the keeper is away after the restart, yet the flag it saw stays final
+            assert live.server.hub.tables[table["id"]].match.expires_at() is None
+            assert (await _info(live, table))["provisional"] is None

@@ -362,6 +362,9 @@ class TableHub:
         #: final log disagreeing with it (the director's alert), if it does.
         self.reported: dict[str, Any] | None = None
         self.conflict: dict[str, Any] | None = None
+        #: The flags (their instants) a kept table holds final: stored as
+        #: ``flag_final`` notes, so a restart does not make them provisional again.
+        self.final_flags: set[int] = set()
         #: Brought back after a restart, waiting for the keeper to reconcile.
         self.recovering = False
         self.devices_online = 0
@@ -524,6 +527,7 @@ class TableHub:
         self.note_keys = {x.idem_key: x for x in self.notes if x.idem_key is not None}
         self.handled = _handled_of(self.notes)
         self.keeper = keeper_of(self.notes)
+        self.final_flags = _final_flags_of(self.notes)
 
     def recover(self, checkpoint_ms: int | None) -> StoredEvent | None:
         """After a restart: a running clock stops at its last checkpoint,
@@ -684,11 +688,19 @@ class TableHub:
         if how == "reconciled" and self.table_state().keeper_away:
             return False
         self._end_provisional()
+        self._flag_final(flag.at_ms, how)
         log.info("table %d: the flag at %d ms is final (%s)", self.id, flag.at_ms, how)
         self.broadcast(self.table_message())
         state = self.match.copy().state()
         self.report_over(state)
         return True
+
+    def _flag_final(self, at_ms: int, how: str) -> None:
+        """Store that the flag at ``at_ms`` is final (once)."""
+        if at_ms in self.final_flags or self.closed or self.quarantined is not None:
+            return
+        self.final_flags.add(at_ms)
+        self._store_note({"type": "flag_final", "at_ms": at_ms, "how": how}, "server")
 
     def _withdraw_provisional(self) -> None:
         """The keeper's press came before the flag: it never happened."""
@@ -1106,6 +1118,7 @@ class TableHub:
         self.handled = _handled_of(self.notes)
         self.handle_waiters.clear()
         self.keeper = keeper_of(self.notes)
+        self.final_flags = _final_flags_of(self.notes)
         self.match = self.committed_match.copy()
         self.rearm()
         self.broadcast(self.snapshot_message())
@@ -1136,8 +1149,11 @@ class TableHub:
         shown as such, never a result until it is final."""
         decided = flag_of(self.table_state())
         provisional = decided is not None and decided.provisional
-        if provisional and self.handled.get(provisional_key(self.id, expiry)) is not None:
-            provisional = False  # the director confirmed this very flag (before a restart)
+        if provisional and (expiry in self.final_flags or self.handled.get(
+                provisional_key(self.id, expiry)) is not None):
+            provisional = False  # final already (before a restart)
+        elif not provisional and self.keeper is not None:
+            self._flag_final(expiry, "keeper online")
         side = SIDES[self.match.on_turn] if self.match.on_turn is not None else None
         state = self.match.state(expiry)
         text = dumps({"type": "expiry", "table": self.id, "seq": self.seq, "at_ms": expiry,
@@ -1225,6 +1241,10 @@ class TableHub:
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+
+
+def _final_flags_of(notes: list[StoredNote]) -> set[int]:
+    return {int(x.note["at_ms"]) for x in notes if x.note.get("type") == "flag_final"}
 
 
 def _handled_of(notes: list[StoredNote]) -> dict[str, StoredNote]:

@@ -791,6 +791,7 @@ import { setClockPlan, previewText } from "./setclock.js";
         body.append(el("tr", { class: "note" }, [el("td", { text: "" }), el("td", { text: BG.fmtClock(x.at_ms) }),
           el("td", { text: x.type === "keeper" ? "⏱ " + t("log.keeper", { d: x.device })
             : x.type === "handled" ? "✓ " + t("log.handled", { k: x.key })
+            : x.type === "flag_final" ? "⚑ " + t("log.flag_final", { t: BG.fmtClock(x.at_ms), how: x.how })
             : "☎ " + x.type + " " + x.why + " " + x.side }), el("td", { text: x.source }),
           el("td", { text: "" }), el("td", { text: "" }), el("td", { text: "" })]));
         continue;

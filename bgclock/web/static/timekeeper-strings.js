@@ -23,6 +23,7 @@ export const STRINGS = {
     "alw.provisional": "{name}'s flag is provisional (the timekeeper {k} is offline): mark handled to confirm it",
     "alw.result_conflict": "the tournament holds {told} as the winner, the table's final log says {final}: correct the result",
     "alw.playing": "the match goes on",
+    "log.flag_final": "the flag at {t} is final ({how})",
     /* the room display */
     "room.provisional": "⚑ provisional (server's estimate)"
   },
@@ -42,6 +43,7 @@ export const STRINGS = {
     "alw.provisional": "la bandierina di {name} è provvisoria (il dispositivo {k} è non in linea): segnala come gestita per confermarla",
     "alw.result_conflict": "il torneo ha {told} come vincitore, il registro finale del tavolo dice {final}: correggi il risultato",
     "alw.playing": "la partita continua",
+    "log.flag_final": "la bandierina a {t} è definitiva ({how})",
     "room.provisional": "⚑ provvisoria (stima del server)"
   }
 };
