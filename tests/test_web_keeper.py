@@ -267,6 +267,12 @@ def test_a_flag_during_the_outage_never_reaches_the_draw(served: Served, pages: 
             assert time.monotonic() < end, "the server never flagged"
             assert poll() is None
             time.sleep(0.5)
+        # the dashboard shows it as provisional, not as a flag to rule on
+        director = pages.open(live.director_url(lan(served)) + "&lang=it", SMALL)
+        director.wait_for_selector("[data-alert='provisional']")
+        assert director.locator("[data-alert='flag']").count() == 0
+        if SHOTS:
+            director.screenshot(path=f"{SHOTS}/keeper-provisional-dashboard-it.png")
         for _ in range(3):                                  # the guess stays out of the draw
             assert poll() is None
             time.sleep(0.5)
