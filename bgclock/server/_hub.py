@@ -649,6 +649,8 @@ class TableHub:
                       getattr(sender, "name", None), role)
         if isinstance(answer, Refuse):
             raise refused(answer)
+        if not self.limiter.allow():  # a hand-over is stored: counted like a command
+            raise ProtocolError("rate_limited", "too many messages at this table: slow down")
         self._claim(answer, "keep")
         if msg.id is not None:
             sender.send(dumps({"type": "ack", "id": msg.id, "table": self.id, "seq": self.seq,
