@@ -152,7 +152,7 @@ def test_a_second_phone_while_the_keeper_is_offline(served: Served, pages: Pages
     assert "non in linea" in second.locator("#keeper .keeper-who").inner_text()
     if SHOTS:
         second.screenshot(path=f"{SHOTS}/keeper-second-phone-it.png")
-        director.screenshot(path=f"{SHOTS}/keeper-dashboard-it.png")
+        director.screenshot(path=f"{SHOTS}/keeper-dashboard-it.png", full_page=True)
     press(second, "A")                                         # refused: not the keeper
     second.wait_for_selector("#toast:not([hidden])")
     assert "Tieni il tempo" in second.locator("#toast").inner_text()
@@ -271,8 +271,9 @@ def test_a_flag_during_the_outage_never_reaches_the_draw(served: Served, pages: 
         director = pages.open(live.director_url(lan(served)) + "&lang=it", SMALL)
         director.wait_for_selector("[data-alert='provisional']")
         assert director.locator("[data-alert='flag']").count() == 0
+        director.wait_for_selector("[data-badge='winner'][data-provisional='1']")
         if SHOTS:
-            director.screenshot(path=f"{SHOTS}/keeper-provisional-dashboard-it.png")
+            director.screenshot(path=f"{SHOTS}/keeper-provisional-dashboard-it.png", full_page=True)
         for _ in range(3):                                  # the guess stays out of the draw
             assert poll() is None
             time.sleep(0.5)

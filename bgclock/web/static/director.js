@@ -368,7 +368,10 @@ import { setClockPlan, previewText } from "./setclock.js";
     }
     const badges = el("div", { class: "badges" });
     if (row.info.rules) badges.append(el("span", { class: "badge rules", "data-badge": "rules", title: (presets[row.info.rules] || {}).title || "", text: row.info.rules }));
-    if (s && s.phase === "match_over" && s.winner) badges.append(el("span", { class: "badge winner", "data-badge": "winner", text: t("card.winner", { name: n[s.winner] }) }));
+    // a win by a provisional flag is no result yet (protocol: Provisional flags)
+    if (s && s.phase === "match_over" && s.winner) badges.append(el("span", { class: "badge winner", "data-badge": "winner",
+      "data-provisional": row.info.provisional ? "1" : null,
+      text: t("card.winner", { name: n[s.winner] }) + (row.info.provisional ? " · " + t("alert.provisional") : "") }));
     if (s) for (const side of SIDES) {
       if (s.phase !== "match_over" && !s[side].expired && isLow(row, s[side].reserve_ms)) {
         badges.append(el("span", { class: "badge low", "data-badge": "low-" + side, text: t("card.low", { name: n[side] }) }));
