@@ -35,10 +35,7 @@ from tests.test_web_match import press, roll, table_page, wait
 from tests.test_web_table import BlackHole
 
 sync_api = pytest.importorskip("playwright.sync_api")
-pytestmark = [
-    pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing"),
-    pytest.mark.flaky(reruns=1, reruns_delay=1),
-]
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing")
 
 OUTAGE_S = float(os.environ.get("BGCLOCK_OUTAGE_S", "60"))
 
