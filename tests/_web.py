@@ -20,9 +20,14 @@ class Pages:
         #: What each page's WebSockets received, by ``id(page)``.
         self.frames: dict[int, list[dict[str, Any]]] = {}
 
-    def open(self, url: str, viewport: dict[str, int] | None = None) -> Any:
+    def open(self, url: str, viewport: dict[str, int] | None = None,
+             init: str | None = None) -> Any:
+        """A page in a context of its own; ``init``: a script run before the
+        page's own (``add_init_script``)."""
         ctx = self.browser.new_context(viewport=viewport or PHONE)
         self.contexts.append(ctx)
+        if init is not None:
+            ctx.add_init_script(init)
         page = ctx.new_page()
         page.on("pageerror", lambda e: self.errors.append(str(e)))
         # the Content-Security-Policy refusing something the page needs

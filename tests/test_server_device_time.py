@@ -1,9 +1,11 @@
 """The table's own device keeps its time (issue: the table clock keeps exact time).
 
-The first device that says hello with an id keeps the table's time: its
+The device that makes the table's first roll or press keeps its time: its
 commands count at the instants it applied them (``device_at_ms``), within
 bounds: never before the table's last accepted event, never after the
-command's arrival.  Any other sender stays lag-compensated.  After a restart a
+command's arrival.  Another device's presses are refused until it takes the
+claim (``keep``: tests/test_server_keeper.py); a device without an id is
+lag-compensated while no device keeps the time.  After a restart a
 kept table is not stopped: the device reconciles its queued presses.
 """
 
@@ -81,7 +83,8 @@ async def test_the_keepers_instant_is_bounded_by_the_log_and_the_arrival(manual:
         assert late["at_ms"] == _now(clock, table)
 
 
-async def test_a_second_device_stays_lag_compensated(manual: Any) -> None:
+async def test_a_second_device_is_refused_until_it_keeps_the_time(manual: Any) -> None:
+    # docs/protocol.md "The timekeeper": never re-timed by a second device
     live, clock = manual
     table = await live.table(clock={"mode": "standard"})
     async with (
@@ -93,9 +96,16 @@ async def test_a_second_device_stays_lag_compensated(manual: Any) -> None:
         await k.cmd("opening_roll", dice=[6, 1])
         clock.advance(30_000)
         arrived = _now(clock, table)
-        ack = await o.cmd("hit", side="A", device_at_ms=arrived - 20_000, lag_ms=20_000)
-        assert ack["type"] == "ack"
-        assert arrived - ack["at_ms"] == DEFAULT_PARAMS.cap_ms  # not the 20 s it claimed
+        refused = await o.cmd("hit", side="A", device_at_ms=arrived - 20_000, lag_ms=20_000)
+        assert refused["type"] == "error" and refused["code"] == "not_keeper"
+        assert refused["refusal"] == "not_keeper" and refused["params"]["keeper"]
+        # a device without an id is no keeper either
+        async with Device.open(live.ws_url, {"token": table["token"]}) as anon:
+            await anon.welcome()
+            assert (await anon.cmd("hit", side="A"))["code"] == "not_keeper"
+        ack = await k.cmd("hit", side="A", device_at_ms=arrived - 20_000)
+        assert ack["type"] == "ack" and ack["at_ms"] == arrived - 20_000
+        assert arrived - ack["at_ms"] > DEFAULT_PARAMS.cap_ms  # the keeper's instant counts
 
 
 async def test_a_device_without_an_id_cannot_claim_instants(manual: Any) -> None:
@@ -147,8 +157,11 @@ async def test_the_dashboard_sees_the_link_and_the_reconciliation(manual: Any) -
         async with Device.open(live.ws_url, {"token": table["token"], "device": "k"}) as d:
             await d.welcome()
             info = (await director.expect("table"))["info"]
-            assert info["link"]["state"] == "online" and info["link"]["keeper"] is True
+            # saying hello claims nothing: the roll does
+            assert info["link"]["state"] == "online" and info["link"]["keeper"] is False
             await d.cmd("opening_roll", dice=[6, 1])
+            info = (await director.expect("table"))["info"]
+            assert info["link"]["keeper"] is True and info["link"]["keeper_device"] == "k"
         info = (await director.expect("table"))["info"]
         assert info["link"]["state"] == "offline"
         assert info["link"]["offline_since_ms"] == clock.now_ms()

@@ -8,6 +8,7 @@ open.  Debian's chromium only (never a downloaded one); skipped without it.
 
 from __future__ import annotations
 
+import json
 import time
 import urllib.error
 import urllib.request
@@ -38,6 +39,18 @@ pytestmark = [
 def table_page(pages: Pages, live: LiveServer, table: dict[str, Any], extra: str = "",
                base: str | None = None) -> Any:
     page = pages.open(LiveServer.table_url(table, base or live.url) + extra)
+    wait(page, "s.phase !== undefined")
+    return page
+
+
+def screen_of(pages: Pages, live: LiveServer, table: dict[str, Any], of: Any,
+              extra: str = "") -> Any:
+    """A second screen of the device ``of`` (its id shared: the same device
+    for the server, so its presses are the table timekeeper's too; a
+    different device would have to claim the time first, test_web_keeper.py)."""
+    device = json.dumps(of.evaluate("BG.deviceId()"))
+    init = f"try {{ localStorage.setItem('bgclock.device', {device}); }} catch (e) {{}}"
+    page = pages.open(LiveServer.table_url(table, live.url) + extra, init=init)
     wait(page, "s.phase !== undefined")
     return page
 
@@ -93,7 +106,7 @@ def test_a_whole_match_by_clicking_two_tables_and_the_dashboard(live: LiveServer
     tid = table["id"]
     d = pages.open(live.director_url(), {"width": 1920, "height": 1080})
     ann = table_page(pages, live, table)  # the table's own warnings: 4 s and 2 s
-    bob = table_page(pages, live, table, "&warn=3&swap=1")  # the link's, on this device
+    bob = screen_of(pages, live, table, ann, "&warn=3&swap=1")  # the link's, on this screen
     assert ann.evaluate("BGTable.thresholds()") == [4000, 2000]
     assert bob.evaluate("BGTable.thresholds()") == [3000]
     d.wait_for_selector(f".card[data-table='{tid}']")
@@ -312,7 +325,7 @@ def test_the_dashboard_raises_alerts_until_the_director_handles_them(live: LiveS
     tid = table["id"]
     d = pages.open(live.director_url(), {"width": 1280, "height": 900})
     cleo = table_page(pages, live, table)
-    dan = table_page(pages, live, table, "&swap=1")
+    dan = screen_of(pages, live, table, cleo, "&swap=1")
     roll(cleo, 2, 4)  # Dan (B) to play
     wait(cleo, "s.on_turn === 'B'")
     # usbgf-2013 §4.1: Cleo picked up her dice before Dan hit his clock; Dan, on

@@ -35,7 +35,9 @@ def page() -> Iterator[Any]:
             pg.add_script_tag(path=str(STATIC_DIR / name))
         # the dashboard's own strings (an ES module merged into I18N)
         pg.add_script_tag(path=str(STATIC_DIR / "dir-strings.js"), type="module")
-        until(pg, "!!I18N.STRINGS.en['dir.sending']")
+        # the timekeeper's (the table page and the dashboard)
+        pg.add_script_tag(path=str(STATIC_DIR / "timekeeper-strings.js"), type="module")
+        until(pg, "!!I18N.STRINGS.en['dir.sending'] && !!I18N.STRINGS.en['kp.claim']")
         yield pg
         browser.close()
 
@@ -163,7 +165,8 @@ def test_what_a_player_may_press(page: Any) -> None:
 
 def _keys_used() -> set[str]:
     keys: set[str] = set()
-    for name in ("clock.js", "director.js", "rulings.js", "confirm.js", "board.js", "alerts.js"):
+    for name in ("clock.js", "director.js", "rulings.js", "confirm.js", "board.js", "alerts.js",
+                 "timekeeper.js"):
         text = (STATIC_DIR / name).read_text()
         keys |= set(re.findall(r'\bt\("([a-z_]+\.[a-z_.]+)"', text))
     keys = {k for k in keys if not k.endswith(".")}  # built at run time

@@ -48,6 +48,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
+from types import MappingProxyType
 from typing import Any, Protocol
 
 from bgclock.core import (
@@ -71,9 +72,24 @@ from bgclock.store import (
 )
 
 from ._auth import RateLimiter
-from ._lag import DEFAULT_PARAMS, LagParams, LagQuota, credited_instant
-from ._protocol import PLAYER_COMMANDS, Command, Handle, ProtocolError, Summon, dumps
+from ._lag import DEFAULT_PARAMS, LagParams, LagQuota
+from ._protocol import Command, Handle, Keep, ProtocolError, Summon, dumps
 from ._time import ServerClock, TimerHandle
+from .live.table_state import (
+    PROVISIONAL_BOUND_MS,
+    Accept,
+    Claimed,
+    Duplicate,
+    Flag,
+    Keeper,
+    Press,
+    Refuse,
+    TableState,
+    decide,
+    keep,
+    provisional_final,
+)
+from .live.table_state import flag as flag_of
 
 log = logging.getLogger("bgclock.server")
 
@@ -190,6 +206,29 @@ def handled_key(key: str) -> str:
 
 def handled_message(table_id: int, keys: list[str]) -> dict[str, Any]:
     return {"type": "handled", "table": table_id, "keys": keys}
+
+
+def provisional_key(table_id: int, at_ms: int) -> str:
+    """The dashboard alert of a provisional flag; the director confirms the
+    flag by marking it handled."""
+    return f"{table_id}:provisional:{at_ms}"
+
+
+def refused(answer: Refuse) -> ProtocolError:
+    """The protocol's error for a decision's refusal."""
+    return ProtocolError(answer.code, answer.message, refusal=answer.refusal,
+                         params=None if answer.params is None else dict(answer.params),
+                         field=answer.field)
+
+
+def keeper_of(notes: Iterable[StoredNote]) -> Keeper | None:
+    """The table's keeper: its last ``keeper`` note (a hand-over is a new one)."""
+    keeper = None
+    for x in notes:
+        if x.note.get("type") == "keeper":
+            name = x.note.get("name")
+            keeper = Keeper(str(x.note["device"]), name if isinstance(name, str) else None)
+    return keeper
 
 
 _Done = Callable[[BaseException | None], None]
@@ -340,9 +379,22 @@ class TableHub:
         #: The dashboard alerts the director handled: alert key -> its note.
         self.handled: dict[str, StoredNote] = {}
         self.handle_waiters: dict[str, list[tuple[Watcher, str]]] = {}
-        #: The device that keeps the table's time (the first to say hello with
-        #: an id): its commands count at the instants it applied them.
-        self.keeper: str | None = None
+        #: The device that keeps the table's time (it claimed it by a roll, a
+        #: press or ``keep``): its commands count at the instants it applied them.
+        self.keeper: Keeper | None = None
+        #: Since when (wall ms) no connection of the keeper is open.
+        self.keeper_offline_since_ms: int | None = None
+        #: A flag worked out while the keeper was away: not a result yet.
+        self.provisional: Flag | None = None
+        self.provisional_side: str | None = None
+        self.provisional_timer: TimerHandle | None = None
+        #: The result told to the tournament (winner, score), and the table's
+        #: final log disagreeing with it (the director's alert), if it does.
+        self.reported: dict[str, Any] | None = None
+        self.conflict: dict[str, Any] | None = None
+        #: The flags (their instants) a kept table holds final: stored as
+        #: ``flag_final`` notes, so a restart does not make them provisional again.
+        self.final_flags: set[int] = set()
         #: Brought back after a restart, waiting for the keeper to reconcile.
         self.recovering = False
         self.devices_online = 0
@@ -385,15 +437,47 @@ class TableHub:
                 "attention": self.attention(), "created_ms": self.row.created_ms,
                 "seq": self.committed_seq, "quarantined": self.quarantined,
                 "link": self.link(),
+                "provisional": None if self.provisional is None else {
+                    "at_ms": self.provisional.at_ms, "side": self.provisional_side,
+                    "key": provisional_key(self.id, self.provisional.at_ms)},
+                "conflict": self.conflict,
                 **({"late": self.tournament_note} if self.tournament_note else {})}
 
+    def keeper_online(self) -> bool:
+        """A connection of the keeper's device is open."""
+        keeper = self.keeper
+        return keeper is not None and any(
+            getattr(w, "device", None) == keeper.device for w in self.watchers)
+
     def link(self) -> dict[str, Any]:
-        """The table's devices as the dashboard shows them."""
-        state = "online" if self.devices_online else (
-            "offline" if self.offline_since_ms is not None else "none")
-        return {"state": state, "devices": self.devices_online,
-                "offline_since_ms": None if self.devices_online else self.offline_since_ms,
-                "keeper": self.keeper is not None, "reconciled": self.reconciled}
+        """The table's devices as the dashboard shows them: once a device
+        keeps the time, ``state`` and ``offline_since_ms`` are the keeper's,
+        whatever other devices are connected."""
+        keeper = self.keeper
+        if keeper is not None:
+            online = self.keeper_online()
+            state = "online" if online else "offline"
+            since = None if online else self.keeper_offline_since_ms
+        else:
+            state = "online" if self.devices_online else (
+                "offline" if self.offline_since_ms is not None else "none")
+            since = None if self.devices_online else self.offline_since_ms
+        return {"state": state, "devices": self.devices_online, "offline_since_ms": since,
+                "keeper": keeper is not None,
+                "keeper_device": None if keeper is None else keeper.device,
+                "keeper_name": None if keeper is None else keeper.label(),
+                "reconciled": self.reconciled}
+
+    def table_state(self) -> TableState:
+        """What the table's rules read now (``live.table_state``)."""
+        return TableState(
+            closed=self.closed, quarantined=self.quarantined, editing=self.editing,
+            keeper=self.keeper, keeper_online=self.keeper_online(),
+            recovering=self.recovering, reconcile_left=self.reconcile_left,
+            log_end_ms=self.log[-1].at_ms if self.log else 0,
+            device_floor_ms=self._device_floor(), match_ms=self.match.now,
+            expiry_ms=self.match.expires_at(), quotas=MappingProxyType(dict(self.quotas)),
+            lag_params=self.hub.lag_params)
 
     def attention(self) -> str | None:
         if self.quarantined is not None:
@@ -472,8 +556,8 @@ class TableHub:
         self.committed_notes = len(self.notes)
         self.note_keys = {x.idem_key: x for x in self.notes if x.idem_key is not None}
         self.handled = _handled_of(self.notes)
-        self.keeper = next((str(x.note["device"]) for x in self.notes
-                            if x.note.get("type") == "keeper"), None)
+        self.keeper = keeper_of(self.notes)
+        self.final_flags = _final_flags_of(self.notes)
 
     def recover(self, checkpoint_ms: int | None) -> StoredEvent | None:
         """After a restart: a running clock stops at its last checkpoint,
@@ -483,6 +567,7 @@ class TableHub:
             return None
         if self.keeper is not None:
             self.recovering = True
+            self.keeper_offline_since_ms = self.hub.clock.now_ms()
             return None
         at = max(checkpoint_ms or 0, self.match.now)
         self.match.advance(at)  # an expiry before the checkpoint happened: apply it
@@ -527,55 +612,182 @@ class TableHub:
 
     # ------------------------------------------------------------ devices
 
-    def device_hello(self, device: str | None, queued: int) -> None:
-        """A table device said hello: the first with an id keeps the time;
-        the keeper's hello starts a reconciliation of ``queued`` commands."""
+    def device_hello(self, device: str | None, queued: int, name: str | None = None) -> None:
+        """A table device said hello (its connection is among the watchers
+        already); the keeper's hello starts a reconciliation of ``queued``
+        commands.  Saying hello claims nothing (a roll, a press or ``keep`` does)."""
         self.devices_online += 1
-        changed = self.devices_online == 1
-        if device is not None and self.keeper is None and not self.closed:
-            self.keeper = device
-            self._store_note({"type": "keeper", "device": device}, "table")
-            changed = True
-        if device is not None and device == self.keeper:
+        changed = self.devices_online == 1  # the dashboard's
+        told = False  # every device's too: the keeper is back
+        keeper = self.keeper
+        if keeper is not None and device == keeper.device:
+            if name is not None and name != keeper.name:
+                self.keeper = Keeper(keeper.device, name)  # shown, not stored
+            told = self.keeper_offline_since_ms is not None
+            self.keeper_offline_since_ms = None
             self.reconcile_left = queued
             self.reconcile_counts = [0, 0]
             if queued == 0:
                 changed = self._reconciled() or changed
-        if changed:
+        if told:
+            self.broadcast(self.table_message())
+        elif changed:
             self.broadcast_directors(self.table_message())
 
-    def device_gone(self) -> None:
+    def device_gone(self, device: str | None = None) -> None:
+        """A table device's connection closed (it is no longer a watcher)."""
         self.devices_online = max(0, self.devices_online - 1)
-        if self.devices_online == 0:
+        keeper = self.keeper
+        if keeper is not None and device == keeper.device and not self.keeper_online():
+            # every device hears of it: the time is the server's estimate now
+            self.keeper_offline_since_ms = self.hub.clock.now_ms()
+            if self.devices_online == 0:
+                self.offline_since_ms = self.keeper_offline_since_ms
+            self.broadcast(self.table_message())
+        elif self.devices_online == 0:
             self.offline_since_ms = self.hub.clock.now_ms()
             self.broadcast_directors(self.table_message())
 
     def counted(self, device: str | None, accepted: bool) -> None:
         """One of the keeper's queued commands was decided."""
-        if device is None or device != self.keeper or self.reconcile_left <= 0:
+        if (device is None or self.keeper is None or device != self.keeper.device
+                or self.reconcile_left <= 0):
             return
         self.reconcile_left -= 1
         self.reconcile_counts[0 if accepted else 1] += 1
         if self.reconcile_left == 0 and self._reconciled():
-            self.broadcast_directors(self.table_message())
+            self.broadcast(self.table_message())
 
     def _reconciled(self) -> bool:
         """The keeper is back and its queue is decided: the restart attention
-        ends.  True when the dashboard should hear of it."""
+        ends and a provisional flag is settled.  True when the dashboard
+        should hear of it."""
         was_away = self.recovering or self.offline_since_ms is not None
-        applied, refused = self.reconcile_counts
-        if not was_away and not applied and not refused:
-            return False
+        applied, refused_n = self.reconcile_counts
+        if not was_away and not applied and not refused_n:
+            return self._settle_provisional("reconciled")
         self.recovering = False
+        self._settle_provisional("reconciled")
         self.reconciled = {"at_ms": self.hub.clock.now_ms(), "applied": applied,
-                           "refused": refused}
+                           "refused": refused_n}
         return True
 
-    def _store_note(self, body: dict[str, Any], source: str) -> None:
+    def keep(self, sender: Watcher, role: str, msg: Keep) -> None:
+        """"Keep the time on this device": the sender takes the claim (over);
+        stored as a ``keeper`` note, then every device and dashboard hears of it."""
+        answer = keep(self.table_state(), getattr(sender, "device", None),
+                      getattr(sender, "name", None), role)
+        if isinstance(answer, Refuse):
+            raise refused(answer)
+        if not self.limiter.allow():  # a hand-over is stored: counted like a command
+            raise ProtocolError("rate_limited", "too many messages at this table: slow down")
+        self._claim(answer, "keep")
+        if msg.id is not None:
+            sender.send(dumps({"type": "ack", "id": msg.id, "table": self.id, "seq": self.seq,
+                               "at_ms": max(self.match_now(), self.match.now),
+                               "lag_credit_ms": 0, "duplicate": False, "keeper": True}))
+
+    def _claim(self, claimed: Claimed, how: str,
+               with_event: bool = False) -> StoredNote | None:
+        """Record a claim: the keeper note (returned unqueued ``with_event``:
+        stored with the event that claims)."""
+        keeper = claimed.keeper
+        same = claimed.previous is not None and claimed.previous.device == keeper.device
+        self.keeper = keeper
+        if self.keeper_online():
+            self.keeper_offline_since_ms = None
+        elif self.keeper_offline_since_ms is None:
+            self.keeper_offline_since_ms = self.hub.clock.now_ms()
+        if same:
+            return None
+        body = {"type": "keeper", "device": keeper.device, "name": keeper.name, "by": how,
+                **({"previous": claimed.previous.device} if claimed.previous else {})}
+        if with_event:
+            return self._new_note(body, "table")
+        self._store_note(body, "table")
+        self.broadcast(self.table_message())
+        return None
+
+    # ------------------------------------------------------- provisional
+
+    def _settle_provisional(self, how: str) -> bool:
+        """Make a provisional flag final (the keeper reconciled and did not
+        withdraw it, the director confirmed it, or the keeper stayed silent
+        past the bound): the result goes to the tournament.  True if one was."""
+        flag = self.provisional
+        if flag is None:
+            return False
+        if how == "reconciled" and self.table_state().keeper_away:
+            return False
+        self._end_provisional()
+        self._flag_final(flag.at_ms, how)
+        log.info("table %d: the flag at %d ms is final (%s)", self.id, flag.at_ms, how)
+        self.broadcast(self.table_message())
+        state = self.match.copy().state()
+        self.report_over(state)
+        return True
+
+    def _flag_final(self, at_ms: int, how: str) -> None:
+        """Store that the flag at ``at_ms`` is final (once)."""
+        if at_ms in self.final_flags or self.closed or self.quarantined is not None:
+            return
+        self.final_flags.add(at_ms)
+        self._store_note({"type": "flag_final", "at_ms": at_ms, "how": how}, "server")
+
+    def _withdraw_provisional(self) -> None:
+        """The keeper's press came before the flag: it never happened."""
+        if self.provisional is None:
+            return
+        self._end_provisional()
+        self.broadcast(self.table_message())
+
+    def _check_told(self) -> None:
+        """The live match no longer ends as the result told to the tournament
+        (a keeper's press came back before a flag made final by the bound):
+        the director's alert names both."""
+        if (self.over_reported and self.reported is not None and self.conflict is None
+                and self.match.phase != "match_over"):
+            self.conflict = {"told": self.reported, "final": None}
+            self.broadcast(self.table_message())
+
+    def _end_provisional(self) -> None:
+        self.provisional = None
+        self.provisional_side = None
+        if self.provisional_timer is not None:
+            self.provisional_timer.cancel()
+            self.provisional_timer = None
+
+    def _arm_provisional_bound(self) -> None:
+        """The keeper silent for ``hub.provisional_bound_ms``: the flag is final."""
+        if self.provisional_timer is not None:
+            self.provisional_timer.cancel()
+        since = self.keeper_offline_since_ms
+        start = self.hub.clock.now_ms() if since is None else since
+        self.provisional_timer = self.hub.clock.call_at(start + self.hub.provisional_bound_ms,
+                                                        self._on_provisional_bound)
+
+    def _on_provisional_bound(self) -> None:
+        self.provisional_timer = None
+        if self.provisional is None:
+            return
+        if not provisional_final(self.table_state(), offline_since_ms=self.keeper_offline_since_ms,
+                                 now_ms=self.hub.clock.now_ms(),
+                                 bound_ms=self.hub.provisional_bound_ms):
+            # back but not reconciled yet: give its queue the same bound again
+            self._arm_provisional_bound()
+            return
+        self._settle_provisional("bound")
+
+    def _new_note(self, body: dict[str, Any], source: str) -> StoredNote:
+        """A note appended to the table's (the caller queues it)."""
         note = StoredNote(table_id=self.id, n=len(self.notes) + 1, seq=self.seq, idem_key=None,
                           at_ms=max(self.match_now(), self.match.now), note=body, source=source,
                           received_ms=self.hub.clock.now_ms())
         self.notes.append(note)
+        return note
+
+    def _store_note(self, body: dict[str, Any], source: str) -> None:
+        note = self._new_note(body, source)
         generation = self.generation
 
         def done(error: BaseException | None) -> None:
@@ -622,57 +834,49 @@ class TableHub:
     # ----------------------------------------------------------- commands
 
     def command(self, sender: Watcher, role: str, cmd: Command) -> None:
-        """Decide one command; answer an error now or an ack after the commit."""
-        if role != "director" and cmd.do not in PLAYER_COMMANDS:
-            raise ProtocolError("forbidden", f"only the director may {cmd.do.replace('_', ' ')}")
-        if role != "director" and cmd.handles is not None:
-            raise ProtocolError("forbidden", "only the director handles alerts")
-        self.check_open()
+        """Decide one command (``live.table_state.decide``); answer an error
+        now or an ack after the commit."""
         key = idem_key(role, cmd.id)
         existing = self.by_key.get(key)
-        if existing is not None:
+        device = getattr(sender, "device", None) if role != "director" else None
+        answer = decide(self.table_state(), Press(
+            role=role, do=cmd.do, device=device, device_name=getattr(sender, "name", None),
+            side=getattr(cmd, "side", None), device_at_ms=cmd.device_at_ms, lag_ms=cmd.lag_ms,
+            arrival_ms=self.match_now(), handles=cmd.handles, known=existing is not None,
+            handled=cmd.handles is not None and cmd.handles in self.handled))
+        if isinstance(answer, Refuse):
+            raise refused(answer)
+        if isinstance(answer, Duplicate):
+            assert existing is not None
             if existing.seq <= self.committed_seq:
                 sender.send(dumps(ack_message(existing, duplicate=True)))
             else:
                 self.ack_waiters.setdefault(key, []).append(sender)
             return
-        if cmd.handles is not None and cmd.handles in self.handled:
-            # settled already (on another dashboard, with another command):
-            # a confirmation is applied once
-            raise ProtocolError("handled", "this alert was already handled: nothing was applied")
         if not self.limiter.allow():
             raise ProtocolError("rate_limited", "too many commands at this table: slow down")
+        self._run(sender, role, cmd, key, answer)
+
+    def _run(self, sender: Watcher, role: str, cmd: Command, key: str,
+             answer: Accept) -> None:
+        """Carry out an accepted command's decision."""
+        at, credit = answer.at_ms, answer.credit_ms
         arrival = self.match_now()
-        floor = self.match.now
-        quota_key = ""
-        quota: LagQuota | None = None
-        if role == "director":
-            at, credit = max(arrival, floor), 0
-        elif (cmd.device_at_ms is not None and self.keeper is not None
-              and getattr(sender, "device", None) == self.keeper):
-            # The table's own device applied this press at ``device_at_ms``:
-            # it counts there, never after its arrival, never before the last
-            # event the device could have seen (the table's last event that is
-            # not the director's); the director's events since are merged by
-            # instant (an outage costs the presser nothing).
-            at = max(min(cmd.device_at_ms, arrival), self._device_floor())
-            last = self.log[-1].at_ms if self.log else 0
-            if at < last:
-                merged = self._merged(cmd, at, key, role)
-                if merged is not None:
-                    self._accept_merged(sender, cmd, key, role, merged, arrival)
-                    return
-                at = last  # the director's events refuse it there: it counts after them
+        if answer.merge:
+            merged = self._merged(cmd, at, key, role)
+            if merged is not None:
+                claim = self._claim_with_event(answer)
+                self._accept_merged(sender, cmd, key, role, merged, arrival, claim)
+                return
+            at = self.log[-1].at_ms  # the director's events refuse it there: after them
             credit = max(arrival - at, 0)
-            if at < self.match.now:
-                # A flag announced meanwhile moved the live match past this
-                # instant: go back to the log's end (the flag is only derived).
-                self.match = fold(self.row.spec, self.log)
-        else:
-            side = getattr(cmd, "side", None)
-            quota_key = side if isinstance(side, str) and side in SIDES else "-"
-            quota = self.quotas.get(quota_key) or LagQuota.new(self.hub.lag_params)
-            at, credit = credited_instant(arrival, quota.offer(cmd.lag_ms), floor)
+        if at < self.match.now:
+            # A flag announced meanwhile moved the live match past this
+            # instant: go back to the log's end (the flag is only derived).
+            self.match = fold(self.row.spec, self.log)
+            if self.provisional is not None and at < self.provisional.at_ms:
+                self._withdraw_provisional()
+            self._check_told()
         try:
             event = Event.from_dict({**cmd.fields, "do": cmd.do, "at_ms": at})
         except (InvalidCommand, TypeError, ValueError) as exc:
@@ -691,8 +895,9 @@ class TableHub:
             raise ProtocolError.from_clock_error("illegal", exc) from None
         except ClockError as exc:
             raise ProtocolError.from_clock_error("invalid", exc) from None
-        if quota is not None:
-            self.quotas[quota_key] = quota.spend(credit)
+        claim = self._claim_with_event(answer)
+        if answer.quota_key is not None and answer.quota is not None:
+            self.quotas[answer.quota_key] = answer.quota
         self.seq += 1
         stored = StoredEvent(table_id=self.id, seq=self.seq, idem_key=key, at_ms=at,
                              event=event.to_dict(), source=role, lag_credit_ms=credit,
@@ -701,6 +906,8 @@ class TableHub:
         self.by_key[key] = stored
         handled = (None if cmd.handles is None
                    else self._handled_note(cmd.handles, at, role))
+        if claim is not None:
+            handled = claim if handled is None else handled  # a director never claims
         after = self.match.copy()
         # "restart" ends with the first command accepted after the recovery
         # (a kept table's too: its keeper may never come back)
@@ -735,8 +942,11 @@ class TableHub:
             self.broadcast(text)
             if attention_changed:
                 self.broadcast(self.table_message())
-            if handled is not None:
+            if handled is not None and handled.note.get("type") == "handled":
                 self._handled_committed(handled)
+            elif handled is not None:  # the claim stored with the press
+                self.committed_notes = max(self.committed_notes, handled.n)
+                self.broadcast(self.table_message())
             sender.send(dumps(ack_message(stored, duplicate=False)))
             for waiter in self.ack_waiters.pop(key, ()):
                 waiter.send(dumps(ack_message(stored, duplicate=True)))
@@ -769,8 +979,15 @@ class TableHub:
         except Unfoldable:
             return None
 
+    def _claim_with_event(self, answer: Accept) -> StoredNote | None:
+        """The claim a command makes, as the note stored with its event."""
+        if answer.claim is None:
+            return None
+        return self._claim(Claimed(answer.claim, self.keeper), "press", with_event=True)
+
     def _accept_merged(self, sender: Watcher, cmd: Command, key: str, role: str,
-                       merged: tuple[StoredEvent, Match], arrival: int) -> None:
+                       merged: tuple[StoredEvent, Match], arrival: int,
+                       claim: StoredNote | None = None) -> None:
         """Store a keeper's command merged before the director's events (the
         live match is the refolded log); acked after the commit as any other."""
         stored, match = merged
@@ -781,9 +998,12 @@ class TableHub:
         self.log.append(stored)
         self.by_key[key] = stored
         self.recovering = False
+        if self.provisional is not None and stored.at_ms < self.provisional.at_ms:
+            self._withdraw_provisional()
+        self._check_told()
         attention_changed = self.attention() != attention
         self.rearm()
-        self._submit(sender, cmd.id, key, stored, self.match.copy(), attention_changed, None)
+        self._submit(sender, cmd.id, key, stored, self.match.copy(), attention_changed, claim)
 
     def check_open(self) -> None:
         if self.closed:
@@ -906,10 +1126,14 @@ class TableHub:
         return note
 
     def _handled_committed(self, note: StoredNote) -> None:
-        """A handled note is on disk: every dashboard hears of it."""
+        """A handled note is on disk: every dashboard hears of it (a
+        provisional flag's alert handled: the director confirmed the flag)."""
         self.committed_notes = max(self.committed_notes, note.n)
         alert = str(note.note["key"])
         self.broadcast_directors(dumps(handled_message(self.id, [alert])))
+        if (self.provisional is not None
+                and alert == provisional_key(self.id, self.provisional.at_ms)):
+            self._settle_provisional("director")
         for waiter, msg_id in self.handle_waiters.pop(alert, ()):
             waiter.send(dumps({**note_ack_message(note, duplicate=True), "id": msg_id}))
 
@@ -925,6 +1149,8 @@ class TableHub:
         self.note_waiters.clear()
         self.handled = _handled_of(self.notes)
         self.handle_waiters.clear()
+        self.keeper = keeper_of(self.notes)
+        self.final_flags = _final_flags_of(self.notes)
         self.match = self.committed_match.copy()
         self.rearm()
         self.broadcast(self.snapshot_message())
@@ -950,26 +1176,56 @@ class TableHub:
         self.flag(expiry)
 
     def flag(self, expiry: int) -> None:
-        """The running clock reached 0 at ``expiry``: tell every watcher."""
+        """The running clock reached 0 at ``expiry``: tell every watcher.
+        While the keeper is away the flag is provisional (``live.table_state.flag``):
+        shown as such, never a result until it is final."""
+        decided = flag_of(self.table_state())
+        provisional = decided is not None and decided.provisional
+        if provisional and (expiry in self.final_flags or self.handled.get(
+                provisional_key(self.id, expiry)) is not None):
+            provisional = False  # final already (before a restart)
+        elif not provisional and self.keeper is not None:
+            self._flag_final(expiry, "keeper online")
+        side = SIDES[self.match.on_turn] if self.match.on_turn is not None else None
         state = self.match.state(expiry)
         text = dumps({"type": "expiry", "table": self.id, "seq": self.seq, "at_ms": expiry,
-                      "state": state.to_dict()})
+                      "state": state.to_dict(), "provisional": provisional})
         self.rearm()
+        if provisional:
+            self.provisional = Flag(expiry, provisional=True)
+            self.provisional_side = side
+            self._arm_provisional_bound()
         if self.committed_seq == self.seq:
             self.broadcast(text)
+            if provisional:
+                self.broadcast(self.table_message())
             self.report_over(state)
         else:  # keep the order: the updates before it go out first
             def after_commit(error: BaseException | None) -> None:
                 self.broadcast(text)
+                if provisional:
+                    self.broadcast(self.table_message())
                 self.report_over(state)
 
             self.hub.writer.submit(None, after_commit)
 
     def report_over(self, state: MatchState) -> None:
-        """The match is over with a winner: tell ``hub.on_over`` (once)."""
-        if (state.phase == "match_over" and state.winner is not None and not self.over_reported
-                and self.hub.on_over is not None):
+        """The match is over with a winner, as the table's final log says:
+        tell ``hub.on_over`` (once).  Not while a flag is provisional (it is
+        told when the flag is final, or never if the keeper withdraws it).  A
+        final log that disagrees with the result told already raises the
+        director's alert (``info.conflict``) naming both."""
+        if state.phase != "match_over" or state.winner is None or self.provisional is not None:
+            return
+        result = {"winner": state.winner, "score": list(state.score)}
+        if self.over_reported:
+            if self.reported is not None and result != self.reported and self.conflict is None:
+                self.conflict = {"told": self.reported, "final": result}
+                self.broadcast(self.table_message())
+            return
+        if self.hub.on_over is not None:
             self.over_reported = True
+            self.reported = result
             self.hub.on_over(self, state)
 
     async def renew(self, spec: TableSpec) -> None:
@@ -985,6 +1241,10 @@ class TableHub:
             raise ProtocolError("busy", "the table's last commands are being stored: try again")
         if self.match.expires_at() is not None:
             raise ProtocolError("running", "the clock is running: stop it or finish the match")
+        if self.provisional is not None:
+            # its result is not known yet: the next match would drop it
+            raise ProtocolError("provisional", "the flag at this table is provisional: the "
+                                "director confirms it, or the timekeeper reconciles, first")
         self.editing = True
         # a checkpoint of the old time line must never land on the new one
         self.hub.writer.forget_checkpoint(self.id)
@@ -993,18 +1253,30 @@ class TableHub:
         finally:
             self.editing = False
         watchers, online, offline = self.watchers, self.devices_online, self.offline_since_ms
+        keeper, keeper_offline = self.keeper, self.keeper_offline_since_ms
         if self.timer is not None:
             self.timer.cancel()
+        self._end_provisional()
         self.__init__(self.hub, row)  # type: ignore[misc]  # a fresh match, same table
         self.watchers, self.devices_online, self.offline_since_ms = watchers, online, offline
+        if keeper is not None:
+            # the claim is the table's, not the match's: carried to its next match
+            self.keeper, self.keeper_offline_since_ms = keeper, keeper_offline
+            self._store_note({"type": "keeper", "device": keeper.device, "name": keeper.name,
+                              "by": "carried"}, "server")
         self.broadcast(self.table_message())
         self.broadcast(self.snapshot_message())
 
     def close(self) -> None:
         self.closed = True
+        self._end_provisional()
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+
+
+def _final_flags_of(notes: list[StoredNote]) -> set[int]:
+    return {int(x.note["at_ms"]) for x in notes if x.note.get("type") == "flag_final"}
 
 
 def _handled_of(notes: list[StoredNote]) -> dict[str, StoredNote]:
@@ -1017,8 +1289,12 @@ class Hub:
     def __init__(self, store: Store, clock: ServerClock, *,
                  lag_params: LagParams = DEFAULT_PARAMS,
                  checkpoint_interval_ms: int = 1000,
-                 table_rate: tuple[float, float] = TABLE_RATE) -> None:
+                 table_rate: tuple[float, float] = TABLE_RATE,
+                 provisional_bound_ms: int = PROVISIONAL_BOUND_MS) -> None:
         self.store = store
+        #: How long a keeper may stay silent before its table's provisional
+        #: flag becomes final on its own.
+        self.provisional_bound_ms = provisional_bound_ms
         self.table_rate = table_rate
         self.clock = clock
         self.lag_params = lag_params
@@ -1049,6 +1325,8 @@ class Hub:
                 # takes no commands, and the director sees why
                 table.quarantine(str(exc), events, table_notes)
             else:
+                if table.keeper is not None:  # no device is connected yet
+                    table.keeper_offline_since_ms = self.clock.now_ms()
                 stop = table.recover(row.checkpoint_ms)
                 if stop is not None:
                     restarts.append(stop)
@@ -1076,6 +1354,7 @@ class Hub:
             if table.timer is not None:
                 table.timer.cancel()
                 table.timer = None
+            table._end_provisional()
         self.checkpoint_now()
         await self.writer.close()
 

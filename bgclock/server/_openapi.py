@@ -14,7 +14,7 @@ from typing import Any, Final
 
 from ._bodies import Adjudicate, Board, NewTournament, TablePatch, TableSpecBody
 from ._limits import MAX_ID
-from ._protocol import AnyCommand, Handle, Hello, Ping, Summon, Sync
+from ._protocol import AnyCommand, Handle, Hello, Keep, Ping, Summon, Sync
 from ._register import REGISTER_REQUESTS, register_paths
 from ._schema import components
 from ._standings import openapi_paths as standings_paths
@@ -23,7 +23,7 @@ from ._tourney_bodies import TOURNEY_REQUESTS
 #: Every input declared in msgspec, by the component it is published as.
 REQUESTS: Final = (NewTournament, TableSpecBody, TablePatch, Adjudicate, Board,
                    *TOURNEY_REQUESTS, *REGISTER_REQUESTS)
-MESSAGES: Final = (Hello, AnyCommand, Summon, Handle, Ping, Sync)
+MESSAGES: Final = (Hello, AnyCommand, Summon, Handle, Ping, Sync, Keep)
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
 
@@ -214,6 +214,17 @@ def openapi() -> dict[str, Any]:
                     "seq": {"type": "integer"}, "created_ms": {"type": "integer"},
                     "url": {"type": "string", "description": "the table's link (its token)"},
                     "token": {"type": "string"},
+                    "link": {"type": "object", "description": "the table's devices and its "
+                             "timekeeper (docs/protocol.md, Device time)", "properties": {
+                                 "state": {"enum": ["online", "offline", "none"]},
+                                 "keeper_device": {"type": ["string", "null"]},
+                                 "keeper_name": {"type": ["string", "null"]}}},
+                    "provisional": {"type": ["object", "null"], "description":
+                                    "a flag worked out while the timekeeper is away "
+                                    "(docs/protocol.md, Provisional flags)"},
+                    "conflict": {"type": ["object", "null"], "description":
+                                 "the result told to the tournament and the table's final "
+                                 "log disagree: {told, final}"},
                     "state": {"type": "object", "description": "the clock state now"}}},
             },
         },

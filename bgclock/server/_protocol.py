@@ -51,6 +51,8 @@ MAX_LAG_MS: Final = 60_000
 MAX_TIME_MS: Final = 2**53 - 1
 #: Commands a device may say it queued while offline.
 MAX_QUEUED: Final = 10_000
+#: A device's short name (hello ``name``), in characters.
+MAX_DEVICE_NAME: Final = 40
 
 PLAYER_COMMANDS: Final = frozenset({
     "opening_roll", "hit", "double", "take", "pass", "stop", "resume", "concede", "claim",
@@ -124,6 +126,9 @@ DeviceAtMs = Annotated[int, Meta(ge=0, le=MAX_TIME_MS,
 Secret = Annotated[str, Meta(max_length=200)]
 Queued = Annotated[int, Meta(ge=0, le=MAX_QUEUED)]
 SummonWhy = Literal["premature", "director", "dispute"]
+DeviceName = Annotated[str, Meta(min_length=1, max_length=MAX_DEVICE_NAME,
+                                 pattern=r"^[^\x00-\x1f\x7f]+$",
+                                 description="a short, printable name for the device")]
 
 assert set(get_args(Side)) == {"A", "B"}
 assert set(get_args(Result)) == set(RESULTS)
@@ -146,11 +151,23 @@ class Hello(_Message, tag="hello", frozen=True):
     last_seq: Seq | None = None
     #: The director's last seq seen, per table.
     since: dict[Seq, Seq] = {}
-    #: The table device's own id (kept by the page): the first device of a
-    #: table keeps its time (see ``device_at_ms``).
+    #: The table device's own id (kept by the page): the device that makes
+    #: the table's first roll or press claims its time (see ``Keep``).
     device: MsgId | None = None
+    #: A short name for the device, shown to the director and the table's
+    #: other devices when it keeps the time ("Android Chrome ·a3f9").
+    name: DeviceName | None = None
     #: How many queued commands the device resends right after this hello.
     queued: Queued = 0
+
+
+class Keep(_Message, tag="keep", frozen=True):
+    """"Keep the time on this device": the sending table device (which said
+    hello with a ``device`` id) takes the table's timekeeper claim over from
+    the device that held it (table devices only; not a clock event)."""
+
+    id: MsgId | None = None
+    table: TableId | None = None
 
 
 class Summon(_Message, tag="summon", frozen=True):
@@ -326,9 +343,9 @@ assert {str(c.__struct_config__.tag): set(f) for c, f in _EVENT_FIELDS.items()} 
 AnyCommand = (OpeningRollCmd | StartCmd | LateStartCmd | HitCmd | DoubleCmd | TakeCmd | PassCmd
               | StopCmd | ResumeCmd | ConcedeCmd | ClaimCmd | AcceptCmd | RejectCmd | RulingCmd
               | GameOverCmd | BreakCmd | PrematureCmd | AdjustCmd | PenaltyCmd)
-Message = Hello | Command | Summon | Handle | Ping | Sync
+Message = Hello | Command | Summon | Handle | Ping | Sync | Keep
 
-_MESSAGES: Final = msgspec.json.Decoder(Hello | Summon | Handle | Ping | Sync | _CmdHead)
+_MESSAGES: Final = msgspec.json.Decoder(Hello | Summon | Handle | Ping | Sync | Keep | _CmdHead)
 _COMMANDS: Final = msgspec.json.Decoder(AnyCommand)
 #: How our own clients open a command: read at once as one (a single parse).
 _CMD_OPENINGS: Final = ('{"type":"cmd"', '{"type": "cmd"')
@@ -337,7 +354,7 @@ _CHOICES: Final = {"side": get_args(Side), "winner": get_args(Side), "result": g
                    "reason": get_args(StopReason), "decision": get_args(Decision),
                    "why": get_args(SummonWhy)}
 _KINDS: Final = {"hello": Hello, "cmd": Command, "summon": Summon, "handle": Handle,
-                  "ping": Ping, "sync": Sync}
+                  "ping": Ping, "sync": Sync, "keep": Keep}
 
 
 def decode(text: str | bytes | None) -> Message:
@@ -435,4 +452,5 @@ SCHEMAS: Final[dict[str, Any]] = {
     "ping": standalone(Ping),
     "handle": standalone(Handle),
     "sync": standalone(Sync),
+    "keep": standalone(Keep),
 }

@@ -35,7 +35,7 @@ MATCH_KEYS = ("event", "round", "match", "table", "a", "b", "winner", "clock", "
 #: A finished match's result: the score, and whether it was a disqualification.
 RESULT_KEYS = ("score", "source")
 #: A table's live clock.
-CLOCK_KEYS = ("phase", "score", "on_turn", "reserve_ms", "length", "at_ms")
+CLOCK_KEYS = ("phase", "score", "on_turn", "reserve_ms", "length", "at_ms", "provisional")
 #: A late arrival, and its count.
 LATE_KEYS = ("event", "round", "match", "table", "absent", "from_ms", "clock", "winner", "count")
 LATE_COUNT_KEYS = ("points", "score", "over", "arrived", "next_point_ms", "out_ms")

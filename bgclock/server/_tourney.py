@@ -881,7 +881,9 @@ async def room_json(request: Request) -> Response:
             s = table.state_now()
             clocks[i] = {"phase": s.phase, "score": list(s.score), "on_turn": s.on_turn,
                          "reserve_ms": [s.A.reserve_ms, s.B.reserve_ms], "length": s.length,
-                         "at_ms": s.at_ms}
+                         "at_ms": s.at_ms,
+                         # a flag worked out while the timekeeper is away: no result yet
+                         "provisional": table.provisional is not None}
     return JSONResponse(room_view(tournament_id=tid, name=row.name, state=state, clocks=clocks,
                                   late=late_view(server, hub), server_ms=server.clock.now_ms(),
                                   ends=room_standings(hub.state)))

@@ -70,6 +70,7 @@ from ._protocol import (
     Command,
     Handle,
     Hello,
+    Keep,
     Ping,
     ProtocolError,
     Summon,
@@ -102,8 +103,9 @@ class Connection:
         self.limiter = limiter
         self.role = ""
         self.table_id: int | None = None
-        #: A table device's own id (hello ``device``).
+        #: A table device's own id (hello ``device``) and short name.
         self.device: str | None = None
+        self.name: str | None = None
         self._outbox: deque[str] = deque()
         self._drained = asyncio.Event()
         self._drained.set()
@@ -560,7 +562,7 @@ async def websocket(ws: WebSocket) -> None:
             table = server.hub.tables[conn.table_id]
             if conn in table.watchers:
                 table.watchers.discard(conn)
-                table.device_gone()
+                table.device_gone(conn.device)
         await conn.stop()
 
 
@@ -613,9 +615,9 @@ async def _session(server: Server, conn: Connection) -> None:
         conn.send_json({"type": "welcome", "v": VERSION, "role": "table", "tables": [table_id],
                         "server_ms": server.clock.now_ms()})
         table.catch_up(conn, hello.last_seq)
+        conn.device, conn.name = hello.device, hello.name
         table.watchers.add(conn)
-        conn.device = hello.device
-        table.device_hello(hello.device, hello.queued)
+        table.device_hello(hello.device, hello.queued, hello.name)
     pinging = False
     while not conn.dead:
         if pinging:
@@ -654,9 +656,10 @@ def _dispatch(server: Server, conn: Connection, message: Any) -> None:
         # 64 bits included, and comes back as it came.
         conn.send(msgspec.json.encode({"type": "pong", "t": message.t,
                                        "server_ms": server.clock.now_ms()}).decode())
-    elif isinstance(message, Command | Summon | Handle):
+    elif isinstance(message, Command | Summon | Handle | Keep):
         what = ("cmd" if isinstance(message, Command)
-                else "summon" if isinstance(message, Summon) else "handle")
+                else "summon" if isinstance(message, Summon)
+                else "keep" if isinstance(message, Keep) else "handle")
         table_id = message.table
         if conn.role == "table":
             if table_id is not None and table_id != conn.table_id:
@@ -677,6 +680,8 @@ def _dispatch(server: Server, conn: Connection, message: Any) -> None:
                 table.counted(conn.device, accepted=True)
             elif isinstance(message, Handle):
                 table.handle(conn, conn.role, message)
+            elif isinstance(message, Keep):
+                table.keep(conn, conn.role, message)
             else:
                 table.summon(conn, conn.role, message)
         except ProtocolError as exc:

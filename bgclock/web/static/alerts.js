@@ -5,7 +5,7 @@
  * table recovered after a restart; within a rank the oldest first. */
 
 /** Rank of each alert kind (lower: more urgent). */
-export const URGENCY = { flag: 0, dispute: 0, dispute_expiry: 0, director: 1, premature: 2, break_over: 3, restart: 4 };
+export const URGENCY = { flag: 0, dispute: 0, dispute_expiry: 0, provisional: 0, result_conflict: 1, director: 1, premature: 2, break_over: 3, restart: 4 };
 
 /**
  * @typedef {{kind: string, key: string, text: string, table: number, since: number}} Alert

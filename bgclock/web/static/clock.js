@@ -9,6 +9,7 @@
  * state counted down locally (BG.viewAt), with its own presses predicted on
  * it. */
 import { DeviceMatch, specKey } from "./device.js";
+import { mountKeeper, deviceName } from "./timekeeper.js";
 
 (function () {
   "use strict";
@@ -181,7 +182,7 @@ import { DeviceMatch, specKey } from "./device.js";
     url: BG.wsUrl(),
     prefix: "t" + tableId + "-",
     hello: () => {
-      const h = { type: "hello", v: 1, token: token };
+      const h = { type: "hello", v: 1, token: token, name: deviceName(BG.deviceId()) };
       if (app.seq != null) h.last_seq = app.seq;
       return h;
     },
@@ -190,6 +191,9 @@ import { DeviceMatch, specKey } from "./device.js";
     device: BG.deviceId(),
     createdMs: () => (app.info && typeof app.info.created_ms === "number" ? app.info.created_ms : null)
   });
+
+  /* who keeps the table's time, the claim, a provisional flag (timekeeper.js) */
+  const keeper = mountKeeper({ device: BG.deviceId(), send: (m) => conn.sendRaw(m), toast: (x) => toast(x) });
 
   function setState(state, seq, info) {
     app.state = state;
@@ -237,6 +241,7 @@ import { DeviceMatch, specKey } from "./device.js";
         if (app.engine && msg.seq < app.engine.seq) app.engine = null;   // a log that went back: start over
         setState(msg.state, msg.seq, msg.info);
         syncEngine(msg.info, msg.seq);
+        keeper.render(msg.info);
         break;
       case "update":
         if (app.seq != null && msg.seq <= app.seq) return;          // already seen
@@ -251,6 +256,7 @@ import { DeviceMatch, specKey } from "./device.js";
         app.info = msg.info;
         app.closed = msg.info && msg.info.status === "closed";
         syncEngine(msg.info, msg.info && msg.info.seq);
+        keeper.render(msg.info);
         renderAll();
         break;
       case "summon": {

@@ -7,6 +7,7 @@
  * with its log and the director's commands (each confirmed), and the forms
  * that create tournaments and tables. */
 import "./dir-strings.js";
+import "./timekeeper-strings.js";
 import { openConfirm } from "./confirm.js";
 import { rulingName } from "./rulings.js";
 import { sortAlerts, confirmId, stableId } from "./alerts.js";
@@ -186,8 +187,20 @@ import { setClockPlan, previewText } from "./setclock.js";
       out.push({ kind: "overtime", key: info.id + ":overtime:" + s.on_turn, badge: t("half.overtime"),
         text: t("alert.overtime", { side: nm[s.on_turn] }) });
     }
+    // a flag worked out while the timekeeper is away is no result yet: the
+    // director confirms it by marking it handled (protocol: Provisional flags)
+    if (info.provisional) {
+      const k = (info.link && info.link.keeper_name) || "";
+      out.push({ kind: "provisional", key: info.provisional.key,
+        text: t("alw.provisional", { name: nm[info.provisional.side || "A"], k: k }) });
+    }
+    if (info.conflict) {
+      const c = info.conflict;
+      out.push({ kind: "result_conflict", key: info.id + ":result_conflict:" + c.told.winner + (c.final ? c.final.winner : "0"),
+        text: t("alw.result_conflict", { told: nm[c.told.winner], final: c.final ? nm[c.final.winner] : t("alw.playing") }) });
+    }
     const flagged = SIDES.filter((x) => s[x].expired);
-    if (s.phase !== "dispute" && (flagged.length || (s.phase === "match_over" && s.stopped_reason === "time_expired") ||
+    if (!info.provisional && s.phase !== "dispute" && (flagged.length || (s.phase === "match_over" && s.stopped_reason === "time_expired") ||
         (s.phase === "stopped" && s.stopped_reason === "time_expired" && !overtime))) {
       say("flag", flagged.length ? t("alw.flag", { name: flagged.map((x) => nm[x]).join(", ") }) : t("alert.flag"));
     }
@@ -355,7 +368,10 @@ import { setClockPlan, previewText } from "./setclock.js";
     }
     const badges = el("div", { class: "badges" });
     if (row.info.rules) badges.append(el("span", { class: "badge rules", "data-badge": "rules", title: (presets[row.info.rules] || {}).title || "", text: row.info.rules }));
-    if (s && s.phase === "match_over" && s.winner) badges.append(el("span", { class: "badge winner", "data-badge": "winner", text: t("card.winner", { name: n[s.winner] }) }));
+    // a win by a provisional flag is no result yet (protocol: Provisional flags)
+    if (s && s.phase === "match_over" && s.winner) badges.append(el("span", { class: "badge winner", "data-badge": "winner",
+      "data-provisional": row.info.provisional ? "1" : null,
+      text: t("card.winner", { name: n[s.winner] }) + (row.info.provisional ? " · " + t("alert.provisional") : "") }));
     if (s) for (const side of SIDES) {
       if (s.phase !== "match_over" && !s[side].expired && isLow(row, s[side].reserve_ms)) {
         badges.append(el("span", { class: "badge low", "data-badge": "low-" + side, text: t("card.low", { name: n[side] }) }));
@@ -366,10 +382,19 @@ import { setClockPlan, previewText } from "./setclock.js";
     // the table's device: offline since when, and what a reconnect reconciled (protocol: Device time)
     const link = row.info.link;
     if (link && row.info.status !== "closed") {
+      // who keeps the table's time, and its outage whatever other devices are
+      // connected (protocol: The timekeeper is a claim)
+      if (link.keeper_device && link.state !== "offline") {
+        badges.append(el("span", { class: "badge keeper", "data-badge": "keeper", "data-keeper": "online",
+          text: t("card.keeper_by", { name: link.keeper_name }) }));
+      }
       if (link.state === "offline" && link.offline_since_ms != null) {
         const since = Math.max(0, Date.now() - link.offline_since_ms);
-        badges.append(el("span", { class: "badge offline", "data-badge": "offline", title: link.keeper ? t("card.keeper") : "",
-          text: t("card.offline", { t: BG.fmtClock(since) }) }));
+        badges.append(el("span", { class: "badge offline", "data-badge": "offline", "data-keeper": link.keeper_device ? "offline" : null,
+          text: link.keeper_device ? t("card.keeper_offline", { name: link.keeper_name, t: BG.fmtClock(since) })
+            : t("card.offline", { t: BG.fmtClock(since) }) }));
+        // the clocks shown are the server's estimate while the keeper is away
+        if (link.keeper_device) badges.append(el("span", { class: "badge estimate", "data-badge": "estimate", text: t("card.estimate") }));
       } else if (link.reconciled && (link.reconciled.applied || link.reconciled.refused)
                  && Date.now() - link.reconciled.at_ms < 10 * 60000) {
         const r = link.reconciled;
@@ -769,6 +794,7 @@ import { setClockPlan, previewText } from "./setclock.js";
         body.append(el("tr", { class: "note" }, [el("td", { text: "" }), el("td", { text: BG.fmtClock(x.at_ms) }),
           el("td", { text: x.type === "keeper" ? "⏱ " + t("log.keeper", { d: x.device })
             : x.type === "handled" ? "✓ " + t("log.handled", { k: x.key })
+            : x.type === "flag_final" ? "⚑ " + t("log.flag_final", { t: BG.fmtClock(x.at_ms), how: x.how })
             : "☎ " + x.type + " " + x.why + " " + x.side }), el("td", { text: x.source }),
           el("td", { text: "" }), el("td", { text: "" }), el("td", { text: "" })]));
         continue;

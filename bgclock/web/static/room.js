@@ -21,6 +21,7 @@
 import { i18n } from "./tourney-strings.js";
 import { mmss } from "./tourney-desk.js";
 import { findSeats, firstMatchLosers, i18n as standingsStrings, resultText } from "./standings-strings.js";
+import "./timekeeper-strings.js";
 
 standingsStrings();
 const I18N = i18n();
@@ -37,7 +38,7 @@ const SHEET_BLOCK = 8;
  * @typedef {{size: number, rounds: BracketMatch[][], late_slots?: number[],
  *   late_open?: boolean}} Bracket
  * @typedef {{phase: string, score: number[], on_turn: (string|null), reserve_ms: number[],
- *   length: number, at_ms: number}} LiveClock
+ *   length: number, at_ms: number, provisional?: boolean}} LiveClock
  * @typedef {{event: string, round: number, match: number, table: number, a: (string|null),
  *   b: (string|null), winner: (string|null), clock: string, live: (LiveClock|null),
  *   result: (Object<string, any>|null), length?: number}} RoomMatch
@@ -288,7 +289,9 @@ function renderTables(room, page) {
     if (live) {
       score = live.score[0] + " – " + live.score[1] + " / " + live.length;
       const reserves = live.reserve_ms.map((ms, i) => (live.on_turn === "AB"[i] && live.phase === "playing" ? ms - since : ms));
-      clock = mmss(reserves[0]) + " · " + mmss(reserves[1]) + (live.phase === "match_over" ? " · " + t("room.over") : "");
+      // a flag worked out while the table's timekeeper is away is no result (protocol: Provisional flags)
+      clock = mmss(reserves[0]) + " · " + mmss(reserves[1]) + (live.provisional ? " · " + t("room.provisional")
+        : live.phase === "match_over" ? " · " + t("room.over") : "");
     }
     const late = room.late.find((l) => l.event === m.event && l.round === m.round && l.match === m.match && !l.clock);
     if (late && late.count && !late.count.arrived) clock = t("roomx.late") + " · " + late.count.score.join(" – ");
