@@ -80,7 +80,7 @@ def test_room_view_keeps_only_what_the_room_shows() -> None:
                        "disqualified": None, "arrived": False, "next_point_ms": 9,
                        "out_ms": 99}}]
     clock = {"phase": "playing", "score": [0, 0], "on_turn": "A", "reserve_ms": [1, 2],
-             "length": 7, "at_ms": 3, "log": ["secret"]}
+             "length": 7, "at_ms": 3, "provisional": False, "log": ["secret"]}
     ends = {"champions": {"main": "A"}, "standings": [], "registered": ["A", "B"],
             "result_order": [["main", 0, 0]], "seats": [], "secret": HEARING}
     view = room_view(tournament_id=3, name="Open", state=state, clocks={0: clock}, late=late,
