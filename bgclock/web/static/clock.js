@@ -9,6 +9,7 @@
  * state counted down locally (BG.viewAt), with its own presses predicted on
  * it. */
 import { DeviceMatch, specKey } from "./device.js";
+import { clearSaved, loadSaved, pageStorage, writeSaved } from "./device-store.js";
 
 (function () {
   "use strict";
@@ -19,6 +20,9 @@ import { DeviceMatch, specKey } from "./device.js";
   const token = params.get("token");
   const presets = BG.readPresets();
   const SIDES = ["A", "B"];
+  /* A command stored more than this far from the instant the device applied
+   * it at was re-timed by the server (the page says so). */
+  const RETIMED_MS = 20;
   const other = (s) => (s === "A" ? "B" : "A");
 
   /* ------------------------------------------------------------ settings */
@@ -62,7 +66,17 @@ import { DeviceMatch, specKey } from "./device.js";
     engineError: null,    // why the engine was given up (the page falls back to the server's states)
     anchor: null,         // {ms, perf}: the last snapshot's instant on the table's line
     fetching: false,
-    shown: null           // the state last rendered (what changed is noted from it)
+    shown: null,          // the state last rendered (what changed is noted from it)
+    /* every command that waited while the link was down, by id: its kind, its
+     * instant, and (once the server answered) what became of it */
+    outage: new Map(),
+    sides: new Map(),     // cmd id -> the side it is by (a refusal faces that player)
+    serverStarted: null,  // the server process's start (welcome.started_ms)
+    restarted: false,     // the server restarted while this page was away from it
+    restored: null,       // what a reload brought back (device-store.js)
+    dropped: null,        // the kinds of a kept queue not sent: a next match had begun
+    stored: null,         // whether the last write to the device's storage worked
+    awake: "off"          // how the screen is kept awake: "lock", "video" or "off"
   };
   try {
     const f = JSON.parse(sessionStorage.getItem("bgclock.fired." + tableId) || "null");
@@ -191,6 +205,76 @@ import { DeviceMatch, specKey } from "./device.js";
     createdMs: () => (app.info && typeof app.info.created_ms === "number" ? app.info.created_ms : null)
   });
 
+  /* ------------------------------------------- what survives a reload */
+  /* The table's folded log, the server's last state, the waiting commands
+   * and the clock's mapping, kept per table token (device-store.js) after
+   * every change, so that a reload or a closed tab during an outage comes
+   * back with the clock and its queue (docs/pages.md, "What survives a
+   * reload"). */
+  const storage = pageStorage();
+  let persistQueued = false;
+  function persist() {
+    if (persistQueued || !token) return;
+    persistQueued = true;
+    queueMicrotask(() => { persistQueued = false; persistNow(); });
+  }
+  function persistNow() {
+    const created = app.info && typeof app.info.created_ms === "number" ? app.info.created_ms : null;
+    if (created == null || !token) return;
+    const eng = app.engine;
+    const queue = conn.pending.filter((p) => p.type === "cmd" || p.type === "summon").map((p) => ({
+      id: p.id, type: p.type, cmd: p.cmd, atMs: p.atMs, pressedEpoch: performance.timeOrigin + p.pressedAt }));
+    app.stored = writeSaved(storage, token, {
+      v: 1, created_ms: created, spec: eng ? eng.spec : null, events: eng ? eng.events : [],
+      seq: app.seq, state: app.state, info: app.info, queue: queue,
+      serverMinusEpoch: conn.offset == null ? null : conn.offset - performance.timeOrigin,
+      server_started: app.serverStarted, saved_at: Date.now() });
+  }
+  /* The page as the device left it: the match folded again from the kept
+   * log, the waiting commands put back (held until the server shows it is
+   * still the same match), the clock mapped as before. */
+  function restore() {
+    const saved = loadSaved(storage, token);
+    if (!saved) return;
+    app.restored = { created_ms: saved.created_ms, ids: saved.queue.map((c) => c.id), confirmed: false };
+    if (saved.serverMinusEpoch != null) { conn.offset = saved.serverMinusEpoch + performance.timeOrigin; conn.offsetRtt = Infinity; }
+    if (saved.info) app.info = saved.info;
+    app.serverStarted = saved.server_started;
+    if (saved.state) {
+      app.state = saved.state; app.seq = saved.seq;
+      const now = performance.now(), ms = conn.tableMs(now);
+      app.recvAt = ms != null && typeof saved.state.at_ms === "number" ? now - (ms - saved.state.at_ms) : now;
+    }
+    if (saved.spec) {
+      try {
+        const eng = new DeviceMatch(saved.spec);
+        for (const e of saved.events) if (!eng.confirm(e.seq, e.event)) break;
+        for (const c of saved.queue) if (c.type === "cmd" && c.atMs != null) eng.restore(c.id, c.cmd, c.atMs);
+        app.engine = eng;
+      } catch (e) { app.engine = null; }
+    }
+    for (const c of saved.queue) {
+      conn.pending.push({ id: c.id, cmd: c.cmd, type: c.type, atMs: c.atMs,
+        pressedAt: c.pressedEpoch - performance.timeOrigin, held: true });
+    }
+    if (conn.pending.length) conn.reconciling = true;
+  }
+  /* The server's snapshot names the match: the same one, the kept queue is
+   * sent; a next match (another time line), it is forgotten, never replayed. */
+  function checkRestored(info) {
+    const r = app.restored;
+    if (!r || r.confirmed || !info) return;
+    r.confirmed = true;
+    if (info.created_ms === r.created_ms) { conn.release(); return; }
+    const ids = new Set(r.ids);
+    app.dropped = conn.pending.filter((p) => ids.has(p.id)).map(kindOf);
+    conn.pending = conn.pending.filter((p) => !ids.has(p.id));
+    conn.release();
+    app.hits = [];
+    app.engine = null;
+    clearSaved(storage, token);
+  }
+
   function setState(state, seq, info) {
     app.state = state;
     if (seq != null) app.seq = seq;
@@ -231,8 +315,10 @@ import { DeviceMatch, specKey } from "./device.js";
 
   function onMessage(msg) {
     if (msg.table != null && msg.table !== tableId && msg.type !== "error") return;
+    persist();   // once this message is handled (an ack takes a command off the kept queue)
     switch (msg.type) {
       case "snapshot":
+        checkRestored(msg.info);
         app.anchor = { ms: msg.state.at_ms, perf: performance.now() };
         if (app.engine && msg.seq < app.engine.seq) app.engine = null;   // a log that went back: start over
         setState(msg.state, msg.seq, msg.info);
@@ -262,7 +348,17 @@ import { DeviceMatch, specKey } from "./device.js";
           : t("summon.sent", { name: nm[msg.side] }));
         break;
       }
+      case "welcome":
+        // a server that started again since this page (or its stored record) last saw it
+        if (typeof msg.started_ms === "number") {
+          if (app.serverStarted != null && msg.started_ms !== app.serverStarted) app.restarted = true;
+          app.serverStarted = msg.started_ms;
+        }
+        break;
       case "ack":
+        noteOutcome(msg);
+        renderConn(conn.status);
+        if (msg.id) app.sides.delete(msg.id);
         // the seq each of this page's commands was stored as (bench/web_latency.py reads it)
         if (msg.id && !msg.noop && msg.seq != null && app.presses.some((p) => p[1] === msg.id)) app.confirmed[msg.id] = msg.seq;
         if (app.engine && msg.id) {
@@ -274,12 +370,15 @@ import { DeviceMatch, specKey } from "./device.js";
         }
         break;
       case "error":
+        noteOutcome(msg);
+        renderConn(conn.status);
         if (msg.id) app.hits = app.hits.filter((h) => h.id !== msg.id);
         if (msg.id && app.engine) app.engine.drop(msg.id);
         if (msg.code === "unauthorized") { renderConn("unauthorized"); break; }
         if (msg.code === "closed") app.closed = true;
         toast(msg.refusal ? t("err.illegal", { m: I18N.refusal(msg) })
-          : msg.code === "illegal" ? t("err.illegal", { m: msg.message }) : msg.message);
+          : msg.code === "illegal" ? t("err.illegal", { m: msg.message }) : msg.message, msg.id ? app.sides.get(msg.id) : null);
+        if (msg.id) app.sides.delete(msg.id);
         renderAll();
         break;
     }
@@ -302,15 +401,23 @@ import { DeviceMatch, specKey } from "./device.js";
     if (!eng || ms == null) return conn.send(cmd, at);
     const err = eng.check(cmd, ms);
     if (err) {
-      toast(t("err.illegal", { m: I18N.refusal({ refusal: err.code, params: err.params, message: err.message }) }));
+      toast(t("err.illegal", { m: I18N.refusal({ refusal: err.code, params: err.params, message: err.message }) }), sideOf(cmd));
       renderAll();
       return null;
     }
     const atMs = eng.instant(ms);
     const id = conn.send(cmd, at, "cmd", null, atMs);
+    const who = sideOf(cmd);
+    if (who) app.sides.set(id, who);
     eng.apply(id, cmd, atMs);
     renderAll();
     return id;
+  }
+
+  /* The player a command is by (whose half a refusal faces), or null. */
+  function sideOf(cmd) {
+    const s = cmd.do === "game_over" ? cmd.winner : cmd.side;
+    return s === "A" || s === "B" ? s : null;
   }
 
   /* Summon the director (USBGF 4.1, BIBA 4.6: the player on turn stops both
@@ -376,20 +483,66 @@ import { DeviceMatch, specKey } from "./device.js";
     const c = $("conn");
     if (status === "unauthorized") conn.stopped = true;
     const n = queued == null ? conn.pending.length : queued;
-    if (status !== "online") app.queuedOffline = Math.max(app.queuedOffline || 0, n);
+    if (status !== "online") {
+      for (const p of conn.pending) if (!app.outage.has(p.id)) app.outage.set(p.id, { kind: kindOf(p), atMs: p.atMs, result: null });
+    }
     const shownStatus = app.closed ? "closed" : status;
     let text = t("conn." + shownStatus);
     let synced = false;
-    if (n > 0 && status !== "online") text += " · " + t("conn.queued", { n: n });
-    else if (status === "online" && conn.synced && app.queuedOffline) {
+    if (n > 0 && status !== "online") text += " · " + t("conn.waiting", { list: kindsList(conn.pending.map(kindOf)) });
+    else if (status === "online" && conn.synced && app.outage.size) {
       synced = true;
-      text = t("conn.synced_n", { n: app.queuedOffline });
-    } else if (status === "online" && !conn.synced && !conn.reconciling) app.queuedOffline = 0;
+      text = syncedText();
+    } else if (status === "online" && !conn.synced && !conn.reconciling) app.outage.clear();
+    if (app.restarted) text += " · " + t("conn.restarted");
+    if (app.dropped) text += " · " + t("conn.dropped", { list: kindsList(app.dropped) });
+    if (app.restored && status !== "online") text += " · " + t("conn.restored");
     c.dataset.status = shownStatus;
     c.dataset.synced = synced ? "1" : "0";
     c.dataset.queued = String(n);
+    c.dataset.restored = app.restored ? "1" : "0";
+    c.dataset.restarted = app.restarted ? "1" : "0";
     const node = c.querySelector(".conn-text");
     if (node.textContent !== text) node.textContent = text;
+  }
+  /* What kind of command a waiting one is, as the bar counts them. */
+  function kindOf(p) {
+    if (p.type === "summon") return "summon";
+    const d = p.cmd && p.cmd.do;
+    return d === "hit" || d === "double" || d === "take" || d === "pass" || d === "stop" || d === "resume"
+      || d === "opening_roll" ? d : "cmd";
+  }
+  /* "2 presses, a double": kinds counted, in the order they came. */
+  function kindsList(kinds) {
+    const counts = new Map();
+    for (const k of kinds) counts.set(k, (counts.get(k) || 0) + 1);
+    return Array.from(counts, ([k, n]) => t("kind." + k, { n: n })).join(", ");
+  }
+  /* After an outage: what was applied at its instant, and, named one by
+   * one, what was re-timed or refused (docs/pages.md, "The link"). */
+  function syncedText() {
+    const all = Array.from(app.outage.values());
+    const applied = all.filter((o) => o.result === "applied").map((o) => o.kind);
+    const parts = [applied.length ? t("conn.synced_list", { list: kindsList(applied) }) : t("conn.synced")];
+    for (const o of all) {
+      const what = t("kind." + o.kind, { n: 1 });
+      if (o.result === "retimed") parts.push(t("conn.retimed", { what: what, by: BG.fmtSigned(o.by) }));
+      else if (o.result === "refused") parts.push(t("conn.refused", { what: what, why: o.why }));
+      else if (o.result === "ignored") parts.push(t("conn.ignored", { what: what }));
+    }
+    return parts.join(" · ");
+  }
+  /* The server's answer to a command that waited through an outage. */
+  function noteOutcome(msg) {
+    const o = msg.id ? app.outage.get(msg.id) : null;
+    if (!o || o.result) return;
+    if (msg.type === "error") {
+      o.result = "refused";
+      o.why = msg.refusal ? I18N.refusal(msg) : msg.message || msg.code;
+    } else if (msg.noop) o.result = "ignored";
+    else if (o.atMs != null && typeof msg.at_ms === "number" && Math.abs(msg.at_ms - o.atMs) > RETIMED_MS) {
+      o.result = "retimed"; o.by = msg.at_ms - o.atMs;
+    } else o.result = "applied";
   }
 
   function layout() {
@@ -411,6 +564,7 @@ import { DeviceMatch, specKey } from "./device.js";
   }
 
   function renderAll() {
+    persist();
     const d = display();
     I18N.apply(document.body);
     renderConn(conn.status);
@@ -842,24 +996,105 @@ import { DeviceMatch, specKey } from "./device.js";
   }
 
   let toastTimer = null;
-  function toast(text) {
+  /* A message over the screen; `side`: the player it is for (a refusal of
+   * that player's command), turned to face them like their half. */
+  function toast(text, side) {
     const n = $("toast");
     n.textContent = text; n.hidden = false;
+    n.dataset.side = side || "";
+    n.classList.toggle("far", !!side && halves[side].classList.contains("far"));
+    n.classList.toggle("near", !!side && halves[side].classList.contains("near"));
     clearTimeout(toastTimer);
     toastTimer = setTimeout(() => { n.hidden = true; }, 5000);
   }
 
   /* ----------------------------------------------------- screen and input */
-  let lock = null;
+  /* The screen stays awake: the Wake Lock API where the browser has it (a
+   * secure origin), else a muted looping video the page makes itself from a
+   * canvas's stream (nothing fetched, nothing for the CSP to refuse; Chromium
+   * keeps the screen on while a visible video plays, and a stream is exempt
+   * from its size rule).  The bar says when neither works (app.awake "off"):
+   * the page never claims an awake screen it does not have. */
+  let lock = null, video = null, painter = null;
   async function wakeLock() {
+    if (document.visibilityState !== "visible") return;
+    if (navigator.wakeLock) {
+      try {
+        if (!lock) {
+          lock = await navigator.wakeLock.request("screen");
+          lock.addEventListener("release", () => { lock = null; if (app.awake === "lock") setAwake("off"); });
+        }
+        setAwake("lock");
+        return;
+      } catch (e) { lock = null; }
+    }
+    await videoAwake();
+  }
+  async function videoAwake() {
     try {
-      if (navigator.wakeLock && !lock && document.visibilityState === "visible") {
-        lock = await navigator.wakeLock.request("screen");
-        lock.addEventListener("release", () => { lock = null; });
+      if (!video) {
+        const canvas = document.createElement("canvas");
+        canvas.width = 2; canvas.height = 2;
+        const g = canvas.getContext("2d");
+        if (!g || typeof canvas.captureStream !== "function") throw new Error("no canvas stream");
+        let n = 0;
+        const paint = () => { n ^= 1; g.fillStyle = n ? "#000" : "#010101"; g.fillRect(0, 0, 2, 2); };
+        paint();
+        painter = setInterval(paint, 1000);   // a stream sends a frame only when the canvas changes
+        video = el("video", { class: "keep-awake", "aria-hidden": "true", playsinline: "", muted: "", loop: "" });
+        video.muted = true; video.playsInline = true; video.loop = true;
+        video.srcObject = canvas.captureStream(1);
+        video.addEventListener("pause", () => { if (app.awake === "video") setAwake("off"); });
+        document.body.append(video);
       }
-    } catch (e) { lock = null; }
+      await video.play();
+      setAwake(video.paused ? "off" : "video");
+    } catch (e) {
+      clearInterval(painter);
+      setAwake("off");
+    }
+  }
+  function setAwake(how) {
+    app.awake = how;
+    const n = $("awake");
+    if (!n) return;
+    n.dataset.awake = how;
+    n.hidden = how !== "off";
+    n.title = t(how === "lock" ? "awake.on" : how === "video" ? "awake.video" : "awake.off");
+    const txt = n.querySelector(".awake-text");
+    if (txt) txt.textContent = how === "off" ? t("awake.off") : "";
   }
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") wakeLock(); });
+
+  /* No control sits under the spot of the control before it: a second tap
+   * within GUARD_MS of the first, at the same spot, after the screen's
+   * controls changed, that lands on another action (a double tap on "Start
+   * the clock" reaching the Stop that took its place, or on ☎ reaching the
+   * Confirm that opened under it) is swallowed.  Taps elsewhere, or on the
+   * same action redrawn (a die picked twice), go through. */
+  const GUARD_MS = 400, GUARD_PX = 40;
+  let lastTap = { at: -Infinity, x: 0, y: 0, key: "" }, layoutAt = -Infinity;
+  app.guarded = [];   // what was swallowed (tests read it)
+  new MutationObserver(() => { layoutAt = performance.now(); }).observe($("clock"),
+    { subtree: true, childList: true, attributes: true, attributeFilter: ["hidden", "class"] });
+  function actionKey(target) {
+    const b = target && target.closest ? target.closest("button, .face") : null;
+    if (!b) return "";
+    if (b.classList.contains("face")) return "face:" + (b.closest(".half") || { id: "" }).id;
+    const die = b.closest("[data-die]");
+    return [b.id, (b.closest(".half") || { id: "" }).id, b.dataset.act || "", die ? die.getAttribute("data-die") : "",
+      b.dataset.n || "", b.dataset.reason || "", b.dataset.lang || "", b.textContent].join("|");
+  }
+  document.addEventListener("click", (e) => {
+    const now = performance.now(), key = actionKey(e.target);
+    const near = Math.abs(e.clientX - lastTap.x) <= GUARD_PX && Math.abs(e.clientY - lastTap.y) <= GUARD_PX;
+    if (key && now - lastTap.at < GUARD_MS && layoutAt > lastTap.at && near && key !== lastTap.key) {
+      e.stopImmediatePropagation(); e.preventDefault();
+      app.guarded.push(key);
+      return;
+    }
+    lastTap = { at: now, x: e.clientX, y: e.clientY, key: key };
+  }, true);
 
   for (const side of SIDES) {
     halves[side].addEventListener("pointerdown", (e) => {
@@ -892,8 +1127,37 @@ import { DeviceMatch, specKey } from "./device.js";
 
   document.documentElement.lang = I18N.lang;
   window.BGTable = { app: app, conn: conn, display: display, press: press, command: command, thresholds: thresholds, tableNow: tableNow,
-    callDirector: callDirector, stopNow: stopNow };
+    callDirector: callDirector, stopNow: stopNow, leaveAsks: leaveAsks };
+  /* While commands wait, a reload or a closed tab asks first (they are
+   * kept anyway: device-store.js). */
+  function leaveAsks() { return conn.pending.length > 0; }
+  window.addEventListener("beforeunload", (e) => {
+    persistNow();
+    if (leaveAsks()) { e.preventDefault(); e.returnValue = ""; }
+  });
+  window.addEventListener("pagehide", persistNow);
+
+  /* Over TLS only (a secure origin that is not this computer): a service
+   * worker that serves the table page offline (table-sw.js), and the page's
+   * files put in its cache now, since they loaded before it ran. */
+  async function registerWorker() {
+    if (location.protocol !== "https:" || !("serviceWorker" in navigator)) { app.worker = "insecure"; return; }
+    try {
+      await navigator.serviceWorker.register("/table-sw.js", { scope: "/t/" });
+      await navigator.serviceWorker.ready;
+      const files = performance.getEntriesByType("resource").map((r) => r.name)
+        .filter((u) => u.startsWith(location.origin + "/static/"));
+      const cache = await caches.open("bgclock-table-v1");
+      await cache.addAll([location.href, ...files]);
+      app.worker = "registered";
+    } catch (e) { app.worker = "failed: " + String(e && e.message || e); }
+  }
+  app.worker = "pending";
+
+  if (token) restore();
   renderAll();
+  registerWorker();
+  wakeLock();
   if (!token) renderConn("unauthorized"); else conn.start();
   requestAnimationFrame(frame);
 })();
