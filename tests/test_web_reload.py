@@ -82,8 +82,10 @@ class Gate:
                 ws.close()
 
 
-def lan_page(pages: Pages, served: Served, table: dict[str, Any]) -> tuple[Any, Gate]:
-    ctx = pages.browser.new_context(viewport={"width": 360, "height": 640}, locale="it-IT")
+def lan_page(pages: Pages, served: Served, table: dict[str, Any],
+             locale: str = "it-IT") -> tuple[Any, Gate]:
+    """The table's page at 360×640 on the LAN-like origin, its link gated."""
+    ctx = pages.browser.new_context(viewport={"width": 360, "height": 640}, locale=locale)
     pages.contexts.append(ctx)
     gate = Gate(ctx)
     page = ctx.new_page()

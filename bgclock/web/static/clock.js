@@ -1075,8 +1075,12 @@ import { clearSaved, loadSaved, pageStorage, writeSaved } from "./device-store.j
   const GUARD_MS = 400, GUARD_PX = 40;
   let lastTap = { at: -Infinity, x: 0, y: 0, key: "" }, layoutAt = -Infinity;
   app.guarded = [];   // what was swallowed (tests read it)
-  new MutationObserver(() => { layoutAt = performance.now(); }).observe($("clock"),
-    { subtree: true, childList: true, attributes: true, attributeFilter: ["hidden", "class"] });
+  // a control added, removed or shown or hidden (not a figure's text changing)
+  new MutationObserver((records) => {
+    const moved = records.some((r) => r.type === "attributes"
+      || [...r.addedNodes, ...r.removedNodes].some((n) => n.nodeType === 1));
+    if (moved) layoutAt = app.layoutAt = performance.now();
+  }).observe($("clock"), { subtree: true, childList: true, attributes: true, attributeFilter: ["hidden"] });
   function actionKey(target) {
     const b = target && target.closest ? target.closest("button, .face") : null;
     if (!b) return "";
