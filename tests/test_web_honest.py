@@ -92,8 +92,8 @@ def test_a_double_tap_on_start_the_clock_never_reaches_what_takes_its_place(
     until(page, "performance.now() - BGTable.app.layoutAt > 400", 2000)
     page.mouse.click(x, y)
     if under == "btn-stop":
-        until(page, "BGTable.conn.pending.length === 0 && BGTable.display().state.phase === 'stopped'",
-              5000)
+        until(page, "BGTable.conn.pending.length === 0"
+              " && BGTable.display().state.phase === 'stopped'", 5000)
         assert log(served, table["id"]) == ["opening_roll", "stop"]
     else:
         page.wait_for_selector("#center[data-kind='summon']:not([hidden])")

@@ -23,7 +23,7 @@ from bench.web_kit import (
     running_server,
     until,
 )
-from tests._web import PHONE, Pages
+from tests._web import PHONE, Pages, settle
 
 sync_api = pytest.importorskip("playwright.sync_api")
 # Browser tests drive real pages against real timers on a 2-core machine that
@@ -60,6 +60,7 @@ def press(page: Any, side: str) -> None:
 def act(page: Any, side: str, what: str) -> None:
     """A contextual button of a half, then its confirmation (in the same half)."""
     page.click(f"#half-{side} [data-act='{what}']")
+    settle(page)
     page.click(f"#half-{side} [data-act='confirm']")
 
 
@@ -67,7 +68,9 @@ def menu(page: Any, side: str, what: str) -> None:
     """`⋯`, then (for a result) the kind, then the item and its confirmation."""
     page.click(f"#half-{side} .more")
     if "-" in what:
+        settle(page)
         page.click(f"#half-{side} [data-act='{what.split('-')[0]}']")
+    settle(page)
     act(page, side, what)
 
 
@@ -124,6 +127,7 @@ def test_a_whole_match_by_clicking_two_tables_and_the_dashboard(live: LiveServer
     # afterwards, then resumes
     bob.click("#btn-stop")
     wait(ann, "s.phase === 'stopped' && s.stopped_reason === 'other'")
+    settle(bob)
     bob.click("#center [data-reason='fallen_dice']")
     assert "fallen dice" in bob.locator("#phase").inner_text()
     assert ann.locator("#btn-resume").is_visible()
@@ -146,7 +150,9 @@ def test_a_whole_match_by_clicking_two_tables_and_the_dashboard(live: LiveServer
     press(bob, "B")
     wait(ann, "s.on_turn === 'A'")
     # Ann calls the director: a stop with reason `director`, an alert on the dashboard
+    settle(ann)
     ann.click("#btn-director")
+    settle(ann)
     ann.click("#center [data-act='confirm']")
     # who called (the summons, just after the stop), in one alert
     d.wait_for_selector(
@@ -350,6 +356,7 @@ def test_the_dashboard_raises_alerts_until_the_director_handles_them(live: LiveS
     cleo.click("#btn-stop")
     assert "dice not left" in cleo.locator("#center [data-reason='dice_not_left']").inner_text()
     wait(dan, "s.phase === 'stopped' && s.stopped_reason === 'other'")  # stopped at the tap
+    settle(cleo)
     cleo.click("#center [data-reason='dice_not_left']")
     assert "dice not left" in cleo.locator("#phase").inner_text()
     time.sleep(0.3)

@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
+from tests._web import settle
 from tests.test_web_match import Pages, press, roll, state, table_page, wait
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -212,6 +213,7 @@ def test_stop_is_one_tap_and_the_reason_comes_after(live: LiveServer, pages: Pag
     stop = events(live, table["id"])[-1]
     assert stop["event"]["do"] == "stop" and stop["event"]["reason"] == "other"
     # the reason, afterwards: a call for the director is stored as a summons
+    settle(page)
     page.click("#center [data-reason='director']")
     until(other, "document.querySelector('#half-A .ctx').innerText"
                             ".includes('waiting for the director')")
@@ -355,6 +357,7 @@ def test_touch_targets_and_nothing_clipped(live: LiveServer, browser: Any, w: in
         screens["double"] = page.evaluate(FIT_JS)
         page.click("#half-B [data-act='take']")
         screens["take, confirm"] = page.evaluate(FIT_JS)
+        settle(page)
         page.click("#half-B [data-act='confirm']")
         wait(page, "!s.double_offered_by")
         page.click("#half-A .more")

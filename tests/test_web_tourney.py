@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until
+from tests._web import settle
 from tests.test_web_table import AXE, axe
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -100,8 +101,11 @@ def _play_on_the_table_page(page: Any, url: str) -> None:
     page.click("#roll-start")
     until(page, "BGTable.app.state.phase === 'playing' && BGTable.app.state.on_turn === 'A'")
     page.click("#half-A .more")
+    settle(page)
     page.click("#half-A [data-act='game_over']")
+    settle(page)
     page.click("#half-A [data-act='game_over-single']")
+    settle(page)
     page.click("#half-A [data-act='confirm']")
     until(page, "BGTable.app.state.phase === 'match_over'")
 

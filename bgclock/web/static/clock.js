@@ -1075,6 +1075,7 @@ import { clearSaved, loadSaved, pageStorage, writeSaved } from "./device-store.j
   const GUARD_MS = 400, GUARD_PX = 40;
   let lastTap = { at: -Infinity, x: 0, y: 0, key: "" }, layoutAt = -Infinity;
   app.guarded = [];   // what was swallowed (tests read it)
+  app.layoutAt = -Infinity;
   // a control added, removed or shown or hidden (not a figure's text changing)
   new MutationObserver((records) => {
     const moved = records.some((r) => r.type === "attributes"
