@@ -2,6 +2,7 @@
 
     python docs/screenshots/make.py
     python docs/screenshots/make.py two-dashboards   # that screenshot only
+    python docs/screenshots/make.py outage           # the outage and reload ones only
 
 Starts a server with a few tables in telling states, opens the table page and
 the director's dashboard in Debian's chromium at phone (360x640, 412x915),
@@ -174,6 +175,48 @@ def room(browser: Any, live: LiveServer) -> None:
         ctx.close()
 
 
+def outage(browser: Any, live: LiveServer) -> None:
+    """The table page through an outage and a reload, in Italian at 360x640:
+    commands waiting (counted by kind), the page reloaded from the device's
+    storage with the link still down, and synced once it is back."""
+    t = live.table(players=["Anna", "Bruno"], length=7, rules="it-tournament")
+    ctx = browser.new_context(viewport={"width": 360, "height": 640}, locale="it")
+    link = {"up": True}
+
+    def gate(ws: Any) -> None:
+        if link["up"]:
+            ws.connect_to_server()
+        else:
+            ws.close()
+
+    ctx.route_web_socket("**/ws", gate)
+    page = ctx.new_page()
+    page.goto(LiveServer.table_url(t, live.url) + "&lang=it")
+    until(page, "window.BGTable && BGTable.app.engine"
+                " && BGTable.app.engine.seq === BGTable.app.seq")
+    page.click("#center .dice[data-die='A'] .die[data-n='5']")
+    page.click("#center .dice[data-die='B'] .die[data-n='3']")
+    page.click("#roll-start")
+    until(page, "BGTable.conn.offset !== null && BGTable.conn.pending.length === 0"
+                " && BGTable.app.state.phase === 'playing'")
+    link["up"] = False
+    page.evaluate("BGTable.conn.drop()")
+    until(page, "BGTable.conn.status === 'offline'")
+    for side in "ABA":
+        page.evaluate(f"BGTable.press('{side}')")
+    page.evaluate("BGTable.command({do: 'double', side: 'B'})")
+    until(page, "BGTable.conn.pending.length === 4")
+    shot(page, "table-360x640-waiting-it")
+    page.reload()
+    until(page, "window.BGTable && BGTable.app.restored !== null"
+                " && BGTable.conn.status === 'offline'")
+    shot(page, "table-360x640-reloaded-it")
+    link["up"] = True
+    until(page, "document.getElementById('conn').dataset.synced === '1'", 20_000)
+    shot(page, "table-360x640-synced-it")
+    ctx.close()
+
+
 def main() -> int:
     if not CHROMIUM.exists():
         print("make.py: /usr/bin/chromium is missing", file=sys.stderr)
@@ -184,6 +227,12 @@ def main() -> int:
         with running_server() as live, sync_playwright() as p:
             browser = launch_chromium(p)
             room(browser, live)
+            browser.close()
+        return 0
+    if sys.argv[1:] == ["outage"]:
+        with running_server() as live, sync_playwright() as p:
+            browser = launch_chromium(p)
+            outage(browser, live)
             browser.close()
         return 0
     if sys.argv[1:] == ["two-dashboards"]:
@@ -337,6 +386,7 @@ def main() -> int:
         shot(d, "director-1024x768-new-table")
         d.context.close()
         two_dashboards(browser, live)
+        outage(browser, live)
         room(browser, live)
         browser.close()
     return 0
