@@ -18,7 +18,7 @@ def settle(page: Any) -> None:
     waits for that, as a player's eyes would."""
     from bench.web_kit import until
 
-    until(page, "!window.BGTable || !(performance.now() - BGTable.app.layoutAt < 400)", 3000)
+    until(page, "!window.__bgclock || !(performance.now() - __bgclock.app.layoutAt < 400)", 3000)
 
 
 class Pages:

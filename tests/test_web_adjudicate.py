@@ -50,7 +50,7 @@ def open_page(browser: Any, url: str, errors: list[str], viewport: dict[str, int
 
 
 def wait(page: Any, cond: str) -> None:
-    until(page, f"(() => {{ const s = window.BGTable && BGTable.app.state; "
+    until(page, f"(() => {{ const s = window.__bgclock && __bgclock.app.state; "
                 f"return !!s && ({cond}); }})()", 5000)
 
 

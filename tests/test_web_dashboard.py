@@ -25,7 +25,8 @@ PHONE = {"width": 412, "height": 915}
 
 def wait(page: Any, cond: str) -> None:
     until(page,
-        f"(() => {{ const s = window.BGTable && BGTable.app.state; return !!s && ({cond}); }})()",
+        f"(() => {{ const s = window.__bgclock && __bgclock.app.state; "
+        f"return !!s && ({cond}); }})()",
         timeout_ms=5000)
 
 

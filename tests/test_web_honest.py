@@ -81,19 +81,19 @@ def test_a_double_tap_on_start_the_clock_never_reaches_what_takes_its_place(
         x = page.locator("#roll-start").bounding_box()["x"] + dx
     page.mouse.dblclick(x, y)
     wait(page, "s.phase === 'playing' && s.game === 1")
-    until(page, "BGTable.conn.pending.length === 0", 5000)
+    until(page, "__bgclock.conn.pending.length === 0", 5000)
     # the case is real: once the roll row has gone, the spot is another control's
     assert page.evaluate(f"document.elementFromPoint({x}, {y}).closest('button').id") == under
-    assert page.evaluate("BGTable.app.guarded.length") == 1
+    assert page.evaluate("__bgclock.app.guarded.length") == 1
     assert log(served, table["id"]) == ["opening_roll"]
-    assert page.evaluate("BGTable.display().state.phase") == "playing"
+    assert page.evaluate("__bgclock.display().state.phase") == "playing"
     assert page.locator("#center").is_hidden()   # no confirmation opened either
     # a later tap there, after the guard's 400 ms, is that control's again
-    until(page, "performance.now() - BGTable.app.layoutAt > 400", 2000)
+    until(page, "performance.now() - __bgclock.app.layoutAt > 400", 2000)
     page.mouse.click(x, y)
     if under == "btn-stop":
-        until(page, "BGTable.conn.pending.length === 0"
-              " && BGTable.display().state.phase === 'stopped'", 5000)
+        until(page, "__bgclock.conn.pending.length === 0"
+              " && __bgclock.display().state.phase === 'stopped'", 5000)
         assert log(served, table["id"]) == ["opening_roll", "stop"]
     else:
         page.wait_for_selector("#center[data-kind='summon']:not([hidden])")
@@ -107,22 +107,22 @@ def test_a_double_tap_on_the_director_button_at_412x915_only_asks(
     engine_ready(page)
     roll(page, 6, 1)
     wait(page, "s.phase === 'playing' && s.game === 1")
-    until(page, "BGTable.conn.pending.length === 0", 5000)
-    until(page, "performance.now() - BGTable.app.layoutAt > 400", 2000)
+    until(page, "__bgclock.conn.pending.length === 0", 5000)
+    until(page, "performance.now() - __bgclock.app.layoutAt > 400", 2000)
     x, y = centre(page, "#btn-director")
     page.mouse.dblclick(x, y)
     page.wait_for_selector("#center[data-kind='summon']:not([hidden])")
     # the second tap fell on the confirmation that opened under it: swallowed
     spot = page.evaluate(f"document.elementFromPoint({x}, {y}).closest('button').dataset.act")
     assert spot == "confirm"
-    assert page.evaluate("BGTable.app.guarded.length") == 1
+    assert page.evaluate("__bgclock.app.guarded.length") == 1
     assert log(served, table["id"]) == ["opening_roll"]
-    assert page.evaluate("BGTable.display().state.phase") == "playing"
+    assert page.evaluate("__bgclock.display().state.phase") == "playing"
     # a deliberate tap on Confirm calls the director
-    until(page, "performance.now() - BGTable.app.layoutAt > 400", 2000)
+    until(page, "performance.now() - __bgclock.app.layoutAt > 400", 2000)
     page.click("#center [data-act='confirm']")
     wait(page, "s.phase === 'stopped'")
-    until(page, "BGTable.conn.pending.length === 0", 5000)
+    until(page, "__bgclock.conn.pending.length === 0", 5000)
     assert log(served, table["id"]) == ["opening_roll", "stop"]
 
 
@@ -136,8 +136,8 @@ def test_quick_taps_on_different_spots_all_count(served: Served, pages: Pages) -
     bx, by = centre(page, "#center .dice[data-die='B'] .die[data-n='5']")
     page.mouse.click(ax, ay)
     page.mouse.click(bx, by)
-    until(page, "BGTable.app.roll.join() === '3,5'", 2000)
-    assert page.evaluate("BGTable.app.guarded.length") == 0
+    until(page, "__bgclock.app.roll.join() === '3,5'", 2000)
+    assert page.evaluate("__bgclock.app.guarded.length") == 0
 
 
 def test_the_screen_is_kept_awake_without_the_wake_lock_api(
@@ -146,8 +146,7 @@ def test_the_screen_is_kept_awake_without_the_wake_lock_api(
     table = served.live.table(players=["Ann", "Bob"], length=5)
     page, _ = lan_page(pages, served, table)
     assert page.evaluate("'wakeLock' in navigator") is False
-    until(page, "BGTable.app.awake !== 'off' || !!document.querySelector('video.keep-awake')", 5000)
-    until(page, "BGTable.app.awake === 'video'", 5000)
+    until(page, "__bgclock.app.awake === 'video'", 5000)
     assert page.evaluate("document.querySelector('video.keep-awake').paused") is False
     assert page.locator("#awake").is_hidden()
 
@@ -165,7 +164,7 @@ def test_when_the_video_is_refused_the_page_says_the_screen_may_sleep(
     page = ctx.new_page()
     page.on("pageerror", lambda e: pages.errors.append(str(e)))
     page.goto(f"http://{LAN}:{served.port}/t/{table['id']}?token={table['token']}")
-    until(page, "!!window.BGTable && BGTable.app.awake === 'off'", 5000)
+    until(page, "!!window.__bgclock && __bgclock.app.awake === 'off'", 5000)
     assert page.locator("#awake").is_visible()
     assert "schermo" in page.locator("#awake").inner_text()
 
@@ -179,7 +178,7 @@ def test_a_restart_is_named_and_a_refused_press_faces_its_player(
     engine_ready(page)
     roll(page, 6, 1)
     wait(page, "s.on_turn === 'A'")
-    until(page, "BGTable.app.serverStarted !== null", 5000)
+    until(page, "__bgclock.app.serverStarted !== null", 5000)
     # the server stops and starts again (same port, same store)
     served.stop()
     page.wait_for_selector("#conn[data-status='offline']", timeout=5000)
@@ -188,7 +187,7 @@ def test_a_restart_is_named_and_a_refused_press_faces_its_player(
     assert "riavviato" in page.locator("#conn").inner_text()
     # a double by B, not on turn: refused here, facing B (the far half, turned)
     engine_ready(page)
-    assert page.evaluate("BGTable.command({do: 'double', side: 'B'})") is None
+    assert page.evaluate("__bgclock.command({do: 'double', side: 'B'})") is None
     toast = page.locator("#toast")
     assert toast.get_attribute("data-side") == "B"
     assert "far" in (toast.get_attribute("class") or "")
@@ -197,8 +196,8 @@ def test_a_restart_is_named_and_a_refused_press_faces_its_player(
     # and A's refused command faces A (the near half, upright)
     press(page, "A")
     wait(page, "true")
-    until(page, "BGTable.display().state.on_turn === 'B'", 2000)
-    assert page.evaluate("BGTable.command({do: 'double', side: 'A'})") is None
+    until(page, "__bgclock.display().state.on_turn === 'B'", 2000)
+    assert page.evaluate("__bgclock.command({do: 'double', side: 'A'})") is None
     assert toast.get_attribute("data-side") == "A"
     assert "near" in (toast.get_attribute("class") or "")
     del gate
@@ -212,15 +211,15 @@ def test_a_command_refused_after_an_outage_is_named(served: Served, pages: Pages
     engine_ready(page)
     roll(page, 6, 1)
     wait(page, "s.on_turn === 'A'")
-    until(page, "BGTable.conn.offset !== null && BGTable.conn.pending.length === 0", 5000)
+    until(page, "__bgclock.conn.offset !== null && __bgclock.conn.pending.length === 0", 5000)
     gate.cut()
     page.wait_for_selector("#conn[data-status='offline']", timeout=5000)
     # the director stops the clocks; the device, offline, has not seen it and
     # A doubles and B passes on it: both made after the stop, both refused
     assert director_command(live, table["id"], do="stop", side="A",
                             reason="director")["type"] == "ack"
-    assert page.evaluate("BGTable.command({do: 'double', side: 'A'})") is not None
-    assert page.evaluate("BGTable.command({do: 'pass', side: 'B'})") is not None
+    assert page.evaluate("__bgclock.command({do: 'double', side: 'A'})") is not None
+    assert page.evaluate("__bgclock.command({do: 'pass', side: 'B'})") is not None
     page.wait_for_selector("#conn[data-queued='2']")
     assert "a double, a pass waiting" in page.locator("#conn").inner_text()
     gate.open = True

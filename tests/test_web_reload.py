@@ -97,7 +97,7 @@ def lan_page(pages: Pages, served: Served, table: dict[str, Any],
 
 def tap_instant(page: Any) -> int:
     """The instant of the press just made, on the table's line (the device's)."""
-    return int(page.evaluate("BGTable.app.engine.pending.at(-1).at_ms"))
+    return int(page.evaluate("__bgclock.app.engine.pending.at(-1).at_ms"))
 
 
 def test_insecure_origin_has_no_wake_lock_api_nor_service_worker(
@@ -109,7 +109,7 @@ def test_insecure_origin_has_no_wake_lock_api_nor_service_worker(
     assert page.evaluate("window.isSecureContext") is False
     assert page.evaluate("'wakeLock' in navigator") is False
     # over http:// the page does not try to register a service worker
-    assert page.evaluate("BGTable.app.worker") == "insecure"
+    assert page.evaluate("__bgclock.app.worker") == "insecure"
 
 
 def test_reload_offline_then_online_keeps_the_queue_at_its_instants(
@@ -121,37 +121,37 @@ def test_reload_offline_then_online_keeps_the_queue_at_its_instants(
     engine_ready(page)
     roll(page, 6, 1)
     wait(page, "s.on_turn === 'A'")
-    until(page, "BGTable.conn.offset !== null && BGTable.conn.pending.length === 0", 5000)
+    until(page, "__bgclock.conn.offset !== null && __bgclock.conn.pending.length === 0", 5000)
     # the link goes down; A and B hit, then a reload (pull-to-refresh, a tap on ↻)
     gate.cut()
     page.wait_for_selector("#conn[data-status='offline']", timeout=5000)
     press(page, "A")
     taps = [tap_instant(page)]
-    until(page, "BGTable.display().state.on_turn === 'B'", 2000)
+    until(page, "__bgclock.display().state.on_turn === 'B'", 2000)
     press(page, "B")
     taps.append(tap_instant(page))
     page.wait_for_selector("#conn[data-queued='2']")
-    ids = page.evaluate("BGTable.conn.pending.map((p) => p.id)")
+    ids = page.evaluate("__bgclock.conn.pending.map((p) => p.id)")
     # a reload asks first while presses wait
-    assert page.evaluate("BGTable.leaveAsks()") is True
+    assert page.evaluate("__bgclock.leaveAsks()") is True
     page.reload()
     # back from the device's storage alone: the clock, its queue, the count
-    until(page, "!!window.BGTable && BGTable.app.restored !== null", 5000)
+    until(page, "!!window.__bgclock && __bgclock.app.restored !== null", 5000)
     page.wait_for_selector("#conn[data-restored='1'][data-queued='2']", timeout=5000)
-    assert page.evaluate("BGTable.conn.pending.map((p) => p.id)") == ids
-    assert page.evaluate("BGTable.display().state.on_turn") == "A"
-    assert page.evaluate("BGTable.display().state.A.running") is True
+    assert page.evaluate("__bgclock.conn.pending.map((p) => p.id)") == ids
+    assert page.evaluate("__bgclock.display().state.on_turn") == "A"
+    assert page.evaluate("__bgclock.display().state.A.running") is True
     text = page.locator("#conn").inner_text()
     assert "2 pressioni" in text, text
     # the clock keeps counting with no server at all
-    left = "((a) => a.reserve_ms + a.delay_ms)(BGTable.display().state.A)"
+    left = "((a) => a.reserve_ms + a.delay_ms)(__bgclock.display().state.A)"
     before = page.evaluate(left)
     until(page, f"{left} < {before} - 300", 3000)
     # and takes more presses: a third, stored with the first two
     press(page, "A")
     taps.append(tap_instant(page))
     page.wait_for_selector("#conn[data-queued='3']")
-    ids = page.evaluate("BGTable.conn.pending.map((p) => p.id)")
+    ids = page.evaluate("__bgclock.conn.pending.map((p) => p.id)")
     assert len(hits(live, table["id"])) == 0  # the server has heard of none
     # the link comes back (a new socket, as the page retries)
     gate.open = True
@@ -164,7 +164,7 @@ def test_reload_offline_then_online_keeps_the_queue_at_its_instants(
     text = page.locator("#conn").inner_text()
     assert "applicati al loro istante: 3 pressioni" in text, text
     # what was sent is no longer kept as waiting
-    assert page.evaluate("BGTable.leaveAsks()") is False
+    assert page.evaluate("__bgclock.leaveAsks()") is False
     assert page.evaluate(
         f"JSON.parse(localStorage.getItem('bgclock.table.{table['token']}')).queue.length") == 0
 
@@ -178,12 +178,12 @@ def test_a_closed_tab_during_an_outage_sends_its_queue_when_opened_again(
     engine_ready(page)
     roll(page, 3, 1)
     wait(page, "s.on_turn === 'A'")
-    until(page, "BGTable.conn.offset !== null && BGTable.conn.pending.length === 0", 5000)
+    until(page, "__bgclock.conn.offset !== null && __bgclock.conn.pending.length === 0", 5000)
     gate.cut()
     page.wait_for_selector("#conn[data-status='offline']", timeout=5000)
     press(page, "A")
     tap = tap_instant(page)
-    ids = page.evaluate("BGTable.conn.pending.map((p) => p.id)")
+    ids = page.evaluate("__bgclock.conn.pending.map((p) => p.id)")
     ctx = page.context
     page.close(run_before_unload=False)
     gate.open = True
@@ -205,7 +205,7 @@ def test_a_next_match_never_replays_the_last_ones_queue(
     engine_ready(page)
     roll(page, 5, 2)
     wait(page, "s.on_turn === 'A'")
-    until(page, "BGTable.conn.offset !== null && BGTable.conn.pending.length === 0", 5000)
+    until(page, "__bgclock.conn.offset !== null && __bgclock.conn.pending.length === 0", 5000)
     gate.cut()
     page.wait_for_selector("#conn[data-status='offline']", timeout=5000)
     press(page, "A")
@@ -224,8 +224,8 @@ def test_a_next_match_never_replays_the_last_ones_queue(
     again.on("pageerror", lambda e: pages.errors.append(str(e)))
     again.goto(f"http://{LAN}:{served.port}/t/{table['id']}?token={table['token']}")
     again.wait_for_selector("#conn[data-status='online']", timeout=15_000)
-    until(again, "BGTable.app.restored && BGTable.app.restored.confirmed", 5000)
-    assert again.evaluate("BGTable.conn.pending.length") == 0
+    until(again, "__bgclock.app.restored && __bgclock.app.restored.confirmed", 5000)
+    assert again.evaluate("__bgclock.conn.pending.length") == 0
     assert "nuovo incontro" in again.locator("#conn").inner_text()
     assert hits(live, table["id"]) == []
-    assert again.evaluate("BGTable.display().state.phase") == "setup"
+    assert again.evaluate("__bgclock.display().state.phase") == "setup"

@@ -141,8 +141,8 @@ def test_over_tls_the_page_installs_and_reloads_offline(
         wait(page, "s.phase !== undefined")
         assert page.evaluate("window.isSecureContext") is True
         # the service worker registers and the page's files are in its cache
-        until(page, "BGTable.app.worker !== 'pending'", 10_000)
-        assert page.evaluate("BGTable.app.worker") == "registered"
+        until(page, "__bgclock.app.worker !== 'pending'", 10_000)
+        assert page.evaluate("__bgclock.app.worker") == "registered"
         manifest = page.evaluate(
             "fetch(document.querySelector('link[rel=manifest]').href).then((r) => r.json())")
         assert manifest["display"] == "fullscreen" and manifest["scope"] == "/t/"
@@ -150,18 +150,18 @@ def test_over_tls_the_page_installs_and_reloads_offline(
         engine_ready(page)
         roll(page, 6, 2)
         wait(page, "s.on_turn === 'A'")
-        until(page, "BGTable.conn.offset !== null && BGTable.conn.pending.length === 0", 5000)
+        until(page, "__bgclock.conn.offset !== null && __bgclock.conn.pending.length === 0", 5000)
         # the Wi-Fi goes: a press, then a reload with no network at all
         page.context.set_offline(True)
         page.wait_for_selector("#conn[data-status='offline']", timeout=5000)
         press(page, "A")
-        tap = int(page.evaluate("BGTable.app.engine.pending.at(-1).at_ms"))
-        ids = page.evaluate("BGTable.conn.pending.map((p) => p.id)")
+        tap = int(page.evaluate("__bgclock.app.engine.pending.at(-1).at_ms"))
+        ids = page.evaluate("__bgclock.conn.pending.map((p) => p.id)")
         page.reload()
-        until(page, "!!window.BGTable && BGTable.app.restored !== null", 10_000)
+        until(page, "!!window.__bgclock && __bgclock.app.restored !== null", 10_000)
         assert page.evaluate("!!navigator.serviceWorker.controller") is True
         page.wait_for_selector("#conn[data-restored='1'][data-queued='1']", timeout=5000)
-        assert page.evaluate("BGTable.display().state.on_turn") == "B"
+        assert page.evaluate("__bgclock.display().state.on_turn") == "B"
         # the network is back: the press is stored at its instant, once
         page.context.set_offline(False)
         page.wait_for_selector("#conn[data-synced='1']", timeout=20_000)

@@ -1131,7 +1131,7 @@ import { clearSaved, loadSaved, pageStorage, writeSaved } from "./device-store.j
   document.addEventListener("pointerdown", () => BG.unlockAudio(), { once: true });
 
   document.documentElement.lang = I18N.lang;
-  window.BGTable = { app: app, conn: conn, display: display, press: press, command: command, thresholds: thresholds, tableNow: tableNow,
+  window.__bgclock = { app: app, conn: conn, display: display, press: press, command: command, thresholds: thresholds, tableNow: tableNow,
     callDirector: callDirector, stopNow: stopNow, leaveAsks: leaveAsks };
   /* While commands wait, a reload or a closed tab asks first (they are
    * kept anyway: device-store.js). */
