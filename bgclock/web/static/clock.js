@@ -1132,7 +1132,7 @@ import { clearSaved, loadSaved, pageStorage, writeSaved } from "./device-store.j
 
   document.documentElement.lang = I18N.lang;
   window.__bgclock = { app: app, conn: conn, display: display, press: press, command: command, thresholds: thresholds, tableNow: tableNow,
-    callDirector: callDirector, stopNow: stopNow, leaveAsks: leaveAsks };
+    callDirector: callDirector, stopNow: stopNow, leaveAsks: leaveAsks, persistNow: persistNow };
   /* While commands wait, a reload or a closed tab asks first (they are
    * kept anyway: device-store.js). */
   function leaveAsks() { return conn.pending.length > 0; }
