@@ -10,6 +10,10 @@
  * it. */
 import { DeviceMatch, specKey } from "./device.js";
 import { clearSaved, loadSaved, pageStorage, writeSaved } from "./device-store.js";
+import { ScreenAwake } from "./table/awake.js";
+import { TapGuard } from "./table/guard.js";
+import { judge, kindOf, kindsList as countKinds, syncedText as outcomeText } from "./table/words.js";
+import { registerTableWorker } from "./table/worker.js";
 
 (function () {
   "use strict";
@@ -20,9 +24,6 @@ import { clearSaved, loadSaved, pageStorage, writeSaved } from "./device-store.j
   const token = params.get("token");
   const presets = BG.readPresets();
   const SIDES = ["A", "B"];
-  /* A command stored more than this far from the instant the device applied
-   * it at was re-timed by the server (the page says so). */
-  const RETIMED_MS = 20;
   const other = (s) => (s === "A" ? "B" : "A");
 
   /* ------------------------------------------------------------ settings */
@@ -505,44 +506,14 @@ import { clearSaved, loadSaved, pageStorage, writeSaved } from "./device-store.j
     const node = c.querySelector(".conn-text");
     if (node.textContent !== text) node.textContent = text;
   }
-  /* What kind of command a waiting one is, as the bar counts them. */
-  function kindOf(p) {
-    if (p.type === "summon") return "summon";
-    const d = p.cmd && p.cmd.do;
-    return d === "hit" || d === "double" || d === "take" || d === "pass" || d === "stop" || d === "resume"
-      || d === "opening_roll" ? d : "cmd";
-  }
-  /* "2 presses, a double": kinds counted, in the order they came. */
-  function kindsList(kinds) {
-    const counts = new Map();
-    for (const k of kinds) counts.set(k, (counts.get(k) || 0) + 1);
-    return Array.from(counts, ([k, n]) => t("kind." + k, { n: n })).join(", ");
-  }
-  /* After an outage: what was applied at its instant, and, named one by
-   * one, what was re-timed or refused (docs/pages.md, "The link"). */
-  function syncedText() {
-    const all = Array.from(app.outage.values());
-    const applied = all.filter((o) => o.result === "applied").map((o) => o.kind);
-    const parts = [applied.length ? t("conn.synced_list", { list: kindsList(applied) }) : t("conn.synced")];
-    for (const o of all) {
-      const what = t("kind." + o.kind, { n: 1 });
-      if (o.result === "retimed") parts.push(t("conn.retimed", { what: what, by: BG.fmtSigned(o.by) }));
-      else if (o.result === "refused") parts.push(t("conn.refused", { what: what, why: o.why }));
-      else if (o.result === "ignored") parts.push(t("conn.ignored", { what: what }));
-    }
-    return parts.join(" · ");
-  }
+  /* The link's words (table/words.js), in the page's language. */
+  function kindsList(kinds) { return countKinds(kinds, t); }
+  function syncedText() { return outcomeText(Array.from(app.outage.values()), t, BG.fmtSigned); }
   /* The server's answer to a command that waited through an outage. */
   function noteOutcome(msg) {
     const o = msg.id ? app.outage.get(msg.id) : null;
-    if (!o || o.result) return;
-    if (msg.type === "error") {
-      o.result = "refused";
-      o.why = msg.refusal ? I18N.refusal(msg) : msg.message || msg.code;
-    } else if (msg.noop) o.result = "ignored";
-    else if (o.atMs != null && typeof msg.at_ms === "number" && Math.abs(msg.at_ms - o.atMs) > RETIMED_MS) {
-      o.result = "retimed"; o.by = msg.at_ms - o.atMs;
-    } else o.result = "applied";
+    if (!o) return;
+    app.outage.set(msg.id, judge(o, msg, msg.type === "error" ? (msg.refusal ? I18N.refusal(msg) : msg.message || msg.code) : ""));
   }
 
   function layout() {
@@ -1009,51 +980,9 @@ import { clearSaved, loadSaved, pageStorage, writeSaved } from "./device-store.j
   }
 
   /* ----------------------------------------------------- screen and input */
-  /* The screen stays awake: the Wake Lock API where the browser has it (a
-   * secure origin), else a muted looping video the page makes itself from a
-   * canvas's stream (nothing fetched, nothing for the CSP to refuse; Chromium
-   * keeps the screen on while a visible video plays, and a stream is exempt
-   * from its size rule).  The bar says when neither works (app.awake "off"):
-   * the page never claims an awake screen it does not have. */
-  let lock = null, video = null, painter = null;
-  async function wakeLock() {
-    if (document.visibilityState !== "visible") return;
-    if (navigator.wakeLock) {
-      try {
-        if (!lock) {
-          lock = await navigator.wakeLock.request("screen");
-          lock.addEventListener("release", () => { lock = null; if (app.awake === "lock") setAwake("off"); });
-        }
-        setAwake("lock");
-        return;
-      } catch (e) { lock = null; }
-    }
-    await videoAwake();
-  }
-  async function videoAwake() {
-    try {
-      if (!video) {
-        const canvas = document.createElement("canvas");
-        canvas.width = 2; canvas.height = 2;
-        const g = canvas.getContext("2d");
-        if (!g || typeof canvas.captureStream !== "function") throw new Error("no canvas stream");
-        let n = 0;
-        const paint = () => { n ^= 1; g.fillStyle = n ? "#000" : "#010101"; g.fillRect(0, 0, 2, 2); };
-        paint();
-        painter = setInterval(paint, 1000);   // a stream sends a frame only when the canvas changes
-        video = el("video", { class: "keep-awake", "aria-hidden": "true", playsinline: "", muted: "", loop: "" });
-        video.muted = true; video.playsInline = true; video.loop = true;
-        video.srcObject = canvas.captureStream(1);
-        video.addEventListener("pause", () => { if (app.awake === "video") setAwake("off"); });
-        document.body.append(video);
-      }
-      await video.play();
-      setAwake(video.paused ? "off" : "video");
-    } catch (e) {
-      clearInterval(painter);
-      setAwake("off");
-    }
-  }
+  /* The screen stays awake (table/awake.js); the bar says when it cannot. */
+  const awake = new ScreenAwake(document, setAwake);
+  function wakeLock() { return awake.keep(); }
   function setAwake(how) {
     app.awake = how;
     const n = $("awake");
@@ -1064,42 +993,11 @@ import { clearSaved, loadSaved, pageStorage, writeSaved } from "./device-store.j
     const txt = n.querySelector(".awake-text");
     if (txt) txt.textContent = how === "off" ? t("awake.off") : "";
   }
-  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") wakeLock(); });
 
-  /* No control sits under the spot of the control before it: a second tap
-   * within GUARD_MS of the first, at the same spot, after the screen's
-   * controls changed, that lands on another action (a double tap on "Start
-   * the clock" reaching the Stop that took its place, or on ☎ reaching the
-   * Confirm that opened under it) is swallowed.  Taps elsewhere, or on the
-   * same action redrawn (a die picked twice), go through. */
-  const GUARD_MS = 400, GUARD_PX = 40;
-  let lastTap = { at: -Infinity, x: 0, y: 0, key: "" }, layoutAt = -Infinity;
-  app.guarded = [];   // what was swallowed (tests read it)
-  app.layoutAt = -Infinity;
-  // a control added, removed or shown or hidden (not a figure's text changing)
-  new MutationObserver((records) => {
-    const moved = records.some((r) => r.type === "attributes"
-      || [...r.addedNodes, ...r.removedNodes].some((n) => n.nodeType === 1));
-    if (moved) layoutAt = app.layoutAt = performance.now();
-  }).observe($("clock"), { subtree: true, childList: true, attributes: true, attributeFilter: ["hidden"] });
-  function actionKey(target) {
-    const b = target && target.closest ? target.closest("button, .face") : null;
-    if (!b) return "";
-    if (b.classList.contains("face")) return "face:" + (b.closest(".half") || { id: "" }).id;
-    const die = b.closest("[data-die]");
-    return [b.id, (b.closest(".half") || { id: "" }).id, b.dataset.act || "", die ? die.getAttribute("data-die") : "",
-      b.dataset.n || "", b.dataset.reason || "", b.dataset.lang || "", b.textContent].join("|");
-  }
-  document.addEventListener("click", (e) => {
-    const now = performance.now(), key = actionKey(e.target);
-    const near = Math.abs(e.clientX - lastTap.x) <= GUARD_PX && Math.abs(e.clientY - lastTap.y) <= GUARD_PX;
-    if (key && now - lastTap.at < GUARD_MS && layoutAt > lastTap.at && near && key !== lastTap.key) {
-      e.stopImmediatePropagation(); e.preventDefault();
-      app.guarded.push(key);
-      return;
-    }
-    lastTap = { at: now, x: e.clientX, y: e.clientY, key: key };
-  }, true);
+  /* No control sits under the spot of the control before it (table/guard.js). */
+  const guard = new TapGuard(document, $("clock"));
+  app.guarded = guard.guarded;   // what was swallowed (tests read it)
+  Object.defineProperty(app, "layoutAt", { get: () => guard.layoutAt });
 
   for (const side of SIDES) {
     halves[side].addEventListener("pointerdown", (e) => {
@@ -1142,26 +1040,12 @@ import { clearSaved, loadSaved, pageStorage, writeSaved } from "./device-store.j
   });
   window.addEventListener("pagehide", persistNow);
 
-  /* Over TLS only (a secure origin that is not this computer): a service
-   * worker that serves the table page offline (table-sw.js), and the page's
-   * files put in its cache now, since they loaded before it ran. */
-  async function registerWorker() {
-    if (location.protocol !== "https:" || !("serviceWorker" in navigator)) { app.worker = "insecure"; return; }
-    try {
-      await navigator.serviceWorker.register("/table-sw.js", { scope: "/t/" });
-      await navigator.serviceWorker.ready;
-      const files = performance.getEntriesByType("resource").map((r) => r.name)
-        .filter((u) => u.startsWith(location.origin + "/static/"));
-      const cache = await caches.open("bgclock-table-v1");
-      await cache.addAll([location.href, ...files]);
-      app.worker = "registered";
-    } catch (e) { app.worker = "failed: " + String(e && e.message || e); }
-  }
+  /* Over TLS only: the service worker that serves the page offline (table/worker.js). */
   app.worker = "pending";
 
   if (token) restore();
   renderAll();
-  registerWorker();
+  registerTableWorker(location).then((how) => { app.worker = how; });
   wakeLock();
   if (!token) renderConn("unauthorized"); else conn.start();
   requestAnimationFrame(frame);
