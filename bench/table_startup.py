@@ -37,14 +37,15 @@ def load_once(browser: Any, url: str) -> dict[str, float]:
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
     cdp.send("Performance.enable")
     page.goto(url)
-    until(page, "!!(window.BGTable && BGTable.app.state)", 30_000)
+    until(page, "!!(window.__bgclock && __bgclock.app.state)", 30_000)
     state_ms = page.evaluate("performance.now()")
     try:
-        until(page, "!!BGTable.app.engine && BGTable.app.engine.seq === BGTable.app.seq", 60_000)
+        until(page, "!!__bgclock.app.engine"
+                    " && __bgclock.app.engine.seq === __bgclock.app.seq", 60_000)
     except AssertionError:
         raise AssertionError(page.evaluate(
-            "JSON.stringify([BGTable.app.seq, BGTable.app.engine && BGTable.app.engine.seq,"
-            " BGTable.app.engineError, BGTable.app.fetching])")) from None
+            "JSON.stringify([__bgclock.app.seq, __bgclock.app.engine && __bgclock.app.engine.seq,"
+            " __bgclock.app.engineError, __bgclock.app.fetching])")) from None
     engine_ms = page.evaluate("performance.now()")
     page.wait_for_timeout(300)  # a few frames drawn from the engine
     metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}

@@ -40,24 +40,24 @@ def measure(presses: int = 100) -> dict[str, float]:
             ctx = browser.new_context(viewport={"width": 412, "height": 915})
             page = ctx.new_page()
             page.goto(LiveServer.table_url(table, live.url))
-            until(page, "window.BGTable && BGTable.app.state")
+            until(page, "window.__bgclock && __bgclock.app.state")
             pages.append(page)
         first, second = pages
         first.click("#center .dice[data-die='A'] .die[data-n='6']")
         first.click("#center .dice[data-die='B'] .die[data-n='1']")
         first.click("#roll-start")
         for page in pages:
-            until(page, "BGTable.app.state.on_turn === 'A'")
+            until(page, "__bgclock.app.state.on_turn === 'A'")
         for i in range(presses):
             presser, watcher, side = (first, second, "A") if i % 2 == 0 else (second, first, "B")
-            seq = watcher.evaluate("BGTable.app.seq")
+            seq = watcher.evaluate("__bgclock.app.seq")
             presser.locator(f"#half-{side} .face").click(position={"x": 14, "y": 14})
             until(watcher,
-                f"BGTable.app.paints.some((p) => p[1] > {seq})", timeout_ms=10_000)
+                f"__bgclock.app.paints.some((p) => p[1] > {seq})", timeout_ms=10_000)
         latencies: list[float] = []
         for presser, watcher in ((first, second), (second, first)):
-            data = presser.evaluate("[BGTable.app.presses, BGTable.app.confirmed]")
-            paints = watcher.evaluate("BGTable.app.paints")
+            data = presser.evaluate("[__bgclock.app.presses, __bgclock.app.confirmed]")
+            paints = watcher.evaluate("__bgclock.app.paints")
             pressed, confirmed = data
             for at, cid in pressed:
                 seq = confirmed.get(cid)
@@ -67,8 +67,8 @@ def measure(presses: int = 100) -> dict[str, float]:
                 if shown:
                     latencies.append(min(shown) - at)
         frames = first.evaluate(
-            "new Promise((ok) => { const n = BGTable.app.frames;"
-            " setTimeout(() => ok(BGTable.app.frames - n), 1000); })")
+            "new Promise((ok) => { const n = __bgclock.app.frames;"
+            " setTimeout(() => ok(__bgclock.app.frames - n), 1000); })")
         browser.close()
     return {
         "presses": len(latencies),

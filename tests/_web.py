@@ -10,6 +10,17 @@ from typing import Any
 PHONE = {"width": 412, "height": 915}
 
 
+def settle(page: Any) -> None:
+    """Until a tap may land where a table page's controls just changed: the
+    page swallows a second tap at the same spot within 400 ms of such a change
+    (a double tap never reaches the control that took the first one's place;
+    docs/pages.md), so a test that taps a confirmation where its opener was
+    waits for that, as a player's eyes would."""
+    from bench.web_kit import until
+
+    until(page, "!window.__bgclock || !(performance.now() - __bgclock.app.layoutAt < 400)", 3000)
+
+
 class Pages:
     """Pages opened by one test, each in its own context (its own device)."""
 

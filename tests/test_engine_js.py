@@ -199,3 +199,21 @@ def test_the_devices_match_applies_replaces_and_drops_its_commands() -> None:
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["device:", "ok", "device", "merge:", "ok"]
+
+
+def test_the_devices_store_keeps_its_match_and_queue_across_a_reload() -> None:
+    """tests/js/store_check.mjs: bgclock/web/static/device-store.js in Node."""
+    assert NODE is not None
+    done = subprocess.run([NODE, str(RUNNER.parent / "store_check.mjs")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["store:", "ok"]
+
+
+def test_the_table_pages_link_words_count_and_name_what_happened() -> None:
+    """tests/js/words_check.mjs: bgclock/web/static/table/words.js in Node."""
+    assert NODE is not None
+    done = subprocess.run([NODE, str(RUNNER.parent / "words_check.mjs")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["words:", "ok"]

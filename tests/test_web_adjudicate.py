@@ -12,6 +12,7 @@ import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until
 from bgclock.board import Position, position_id
+from tests._web import settle
 
 sync_api = pytest.importorskip("playwright.sync_api")
 # Browser tests drive real pages against real timers on a 2-core machine that
@@ -49,7 +50,7 @@ def open_page(browser: Any, url: str, errors: list[str], viewport: dict[str, int
 
 
 def wait(page: Any, cond: str) -> None:
-    until(page, f"(() => {{ const s = window.BGTable && BGTable.app.state; "
+    until(page, f"(() => {{ const s = window.__bgclock && __bgclock.app.state; "
                 f"return !!s && ({cond}); }})()", 5000)
 
 
@@ -116,11 +117,15 @@ def test_unknown_says_the_director_rules_by_eye(live: LiveServer, browser: Any) 
     clock.click("#roll-start")
     wait(clock, "s.on_turn === 'A'")
     clock.click("#half-A .more")
+    settle(clock)
     clock.click("#half-A [data-act='concede']")
+    settle(clock)
     clock.click("#half-A [data-act='concede-gammon']")
+    settle(clock)
     clock.click("#half-A [data-act='confirm']")
     wait(clock, "s.phase === 'offer'")
     clock.click("#half-B [data-act='reject']")
+    settle(clock)
     clock.click("#half-B [data-act='confirm']")
     wait(clock, "s.phase === 'dispute'")
     d.route(f"**/api/tables/{tid}/adjudicate", lambda route: route.fulfill(

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
+from tests._web import settle
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -25,7 +26,8 @@ PHONE = {"width": 412, "height": 915}
 
 def wait(page: Any, cond: str) -> None:
     until(page,
-        f"(() => {{ const s = window.BGTable && BGTable.app.state; return !!s && ({cond}); }})()",
+        f"(() => {{ const s = window.__bgclock && __bgclock.app.state; "
+        f"return !!s && ({cond}); }})()",
         timeout_ms=5000)
 
 
@@ -43,12 +45,16 @@ def claim_premature(page: Any) -> None:
     """usbgf-2013 §4.1: B, on turn, stops both clocks and claims the penalty
     for A's premature action (the half's `⋯` menu)."""
     page.click("#half-B .more")
+    settle(page)
     page.click("#half-B [data-act='premature']")
+    settle(page)
     page.click("#half-B [data-act='confirm']")
 
 
 def call_director(page: Any) -> None:
+    settle(page)
     page.click("#btn-director")
+    settle(page)
     page.click("#center [data-act='confirm']")
 
 

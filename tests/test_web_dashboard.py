@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
+from tests._web import settle
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -24,7 +25,8 @@ PHONE = {"width": 412, "height": 915}
 
 def wait(page: Any, cond: str) -> None:
     until(page,
-        f"(() => {{ const s = window.BGTable && BGTable.app.state; return !!s && ({cond}); }})()",
+        f"(() => {{ const s = window.__bgclock && __bgclock.app.state; "
+        f"return !!s && ({cond}); }})()",
         timeout_ms=5000)
 
 
@@ -143,7 +145,9 @@ def test_alerts_say_who_and_what_most_urgent_first(live: LiveServer, pages: Any)
     g.click("#center .dice[data-die='B'] .die[data-n='2']")
     g.click("#roll-start")
     wait(g, "s.phase === 'playing'")
+    settle(g)
     g.click("#btn-director")
+    settle(g)
     g.click("#center [data-act='confirm']")
     d.wait_for_selector(f".alert[data-kind='director'][data-table='{calm['id']}']")
     _d, _clock, tid = expired(live, pages)

@@ -103,7 +103,7 @@ def served(request: Any, tmp_path: Path) -> Iterator[Served]:
 
 def device(page: Any) -> dict[str, Any]:
     """What the device shows now (its own match read at its clock)."""
-    return dict(page.evaluate("BGTable.display().state"))
+    return dict(page.evaluate("__bgclock.display().state"))
 
 
 def hits(live: LiveServer, table_id: int) -> list[dict[str, Any]]:
@@ -112,12 +112,12 @@ def hits(live: LiveServer, table_id: int) -> list[dict[str, Any]]:
 
 
 def engine_ready(page: Any) -> None:
-    until(page, "!!BGTable.app.engine && BGTable.app.engine.seq === BGTable.app.seq", 5000)
+    until(page, "!!__bgclock.app.engine && __bgclock.app.engine.seq === __bgclock.app.seq", 5000)
 
 
 def pressed_instants(page: Any) -> list[int]:
     """The instants the device applied its waiting commands at (table's line)."""
-    return list(page.evaluate("BGTable.app.engine.pending.map((p) => p.at_ms)"))
+    return list(page.evaluate("__bgclock.app.engine.pending.map((p) => p.at_ms)"))
 
 
 def test_the_page_folds_the_log_and_refuses_what_the_rules_refuse(
@@ -140,11 +140,11 @@ def test_the_page_folds_the_log_and_refuses_what_the_rules_refuse(
     assert mine["A"]["reserve_ms"] == server["A"]["reserve_ms"]
     assert abs(mine["B"]["reserve_ms"] - server["B"]["reserve_ms"]) < 2000
     # a double by the side not on turn: refused here, in the page's words, never sent
-    sent = page.evaluate("BGTable.conn.pending.length")
-    assert page.evaluate("BGTable.command({do: 'double', side: 'A'})") is None
-    assert page.evaluate("BGTable.conn.pending.length") == sent
+    sent = page.evaluate("__bgclock.conn.pending.length")
+    assert page.evaluate("__bgclock.command({do: 'double', side: 'A'})") is None
+    assert page.evaluate("__bgclock.conn.pending.length") == sent
     assert "A" in page.locator("#toast").inner_text()
-    assert page.evaluate("BGTable.app.engine.seq") == server_seq(live, table["id"])
+    assert page.evaluate("__bgclock.app.engine.seq") == server_seq(live, table["id"])
 
 
 def server_seq(live: LiveServer, table_id: int) -> int:
@@ -165,25 +165,25 @@ def test_a_60_s_outage_with_a_flag_the_server_log_ends_where_the_device_did(
         engine_ready(page)
         roll(page, 6, 1)
         wait(page, "s.on_turn === 'A'")
-        until(page, "BGTable.conn.offset !== null", 5000)
+        until(page, "__bgclock.conn.offset !== null", 5000)
         # the Wi-Fi goes: nothing tells the browser, the socket stays open
         page.context.set_offline(True)
         hole.freeze()
         went = time.monotonic()
         page.wait_for_selector("#conn[data-status='offline']", timeout=3000)
         press(page, "A")
-        until(page, "BGTable.display().state.on_turn === 'B'", 2000)
+        until(page, "__bgclock.display().state.on_turn === 'B'", 2000)
         time.sleep(0.5)
         press(page, "B")
-        until(page, "BGTable.display().state.on_turn === 'A'", 2000)
+        until(page, "__bgclock.display().state.on_turn === 'A'", 2000)
         time.sleep(0.5)
         press(page, "A")
-        until(page, "BGTable.display().state.on_turn === 'B'", 2000)
+        until(page, "__bgclock.display().state.on_turn === 'B'", 2000)
         instants = pressed_instants(page)
         assert len(instants) == 3
         # Bob's 10 s run out during the outage: the device flags him, the
         # match is Ann's, shown as such, with nobody to ask
-        until(page, "BGTable.display().state.phase === 'match_over'", 15_000)
+        until(page, "__bgclock.display().state.phase === 'match_over'", 15_000)
         shown = device(page)
         assert shown["winner"] == "A" and shown["B"]["expired"] is True
         assert shown["B"]["reserve_ms"] == 0
@@ -191,7 +191,7 @@ def test_a_60_s_outage_with_a_flag_the_server_log_ends_where_the_device_did(
         page.wait_for_selector("#half-A.winner")
         # a press after the flag: the rules refuse it here, nothing is queued
         press(page, "B")
-        assert page.evaluate("BGTable.conn.pending.length") == 3
+        assert page.evaluate("__bgclock.conn.pending.length") == 3
         # the dashboard says the device is away (the server cannot know more)
         card = f".card[data-table='{table['id']}']"
         dash.wait_for_selector(f"{card} [data-badge='offline']", timeout=10_000)
@@ -213,7 +213,7 @@ def test_a_60_s_outage_with_a_flag_the_server_log_ends_where_the_device_did(
         assert dash.locator(f"{card} [data-badge='offline']").count() == 0
         # the device and the server read the same match
         engine_ready(page)
-        assert page.evaluate("BGTable.app.engine.pending.length") == 0
+        assert page.evaluate("__bgclock.app.engine.pending.length") == 0
         assert device(page)["winner"] == "A"
     finally:
         hole.close()
@@ -227,7 +227,7 @@ def test_kill_9_while_the_device_presses_then_a_restart(served: Served, pages: P
     engine_ready(page)
     roll(page, 4, 2)
     wait(page, "s.on_turn === 'A'")
-    until(page, "BGTable.conn.offset !== null", 5000)
+    until(page, "__bgclock.conn.offset !== null", 5000)
     press(page, "A")
     served.kill9()                         # at once: the ack may never have come
     page.wait_for_selector("#conn[data-status='offline']", timeout=5000)
@@ -235,9 +235,9 @@ def test_kill_9_while_the_device_presses_then_a_restart(served: Served, pages: P
     press(page, "B")
     time.sleep(0.4)
     press(page, "A")
-    until(page, "BGTable.display().state.on_turn === 'B'", 2000)
+    until(page, "__bgclock.display().state.on_turn === 'B'", 2000)
     made = page.evaluate(
-        "BGTable.app.engine.pending.map((p) => [p.id, p.at_ms])")
+        "__bgclock.app.engine.pending.map((p) => [p.id, p.at_ms])")
     time.sleep(1.0)
     served.start()                         # same port, same store
     page.wait_for_selector("#conn[data-synced='1']", timeout=30_000)
@@ -294,7 +294,7 @@ def test_an_italian_premature_takes_the_double_away_in_the_page(served: Served,
     engine_ready(page)
     # Bob's next turn may not use the cube: no Double to tap, and none sent
     until(page, "document.querySelectorAll(\"#half-B [data-act='double']\").length === 0", 3000)
-    assert page.evaluate("BGTable.command({do: 'double', side: 'B'})") is None
+    assert page.evaluate("__bgclock.command({do: 'double', side: 'B'})") is None
     assert "cube" in page.locator("#toast").inner_text()
     press(page, "B")
     wait(page, "s.on_turn === 'A'")
@@ -318,22 +318,22 @@ def test_a_second_devices_offline_press_never_re_times_the_keepers(served: Serve
         engine_ready(second)
         roll(keeper, 6, 2)
         wait(second, "s.on_turn === 'A'")
-        until(second, "BGTable.conn.offset !== null", 5000)
+        until(second, "__bgclock.conn.offset !== null", 5000)
         second.context.set_offline(True)
         hole.freeze()
         second.wait_for_selector("#conn[data-status='offline']", timeout=3000)
         press(second, "A")
-        until(second, "BGTable.display().state.on_turn === 'B'", 2000)
+        until(second, "__bgclock.display().state.on_turn === 'B'", 2000)
         assert len(pressed_instants(second)) == 1
         second.context.set_offline(False)
         hole.thaw()
         # refused on arrival: it leaves the second device's match
-        until(second, "BGTable.app.engine && BGTable.app.engine.pending.length === 0", 20_000)
+        until(second, "__bgclock.app.engine && __bgclock.app.engine.pending.length === 0", 20_000)
         assert hits(live, table["id"]) == []
         second.wait_for_selector("#keeper [data-act='keep']")
         # the keeper and the second device read the same match: A's clock runs
         engine_ready(second)
         wait(keeper, "s.on_turn === 'A'")
-        until(second, "BGTable.display().state.on_turn === 'A'", 5000)
+        until(second, "__bgclock.display().state.on_turn === 'A'", 5000)
     finally:
         hole.close()

@@ -105,14 +105,14 @@ def test_the_director_opens_the_link_first_then_the_phone_keeps_the_time(
     # the laptop says who keeps the time and offers the claim
     laptop.wait_for_selector("#keeper [data-act='keep']")
     assert "Chrome" in laptop.locator("#keeper .keeper-who").inner_text()
-    until(phone, "BGTable.conn.offset !== null", 5000)
+    until(phone, "__bgclock.conn.offset !== null", 5000)
     served.kill9()                                              # the outage
     phone.wait_for_selector("#conn[data-status='offline']", timeout=5000)
     press(phone, "A")
-    until(phone, "BGTable.display().state.on_turn === 'B'", 2000)
+    until(phone, "__bgclock.display().state.on_turn === 'B'", 2000)
     press(phone, "B")
-    until(phone, "BGTable.display().state.on_turn === 'A'", 2000)
-    made = phone.evaluate("BGTable.app.engine.pending.map((p) => [p.id, p.at_ms])")
+    until(phone, "__bgclock.display().state.on_turn === 'A'", 2000)
+    made = phone.evaluate("__bgclock.app.engine.pending.map((p) => [p.id, p.at_ms])")
     assert len(made) == 2
     served.start()
     phone.wait_for_selector("#conn[data-synced='1']", timeout=30_000)
@@ -156,7 +156,7 @@ def test_a_second_phone_while_the_keeper_is_offline(served: Served, pages: Pages
     press(second, "A")                                         # refused: not the keeper
     second.wait_for_selector("#toast:not([hidden])")
     assert "Tieni il tempo" in second.locator("#toast").inner_text()
-    until(second, "BGTable.app.engine.pending.length === 0", 5000)
+    until(second, "__bgclock.app.engine.pending.length === 0", 5000)
     assert hits(live, table["id"]) == []
     second.on("dialog", lambda d: d.accept())
     second.click("#keeper [data-act='keep']")
@@ -164,11 +164,11 @@ def test_a_second_phone_while_the_keeper_is_offline(served: Served, pages: Pages
     second.wait_for_selector("#keeper", state="hidden")
     director.wait_for_selector("[data-badge='keeper'][data-keeper='online']")
     wait(second, "s.on_turn === 'A'")
-    until(second, "BGTable.conn.offset !== null", 5000)
+    until(second, "__bgclock.conn.offset !== null", 5000)
     # the press as a tap sends it, with the instant the device applied it at
     cmd_id, made = second.evaluate("""(() => {
-      const id = BGTable.command({do: "hit", side: "A"});
-      const p = BGTable.app.engine.pending.find((x) => x.id === id);
+      const id = __bgclock.command({do: "hit", side: "A"});
+      const p = __bgclock.app.engine.pending.find((x) => x.id === id);
       return [id, p ? p.at_ms : null]; })()""")
     assert made is not None
     until_api(lambda: len(hits(live, table["id"])) == 1)
@@ -201,14 +201,14 @@ def test_round_2_at_the_same_table_with_kill_9(served: Served, pages: Pages) -> 
     engine_ready(phone)
     roll(phone, 5, 1)
     wait(phone, "s.on_turn === 'A'")
-    until(phone, "BGTable.conn.offset !== null", 5000)
+    until(phone, "__bgclock.conn.offset !== null", 5000)
     served.kill9()
     phone.wait_for_selector("#conn[data-status='offline']", timeout=5000)
     press(phone, "A")
-    until(phone, "BGTable.display().state.on_turn === 'B'", 2000)
+    until(phone, "__bgclock.display().state.on_turn === 'B'", 2000)
     press(phone, "B")
-    until(phone, "BGTable.display().state.on_turn === 'A'", 2000)
-    made = phone.evaluate("BGTable.app.engine.pending.map((p) => [p.id, p.at_ms])")
+    until(phone, "__bgclock.display().state.on_turn === 'A'", 2000)
+    made = phone.evaluate("__bgclock.app.engine.pending.map((p) => [p.id, p.at_ms])")
     assert len(made) == 2
     served.start()
     phone.wait_for_selector("#conn[data-synced='1']", timeout=30_000)
@@ -254,14 +254,14 @@ def test_a_flag_during_the_outage_never_reaches_the_draw(served: Served, pages: 
         engine_ready(phone)
         roll(phone, 3, 5)                                   # B to play: 8 s
         wait(phone, "s.on_turn === 'B'")
-        until(phone, "BGTable.conn.offset !== null", 5000)
+        until(phone, "__bgclock.conn.offset !== null", 5000)
         phone.context.set_offline(True)
         hole.freeze()
         phone.wait_for_selector("#conn[data-status='offline']", timeout=3000)
         press(phone, "B")                                   # B stopped in time, offline
-        until(phone, "BGTable.display().state.on_turn === 'A'", 2000)
+        until(phone, "__bgclock.display().state.on_turn === 'A'", 2000)
         [(cmd_id, made)] = phone.evaluate(
-            "BGTable.app.engine.pending.map((p) => [p.id, p.at_ms])")
+            "__bgclock.app.engine.pending.map((p) => [p.id, p.at_ms])")
         end = time.monotonic() + 30
         while live.api("GET", f"/api/tables/{table['id']}")["provisional"] is None:
             assert time.monotonic() < end, "the server never flagged"

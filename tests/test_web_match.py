@@ -24,7 +24,7 @@ from bench.web_kit import (
     running_server,
     until,
 )
-from tests._web import PHONE, Pages
+from tests._web import PHONE, Pages, settle
 
 sync_api = pytest.importorskip("playwright.sync_api")
 # Browser tests drive real pages against real timers on a 2-core machine that
@@ -57,12 +57,12 @@ def screen_of(pages: Pages, live: LiveServer, table: dict[str, Any], of: Any,
 
 def wait(page: Any, cond: str, timeout: float = 5000) -> None:
     """Until the page's state `s` satisfies `cond` (JavaScript)."""
-    until(page, f"(() => {{ const s = window.BGTable && BGTable.app.state; "
+    until(page, f"(() => {{ const s = window.__bgclock && __bgclock.app.state; "
                 f"return !!s && ({cond}); }})()", timeout)
 
 
 def state(page: Any) -> dict[str, Any]:
-    return dict(page.evaluate("BGTable.app.state"))
+    return dict(page.evaluate("__bgclock.app.state"))
 
 
 def press(page: Any, side: str) -> None:
@@ -73,6 +73,7 @@ def press(page: Any, side: str) -> None:
 def act(page: Any, side: str, what: str) -> None:
     """A contextual button of a half, then its confirmation (in the same half)."""
     page.click(f"#half-{side} [data-act='{what}']")
+    settle(page)
     page.click(f"#half-{side} [data-act='confirm']")
 
 
@@ -80,7 +81,9 @@ def menu(page: Any, side: str, what: str) -> None:
     """`⋯`, then (for a result) the kind, then the item and its confirmation."""
     page.click(f"#half-{side} .more")
     if "-" in what:
+        settle(page)
         page.click(f"#half-{side} [data-act='{what.split('-')[0]}']")
+    settle(page)
     act(page, side, what)
 
 
@@ -107,8 +110,8 @@ def test_a_whole_match_by_clicking_two_tables_and_the_dashboard(live: LiveServer
     d = pages.open(live.director_url(), {"width": 1920, "height": 1080})
     ann = table_page(pages, live, table)  # the table's own warnings: 4 s and 2 s
     bob = screen_of(pages, live, table, ann, "&warn=3&swap=1")  # the link's, on this screen
-    assert ann.evaluate("BGTable.thresholds()") == [4000, 2000]
-    assert bob.evaluate("BGTable.thresholds()") == [3000]
+    assert ann.evaluate("__bgclock.thresholds()") == [4000, 2000]
+    assert bob.evaluate("__bgclock.thresholds()") == [3000]
     d.wait_for_selector(f".card[data-table='{tid}']")
     assert ann.locator("#half-A").evaluate("e => e.classList.contains('near')")
     assert bob.locator("#half-B").evaluate("e => e.classList.contains('near')")
@@ -119,7 +122,7 @@ def test_a_whole_match_by_clicking_two_tables_and_the_dashboard(live: LiveServer
         wait(p, "s.phase === 'playing' && s.on_turn === 'A'")
     # a press on the idle half does nothing, as on a real clock
     press(bob, "B")
-    assert bob.evaluate("BGTable.conn.pending.length") == 0
+    assert bob.evaluate("__bgclock.conn.pending.length") == 0
     # A hits twice: the second press is ignored
     press(ann, "A")
     press(ann, "A")
@@ -137,6 +140,7 @@ def test_a_whole_match_by_clicking_two_tables_and_the_dashboard(live: LiveServer
     # afterwards, then resumes
     bob.click("#btn-stop")
     wait(ann, "s.phase === 'stopped' && s.stopped_reason === 'other'")
+    settle(bob)
     bob.click("#center [data-reason='fallen_dice']")
     assert "fallen dice" in bob.locator("#phase").inner_text()
     assert ann.locator("#btn-resume").is_visible()
@@ -159,7 +163,9 @@ def test_a_whole_match_by_clicking_two_tables_and_the_dashboard(live: LiveServer
     press(bob, "B")
     wait(ann, "s.on_turn === 'A'")
     # Ann calls the director: a stop with reason `director`, an alert on the dashboard
+    settle(ann)
     ann.click("#btn-director")
+    settle(ann)
     ann.click("#center [data-act='confirm']")
     # who called (the summons, just after the stop), in one alert
     d.wait_for_selector(
@@ -190,7 +196,7 @@ def test_a_whole_match_by_clicking_two_tables_and_the_dashboard(live: LiveServer
         wait(p, "s.phase === 'match_over' && s.winner === 'B'", timeout=15000)
         p.wait_for_selector("#half-A.flag")
         assert p.locator("#half-B.winner").is_visible()
-    warnings = ann.evaluate("BGTable.app.warnings.map((w) => [w.side, w.threshold_ms])")
+    warnings = ann.evaluate("__bgclock.app.warnings.map((w) => [w.side, w.threshold_ms])")
     assert [w for w in warnings if w[0] == "A"] == [["A", 4000], ["A", 2000], ["A", 0]]
     assert "FLAG" in ann.locator("#half-A .status").inner_text()
     d.wait_for_selector(f".alert[data-kind='flag'][data-table='{tid}']")
@@ -218,11 +224,11 @@ def test_presses_while_the_link_is_down_are_sent_on_reconnect_with_their_lag(
         proxy.cut()
         ann.wait_for_selector("#conn[data-status='offline']")
         press(ann, "A")  # shown at once, queued
-        assert ann.evaluate("BGTable.display().state.on_turn") == "B"
+        assert ann.evaluate("__bgclock.display().state.on_turn") == "B"
         assert "1" in ann.locator("#conn").inner_text()
-        pending = ann.evaluate("BGTable.conn.pending.map((p) => p.id)")
+        pending = ann.evaluate("__bgclock.conn.pending.map((p) => p.id)")
         assert len(pending) == 1
-        pressed = ann.evaluate("BGTable.conn.tableMs(BGTable.conn.pending[0].pressedAt)")
+        pressed = ann.evaluate("__bgclock.conn.tableMs(__bgclock.conn.pending[0].pressedAt)")
         time.sleep(1.5)
         assert state(watcher)["on_turn"] == "A"  # the server has not heard of it
         proxy.restore()
@@ -235,9 +241,9 @@ def test_presses_while_the_link_is_down_are_sent_on_reconnect_with_their_lag(
         # at the instant it was made, not capped like a lag credit
         assert abs(hit["at_ms"] - pressed) <= 5, (hit, pressed)
         assert hit["lag_credit_ms"] > 1500
-        assert ann.evaluate("BGTable.conn.pending.length") == 0
+        assert ann.evaluate("__bgclock.conn.pending.length") == 0
         # resending an accepted id changes nothing
-        ann.evaluate("(id) => BGTable.conn.transmit({id: id, cmd: {do: 'hit', side: 'A'}, "
+        ann.evaluate("(id) => __bgclock.conn.transmit({id: id, cmd: {do: 'hit', side: 'A'}, "
                      "pressedAt: performance.now()})", pending[0])
         time.sleep(0.3)
         assert len(events(live, table["id"])) == 2
@@ -300,13 +306,13 @@ def test_the_director_sets_a_tables_warnings_in_the_form_and_edits_them_before_p
     info = live.api("GET", f"/api/tables/{tid}")
     assert info["warn_s"] == [90, 30] and info["name"] == "Table 12"
     page = table_page(pages, live, info)
-    assert page.evaluate("BGTable.thresholds()") == [90000, 30000]
+    assert page.evaluate("__bgclock.thresholds()") == [90000, 30000]
     # before play the director edits them; the page follows at once
     d.click("#actions [data-act='edit-table']")
     assert d.input_value("#tb-warn") == "90, 30" and d.input_value("#tb-a") == "Gus"
     d.fill("#tb-warn", "45")
     d.click("#tb-submit")
-    until(page, "BGTable.thresholds().join() === '45000'")
+    until(page, "__bgclock.thresholds().join() === '45000'")
     assert live.api("GET", f"/api/tables/{tid}")["warn_s"] == [45]
     # a wrong figure gets the server's reason in the form
     d.click("#actions [data-act='edit-table']")
@@ -363,6 +369,7 @@ def test_the_dashboard_raises_alerts_until_the_director_handles_them(live: LiveS
     cleo.click("#btn-stop")
     assert "dice not left" in cleo.locator("#center [data-reason='dice_not_left']").inner_text()
     wait(dan, "s.phase === 'stopped' && s.stopped_reason === 'other'")  # stopped at the tap
+    settle(cleo)
     cleo.click("#center [data-reason='dice_not_left']")
     assert "dice not left" in cleo.locator("#phase").inner_text()
     time.sleep(0.3)

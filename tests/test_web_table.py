@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
+from tests._web import settle
 from tests.test_web_match import Pages, press, roll, state, table_page, wait
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -115,25 +116,26 @@ def test_a_dead_link_is_offline_within_3_s_and_its_queued_presses_apply_once(
         wait(watcher, "s.on_turn === 'A'")
         wait(ann, "s.on_turn === 'A'")
         ann.wait_for_selector("#conn[data-status='online']")
-        deaths = ann.evaluate("BGTable.conn.deaths")
+        deaths = ann.evaluate("__bgclock.conn.deaths")
         # the network goes away: the browser is told nothing, the socket stays open
         ann.context.set_offline(True)
         hole.freeze()
         ann.wait_for_selector("#conn[data-status='offline']", timeout=3000)
-        assert ann.evaluate("BGTable.conn.deaths") == deaths + 1  # noticed by the ping deadline
+        assert ann.evaluate("__bgclock.conn.deaths") == deaths + 1  # noticed by the ping deadline
         assert "offline" in ann.locator("#conn").inner_text()
         # A hits, then B hits: both shown at once, both counted as waiting
         press(ann, "A")
         wait(ann, "true")
-        assert ann.evaluate("BGTable.display().state.on_turn") == "B"
+        assert ann.evaluate("__bgclock.display().state.on_turn") == "B"
         press(ann, "B")
-        assert ann.evaluate("BGTable.display().state.on_turn") == "A"
+        assert ann.evaluate("__bgclock.display().state.on_turn") == "A"
         ann.wait_for_selector("#conn[data-queued='2']")
         assert "2 presses waiting" in ann.locator("#conn").inner_text()
-        pending = ann.evaluate("BGTable.conn.pending.map((p) => p.id)")
+        pending = ann.evaluate("__bgclock.conn.pending.map((p) => p.id)")
         assert len(pending) == 2
         # the instants the device applied them at, on the table's time line
-        pressed = ann.evaluate("BGTable.conn.pending.map((p) => BGTable.conn.tableMs(p.pressedAt))")
+        pressed = ann.evaluate(
+            "__bgclock.conn.pending.map((p) => __bgclock.conn.tableMs(p.pressedAt))")
         assert all(isinstance(t, int) for t in pressed), pressed
         assert state(watcher)["on_turn"] == "A"  # the server has heard of neither
         # the network comes back: both presses applied, once, with their first ids
@@ -212,6 +214,7 @@ def test_stop_is_one_tap_and_the_reason_comes_after(live: LiveServer, pages: Pag
     stop = events(live, table["id"])[-1]
     assert stop["event"]["do"] == "stop" and stop["event"]["reason"] == "other"
     # the reason, afterwards: a call for the director is stored as a summons
+    settle(page)
     page.click("#center [data-reason='director']")
     until(other, "document.querySelector('#half-A .ctx').innerText"
                             ".includes('waiting for the director')")
@@ -235,7 +238,7 @@ def test_aba_expiry_says_the_penalty_points_and_the_reset_in_both_halves(
         assert "time expired: 2 penalty points to Bob, clock reset to 5:00" in text
     assert "2 punti di penalità a Bob" in it.locator("#half-A .ctx").inner_text()
     assert page.locator("#half-A.flag").is_visible()  # the stripes, and the alarm
-    assert page.evaluate("BGTable.app.warnings.some((w) => w.penalty && w.side === 'A')")
+    assert page.evaluate("__bgclock.app.warnings.some((w) => w.penalty && w.side === 'A')")
     assert state(page)["score"] == [0, 2]
 
 
@@ -245,11 +248,11 @@ def test_a_break_counts_against_its_limit_and_the_last_game_is_shown(
     page = table_page(pages, live, table, "&lang=it")
     roll(page, 6, 1)
     wait(page, "s.on_turn === 'A'")
-    page.evaluate("BGTable.command({do: 'game_over', winner: 'A', result: 'gammon'})")
+    page.evaluate("__bgclock.command({do: 'game_over', winner: 'A', result: 'gammon'})")
     wait(page, "s.phase === 'between_games'")
     ctx = page.locator("#half-B .ctx").inner_text()
     assert "ultima partita: Ann +2 punti" in ctx and "punteggio 2 – 0" in ctx
-    page.evaluate("BGTable.command({do: 'break', side: 'B'})")
+    page.evaluate("__bgclock.command({do: 'break', side: 'B'})")
     wait(page, "s.phase === 'break'")
     until(page, "document.querySelector('#half-A .brk').innerText"
                            ".includes('su 10:00')")
@@ -261,7 +264,7 @@ def test_an_offer_says_who_answers_and_a_gin_ruling_crowns_the_winner(
     page = table_page(pages, live, table)
     roll(page, 6, 1)
     wait(page, "s.on_turn === 'A'")
-    page.evaluate("BGTable.command({do: 'concede', side: 'A', result: 'single'})")
+    page.evaluate("__bgclock.command({do: 'concede', side: 'A', result: 'single'})")
     wait(page, "s.phase === 'offer'")
     for side in "AB":
         assert "Bob must answer" in page.locator(f"#half-{side} .ctx").inner_text()
@@ -341,7 +344,7 @@ def test_touch_targets_and_nothing_clipped(live: LiveServer, browser: Any, w: in
     try:
         page = ctx.new_page()
         page.goto(LiveServer.table_url(table, live.url) + "&lang=" + lang)
-        until(page, "window.BGTable && BGTable.app.state")
+        until(page, "window.__bgclock && __bgclock.app.state")
         screens = {}
         page.wait_for_timeout(100)
         screens["opening roll"] = page.evaluate(FIT_JS)
@@ -349,21 +352,22 @@ def test_touch_targets_and_nothing_clipped(live: LiveServer, browser: Any, w: in
         wait(page, "s.on_turn === 'A'")
         page.wait_for_timeout(100)
         screens["playing"] = page.evaluate(FIT_JS)
-        page.evaluate("BGTable.command({do: 'double', side: 'A'})")
+        page.evaluate("__bgclock.command({do: 'double', side: 'A'})")
         wait(page, "!!s.double_offered_by")
         page.wait_for_timeout(100)
         screens["double"] = page.evaluate(FIT_JS)
         page.click("#half-B [data-act='take']")
         screens["take, confirm"] = page.evaluate(FIT_JS)
+        settle(page)
         page.click("#half-B [data-act='confirm']")
         wait(page, "!s.double_offered_by")
         page.click("#half-A .more")
         screens["menu"] = page.evaluate(FIT_JS)
         page.keyboard.press("Escape")
-        page.evaluate("BGTable.command({do: 'concede', side: 'A', result: 'single'})")
+        page.evaluate("__bgclock.command({do: 'concede', side: 'A', result: 'single'})")
         wait(page, "s.phase === 'offer'")
         screens["offer"] = page.evaluate(FIT_JS)
-        page.evaluate("BGTable.command({do: 'accept', side: 'B'})")
+        page.evaluate("__bgclock.command({do: 'accept', side: 'B'})")
         wait(page, "s.phase === 'between_games'")
         page.wait_for_timeout(100)
         screens["between games"] = page.evaluate(FIT_JS)
@@ -396,37 +400,37 @@ def test_axe_finds_nothing_critical_or_serious(live: LiveServer, browser: Any) -
         page = ctx.new_page()
         url = LiveServer.table_url(table, live.url)
         page.goto(url + "&lang=it")
-        until(page, "window.BGTable && BGTable.app.state")
+        until(page, "window.__bgclock && __bgclock.app.state")
         content = page.locator('meta[name="viewport"]').get_attribute("content")
         assert "user-scalable=no" not in content and "maximum-scale" not in content
         found["opening roll"] = axe(page)
         page.reload()
-        until(page, "window.BGTable && BGTable.app.state")
+        until(page, "window.__bgclock && __bgclock.app.state")
         roll(page, 6, 1)
         wait(page, "s.on_turn === 'A'")
         found["playing"] = axe(page)
         page.click("#half-A .more")
         found["menu open"] = axe(page)
         page.keyboard.press("Escape")
-        page.evaluate("BGTable.command({do: 'concede', side: 'A', result: 'single'})")
+        page.evaluate("__bgclock.command({do: 'concede', side: 'A', result: 'single'})")
         wait(page, "s.phase === 'offer'")
         found["offer"] = axe(page)
-        page.evaluate("BGTable.command({do: 'reject', side: 'B'})")
+        page.evaluate("__bgclock.command({do: 'reject', side: 'B'})")
         wait(page, "s.phase === 'dispute'")
         found["dispute"] = axe(page)
         # between games: a second table, one game played
         t2 = live.table(players=["Ann", "Bob"], length=5)
         page.goto(LiveServer.table_url(t2, live.url))
-        until(page, "window.BGTable && BGTable.app.state")
+        until(page, "window.__bgclock && __bgclock.app.state")
         roll(page, 6, 1)
         wait(page, "s.on_turn === 'A'")
-        page.evaluate("BGTable.command({do: 'game_over', winner: 'A', result: 'single'})")
+        page.evaluate("__bgclock.command({do: 'game_over', winner: 'A', result: 'single'})")
         wait(page, "s.phase === 'between_games'")
         found["between games"] = axe(page)
         # the flag
         t3 = live.table(players=["Ann", "Bob"], length=3, clock={"reserve_ms": 1500, "delay_ms": 0})
         page.goto(LiveServer.table_url(t3, live.url))
-        until(page, "window.BGTable && BGTable.app.state")
+        until(page, "window.__bgclock && __bgclock.app.state")
         roll(page, 6, 1)
         wait(page, "s.phase === 'match_over'", timeout=10000)
         found["flag"] = axe(page)

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until
+from tests._web import settle
 from tests.test_web_table import AXE, axe
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -93,17 +94,20 @@ def _play_on_the_table_page(page: Any, url: str) -> None:
     """A one-point match on its table page: the opening roll (6-1: A on turn),
     then A's menu: game over, single, confirmed."""
     page.goto(url)
-    until(page, "window.BGTable && BGTable.app.state && BGTable.app.state.phase === 'setup'",
+    until(page, "window.__bgclock && __bgclock.app.state && __bgclock.app.state.phase === 'setup'",
           timeout_ms=10_000)
     page.click("#center .dice[data-die='A'] .die[data-n='6']")
     page.click("#center .dice[data-die='B'] .die[data-n='1']")
     page.click("#roll-start")
-    until(page, "BGTable.app.state.phase === 'playing' && BGTable.app.state.on_turn === 'A'")
+    until(page, "__bgclock.app.state.phase === 'playing' && __bgclock.app.state.on_turn === 'A'")
     page.click("#half-A .more")
+    settle(page)
     page.click("#half-A [data-act='game_over']")
+    settle(page)
     page.click("#half-A [data-act='game_over-single']")
+    settle(page)
     page.click("#half-A [data-act='confirm']")
-    until(page, "BGTable.app.state.phase === 'match_over'")
+    until(page, "__bgclock.app.state.phase === 'match_over'")
 
 
 def _wait_state(live: LiveServer, base: str, check: Any, timeout_s: float = 10) -> Any:
@@ -211,7 +215,7 @@ def test_both_players_hand_in_their_score_sheets_on_the_table_page(
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(table["url"])
-        until(page, "window.BGTable && BGTable.app.state && BGTable.app.info")
+        until(page, "window.__bgclock && __bgclock.app.state && __bgclock.app.info")
         pins = {p["name"]: p["pin"] for p in live.api("GET", f"{base}/sheet-pins")["pins"]}
         page.click("#btn-settings")
         page.click("#btn-sheet")

@@ -201,6 +201,9 @@ class Server:
         self.store = store
         self.director = DirectorAuth(director_secret)
         self.clock = clock
+        #: When this server process started (server ms): a table page that
+        #: sees it change in ``welcome`` says the server restarted.
+        self.started_ms = clock.now_ms()
         self.hub = Hub(store, clock, lag_params=lag_params,
                        checkpoint_interval_ms=checkpoint_interval_ms)
         self.public_url = public_url.rstrip("/") if public_url else None
@@ -510,6 +513,12 @@ async def table_page(request: Request) -> Response:
     return HTMLResponse(web.table_page(table.id))
 
 
+async def table_worker(request: Request) -> Response:
+    """The table page's service worker, at the root so that it may serve
+    ``/t/`` (the page registers it only over TLS; docs/pages.md)."""
+    return Response(web.table_worker(), media_type="text/javascript")
+
+
 async def index(request: Request) -> Response:
     return HTMLResponse(_pages.index_page())
 
@@ -613,7 +622,7 @@ async def _session(server: Server, conn: Connection) -> None:
         conn.table_id = table_id = opened
         table = hub.tables[table_id]
         conn.send_json({"type": "welcome", "v": VERSION, "role": "table", "tables": [table_id],
-                        "server_ms": server.clock.now_ms()})
+                        "server_ms": server.clock.now_ms(), "started_ms": server.started_ms})
         table.catch_up(conn, hello.last_seq)
         conn.device, conn.name = hello.device, hello.name
         table.watchers.add(conn)
@@ -770,6 +779,7 @@ def create_app(
         Route("/protocol/schemas.json", schemas),
         Route("/director", director_page),
         Route("/t/{table_id}", table_page),
+        Route("/table-sw.js", table_worker),
         Route("/api/tournaments", create_tournament, methods=["POST"]),
         Route("/api/tournaments", list_tournaments, methods=["GET"]),
         Route("/api/tournaments/{tournament_id}", get_tournament, methods=["GET"]),

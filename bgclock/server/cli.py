@@ -168,6 +168,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-per-client", type=_per_client, default=256, metavar="N",
                         help="open connections one client address may hold, "
                              f"{PER_CLIENT_RANGE[0]}-{PER_CLIENT_RANGE[1]} (default 256)")
+    parser.add_argument("--certfile", default=None, metavar="PEM",
+                        help="serve over TLS (https://, wss://) with this certificate chain, "
+                             "for a certificate issued to the venue's name; with --keyfile. "
+                             "Then phones may install the table page and reload it offline "
+                             "(docs/evening.md)")
+    parser.add_argument("--keyfile", default=None, metavar="PEM",
+                        help="the private key of --certfile")
     parser.add_argument("--no-qr", action="store_true", help="do not draw the QR code")
     parser.add_argument("--log-level", default="warning",
                         choices=["debug", "info", "warning", "error"])
@@ -321,7 +328,28 @@ def base_url(args: argparse.Namespace, out: Any, err: Any) -> str:
         if _is_loopback(host):
             print("Only this computer can open these links: for tables on the LAN, "
                   "start with --host 0.0.0.0", file=out)
-    return f"http://{_url_host(shown)}:{args.port}"
+    scheme = "https" if getattr(args, "certfile", None) else "http"
+    return f"{scheme}://{_url_host(shown)}:{args.port}"
+
+
+def check_tls(certfile: str | None, keyfile: str | None) -> bool:
+    """Whether to serve over TLS: both files given and usable, or neither;
+    a StartError naming the option otherwise (before the port is bound)."""
+    if certfile is None and keyfile is None:
+        return False
+    if certfile is None or keyfile is None:
+        raise StartError("--certfile and --keyfile: give both (the certificate and its key)")
+    import ssl
+
+    for option, path in (("--certfile", certfile), ("--keyfile", keyfile)):
+        if not Path(path).is_file():
+            raise StartError(f"{option}: no such file: {path}")
+    try:
+        ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(certfile, keyfile)
+    except (ssl.SSLError, OSError, ValueError) as exc:
+        raise StartError(f"--certfile/--keyfile: cannot load the certificate and key: "
+                         f"{exc}") from None
+    return True
 
 
 def director_url(base: str, key: str) -> str:
@@ -355,6 +383,7 @@ def _run(args: argparse.Namespace) -> int:
             check_password(args.director_password)
         except ValueError as exc:
             raise StartError(str(exc)) from None
+    tls = check_tls(args.certfile, args.keyfile)
     db = args.db or str(default_db())
     try:
         store = open_store(db, schema=args.db_schema, deadline_s=args.db_timeout)
@@ -380,7 +409,9 @@ def _run(args: argparse.Namespace) -> int:
                             ws="websockets-sansio", ws_max_size=64 * 1024,
                             ws_per_message_deflate=False,
                             ws_ping_interval=20, ws_ping_timeout=20,
-                            lifespan="on", timeout_graceful_shutdown=5)
+                            lifespan="on", timeout_graceful_shutdown=5,
+                            ssl_certfile=args.certfile if tls else None,
+                            ssl_keyfile=args.keyfile if tls else None)
     server = uvicorn.Server(config)
 
     lost: list[str] = []

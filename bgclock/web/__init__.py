@@ -23,7 +23,7 @@ STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
 STATIC_URL: Final = "/static"
 
 __all__ = ["STATIC_DIR", "STATIC_URL", "director_page", "presets_json", "room_page",
-           "table_page"]
+           "table_page", "table_worker"]
 
 
 @lru_cache(maxsize=1)
@@ -67,3 +67,9 @@ def room_page() -> str:
     """The room display of a tournament: its draw sheet and every table live
     (read-only; the room token stays in the URL)."""
     return _render("room.html")
+
+
+def table_worker() -> str:
+    """The table page's service worker (``static/table-sw.js``), served at
+    ``/table-sw.js``: a worker's scope cannot reach above its own folder."""
+    return (STATIC_DIR / "table-sw.js").read_text(encoding="utf-8")

@@ -2,6 +2,7 @@
 
     python docs/screenshots/make.py
     python docs/screenshots/make.py two-dashboards   # that screenshot only
+    python docs/screenshots/make.py outage           # the outage and reload ones only
 
 Starts a server with a few tables in telling states, opens the table page and
 the director's dashboard in Debian's chromium at phone (360x640, 412x915),
@@ -31,14 +32,14 @@ def open_page(browser: Any, url: str, size: str, lang: str = "en") -> Any:
     ctx = browser.new_context(viewport={"width": w, "height": h}, locale=lang)
     page = ctx.new_page()
     page.goto(url + ("&" if "?" in url else "?") + "lang=" + lang)
-    until(page, "(window.BGTable && BGTable.app.state) || window.BGDirector")
+    until(page, "(window.__bgclock && __bgclock.app.state) || window.BGDirector")
     return page
 
 
 def cmd(page: Any, **command: Any) -> None:
-    seq = page.evaluate("BGTable.app.seq")
-    page.evaluate("(c) => BGTable.command(c)", command)
-    until(page, f"BGTable.app.seq > {seq}")
+    seq = page.evaluate("__bgclock.app.seq")
+    page.evaluate("(c) => __bgclock.command(c)", command)
+    until(page, f"__bgclock.app.seq > {seq}")
 
 
 def shot(page: Any, name: str) -> None:
@@ -76,10 +77,10 @@ def two_dashboards(browser: Any, live: LiveServer) -> None:
         pg = open_page(browser, LiveServer.table_url(t, live.url), "412x915")
         cmd(pg, do="opening_roll", dice=dice)
         if t is calm:
-            pg.evaluate("BGTable.callDirector('A', 'director')")
+            pg.evaluate("__bgclock.callDirector('A', 'director')")
         else:
-            pg.evaluate("BGTable.callDirector('B', 'premature')")
-        until(pg, "BGTable.app.state.phase === 'stopped' && BGTable.conn.pending.length === 0")
+            pg.evaluate("__bgclock.callDirector('B', 'premature')")
+        until(pg, "__bgclock.app.state.phase === 'stopped' && __bgclock.conn.pending.length === 0")
         pg.context.close()
     laptop = open_page(browser, live.director_url(), "1024x768")
     phone = open_page(browser, live.director_url(), "412x915")
@@ -174,6 +175,48 @@ def room(browser: Any, live: LiveServer) -> None:
         ctx.close()
 
 
+def outage(browser: Any, live: LiveServer) -> None:
+    """The table page through an outage and a reload, in Italian at 360x640:
+    commands waiting (counted by kind), the page reloaded from the device's
+    storage with the link still down, and synced once it is back."""
+    t = live.table(players=["Anna", "Bruno"], length=7, rules="it-tournament")
+    ctx = browser.new_context(viewport={"width": 360, "height": 640}, locale="it")
+    link = {"up": True}
+
+    def gate(ws: Any) -> None:
+        if link["up"]:
+            ws.connect_to_server()
+        else:
+            ws.close()
+
+    ctx.route_web_socket("**/ws", gate)
+    page = ctx.new_page()
+    page.goto(LiveServer.table_url(t, live.url) + "&lang=it")
+    until(page, "window.__bgclock && __bgclock.app.engine"
+                " && __bgclock.app.engine.seq === __bgclock.app.seq")
+    page.click("#center .dice[data-die='A'] .die[data-n='5']")
+    page.click("#center .dice[data-die='B'] .die[data-n='3']")
+    page.click("#roll-start")
+    until(page, "__bgclock.conn.offset !== null && __bgclock.conn.pending.length === 0"
+                " && __bgclock.app.state.phase === 'playing'")
+    link["up"] = False
+    page.evaluate("__bgclock.conn.drop()")
+    until(page, "__bgclock.conn.status === 'offline'")
+    for side in "ABA":
+        page.evaluate(f"__bgclock.press('{side}')")
+    page.evaluate("__bgclock.command({do: 'double', side: 'B'})")
+    until(page, "__bgclock.conn.pending.length === 4")
+    shot(page, "table-360x640-waiting-it")
+    page.reload()
+    until(page, "window.__bgclock && __bgclock.app.restored !== null"
+                " && __bgclock.conn.status === 'offline'")
+    shot(page, "table-360x640-reloaded-it")
+    link["up"] = True
+    until(page, "document.getElementById('conn').dataset.synced === '1'", 20_000)
+    shot(page, "table-360x640-synced-it")
+    ctx.close()
+
+
 def main() -> int:
     if not CHROMIUM.exists():
         print("make.py: /usr/bin/chromium is missing", file=sys.stderr)
@@ -184,6 +227,12 @@ def main() -> int:
         with running_server() as live, sync_playwright() as p:
             browser = launch_chromium(p)
             room(browser, live)
+            browser.close()
+        return 0
+    if sys.argv[1:] == ["outage"]:
+        with running_server() as live, sync_playwright() as p:
+            browser = launch_chromium(p)
+            outage(browser, live)
             browser.close()
         return 0
     if sys.argv[1:] == ["two-dashboards"]:
@@ -242,7 +291,7 @@ def main() -> int:
         pg = open_page(browser, url(low_t), "412x915")
         cmd(pg, do="opening_roll", dice=[2, 6])
         cmd(pg, do="hit", side="B")
-        until(pg, "BGTable.display().state.A.running", timeout_ms=5000)
+        until(pg, "__bgclock.display().state.A.running", timeout_ms=5000)
         time.sleep(2)
         shot(pg, "table-412x915-simple-delay")  # the delay in front, the reserve still
         time.sleep(10 + 7)
@@ -252,7 +301,7 @@ def main() -> int:
         # Table 3: the flag
         pg = open_page(browser, url(flag_t), "1024x768")
         cmd(pg, do="opening_roll", dice=[6, 1])
-        until(pg, "BGTable.app.state.phase === 'match_over'", timeout_ms=10000)
+        until(pg, "__bgclock.app.state.phase === 'match_over'", timeout_ms=10000)
         shot(pg, "table-1024x768-flag")
         pg.context.close()
         pg = open_page(browser, url(flag_t), "360x640")
@@ -279,7 +328,7 @@ def main() -> int:
                            rules="aba-2003-standard", clock={"reserve_ms": 1_500})
         pg = open_page(browser, url(aba_t), "412x915")
         cmd(pg, do="opening_roll", dice=[5, 1])
-        until(pg, "BGTable.app.state.phase === 'stopped'", timeout_ms=10000)
+        until(pg, "__bgclock.app.state.phase === 'stopped'", timeout_ms=10000)
         shot(pg, "table-412x915-aba-penalty")
         pg.context.close()
 
@@ -287,9 +336,9 @@ def main() -> int:
         # has a dispute
         pg = open_page(browser, url(dir_t), "412x915")
         cmd(pg, do="opening_roll", dice=[3, 1])
-        pg.evaluate("BGTable.callDirector('A', 'premature')")
-        until(pg, "BGTable.app.state.phase === 'stopped' "
-                             "&& BGTable.conn.pending.length === 0")
+        pg.evaluate("__bgclock.callDirector('A', 'premature')")
+        until(pg, "__bgclock.app.state.phase === 'stopped' "
+                             "&& __bgclock.conn.pending.length === 0")
         pg.context.close()
         pg = open_page(browser, url(main_t), "412x915")
         cmd(pg, do="concede", side="B", result="gammon")
@@ -337,6 +386,7 @@ def main() -> int:
         shot(d, "director-1024x768-new-table")
         d.context.close()
         two_dashboards(browser, live)
+        outage(browser, live)
         room(browser, live)
         browser.close()
     return 0

@@ -10,6 +10,11 @@
  * it. */
 import { DeviceMatch, specKey } from "./device.js";
 import { mountKeeper, deviceName } from "./timekeeper.js";
+import { clearSaved, loadSaved, pageStorage, writeSaved } from "./device-store.js";
+import { ScreenAwake } from "./table/awake.js";
+import { TapGuard } from "./table/guard.js";
+import { judge, kindOf, kindsList as countKinds, syncedText as outcomeText } from "./table/words.js";
+import { registerTableWorker } from "./table/worker.js";
 
 (function () {
   "use strict";
@@ -63,7 +68,17 @@ import { mountKeeper, deviceName } from "./timekeeper.js";
     engineError: null,    // why the engine was given up (the page falls back to the server's states)
     anchor: null,         // {ms, perf}: the last snapshot's instant on the table's line
     fetching: false,
-    shown: null           // the state last rendered (what changed is noted from it)
+    shown: null,          // the state last rendered (what changed is noted from it)
+    /* every command that waited while the link was down, by id: its kind, its
+     * instant, and (once the server answered) what became of it */
+    outage: new Map(),
+    sides: new Map(),     // cmd id -> the side it is by (a refusal faces that player)
+    serverStarted: null,  // the server process's start (welcome.started_ms)
+    restarted: false,     // the server restarted while this page was away from it
+    restored: null,       // what a reload brought back (device-store.js)
+    dropped: null,        // the kinds of a kept queue not sent: a next match had begun
+    stored: null,         // whether the last write to the device's storage worked
+    awake: "off"          // how the screen is kept awake: "lock", "video" or "off"
   };
   try {
     const f = JSON.parse(sessionStorage.getItem("bgclock.fired." + tableId) || "null");
@@ -194,6 +209,75 @@ import { mountKeeper, deviceName } from "./timekeeper.js";
 
   /* who keeps the table's time, the claim, a provisional flag (timekeeper.js) */
   const keeper = mountKeeper({ device: BG.deviceId(), send: (m) => conn.sendRaw(m), toast: (x) => toast(x) });
+  /* ------------------------------------------- what survives a reload */
+  /* The table's folded log, the server's last state, the waiting commands
+   * and the clock's mapping, kept per table token (device-store.js) after
+   * every change, so that a reload or a closed tab during an outage comes
+   * back with the clock and its queue (docs/pages.md, "What survives a
+   * reload"). */
+  const storage = pageStorage();
+  let persistQueued = false;
+  function persist() {
+    if (persistQueued || !token) return;
+    persistQueued = true;
+    queueMicrotask(() => { persistQueued = false; persistNow(); });
+  }
+  function persistNow() {
+    const created = app.info && typeof app.info.created_ms === "number" ? app.info.created_ms : null;
+    if (created == null || !token) return;
+    const eng = app.engine;
+    const queue = conn.pending.filter((p) => p.type === "cmd" || p.type === "summon").map((p) => ({
+      id: p.id, type: p.type, cmd: p.cmd, atMs: p.atMs, pressedEpoch: performance.timeOrigin + p.pressedAt }));
+    app.stored = writeSaved(storage, token, {
+      v: 1, created_ms: created, spec: eng ? eng.spec : null, events: eng ? eng.events : [],
+      seq: app.seq, state: app.state, info: app.info, queue: queue,
+      serverMinusEpoch: conn.offset == null ? null : conn.offset - performance.timeOrigin,
+      server_started: app.serverStarted, saved_at: Date.now() });
+  }
+  /* The page as the device left it: the match folded again from the kept
+   * log, the waiting commands put back (held until the server shows it is
+   * still the same match), the clock mapped as before. */
+  function restore() {
+    const saved = loadSaved(storage, token);
+    if (!saved) return;
+    app.restored = { created_ms: saved.created_ms, ids: saved.queue.map((c) => c.id), confirmed: false };
+    if (saved.serverMinusEpoch != null) { conn.offset = saved.serverMinusEpoch + performance.timeOrigin; conn.offsetRtt = Infinity; }
+    if (saved.info) app.info = saved.info;
+    app.serverStarted = saved.server_started;
+    if (saved.state) {
+      app.state = saved.state; app.seq = saved.seq;
+      const now = performance.now(), ms = conn.tableMs(now);
+      app.recvAt = ms != null && typeof saved.state.at_ms === "number" ? now - (ms - saved.state.at_ms) : now;
+    }
+    if (saved.spec) {
+      try {
+        const eng = new DeviceMatch(saved.spec);
+        for (const e of saved.events) if (!eng.confirm(e.seq, e.event)) break;
+        for (const c of saved.queue) if (c.type === "cmd" && c.atMs != null) eng.restore(c.id, c.cmd, c.atMs);
+        app.engine = eng;
+      } catch (e) { app.engine = null; }
+    }
+    for (const c of saved.queue) {
+      conn.pending.push({ id: c.id, cmd: c.cmd, type: c.type, atMs: c.atMs,
+        pressedAt: c.pressedEpoch - performance.timeOrigin, held: true });
+    }
+    if (conn.pending.length) conn.reconciling = true;
+  }
+  /* The server's snapshot names the match: the same one, the kept queue is
+   * sent; a next match (another time line), it is forgotten, never replayed. */
+  function checkRestored(info) {
+    const r = app.restored;
+    if (!r || r.confirmed || !info) return;
+    r.confirmed = true;
+    if (info.created_ms === r.created_ms) { conn.release(); return; }
+    const ids = new Set(r.ids);
+    app.dropped = conn.pending.filter((p) => ids.has(p.id)).map(kindOf);
+    conn.pending = conn.pending.filter((p) => !ids.has(p.id));
+    conn.release();
+    app.hits = [];
+    app.engine = null;
+    clearSaved(storage, token);
+  }
 
   function setState(state, seq, info) {
     app.state = state;
@@ -235,8 +319,10 @@ import { mountKeeper, deviceName } from "./timekeeper.js";
 
   function onMessage(msg) {
     if (msg.table != null && msg.table !== tableId && msg.type !== "error") return;
+    persist();   // once this message is handled (an ack takes a command off the kept queue)
     switch (msg.type) {
       case "snapshot":
+        checkRestored(msg.info);
         app.anchor = { ms: msg.state.at_ms, perf: performance.now() };
         if (app.engine && msg.seq < app.engine.seq) app.engine = null;   // a log that went back: start over
         setState(msg.state, msg.seq, msg.info);
@@ -268,7 +354,17 @@ import { mountKeeper, deviceName } from "./timekeeper.js";
           : t("summon.sent", { name: nm[msg.side] }));
         break;
       }
+      case "welcome":
+        // a server that started again since this page (or its stored record) last saw it
+        if (typeof msg.started_ms === "number") {
+          if (app.serverStarted != null && msg.started_ms !== app.serverStarted) app.restarted = true;
+          app.serverStarted = msg.started_ms;
+        }
+        break;
       case "ack":
+        noteOutcome(msg);
+        renderConn(conn.status);
+        if (msg.id) app.sides.delete(msg.id);
         // the seq each of this page's commands was stored as (bench/web_latency.py reads it)
         if (msg.id && !msg.noop && msg.seq != null && app.presses.some((p) => p[1] === msg.id)) app.confirmed[msg.id] = msg.seq;
         if (app.engine && msg.id) {
@@ -280,12 +376,15 @@ import { mountKeeper, deviceName } from "./timekeeper.js";
         }
         break;
       case "error":
+        noteOutcome(msg);
+        renderConn(conn.status);
         if (msg.id) app.hits = app.hits.filter((h) => h.id !== msg.id);
         if (msg.id && app.engine) app.engine.drop(msg.id);
         if (msg.code === "unauthorized") { renderConn("unauthorized"); break; }
         if (msg.code === "closed") app.closed = true;
         toast(msg.refusal ? t("err.illegal", { m: I18N.refusal(msg) })
-          : msg.code === "illegal" ? t("err.illegal", { m: msg.message }) : msg.message);
+          : msg.code === "illegal" ? t("err.illegal", { m: msg.message }) : msg.message, msg.id ? app.sides.get(msg.id) : null);
+        if (msg.id) app.sides.delete(msg.id);
         renderAll();
         break;
     }
@@ -308,15 +407,23 @@ import { mountKeeper, deviceName } from "./timekeeper.js";
     if (!eng || ms == null) return conn.send(cmd, at);
     const err = eng.check(cmd, ms);
     if (err) {
-      toast(t("err.illegal", { m: I18N.refusal({ refusal: err.code, params: err.params, message: err.message }) }));
+      toast(t("err.illegal", { m: I18N.refusal({ refusal: err.code, params: err.params, message: err.message }) }), sideOf(cmd));
       renderAll();
       return null;
     }
     const atMs = eng.instant(ms);
     const id = conn.send(cmd, at, "cmd", null, atMs);
+    const who = sideOf(cmd);
+    if (who) app.sides.set(id, who);
     eng.apply(id, cmd, atMs);
     renderAll();
     return id;
+  }
+
+  /* The player a command is by (whose half a refusal faces), or null. */
+  function sideOf(cmd) {
+    const s = cmd.do === "game_over" ? cmd.winner : cmd.side;
+    return s === "A" || s === "B" ? s : null;
   }
 
   /* Summon the director (USBGF 4.1, BIBA 4.6: the player on turn stops both
@@ -382,20 +489,36 @@ import { mountKeeper, deviceName } from "./timekeeper.js";
     const c = $("conn");
     if (status === "unauthorized") conn.stopped = true;
     const n = queued == null ? conn.pending.length : queued;
-    if (status !== "online") app.queuedOffline = Math.max(app.queuedOffline || 0, n);
+    if (status !== "online") {
+      for (const p of conn.pending) if (!app.outage.has(p.id)) app.outage.set(p.id, { kind: kindOf(p), atMs: p.atMs, result: null });
+    }
     const shownStatus = app.closed ? "closed" : status;
     let text = t("conn." + shownStatus);
     let synced = false;
-    if (n > 0 && status !== "online") text += " · " + t("conn.queued", { n: n });
-    else if (status === "online" && conn.synced && app.queuedOffline) {
+    if (n > 0 && status !== "online") text += " · " + t("conn.waiting", { list: kindsList(conn.pending.map(kindOf)) });
+    else if (status === "online" && conn.synced && app.outage.size) {
       synced = true;
-      text = t("conn.synced_n", { n: app.queuedOffline });
-    } else if (status === "online" && !conn.synced && !conn.reconciling) app.queuedOffline = 0;
+      text = syncedText();
+    } else if (status === "online" && !conn.synced && !conn.reconciling) app.outage.clear();
+    if (app.restarted) text += " · " + t("conn.restarted");
+    if (app.dropped) text += " · " + t("conn.dropped", { list: kindsList(app.dropped) });
+    if (app.restored && status !== "online") text += " · " + t("conn.restored");
     c.dataset.status = shownStatus;
     c.dataset.synced = synced ? "1" : "0";
     c.dataset.queued = String(n);
+    c.dataset.restored = app.restored ? "1" : "0";
+    c.dataset.restarted = app.restarted ? "1" : "0";
     const node = c.querySelector(".conn-text");
     if (node.textContent !== text) node.textContent = text;
+  }
+  /* The link's words (table/words.js), in the page's language. */
+  function kindsList(kinds) { return countKinds(kinds, t); }
+  function syncedText() { return outcomeText(Array.from(app.outage.values()), t, BG.fmtSigned); }
+  /* The server's answer to a command that waited through an outage. */
+  function noteOutcome(msg) {
+    const o = msg.id ? app.outage.get(msg.id) : null;
+    if (!o) return;
+    app.outage.set(msg.id, judge(o, msg, msg.type === "error" ? (msg.refusal ? I18N.refusal(msg) : msg.message || msg.code) : ""));
   }
 
   function layout() {
@@ -417,6 +540,7 @@ import { mountKeeper, deviceName } from "./timekeeper.js";
   }
 
   function renderAll() {
+    persist();
     const d = display();
     I18N.apply(document.body);
     renderConn(conn.status);
@@ -876,24 +1000,37 @@ import { mountKeeper, deviceName } from "./timekeeper.js";
   }
 
   let toastTimer = null;
-  function toast(text) {
+  /* A message over the screen; `side`: the player it is for (a refusal of
+   * that player's command), turned to face them like their half. */
+  function toast(text, side) {
     const n = $("toast");
     n.textContent = text; n.hidden = false;
+    n.dataset.side = side || "";
+    n.classList.toggle("far", !!side && halves[side].classList.contains("far"));
+    n.classList.toggle("near", !!side && halves[side].classList.contains("near"));
     clearTimeout(toastTimer);
     toastTimer = setTimeout(() => { n.hidden = true; }, 5000);
   }
 
   /* ----------------------------------------------------- screen and input */
-  let lock = null;
-  async function wakeLock() {
-    try {
-      if (navigator.wakeLock && !lock && document.visibilityState === "visible") {
-        lock = await navigator.wakeLock.request("screen");
-        lock.addEventListener("release", () => { lock = null; });
-      }
-    } catch (e) { lock = null; }
+  /* The screen stays awake (table/awake.js); the bar says when it cannot. */
+  const awake = new ScreenAwake(document, setAwake);
+  function wakeLock() { return awake.keep(); }
+  function setAwake(how) {
+    app.awake = how;
+    const n = $("awake");
+    if (!n) return;
+    n.dataset.awake = how;
+    n.hidden = how !== "off";
+    n.title = t(how === "lock" ? "awake.on" : how === "video" ? "awake.video" : "awake.off");
+    const txt = n.querySelector(".awake-text");
+    if (txt) txt.textContent = how === "off" ? t("awake.off") : "";
   }
-  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") wakeLock(); });
+
+  /* No control sits under the spot of the control before it (table/guard.js). */
+  const guard = new TapGuard(document, $("clock"));
+  app.guarded = guard.guarded;   // what was swallowed (tests read it)
+  Object.defineProperty(app, "layoutAt", { get: () => guard.layoutAt });
 
   for (const side of SIDES) {
     halves[side].addEventListener("pointerdown", (e) => {
@@ -925,9 +1062,24 @@ import { mountKeeper, deviceName } from "./timekeeper.js";
   document.addEventListener("pointerdown", () => BG.unlockAudio(), { once: true });
 
   document.documentElement.lang = I18N.lang;
-  window.BGTable = { app: app, conn: conn, display: display, press: press, command: command, thresholds: thresholds, tableNow: tableNow,
-    callDirector: callDirector, stopNow: stopNow };
+  window.__bgclock = { app: app, conn: conn, display: display, press: press, command: command, thresholds: thresholds, tableNow: tableNow,
+    callDirector: callDirector, stopNow: stopNow, leaveAsks: leaveAsks, persistNow: persistNow };
+  /* While commands wait, a reload or a closed tab asks first (they are
+   * kept anyway: device-store.js). */
+  function leaveAsks() { return conn.pending.length > 0; }
+  window.addEventListener("beforeunload", (e) => {
+    persistNow();
+    if (leaveAsks()) { e.preventDefault(); e.returnValue = ""; }
+  });
+  window.addEventListener("pagehide", persistNow);
+
+  /* Over TLS only: the service worker that serves the page offline (table/worker.js). */
+  app.worker = "pending";
+
+  if (token) restore();
   renderAll();
+  registerTableWorker(location).then((how) => { app.worker = how; });
+  wakeLock();
   if (!token) renderConn("unauthorized"); else conn.start();
   requestAnimationFrame(frame);
 })();

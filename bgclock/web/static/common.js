@@ -266,6 +266,7 @@
         const hello = this.hello();
         if (this.device) {
           hello.device = this.device;
+          // held commands (restored after a reload, sent once the match is known) count too
           hello.queued = this.pending.filter((p) => !p.type || p.type === "cmd").length;
         }
         this.sendRaw(hello);
@@ -374,10 +375,12 @@
       if (id && this.pending.some((q) => q.id === id)) return id;
       if (!id) { idCounter += 1; id = this.prefix + "-" + idCounter; }
       const p = { id: id, cmd: cmd, pressedAt: pressedAt == null ? this.now() : pressedAt,
-                  type: type || "cmd", atMs: atMs == null ? null : atMs };
+                  type: type || "cmd", atMs: atMs == null ? null : atMs,
+                  // behind a held queue, in order: the server takes a table's commands in turn
+                  held: this.pending.some((q) => q.held) };
       this.pending.push(p);
       this.synced = false;
-      if (this.ready) this.transmit(p); else this.onStatus(this.status, this.pending.length);
+      if (this.ready && !p.held) this.transmit(p); else this.onStatus(this.status, this.pending.length);
       return p.id;
     }
     /* Summon the director: {why, side} (and table, for the director). */
@@ -394,7 +397,17 @@
       if (at != null) msg.device_at_ms = at;
       p.sent = this.sendRaw(msg);
     }
-    flush() { for (const p of this.pending) this.transmit(p); }
+    /* Send every waiting command but those held back (a queue restored
+     * after a reload waits until the page knows it is still the same match). */
+    flush() { for (const p of this.pending) if (!p.held) this.transmit(p); }
+    /* Release the held commands (and send them if the link is up). */
+    release() {
+      for (const p of this.pending) {
+        if (!p.held) continue;
+        p.held = false;
+        if (this.ready) this.transmit(p);
+      }
+    }
   }
 
   /* ------------------------------------------------------ sound, vibration */

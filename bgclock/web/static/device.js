@@ -153,6 +153,17 @@ export class DeviceMatch {
     else p.ackSeq = seq;
   }
 
+  /**
+   * A command this device applied before a reload, put back at its instant
+   * (device-store.js): pending again, as it was when the page went away.
+   * @param {string} id @param {Record<string, unknown>} cmd @param {number} atMs
+   */
+  restore(id, cmd, atMs) {
+    if (this.isPending(id)) return;
+    this.pending.push({ id, cmd, at_ms: atMs, ackSeq: null, refused: false });
+    this.cached = null;
+  }
+
   /** The server refused or ignored command `id`: it is no longer applied. @param {string} id */
   drop(id) {
     const before = this.pending.length;
