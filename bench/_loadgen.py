@@ -185,6 +185,13 @@ class Client(asyncio.Protocol):
 
     def message(self, payload: bytes, now: float) -> None:
         msg = loads(payload)
+        if msg.get("type") == "batch":  # what one commit said (hello ``batch``)
+            for one in msg["messages"]:
+                self.one(one, now)
+        else:
+            self.one(msg, now)
+
+    def one(self, msg: dict[str, Any], now: float) -> None:
         kind = msg.get("type")
         if kind == "update":
             self.log.updates.append((msg["table"], msg["seq"], self.watcher, now))
@@ -196,7 +203,7 @@ class Client(asyncio.Protocol):
         elif kind == "error":
             self.log.errors += 1
             if not self.log.error_sample:
-                self.log.error_sample = payload.decode()[:300]
+                self.log.error_sample = str(msg)[:300]
 
 
 async def _connect(host: str, port: int, log: Log, table: int, watcher: int,

@@ -30,6 +30,11 @@ run, dropped afterwards) instead of a SQLite file; the database's own CPU (the
 postgres backend processes serving this server, read from ``/proc``) is then
 counted beside the server's.
 
+bgclock's clients say hello with ``batch`` (as the pages do): what one commit
+sends a connection comes as one frame (a press's update and ack; a
+dashboard's updates).  The bare server sends a frame per message, as bgclock
+did before; ``--no-batch`` measures bgclock that way too.
+
 Each row prints p50/p99/max, the server's CPU per press (and the database's),
 the server's RSS, the machine's load average, and the ratios against the bare
 server's row of the same run (CPU per press, counting the database, and p99).
@@ -235,7 +240,7 @@ def join(logs: list[Any], measure_from: float, measure_to: float,
 
 async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Path,
                   device_procs: int, profile: Path | None,
-                  db: str | None = None) -> dict[str, Any]:
+                  db: str | None = None, batch: bool = True) -> dict[str, Any]:
     port = free_port()
     db = db if kind == "bgclock" else None
     proc = await start_server(kind, port, workdir, db)
@@ -244,8 +249,9 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
     try:
         if kind == "bgclock":
             tables = await create_tables(port, n)
-            hellos = [(tid, {"type": "hello", "token": tok}) for tid, tok in tables]
-            director_hello: dict[str, Any] = {"type": "hello", "key": KEY}
+            extra = {"batch": True} if batch else {}
+            hellos = [(tid, {"type": "hello", "token": tok, **extra}) for tid, tok in tables]
+            director_hello: dict[str, Any] = {"type": "hello", "key": KEY, **extra}
         else:
             hellos = [(i + 1, {"type": "hello", "table": i + 1}) for i in range(n)]
             director_hello = {"type": "hello", "director": True}
@@ -339,7 +345,8 @@ async def main_async(args: argparse.Namespace) -> None:
         for n in args.tables:
             for kind in args.servers:
                 row = await measure(kind, n, args.duration, args.warmup, Path(tmp),
-                                    args.device_procs, args.profile, args.db)
+                                    args.device_procs, args.profile, args.db,
+                                    not args.no_batch)
                 rows.append(row)
                 print(f"# {kind} ({row['store']}) {n} tables: p50 {row['p50']:.1f} ms, "
                       f"p99 {row['p99']:.1f} ms, max {row['max']:.1f} ms, "
@@ -402,6 +409,9 @@ def main() -> None:
     parser.add_argument("--db", default=None,
                         help="run bgclock on this PostgreSQL database (postgresql://...; "
                              "a fresh schema per run) instead of a SQLite file")
+    parser.add_argument("--no-batch", action="store_true",
+                        help="bgclock's clients do not ask for batch frames (a frame per "
+                             "message, as the bare server sends)")
     parser.add_argument("--profile", type=Path, default=None,
                         help="record py-spy profiles of the measured window, and every "
                              "press's latency, into this folder")

@@ -151,6 +151,9 @@ class Hello(_Message, tag="hello", frozen=True):
     device: MsgId | None = None
     #: How many queued commands the device resends right after this hello.
     queued: Queued = 0
+    #: The client reads ``batch`` frames: what one commit sends it (a
+    #: press's update and ack, a dashboard's updates) comes as one frame.
+    batch: bool = False
 
 
 class Summon(_Message, tag="summon", frozen=True):

@@ -40,7 +40,7 @@ from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_
 from ._bodies import NewTournament, TablePatch, TableSpecBody, spec_fields
 from ._guard import HANDSHAKES, EdgeGuard, install_redaction, served_hosts
 from ._heap import HeapKeeper
-from ._hub import Hub, TableHub, new_match
+from ._hub import FrameBatch, Hub, TableHub, new_match
 from ._lag import DEFAULT_PARAMS, LagParams
 from ._limits import (
     MAX_DEPTH,
@@ -96,9 +96,15 @@ class Connection:
         self._drained.set()
         self.dead = False
         self._task: asyncio.Task[None] | None = None
+        #: The writer's frame batch, for a client that reads ``batch`` frames.
+        self.batch: FrameBatch | None = None
 
     def send(self, text: str) -> None:
         if self.dead:
+            return
+        batch = self.batch
+        if batch is not None and batch.active:
+            batch.hold(self, text)
             return
         if len(self._outbox) >= MAX_OUTBOX:
             log.warning("dropping a connection that does not read its messages")
@@ -558,6 +564,8 @@ async def _session(server: Server, conn: Connection) -> None:
             return
         conn.role = "director"
         conn.limiter = RateLimiter(*server.director_rate)
+        if hello.batch:
+            conn.batch = hub.writer.frames
         tables = sorted(t.id for t in hub.tables.values() if not t.closed)
         conn.send_json({"type": "welcome", "v": VERSION, "role": "director", "tables": tables,
                         "server_ms": server.clock.now_ms()})
@@ -573,6 +581,8 @@ async def _session(server: Server, conn: Connection) -> None:
             return
         conn.role = "table"
         conn.table_id = table_id = opened
+        if hello.batch:
+            conn.batch = hub.writer.frames
         table = hub.tables[table_id]
         conn.send_json({"type": "welcome", "v": VERSION, "role": "table", "tables": [table_id],
                         "server_ms": server.clock.now_ms()})
