@@ -161,7 +161,9 @@ async def start_server(kind: str, port: int, workdir: Path,
                *where, "--director-password", KEY, "--no-qr"]
     else:
         cmd = [sys.executable, str(ROOT / "bench" / "bare_server.py"), "--port", str(port)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = os.environ.get("BGCLOCK_BENCH_SERVER_LOG")  # the server's stderr, to debug a run
+    err: Any = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
     for _ in range(400):
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.1):
             return proc
