@@ -376,7 +376,12 @@ def table(rows: list[dict[str, Any]]) -> str:
     bare = {r["tables"]: r for r in rows if r["server"] == "bare"}
     for r in rows:
         floor = bare.get(r["tables"])
-        if floor:
+        if r["unanswered"] > 0.01 * max(1, r["presses"]):
+            # behind: it handled fewer presses than were sent, so its CPU per
+            # press sent is not its cost per press
+            cpu_ratio = all_ratio = "behind"
+            p99_ratio = f"{r['p99'] / floor['p99']:.2f}" if floor else "-"
+        elif floor:
             cpu_ratio = f"{r['cpu_press_ms'] / floor['cpu_press_ms']:.2f}"
             all_ratio = f"{(r['cpu_press_ms'] + r['db_press_ms']) / floor['cpu_press_ms']:.2f}"
             p99_ratio = f"{r['p99'] / floor['p99']:.2f}"
