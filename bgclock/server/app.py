@@ -20,6 +20,7 @@ import msgspec
 import segno
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import (
     HTMLResponse,
@@ -70,6 +71,8 @@ from ._time import ServerClock, WallClock
 log = logging.getLogger("bgclock.server")
 
 WEB_STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+#: HTTP answers at least this long are gzipped for a client that accepts it.
+GZIP_MIN_BYTES = 1024
 #: A connection whose outbox grows past this is too slow to keep.
 MAX_OUTBOX = 10_000
 MAX_BODY = 64 * 1024
@@ -775,6 +778,9 @@ def create_app(
     install_redaction()
     hosts = served_hosts(bind_host, public_url, allow_hosts)
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(EdgeGuard, hosts=hosts, handshakes=handshake_rate)])
+                    middleware=[Middleware(EdgeGuard, hosts=hosts, handshakes=handshake_rate),
+                                # pages, scripts and JSON (room.json: 44 KiB,
+                                # 3 KiB gzipped) to clients that accept gzip
+                                Middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES)])
     app.state.server = server
     return app
