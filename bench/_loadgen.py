@@ -8,6 +8,13 @@ no queue, no keep-alive timer per connection), on uvloop when installed, with
 the garbage collector frozen and off once the connections are set up, so that
 the generator's own overhead stays small against the server's.
 
+The server as shipped lets one client address open 40 WebSocket connections
+at once, then 10 a second (``bgclock/server/_guard.py``): so each table's two
+devices connect from their own loopback source address (``127.1.x.y``, see
+``source_address``), as each table's phones would from their own address in a
+room; the dashboard connects from 127.0.0.1.  A connection is tried a bounded
+number of times within ``CONNECT_DEADLINE_S``, then the worker fails loudly.
+
 It records instants only, on ``time.monotonic()`` (CLOCK_MONOTONIC, the same
 clock in every process of the machine): each press's send, each ``update``'s
 arrival at each watcher, each ``ack``; ``bench/load.py`` joins them after the
@@ -45,6 +52,17 @@ except ImportError:  # pragma: no cover - the plain library works too, slower
 
 LAG_TICK = 0.005
 TIMER_RESOLUTION = 0.001
+#: Tries of one connection (a refusal or a reset), and the time they may take.
+CONNECT_ATTEMPTS = 5
+CONNECT_DEADLINE_S = 30.0
+
+
+def source_address(index: int) -> str:
+    """The loopback address table ``index`` (0-based) connects from:
+    127.1.0.1, ..., 127.1.0.250, 127.1.1.1, ... (65,000 tables at most)."""
+    if not 0 <= index < 250 * 256:
+        raise ValueError(f"table index {index} has no loopback source address")
+    return f"127.1.{index // 250}.{index % 250 + 1}"
 
 
 def _cpu() -> float:
@@ -70,10 +88,18 @@ class Log:
     closed: int = 0
 
 
+@dataclass
+class WorkerFailed:
+    """Sent instead of any other message by a worker that could not go on."""
+
+    reason: str
+
+
 class Client(asyncio.Protocol):
     """One WebSocket connection, client side, minimal (text frames, ping/pong)."""
 
     def __init__(self, host: str, port: int, log: Log, table: int, watcher: int) -> None:
+        loop = asyncio.get_running_loop()
         self.request = (f"GET /ws HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
                         "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
                         "Sec-WebSocket-Version: 13\r\n\r\n").encode()
@@ -82,7 +108,11 @@ class Client(asyncio.Protocol):
         self.watcher = watcher
         self.buf = bytearray()
         self.open = False
-        self.welcomed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        #: done when the server answered the upgrade (101), or refused it
+        self.upgraded: asyncio.Future[None] = loop.create_future()
+        self.welcomed: asyncio.Future[None] = loop.create_future()
+        for fut in (self.upgraded, self.welcomed):  # a refusal is read by _connect
+            fut.add_done_callback(lambda f: f.cancelled() or f.exception())
         self.transport: asyncio.Transport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -91,8 +121,9 @@ class Client(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.log.closed += 1
-        if not self.welcomed.done():
-            self.welcomed.set_exception(ConnectionError("closed before welcome"))
+        for fut in (self.upgraded, self.welcomed):
+            if not fut.done():
+                fut.set_exception(ConnectionError("closed before welcome"))
 
     def send(self, payload: bytes, opcode: int = 0x1) -> None:
         # Client frames must be masked; a zero mask leaves the payload as it is.
@@ -116,9 +147,16 @@ class Client(asyncio.Protocol):
             if end < 0:
                 return
             if b" 101 " not in buf[:end]:
-                self.welcomed.set_exception(ConnectionError(buf[:end].decode(errors="replace")))
+                said = ConnectionError(buf[:end].decode(errors="replace"))
+                for fut in (self.upgraded, self.welcomed):
+                    if not fut.done():
+                        fut.set_exception(said)
+                if self.transport is not None:
+                    self.transport.close()
                 return
             self.open = True
+            if not self.upgraded.done():
+                self.upgraded.set_result(None)
             pos = end + 4
         size = len(buf)
         while size - pos >= 2:
@@ -147,6 +185,13 @@ class Client(asyncio.Protocol):
 
     def message(self, payload: bytes, now: float) -> None:
         msg = loads(payload)
+        if msg.get("type") == "batch":  # what one commit said (hello ``batch``)
+            for one in msg["messages"]:
+                self.one(one, now)
+        else:
+            self.one(msg, now)
+
+    def one(self, msg: dict[str, Any], now: float) -> None:
         kind = msg.get("type")
         if kind == "update":
             self.log.updates.append((msg["table"], msg["seq"], self.watcher, now))
@@ -158,27 +203,40 @@ class Client(asyncio.Protocol):
         elif kind == "error":
             self.log.errors += 1
             if not self.log.error_sample:
-                self.log.error_sample = payload.decode()[:300]
+                self.log.error_sample = str(msg)[:300]
 
 
 async def _connect(host: str, port: int, log: Log, table: int, watcher: int,
-                   hello: dict[str, Any], sem: asyncio.Semaphore) -> Client:
+                   hello: dict[str, Any], sem: asyncio.Semaphore,
+                   source: str | None = None) -> Client:
+    """One connection through its welcome, from ``source`` (a loopback
+    address) when given: ``CONNECT_ATTEMPTS`` tries within
+    ``CONNECT_DEADLINE_S``, then the last error is raised."""
     async with sem:
         loop = asyncio.get_running_loop()
-        for attempt in range(5):
-            try:
-                _, client = await loop.create_connection(
-                    lambda: Client(host, port, log, table, watcher), host, port)
+        deadline = time.monotonic() + CONNECT_DEADLINE_S
+        local = (source, 0) if source else None
+        last: BaseException | None = None
+        for attempt in range(CONNECT_ATTEMPTS):
+            left = deadline - time.monotonic()
+            if left <= 0:
                 break
-            except OSError:
-                if attempt == 4:
-                    raise
-                await asyncio.sleep(0.2 * (attempt + 1))
-        while not client.open:
-            await asyncio.sleep(0.001)
-        client.send(dumps(hello))
-        await asyncio.wait_for(client.welcomed, 60)
-        return client
+            client: Client | None = None
+            try:
+                _, client = await asyncio.wait_for(loop.create_connection(
+                    lambda: Client(host, port, log, table, watcher), host, port,
+                    local_addr=local), left)
+                await asyncio.wait_for(client.upgraded, max(0.01, deadline - time.monotonic()))
+                client.send(dumps(hello))
+                await asyncio.wait_for(client.welcomed, max(0.01, deadline - time.monotonic()))
+                return client
+            except (TimeoutError, OSError) as exc:
+                last = exc
+                if client is not None and client.transport is not None:
+                    client.transport.close()
+                await asyncio.sleep(min(0.2 * (attempt + 1), max(0.0, deadline - time.monotonic())))
+        raise ConnectionError(f"table {table} watcher {watcher} from {source or host}: "
+                              f"no welcome after {CONNECT_ATTEMPTS} tries: {last!r}")
 
 
 async def _lag_probe(log: Log, until: float) -> None:
@@ -196,7 +254,12 @@ def run_worker(spec: dict[str, Any], conn: Any) -> None:
         import uvloop
 
         uvloop.install()
-    log = asyncio.run(_worker(spec, conn))
+    try:
+        log = asyncio.run(_worker(spec, conn))
+    except Exception as exc:  # the parent raises it rather than waiting for ever
+        conn.send(WorkerFailed(f"{spec['role']} worker: {exc}"))
+        conn.close()
+        return
     conn.send(log)
     conn.close()
 
@@ -212,7 +275,8 @@ async def _worker(spec: dict[str, Any], conn: Any) -> Log:
         pairs: list[tuple[int, Client, Client]] = []
     else:
         made = await asyncio.gather(*(
-            _connect(host, port, log, tid, w, hello, sem)
+            _connect(host, port, log, tid, w, hello, sem,
+                     source_address(spec["index_of"][str(tid)]))
             for tid, hello in tables for w in (0, 1)))
         pairs = [(tid, made[2 * i], made[2 * i + 1]) for i, (tid, _) in enumerate(tables)]
         clients = list(made)

@@ -20,9 +20,31 @@ its presses went out against their schedule, so a row can say whether the
 generator or the server was the bottleneck.  ``--profile DIR`` records py-spy
 profiles of the server and of every worker over the measured window.
 
+The tables' devices connect from their own loopback source addresses
+(``127.1.x.y``, one per table): the server as shipped limits how many
+WebSocket connections one address may open (``bgclock/server/_guard.py``), as
+a room's phones each have their own address.
+
+``--db postgresql://HOST/DB`` runs bgclock on PostgreSQL (a fresh schema per
+run, dropped afterwards) instead of a SQLite file; the database's own CPU (the
+postgres backend processes serving this server, read from ``/proc``) is then
+counted beside the server's.
+
+bgclock's clients say hello with ``batch`` (as the pages do): what one commit
+sends a connection comes as one frame (a press's update and ack; a
+dashboard's updates).  The bare server sends a frame per message, as bgclock
+did before; ``--no-batch`` measures bgclock that way too.
+
+Each row prints p50/p99/max, the server's CPU per press (and the database's),
+the server's RSS, the machine's load average, and the ratios against the bare
+server's row of the same run (CPU per press, counting the database, and p99).
+The machine may be shared: CPU per press and the ratios are the figures that
+move least with other load.
+
 Run: ``python bench/load.py`` (100, 500 and 2,000 tables) or
-``python bench/load.py --tables 100 --duration 5``.  Prints a Markdown table.
-Never a timed test.
+``python bench/load.py --tables 100 --duration 5`` or
+``python bench/load.py --tables 500 --db postgresql://127.0.0.1:5432/test``.
+Prints a Markdown table.  Never a timed test.
 """
 
 from __future__ import annotations
@@ -45,13 +67,31 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._loadgen import run_worker  # noqa: E402
+from bench._loadgen import WorkerFailed, run_worker  # noqa: E402
 
 KEY = "bench-director-secret"
 ROOT = Path(__file__).resolve().parent.parent
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 #: How long after the measured window the watchers' updates are still awaited.
 DRAIN_S = 3.0
+
+
+#: Seconds a worker may take to answer the parent (connecting 4,000 sockets included).
+WORKER_DEADLINE_S = 120.0
+
+
+async def receive(pipe: Any) -> Any:
+    """A worker's next message; raises if it failed, died or took too long."""
+    loop = asyncio.get_running_loop()
+    if not await loop.run_in_executor(None, pipe.poll, WORKER_DEADLINE_S):
+        raise RuntimeError(f"a load worker said nothing for {WORKER_DEADLINE_S:.0f} s")
+    try:
+        msg = pipe.recv()
+    except EOFError:
+        raise RuntimeError("a load worker died") from None
+    if isinstance(msg, WorkerFailed):
+        raise RuntimeError(msg.reason)
+    return msg
 
 
 def free_port() -> int:
@@ -65,13 +105,65 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
-async def start_server(kind: str, port: int, workdir: Path) -> subprocess.Popen[bytes]:
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def app_name(port: int) -> str:
+    return f"bgclock_bench_{port}"
+
+
+def pg_url(db: str, port: int) -> str:
+    """The server's database URL, naming its connections so that their
+    backends can be found in ``pg_stat_activity``."""
+    return f"{db}{'&' if '?' in db else '?'}application_name={app_name(port)}"
+
+
+async def db_cpu(db: str | None, port: int) -> dict[int, float]:
+    """CPU seconds of each PostgreSQL backend serving the server on ``port``
+    (empty on SQLite: the database runs inside the server's process)."""
+    if db is None:
+        return {}
+    import asyncpg  # type: ignore[import-untyped]
+
+    conn = await asyncpg.connect(db)
+    try:
+        pids = [r[0] for r in await conn.fetch(
+            "SELECT pid FROM pg_stat_activity WHERE application_name = $1", app_name(port))]
+    finally:
+        await conn.close()
+    out = {}
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            out[pid] = cpu_seconds(pid)
+    return out
+
+
+async def drop_schema(db: str, port: int) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(db)
+    try:
+        await conn.execute(f"DROP SCHEMA IF EXISTS bench_{port} CASCADE")
+    finally:
+        await conn.close()
+
+
+async def start_server(kind: str, port: int, workdir: Path,
+                       db: str | None = None) -> subprocess.Popen[bytes]:
     if kind == "bgclock":
+        where = ([pg_url(db, port), "--db-schema", f"bench_{port}"] if db
+                 else [str(workdir / f"bench-{port}.db")])
         cmd = [sys.executable, "-m", "bgclock.cli", "serve", "--port", str(port), "--db",
-               str(workdir / f"bench-{port}.db"), "--director-password", KEY, "--no-qr"]
+               *where, "--director-password", KEY, "--no-qr"]
     else:
         cmd = [sys.executable, str(ROOT / "bench" / "bare_server.py"), "--port", str(port)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = os.environ.get("BGCLOCK_BENCH_SERVER_LOG")  # the server's stderr, to debug a run
+    err: Any = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err)
     for _ in range(400):
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.1):
             return proc
@@ -149,16 +241,19 @@ def join(logs: list[Any], measure_from: float, measure_to: float,
 
 
 async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Path,
-                  device_procs: int, profile: Path | None) -> dict[str, Any]:
+                  device_procs: int, profile: Path | None,
+                  db: str | None = None, batch: bool = True) -> dict[str, Any]:
     port = free_port()
-    proc = await start_server(kind, port, workdir)
+    db = db if kind == "bgclock" else None
+    proc = await start_server(kind, port, workdir, db)
     ctx = multiprocessing.get_context("spawn")
     workers: list[tuple[Any, Any]] = []
     try:
         if kind == "bgclock":
             tables = await create_tables(port, n)
-            hellos = [(tid, {"type": "hello", "token": tok}) for tid, tok in tables]
-            director_hello: dict[str, Any] = {"type": "hello", "key": KEY}
+            extra = {"batch": True} if batch else {}
+            hellos = [(tid, {"type": "hello", "token": tok, **extra}) for tid, tok in tables]
+            director_hello: dict[str, Any] = {"type": "hello", "key": KEY, **extra}
         else:
             hellos = [(i + 1, {"type": "hello", "table": i + 1}) for i in range(n)]
             director_hello = {"type": "hello", "director": True}
@@ -168,21 +263,21 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
                   "director_hello": director_hello, "index_of": index_of}]
         specs += [{"role": "devices", "port": port, "tables": share, "total_tables": n,
                    "index_of": index_of} for share in shares if share]
-        loop = asyncio.get_running_loop()
         for spec in specs:  # the dashboard first: it then sees every table's setup
             here, there = ctx.Pipe()
             p = ctx.Process(target=run_worker, args=(spec, there), daemon=True)
             p.start()
+            there.close()  # the worker's end: a dead worker then reads as EOF here
             workers.append((p, here))
             if spec["role"] == "dashboard":
-                await loop.run_in_executor(None, here.recv)
+                await receive(here)
         for _, pipe in workers[1:]:
-            await loop.run_in_executor(None, pipe.recv)  # connected
+            await receive(pipe)  # connected
         if kind == "bgclock":  # every clock starts: A is on turn
             for _, pipe in workers:
                 pipe.send("roll")
             for _, pipe in workers:
-                await loop.run_in_executor(None, pipe.recv)
+                await receive(pipe)
             await asyncio.sleep(n / 2000)
         t0 = time.monotonic() + 0.5
         measure_from = t0 + warmup
@@ -193,7 +288,7 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
             pipe.send(plan)
         await asyncio.sleep(max(0.0, measure_from - time.monotonic()))
         load0 = os.getloadavg()[0]
-        cpu0, busy0 = cpu_seconds(proc.pid), machine_busy()
+        cpu0, busy0, dbs0 = cpu_seconds(proc.pid), machine_busy(), await db_cpu(db, port)
         profilers = []
         if profile is not None:
             profile.mkdir(parents=True, exist_ok=True)
@@ -205,17 +300,24 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
                      "--nonblocking", "-f", "raw", "-o", str(out)],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         await asyncio.sleep(max(0.0, measure_to - time.monotonic()))
-        cpu1, busy1 = cpu_seconds(proc.pid), machine_busy()
+        cpu1, busy1, dbs1 = cpu_seconds(proc.pid), machine_busy(), await db_cpu(db, port)
         load1 = os.getloadavg()[0]
-        logs = [await loop.run_in_executor(None, pipe.recv) for _, pipe in workers]
+        rss = rss_mb(proc.pid)
+        logs = [await receive(pipe) for _, pipe in workers]
         for pr in profilers:
             pr.wait()
         row = {"server": kind, "tables": n, "connections": 2 * n + 1, **join(
             logs, measure_from, measure_to, n)}
         row["server_cpu"] = 100 * (cpu1 - cpu0) / duration
+        row["db_cpu"] = 100 * sum(dbs1[p] - dbs0.get(p, 0.0) for p in dbs1) / duration
+        row["store"] = "postgresql" if db else ("sqlite" if kind == "bgclock" else "-")
+        presses = max(1, row["presses"])
+        row["cpu_press_ms"] = 1000 * (cpu1 - cpu0) / presses
+        row["db_press_ms"] = row["db_cpu"] * duration * 10 / presses
+        row["rss_mb"] = rss
         row["client_cpu"] = 100 * sum(log.cpu[1] - log.cpu[0] for log in logs) / duration
         row["worker_cpu"] = [round(100 * (log.cpu[1] - log.cpu[0]) / duration) for log in logs]
-        row["load"] = max(load0, load1)
+        row["load"] = max(load0, load1, os.getloadavg()[0])
         if profile is not None:  # each press: seconds into the window, latency ms
             (profile / f"{kind}-{n}-latencies.csv").write_text("".join(
                 f"{sent - measure_from:.4f},{1000 * lat:.2f}\n" for sent, lat in row["series"]))
@@ -235,6 +337,8 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        if db:
+            await drop_schema(db, port)
 
 
 async def main_async(args: argparse.Namespace) -> None:
@@ -243,29 +347,56 @@ async def main_async(args: argparse.Namespace) -> None:
         for n in args.tables:
             for kind in args.servers:
                 row = await measure(kind, n, args.duration, args.warmup, Path(tmp),
-                                    args.device_procs, args.profile)
+                                    args.device_procs, args.profile, args.db,
+                                    not args.no_batch)
                 rows.append(row)
-                print(f"# {kind} {n} tables: p50 {row['p50']:.1f} ms, p99 {row['p99']:.1f} ms, "
-                      f"max {row['max']:.1f} ms, server CPU {row['server_cpu']:.0f}%, "
+                print(f"# {kind} ({row['store']}) {n} tables: p50 {row['p50']:.1f} ms, "
+                      f"p99 {row['p99']:.1f} ms, max {row['max']:.1f} ms, "
+                      f"server CPU {row['server_cpu']:.0f}% "
+                      f"({row['cpu_press_ms']:.3f} ms a press), "
+                      f"database CPU {row['db_cpu']:.0f}% ({row['db_press_ms']:.3f} ms a press), "
+                      f"RSS {row['rss_mb']:.0f} MB, "
                       f"generator CPU {row['client_cpu']:.0f}% {row['worker_cpu']}, "
                       f"generator lag p99 {row['lag_p99']:.1f} ms (max {row['lag_max']:.1f}), "
                       f"other CPU {row['other_cpu']:.0f}%, load {row['load']:.2f}"
                       + (f", errors: {row['error_sample']}" if row["errors"] else ""),
                       file=sys.stderr, flush=True)
-    print("| server | tables | presses measured | p50 ms | p99 ms | max ms "
-          "| server CPU | generator CPU | generator loop lag p99 / max ms "
-          "| late sends p99 ms | other CPU | load avg | p99 / bare p99 |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print(table(rows))
+
+
+def table(rows: list[dict[str, Any]]) -> str:
+    """The Markdown table of a run's rows, with the ratios against the bare
+    server's row of the same table count."""
+    out = ["| server | store | tables | presses measured | p50 ms | p99 ms | max ms "
+           "| server CPU | server ms/press | db ms/press | RSS MB "
+           "| generator CPU | generator lag p99 / max ms | late sends p99 ms "
+           "| other CPU | load avg | CPU/press ÷ bare | (server+db)/press ÷ bare "
+           "| p99 ÷ bare |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     bare = {r["tables"]: r for r in rows if r["server"] == "bare"}
     for r in rows:
         floor = bare.get(r["tables"])
-        ratio = f"{r['p99'] / floor['p99']:.2f}" if floor else "-"
+        if r["unanswered"] > 0.01 * max(1, r["presses"]):
+            # behind: it handled fewer presses than were sent, so its CPU per
+            # press sent is not its cost per press
+            cpu_ratio = all_ratio = "behind"
+            p99_ratio = f"{r['p99'] / floor['p99']:.2f}" if floor else "-"
+        elif floor:
+            cpu_ratio = f"{r['cpu_press_ms'] / floor['cpu_press_ms']:.2f}"
+            all_ratio = f"{(r['cpu_press_ms'] + r['db_press_ms']) / floor['cpu_press_ms']:.2f}"
+            p99_ratio = f"{r['p99'] / floor['p99']:.2f}"
+        else:
+            cpu_ratio = all_ratio = p99_ratio = "-"
         note = f" ({r['unanswered']} unanswered, {r['errors']} errors)" if (
             r["unanswered"] or r["errors"]) else ""
-        print(f"| {r['server']} | {r['tables']} | {r['presses']}{note} "
-              f"| {r['p50']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | {r['server_cpu']:.0f}% "
-              f"| {r['client_cpu']:.0f}% | {r['lag_p99']:.1f} / {r['lag_max']:.1f} "
-              f"| {r['send_late_p99']:.1f} | {r['other_cpu']:.0f}% | {r['load']:.2f} | {ratio} |")
+        out.append(
+            f"| {r['server']} | {r['store']} | {r['tables']} | {r['presses']}{note} "
+            f"| {r['p50']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | {r['server_cpu']:.0f}% "
+            f"| {r['cpu_press_ms']:.3f} | {r['db_press_ms']:.3f} | {r['rss_mb']:.0f} "
+            f"| {r['client_cpu']:.0f}% | {r['lag_p99']:.1f} / {r['lag_max']:.1f} "
+            f"| {r['send_late_p99']:.1f} | {r['other_cpu']:.0f}% | {r['load']:.2f} "
+            f"| {cpu_ratio} | {all_ratio} | {p99_ratio} |")
+    return "\n".join(out)
 
 
 def main() -> None:
@@ -282,10 +413,18 @@ def main() -> None:
     parser.add_argument("--device-procs", type=int, default=1,
                         help="worker processes for the table devices (default 1; "
                              "the dashboard has its own)")
+    parser.add_argument("--db", default=None,
+                        help="run bgclock on this PostgreSQL database (postgresql://...; "
+                             "a fresh schema per run) instead of a SQLite file")
+    parser.add_argument("--no-batch", action="store_true",
+                        help="bgclock's clients do not ask for batch frames (a frame per "
+                             "message, as the bare server sends)")
     parser.add_argument("--profile", type=Path, default=None,
                         help="record py-spy profiles of the measured window, and every "
                              "press's latency, into this folder")
     args = parser.parse_args()
+    if args.db is not None and not args.db.startswith(("postgresql://", "postgres://")):
+        parser.error("--db: a postgresql://... URL (SQLite is the default)")
     asyncio.run(main_async(args))
 
 

@@ -160,7 +160,7 @@ class Match:
         "settings", "now", "phase", "stopped_reason", "on_turn", "_since", "_clocks",
         "score", "cube_value", "cube_owner", "doubler", "game", "game_on", "late",
         "crawford_now", "crawford_pending", "crawford_done", "cube_frozen", "freeze_next",
-        "winner", "offer", "dispute", "break_from", "break_info", "_handlers",
+        "winner", "offer", "dispute", "break_from", "break_info",
     )
 
     def __init__(self, settings: ClockSettings, *, crawford: bool = False) -> None:
@@ -191,7 +191,6 @@ class Match:
         self.dispute: str | None = None  # "offer" or "time_expired"
         self.break_from = SETUP
         self.break_info: dict[str, object] | None = None
-        self._bind_handlers()
 
     @classmethod
     def new(
@@ -245,13 +244,13 @@ class Match:
 
     def apply(self, event: Event) -> None:
         """Apply one event; raise ``ClockError`` (and change nothing) if refused."""
-        handler = self._handlers.get(type(event))
+        handler = _HANDLERS.get(type(event))
         if handler is None:
             raise InvalidCommand(f"not an event: {event!r}")
         self.advance(event.at_ms)
         if self.phase not in PHASE_RULES[event.kind]:
             raise self._phase_refusal(event)
-        handler(event)
+        handler(self, event)
         # An event can leave a running clock at 0 (a Bronstein period started
         # on an empty reserve, or an adjust): it expires at this very instant.
         self.advance(event.at_ms)
@@ -294,23 +293,11 @@ class Match:
         """An independent copy of this match (the state, not a log)."""
         other = Match.__new__(Match)
         for name in Match.__slots__:
-            if name != "_handlers":
-                setattr(other, name, getattr(self, name))
+            setattr(other, name, getattr(self, name))
         other._clocks = (self._clocks[0].copy(), self._clocks[1].copy())
         other.score = list(self.score)
         other.break_info = dict(self.break_info) if self.break_info else None
-        other._bind_handlers()
         return other
-
-    def _bind_handlers(self) -> None:
-        self._handlers: dict[type[Event], Callable[[Any], None]] = {
-            OpeningRoll: self._opening_roll, Start: self._start, LateStart: self._late_start,
-            Hit: self._hit, Double: self._double, Take: self._take, Pass: self._pass,
-            Stop: self._stop, Resume: self._resume, Concede: self._offer, Claim: self._offer,
-            Accept: self._accept, Reject: self._reject, Ruling: self._ruling,
-            GameOver: self._game_over, Break: self._break, Premature: self._premature,
-            Adjust: self._adjust, Penalty: self._penalty,
-        }
 
     # ---------------------------------------------------------- period logic
 
@@ -763,3 +750,14 @@ def replay(
     for event in events:
         match.apply(event)
     return match
+
+
+#: event class -> its handler (one table for the class: a copy binds nothing).
+_HANDLERS: Final[dict[type[Event], Callable[[Match, Any], None]]] = {
+    OpeningRoll: Match._opening_roll, Start: Match._start, LateStart: Match._late_start,
+    Hit: Match._hit, Double: Match._double, Take: Match._take, Pass: Match._pass,
+    Stop: Match._stop, Resume: Match._resume, Concede: Match._offer, Claim: Match._offer,
+    Accept: Match._accept, Reject: Match._reject, Ruling: Match._ruling,
+    GameOver: Match._game_over, Break: Match._break, Premature: Match._premature,
+    Adjust: Match._adjust, Penalty: Match._penalty,
+}

@@ -159,6 +159,9 @@ class Hello(_Message, tag="hello", frozen=True):
     name: DeviceName | None = None
     #: How many queued commands the device resends right after this hello.
     queued: Queued = 0
+    #: The client reads ``batch`` frames: what one commit sends it (a
+    #: press's update and ack, a dashboard's updates) comes as one frame.
+    batch: bool = False
 
 
 class Keep(_Message, tag="keep", frozen=True):

@@ -21,6 +21,7 @@ import msgspec
 import segno
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
 from starlette.responses import (
     HTMLResponse,
@@ -53,7 +54,7 @@ from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_
 from ._bodies import NewTournament, TablePatch, TableSpecBody, spec_fields
 from ._guard import HANDSHAKES, EdgeGuard, install_redaction, served_hosts
 from ._heap import HeapKeeper
-from ._hub import Hub, TableHub, new_match
+from ._hub import FrameBatch, Hub, TableHub, new_match
 from ._lag import DEFAULT_PARAMS, LagParams
 from ._limits import (
     MAX_DEPTH,
@@ -84,6 +85,8 @@ from ._time import ServerClock, WallClock
 log = logging.getLogger("bgclock.server")
 
 WEB_STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+#: HTTP answers at least this long are gzipped for a client that accepts it.
+GZIP_MIN_BYTES = 1024
 #: A connection whose outbox grows past this is too slow to keep.
 MAX_OUTBOX = 10_000
 MAX_BODY = 64 * 1024
@@ -111,9 +114,15 @@ class Connection:
         self._drained.set()
         self.dead = False
         self._task: asyncio.Task[None] | None = None
+        #: The writer's frame batch, for a client that reads ``batch`` frames.
+        self.batch: FrameBatch | None = None
 
     def send(self, text: str) -> None:
         if self.dead:
+            return
+        batch = self.batch
+        if batch is not None and batch.active:
+            batch.hold(self, text)
             return
         if len(self._outbox) >= MAX_OUTBOX:
             log.warning("dropping a connection that does not read its messages")
@@ -605,6 +614,8 @@ async def _session(server: Server, conn: Connection) -> None:
             return
         conn.role = "director"
         conn.limiter = RateLimiter(*server.director_rate)
+        if hello.batch:
+            conn.batch = hub.writer.frames
         tables = sorted(t.id for t in hub.tables.values() if not t.closed)
         conn.send_json({"type": "welcome", "v": VERSION, "role": "director", "tables": tables,
                         "server_ms": server.clock.now_ms()})
@@ -620,6 +631,8 @@ async def _session(server: Server, conn: Connection) -> None:
             return
         conn.role = "table"
         conn.table_id = table_id = opened
+        if hello.batch:
+            conn.batch = hub.writer.frames
         table = hub.tables[table_id]
         conn.send_json({"type": "welcome", "v": VERSION, "role": "table", "tables": [table_id],
                         "server_ms": server.clock.now_ms(), "started_ms": server.started_ms})
@@ -820,6 +833,9 @@ def create_app(
     hosts = served_hosts(bind_host, public_url, allow_hosts)
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers={StoreError: store_failing},
-                    middleware=[Middleware(EdgeGuard, hosts=hosts, handshakes=handshake_rate)])
+                    middleware=[Middleware(EdgeGuard, hosts=hosts, handshakes=handshake_rate),
+                                # pages, scripts and JSON (room.json: 44 KiB,
+                                # 3 KiB gzipped) to clients that accept gzip
+                                Middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES)])
     app.state.server = server
     return app

@@ -438,18 +438,25 @@ def _run(args: argparse.Namespace) -> int:
         except StoreError as exc:
             await store.close()
             raise StartError(f"cannot read the director's key from {where}: {exc}") from None
-        try:
-            announce(key)
-        except BaseException:  # a closed stdout, Ctrl-C: the server never started
-            await store.close()
-            raise
-        # The app's lifespan finds the store open and takes the same key.
-        await server.serve(sockets=[sock])
-
-    def announce(key: str) -> None:
+        # The links' base is known before the first request; the director's
+        # URL is printed once the server answers (the tables are loaded and
+        # the socket accepts): a URL opened at once must not hang.
         print(f"bgclock serve: store {where}", flush=True)
         base = base_url(args, sys.stdout, sys.stderr)
         app.state.server.public_url = base  # every table link and QR code
+        serving = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
+        while not server.started and not serving.done():
+            await asyncio.sleep(0.01)
+        if server.started:
+            try:
+                announce(base, key)
+            except BaseException:  # a closed stdout, Ctrl-C: stop serving
+                server.should_exit = True
+                await serving
+                raise
+        await serving
+
+    def announce(base: str, key: str) -> None:
         url = director_url(base, key)
         if args.rotate_director_key:
             print("A new director's key: dashboards opened with the old one must use this URL.")

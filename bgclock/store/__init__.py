@@ -26,8 +26,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
+import orjson
 
 from ._register import MAX_REGISTER, RegisterEntry, RegisterLine, RegisterStore
+
+
+def canonical_json(obj: Any) -> str:
+    """The stored form of an event's or a note's body: compact, keys sorted,
+    ASCII (``json.dumps(obj, separators=(",", ":"), sort_keys=True)``).
+
+    orjson writes the same bytes for what a body holds (strings, integers,
+    booleans, null, lists and objects: the protocol has no floats) about 20
+    times faster; a body it writes otherwise (non-ASCII text, which the
+    standard library escapes, or an integer past 64 bits) is written by the
+    standard library, so the stored bytes never change.  (The standard
+    library escapes everything outside space..tilde: DEL too.)"""
+    try:
+        out = orjson.dumps(obj, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # orjson.JSONEncodeError: an integer past 64 bits
+        out = b"\x80"
+    if out.isascii() and b"\x7f" not in out:
+        return out.decode()
+    return json.dumps(obj, separators=(",", ":"), sort_keys=True)
 
 
 class StoreError(RuntimeError):
@@ -200,7 +220,7 @@ class StoredEvent:
     received_ms: int
 
     def body(self) -> str:
-        return json.dumps(self.event, separators=(",", ":"), sort_keys=True)
+        return canonical_json(self.event)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -225,7 +245,7 @@ class StoredNote:
     received_ms: int
 
     def body(self) -> str:
-        return json.dumps(self.note, separators=(",", ":"), sort_keys=True)
+        return canonical_json(self.note)
 
     def to_dict(self) -> dict[str, Any]:
         return {"n": self.n, "seq": self.seq, "at_ms": self.at_ms, **self.note,

@@ -74,6 +74,28 @@ _TABLE_COLS = (
 )
 _EVENT_COLS = "table_id, seq, idem_key, at_ms, body, source, lag_credit_ms, received_ms"
 _NOTE_COLS = "table_id, n, seq, idem_key, at_ms, body, source, received_ms"
+_BULK_EVENTS = (
+    f"INSERT INTO clock_events ({_EVENT_COLS}) SELECT * FROM unnest("
+    "$1::bigint[], $2::integer[], $3::text[], $4::bigint[], $5::text[], $6::text[], "
+    "$7::integer[], $8::bigint[])"
+)
+_BULK_NOTES = (
+    f"INSERT INTO clock_notes ({_NOTE_COLS}) SELECT * FROM unnest("
+    "$1::bigint[], $2::integer[], $3::integer[], $4::text[], $5::bigint[], $6::text[], "
+    "$7::text[], $8::bigint[])"
+)
+_BULK_CHECKPOINTS = (
+    "UPDATE clock_tables AS t SET checkpoint_ms = c.ms "
+    "FROM unnest($1::bigint[], $2::bigint[]) AS c(id, ms) "
+    "WHERE t.id = c.id AND (t.checkpoint_ms IS NULL OR t.checkpoint_ms < c.ms)"
+)
+
+
+def _columns(rows: list[tuple[Any, ...]], width: int) -> list[list[Any]]:
+    """Rows as ``width`` column lists (the arrays ``unnest`` takes)."""
+    return [list(col) for col in zip(*rows, strict=True)] if rows else [[] for _ in range(width)]
+
+
 #: A lock number for migrations, so two servers starting at once do not race.
 _MIGRATION_LOCK = 0x6267636C
 #: How often the watchdog asks the claim's connection whether it is alive (s).
@@ -595,23 +617,20 @@ class PostgresStore(PostgresRegister, Store):
                      notes: Sequence[StoredNote] = ()) -> None:
         async def write(c: Any) -> None:
             async with c.transaction():
+                # One statement per kind of row, whatever the batch's size
+                # (columns as arrays through unnest), not a round of
+                # statements per row.
                 if events:
-                    await c.executemany(
-                        f"INSERT INTO clock_events ({_EVENT_COLS}) "
-                        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                    await c.execute(_BULK_EVENTS, *_columns(
                         [(e.table_id, e.seq, e.idem_key, e.at_ms, e.body(), e.source,
-                          e.lag_credit_ms, e.received_ms) for e in events])
+                          e.lag_credit_ms, e.received_ms) for e in events], 8))
                 if notes:
-                    await c.executemany(
-                        f"INSERT INTO clock_notes ({_NOTE_COLS}) "
-                        "VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                    await c.execute(_BULK_NOTES, *_columns(
                         [(x.table_id, x.n, x.seq, x.idem_key, x.at_ms, x.body(), x.source,
-                          x.received_ms) for x in notes])
+                          x.received_ms) for x in notes], 8))
                 if checkpoints:
-                    await c.executemany(
-                        "UPDATE clock_tables SET checkpoint_ms = $1 WHERE id = $2 "
-                        "AND (checkpoint_ms IS NULL OR checkpoint_ms < $1)",
-                        [(ms, tid) for tid, ms in checkpoints.items()])
+                    await c.execute(_BULK_CHECKPOINTS, list(checkpoints),
+                                    list(checkpoints.values()))
 
         writes = Doubt()
         writes.add(events=events, notes=notes)

@@ -35,6 +35,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+import orjson
+
 from . import (
     DEFAULT_DEADLINE_S,
     SETTLE_SQL,
@@ -115,6 +117,16 @@ def _read_pid(fd: int) -> str:
 
 #: ``->>`` and ``UPDATE ... FROM``: SQLite 3.38 (older libraries run one statement per row).
 BULK_SQLITE = sqlite3.sqlite_version_info >= (3, 38, 0)
+
+
+def _rows_json(rows: list[Any]) -> str:
+    """Rows as one JSON array for ``json_each`` (which reads the values back
+    whatever their escapes): orjson, or the standard library for what orjson
+    refuses (a lone surrogate, an integer past 64 bits)."""
+    try:
+        return orjson.dumps(rows).decode()
+    except TypeError:
+        return json.dumps(rows, separators=(",", ":"))
 
 
 def _table(row: tuple[Any, ...]) -> TableRow:
@@ -498,9 +510,9 @@ class SqliteStore(SqliteRegister, Store):
         if bulk:
             # Built here, on the event loop, in one go: the worker thread then
             # runs a fixed handful of statements whatever the batch's size.
-            events_json = json.dumps(event_rows, separators=(",", ":"))
-            notes_json = json.dumps(note_rows, separators=(",", ":"))
-            checkpoints_json = json.dumps(list(checkpoints.items()), separators=(",", ":"))
+            events_json = _rows_json(event_rows)
+            notes_json = _rows_json(note_rows)
+            checkpoints_json = _rows_json(list(checkpoints.items()))
 
         def write(db: sqlite3.Connection) -> None:
             db.execute("BEGIN IMMEDIATE")

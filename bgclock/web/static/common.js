@@ -264,6 +264,7 @@
       ws.onopen = () => {
         if (this.ws !== ws) return;
         const hello = this.hello();
+        hello.batch = true;   // one frame per commit (protocol: "Batch frames")
         if (this.device) {
           hello.device = this.device;
           // held commands (restored after a reload, sent once the match is known) count too
@@ -309,6 +310,10 @@
       this.retry();
     }
     handle(msg) {
+      if (msg.type === "batch") {   // what one commit said, in order
+        for (const m of msg.messages || []) this.handle(m);
+        return;
+      }
       if (msg.type === "welcome") {
         this.ready = true;
         this.backoff = BACKOFF_FIRST_MS;

@@ -1,0 +1,213 @@
+"""Start-up time and memory of ``bgclock serve`` for a long evening.
+
+Builds an evening in a temporary store: ``--tables`` tables (300) each with a
+log of ``--events`` events (2,000: an opening roll, then alternate hits a
+second apart, the clocks left running), and a tournament of ``--players``
+registered and checked-in players (256).  Then starts ``bgclock serve`` on it
+and measures, from the moment the process is started:
+
+- ``url``: when the director's URL is printed;
+- ``answers``: when ``GET /api/tables/N`` first answers;
+- ``press``: when a first command is accepted (the director resumes a table
+  the restart stopped: an ``ack`` after its commit);
+
+and the server's RSS then.  Prints one Markdown row per run with the machine's
+load average.  Never a timed test.
+
+    python bench/startup.py [--tables 300] [--events 2000] [--players 256] [--runs 2]
+    python bench/startup.py --db postgresql://127.0.0.1:5432/test
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from bench.load import free_port, rss_mb  # noqa: E402
+from bgclock.store import StoredEvent, TableSpec, open_store  # noqa: E402
+
+KEY = "startup-director-secret"
+SPEC = TableSpec(rules="usbgf-2013-delay", length=25, players=("Ann", "Bob"))
+
+
+async def build(db: str, schema: str | None, tables: int, events: int) -> int:
+    """The evening's tables and logs, written straight into the store; the
+    tournament's id."""
+    store = open_store(db, schema=schema)
+    await store.open()
+    try:
+        now = int(time.time() * 1000)
+        t = await store.create_tournament("evening", now)
+        batch: list[StoredEvent] = []
+        for _ in range(tables):
+            row = await store.create_table(t.id, SPEC, now - events * 1000 - 60_000)
+            batch.append(StoredEvent(
+                table_id=row.id, seq=1, idem_key="o", at_ms=1000,
+                event={"do": "opening_roll", "at_ms": 1000, "dice": [6, 1], "v": 1},
+                source="table", lag_credit_ms=0, received_ms=now))
+            for seq in range(2, events + 1):
+                batch.append(StoredEvent(
+                    table_id=row.id, seq=seq, idem_key=f"h{seq}", at_ms=seq * 1000,
+                    event={"do": "hit", "at_ms": seq * 1000, "side": "AB"[seq % 2], "v": 1},
+                    source="table", lag_credit_ms=0, received_ms=now))
+            if len(batch) >= 20_000:
+                await store.commit(batch, {})
+                batch = []
+        if batch:
+            await store.commit(batch, {})
+        return t.id
+    finally:
+        await store.close()
+
+
+def serve_args(db: str, schema: str | None, port: int) -> list[str]:
+    return [sys.executable, "-m", "bgclock.cli", "serve", "--port", str(port), "--db", db,
+            *(["--db-schema", schema] if schema else []), "--director-password", KEY,
+            "--no-qr"]
+
+
+async def register(port: int, tournament: int, players: int) -> None:
+    """The tournament's players, registered and checked in (through the API)."""
+    headers = {"Authorization": f"Bearer {KEY}"}
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", headers=headers,
+                                 timeout=60) as http:
+        csv = "".join(f"Player {i:03d},\n" for i in range(players))
+        r = await http.post(f"/api/tournaments/{tournament}/players.csv", content=csv,
+                            headers={"Content-Type": "text/csv"})
+        r.raise_for_status()
+        state = (await http.get(f"/api/tournaments/{tournament}/state")).json()
+        for p in state["players"]:
+            (await http.post(f"/api/tournaments/{tournament}/players/{p['id']}/check-in",
+                             json={})).raise_for_status()
+
+
+async def wait_answer(port: int, deadline: float) -> None:
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=5) as http:
+        while time.monotonic() < deadline:
+            with contextlib.suppress(httpx.HTTPError):
+                r = await http.get("/api/tables/1",
+                                   headers={"Authorization": f"Bearer {KEY}"})
+                if r.status_code == 200:
+                    return
+            await asyncio.sleep(0.02)
+    raise RuntimeError("the server never answered")
+
+
+async def first_press(port: int) -> None:
+    async with websockets.connect(f"ws://127.0.0.1:{port}/ws", max_size=2**24) as ws:
+        await ws.send(json.dumps({"type": "hello", "key": KEY}))
+        await ws.send(json.dumps({"type": "cmd", "id": "first", "table": 1, "do": "resume"}))
+        while True:
+            msg = json.loads(await asyncio.wait_for(ws.recv(), 60))
+            if msg.get("id") == "first":
+                if msg["type"] != "ack":
+                    raise RuntimeError(f"the first command was refused: {msg}")
+                return
+
+
+async def one_run(db: str, schema: str | None) -> dict[str, float]:
+    port = free_port()
+    load = os.getloadavg()[0]
+    t0 = time.monotonic()
+    proc = subprocess.Popen(serve_args(db, schema, port), stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    try:
+        assert proc.stdout is not None
+        loop = asyncio.get_running_loop()
+        url_at: list[float] = []
+
+        def read_url() -> None:
+            assert proc.stdout is not None
+            for line in proc.stdout:
+                if line.startswith("Director: "):
+                    url_at.append(time.monotonic())
+                    return
+
+        reader = loop.run_in_executor(None, read_url)
+        await wait_answer(port, t0 + 300)
+        answers = time.monotonic()
+        await first_press(port)
+        press = time.monotonic()
+        rss = rss_mb(proc.pid)
+        await asyncio.wait_for(reader, 60)
+        return {"url": url_at[0] - t0, "answers": answers - t0, "press": press - t0,
+                "rss": rss, "load": max(load, os.getloadavg()[0])}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.db:
+            db, schema = args.db, f"bench_startup_{secrets.token_hex(4)}"
+        else:
+            db, schema = str(Path(tmp) / "evening.db"), None
+        try:
+            started = time.monotonic()
+            tournament = await build(db, schema, args.tables, args.events)
+            if args.players:  # registered through a first run of the server
+                port = free_port()
+                proc = subprocess.Popen(serve_args(db, schema, port),
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                try:
+                    await wait_answer(port, time.monotonic() + 300)
+                    await register(port, tournament, args.players)
+                finally:
+                    proc.terminate()
+                    proc.wait(30)
+            print(f"# built {args.tables} tables x {args.events} events and "
+                  f"{args.players} players in {time.monotonic() - started:.1f} s",
+                  file=sys.stderr)
+            print("| store | tables x events | players | URL printed s | first answer s "
+                  "| first accepted command s | RSS MB | load avg |")
+            print("|---|---|---|---|---|---|---|---|")
+            for _ in range(args.runs):
+                r = await one_run(db, schema)
+                print(f"| {'postgresql' if schema else 'sqlite'} | {args.tables} x {args.events} "
+                      f"| {args.players} | {r['url']:.2f} | {r['answers']:.2f} "
+                      f"| {r['press']:.2f} | {r['rss']:.0f} | {r['load']:.2f} |", flush=True)
+        finally:
+            if schema:
+                import asyncpg  # type: ignore[import-untyped]
+
+                conn = await asyncpg.connect(db)
+                try:
+                    await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+                finally:
+                    await conn.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=300)
+    parser.add_argument("--events", type=int, default=2000)
+    parser.add_argument("--players", type=int, default=256)
+    parser.add_argument("--runs", type=int, default=2)
+    parser.add_argument("--db", default=None, help="a postgresql://... URL (default: SQLite)")
+    args = parser.parse_args()
+    if args.tables < 1 or args.events < 1 or not 0 <= args.players <= 2048 or args.runs < 1:
+        parser.error("--tables, --events and --runs at least 1; --players 0..2048")
+    asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    main()
