@@ -60,8 +60,21 @@ import { setClockPlan, previewText } from "./setclock.js";
   }
   function mergeInfo(info) {
     const row = app.tables[info.id] || (app.tables[info.id] = { info: info, state: null, seq: null, recvAt: 0 });
-    // an HTTP answer can arrive after a newer `table` message: the newest info wins
-    const stale = row.info && row.info.seq > info.seq;
+    // A table's match line is its `created_ms` (`next match` starts a new one,
+    // its seq from 0): info of an older line is dropped, info of a newer line
+    // replaces the row whole (players, event, state, calls), and within one
+    // line an HTTP answer older than a `table` message (a lower seq) is dropped.
+    const line = row.info && row.info.created_ms, given = info.created_ms;
+    if (line != null && given != null && given < line) return;
+    if (line != null && given != null && given > line) {
+      row.info = Object.assign({}, info);
+      row.state = null;
+      row.seq = null;
+      delete app.summons[info.id];
+      for (const k of Array.from(app.handled)) if (k.startsWith(info.id + ":")) app.handled.delete(k);
+      for (const k of Array.from(app.alertSince.keys())) if (k.startsWith(info.id + ":")) app.alertSince.delete(k);
+    }
+    const stale = row.info && row.info.created_ms === given && row.info.seq > info.seq;
     if (!stale) row.info = Object.assign({}, row.info, info);
     if (info.url) row.url = info.url;
     if (info.token) row.token = info.token;
