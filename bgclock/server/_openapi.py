@@ -258,7 +258,9 @@ def _tournament_paths() -> dict[str, Any]:
         f"{base}/players/{{player_id}}/withdraw": {"post": _op(
             "withdraw a player (after the draw: loses the matches they face)", ok,
             params=["tournament_id", "player_id"])},
-        f"{base}/draw": {"post": _op("make the draw of the Main (the seed is returned)", ok,
+        f"{base}/draw": {"post": _op(
+            "make the draw of the Main (no seed typed: the server draws one; it is "
+            "returned and logged)", ok,
                                      params=tid, body=_ref("DrawBody"))},
         f"{base}/late/arrive": {"post": _op("a late arrival takes the next late slot", ok,
                                             params=tid,

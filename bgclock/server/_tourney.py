@@ -44,6 +44,7 @@ import csv
 import hmac
 import io
 import logging
+import secrets
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -54,7 +55,12 @@ from starlette.responses import JSONResponse, Response
 from bgclock.core import PRESETS, MatchState
 from bgclock.store import NotFound, StoredAction, StoreError, TableSpec
 from bgclock.tournament import ContestError, InvalidContest, Tournament
-from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME, RESULT_SOURCES
+from bgclock.tournament._running import (
+    MAX_FEDERATION_ID,
+    MAX_PLAYER_NAME,
+    MAX_SEED,
+    RESULT_SOURCES,
+)
 
 from ._desk import ROUTES as DESK_ROUTES
 from ._desk import LateDesk, late_view
@@ -90,13 +96,17 @@ MAX_CSV_ROWS = 2048
 class Refused(Exception):
     """A request answered with ``status`` and nothing changed."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str,
+                 params: Mapping[str, str | int] | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.params = dict(params or {})
 
     def response(self) -> JSONResponse:
-        return JSONResponse({"error": self.code, "message": self.message},
-                            status_code=self.status)
+        body: dict[str, Any] = {"error": self.code, "message": self.message}
+        if self.params:
+            body["params"] = self.params
+        return JSONResponse(body, status_code=self.status)
 
 
 def json_response(data: Any, status_code: int = 200) -> Response:
@@ -107,9 +117,11 @@ def json_response(data: Any, status_code: int = 200) -> Response:
 
 
 def _refusal(exc: ContestError) -> Refused:
+    """The answer to a refused action: its stable code (``illegal`` /
+    ``invalid`` where the rules gave none) and params."""
     if isinstance(exc, InvalidContest):
-        return Refused(422, "invalid", f"body.{exc}")
-    return Refused(409, "illegal", str(exc))
+        return Refused(422, exc.code or "invalid", f"body.{exc}", exc.params)
+    return Refused(409, exc.code or "illegal", str(exc), exc.params)
 
 
 #: The actions that make a tournament worth folding at start (``resume``).
@@ -716,15 +728,21 @@ async def post_withdraw(server: Server, request: Request) -> Response:
 
 
 async def post_draw(server: Server, request: Request) -> Response:
-    """Make the draw; ``seed`` (optional) is the director's, else the settings'."""
+    """Make the draw with the director's ``seed`` (the body's, else one a
+    ``settings`` action gave), else one drawn here from a cryptographic
+    source: the draw action carries it, so the log tells how it was drawn."""
     try:
         data = await _decoded(request, DrawBody)
     except Refused as exc:
         return exc.response()
-    actions: list[dict[str, Any]] = []
+    hub = await _hub(server, request)
     if "seed" in data:
-        actions.append({"do": "settings", "seed": data["seed"]})
-    return await _run(server, request, [*actions, {"do": "draw"}])
+        seed = data["seed"]
+    elif hub.state.seed_given:
+        seed = hub.state.seed
+    else:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    return await _run(server, request, [{"do": "draw", "seed": seed}])
 
 
 async def post_close_late(server: Server, request: Request) -> Response:

@@ -98,7 +98,8 @@ class CheckInBody(Struct, **_OPTS):
 
 
 class DrawBody(Struct, **_OPTS):
-    """``POST .../draw``: the director's seed (else the settings')."""
+    """``POST .../draw``: the director's seed (else the settings', else one
+    the server draws from a cryptographic source)."""
 
     seed: Seed | UnsetType = UNSET
 

@@ -26,7 +26,7 @@ const REFRESH_MS = 3000;
  *   table_id: (number|null), a: (string|null), b: (string|null), winner: (string|null),
  *   clock: string, result: (Object<string, any>|null)}} TableMatch
  * @typedef {{settings: {rounds: {length: number, rules: string, clock: string}[],
- *   late_slots: number, seed: number}, players: Player[], drawn: boolean,
+ *   late_slots: number, seed: number, seed_given?: boolean}, players: Player[], drawn: boolean,
  *   main: (Bracket|null), consolation: (Bracket|null), matches: TableMatch[],
  *   room_url: string}} TourneyState
  */
@@ -36,7 +36,9 @@ const screen = {
   /** @type {TourneyState|null} */ state: null,
   message: "",
   error: false,
-  /** @type {number|null} */ timer: null
+  /** @type {number|null} */ timer: null,
+  /** The actions on their way ("POST /draw"): a second click waits for the first.
+   * @type {Set<string>} */ pending: new Set()
 };
 
 /** @returns {HTMLElement} */
@@ -68,16 +70,46 @@ async function load() {
  * @param {string} [type]
  */
 async function act(method, path, body, type) {
+  const what = method + " " + path;
+  if (screen.pending.has(what)) return;  // a double click: the action is on its way
+  screen.pending.add(what);
   try {
     const out = await api(method, base() + path, body, type);
     if (out && out.state) screen.state = out.state;
     screen.message = t("trn.done");
     screen.error = false;
   } catch (e) {
-    screen.message = String(/** @type {Error} */ (e).message);
-    screen.error = true;
+    const err = /** @type {Error & {code?: string, params?: Object<string, (string|number)>}} */ (e);
+    if (err.code && ALREADY.has(err.code)) {
+      // the second answer to a repeated Draw or Start round: it was done once
+      screen.message = t("trn.already_done");
+      screen.error = false;
+      await load();
+    } else {
+      screen.message = refusalText(err);
+      screen.error = true;
+    }
+  } finally {
+    screen.pending.delete(what);
   }
   render();
+}
+
+/** The refusals that answer an action already done (a repeated click). */
+const ALREADY = new Set(["already_drawn", "round_not_ready"]);
+
+/**
+ * A server refusal in the page's language: its code from the catalogue
+ * (`err.<code>`, with its params), else the server's words.
+ * @param {Error & {code?: string, params?: Object<string, (string|number)>}} err
+ * @returns {string}
+ */
+export function refusalText(err) {
+  const key = "err." + err.code;
+  if (err.code && I18N.STRINGS[I18N.lang] && I18N.STRINGS[I18N.lang][key] !== undefined) {
+    return t(key, err.params || {});
+  }
+  return String(err.message);
 }
 
 /**
@@ -99,14 +131,18 @@ function settingsForm() {
     h("label", { for: "trn-late" }, t("trn.late_slots")),
     h("input", { id: "trn-late", type: "number", min: "0", max: "512", value: String(st.settings.late_slots) }),
     h("label", { for: "trn-seed" }, t("trn.seed")),
-    h("input", { id: "trn-seed", type: "number", min: "0", value: String(st.settings.seed) }),
+    h("input", { id: "trn-seed", type: "number", min: "0", placeholder: t("trn.seed_random"),
+      value: st.settings.seed_given ? String(st.settings.seed) : "" }),
     h("span", {}),
     button(t("trn.save"), () => {
       const rounds = value("trn-rounds").split("\n").filter((x) => x.trim()).map((line) => {
         const [length, rules, clock] = line.split(",").map((x) => x.trim());
         return { length: Number(length), rules: rules, clock: clock || "required" };
       });
-      act("POST", "/settings", { rounds: rounds, late_slots: Number(value("trn-late")), seed: Number(value("trn-seed")) });
+      /** @type {Object<string, any>} */
+      const body = { rounds: rounds, late_slots: Number(value("trn-late")) };
+      if (value("trn-seed").trim() !== "") body.seed = Number(value("trn-seed"));  // else drawn at random
+      act("POST", "/settings", body);
     }));
   if (st.drawn) form.querySelectorAll("input, textarea, button").forEach((n) => n.setAttribute("disabled", ""));
   return h("section", {}, h("h3", {}, t("trn.settings")), form);
@@ -154,7 +190,10 @@ function drawSection() {
   const st = /** @type {TourneyState} */ (screen.state);
   const out = h("section", {}, h("h3", {}, t("trn.rounds")));
   if (!st.drawn) {
-    out.append(button(t("trn.draw"), () => act("POST", "/draw", { seed: Number(value("trn-seed")) })));
+    out.append(button(t("trn.draw"), () => {
+      const typed = value("trn-seed").trim();
+      act("POST", "/draw", typed === "" ? {} : { seed: Number(typed) });  // no seed: the server draws one
+    }));
     return out;
   }
   out.append(h("p", {}, t("trn.drawn", { seed: st.settings.seed })));

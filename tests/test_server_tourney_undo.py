@@ -1,0 +1,86 @@
+"""The director's desk on the server (issue 19 §2): the draw's seed drawn by
+the server unless the director types one, and every action that changes the
+draw, a result or a player's status undone by a compensating action in the
+log; on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from bgclock.tournament import MainDraw
+from tests._server_kit import DIRECTOR, anyio_backend, live
+
+__all__ = ["anyio_backend", "live"]
+pytestmark = pytest.mark.anyio
+
+
+async def _post(live: Any, path: str, body: Any = None, status: int = 200) -> dict[str, Any]:
+    r = await live.http.post(path, json=body if body is not None else {}, headers=DIRECTOR)
+    assert r.status_code == status, r.text
+    return dict(r.json())
+
+
+async def _entered(live: Any, name: str, n: int, **settings: Any) -> str:
+    """A tournament of ``n`` checked-in players P1..Pn, not drawn."""
+    r = await live.http.post("/api/tournaments", json={"name": name}, headers=DIRECTOR)
+    assert r.status_code == 201, r.text
+    base = f"/api/tournaments/{r.json()['id']}"
+    if settings:
+        await _post(live, f"{base}/settings", settings)
+    csv_text = "".join(f"P{i}\n" for i in range(1, n + 1))
+    r = await live.http.post(f"{base}/players.csv", content=csv_text.encode(),
+                             headers={**DIRECTOR, "content-type": "text/csv"})
+    assert r.status_code == 201, r.text
+    for i in range(1, n + 1):
+        await _post(live, f"{base}/players/{i}/check-in")
+    return base
+
+
+async def _log(live: Any, base: str) -> list[dict[str, Any]]:
+    r = await live.http.get(f"{base}/actions", headers=DIRECTOR)
+    assert r.status_code == 200, r.text
+    return list(r.json()["actions"])
+
+
+async def test_a_draw_with_no_seed_typed_is_random_and_its_seed_is_logged(live: Any) -> None:
+    draws, seeds = [], []
+    for name in ("Open A", "Open B"):
+        base = await _entered(live, name, 16)
+        drawn = await _post(live, f"{base}/draw")
+        seed = drawn["done"][-1]["seed"]
+        # the log's draw action carries the seed it was drawn with
+        logged = [s["action"] for s in await _log(live, base) if s["action"]["do"] == "draw"]
+        assert logged == [{"do": "draw", "seed": seed}]
+        assert drawn["state"]["settings"]["seed"] == seed
+        # and it is the pure draw of that seed
+
+        again = MainDraw([f"P{i}" for i in range(1, 17)], late_slots=0,
+                         rng=random.Random(seed))
+        slots = [[m["a"], m["b"]] for m in drawn["state"]["main"]["rounds"][0]]
+        assert slots == [[m.a, m.b] for m in again.bracket.rounds[0]]
+        draws.append(slots)
+        seeds.append(seed)
+        # the printed draw sheet says it
+        r = await live.http.get(f"{base}/draw/main.html", headers=DIRECTOR)
+        assert r.status_code == 200 and f"seed {seed}" in r.text
+    assert seeds[0] != seeds[1] and draws[0] != draws[1]
+
+
+async def test_the_directors_seed_is_kept_typed_at_the_draw_or_in_the_settings(
+        live: Any) -> None:
+    base = await _entered(live, "Typed", 4)
+    assert (await _post(live, f"{base}/draw", {"seed": 0}))["done"] == [{"seed": 0, "size": 4}]
+    base = await _entered(live, "Settings", 4, seed=99)
+    assert (await _post(live, f"{base}/draw"))["done"] == [{"seed": 99, "size": 4}]
+
+
+async def test_a_second_draw_is_refused_as_already_made_and_changes_nothing(live: Any) -> None:
+    base = await _entered(live, "Twice", 6)
+    first = await _post(live, f"{base}/draw")
+    r = await live.http.post(f"{base}/draw", json={}, headers=DIRECTOR)
+    assert r.status_code == 409 and r.json()["error"] == "already_drawn"
+    r = await live.http.get(f"{base}/state", headers=DIRECTOR)
+    assert r.json()["main"] == first["state"]["main"]
