@@ -84,3 +84,49 @@ async def test_a_second_draw_is_refused_as_already_made_and_changes_nothing(live
     assert r.status_code == 409 and r.json()["error"] == "already_drawn"
     r = await live.http.get(f"{base}/state", headers=DIRECTOR)
     assert r.json()["main"] == first["state"]["main"]
+
+
+async def test_a_withdrawal_and_a_hand_result_are_undone_by_actions_in_the_log(
+        live: Any) -> None:
+    base = await _entered(live, "Undo", 4)
+    drawn = await _post(live, f"{base}/draw", {"seed": 4})
+    first = drawn["state"]["main"]["rounds"][0]
+    players = {p["name"]: p["id"] for p in drawn["state"]["players"]}
+    a, b = first[0]["a"], first[0]["b"]
+    # a withdrawal decides the match; reinstating the player undoes it
+    w = await _post(live, f"{base}/players/{players[a]}/withdraw")
+    assert w["state"]["main"]["rounds"][0][0]["winner"] == b
+    back = await _post(live, f"{base}/players/{players[a]}/reinstate")
+    assert back["done"] == [{"player": players[a],
+                             "undecided": [{"event": "main", "round": 0, "match": 0}]}]
+    assert back["state"]["main"] == drawn["state"]["main"]
+    assert not next(p for p in back["state"]["players"] if p["name"] == a)["withdrawn"]
+    # a result by hand, reverted
+    await _post(live, f"{base}/results", {"round": 0, "match": 0, "winner": a})
+    undone = await _post(live, f"{base}/results/revert", {"round": 0, "match": 0})
+    assert undone["done"] == [{"winner": None, "reverted": "result"}]
+    assert undone["state"]["main"] == drawn["state"]["main"]
+    # refusals carry their code and change nothing
+    r = await live.http.post(f"{base}/results/revert", json={"round": 0, "match": 0},
+                             headers=DIRECTOR)
+    assert r.status_code == 409 and r.json()["error"] == "no_result"
+    r = await live.http.post(f"{base}/players/{players[a]}/reinstate", headers=DIRECTOR)
+    assert r.status_code == 409 and r.json() == {
+        "error": "not_withdrawn", "message": f"{a} has not withdrawn", "params": {"player": a}}
+    r = await live.http.post(f"{base}/results/revert", json={"round": 0, "match": "x"},
+                             headers=DIRECTOR)
+    assert r.status_code == 422 and "match" in r.json()["message"]
+    # the log holds each action and its compensation, folded to the same state
+    log = [s["action"]["do"] for s in await _log(live, base)]
+    assert log[-5:] == ["draw", "withdraw", "reinstate", "result", "revert"]
+    # both results of the first round, then the consolation is drawn: a
+    # result its entrants came from can no longer be undone
+    await _post(live, f"{base}/results", {"round": 0, "match": 0, "winner": a})
+    await _post(live, f"{base}/results", {"round": 0, "match": 1, "winner": first[1]["a"]})
+    before = (await live.http.get(f"{base}/state", headers=DIRECTOR)).json()
+    assert before["consolation"] is not None
+    r = await live.http.post(f"{base}/results/revert", json={"round": 0, "match": 0},
+                             headers=DIRECTOR)
+    assert r.status_code == 409 and r.json()["error"] == "consolation_drawn"
+    after = (await live.http.get(f"{base}/state", headers=DIRECTOR)).json()
+    assert after["main"] == before["main"] and after["actions"] == before["actions"]

@@ -75,6 +75,7 @@ from ._tourney_bodies import (
     DrawBody,
     PlayerBody,
     ResultBody,
+    RevertBody,
     RoundBody,
     SettingsBody,
     choices_of,
@@ -727,6 +728,13 @@ async def post_withdraw(server: Server, request: Request) -> Response:
     return await _run(server, request, [{"do": "withdraw", "player": pid}])
 
 
+async def post_reinstate(server: Server, request: Request) -> Response:
+    """Undo a withdrawal: the matches it decided are undecided again (refused
+    once the winner's next match has started or the consolation is drawn)."""
+    pid = _path_id(request, "player_id")
+    return await _run(server, request, [{"do": "reinstate", "player": pid}])
+
+
 async def post_draw(server: Server, request: Request) -> Response:
     """Make the draw with the director's ``seed`` (the body's, else one a
     ``settings`` action gave), else one drawn here from a cryptographic
@@ -824,6 +832,9 @@ post_result = one_action(ResultBody, "result", source="hand")
 post_correction = one_action(CorrectionBody, "correct")
 
 
+post_revert = one_action(RevertBody, "revert")
+
+
 async def post_dismiss_clash(server: Server, request: Request) -> Response:
     """The director has seen a clash between a table's result and the one
     held (corrected the match, or kept it): it leaves the alerts."""
@@ -895,12 +906,14 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("/players.csv", "POST", post_players_csv),
     ("/players/{player_id}/check-in", "POST", post_check_in),
     ("/players/{player_id}/withdraw", "POST", post_withdraw),
+    ("/players/{player_id}/reinstate", "POST", post_reinstate),
     ("/draw", "POST", post_draw),
     ("/late/arrive", "POST", post_arrive),
     ("/late/close", "POST", post_close_late),
     ("/rounds", "POST", post_round),
     ("/results", "POST", post_result),
     ("/corrections", "POST", post_correction),
+    ("/results/revert", "POST", post_revert),
     ("/clashes/{clash}/dismiss", "POST", post_dismiss_clash),
     *DESK_ROUTES,
 ]

@@ -139,6 +139,15 @@ class CorrectionBody(Struct, **_OPTS):
     reason: Reason | None | UnsetType = UNSET
 
 
+class RevertBody(Struct, **_OPTS):
+    """``POST .../results/revert``: undo a match's last correction, else its
+    result entered by hand (a compensating action in the log)."""
+
+    round: Index
+    match: Index
+    event: Event | UnsetType = UNSET
+
+
 class DismissBody(Struct, **_OPTS):
     """``POST .../clashes/{clash}/dismiss``: the director has seen a clash
     between a table's result and the one held."""
@@ -336,7 +345,7 @@ class CouplesCorrectionBody(Struct, **_OPTS):
 
 #: Every tournament body, as published in ``/openapi.json``.
 TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, PlayerBody, CheckInBody, DrawBody,
-                    ArriveBody, RoundBody, ResultBody, CorrectionBody, DismissBody,
+                    ArriveBody, RoundBody, ResultBody, CorrectionBody, RevertBody, DismissBody,
                     AbsentBody, SheetBody, TableSheetBody, CommitteeBody, AppealBody,
                     DecisionBody, SwingClockOverride, SwingBody, SwingRoundBody,
                     SwingResultBody, SwingCorrectionBody, CoupleBody, CouplesBody,
