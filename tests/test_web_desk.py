@@ -7,6 +7,7 @@ Debian's chromium only (never a downloaded one); skipped without it.
 
 from __future__ import annotations
 
+import os
 import time
 import urllib.error
 from typing import Any
@@ -14,6 +15,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
+from tests.test_web_table import AXE, axe
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -23,6 +25,8 @@ pytestmark = [
 DESK = {"width": 1366, "height": 768}
 PHONE = {"width": 412, "height": 915}
 MATCHES = [("Ann", "Bob"), ("Cyd", "Dee"), ("Eve", "Fay")]
+#: BGCLOCK_SHOTS=docs/screenshots refreshes the docs' pictures.
+SHOTS = os.environ.get("BGCLOCK_SHOTS")
 
 
 def wait(page: Any, cond: str) -> None:
@@ -84,3 +88,124 @@ def test_two_dashboards_name_the_players_of_each_match_at_a_table(
             for a, b in MATCHES[:k]:  # nobody of an earlier match is named
                 for old in (a, b):
                     assert old not in text and old not in alert, (old, text, alert)
+
+
+def _api_until(check: Any, timeout_s: float = 8.0) -> Any:
+    """Until ``check()`` (read from the server) is truthy; its value."""
+    end = time.monotonic() + timeout_s
+    while not (got := check()):
+        assert time.monotonic() < end, "never happened"
+        time.sleep(0.05)
+    return got
+
+
+def _confirm(d: Any, says: str) -> None:
+    """The confirmation names the action's effect; Confirm it."""
+    d.wait_for_selector("#dlg-confirm[open]")
+    text = d.locator("#dlg-confirm .confirm-text").inner_text()
+    assert says in text, text
+    d.click("#dlg-confirm [data-act='confirm']:not([disabled])")
+    d.wait_for_selector("#dlg-confirm[open]", state="detached")
+
+
+def _english_left(d: Any) -> list[str]:
+    """The English catalogue's phrases of the tournament screen (those its
+    Italian differs from: names, numbers and codes aside) found on it."""
+    return list(d.evaluate("""() => {
+        const en = I18N.STRINGS.en, it = I18N.STRINGS.it, text = document.getElementById("tourney").innerText;
+        const found = [];
+        for (const k of Object.keys(en)) {
+          if (!/^(trn|cf|hist|err|desk)\./.test(k) || en[k] === it[k]) continue;
+          for (const part of en[k].split(/\{\w+\}/)) {
+            const p = part.trim().replace(/[.:?,()]+$/, "");
+            if (p.length >= 6 && p.includes(" ") && text.includes(p)) found.push(k + ": " + p);
+          }
+        }
+        return found;
+    }"""))
+
+
+def test_the_desk_in_italian_draws_at_random_and_undoes_each_change_it_confirmed(
+        live: LiveServer, pages: Any) -> None:
+    tid = int(live.tournament("Coppa Desk")["id"])
+    base = f"/api/tournaments/{tid}"
+    for k, name in enumerate(("Ada", "Bea", "Cloe", "Dora"), 1):
+        live.api("POST", f"{base}/players", {"name": name})
+        live.api("POST", f"{base}/players/{k}/check-in", {})
+    d = pages(live.director_url() + "&lang=it", DESK)
+    d.click("#btn-tourney")
+    d.wait_for_selector("#trn-pick")
+    until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
+    d.select_option("#trn-pick", str(tid))
+    # the seed field starts empty: the server draws one
+    d.wait_for_selector("#trn-seed[placeholder='casuale']")
+    assert d.input_value("#trn-seed") == ""
+    # a double click on Draw opens one confirmation; the draw is made once
+    d.locator("#tourney button", has_text="Sorteggia il tabellone").dblclick()
+    d.wait_for_selector("#dlg-confirm[open]")
+    if SHOTS:
+        d.screenshot(path=f"{SHOTS}/desk-1366x768-confirm-it.png")
+    _confirm(d, "seme casuale")
+    draws = _api_until(lambda: [x["action"] for x in live.api("GET", f"{base}/actions")["actions"]
+                                if x["action"]["do"] == "draw"])
+    assert len(draws) == 1 and isinstance(draws[0]["seed"], int)
+    d.wait_for_selector(f"text=Sorteggiato con il seme {draws[0]['seed']}")
+    state = live.api("GET", f"{base}/state")
+    m = state["main"]["rounds"][0][0]
+    a, b = m["a"], m["b"]
+    ids = {p["name"]: p["id"] for p in state["players"]}
+
+    def first_match() -> dict[str, Any]:
+        return dict(live.api("GET", f"{base}/state")["main"]["rounds"][0][0])
+
+    # a withdrawal, confirmed, then undone from the history
+    d.locator("#tourney tr", has_text=a).locator("button", has_text="Ritira").click()
+    _confirm(d, "Perde ogni incontro")
+    _api_until(lambda: first_match()["winner"] == b)
+    d.wait_for_selector(f"#trn-history >> text={a} ritirato")
+    d.locator("#trn-history button", has_text="Reintegra").click()
+    _confirm(d, f"Reintegrare {a}")
+    _api_until(lambda: first_match()["winner"] is None)
+    assert not live.api("GET", f"{base}/state")["players"][ids[a] - 1]["withdrawn"]
+    # a result by hand, confirmed, then undone at the match
+    d.locator("#tourney button", has_text=f"ha vinto {a}").first.click()
+    _confirm(d, f"Vince {a}")
+    _api_until(lambda: first_match()["winner"] == a)
+    d.locator("#tourney button", has_text="Annulla il risultato").first.click()
+    _confirm(d, "torna da decidere")
+    _api_until(lambda: first_match()["winner"] is None)
+    # a correction needs its reason: without one nothing is sent
+    d.locator("#tourney button", has_text=f"ha vinto {a}").first.click()
+    _confirm(d, f"Vince {a}")
+    _api_until(lambda: first_match()["winner"] == a)
+    d.locator("#tourney button", has_text=f"Correggi: ha vinto {b}").click()
+    d.wait_for_selector("#tourney .msg.err >> text=richiede il motivo")
+    assert d.locator("#dlg-confirm[open]").count() == 0
+    d.fill("#trn-reason", "referto firmato")
+    d.locator("#tourney button", has_text=f"Correggi: ha vinto {b}").click()
+    _confirm(d, f"vince {b} invece di {a}")
+    _api_until(lambda: first_match()["winner"] == b)
+    # the history: who, what, when; the correction's undo puts A's win back
+    d.wait_for_selector("#trn-history >> text=corretto")
+    rows = d.locator("#trn-history tbody tr")
+    assert "direttore" in rows.first.inner_text()
+    if SHOTS:
+        d.add_style_tag(content=".dir-head { position: static !important; }")
+        d.locator("#trn-history").scroll_into_view_if_needed()
+        d.screenshot(path=f"{SHOTS}/desk-1366x768-history-it.png")
+    rows.first.locator("button", has_text="Annulla").click()
+    _confirm(d, "ultima correzione")
+    _api_until(lambda: first_match()["winner"] == a)
+    # a refusal in Italian: the consolation drawn, its entrant's result stays
+    second = live.api("GET", f"{base}/state")["main"]["rounds"][0][1]
+    live.api("POST", f"{base}/results", {"round": 0, "match": 1, "winner": second["a"]})
+    d.locator("#trn-pick").select_option(str(tid))  # read the state again
+    d.wait_for_selector(f"#trn-history >> text=ha vinto {second['a']}")
+    d.locator("#tourney button", has_text="Annulla il risultato").first.click()
+    _confirm(d, "torna da decidere")
+    d.wait_for_selector("#tourney .msg.err >> text=consolation è sorteggiata")
+    assert first_match()["winner"] == a
+    # nothing English on the Italian screen, nothing critical or serious for axe
+    assert _english_left(d) == []
+    if AXE.exists():
+        assert axe(d) == []

@@ -11,6 +11,7 @@
 import { api, button, directorKey, h, mountScreen, tournamentHead } from "./screen-kit.js";
 import { i18n } from "./tourney-strings.js";
 import { clashSection, deskSections, matchButtons } from "./tourney-desk.js";
+import { openConfirm } from "./confirm.js";
 
 const I18N = i18n();
 const t = I18N.t;
@@ -37,6 +38,9 @@ const screen = {
   message: "",
   error: false,
   /** @type {number|null} */ timer: null,
+  /** The tournament's log, oldest first (the history).
+   * @type {{n: number, at_ms: number, source: string, action: Object<string, any>}[]} */
+  history: [],
   /** The actions on their way ("POST /draw"): a second click waits for the first.
    * @type {Set<string>} */ pending: new Set()
 };
@@ -55,6 +59,7 @@ async function load() {
   if (screen.tournament == null) return;
   try {
     screen.state = await api("GET", base() + "/state");
+    screen.history = (await api("GET", base() + "/actions")).actions;
   } catch (e) {
     screen.message = String(/** @type {Error} */ (e).message);
     screen.error = true;
@@ -78,6 +83,7 @@ async function act(method, path, body, type) {
     if (out && out.state) screen.state = out.state;
     screen.message = t("trn.done");
     screen.error = false;
+    screen.history = (await api("GET", base() + "/actions")).actions;
   } catch (e) {
     const err = /** @type {Error & {code?: string, params?: Object<string, (string|number)>}} */ (e);
     if (err.code && ALREADY.has(err.code)) {
@@ -107,9 +113,33 @@ const ALREADY = new Set(["already_drawn", "round_not_ready"]);
 export function refusalText(err) {
   const key = "err." + err.code;
   if (err.code && I18N.STRINGS[I18N.lang] && I18N.STRINGS[I18N.lang][key] !== undefined) {
-    return t(key, err.params || {});
+    const params = Object.assign({}, err.params || {});
+    // words among the params (an event, a result's source) in the page's language too
+    if (params.event === "main" || params.event === "consolation") {
+      params.event = t(params.event === "main" ? "room.main" : "room.consolation");
+    }
+    if (typeof params.source === "string") params.source = t("trn.source." + params.source);
+    return t(key, params);
   }
   return String(err.message);
+}
+
+/**
+ * An action that changes the draw, a result or a player's status: the
+ * director confirms it first, the dialog naming its effect (confirm.js).
+ * @param {string} text
+ * @param {string} method
+ * @param {string} path
+ * @param {any} [body]
+ * @returns {function(): void}
+ */
+function confirmed(text, method, path, body) {
+  return () => {
+    // the opener: the button just clicked (the dialog keeps its Confirm away from it)
+    openConfirm({ text: text, confirmLabel: t("act.confirm"), cancelLabel: t("act.cancel"),
+      busyLabel: t("dir.sending"), opener: document.activeElement,
+      onConfirm: () => act(method, path, body) });
+  };
 }
 
 /**
@@ -164,7 +194,11 @@ function playersSection() {
       } else if (!inDraw.has(p.name) && st.main && st.main.late_open) {
         actions.append(button(t("trn.arrive"), () => act("POST", "/late/arrive", { player: p.id })));
       }
-      actions.append(button(t("trn.withdraw"), () => act("POST", "/players/" + p.id + "/withdraw")));
+      actions.append(button(t("trn.withdraw"), confirmed(
+        t(st.drawn ? "cf.withdraw_drawn" : "cf.withdraw", { name: p.name }), "POST", "/players/" + p.id + "/withdraw")));
+    } else {
+      actions.append(button(t("trn.reinstate"), confirmed(
+        t("cf.reinstate", { name: p.name }), "POST", "/players/" + p.id + "/reinstate")));
     }
     const status = p.withdrawn ? t("trn.withdrawn") : (p.checked_in ? t("trn.checked_in") : "");
     return h("tr", {}, h("td", {}, String(p.id)), h("td", {}, p.name), h("td", {}, p.federation_id || ""),
@@ -192,7 +226,10 @@ function drawSection() {
   if (!st.drawn) {
     out.append(button(t("trn.draw"), () => {
       const typed = value("trn-seed").trim();
-      act("POST", "/draw", typed === "" ? {} : { seed: Number(typed) });  // no seed: the server draws one
+      const n = st.players.filter((p) => p.checked_in && !p.withdrawn).length;
+      const text = t(typed === "" ? "cf.draw_random" : "cf.draw_seed", { n: n, seed: typed });
+      // no seed typed: the server draws one
+      confirmed(text, "POST", "/draw", typed === "" ? {} : { seed: Number(typed) })();
     }));
     return out;
   }
@@ -237,21 +274,102 @@ function matchItem(event, r, i, m) {
   }
   for (const b of matchButtons(/** @type {any} */ (st), event, r, i, m, act)) item.append(" ", b);
   if (m.a && m.b) {
+    const pair = m.a + " – " + m.b;
     for (const who of [m.a, m.b]) {
       if (m.winner === who) continue;
       if (!m.winner) {
-        item.append(" ", button(t("trn.enter", { name: who }),
-          () => act("POST", "/results", { event: event, round: r, match: i, winner: who })));
+        item.append(" ", button(t("trn.enter", { name: who }), confirmed(
+          t("cf.result", { name: who, match: pair }), "POST", "/results", { event: event, round: r, match: i, winner: who })));
       } else {
+        // a correction names its winner (the button) and needs a reason
         item.append(" ", button(t("trn.correct", { name: who }), () => {
           const reason = value("trn-reason").trim();
-          act("POST", "/corrections", Object.assign({ event: event, round: r, match: i, winner: who },
-            reason ? { reason: reason } : {}));
+          if (!reason) {
+            screen.message = t("trn.reason_needed");
+            screen.error = true;
+            render();
+            return;
+          }
+          confirmed(t("cf.correct", { name: who, was: String(m.winner), match: pair, reason: reason }),
+            "POST", "/corrections", { event: event, round: r, match: i, winner: who, reason: reason })();
         }));
       }
     }
+    const result = at && at.result;
+    if (m.winner && (!result || result.source === "hand" || result.corrected)) {
+      item.append(" ", button(t("trn.undo_result"), confirmed(
+        t(result && result.corrected ? "cf.revert_correction" : "cf.revert", { name: m.winner, match: pair }),
+        "POST", "/results/revert", { event: event, round: r, match: i })));
+    }
   }
   return item;
+}
+
+/**
+ * One logged action in words (the director's language).
+ * @param {Object<string, any>} a
+ * @returns {string}
+ */
+function describe(a) {
+  const st = /** @type {TourneyState} */ (screen.state);
+  const player = (/** @type {any} */ id) => {
+    const p = st.players.find((x) => x.id === id);
+    return p ? p.name : "#" + id;
+  };
+  /** @type {Object<string, (string|number)>} */
+  const params = { name: a.player != null ? player(a.player) : (a.name || ""), winner: a.winner || "",
+    seed: a.seed != null ? a.seed : "", n: a.round != null ? a.round + 1 : "", m: a.match != null ? a.match + 1 : "",
+    event: t(a.event === "consolation" ? "room.consolation" : "room.main"), reason: a.reason || "" };
+  const key = "hist." + a.do;
+  const known = I18N.STRINGS[I18N.lang] && I18N.STRINGS[I18N.lang][key] !== undefined;
+  return known ? t(key, params) : t("hist.other", { what: String(a.do) });
+}
+
+/**
+ * The undo of a logged action, while it applies: [label, confirmation, path, body].
+ * @param {Object<string, any>} a
+ * @returns {[string, string, string, any]|null}
+ */
+function undoOf(a) {
+  const st = /** @type {TourneyState} */ (screen.state);
+  if (a.do === "withdraw") {
+    const p = st.players.find((x) => x.id === a.player);
+    if (!p || !p.withdrawn) return null;
+    return [t("trn.reinstate"), t("cf.reinstate", { name: p.name }), "/players/" + p.id + "/reinstate", undefined];
+  }
+  if (a.do === "result" || a.do === "correct") {
+    const event = a.event || "main";
+    const bracket = event === "main" ? st.main : st.consolation;
+    const m = bracket && bracket.rounds[a.round] && bracket.rounds[a.round][a.match];
+    if (!m || m.winner !== a.winner) return null;
+    const pair = m.a + " – " + m.b;
+    return [t("trn.undo"), t(a.do === "correct" ? "cf.revert_correction" : "cf.revert", { name: String(m.winner), match: pair }),
+      "/results/revert", { event: event, round: a.round, match: a.match }];
+  }
+  return null;
+}
+
+/** The tournament's action history, newest first: who, what, when; undo where it applies.
+ * @returns {HTMLElement} */
+function historySection() {
+  const offered = new Set();  // one undo per match or player: its latest action's
+  const rows = screen.history.slice(-40).reverse().map((x) => {
+    const when = new Date(x.at_ms).toLocaleTimeString(I18N.lang, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    const a = x.action;
+    const what = a.do === "withdraw" || a.do === "reinstate" ? "p" + a.player
+      : ["result", "correct", "revert"].includes(a.do) ? [a.event || "main", a.round, a.match].join(":") : null;
+    const undo = what != null && !offered.has(what) ? undoOf(a) : null;
+    if (what != null) offered.add(what);
+    const cell = h("td", {});
+    if (undo) cell.append(button(undo[0], confirmed(undo[1], "POST", undo[2], undo[3]), { "data-undo": String(x.n) }));
+    return h("tr", { "data-n": String(x.n) }, h("td", {}, String(x.n)), h("td", {}, when),
+      h("td", {}, t(x.source === "director" ? "hist.by_director" : "hist.by_table")),
+      h("td", {}, describe(x.action)), cell);
+  });
+  return h("section", { id: "trn-history" }, h("h3", {}, t("hist.title")),
+    h("table", { class: "trn-history" },
+      h("thead", {}, h("tr", {}, ...["#", t("hist.when"), t("hist.who"), t("hist.what"), ""].map((x) => h("th", { scope: "col" }, x)))),
+      h("tbody", {}, ...rows)));
 }
 
 function render() {
@@ -269,6 +387,7 @@ function render() {
   if (clashes) node.append(clashes);
   node.append(room, settingsForm(), playersSection(), drawSection(), reason);
   if (screen.state.drawn) node.append(...deskSections(/** @type {any} */ (screen.state), act, directorKey));
+  node.append(historySection());
 }
 
 /** Open or close the screen (the header's button). */
