@@ -111,8 +111,9 @@ def _confirm(d: Any, says: str) -> None:
 def _english_left(d: Any) -> list[str]:
     """The English catalogue's phrases of the tournament screen (those its
     Italian differs from: names, numbers and codes aside) found on it."""
-    return list(d.evaluate("""() => {
-        const en = I18N.STRINGS.en, it = I18N.STRINGS.it, text = document.getElementById("tourney").innerText;
+    return list(d.evaluate(r"""() => {
+        const en = I18N.STRINGS.en, it = I18N.STRINGS.it;
+        const text = document.getElementById("tourney").innerText;
         const found = [];
         for (const k of Object.keys(en)) {
           if (!/^(trn|cf|hist|err|desk)\./.test(k) || en[k] === it[k]) continue;
@@ -144,6 +145,7 @@ def test_the_desk_in_italian_draws_at_random_and_undoes_each_change_it_confirmed
     d.locator("#tourney button", has_text="Sorteggia il tabellone").dblclick()
     d.wait_for_selector("#dlg-confirm[open]")
     if SHOTS:
+        d.evaluate("getSelection().removeAllRanges()")  # the double click's selection
         d.screenshot(path=f"{SHOTS}/desk-1366x768-confirm-it.png")
     _confirm(d, "seme casuale")
     draws = _api_until(lambda: [x["action"] for x in live.api("GET", f"{base}/actions")["actions"]
