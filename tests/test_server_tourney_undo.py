@@ -5,13 +5,14 @@ log; on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from typing import Any
 
 import pytest
 
 from bgclock.tournament import MainDraw
-from tests._server_kit import DIRECTOR, anyio_backend, live
+from tests._server_kit import DIRECTOR, Device, anyio_backend, live
 
 __all__ = ["anyio_backend", "live"]
 pytestmark = pytest.mark.anyio
@@ -130,3 +131,42 @@ async def test_a_withdrawal_and_a_hand_result_are_undone_by_actions_in_the_log(
     assert r.status_code == 409 and r.json()["error"] == "consolation_drawn"
     after = (await live.http.get(f"{base}/state", headers=DIRECTOR)).json()
     assert after["main"] == before["main"] and after["actions"] == before["actions"]
+
+
+async def test_a_hand_result_while_the_clock_runs_is_asked_first_and_stops_that_clock(
+        live: Any) -> None:
+    base = await _entered(live, "Running", 4, rounds=[
+        {"length": 3, "rules": "usbgf-2013-delay", "clock": "required"}])
+    await _post(live, f"{base}/draw", {"seed": 2})
+    started = await _post(live, f"{base}/rounds", {"event": "main", "round": 0})
+    t1 = started["tables"][0]
+    m = started["state"]["main"]["rounds"][0][t1["match"]]
+    info = (await live.http.get(f"/api/tables/{t1['table_id']}", headers=DIRECTOR)).json()
+    async with Device.open(live.ws_url, {"token": info["token"]}) as device:
+        await device.welcome()
+        ack = await device.cmd("opening_roll", dice=[3, 5])
+        assert ack["type"] == "ack", ack
+        body = {"round": 0, "match": t1["match"], "winner": m["a"]}
+        # asked first: refused with its code and the table, nothing changes
+        r = await live.http.post(f"{base}/results", json=body, headers=DIRECTOR)
+        assert r.status_code == 409, r.text
+        assert r.json()["error"] == "clock_running"
+        assert r.json()["params"] == {"table": t1["table"]}
+        state = (await live.http.get(f"{base}/state", headers=DIRECTOR)).json()
+        assert state["main"]["rounds"][0][t1["match"]]["winner"] is None
+        table = (await live.http.get(f"/api/tables/{t1['table_id']}/log.json",
+                                     headers=DIRECTOR)).json()
+        assert [e["event"]["do"] for e in table["events"]] == ["opening_roll"]
+        # confirmed: the clock is stopped by the director, then the result entered
+        done = await _post(live, f"{base}/results", {**body, "stop_clock": True})
+        assert done["done"] == [{"winner": m["a"]}]
+        for _ in range(100):  # the table's writer stores the stop
+            table = (await live.http.get(f"/api/tables/{t1['table_id']}/log.json",
+                                         headers=DIRECTOR)).json()
+            if len(table["events"]) > 1:
+                break
+            await asyncio.sleep(0.05)
+        stop = table["events"][-1]["event"]
+        assert stop["do"] == "stop" and stop["reason"] == "director"
+        logged = [s["action"] for s in await _log(live, base)][-1]
+        assert logged == {"do": "result", **body, "source": "hand"}

@@ -211,3 +211,41 @@ def test_the_desk_in_italian_draws_at_random_and_undoes_each_change_it_confirmed
     assert _english_left(d) == []
     if AXE.exists():
         assert axe(d) == []
+
+
+def test_a_result_by_hand_while_the_clock_runs_is_asked_twice_and_stops_it(
+        live: LiveServer, pages: Any) -> None:
+    tid = int(live.tournament("Coppa Orologio")["id"])
+    base = f"/api/tournaments/{tid}"
+    live.api("POST", f"{base}/settings", {"rounds": [
+        {"length": 3, "rules": "usbgf-2013-delay", "clock": "required"}]})
+    for k, name in enumerate(("Ada", "Bea"), 1):
+        live.api("POST", f"{base}/players", {"name": name})
+        live.api("POST", f"{base}/players/{k}/check-in", {})
+    live.api("POST", f"{base}/draw", {"seed": 1})
+    started = live.api("POST", f"{base}/rounds", {"event": "main", "round": 0})
+    (table,) = started["tables"]
+    m = started["state"]["main"]["rounds"][0][0]
+    clock = pages(table["url"] + "&lang=it", PHONE)
+    wait(clock, "s.phase !== undefined")
+    clock.click("#center .dice[data-die='A'] .die[data-n='5']")
+    clock.click("#center .dice[data-die='B'] .die[data-n='2']")
+    clock.click("#roll-start")
+    wait(clock, "s.phase === 'playing'")
+    d = pages(live.director_url() + "&lang=it", DESK)
+    d.click("#btn-tourney")
+    d.wait_for_selector("#trn-pick")
+    until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
+    d.select_option("#trn-pick", str(tid))
+    d.locator("#tourney button", has_text=f"ha vinto {m['a']}").first.click()
+    d.wait_for_selector(f"#dlg-confirm[open] >> text=Vince {m['a']}")
+    d.click("#dlg-confirm [data-act='confirm']:not([disabled])")
+    # the server says the clock runs: a second question (the same dialog), then it is stopped
+    d.wait_for_selector(f"#dlg-confirm[open] >> text=L'orologio del tavolo {table['table']}")
+    assert live.api("GET", f"{base}/state")["main"]["rounds"][0][0]["winner"] is None
+    _confirm(d, "Fermarlo e registrare questo risultato")
+    wait(clock, "s.phase === 'stopped' || s.phase === 'match_over'")
+    state = live.api("GET", f"{base}/state")
+    assert state["main"]["rounds"][0][0]["winner"] == m["a"]
+    events = live.api("GET", f"/api/tables/{table['table_id']}/log.json")["events"]
+    assert {"do": "stop", "reason": "director"}.items() <= events[-1]["event"].items()

@@ -826,7 +826,41 @@ def _tables_of(server: Server, request: Request, hub: TournamentHub,
     return out
 
 
-post_result = one_action(ResultBody, "result", source="hand")
+async def post_result(server: Server, request: Request) -> Response:
+    """A result by hand.  While the clock of the match's table runs, it is
+    refused with ``clock_running`` unless the body says ``stop_clock`` (the
+    director confirmed): then that clock is stopped first (a director's
+    ``stop``), so it cannot go on to a result of its own."""
+    try:
+        data = await _decoded(request, ResultBody)
+    except Refused as exc:
+        return exc.response()
+    stop = bool(data.pop("stop_clock", False))
+    hub = await _hub(server, request)
+    key = (str(data.get("event", "main")), int(data["round"]), int(data["match"]))
+    table = server.tourneys.desk.table_of(hub, key)
+    if table is not None and table.match.expires_at() is not None:
+        number = hub.state.tables[key]
+        if not stop:
+            return Refused(409, "clock_running", f"table {number}'s clock is running: "
+                           "confirm to stop it and enter the result",
+                           {"table": number}).response()
+        from ._desk import _Quiet
+        from ._protocol import StopCmd
+
+        cmd = StopCmd(type="cmd", id=f"hand-{hub.id}-{key[0]}-{key[1]}-{key[2]}",
+                      table=table.id, side="B" if table.state_now().on_turn == "B" else "A",
+                      reason="director")
+        try:
+            table.command(_Quiet(f"table {table.id}: stopped for a result by hand"),
+                          "director", cmd)
+        except ProtocolError as exc:
+            return Refused(409, "running", f"table {number}'s clock could not be stopped: "
+                           f"{exc.message}", {"table": number}).response()
+        if table.match.expires_at() is not None:
+            return Refused(409, "running", f"table {number}'s clock could not be stopped",
+                           {"table": number}).response()
+    return await _run(server, request, [{"do": "result", **data, "source": "hand"}])
 
 
 post_correction = one_action(CorrectionBody, "correct")

@@ -119,13 +119,16 @@ class RoundBody(Struct, **_OPTS):
 
 
 class ResultBody(Struct, **_OPTS):
-    """``POST .../results``: a result entered by hand."""
+    """``POST .../results``: a result entered by hand; while the match's
+    table clock runs it is refused (``clock_running``) unless ``stop_clock``
+    (the director confirmed: the server stops that clock first)."""
 
     round: Index
     match: Index
     winner: Name
     event: Event | UnsetType = UNSET
     score: Score | UnsetType = UNSET
+    stop_clock: bool | UnsetType = UNSET
 
 
 class CorrectionBody(Struct, **_OPTS):

@@ -86,7 +86,14 @@ async function act(method, path, body, type) {
     screen.history = (await api("GET", base() + "/actions")).actions;
   } catch (e) {
     const err = /** @type {Error & {code?: string, params?: Object<string, (string|number)>}} */ (e);
-    if (err.code && ALREADY.has(err.code)) {
+    if (err.code === "clock_running" && body && typeof body === "object" && !body.stop_clock) {
+      // the match's clock runs: ask again, then stop it and enter the result
+      screen.message = refusalText(err);
+      screen.error = true;
+      const again = confirmed(t("cf.stop_clock", { table: String((err.params || {}).table) }), method, path,
+        Object.assign({}, body, { stop_clock: true }));
+      setTimeout(again, 0);  // once the first dialog has closed
+    } else if (err.code && ALREADY.has(err.code)) {
       // the second answer to a repeated Draw or Start round: it was done once
       screen.message = t("trn.already_done");
       screen.error = false;
