@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from typing import Any
 
 import pytest
@@ -170,3 +171,24 @@ async def test_a_hand_result_while_the_clock_runs_is_asked_first_and_stops_that_
         assert stop["do"] == "stop" and stop["reason"] == "director"
         logged = [s["action"] for s in await _log(live, base)][-1]
         assert logged == {"do": "result", **body, "source": "hand"}
+
+
+async def test_the_printed_draw_sheet_speaks_the_directors_language(live: Any) -> None:
+    from bgclock.server._drawsheet import WORDS
+
+    base = await _entered(live, "Stampa", 5, rounds=[
+        {"length": 3, "rules": "usbgf-2013-delay", "clock": "none"}])
+    drawn = await _post(live, f"{base}/draw", {"seed": 8})
+    await _post(live, f"{base}/rounds", {"event": "main", "round": 0})
+    seed = drawn["done"][0]["seed"]
+    r = await live.http.get(f"{base}/draw/main.html?lang=it", headers=DIRECTOR)
+    assert r.status_code == 200
+    page = r.text
+    assert '<html lang="it">' in page
+    assert "Turno 1" in page and f"8 posti · seme {seed}" in page and "tavolo 1" in page
+    english = {w.split("{")[0].strip() for k, w in WORDS["en"].items() if w != WORDS["it"][k]}
+    body = page.split("</style>", 1)[1]
+    assert [w for w in english if w and re.search(rf"\b{re.escape(w)}\b", body)] == []
+    # an unknown language is English; the English sheet as before
+    r = await live.http.get(f"{base}/draw/main.html?lang=xx<script>", headers=DIRECTOR)
+    assert '<html lang="en">' in r.text and "Round 1" in r.text and "<script>" not in r.text

@@ -91,28 +91,44 @@ p.meta { margin: 0 0 4mm; color: #333; }
 """
 
 
-def draw_html(name: str, event: str, state: Tournament) -> str:
-    """A printable draw sheet of one event."""
+#: The draw sheet's words in each language (``?lang=`` of its link: the
+#: director's); names, numbers and the seed are the same in all.
+WORDS: dict[str, dict[str, str]] = {
+    "en": {"main": "Main", "consolation": "Progressive consolation", "round": "Round {n}",
+           "final": "Final", "winner": "Winner", "slots": "{n} slots · seed {seed}",
+           "bye": "bye", "table": "table {n}", "disqualified": "disqualified",
+           "withdrawn": "withdrawn"},
+    "it": {"main": "Main", "consolation": "Consolation progressiva", "round": "Turno {n}",
+           "final": "Finale", "winner": "Vincitore", "slots": "{n} posti · seme {seed}",
+           "bye": "bye", "table": "tavolo {n}", "disqualified": "squalificato",
+           "withdrawn": "ritirato"},
+}
+
+
+def draw_html(name: str, event: str, state: Tournament, lang: str = "en") -> str:
+    """A printable draw sheet of one event, in ``lang`` (en, it; else en)."""
+    words = WORDS.get(lang, WORDS["en"])
+    lang = lang if lang in WORDS else "en"
     bracket = state.bracket(event)
-    label = "Main" if event == "main" else "Progressive consolation"
+    label = words[event]
     cols = []
     last = len(bracket.rounds) - 1
     for r, matches in enumerate(bracket.rounds):
-        title = "Final" if r == last and r > 0 else f"Round {r + 1}"
+        title = words["final"] if r == last and r > 0 else words["round"].format(n=r + 1)
         boxes = []
         for i, m in enumerate(matches):
             result = state.results.get((event, r, i)) or {}
             table = state.tables.get((event, r, i))
             note = []
             if table is not None:
-                note.append(f"table {table}")
+                note.append(words["table"].format(n=table))
             if result.get("score"):
                 note.append("–".join(str(x) for x in result["score"]))
             if result.get("source") in ("disqualified", "withdrawn"):
-                note.append(str(result["source"]))
+                note.append(words[str(result["source"])])
 
             def line(who: str | None, m: Any = m, r: int = r) -> str:
-                text = who or ("bye" if r == 0 else "")
+                text = who or (words["bye"] if r == 0 else "")
                 cls = ' class="w"' if who is not None and who == m.winner else ""
                 return f"<div{cls}>{escape(text) or '&nbsp;'}</div>"
 
@@ -121,11 +137,11 @@ def draw_html(name: str, event: str, state: Tournament) -> str:
         cols.append(f'<section class="round"><h2>{title}</h2>{"".join(boxes)}</section>')
     champion = bracket.champion if hasattr(bracket, "champion") else None
     if champion:
-        cols.append('<section class="round"><h2>Winner</h2>'
+        cols.append(f'<section class="round"><h2>{words["winner"]}</h2>'
                     f'<div class="m"><div class="w">{escape(champion)}</div></div></section>')
     big = " big" if bracket.size > 32 else ""
-    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+    return (f"<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">"
             f"<title>{escape(name)} · {label}</title><style>{CSS}</style></head>"
             f'<body class="{big.strip()}"><h1>{escape(name)} · {label}</h1>'
-            f'<p class="meta">{bracket.size} slots · seed {state.seed}</p>'
+            f'<p class="meta">{words["slots"].format(n=bracket.size, seed=state.seed)}</p>'
             f'<main class="draw">{"".join(cols)}</main></body></html>')
