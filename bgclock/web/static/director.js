@@ -511,7 +511,7 @@ import { setClockPlan, previewText } from "./setclock.js";
       el("div", { class: "row" }, [
         el("img", { class: "qr", alt: t("det.qr"), src: "/api/tables/" + id + "/qr.svg?key=" + encodeURIComponent(key) }),
         el("div", { class: "linkbox" }, [url ? el("a", { href: url, target: "_blank", rel: "noopener", id: "table-link", text: url }) : null])])]));
-    d.append(el("p", {}, [el("a", { href: "/api/tables/" + id + "/report.html?key=" + encodeURIComponent(key), target: "_blank",
+    d.append(el("p", {}, [el("a", { href: "/api/tables/" + id + "/report.html?key=" + encodeURIComponent(key) + "&lang=" + I18N.lang, target: "_blank",
       rel: "noopener", id: "sheet-link", text: t("det.sheet") })]));
     d.append(el("fieldset", {}, [el("legend", { text: t("det.log") }), el("div", { class: "log-wrap", id: "log-wrap" })]));
     renderLog();
