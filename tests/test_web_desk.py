@@ -237,6 +237,11 @@ def test_a_result_by_hand_while_the_clock_runs_is_asked_twice_and_stops_it(
     d.wait_for_selector("#trn-pick")
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
     d.select_option("#trn-pick", str(tid))
+    # the server's table name ("Table 1 · Main R1") in the director's language on its card
+    card = f".card[data-table='{table['table_id']}']"
+    until(d, f"!!document.querySelector(\"{card}\") && document.querySelector(\"{card}\")"
+             ".textContent.includes('Tavolo 1 · Main T1')")
+    assert "Table" not in d.locator(card).inner_text()
     d.locator("#tourney button", has_text=f"ha vinto {m['a']}").first.click()
     d.wait_for_selector(f"#dlg-confirm[open] >> text=Vince {m['a']}")
     d.click("#dlg-confirm [data-act='confirm']:not([disabled])")

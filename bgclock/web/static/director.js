@@ -244,7 +244,18 @@ import { setClockPlan, previewText } from "./setclock.js";
   }
   function tableName(row) {
     const info = row.info || {};
-    return info.name || t("alw.table", { n: info.id });
+    return shownName(info.name) || t("alw.table", { n: info.id });
+  }
+  /* The server names a tournament's tables in English ("Table 3 · Main R1",
+   * "Table 2 · Swing R4", "Table 5 · Ann–Bob phase 3"): shown in the
+   * director's language; a name the director typed is shown as typed. */
+  function shownName(name) {
+    if (!name) return name;
+    let m = /^Table (\d+) · (Main|Consolation|Swing) R(\d+)$/.exec(name);
+    if (m) return t("tbl.round", { table: m[1], event: t("tbl.event." + m[2].toLowerCase()), n: m[3] });
+    m = /^Table (\d+) · (.+) phase (\d+)$/.exec(name);
+    if (m) return t("tbl.phase", { table: m[1], couples: m[2], n: m[3] });
+    return name;
   }
   /* An alert's one-click fix: open the ruling, resume, or propose the break's penalty. */
   function fixOf(row, a) {
@@ -274,7 +285,7 @@ import { setClockPlan, previewText } from "./setclock.js";
   }
   function title(row) {
     const n = names(row), info = row.info || {};
-    return (info.name ? info.name + " · " : "#" + info.id + " · ") + n.A + " – " + n.B;
+    return (info.name ? shownName(info.name) + " · " : "#" + info.id + " · ") + n.A + " – " + n.B;
   }
 
   /* --------------------------------------------------------- rendering */
