@@ -301,7 +301,7 @@ class Tournament:
             raise InvalidContest("event: must be main or consolation")
         if event == "main":
             if self.main is None:
-                raise IllegalContest("the draw is not made yet")
+                raise IllegalContest("the draw is not made yet", "not_drawn")
             return self.main.bracket
         if self.consolation is None:
             raise IllegalContest("the consolation is not drawn yet: not every first-match "
@@ -381,7 +381,8 @@ class Tournament:
     def _settings(self, a: Mapping[str, Any]) -> dict[str, Any]:
         _only(a, {"rounds", "late_slots", "seed"})
         if self.main is not None:
-            raise IllegalContest("the draw is made: its settings can no longer change")
+            raise IllegalContest("the draw is made: its settings can no longer change",
+                                 "settings_locked")
         rounds, late_slots, seed = self.rounds, self.late_slots, self.seed
         if "rounds" in a:
             given = a["rounds"]
@@ -418,9 +419,11 @@ class Tournament:
         if not isinstance(flag, bool):
             raise InvalidContest("checked_in: must be true or false")
         if player.withdrawn:
-            raise IllegalContest(f"{player.name} has withdrawn")
+            raise IllegalContest(f"{player.name} has withdrawn", "withdrawn",
+                                 {"player": player.name})
         if not flag and self.main is not None and self._in_draw(player.name):
-            raise IllegalContest(f"{player.name} is in the draw: withdraw instead")
+            raise IllegalContest(f"{player.name} is in the draw: withdraw instead", "in_draw",
+                                 {"player": player.name})
         player.checked_in = flag
         return {"player": player.id}
 
@@ -428,7 +431,8 @@ class Tournament:
         _only(a, {"player"})
         player = self.player(a.get("player"))
         if player.withdrawn:
-            raise IllegalContest(f"{player.name} has already withdrawn")
+            raise IllegalContest(f"{player.name} has already withdrawn", "already_withdrawn",
+                                 {"player": player.name})
         player.withdrawn = True
         self.withdrawn.add(player.name)
         return {"player": player.id}
@@ -440,7 +444,7 @@ class Tournament:
             raise IllegalContest("the draw is already made", "already_drawn")
         names = [p.name for p in self.players if p.checked_in and not p.withdrawn]
         if not names:
-            raise IllegalContest("nobody is checked in")
+            raise IllegalContest("nobody is checked in", "nobody_checked_in")
         rng = random.Random(seed)
         main = MainDraw(names, late_slots=self.late_slots, rng=rng)
         self.rng, self.main, self.seed = rng, main, seed
@@ -455,7 +459,8 @@ class Tournament:
         if self.main is None:
             raise IllegalContest("the draw is not made yet: check the player in instead")
         if player.withdrawn:
-            raise IllegalContest(f"{player.name} has withdrawn")
+            raise IllegalContest(f"{player.name} has withdrawn", "withdrawn",
+                                 {"player": player.name})
         position = self.main.arrive(player.name)
         player.checked_in = True
         return {"player": player.id, "position": position}
@@ -463,9 +468,9 @@ class Tournament:
     def _close_late(self, a: Mapping[str, Any]) -> dict[str, Any]:
         _only(a, set())
         if self.main is None:
-            raise IllegalContest("the draw is not made yet")
+            raise IllegalContest("the draw is not made yet", "not_drawn")
         if not self.main.late_open:
-            raise IllegalContest("late arrivals are already closed")
+            raise IllegalContest("late arrivals are already closed", "late_closed")
         self.main.close_late()
         return {}
 
@@ -522,11 +527,12 @@ class Tournament:
         if source not in RESULT_SOURCES[:2]:
             raise InvalidContest("source: must be clock or hand")
         if m.a is None or m.b is None:
-            raise IllegalContest("this match's players are not both known")
+            raise IllegalContest("this match's players are not both known", "players_unknown")
         if winner not in (m.a, m.b):
             raise InvalidContest(f"winner: must be {m.a} or {m.b}")
         if m.winner is not None:
-            raise IllegalContest("this match already has its winner: correct it instead")
+            raise IllegalContest("this match already has its winner: correct it instead",
+                                 "already_decided")
         detail: dict[str, Any] = {"source": source}
         if "score" in a:
             detail["score"] = self._score(a["score"])
@@ -545,7 +551,7 @@ class Tournament:
         key, m = self.match(a)
         winner = a.get("winner")
         if m.winner is None:
-            raise IllegalContest("this match has no result to correct")
+            raise IllegalContest("this match has no result to correct", "no_result")
         if winner not in (m.a, m.b):
             raise InvalidContest(f"winner: must be {m.a} or {m.b}")
         reason = a.get("reason")
@@ -556,7 +562,8 @@ class Tournament:
         nxt = bracket.rounds[r + 1][i // 2] if r + 1 < len(bracket.rounds) else None
         if nxt is not None and (nxt.winner is not None or (event, r + 1, i // 2) in self.tables):
             raise IllegalContest("the next match of its winner has started or is "
-                                 "decided: correct that one first")
+                                 "decided: correct that one first", "next_match_started",
+                                 {"event": event, "round": r + 2})
         score = self._score(a["score"]) if "score" in a else None
         before = sorted(entrants(self.main) or []) if event == "main" and \
             self.main is not None else None
@@ -574,7 +581,7 @@ class Tournament:
             if nxt is not None and was_next is not None:
                 nxt.a, nxt.b = was_next
             raise IllegalContest("the consolation is drawn: this correction would change "
-                                     "its entrants")
+                                     "its entrants", "consolation_drawn")
         self.corrected_from.setdefault(key, []).append(
             {"winner": old, "detail": copy.deepcopy(self.results.get(key, {"source": "hand"}))})
         detail = dict(self.results.get(key, {"source": "hand"}))
@@ -748,10 +755,10 @@ class Tournament:
         key, m = self.match(a)
         player = self.player(a.get("player"))
         if m.a is None or m.b is None:
-            raise IllegalContest("this match's players are not both known")
+            raise IllegalContest("this match's players are not both known", "players_unknown")
         side = self._side_of(m, player)
         if m.winner is not None:
-            raise IllegalContest("this match is decided")
+            raise IllegalContest("this match is decided", "already_decided")
         from_ms = _int(a.get("from_ms"), "from_ms", 0, 2**53)
         at_ms = _int(a.get("at_ms", from_ms), "at_ms", 0, 2**53)
         clock = a.get("clock", False)
@@ -786,10 +793,10 @@ class Tournament:
         key, m = self.match(a)
         player = self.player(a.get("player"))
         if m.a is None or m.b is None:
-            raise IllegalContest("this match's players are not both known")
+            raise IllegalContest("this match's players are not both known", "players_unknown")
         self._side_of(m, player)
         if m.winner is not None:
-            raise IllegalContest("this match is decided")
+            raise IllegalContest("this match is decided", "already_decided")
         reason = _text(a.get("reason", "late"), "reason", 200)
         winner = m.b if player.name == m.a else m.a
         assert winner is not None
@@ -843,14 +850,15 @@ class Tournament:
         if by not in ("A", "B", "director"):
             raise InvalidContest("by: must be A, B or director")
         if m.a is None or m.b is None:
-            raise IllegalContest("this match's players are not both known")
+            raise IllegalContest("this match's players are not both known", "players_unknown")
         via = a.get("via", "director")
         if by == "director" and via != "director":
             raise InvalidContest("via: the director's sheet is the director's")
         start = self._start_score(key)
         sheet = parse_sheet(a, (m.a, m.b), self.settings_for(key[1]).length, via, start)
         if m.winner is not None:
-            raise IllegalContest("this match already has its winner: correct it instead")
+            raise IllegalContest("this match already has its winner: correct it instead",
+                                 "already_decided")
         sheets = self.sheets.setdefault(key, {})
         sheets[by] = sheet
         if by == "director":
