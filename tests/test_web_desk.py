@@ -254,3 +254,27 @@ def test_a_result_by_hand_while_the_clock_runs_is_asked_twice_and_stops_it(
     assert state["main"]["rounds"][0][0]["winner"] == m["a"]
     events = live.api("GET", f"/api/tables/{table['table_id']}/log.json")["events"]
     assert {"do": "stop", "reason": "director"}.items() <= events[-1]["event"].items()
+
+
+def test_a_double_click_on_start_round_starts_it_once_and_shows_no_error(
+        live: LiveServer, pages: Any) -> None:
+    tid = int(live.tournament("Coppa Doppio")["id"])
+    base = f"/api/tournaments/{tid}"
+    live.api("POST", f"{base}/settings", {"rounds": [
+        {"length": 3, "rules": "usbgf-2013-delay", "clock": "none"}]})
+    for k, name in enumerate(("Ada", "Bea", "Cloe", "Dora"), 1):
+        live.api("POST", f"{base}/players", {"name": name})
+        live.api("POST", f"{base}/players/{k}/check-in", {})
+    live.api("POST", f"{base}/draw", {})
+    d = pages(live.director_url() + "&lang=it", DESK)
+    d.click("#btn-tourney")
+    d.wait_for_selector("#trn-pick")
+    until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
+    d.select_option("#trn-pick", str(tid))
+    d.locator("#tourney button", has_text="Avvia Main turno 1").dblclick()
+    until(d, "['Fatto.', 'Già fatto.'].includes(document.querySelector('#tourney .msg')"
+             ".textContent)")
+    assert d.locator("#tourney .msg.err").count() == 0
+    starts = [x for x in live.api("GET", f"{base}/actions")["actions"]
+              if x["action"]["do"] == "start_round"]
+    assert len(starts) == 1
