@@ -68,3 +68,23 @@ def test_the_printable_sheet_shows_the_figures() -> None:
     assert "<td>2–0</td><td>4:54</td><td>4:55</td>" in page   # game 1: score, both reserves
     assert "<td>Ann</td><td>1</td><td>0:02</td><td>10:00</td>" in page  # the break
     assert page.count('<svg viewBox="0 0 640 120"') == 2 and "@page" in page
+
+
+def test_the_printable_sheet_in_italian_has_no_english_words_and_its_plurals() -> None:
+    import re
+
+    from bgclock.server._sheet import WORDS, sheet_html
+    report = {"table": {"id": 1, "name": "Tavolo 2", "players": ["Ann", "Bob"],
+                        "rules": "it-tournament", "length": 3},
+              "score": [2, 1], "winner": "A", "sheet": sheet(SPEC, MATCH)}
+    page = sheet_html(report, "it")
+    assert '<html lang="it">' in page and "3 punti" in page and "vincitore Ann" in page
+    assert "<td>Ann +2</td><td>gammon</td>" in page and "semplice" in page
+    body = page.split("</style>", 1)[1]
+    english = {part.strip() for k, w in WORDS["en"].items() if w != WORDS["it"][k]
+               for part in re.split(r"\{\w+\}", w) if len(part.strip()) > 2}
+    assert [w for w in english if re.search(rf"\b{re.escape(w)}\b", body)] == []
+    one = sheet_html({**report, "table": {**report["table"], "length": 1}}, "it")
+    assert "1 punto" in one and "1 punti" not in one
+    assert "1 point ·" in sheet_html({**report, "table": {**report["table"], "length": 1}})
+    assert '<html lang="en">' in sheet_html(report, 'fr"><script>')

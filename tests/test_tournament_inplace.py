@@ -22,7 +22,7 @@ def _random_action(t: Tournament, rng: random.Random) -> dict[str, Any]:
     r, i = rng.randrange(0, 5), rng.randrange(0, 9)
     who = rng.choice([*names, "X"])
     pid = rng.randrange(1, len(t.players) + 3)
-    kind = rng.randrange(14)
+    kind = rng.randrange(16)
     if kind == 0:
         return {"do": "register", "name": rng.choice([*names, f"N{rng.randrange(99)}"])}
     if kind == 1:
@@ -50,6 +50,10 @@ def _random_action(t: Tournament, rng: random.Random) -> dict[str, Any]:
         return {"do": "close_late"}
     if kind == 12:
         return {"do": "settings", "rounds": [{"length": 5}], "late_slots": rng.choice([1, -1])}
+    if kind == 14:
+        return {"do": "reinstate", "player": pid}
+    if kind == 15:
+        return {"do": "revert", "event": event, "round": r, "match": i}
     return {"do": "check_in", "player": pid, "checked_in": rng.choice([True, False, 3])}
 
 

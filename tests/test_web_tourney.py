@@ -62,6 +62,9 @@ def test_the_director_draws_starts_a_round_enters_a_result_and_the_room_shows_it
                  "![...document.querySelectorAll('#tourney button')]"
                  ".some((b) => b.textContent === 'Check in')")
         d.locator("#tourney button", has_text="Make the draw").click()
+        # the draw is confirmed first, the dialog naming its seed
+        d.wait_for_selector("#dlg-confirm[open] >> text=with seed 77")
+        d.click("#dlg-confirm [data-act='confirm']:not([disabled])")
         d.wait_for_selector("text=Drawn with seed 77")
         d.locator("#tourney button", has_text="Start Main round 1").click()
         d.wait_for_selector("text=Table 1")
@@ -69,6 +72,8 @@ def test_the_director_draws_starts_a_round_enters_a_result_and_the_room_shows_it
         assert [m["table"] for m in state["matches"]] == [1, 2]
         first = state["main"]["rounds"][0][0]
         d.locator("#tourney button", has_text=f"{first['a']} won").first.click()
+        d.wait_for_selector(f"#dlg-confirm[open] >> text={first['a']} wins")
+        d.click("#dlg-confirm [data-act='confirm']:not([disabled])")
         until(d, "document.querySelector('#tourney .msg').textContent === 'Done.'")
         state = live.api("GET", f"{base}/state")
         assert state["main"]["rounds"][1][0]["a"] == first["a"]

@@ -466,7 +466,8 @@ async def get_draw_html(server: Server, request: Request) -> Response:
     if event not in ("main", "consolation"):
         return Refused(404, "not_found", "no such event: main or consolation").response()
     try:
-        return HTMLResponse(draw_html(row.name, event, hub.state))
+        lang = request.query_params.get("lang", "en")  # the director's language
+        return HTMLResponse(draw_html(row.name, event, hub.state, lang))
     except ContestError as exc:
         return _refusal(exc).response()
 

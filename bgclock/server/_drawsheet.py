@@ -101,13 +101,30 @@ p.meta { margin: 0 0 3mm; color: #333; }
 HEIGHT_MM = {False: 165, True: 250}
 
 
-def draw_html(name: str, event: str, state: Tournament) -> str:
+#: The draw sheet's words in each language (``?lang=`` of its link: the
+#: director's); names, numbers and the seed are the same in all.
+WORDS: dict[str, dict[str, str]] = {
+    "en": {"main": "Main", "consolation": "Progressive consolation", "round": "Round {n}",
+           "last_chance": "Last Chance", "final": "Final", "winner": "Winner", "slots": "{n} slots · seed {seed}",
+           "bye": "bye", "table": "table {n}", "disqualified": "disqualified",
+           "withdrawn": "withdrawn", "late": "late arrival"},
+    "it": {"main": "Main", "consolation": "Consolation progressiva", "round": "Turno {n}",
+           "last_chance": "Last Chance", "final": "Finale", "winner": "Vincitore", "slots": "{n} posti · seme {seed}",
+           "bye": "bye", "table": "tavolo {n}", "disqualified": "squalificato",
+           "withdrawn": "ritirato", "late": "ritardatario"},
+}
+
+
+def draw_html(name: str, event: str, state: Tournament, lang: str = "en") -> str:
     """A printable draw sheet of one event: a grid whose rows are half
     first-round matches, each match spanning the rows of the two it comes
     from (so it sits level with them), with a connector from the two to it.
-    An open late-arrival slot is written as such, not as a bye."""
+    An open late-arrival slot is written as such, not as a bye.  In ``lang``
+    (en, it; else en)."""
+    words = WORDS.get(lang, WORDS["en"])
+    lang = lang if lang in WORDS else "en"
     bracket = state.bracket(event)
-    label = "Main" if event == "main" else "Progressive consolation"
+    label = words[event]
     big = bracket.size > 32
     units = max(bracket.size, 2)
     box_mm = HEIGHT_MM[big] / max(units // 2, 1)
@@ -119,7 +136,7 @@ def draw_html(name: str, event: str, state: Tournament) -> str:
     cells: list[str] = []
     col = 1
     for r, matches in enumerate(bracket.rounds):
-        title = "Final" if r == last and r > 0 else f"Round {r + 1}"
+        title = words["final"] if r == last and r > 0 else words["round"].format(n=r + 1)
         span = 2 ** (r + 1)
         if r > 0:  # the connectors from round r-1 into round r
             heads.append("<div></div>")
@@ -133,16 +150,16 @@ def draw_html(name: str, event: str, state: Tournament) -> str:
             table = state.tables.get((event, r, i))
             note = []
             if table is not None:
-                note.append(f"table {table}")
+                note.append(words["table"].format(n=table))
             if result.get("score"):
                 note.append("–".join(str(x) for x in result["score"]))
             if result.get("source") in ("disqualified", "withdrawn"):
-                note.append(str(result["source"]))
+                note.append(words[str(result["source"])])
 
             def line(who: str | None, pos: int, m: Any = m, r: int = r) -> str:
                 if who is None and r == 0 and pos in late:
-                    return '<div class="late">late arrival</div>'
-                text = who or ("bye" if r == 0 else "")
+                    return f'<div class="late">{escape(words["late"])}</div>'
+                text = who or (words["bye"] if r == 0 else "")
                 cls = ' class="w"' if who is not None and who == m.winner else ""
                 return f"<div{cls}>{escape(text) or '&nbsp;'}</div>"
 
@@ -152,7 +169,7 @@ def draw_html(name: str, event: str, state: Tournament) -> str:
         col += 1
     champion = bracket.champion
     if champion:
-        heads.append("<div></div><h2>Winner</h2>")
+        heads.append(f"<div></div><h2>{words['winner']}</h2>")
         cells.append(f'<div class="c one" style="grid-column:{col};grid-row:1 / span {units}">'
                      "</div>")
         cells.append(f'<div class="m" style="grid-column:{col + 1};grid-row:1 / span {units}">'
@@ -162,10 +179,10 @@ def draw_html(name: str, event: str, state: Tournament) -> str:
     cols = " ".join(["minmax(0, 1fr)"] + ["6mm minmax(0, 1fr)"] * (rounds - 1))
     style = (f"--cols:{cols};--units:{units};--height:{HEIGHT_MM[big]}mm;"
              f"--font:{font_pt:.1f}pt")
-    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+    return (f"<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">"
             f"<title>{escape(name)} · {label}</title><style>{CSS}"
             ".c.one::before { top: 50%; bottom: auto; border: 0; }</style></head>"
             f'<body class="{"big" if big else ""}"><h1>{escape(name)} · {label}</h1>'
-            f'<p class="meta">{bracket.size} slots · seed {state.seed}</p>'
+            f'<p class="meta">{words["slots"].format(n=bracket.size, seed=state.seed)}</p>'
             f'<div class="heads" style="{style}">{"".join(heads)}</div>'
             f'<main class="draw" style="{style}">{"".join(cells)}</main></body></html>')

@@ -284,7 +284,12 @@ def _tournament_paths() -> dict[str, Any]:
         f"{base}/players/{{player_id}}/withdraw": {"post": _op(
             "withdraw a player (after the draw: loses the matches they face)", ok,
             params=["tournament_id", "player_id"])},
-        f"{base}/draw": {"post": _op("make the draw of the Main (the seed is returned)", ok,
+        f"{base}/players/{{player_id}}/reinstate": {"post": _op(
+            "undo a withdrawal: the matches it decided are undecided again", ok,
+            params=["tournament_id", "player_id"])},
+        f"{base}/draw": {"post": _op(
+            "make the draw of the Main (no seed typed: the server draws one; it is "
+            "returned and logged)", ok,
                                      params=tid, body=_ref("DrawBody"))},
         f"{base}/late/arrive": {"post": _op("a late arrival takes the next late slot", ok,
                                             params=tid,
@@ -298,6 +303,10 @@ def _tournament_paths() -> dict[str, Any]:
                                         body=_ref("ResultBody"))},
         f"{base}/corrections": {"post": _op("correct a result (logged)", ok, params=tid,
                                             body=_ref("CorrectionBody"))},
+        f"{base}/results/revert": {"post": _op(
+            "undo a match's last correction, else its result by hand (refused with "
+            "next_match_started or consolation_drawn once something depends on it)", ok,
+            params=tid, body=_ref("RevertBody"))},
         f"{base}/clashes/{{clash}}/dismiss": {"post": _op(
             "the director has seen a table's result that clashed with the one held", ok,
             params=["tournament_id", "clash"], body=_ref("DismissBody"))},

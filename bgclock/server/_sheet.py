@@ -88,8 +88,9 @@ def _clock(ms: int | None) -> str:
     return f"{s // 60}:{s % 60:02d}"
 
 
-def _chart(moves: list[int], name: str) -> str:
+def _chart(moves: list[int], name: str, words: dict[str, str] | None = None) -> str:
     """An SVG bar chart of one player's time per move (seconds)."""
+    words = words or WORDS["en"]
     if not moves:
         return f"<p>{escape(name)}: —</p>"
     w, h, top = 640, 120, max(moves)
@@ -98,22 +99,53 @@ def _chart(moves: list[int], name: str) -> str:
         f'<rect x="{i * step:.1f}" y="{h - 16 - (m / top) * (h - 24):.1f}" '
         f'width="{max(step - 1, 1):.1f}" height="{(m / top) * (h - 24):.1f}"/>'
         for i, m in enumerate(moves))
-    return (f'<figure><figcaption>{escape(name)}: {len(moves)} moves, longest '
-            f'{_clock(top)}, average {_clock(sum(moves) // len(moves))}</figcaption>'
+    said = words["moves"].format(n=len(moves), longest=_clock(top),
+                             average=_clock(sum(moves) // len(moves)))
+    return (f'<figure><figcaption>{escape(name)}: {said}</figcaption>'
             f'<svg viewBox="0 0 {w} {h}" class="chart" role="img">{bars}'
             f'<text x="0" y="{h - 2}">1</text><text x="{w}" y="{h - 2}" '
             f'text-anchor="end">{len(moves)}</text></svg></figure>')
 
 
-def sheet_html(report: dict[str, Any]) -> str:
-    """The report's score sheet and time charts as a page printable on A4."""
+#: The printed sheet's words per language (``?lang=``: the director's).
+WORDS: dict[str, dict[str, str]] = {
+    "en": {"points": "{n} points", "points.one": "{n} point", "final": "final score",
+           "winner": "winner", "sheet": "Score sheet", "game": "Game", "cube": "Cube",
+           "won": "Won", "result": "Result", "score": "Score", "time": "{name} time",
+           "breaks": "Breaks", "who": "Who", "after": "After game", "length": "Length",
+           "limit": "Limit", "per_move": "Time per move",
+           "moves": "{n} moves, longest {longest}, average {average}",
+           "single": "single", "gammon": "gammon", "backgammon": "backgammon",
+           "pass": "pass", "penalty": "penalty"},
+    "it": {"points": "{n} punti", "points.one": "{n} punto", "final": "punteggio finale",
+           "winner": "vincitore", "sheet": "Referto", "game": "Partita", "cube": "Cubo",
+           "won": "Vince", "result": "Risultato", "score": "Punteggio",
+           "time": "tempo di {name}", "breaks": "Pause", "who": "Chi",
+           "after": "Dopo la partita", "length": "Durata", "limit": "Limite",
+           "per_move": "Tempo per mossa",
+           "moves": "{n} mosse, la più lunga {longest}, media {average}",
+           "single": "semplice", "gammon": "gammon", "backgammon": "backgammon",
+           "pass": "rifiuto del cubo", "penalty": "penalità"},
+}
+
+
+def _word(words: dict[str, str], code: Any) -> str:
+    """A result or event code in words (a code not listed stays as it is)."""
+    return words.get(str(code), str(code)) if code else ""
+
+
+def sheet_html(report: dict[str, Any], lang: str = "en") -> str:
+    """The report's score sheet and time charts as a page printable on A4, in
+    ``lang`` (en, it; else en)."""
+    lang = lang if lang in WORDS else "en"
+    w = WORDS[lang]
     info, sh = report["table"], report["sheet"]
     players = info.get("players") or ["A", "B"]
     a, b = escape(players[0]), escape(players[1])
     rows = "".join(
         f"<tr><td>{g['game'] if g['kind'] == 'game' else '—'}</td>"
         f"<td>{g['cube'] or ''}</td><td>{escape(players[0 if g['winner'] == 'A' else 1])} "
-        f"+{g['points']}</td><td>{escape(g['result'] or g['how'] or '')}</td>"
+        f"+{g['points']}</td><td>{escape(_word(w, g['result'] or g['how']))}</td>"
         f"<td>{g['score'][0]}–{g['score'][1]}</td>"
         f"<td>{_clock(g['reserves_ms'][0])}</td><td>{_clock(g['reserves_ms'][1])}</td></tr>"
         for g in sh["games"])
@@ -122,10 +154,13 @@ def sheet_html(report: dict[str, Any]) -> str:
         f"<td>{_clock(x['length_ms'])}</td><td>{_clock(x['limit_ms'])}</td>"
         f"<td>{_clock(x['reserves_ms'][0])}</td><td>{_clock(x['reserves_ms'][1])}</td></tr>"
         for x in sh["breaks"])
-    won = (" · winner " + escape(players[0 if report["winner"] == "A" else 1])
+    won = (f" · {w['winner']} " + escape(players[0 if report["winner"] == "A" else 1])
            if report.get("winner") else "")
     title = escape(f"{info.get('name') or '#' + str(info.get('id'))}: {players[0]} – {players[1]}")
-    return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+    length = info.get("length")
+    points = w["points.one" if length == 1 else "points"].format(n=length)
+    ta, tb = w["time"].format(name=a), w["time"].format(name=b)
+    return f"""<!doctype html><html lang="{lang}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>{title}</title>
 <style>
 body {{ font: 14px/1.35 system-ui, sans-serif; margin: 1.5em; color: #000; background: #fff; }}
@@ -138,15 +173,16 @@ th, td {{ border: 1px solid #444; padding: 0.25em 0.5em; text-align: left;
 @media print {{ body {{ margin: 0; font-size: 11pt; }} figure, tr {{ break-inside: avoid; }} }}
 </style></head><body class="report-sheet">
 <h1>{title}</h1>
-<p>{escape(str(info.get('rules', '')))} · {info.get('length')} points · final score
+<p>{escape(str(info.get('rules', '')))} · {points} · {w['final']}
 {report['score'][0]}–{report['score'][1]}{won}</p>
-<h2>Score sheet</h2>
-<table id="games"><thead><tr><th>Game</th><th>Cube</th><th>Won</th><th>Result</th>
-<th>Score</th><th>{a} time</th><th>{b} time</th></tr></thead><tbody>{rows}</tbody></table>
-<h2>Breaks</h2>
-<table id="breaks"><thead><tr><th>Who</th><th>After game</th><th>Length</th><th>Limit</th>
-<th>{a} time</th><th>{b} time</th></tr></thead><tbody>{brk}</tbody></table>
-<h2>Time per move</h2>
-{_chart(sh['moves']['A'], players[0])}
-{_chart(sh['moves']['B'], players[1])}
+<h2>{w['sheet']}</h2>
+<table id="games"><thead><tr><th>{w['game']}</th><th>{w['cube']}</th><th>{w['won']}</th>
+<th>{w['result']}</th><th>{w['score']}</th><th>{ta}</th><th>{tb}</th></tr></thead>
+<tbody>{rows}</tbody></table>
+<h2>{w['breaks']}</h2>
+<table id="breaks"><thead><tr><th>{w['who']}</th><th>{w['after']}</th><th>{w['length']}</th>
+<th>{w['limit']}</th><th>{ta}</th><th>{tb}</th></tr></thead><tbody>{brk}</tbody></table>
+<h2>{w['per_move']}</h2>
+{_chart(sh['moves']['A'], players[0], w)}
+{_chart(sh['moves']['B'], players[1], w)}
 </body></html>"""

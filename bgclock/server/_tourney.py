@@ -44,6 +44,7 @@ import csv
 import hmac
 import io
 import logging
+import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -55,7 +56,12 @@ from bgclock.core import PRESETS, MatchState
 from bgclock.store import NotFound, StoredAction, StoreError, TableSpec
 from bgclock.tournament import ContestError, InvalidContest, Tournament, seats
 from bgclock.tournament._names import check_new_names
-from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME, RESULT_SOURCES
+from bgclock.tournament._running import (
+    MAX_FEDERATION_ID,
+    MAX_PLAYER_NAME,
+    MAX_SEED,
+    RESULT_SOURCES,
+)
 
 from ._desk import ROUTES as DESK_ROUTES
 from ._desk import LateDesk, late_view
@@ -75,6 +81,7 @@ from ._tourney_bodies import (
     DrawBody,
     PlayerBody,
     ResultBody,
+    RevertBody,
     RoundBody,
     SettingsBody,
     choices_of,
@@ -96,13 +103,17 @@ MAX_CSV_ROWS = 2048
 class Refused(Exception):
     """A request answered with ``status`` and nothing changed."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str,
+                 params: Mapping[str, str | int] | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.message = status, code, message
+        self.params = dict(params or {})
 
     def response(self) -> JSONResponse:
-        return JSONResponse({"error": self.code, "message": self.message},
-                            status_code=self.status)
+        body: dict[str, Any] = {"error": self.code, "message": self.message}
+        if self.params:
+            body["params"] = self.params
+        return JSONResponse(body, status_code=self.status)
 
 
 def json_response(data: Any, status_code: int = 200) -> Response:
@@ -113,9 +124,11 @@ def json_response(data: Any, status_code: int = 200) -> Response:
 
 
 def _refusal(exc: ContestError) -> Refused:
+    """The answer to a refused action: its stable code (``illegal`` /
+    ``invalid`` where the rules gave none) and params."""
     if isinstance(exc, InvalidContest):
-        return Refused(422, "invalid", f"body.{exc}")
-    return Refused(409, "illegal", str(exc))
+        return Refused(422, exc.code or "invalid", f"body.{exc}", exc.params)
+    return Refused(409, exc.code or "illegal", str(exc), exc.params)
 
 
 #: The actions that make a tournament worth folding at start (``resume``).
@@ -753,16 +766,29 @@ async def post_withdraw(server: Server, request: Request) -> Response:
     return await _run(server, request, [{"do": "withdraw", "player": pid}])
 
 
+async def post_reinstate(server: Server, request: Request) -> Response:
+    """Undo a withdrawal: the matches it decided are undecided again (refused
+    once the winner's next match has started or the consolation is drawn)."""
+    pid = _path_id(request, "player_id")
+    return await _run(server, request, [{"do": "reinstate", "player": pid}])
+
+
 async def post_draw(server: Server, request: Request) -> Response:
-    """Make the draw; ``seed`` (optional) is the director's, else the settings'."""
+    """Make the draw with the director's ``seed`` (the body's, else one a
+    ``settings`` action gave), else one drawn here from a cryptographic
+    source: the draw action carries it, so the log tells how it was drawn."""
     try:
         data = await _decoded(request, DrawBody)
     except Refused as exc:
         return exc.response()
-    actions: list[dict[str, Any]] = []
+    hub = await _hub(server, request)
     if "seed" in data:
-        actions.append({"do": "settings", "seed": data["seed"]})
-    return await _run(server, request, [*actions, {"do": "draw"}])
+        seed = data["seed"]
+    elif hub.state.seed_given:
+        seed = hub.state.seed
+    else:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    return await _run(server, request, [{"do": "draw", "seed": seed}])
 
 
 async def post_close_late(server: Server, request: Request) -> Response:
@@ -838,10 +864,47 @@ def _tables_of(server: Server, request: Request, hub: TournamentHub,
     return out
 
 
-post_result = one_action(ResultBody, "result", source="hand")
+async def post_result(server: Server, request: Request) -> Response:
+    """A result by hand.  While the clock of the match's table runs, it is
+    refused with ``clock_running`` unless the body says ``stop_clock`` (the
+    director confirmed): then that clock is stopped first (a director's
+    ``stop``), so it cannot go on to a result of its own."""
+    try:
+        data = await _decoded(request, ResultBody)
+    except Refused as exc:
+        return exc.response()
+    stop = bool(data.pop("stop_clock", False))
+    hub = await _hub(server, request)
+    key = (str(data.get("event", "main")), int(data["round"]), int(data["match"]))
+    table = server.tourneys.desk.table_of(hub, key)
+    if table is not None and table.match.expires_at() is not None:
+        number = hub.state.tables[key]
+        if not stop:
+            return Refused(409, "clock_running", f"table {number}'s clock is running: "
+                           "confirm to stop it and enter the result",
+                           {"table": number}).response()
+        from ._desk import _Quiet
+        from ._protocol import StopCmd
+
+        cmd = StopCmd(type="cmd", id=f"hand-{hub.id}-{key[0]}-{key[1]}-{key[2]}",
+                      table=table.id, side="B" if table.state_now().on_turn == "B" else "A",
+                      reason="director")
+        try:
+            table.command(_Quiet(f"table {table.id}: stopped for a result by hand"),
+                          "director", cmd)
+        except ProtocolError as exc:
+            return Refused(409, "running", f"table {number}'s clock could not be stopped: "
+                           f"{exc.message}", {"table": number}).response()
+        if table.match.expires_at() is not None:
+            return Refused(409, "running", f"table {number}'s clock could not be stopped",
+                           {"table": number}).response()
+    return await _run(server, request, [{"do": "result", **data, "source": "hand"}])
 
 
 post_correction = one_action(CorrectionBody, "correct")
+
+
+post_revert = one_action(RevertBody, "revert")
 
 
 async def post_dismiss_clash(server: Server, request: Request) -> Response:
@@ -913,12 +976,14 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("/players.csv", "POST", post_players_csv),
     ("/players/{player_id}/check-in", "POST", post_check_in),
     ("/players/{player_id}/withdraw", "POST", post_withdraw),
+    ("/players/{player_id}/reinstate", "POST", post_reinstate),
     ("/draw", "POST", post_draw),
     ("/late/arrive", "POST", post_arrive),
     ("/late/close", "POST", post_close_late),
     ("/rounds", "POST", post_round),
     ("/results", "POST", post_result),
     ("/corrections", "POST", post_correction),
+    ("/results/revert", "POST", post_revert),
     ("/clashes/{clash}/dismiss", "POST", post_dismiss_clash),
     *DESK_ROUTES,
     *STANDINGS_ROUTES,

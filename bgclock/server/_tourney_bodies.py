@@ -101,7 +101,8 @@ class CheckInBody(Struct, **_OPTS):
 
 
 class DrawBody(Struct, **_OPTS):
-    """``POST .../draw``: the director's seed (else the settings')."""
+    """``POST .../draw``: the director's seed (else the settings', else one
+    the server draws from a cryptographic source)."""
 
     seed: Seed | UnsetType = UNSET
 
@@ -121,13 +122,16 @@ class RoundBody(Struct, **_OPTS):
 
 
 class ResultBody(Struct, **_OPTS):
-    """``POST .../results``: a result entered by hand."""
+    """``POST .../results``: a result entered by hand; while the match's
+    table clock runs it is refused (``clock_running``) unless ``stop_clock``
+    (the director confirmed: the server stops that clock first)."""
 
     round: Index
     match: Index
     winner: Name
     event: Event | UnsetType = UNSET
     score: Score | UnsetType = UNSET
+    stop_clock: bool | UnsetType = UNSET
 
 
 class CorrectionBody(Struct, **_OPTS):
@@ -139,6 +143,15 @@ class CorrectionBody(Struct, **_OPTS):
     event: Event | UnsetType = UNSET
     score: Score | UnsetType = UNSET
     reason: Reason | None | UnsetType = UNSET
+
+
+class RevertBody(Struct, **_OPTS):
+    """``POST .../results/revert``: undo a match's last correction, else its
+    result entered by hand (a compensating action in the log)."""
+
+    round: Index
+    match: Index
+    event: Event | UnsetType = UNSET
 
 
 class DismissBody(Struct, **_OPTS):
@@ -349,7 +362,7 @@ class PrizesBody(Struct, **_OPTS):
 
 #: Every tournament body, as published in ``/openapi.json``.
 TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, PlayerBody, CheckInBody, DrawBody,
-                    ArriveBody, RoundBody, ResultBody, CorrectionBody, DismissBody,
+                    ArriveBody, RoundBody, ResultBody, CorrectionBody, RevertBody, DismissBody,
                     AbsentBody, SheetBody, TableSheetBody, CommitteeBody, AppealBody,
                     DecisionBody, SwingClockOverride, SwingBody, SwingRoundBody,
                     SwingResultBody, SwingCorrectionBody, CoupleBody, CouplesBody,

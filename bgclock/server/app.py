@@ -491,7 +491,7 @@ async def table_report_html(server: Server, request: Request) -> Response:
     events = await _committed_log(server, table)
     notes = await server.store.notes(table.id)
     report = _export.report(table.info(), table.row.spec, events, table.match_now(), notes)
-    return HTMLResponse(_sheet.sheet_html(report))
+    return HTMLResponse(_sheet.sheet_html(report, request.query_params.get("lang", "en")))
 
 
 @director_only

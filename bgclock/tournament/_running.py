@@ -31,7 +31,9 @@ What the actions mean:
 - ``register`` / ``check_in`` / ``withdraw``: players have ids 1, 2, ... in
   order of registration; names are unique (the draw sheet shows names).
 - ``draw``: the Main of every checked-in player still in (in id order), with
-  ``late_slots`` slots, drawn by ``MainDraw`` from ``random.Random(seed)``.
+  ``late_slots`` slots, drawn by ``MainDraw`` from ``random.Random(seed)``;
+  the action's own ``seed`` (the server writes the one it drew from a
+  cryptographic source, or the director's) else the settings' (older logs).
 - ``arrive``: a registered player not in the draw takes the next late slot;
   ``close_late``: the slots left become byes.
 - ``start_round``: every match of a round whose two players are known and
@@ -86,7 +88,9 @@ ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arriv
                   # a table's final result that disagrees with the one held
                   "clash", "dismiss_clash",
                   # the prize list (issue 19 §4, ``_standings``)
-                  "prizes")
+                  "prizes",
+                  # compensating actions: the director's undo (issue 19 §2)
+                  "reinstate", "revert")
 MAX_CLASHES: Final = 4096
 MAX_MATCH_LABEL: Final = 200
 
@@ -201,6 +205,8 @@ class Tournament:
     rounds: list[RoundSettings] = field(default_factory=lambda: [RoundSettings()])
     late_slots: int = 0
     seed: int = 0
+    #: Whether a ``settings`` action gave the seed (else the server draws one).
+    seed_given: bool = False
     players: list[Player] = field(default_factory=list)
     main: MainDraw | None = None
     consolation: ConsolationDraw | None = None
@@ -215,6 +221,9 @@ class Tournament:
     #: "at_ms", "clock": bool (a clock at the table keeps the time),
     #: "arrived_ms": {name: ms}}.
     lates: dict[MatchKey, dict[str, Any]] = field(default_factory=dict)
+    #: Each corrected match's results before its corrections, oldest first
+    #: (what ``revert`` puts back; not part of the view).
+    corrected_from: dict[MatchKey, list[dict[str, Any]]] = field(default_factory=dict)
     #: Score sheets of hand-entered results: {"A"|"B"|"director": Sheet} (``_sheets``).
     sheets: dict[MatchKey, dict[str, Sheet]] = field(default_factory=dict)
     #: The ruling committee: 3 to 5 player ids.
@@ -300,7 +309,7 @@ class Tournament:
             raise InvalidContest("event: must be main or consolation")
         if event == "main":
             if self.main is None:
-                raise IllegalContest("the draw is not made yet")
+                raise IllegalContest("the draw is not made yet", "not_drawn")
             return self.main.bracket
         if self.consolation is None:
             raise IllegalContest("the consolation is not drawn yet: not every first-match "
@@ -355,7 +364,8 @@ class Tournament:
                             "result": self.results.get((event, r, i))})
         return {
             "settings": {"rounds": [s.to_dict() for s in self.rounds],
-                         "late_slots": self.late_slots, "seed": self.seed},
+                         "late_slots": self.late_slots, "seed": self.seed,
+                         "seed_given": self.seed_given},
             "players": [p.to_dict() for p in self.players],
             "drawn": self.main is not None,
             "main": None if self.main is None else {
@@ -380,7 +390,8 @@ class Tournament:
     def _settings(self, a: Mapping[str, Any]) -> dict[str, Any]:
         _only(a, {"rounds", "late_slots", "seed"})
         if self.main is not None:
-            raise IllegalContest("the draw is made: its settings can no longer change")
+            raise IllegalContest("the draw is made: its settings can no longer change",
+                                 "settings_locked")
         rounds, late_slots, seed = self.rounds, self.late_slots, self.seed
         if "rounds" in a:
             given = a["rounds"]
@@ -392,6 +403,7 @@ class Tournament:
         if "seed" in a:
             seed = _int(a["seed"], "seed", 0, MAX_SEED)
         self.rounds, self.late_slots, self.seed = rounds, late_slots, seed
+        self.seed_given = self.seed_given or "seed" in a
         return {}
 
     def _register(self, a: Mapping[str, Any]) -> dict[str, Any]:
@@ -423,9 +435,11 @@ class Tournament:
         if not isinstance(flag, bool):
             raise InvalidContest("checked_in: must be true or false")
         if player.withdrawn:
-            raise IllegalContest(f"{player.name} has withdrawn")
+            raise IllegalContest(f"{player.name} has withdrawn", "withdrawn",
+                                 {"player": player.name})
         if not flag and self.main is not None and self._in_draw(player.name):
-            raise IllegalContest(f"{player.name} is in the draw: withdraw instead")
+            raise IllegalContest(f"{player.name} is in the draw: withdraw instead", "in_draw",
+                                 {"player": player.name})
         player.checked_in = flag
         return {"player": player.id}
 
@@ -433,21 +447,23 @@ class Tournament:
         _only(a, {"player"})
         player = self.player(a.get("player"))
         if player.withdrawn:
-            raise IllegalContest(f"{player.name} has already withdrawn")
+            raise IllegalContest(f"{player.name} has already withdrawn", "already_withdrawn",
+                                 {"player": player.name})
         player.withdrawn = True
         self.withdrawn.add(player.name)
         return {"player": player.id}
 
     def _draw(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, set())
+        _only(a, {"seed"})
+        seed = self.seed if "seed" not in a else _int(a["seed"], "seed", 0, MAX_SEED)
         if self.main is not None:
-            raise IllegalContest("the draw is already made")
+            raise IllegalContest("the draw is already made", "already_drawn")
         names = [p.name for p in self.players if p.checked_in and not p.withdrawn]
         if not names:
-            raise IllegalContest("nobody is checked in")
-        rng = random.Random(self.seed)
+            raise IllegalContest("nobody is checked in", "nobody_checked_in")
+        rng = random.Random(seed)
         main = MainDraw(names, late_slots=self.late_slots, rng=rng)
-        self.rng, self.main = rng, main
+        self.rng, self.main, self.seed = rng, main, seed
         return {"seed": self.seed, "size": main.size}
 
     def _arrive(self, a: Mapping[str, Any]) -> dict[str, Any]:
@@ -459,7 +475,8 @@ class Tournament:
         if self.main is None:
             raise IllegalContest("the draw is not made yet: check the player in instead")
         if player.withdrawn:
-            raise IllegalContest(f"{player.name} has withdrawn")
+            raise IllegalContest(f"{player.name} has withdrawn", "withdrawn",
+                                 {"player": player.name})
         position = self.main.arrive(player.name)
         player.checked_in = True
         return {"player": player.id, "position": position}
@@ -467,9 +484,9 @@ class Tournament:
     def _close_late(self, a: Mapping[str, Any]) -> dict[str, Any]:
         _only(a, set())
         if self.main is None:
-            raise IllegalContest("the draw is not made yet")
+            raise IllegalContest("the draw is not made yet", "not_drawn")
         if not self.main.late_open:
-            raise IllegalContest("late arrivals are already closed")
+            raise IllegalContest("late arrivals are already closed", "late_closed")
         self.main.close_late()
         return {}
 
@@ -482,7 +499,8 @@ class Tournament:
         r = _int(a.get("round"), "round", 0, len(bracket.rounds) - 1)
         ready = self.ready(event, r)
         if not ready:
-            raise IllegalContest("no match of this round is ready to start")
+            raise IllegalContest("no match of this round is ready to start", "round_not_ready",
+                                 {"round": r + 1})
         live = self.events.busy_tables(self)  # a Swing or couples table is busy too
         numbers = a.get("tables")
         if numbers is None:
@@ -525,11 +543,12 @@ class Tournament:
         if source not in RESULT_SOURCES[:2]:
             raise InvalidContest("source: must be clock or hand")
         if m.a is None or m.b is None:
-            raise IllegalContest("this match's players are not both known")
+            raise IllegalContest("this match's players are not both known", "players_unknown")
         if winner not in (m.a, m.b):
             raise InvalidContest(f"winner: must be {m.a} or {m.b}")
         if m.winner is not None:
-            raise IllegalContest("this match already has its winner: correct it instead")
+            raise IllegalContest("this match already has its winner: correct it instead",
+                                 "already_decided")
         detail: dict[str, Any] = {"source": source}
         if "score" in a:
             detail["score"] = self._score(a["score"])
@@ -548,7 +567,7 @@ class Tournament:
         key, m = self.match(a)
         winner = a.get("winner")
         if m.winner is None:
-            raise IllegalContest("this match has no result to correct")
+            raise IllegalContest("this match has no result to correct", "no_result")
         if winner not in (m.a, m.b):
             raise InvalidContest(f"winner: must be {m.a} or {m.b}")
         reason = a.get("reason")
@@ -559,7 +578,8 @@ class Tournament:
         nxt = bracket.rounds[r + 1][i // 2] if r + 1 < len(bracket.rounds) else None
         if nxt is not None and (nxt.winner is not None or (event, r + 1, i // 2) in self.tables):
             raise IllegalContest("the next match of its winner has started or is "
-                                 "decided: correct that one first")
+                                 "decided: correct that one first", "next_match_started",
+                                 {"event": event, "round": r + 2})
         score = self._score(a["score"]) if "score" in a else None
         before = sorted(entrants(self.main) or []) if event == "main" and \
             self.main is not None else None
@@ -577,13 +597,113 @@ class Tournament:
             if nxt is not None and was_next is not None:
                 nxt.a, nxt.b = was_next
             raise IllegalContest("the consolation is drawn: this correction would change "
-                                     "its entrants")
+                                     "its entrants", "consolation_drawn")
+        self.corrected_from.setdefault(key, []).append(
+            {"winner": old, "detail": copy.deepcopy(self.results.get(key, {"source": "hand"}))})
         detail = dict(self.results.get(key, {"source": "hand"}))
         detail["corrected"] = {"from": old, "reason": reason}
         if score is not None:
             detail["score"] = score
         self.results[key] = detail
         return {"winner": winner, "was": old}
+
+    # ------------------------------------------------ the director's undo
+
+    def _next_free(self, key: MatchKey) -> Match | None:
+        """The next match of match ``key``'s winner (None: a final); refused
+        (changing nothing) when it has started or is decided."""
+        event, r, i = key
+        bracket = self.bracket(event)
+        nxt = bracket.rounds[r + 1][i // 2] if r + 1 < len(bracket.rounds) else None
+        if nxt is not None and (nxt.winner is not None or (event, r + 1, i // 2) in self.tables):
+            raise IllegalContest(
+                "the next match of its winner has started or is decided: undo that one first",
+                "next_match_started", {"event": event, "round": r + 2})
+        return nxt
+
+    def _reseat(self, changes: list[tuple[MatchKey, str | None]]) -> None:
+        """Give each match its new winner (None: undecided again), and its
+        next match the winner's slot; all or none: refused (the state left
+        as it was) when the next match has started or the consolation is
+        drawn with entrants this would change."""
+        steps = []
+        for key, winner in changes:
+            m = self.bracket(key[0]).rounds[key[1]][key[2]]
+            steps.append((key, m, self._next_free(key), winner))
+        main_changed = any(key[0] == "main" for key, _ in changes)
+        before = None
+        if main_changed and self.consolation is not None and self.main is not None:
+            before = sorted(entrants(self.main) or [])
+        saved = [(m.winner, None if nxt is None else (nxt.a, nxt.b)) for _, m, nxt, _ in steps]
+        for key, m, nxt, winner in steps:
+            m.winner = winner
+            if nxt is not None:
+                if key[2] % 2 == 0:
+                    nxt.a = winner
+                else:
+                    nxt.b = winner
+        if before is not None and self.main is not None and \
+                sorted(entrants(self.main) or []) != before:
+            for (_, m, nxt, _), (was, was_next) in zip(steps, saved, strict=True):
+                m.winner = was  # refused: the state is left as it was
+                if nxt is not None and was_next is not None:
+                    nxt.a, nxt.b = was_next
+            raise IllegalContest("the consolation is drawn with the entrants this result "
+                                 "gave: it can no longer change", "consolation_drawn")
+
+    def _reinstate(self, a: Mapping[str, Any]) -> dict[str, Any]:
+        """A withdrawn player comes back: the matches their withdrawal
+        decided become undecided again, while nothing later depends on them."""
+        _only(a, {"player"})
+        player = self.player(a.get("player"))
+        if not player.withdrawn:
+            raise IllegalContest(f"{player.name} has not withdrawn", "not_withdrawn",
+                                 {"player": player.name})
+        undo: list[MatchKey] = []
+        if self.main is not None:
+            for event, bracket in (("main", self.main.bracket),
+                                   ("consolation", self.consolation.bracket
+                                    if self.consolation else None)):
+                if bracket is None:
+                    continue
+                for r, matches in enumerate(bracket.rounds):
+                    for i, m in enumerate(matches):
+                        if (self.results.get((event, r, i), {}).get("source") == "withdrawn"
+                                and player.name in (m.a, m.b) and m.winner != player.name):
+                            undo.append((event, r, i))
+        self._reseat([(key, None) for key in undo])
+        for key in undo:
+            del self.results[key]
+        player.withdrawn = False
+        self.withdrawn.discard(player.name)
+        return {"player": player.id,
+                "undecided": [{"event": k[0], "round": k[1], "match": k[2]} for k in undo]}
+
+    def _revert(self, a: Mapping[str, Any]) -> dict[str, Any]:
+        """Undo a match's last correction (its result before it comes back),
+        else its result entered by hand (the match is undecided again)."""
+        _only(a, {"event", "round", "match"})
+        key, m = self.match(a)
+        result = self.results.get(key)
+        if m.winner is None or result is None:
+            raise IllegalContest("this match has no result to undo", "no_result")
+        stack = self.corrected_from.get(key)
+        if stack:
+            back = stack[-1]
+            if back["winner"] != m.winner:
+                self._reseat([(key, back["winner"])])
+            stack.pop()
+            if not stack:
+                del self.corrected_from[key]
+            self.results[key] = back["detail"]
+            return {"winner": m.winner, "reverted": "correction"}
+        if result.get("source") != "hand":
+            raise IllegalContest(f"a result from the {result.get('source')} cannot be undone: "
+                                 "correct it instead", "not_reversible",
+                                 {"source": str(result.get("source"))})
+        self._reseat([(key, None)])
+        del self.results[key]
+        return {"winner": None, "reverted": "result"}
 
     # ------------------------------------------------ late arrivals at a match
 
@@ -651,10 +771,10 @@ class Tournament:
         key, m = self.match(a)
         player = self.player(a.get("player"))
         if m.a is None or m.b is None:
-            raise IllegalContest("this match's players are not both known")
+            raise IllegalContest("this match's players are not both known", "players_unknown")
         side = self._side_of(m, player)
         if m.winner is not None:
-            raise IllegalContest("this match is decided")
+            raise IllegalContest("this match is decided", "already_decided")
         from_ms = _int(a.get("from_ms"), "from_ms", 0, 2**53)
         at_ms = _int(a.get("at_ms", from_ms), "at_ms", 0, 2**53)
         clock = a.get("clock", False)
@@ -689,10 +809,10 @@ class Tournament:
         key, m = self.match(a)
         player = self.player(a.get("player"))
         if m.a is None or m.b is None:
-            raise IllegalContest("this match's players are not both known")
+            raise IllegalContest("this match's players are not both known", "players_unknown")
         self._side_of(m, player)
         if m.winner is not None:
-            raise IllegalContest("this match is decided")
+            raise IllegalContest("this match is decided", "already_decided")
         reason = _text(a.get("reason", "late"), "reason", 200)
         winner = m.b if player.name == m.a else m.a
         assert winner is not None
@@ -746,14 +866,15 @@ class Tournament:
         if by not in ("A", "B", "director"):
             raise InvalidContest("by: must be A, B or director")
         if m.a is None or m.b is None:
-            raise IllegalContest("this match's players are not both known")
+            raise IllegalContest("this match's players are not both known", "players_unknown")
         via = a.get("via", "director")
         if by == "director" and via != "director":
             raise InvalidContest("via: the director's sheet is the director's")
         start = self._start_score(key)
         sheet = parse_sheet(a, (m.a, m.b), self.settings_for(key[1]).length, via, start)
         if m.winner is not None:
-            raise IllegalContest("this match already has its winner: correct it instead")
+            raise IllegalContest("this match already has its winner: correct it instead",
+                                 "already_decided")
         sheets = self.sheets.setdefault(key, {})
         sheets[by] = sheet
         if by == "director":
@@ -997,9 +1118,10 @@ HANDLERS: Final[dict[str, Callable[[Tournament, Mapping[str, Any]], dict[str, An
     "committee": Tournament._committee, "appeal": Tournament._appeal,
     "decide": Tournament._decide, "clash": Tournament._clash,
     "dismiss_clash": Tournament._dismiss_clash, "prizes": Tournament._prizes,
+    "reinstate": Tournament._reinstate, "revert": Tournament._revert,
 }
 assert set(HANDLERS) == set(ACTIONS)
 #: The actions after which a withdrawn player's matches and the consolation's
 #: draw are settled (no other action can make either due).
 SETTLING: Final = frozenset({"withdraw", "draw", "arrive", "close_late", "result",
-                             "correct", "disqualify", "sheet"})
+                             "correct", "disqualify", "sheet", "reinstate", "revert"})

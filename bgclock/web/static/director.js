@@ -61,8 +61,21 @@ import { setClockPlan, previewText } from "./setclock.js";
   }
   function mergeInfo(info) {
     const row = app.tables[info.id] || (app.tables[info.id] = { info: info, state: null, seq: null, recvAt: 0 });
-    // an HTTP answer can arrive after a newer `table` message: the newest info wins
-    const stale = row.info && row.info.seq > info.seq;
+    // A table's match line is its `created_ms` (`next match` starts a new one,
+    // its seq from 0): info of an older line is dropped, info of a newer line
+    // replaces the row whole (players, event, state, calls), and within one
+    // line an HTTP answer older than a `table` message (a lower seq) is dropped.
+    const line = row.info && row.info.created_ms, given = info.created_ms;
+    if (line != null && given != null && given < line) return;
+    if (line != null && given != null && given > line) {
+      row.info = Object.assign({}, info);
+      row.state = null;
+      row.seq = null;
+      delete app.summons[info.id];
+      for (const k of Array.from(app.handled)) if (k.startsWith(info.id + ":")) app.handled.delete(k);
+      for (const k of Array.from(app.alertSince.keys())) if (k.startsWith(info.id + ":")) app.alertSince.delete(k);
+    }
+    const stale = row.info && row.info.created_ms === given && row.info.seq > info.seq;
     if (!stale) row.info = Object.assign({}, row.info, info);
     if (info.url) row.url = info.url;
     if (info.token) row.token = info.token;
@@ -244,7 +257,18 @@ import { setClockPlan, previewText } from "./setclock.js";
   }
   function tableName(row) {
     const info = row.info || {};
-    return info.name || t("alw.table", { n: info.id });
+    return shownName(info.name) || t("alw.table", { n: info.id });
+  }
+  /* The server names a tournament's tables in English ("Table 3 · Main R1",
+   * "Table 2 · Swing R4", "Table 5 · Ann–Bob phase 3"): shown in the
+   * director's language; a name the director typed is shown as typed. */
+  function shownName(name) {
+    if (!name) return name;
+    let m = /^Table (\d+) · (Main|Consolation|Swing) R(\d+)$/.exec(name);
+    if (m) return t("tbl.round", { table: m[1], event: t("tbl.event." + m[2].toLowerCase()), n: m[3] });
+    m = /^Table (\d+) · (.+) phase (\d+)$/.exec(name);
+    if (m) return t("tbl.phase", { table: m[1], couples: m[2], n: m[3] });
+    return name;
   }
   /* An alert's one-click fix: open the ruling, resume, or propose the break's penalty. */
   function fixOf(row, a) {
@@ -274,7 +298,7 @@ import { setClockPlan, previewText } from "./setclock.js";
   }
   function title(row) {
     const n = names(row), info = row.info || {};
-    return (info.name ? info.name + " · " : "#" + info.id + " · ") + n.A + " – " + n.B;
+    return (info.name ? shownName(info.name) + " · " : "#" + info.id + " · ") + n.A + " – " + n.B;
   }
 
   /* --------------------------------------------------------- rendering */
@@ -523,7 +547,7 @@ import { setClockPlan, previewText } from "./setclock.js";
       el("div", { class: "row" }, [
         el("img", { class: "qr", alt: t("det.qr"), src: "/api/tables/" + id + "/qr.svg?key=" + encodeURIComponent(key) }),
         el("div", { class: "linkbox" }, [url ? el("a", { href: url, target: "_blank", rel: "noopener", id: "table-link", text: url }) : null])])]));
-    d.append(el("p", {}, [el("a", { href: "/api/tables/" + id + "/report.html?key=" + encodeURIComponent(key), target: "_blank",
+    d.append(el("p", {}, [el("a", { href: "/api/tables/" + id + "/report.html?key=" + encodeURIComponent(key) + "&lang=" + I18N.lang, target: "_blank",
       rel: "noopener", id: "sheet-link", text: t("det.sheet") })]));
     d.append(el("fieldset", {}, [el("legend", { text: t("det.log") }), el("div", { class: "log-wrap", id: "log-wrap" })]));
     renderLog();

@@ -51,7 +51,14 @@ export async function api(method, path, body, type) {
     body: body === undefined ? undefined : (type ? String(body) : JSON.stringify(body))
   });
   const data = await r.json();
-  if (!r.ok) throw new Error((data && data.message) || String(r.status));
+  if (!r.ok) {
+    // the refusal's stable code and params go with it (the screens translate them)
+    const err = /** @type {Error & {code?: string, params?: Object<string, (string|number)>}} */ (
+      new Error((data && data.message) || String(r.status)));
+    err.code = data && data.error;
+    err.params = (data && data.params) || {};
+    throw err;
+  }
   return data;
 }
 

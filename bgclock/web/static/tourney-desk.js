@@ -401,11 +401,13 @@ function committeeSection(st, act) {
 function exportSection(st, key) {
   const base = "/api/tournaments/" + st.tournament_id;
   const q = "?key=" + encodeURIComponent(key);
-  const link = (/** @type {string} */ href, /** @type {string} */ text) => h("a", { href: href + q, target: "_blank", rel: "noopener" }, text);
+  const link = (/** @type {string} */ href, /** @type {string} */ text, /** @type {string=} */ more) =>
+    h("a", { href: href + q + (more || ""), target: "_blank", rel: "noopener" }, text);
   return h("section", { id: "desk-exports" }, h("h3", {}, t("desk.exports")),
     h("p", {}, link(base + "/draw.csv", "draw.csv"), " · ", link(base + "/draw.json", "draw.json"), " · ",
-      link(base + "/draw/main.html", t("desk.print", { event: t("room.main") })), " · ",
-      link(base + "/draw/consolation.html", t("desk.print", { event: t("room.consolation") }))));
+      // the printed sheets in the director's language
+      link(base + "/draw/main.html", t("desk.print", { event: t("room.main") }), "&lang=" + I18N.lang), " · ",
+      link(base + "/draw/consolation.html", t("desk.print", { event: t("room.consolation") }), "&lang=" + I18N.lang)));
 }
 
 /**

@@ -13,6 +13,7 @@ import { i18n } from "./tourney-strings.js";
 import { clashSection, deskSections, matchButtons } from "./tourney-desk.js";
 import { standingsSection } from "./tourney-standings.js";
 import { registerPick } from "./register-pick.js";
+import { openConfirm } from "./confirm.js";
 
 const I18N = i18n();
 const t = I18N.t;
@@ -28,7 +29,7 @@ const REFRESH_MS = 3000;
  *   table_id: (number|null), a: (string|null), b: (string|null), winner: (string|null),
  *   clock: string, result: (Object<string, any>|null)}} TableMatch
  * @typedef {{settings: {rounds: {length: number, rules: string, clock: string}[],
- *   late_slots: number, seed: number}, players: Player[], drawn: boolean,
+ *   late_slots: number, seed: number, seed_given?: boolean}, players: Player[], drawn: boolean,
  *   main: (Bracket|null), consolation: (Bracket|null), matches: TableMatch[],
  *   room_url: string}} TourneyState
  */
@@ -38,7 +39,12 @@ const screen = {
   /** @type {TourneyState|null} */ state: null,
   message: "",
   error: false,
-  /** @type {number|null} */ timer: null
+  /** @type {number|null} */ timer: null,
+  /** The tournament's log, oldest first (the history).
+   * @type {{n: number, at_ms: number, source: string, action: Object<string, any>}[]} */
+  history: [],
+  /** The actions on their way ("POST /draw"): a second click waits for the first.
+   * @type {Set<string>} */ pending: new Set()
 };
 
 /** @returns {HTMLElement} */
@@ -55,6 +61,7 @@ async function load() {
   if (screen.tournament == null) return;
   try {
     screen.state = await api("GET", base() + "/state");
+    screen.history = (await api("GET", base() + "/actions")).actions;
   } catch (e) {
     screen.message = String(/** @type {Error} */ (e).message);
     screen.error = true;
@@ -70,16 +77,78 @@ async function load() {
  * @param {string} [type]
  */
 async function act(method, path, body, type) {
+  const what = method + " " + path;
+  if (screen.pending.has(what)) return;  // a double click: the action is on its way
+  screen.pending.add(what);
   try {
     const out = await api(method, base() + path, body, type);
     if (out && out.state) screen.state = out.state;
     screen.message = t("trn.done");
     screen.error = false;
+    screen.history = (await api("GET", base() + "/actions")).actions;
   } catch (e) {
-    screen.message = String(/** @type {Error} */ (e).message);
-    screen.error = true;
+    const err = /** @type {Error & {code?: string, params?: Object<string, (string|number)>}} */ (e);
+    if (err.code === "clock_running" && body && typeof body === "object" && !body.stop_clock) {
+      // the match's clock runs: ask again, then stop it and enter the result
+      screen.message = refusalText(err);
+      screen.error = true;
+      const again = confirmed(t("cf.stop_clock", { table: String((err.params || {}).table) }), method, path,
+        Object.assign({}, body, { stop_clock: true }));
+      setTimeout(again, 0);  // once the first dialog has closed
+    } else if (err.code && ALREADY.has(err.code)) {
+      // the second answer to a repeated Draw or Start round: it was done once
+      screen.message = t("trn.already_done");
+      screen.error = false;
+      await load();
+    } else {
+      screen.message = refusalText(err);
+      screen.error = true;
+    }
+  } finally {
+    screen.pending.delete(what);
   }
   render();
+}
+
+/** The refusals that answer an action already done (a repeated click). */
+const ALREADY = new Set(["already_drawn", "round_not_ready"]);
+
+/**
+ * A server refusal in the page's language: its code from the catalogue
+ * (`err.<code>`, with its params), else the server's words.
+ * @param {Error & {code?: string, params?: Object<string, (string|number)>}} err
+ * @returns {string}
+ */
+export function refusalText(err) {
+  const key = "err." + err.code;
+  if (err.code && I18N.STRINGS[I18N.lang] && I18N.STRINGS[I18N.lang][key] !== undefined) {
+    const params = Object.assign({}, err.params || {});
+    // words among the params (an event, a result's source) in the page's language too
+    if (params.event === "main" || params.event === "consolation") {
+      params.event = t(params.event === "main" ? "room.main" : "room.consolation");
+    }
+    if (typeof params.source === "string") params.source = t("trn.source." + params.source);
+    return t(key, params);
+  }
+  return String(err.message);
+}
+
+/**
+ * An action that changes the draw, a result or a player's status: the
+ * director confirms it first, the dialog naming its effect (confirm.js).
+ * @param {string} text
+ * @param {string} method
+ * @param {string} path
+ * @param {any} [body]
+ * @returns {function(): void}
+ */
+function confirmed(text, method, path, body) {
+  return () => {
+    // the opener: the button just clicked (the dialog keeps its Confirm away from it)
+    openConfirm({ text: text, confirmLabel: t("act.confirm"), cancelLabel: t("act.cancel"),
+      busyLabel: t("dir.sending"), opener: document.activeElement,
+      onConfirm: () => act(method, path, body) });
+  };
 }
 
 /**
@@ -101,14 +170,18 @@ function settingsForm() {
     h("label", { for: "trn-late" }, t("trn.late_slots")),
     h("input", { id: "trn-late", type: "number", min: "0", max: "512", value: String(st.settings.late_slots) }),
     h("label", { for: "trn-seed" }, t("trn.seed")),
-    h("input", { id: "trn-seed", type: "number", min: "0", value: String(st.settings.seed) }),
+    h("input", { id: "trn-seed", type: "number", min: "0", placeholder: t("trn.seed_random"),
+      value: st.settings.seed_given ? String(st.settings.seed) : "" }),
     h("span", {}),
     button(t("trn.save"), () => {
       const rounds = value("trn-rounds").split("\n").filter((x) => x.trim()).map((line) => {
         const [length, rules, clock] = line.split(",").map((x) => x.trim());
         return { length: Number(length), rules: rules, clock: clock || "required" };
       });
-      act("POST", "/settings", { rounds: rounds, late_slots: Number(value("trn-late")), seed: Number(value("trn-seed")) });
+      /** @type {Object<string, any>} */
+      const body = { rounds: rounds, late_slots: Number(value("trn-late")) };
+      if (value("trn-seed").trim() !== "") body.seed = Number(value("trn-seed"));  // else drawn at random
+      act("POST", "/settings", body);
     }));
   if (st.drawn) form.querySelectorAll("input, textarea, button").forEach((n) => n.setAttribute("disabled", ""));
   return h("section", {}, h("h3", {}, t("trn.settings")), form);
@@ -130,7 +203,11 @@ function playersSection() {
       } else if (!inDraw.has(p.name) && st.main && st.main.late_open) {
         actions.append(button(t("trn.arrive"), () => act("POST", "/late/arrive", { player: p.id })));
       }
-      actions.append(button(t("trn.withdraw"), () => act("POST", "/players/" + p.id + "/withdraw")));
+      actions.append(button(t("trn.withdraw"), confirmed(
+        t(st.drawn ? "cf.withdraw_drawn" : "cf.withdraw", { name: p.name }), "POST", "/players/" + p.id + "/withdraw")));
+    } else {
+      actions.append(button(t("trn.reinstate"), confirmed(
+        t("cf.reinstate", { name: p.name }), "POST", "/players/" + p.id + "/reinstate")));
     }
     const status = p.withdrawn ? t("trn.withdrawn") : (p.checked_in ? t("trn.checked_in") : "");
     return h("tr", {}, h("td", {}, String(p.id)), h("td", {}, p.name), h("td", {}, p.federation_id || ""),
@@ -157,7 +234,13 @@ function drawSection() {
   const st = /** @type {TourneyState} */ (screen.state);
   const out = h("section", {}, h("h3", {}, t("trn.rounds")));
   if (!st.drawn) {
-    out.append(button(t("trn.draw"), () => act("POST", "/draw", { seed: Number(value("trn-seed")) })));
+    out.append(button(t("trn.draw"), () => {
+      const typed = value("trn-seed").trim();
+      const n = st.players.filter((p) => p.checked_in && !p.withdrawn).length;
+      const text = t(typed === "" ? "cf.draw_random" : "cf.draw_seed", { n: n, seed: typed });
+      // no seed typed: the server draws one
+      confirmed(text, "POST", "/draw", typed === "" ? {} : { seed: Number(typed) })();
+    }));
     return out;
   }
   out.append(h("p", {}, t("trn.drawn", { seed: st.settings.seed })));
@@ -204,21 +287,102 @@ function matchItem(event, r, i, m) {
   }
   for (const b of matchButtons(/** @type {any} */ (st), event, r, i, m, act)) item.append(" ", b);
   if (m.a && m.b) {
+    const pair = m.a + " – " + m.b;
     for (const who of [m.a, m.b]) {
       if (m.winner === who) continue;
       if (!m.winner) {
-        item.append(" ", button(t("trn.enter", { name: who }),
-          () => act("POST", "/results", { event: event, round: r, match: i, winner: who })));
+        item.append(" ", button(t("trn.enter", { name: who }), confirmed(
+          t("cf.result", { name: who, match: pair }), "POST", "/results", { event: event, round: r, match: i, winner: who })));
       } else {
+        // a correction names its winner (the button) and needs a reason
         item.append(" ", button(t("trn.correct", { name: who }), () => {
           const reason = value("trn-reason").trim();
-          act("POST", "/corrections", Object.assign({ event: event, round: r, match: i, winner: who },
-            reason ? { reason: reason } : {}));
+          if (!reason) {
+            screen.message = t("trn.reason_needed");
+            screen.error = true;
+            render();
+            return;
+          }
+          confirmed(t("cf.correct", { name: who, was: String(m.winner), match: pair, reason: reason }),
+            "POST", "/corrections", { event: event, round: r, match: i, winner: who, reason: reason })();
         }));
       }
     }
+    const result = at && at.result;
+    if (m.winner && (!result || result.source === "hand" || result.corrected)) {
+      item.append(" ", button(t("trn.undo_result"), confirmed(
+        t(result && result.corrected ? "cf.revert_correction" : "cf.revert", { name: m.winner, match: pair }),
+        "POST", "/results/revert", { event: event, round: r, match: i })));
+    }
   }
   return item;
+}
+
+/**
+ * One logged action in words (the director's language).
+ * @param {Object<string, any>} a
+ * @returns {string}
+ */
+function describe(a) {
+  const st = /** @type {TourneyState} */ (screen.state);
+  const player = (/** @type {any} */ id) => {
+    const p = st.players.find((x) => x.id === id);
+    return p ? p.name : "#" + id;
+  };
+  /** @type {Object<string, (string|number)>} */
+  const params = { name: a.player != null ? player(a.player) : (a.name || ""), winner: a.winner || "",
+    seed: a.seed != null ? a.seed : "", n: a.round != null ? a.round + 1 : "", m: a.match != null ? a.match + 1 : "",
+    event: t(a.event === "consolation" ? "room.consolation" : "room.main"), reason: a.reason || "" };
+  const key = "hist." + a.do;
+  const known = I18N.STRINGS[I18N.lang] && I18N.STRINGS[I18N.lang][key] !== undefined;
+  return known ? t(key, params) : t("hist.other", { what: String(a.do) });
+}
+
+/**
+ * The undo of a logged action, while it applies: [label, confirmation, path, body].
+ * @param {Object<string, any>} a
+ * @returns {[string, string, string, any]|null}
+ */
+function undoOf(a) {
+  const st = /** @type {TourneyState} */ (screen.state);
+  if (a.do === "withdraw") {
+    const p = st.players.find((x) => x.id === a.player);
+    if (!p || !p.withdrawn) return null;
+    return [t("trn.reinstate"), t("cf.reinstate", { name: p.name }), "/players/" + p.id + "/reinstate", undefined];
+  }
+  if (a.do === "result" || a.do === "correct") {
+    const event = a.event || "main";
+    const bracket = event === "main" ? st.main : st.consolation;
+    const m = bracket && bracket.rounds[a.round] && bracket.rounds[a.round][a.match];
+    if (!m || m.winner !== a.winner) return null;
+    const pair = m.a + " – " + m.b;
+    return [t("trn.undo"), t(a.do === "correct" ? "cf.revert_correction" : "cf.revert", { name: String(m.winner), match: pair }),
+      "/results/revert", { event: event, round: a.round, match: a.match }];
+  }
+  return null;
+}
+
+/** The tournament's action history, newest first: who, what, when; undo where it applies.
+ * @returns {HTMLElement} */
+function historySection() {
+  const offered = new Set();  // one undo per match or player: its latest action's
+  const rows = screen.history.slice(-40).reverse().map((x) => {
+    const when = new Date(x.at_ms).toLocaleTimeString(I18N.lang, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    const a = x.action;
+    const what = a.do === "withdraw" || a.do === "reinstate" ? "p" + a.player
+      : ["result", "correct", "revert"].includes(a.do) ? [a.event || "main", a.round, a.match].join(":") : null;
+    const undo = what != null && !offered.has(what) ? undoOf(a) : null;
+    if (what != null) offered.add(what);
+    const cell = h("td", {});
+    if (undo) cell.append(button(undo[0], confirmed(undo[1], "POST", undo[2], undo[3]), { "data-undo": String(x.n) }));
+    return h("tr", { "data-n": String(x.n) }, h("td", {}, String(x.n)), h("td", {}, when),
+      h("td", {}, t(x.source === "director" ? "hist.by_director" : "hist.by_table")),
+      h("td", {}, describe(x.action)), cell);
+  });
+  return h("section", { id: "trn-history" }, h("h3", {}, t("hist.title")),
+    h("table", { class: "trn-history" },
+      h("thead", {}, h("tr", {}, ...["#", t("hist.when"), t("hist.who"), t("hist.what"), ""].map((x) => h("th", { scope: "col" }, x)))),
+      h("tbody", {}, ...rows)));
 }
 
 function render() {
@@ -237,6 +401,7 @@ function render() {
   node.append(room, settingsForm(), playersSection(), drawSection(), reason);
   if (screen.state.drawn) node.append(...deskSections(/** @type {any} */ (screen.state), act, directorKey));
   if (screen.state.drawn) node.append(standingsSection(/** @type {any} */ (screen.state), act, directorKey));
+  node.append(historySection());
 }
 
 /** Open or close the screen (the header's button). */
