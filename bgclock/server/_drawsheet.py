@@ -105,11 +105,13 @@ HEIGHT_MM = {False: 165, True: 250}
 #: director's); names, numbers and the seed are the same in all.
 WORDS: dict[str, dict[str, str]] = {
     "en": {"main": "Main", "consolation": "Progressive consolation", "round": "Round {n}",
-           "last_chance": "Last Chance", "final": "Final", "winner": "Winner", "slots": "{n} slots · seed {seed}",
+           "last_chance": "Last Chance", "final": "Final", "winner": "Winner",
+           "slots": "{n} slots · seed {seed}",
            "bye": "bye", "table": "table {n}", "disqualified": "disqualified",
            "withdrawn": "withdrawn", "late": "late arrival"},
     "it": {"main": "Main", "consolation": "Consolation progressiva", "round": "Turno {n}",
-           "last_chance": "Last Chance", "final": "Finale", "winner": "Vincitore", "slots": "{n} posti · seme {seed}",
+           "last_chance": "Last Chance", "final": "Finale", "winner": "Vincitore",
+           "slots": "{n} posti · seme {seed}",
            "bye": "bye", "table": "tavolo {n}", "disqualified": "squalificato",
            "withdrawn": "ritirato", "late": "ritardatario"},
 }
