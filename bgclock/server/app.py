@@ -29,8 +29,7 @@ from starlette.responses import (
     PlainTextResponse,
     Response,
 )
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bgclock import web
@@ -80,6 +79,7 @@ from ._protocol import (
     dumps,
 )
 from ._schema import BodyError, decode_body, explain, field_name
+from ._static import static_routes
 from ._time import ServerClock, WallClock
 
 log = logging.getLogger("bgclock.server")
@@ -828,7 +828,7 @@ def create_app(
         WebSocketRoute("/ws", websocket),
     ]
     if static_dir is not None and static_dir.is_dir():
-        routes.append(Mount("/static", StaticFiles(directory=static_dir), name="static"))
+        routes.extend(static_routes(static_dir))
     install_redaction()
     hosts = served_hosts(bind_host, public_url, allow_hosts)
     app = Starlette(routes=routes, lifespan=lifespan,
