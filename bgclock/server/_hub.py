@@ -865,12 +865,16 @@ class TableHub:
     def broadcast_directors(self, text: str) -> None:
         for director in list(self.hub.directors):
             director.send(text)
+        if self.hub.on_change is not None:
+            self.hub.on_change(self.row.tournament_id)
 
     def broadcast(self, text: str) -> None:
         for watcher in list(self.watchers):
             watcher.send(text)
         for director in list(self.hub.directors):
             director.send(text)
+        if self.hub.on_change is not None:
+            self.hub.on_change(self.row.tournament_id)
 
     # ----------------------------------------------------------- commands
 
@@ -1346,6 +1350,9 @@ class Hub:
         self._ticker: asyncio.Task[None] | None = None
         #: Told when a table's match is over with a winner (the tournament's results).
         self.on_over: Callable[[TableHub, MatchState], None] | None = None
+        #: Told the tournament id (or None) of a table that sent its watchers
+        #: anything: the room displays' push (``_roomfeed``).
+        self.on_change: Callable[[int | None], None] | None = None
 
     async def start(self) -> list[int]:
         """Rebuild every table from the log; return the tables stopped for the restart."""

@@ -314,6 +314,13 @@ def _tournament_paths() -> dict[str, Any]:
             "the room display's data: draw sheet and tables live (room token or director)",
             {"200": _ok({"type": "object"}), "403": _ok(_ERROR, "wrong room token")},
             director=False, params=tid)},
+        f"{base}/room.stream": {"get": _op(
+            "room.json pushed: server-sent events `room`, each the whole room.json, "
+            "at once and after every change (room token or director)",
+            {"200": _ok({"type": "string"}, "an event stream", "text/event-stream"),
+             "403": _ok(_ERROR, "wrong room token"),
+             "503": _ok(_ERROR, "too many room displays open")},
+            director=False, params=tid)},
     }
 
 

@@ -278,6 +278,7 @@ class Tourneys:
                       "actions": hub.state.count})
         for director in list(self.server.hub.directors):
             director.send(text)
+        self.server.room_feed.changed(hub.id)
 
     # ------------------------------------------------------------ tables
 
@@ -920,21 +921,11 @@ async def post_dismiss_clash(server: Server, request: Request) -> Response:
 
 # ------------------------------------------------------------ the room display
 
-async def room_json(request: Request) -> Response:
-    """The draw sheet and every table's match live, for the room display
-    (the room token or the director's key)."""
-    server: Server = request.app.state.server
-    try:
-        tid = check_id("tournament_id", str(request.path_params["tournament_id"]))
-    except LimitError:
-        return Refused(404, "not_found", "no such tournament").response()
-    if not server.tourneys.room_allowed(request, tid):
-        return Refused(403, "forbidden", "this link does not open this room").response()
-    try:
-        hub = await server.tourneys.get(tid)
-        row = await server.store.tournament(tid)
-    except NotFound as exc:
-        return Refused(404, "not_found", str(exc)).response()
+async def room_body(server: Server, tid: int) -> dict[str, Any]:
+    """``room.json``'s body: the draw sheet and every table's match live,
+    projected for the room (``_room.room_view``); ``NotFound``."""
+    hub = await server.tourneys.get(tid)
+    row = await server.store.tournament(tid)
     state = hub.view()
     clocks: dict[int, dict[str, Any]] = {}
     for i, m in enumerate(state["matches"]):
@@ -947,9 +938,54 @@ async def room_json(request: Request) -> Response:
                          "at_ms": s.at_ms,
                          # a flag worked out while the timekeeper is away: no result yet
                          "provisional": table.provisional is not None}
-    return JSONResponse(room_view(tournament_id=tid, name=row.name, state=state, clocks=clocks,
-                                  late=late_view(server, hub), server_ms=server.clock.now_ms(),
-                                  ends=room_standings(hub.state)))
+    return room_view(tournament_id=tid, name=row.name, state=state, clocks=clocks,
+                     late=late_view(server, hub), server_ms=server.clock.now_ms(),
+                     ends=room_standings(hub.state))
+
+
+def _room_id(server: Server, request: Request) -> int | Response:
+    """The path's tournament id if the request may read its room, else the
+    answer saying why (404, 403)."""
+    try:
+        tid = check_id("tournament_id", str(request.path_params["tournament_id"]))
+    except LimitError:
+        return Refused(404, "not_found", "no such tournament").response()
+    if not server.tourneys.room_allowed(request, tid):
+        return Refused(403, "forbidden", "this link does not open this room").response()
+    return tid
+
+
+async def room_json(request: Request) -> Response:
+    """The draw sheet and every table's match live, for the room display
+    (the room token or the director's key)."""
+    server: Server = request.app.state.server
+    tid = _room_id(server, request)
+    if isinstance(tid, Response):
+        return tid
+    try:
+        return JSONResponse(await room_body(server, tid))
+    except NotFound as exc:
+        return Refused(404, "not_found", str(exc)).response()
+
+
+async def room_stream(request: Request) -> Response:
+    """``room.json`` pushed (``_roomfeed``): a server-sent event with the
+    room's view now, then one after every change (the room token or the
+    director's key; 503 past the streams' bound)."""
+    from ._roomfeed import EventStream
+
+    server: Server = request.app.state.server
+    tid = _room_id(server, request)
+    if isinstance(tid, Response):
+        return tid
+    full = server.room_feed.room_full(tid)
+    if full is not None:
+        return Refused(503, "busy", full).response()
+    try:
+        first = await server.room_feed.frame(tid)
+    except NotFound as exc:
+        return Refused(404, "not_found", str(exc)).response()
+    return EventStream(server.room_feed.stream(tid, first))
 
 
 async def room_page(request: Request) -> Response:

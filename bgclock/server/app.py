@@ -29,8 +29,7 @@ from starlette.responses import (
     PlainTextResponse,
     Response,
 )
-from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
+from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bgclock import web
@@ -79,7 +78,9 @@ from ._protocol import (
     decode,
     dumps,
 )
+from ._roomfeed import RoomFeed
 from ._schema import BodyError, decode_body, explain, field_name
+from ._static import static_routes
 from ._time import ServerClock, WallClock
 
 log = logging.getLogger("bgclock.server")
@@ -224,6 +225,9 @@ class Server:
         self.recovered: list[int] = []
         self.tourneys = _tourney.Tourneys(self)
         self.hub.on_over = self.tourneys.on_table_over
+        #: The room displays' streams (``_roomfeed``), woken by any change.
+        self.room_feed = RoomFeed(lambda tid: _tourney.room_body(self, tid))
+        self.hub.on_change = self.room_feed.changed
 
     # ----------------------------------------------------------------- HTTP
 
@@ -800,6 +804,7 @@ def create_app(
         Route("/api/tournaments/{tournament_id}/tables", create_table, methods=["POST"]),
         Route("/room/{tournament_id}", _tourney.room_page),
         Route("/api/tournaments/{tournament_id}/room.json", _tourney.room_json),
+        Route("/api/tournaments/{tournament_id}/room.stream", _tourney.room_stream),
         *[Route(f"/api/tournaments/{{tournament_id}}{path}", director_only(handler),
                 methods=[method])
           for path, method, handler in _tourney.ROUTES],
@@ -828,7 +833,7 @@ def create_app(
         WebSocketRoute("/ws", websocket),
     ]
     if static_dir is not None and static_dir.is_dir():
-        routes.append(Mount("/static", StaticFiles(directory=static_dir), name="static"))
+        routes.extend(static_routes(static_dir))
     install_redaction()
     hosts = served_hosts(bind_host, public_url, allow_hosts)
     app = Starlette(routes=routes, lifespan=lifespan,

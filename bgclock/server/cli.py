@@ -412,7 +412,14 @@ def _run(args: argparse.Namespace) -> int:
                             lifespan="on", timeout_graceful_shutdown=5,
                             ssl_certfile=args.certfile if tls else None,
                             ssl_keyfile=args.keyfile if tls else None)
-    server = uvicorn.Server(config)
+    feed = app.state.server.room_feed
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            super().handle_exit(sig, frame)
+            feed.close()  # the room displays' streams would hold the shutdown
+
+    server = Server(config)
 
     lost: list[str] = []
 

@@ -10,6 +10,7 @@ the way the engine does).
 
 from __future__ import annotations
 
+import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -21,9 +22,34 @@ from bgclock.core import PRESETS
 STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
 #: Where the server mounts ``STATIC_DIR``.
 STATIC_URL: Final = "/static"
+#: The versioned mount: ``/static/v/<version>/...`` serves the same files,
+#: cached for a year (docs/pages.md, "Caching").
+VERSIONED_PREFIX: Final = STATIC_URL + "/v/"
 
-__all__ = ["STATIC_DIR", "STATIC_URL", "director_page", "presets_json", "room_page",
-           "table_page", "table_worker"]
+__all__ = ["STATIC_DIR", "STATIC_URL", "VERSIONED_PREFIX", "director_page", "presets_json",
+           "room_page", "static_version", "table_page", "table_worker", "versioned_url"]
+
+
+@lru_cache(maxsize=4)
+def static_version(folder: Path = STATIC_DIR) -> str:
+    """A digest of every file under ``folder`` (names and bytes): 12 hex
+    characters that change whenever any file the pages load changes.
+
+    Read once per process: the files of an installed server do not change
+    while it runs, and an upgrade restarts it."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        name = path.relative_to(folder).as_posix().encode("utf-8")
+        data = path.read_bytes()
+        digest.update(len(name).to_bytes(4, "big") + name)
+        digest.update(len(data).to_bytes(8, "big") + data)
+    return digest.hexdigest()[:12]
+
+
+def versioned_url(folder: Path = STATIC_DIR) -> str:
+    """Where the pages load their files from: ``/static/v/<version>`` (the
+    modules' relative imports stay under it)."""
+    return VERSIONED_PREFIX + static_version(folder)
 
 
 @lru_cache(maxsize=1)
@@ -47,7 +73,7 @@ def presets_json() -> str:
 
 def _render(name: str, **values: str) -> str:
     html = (STATIC_DIR / name).read_text(encoding="utf-8")
-    values = {"STATIC": STATIC_URL, "PRESETS": presets_json(), **values}
+    values = {"STATIC": versioned_url(), "PRESETS": presets_json(), **values}
     for key, value in values.items():
         html = html.replace("{{" + key + "}}", value)
     return html

@@ -14,10 +14,12 @@
  * header's search) shows a player's table, opponent, event and round above
  * the view while something is typed.
  *
- * Opened with the tournament's room token (or the director's key); it reads
- * /api/tournaments/{id}/room.json every POLL_MS (a room has no WebSocket:
- * the token opens nothing but this) and counts the running clocks and the
- * late counts down in between. */
+ * Opened with the tournament's room token (or the director's key); it
+ * listens to /api/tournaments/{id}/room.stream (server-sent events: the
+ * room's whole view now, then after every change; the token opens nothing
+ * but this and room.json) and counts the running clocks and the late counts
+ * down in between.  While the stream is not open (reconnecting, refused, or
+ * no EventSource) it reads room.json every POLL_MS instead. */
 import { i18n } from "./tourney-strings.js";
 import { mmss } from "./tourney-desk.js";
 import { findSeats, firstMatchLosers, i18n as standingsStrings, resultText } from "./standings-strings.js";
@@ -85,19 +87,49 @@ function h(tag, attrs, ...children) {
   return node;
 }
 
+const credential = () =>
+  token ? "token=" + encodeURIComponent(token) : "key=" + encodeURIComponent(key || "");
+
+/** A room.json body arrived (read or pushed). @param {any} data */
+function received(data) {
+  view.room = normalise(data);
+  view.at = performance.now();
+  view.failed = false;
+}
+
 async function poll() {
-  const q = token ? "token=" + encodeURIComponent(token) : "key=" + encodeURIComponent(key || "");
   try {
-    const r = await fetch("/api/tournaments/" + tournamentId + "/room.json?" + q);
+    const r = await fetch("/api/tournaments/" + tournamentId + "/room.json?" + credential());
     const data = await r.json();
     if (!r.ok) throw new Error(data.message || String(r.status));
-    view.room = normalise(data);
-    view.at = performance.now();
-    view.failed = false;
+    received(data);
   } catch (e) {
     view.failed = true;
   }
   render();
+}
+
+/** The pushed room (null: not opened, or no EventSource in this browser).
+ * @type {EventSource|null} */
+let stream = null;
+
+function listen() {
+  if (typeof EventSource === "undefined") return;
+  stream = new EventSource("/api/tournaments/" + tournamentId + "/room.stream?" + credential());
+  stream.addEventListener("room", (e) => {
+    try {
+      received(JSON.parse(/** @type {MessageEvent} */ (e).data));
+    } catch (err) {
+      view.failed = true;
+    }
+    document.body.dataset.pushed = String(Number(document.body.dataset.pushed || 0) + 1);
+    render();
+  });
+}
+
+/** Read room.json only while the stream is not open. */
+function pollUnlessPushed() {
+  if (stream === null || stream.readyState !== 1) poll();
 }
 
 /**
@@ -534,6 +566,7 @@ if (lang) lang.addEventListener("click", () => { I18N.setLang(I18N.lang === "en"
 if (pinned) view.view = 0;
 applyStrings();
 poll();
-setInterval(poll, POLL_MS);
+listen();
+setInterval(pollUnlessPushed, POLL_MS);
 setInterval(render, 250);
 setInterval(advance, ROTATE_MS);

@@ -1,0 +1,72 @@
+"""The room display listens to its pushed room (``room.stream``) in a
+browser: a result shows without a read of room.json, and the page's files
+come from the versioned static URL.
+
+Debian's chromium only (never a downloaded one); skipped without it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until
+from bgclock.web import versioned_url
+
+sync_api = pytest.importorskip("playwright.sync_api")
+pytestmark = [pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing")]
+
+
+@pytest.fixture(scope="module")
+def live() -> Iterator[LiveServer]:
+    with running_server() as server:
+        yield server
+
+
+def test_a_result_reaches_the_room_display_pushed_not_polled(live: LiveServer) -> None:
+    tid = int(live.tournament("Coppa Push")["id"])
+    base = f"/api/tournaments/{tid}"
+    live.api("POST", f"{base}/settings", {"rounds": [
+        {"length": 3, "rules": "usbgf-2013-delay", "clock": "required"}], "seed": 5})
+    for name in ("Ann", "Bob", "Cleo", "Dan"):
+        live.api("POST", f"{base}/players", {"name": name})
+    for pid in (1, 2, 3, 4):
+        live.api("POST", f"{base}/players/{pid}/check-in", {})
+    live.api("POST", f"{base}/draw", {"seed": 5})
+    live.api("POST", f"{base}/rounds", {"round": 0})
+    state = live.api("GET", f"{base}/state")
+    first = state["main"]["rounds"][0][0]
+    errors: list[str] = []
+    reads: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = launch_chromium(p)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            files: list[str] = []
+
+            def seen(request: Any) -> None:
+                if "/room.json" in request.url:
+                    reads.append(request.url)
+                if "/static/" in request.url:
+                    files.append(request.url)
+
+            page.on("request", seen)
+            page.goto(state["room_url"])
+            until(page, "Number(document.body.dataset.pushed || 0) >= 1")
+            until(page, "document.getElementById('room-title').textContent === 'Coppa Push'")
+            assert files and all(versioned_url() + "/" in u for u in files), files
+            reads_before = len(reads)
+            pushed = page.evaluate("Number(document.body.dataset.pushed)")
+            live.api("POST", f"{base}/results", {"round": 0, "match": 0,
+                                                 "winner": first["a"], "score": [3, 0]})
+            until(page, f"Number(document.body.dataset.pushed) > {pushed}")
+            until(page, f"[...document.querySelectorAll('#sheet-main .won')]"
+                        f".some((n) => n.textContent === {first['a']!r})")
+            # the stream was open all along: no read of room.json since it opened
+            assert len(reads) == reads_before, reads
+        finally:
+            browser.close()
+    assert not errors, errors
