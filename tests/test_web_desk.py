@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
+from tests._web import settle
 from tests.test_web_table import AXE, axe
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -31,7 +32,8 @@ SHOTS = os.environ.get("BGCLOCK_SHOTS")
 
 def wait(page: Any, cond: str) -> None:
     until(page,
-        f"(() => {{ const s = window.BGTable && BGTable.app.state; return !!s && ({cond}); }})()",
+        f"(() => {{ const s = window.__bgclock && __bgclock.app.state; "
+        f"return !!s && ({cond}); }})()",
         timeout_ms=5000)
 
 
@@ -66,14 +68,16 @@ def test_two_dashboards_name_the_players_of_each_match_at_a_table(
     for k, players in enumerate(MATCHES):
         if k:
             next_match(live, tid, players)
-        until(clock, f"!!BGTable.app.info && BGTable.app.info.players[0] === '{players[0]}'"
-                     " && !!BGTable.app.state && BGTable.app.seq === 0", timeout_ms=5000)
+        until(clock, f"!!__bgclock.app.info && __bgclock.app.info.players[0] === '{players[0]}'"
+                     " && !!__bgclock.app.state && __bgclock.app.seq === 0", timeout_ms=5000)
         wait(clock, "s.phase !== undefined && s.phase !== 'match_over'")
         clock.click(f"#center .dice[data-die='A'] .die[data-n='{5 if k != 1 else 6}']")
         clock.click("#center .dice[data-die='B'] .die[data-n='2']")
         clock.click("#roll-start")
         wait(clock, "s.phase === 'playing'")
+        settle(clock)
         clock.click("#btn-director")
+        settle(clock)
         clock.click("#center [data-act='confirm']")
         for d in desks:
             d.wait_for_selector(called)
