@@ -45,8 +45,13 @@ class Pages:
         page.on("console", lambda m: self.errors.append(m.text)
                 if "Content Security Policy" in m.text else None)
         frames = self.frames.setdefault(id(page), [])
-        page.on("websocket", lambda ws: ws.on(
-            "framereceived", lambda f: frames.append(json.loads(f))))
+
+        def received(f: Any) -> None:
+            # a batch frame (docs/protocol.md) is read as the messages it carries
+            m = json.loads(f)
+            frames.extend(m["messages"] if m.get("type") == "batch" else [m])
+
+        page.on("websocket", lambda ws: ws.on("framereceived", received))
         page.goto(url)
         return page
 
