@@ -26,7 +26,7 @@ COLUMNS = ("event", "round", "match", "table", "a", "b", "winner", "source", "sc
 def rows(state: Tournament) -> list[dict[str, Any]]:
     """Every match of the draw, with its result."""
     out: list[dict[str, Any]] = []
-    for event in ("main", "consolation"):
+    for event in ("main", "consolation", "last_chance"):
         try:
             bracket = state.bracket(event)
         except Exception:  # noqa: BLE001 - not drawn yet: no rows
@@ -70,7 +70,8 @@ def draw_csv(state: Tournament) -> str:
 def draw_json(name: str, state: Tournament) -> dict[str, Any]:
     return {"tournament": name, "seed": state.seed, "matches": rows(state),
             "main": state.main.bracket.to_dict() if state.main else None,
-            "consolation": state.consolation.bracket.to_dict() if state.consolation else None}
+            "consolation": state.consolation.bracket.to_dict() if state.consolation else None,
+            "last_chance": state.last_chance.bracket.to_dict() if state.last_chance else None}
 
 
 CSS = """
@@ -107,7 +108,8 @@ def draw_html(name: str, event: str, state: Tournament) -> str:
     from (so it sits level with them), with a connector from the two to it.
     An open late-arrival slot is written as such, not as a bye."""
     bracket = state.bracket(event)
-    label = "Main" if event == "main" else "Progressive consolation"
+    label = {"main": "Main", "consolation": "Progressive consolation",
+             "last_chance": "Last Chance"}[event]
     big = bracket.size > 32
     units = max(bracket.size, 2)
     box_mm = HEIGHT_MM[big] / max(units // 2, 1)

@@ -316,11 +316,11 @@ def _desk_paths() -> dict[str, Any]:
                                               "state": {"type": "object"}}}
     ok = {"200": _ok(state), **_errors(404, 409, 422)}
     base = "/api/tournaments/{tournament_id}"
-    sheet = _op("a printable draw sheet of an event (main, consolation)",
+    sheet = _op("a printable draw sheet of an event (main, consolation, last_chance)",
                 {"200": _ok({"type": "string"}, media="text/html"), **_errors(404, 409)},
                 params=["tournament_id", "event"])
     sheet["parameters"][1] = {"name": "event", "in": "path", "required": True,
-                              "schema": {"enum": ["main", "consolation"]}}
+                              "schema": {"enum": ["main", "consolation", "last_chance"]}}
     return {
         f"{base}/late/absent": {"post": _op(
             "a player is absent at a match's start: the server counts, or starts the "

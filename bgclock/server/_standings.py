@@ -287,9 +287,11 @@ async def get_pairings_html(server: Server, request: Request) -> Response:
     q = request.query_params
     latest = latest_round(hub.state)
     event = q.get("event", latest[0] if latest else "main")
-    if event not in ("main", "consolation"):
-        return Refused(422, "invalid", "query.event: must be main or consolation").response()
-    drawn = hub.state.main if event == "main" else hub.state.consolation
+    if event not in ("main", "consolation", "last_chance"):
+        return Refused(422, "invalid",
+                       "query.event: must be main, consolation or last_chance").response()
+    drawn = {"main": hub.state.main, "consolation": hub.state.consolation,
+             "last_chance": hub.state.last_chance}[event]
     if drawn is None:
         return Refused(409, "illegal", f"query.event: the {event} is not drawn yet").response()
     rounds = max(len(drawn.bracket.rounds), 1)

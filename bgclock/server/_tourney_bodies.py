@@ -54,7 +54,7 @@ Reason = Annotated[str, Meta(min_length=1, max_length=MAX_REASON, pattern=PRINTA
 PlayerId = Annotated[int, Meta(ge=1, le=MAX_REGISTERED, description="a player's id")]
 Index = Annotated[int, Meta(ge=0, le=MAX_REGISTERED)]
 Seed = Annotated[int, Meta(ge=0, le=MAX_SEED)]
-Event = Literal["main", "consolation"]
+Event = Literal["main", "consolation", "last_chance"]
 TableNumber = Annotated[int, Meta(ge=1, le=MAX_TABLE_NUMBER)]
 Tables = Annotated[list[TableNumber], Meta(max_length=MAX_REGISTERED,
                                            description="one table number per ready match")]
@@ -83,6 +83,8 @@ class SettingsBody(Struct, **_OPTS):
         description="round by round; later rounds take the last")] | UnsetType = UNSET
     late_slots: Annotated[int, Meta(ge=0, le=MAX_LATE_SLOTS)] | UnsetType = UNSET
     seed: Seed | UnsetType = UNSET
+    #: The consolation's first-match losers play a Last Chance (issue 23 §2).
+    last_chance: bool | UnsetType = UNSET
 
 
 class PlayerBody(Struct, **_OPTS):

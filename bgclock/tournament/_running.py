@@ -26,7 +26,8 @@ What the actions mean:
 
 - ``settings``: each round's match length, rule book (a clock preset id) and
   clock policy (``required``, ``on_request``, ``none``); rounds past the list
-  take its last entry; the late-arrival slots kept and the seed.  Only before
+  take its last entry; the late-arrival slots kept and the seed; whether a
+  Last Chance is played (``last_chance``, off unless asked).  Only before
   the draw.
 - ``register`` / ``check_in`` / ``withdraw``: players have ids 1, 2, ... in
   order of registration; names are unique (the draw sheet shows names).
@@ -40,7 +41,9 @@ What the actions mean:
   records which clock table serves a number (the same table all day).
 - ``result``: the winner of a match (from its clock, or entered by hand);
   the winner moves on, and once every first-match loser is known the
-  Progressive Consolation is drawn from the same ``random.Random``.
+  Progressive Consolation is drawn from the same ``random.Random``; with
+  ``last_chance`` on, once every first *played* consolation loser is known,
+  the Last Chance is drawn from it the same way (issue 23 §2).
   ``correct``: a decided match gets another winner, while the match its
   winner went on to is neither decided nor at a table, and never once the
   change would alter the consolation's entrants after it was drawn.
@@ -65,8 +68,8 @@ from ._standings import set_prizes
 
 #: Who keeps time at a round's tables.
 CLOCK_POLICIES: Final = ("required", "on_request", "none")
-#: The two brackets of the Main event.
-EVENTS: Final = ("main", "consolation")
+#: The brackets of the Main event (the Last Chance only when the settings ask for it).
+EVENTS: Final = ("main", "consolation", "last_chance")
 #: How a result came in.
 RESULT_SOURCES: Final = ("clock", "hand", "withdrawn", "disqualified")
 MAX_ROUND_SETTINGS: Final = 16
@@ -165,17 +168,14 @@ class Player:
 MatchKey = tuple[str, int, int]
 
 
-def entrants(main: MainDraw) -> list[str] | None:
-    """The consolation's entrants as soon as they are known: every player
-    whose first *played* Main match is a loss; None while one is not known.
-
-    Once late arrivals are closed, an empty first-round slot is a bye, so a
-    player's first played match is the first round's (both present) or, after
-    a bye, the second round's: it does not wait for the rest of the Main
-    (``first_match_losers`` waits for every later slot)."""
-    if main.late_open:
-        return None
-    rounds = main.bracket.rounds
+def first_losers(bracket: Bracket) -> list[str] | None:
+    """Every player whose first *played* match in ``bracket`` is a loss, as
+    soon as they are known (every first-round slot known: an empty one is a
+    bye); None while one is not known.  A player's first played match is the
+    first round's (both present) or, after a bye, the second round's."""
+    rounds = bracket.rounds
+    if not rounds:
+        return []
     losers: list[str] = []
     for i, m in enumerate(rounds[0]):
         if m.a is not None and m.b is not None:
@@ -194,6 +194,19 @@ def entrants(main: MainDraw) -> list[str] | None:
     return losers
 
 
+def entrants(main: MainDraw) -> list[str] | None:
+    """The consolation's entrants as soon as they are known: every player
+    whose first *played* Main match is a loss; None while one is not known.
+
+    Once late arrivals are closed, an empty first-round slot is a bye, so a
+    player's first played match is the first round's (both present) or, after
+    a bye, the second round's: it does not wait for the rest of the Main
+    (``first_match_losers`` waits for every later slot)."""
+    if main.late_open:
+        return None
+    return first_losers(main.bracket)
+
+
 @dataclass(slots=True, kw_only=True)
 class Tournament:
     """The folded state of one tournament's Main event and its consolation."""
@@ -201,9 +214,13 @@ class Tournament:
     rounds: list[RoundSettings] = field(default_factory=lambda: [RoundSettings()])
     late_slots: int = 0
     seed: int = 0
+    #: Whether the consolation's first-match losers play a Last Chance.
+    last_chance_on: bool = False
     players: list[Player] = field(default_factory=list)
     main: MainDraw | None = None
     consolation: ConsolationDraw | None = None
+    #: The Last Chance (drawn from the consolation, when the settings ask).
+    last_chance: ConsolationDraw | None = None
     rng: random.Random | None = None
     #: Which table number each match was given (kept once decided: the record).
     tables: dict[MatchKey, int] = field(default_factory=dict)
@@ -297,11 +314,18 @@ class Tournament:
 
     def bracket(self, event: Any) -> Bracket:
         if event not in EVENTS:
-            raise InvalidContest("event: must be main or consolation")
+            raise InvalidContest(f"event: must be one of {', '.join(EVENTS)}")
         if event == "main":
             if self.main is None:
                 raise IllegalContest("the draw is not made yet")
             return self.main.bracket
+        if event == "last_chance":
+            if self.last_chance is None:
+                raise IllegalContest(
+                    "the Last Chance is not drawn: not every first consolation loser is "
+                    "known yet" if self.last_chance_on else
+                    "this tournament has no Last Chance (settings.last_chance)")
+            return self.last_chance.bracket
         if self.consolation is None:
             raise IllegalContest("the consolation is not drawn yet: not every first-match "
                                  "loser is known")
@@ -355,13 +379,15 @@ class Tournament:
                             "result": self.results.get((event, r, i))})
         return {
             "settings": {"rounds": [s.to_dict() for s in self.rounds],
-                         "late_slots": self.late_slots, "seed": self.seed},
+                         "late_slots": self.late_slots, "seed": self.seed,
+                         "last_chance": self.last_chance_on},
             "players": [p.to_dict() for p in self.players],
             "drawn": self.main is not None,
             "main": None if self.main is None else {
                 **self.main.bracket.to_dict(), "late_slots": list(self.main.late_positions),
                 "late_open": self.main.late_open, "arrivals": list(self.main.arrivals)},
             "consolation": bracket(self.consolation.bracket if self.consolation else None),
+            "last_chance": bracket(self.last_chance.bracket if self.last_chance else None),
             "matches": matches,
             "tables": {str(n): t for n, t in sorted(self.table_ids.items())},
             "late": [self._late_dict(k, None) for k in sorted(self.lates)],
@@ -378,10 +404,15 @@ class Tournament:
     # ------------------------------------------------------------ actions
 
     def _settings(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"rounds", "late_slots", "seed"})
+        _only(a, {"rounds", "late_slots", "seed", "last_chance"})
         if self.main is not None:
             raise IllegalContest("the draw is made: its settings can no longer change")
         rounds, late_slots, seed = self.rounds, self.late_slots, self.seed
+        last_chance = self.last_chance_on
+        if "last_chance" in a:
+            last_chance = a["last_chance"]
+            if not isinstance(last_chance, bool):
+                raise InvalidContest("last_chance: must be true or false")
         if "rounds" in a:
             given = a["rounds"]
             if not isinstance(given, list) or not 1 <= len(given) <= MAX_ROUND_SETTINGS:
@@ -392,6 +423,7 @@ class Tournament:
         if "seed" in a:
             seed = _int(a["seed"], "seed", 0, MAX_SEED)
         self.rounds, self.late_slots, self.seed = rounds, late_slots, seed
+        self.last_chance_on = last_chance
         return {}
 
     def _register(self, a: Mapping[str, Any]) -> dict[str, Any]:
@@ -563,6 +595,8 @@ class Tournament:
         score = self._score(a["score"]) if "score" in a else None
         before = sorted(entrants(self.main) or []) if event == "main" and \
             self.main is not None else None
+        cons_before = sorted(first_losers(self.consolation.bracket) or []) \
+            if event == "consolation" and self.consolation is not None else None
         old = m.winner
         was_next = None if nxt is None else (nxt.a, nxt.b)
         m.winner = winner
@@ -578,6 +612,14 @@ class Tournament:
                 nxt.a, nxt.b = was_next
             raise IllegalContest("the consolation is drawn: this correction would change "
                                      "its entrants")
+        if (event == "consolation" and self.last_chance is not None
+                and self.consolation is not None
+                and sorted(first_losers(self.consolation.bracket) or []) != cons_before):
+            m.winner = old  # refused: the state is left as it was
+            if nxt is not None and was_next is not None:
+                nxt.a, nxt.b = was_next
+            raise IllegalContest("the Last Chance is drawn: this correction would change "
+                                 "its entrants")
         detail = dict(self.results.get(key, {"source": "hand"}))
         detail["corrected"] = {"from": old, "reason": reason}
         if score is not None:
@@ -956,7 +998,8 @@ class Tournament:
 
     def _settle(self) -> None:
         """Withdrawn players lose the matches they face; the consolation is
-        drawn as soon as every first-match loser is known."""
+        drawn as soon as every first-match loser is known, the Last Chance
+        (when on) as soon as every first consolation loser is."""
         if self.main is None:
             return
         withdrawn = self.withdrawn
@@ -965,7 +1008,9 @@ class Tournament:
             changed = False
             for event, bracket in (("main", self.main.bracket),
                                    ("consolation", self.consolation.bracket
-                                    if self.consolation else None)):
+                                    if self.consolation else None),
+                                   ("last_chance", self.last_chance.bracket
+                                    if self.last_chance else None)):
                 if bracket is None or not withdrawn:
                     continue
                 for r, matches in enumerate(bracket.rounds):
@@ -982,6 +1027,14 @@ class Tournament:
                 if losers is not None:
                     assert self.rng is not None
                     self.consolation = ConsolationDraw(self.main, losers, self.rng)
+                    changed = True
+            if self.last_chance_on and self.consolation is not None and \
+                    self.last_chance is None:
+                cons_losers = first_losers(self.consolation.bracket)
+                if cons_losers is not None:
+                    assert self.rng is not None
+                    self.last_chance = ConsolationDraw(self.consolation, cons_losers,
+                                                       self.rng)
                     changed = True
 
 

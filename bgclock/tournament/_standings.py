@@ -211,7 +211,8 @@ class Standings:
 
 def standings(t: Tournament, *, last_chance: Bracket | None = None) -> Standings:
     """The tournament's standings: the Main and its consolation (once drawn),
-    the Last Chance when one is given, the Swing and the couples."""
+    the Last Chance (the tournament's once drawn, or the one given), the
+    Swing and the couples."""
     out = Standings(prizes={k: list(v) for k, v in t.prizes.items()})
     if t.main is not None:
         out.events.append(bracket_standings("main", t.main.bracket,
@@ -219,6 +220,12 @@ def standings(t: Tournament, *, last_chance: Bracket | None = None) -> Standings
     if t.consolation is not None:
         out.events.append(bracket_standings("consolation", t.consolation.bracket,
                                             only=t.consolation.only))
+    if last_chance is None and t.last_chance is not None:
+        last_chance = t.last_chance.bracket
+        if not last_chance.rounds:
+            out.events.append(bracket_standings("last_chance", last_chance,
+                                                only=t.last_chance.only))
+            last_chance = None
     if last_chance is not None:
         out.events.append(bracket_standings("last_chance", last_chance))
     swing = t.events.swing
@@ -298,8 +305,8 @@ def player_results(t: Tournament) -> list[dict[str, Any]]:
     """Every player's matches, in order: event, round (1-based), opponent,
     result (won/lost/bye), score from the player's side, source."""
     rows: list[dict[str, Any]] = []
-    for event in ("main", "consolation"):
-        drawn = t.main if event == "main" else t.consolation
+    brackets = {"main": t.main, "consolation": t.consolation, "last_chance": t.last_chance}
+    for event, drawn in brackets.items():
         if drawn is None:
             continue
         bracket = drawn.bracket

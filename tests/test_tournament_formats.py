@@ -1,0 +1,219 @@
+"""The formats of issue 23 in the live tournament (the fold): the Last
+Chance (§2) and seeds and groups kept apart in the Main's draw (§3)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bgclock.tournament import (
+    IllegalContest,
+    InvalidContest,
+    Tournament,
+    final_standings,
+    player_results,
+)
+from bgclock.tournament._draw import Bracket
+
+
+def _players(n: int) -> list[dict[str, Any]]:
+    return ([{"do": "register", "name": f"P{i}"} for i in range(1, n + 1)]
+            + [{"do": "check_in", "player": i} for i in range(1, n + 1)])
+
+
+def _fold(actions: list[dict[str, Any]]) -> Tournament:
+    t = Tournament()
+    for a in actions:
+        t.apply(a)
+    return t
+
+
+def _play(t: Tournament, event: str, rng: random.Random, log: list[dict[str, Any]],
+          *, rounds: int | None = None) -> None:
+    """Decide every match of ``event`` whose players are known (round by
+    round, up to ``rounds`` rounds), appending the actions to ``log``."""
+    bracket = t.bracket(event)
+    for r in range(len(bracket.rounds) if rounds is None else rounds):
+        for i, m in enumerate(bracket.rounds[r]):
+            if m.winner is None and m.a is not None and m.b is not None:
+                a = {"do": "result", "event": event, "round": r, "match": i,
+                     "winner": rng.choice([m.a, m.b])}
+                t.apply(a)
+                log.append(a)
+
+
+def _first_played_losers(bracket: Bracket) -> set[str]:
+    """Written from the rule, not from the fold's helper: every player whose
+    first match with both players present is a loss."""
+    seen: set[str] = set()
+    losers: set[str] = set()
+    for matches in bracket.rounds:
+        for m in matches:
+            if m.a is None or m.b is None or m.winner is None:
+                continue
+            for name in (m.a, m.b):
+                if name not in seen:
+                    seen.add(name)
+                    if m.winner != name:
+                        losers.add(name)
+    return losers
+
+
+def _bye_holders(bracket: Bracket) -> set[str]:
+    if not bracket.rounds:
+        return set()
+    return {(m.a or m.b) for m in bracket.rounds[0]
+            if (m.a is None) != (m.b is None)} - {None}  # type: ignore[arg-type]
+
+
+def _with_last_chance(n: int, seed: int, rng_seed: int) -> tuple[Tournament, list[Any]]:
+    log: list[dict[str, Any]] = [{"do": "settings", "seed": seed, "last_chance": True},
+                                 *_players(n), {"do": "draw"}]
+    t = _fold(log)
+    rng = random.Random(rng_seed)
+    _play(t, "main", rng, log)
+    assert t.consolation is not None
+    _play(t, "consolation", rng, log)
+    if t.last_chance is not None and t.last_chance.bracket.rounds:
+        _play(t, "last_chance", rng, log)
+    return t, log
+
+
+# ------------------------------------------------------------ Last Chance
+
+def test_the_last_chance_is_off_unless_the_director_asks() -> None:
+    log = [*_players(8), {"do": "draw"}]
+    t = _fold(log)
+    _play(t, "main", random.Random(1), log)
+    _play(t, "consolation", random.Random(2), log)
+    assert t.last_chance is None
+    assert t.to_dict()["last_chance"] is None
+    with pytest.raises(IllegalContest, match="settings.last_chance"):
+        t.bracket("last_chance")
+    assert [e.event for e in final_standings(t).events] == ["main", "consolation"]
+
+
+def test_the_last_chance_setting_must_be_true_or_false() -> None:
+    t = Tournament()
+    with pytest.raises(InvalidContest, match="^last_chance: must be true or false"):
+        t.apply({"do": "settings", "last_chance": "yes"})
+    assert t.last_chance_on is False and t.count == 0
+    t.apply({"do": "settings", "last_chance": True})
+    assert t.to_dict()["settings"]["last_chance"] is True
+
+
+def test_the_last_chance_is_drawn_once_every_first_consolation_loser_is_known() -> None:
+    log: list[dict[str, Any]] = [{"do": "settings", "seed": 7, "last_chance": True},
+                                 *_players(16), {"do": "draw"}]
+    t = _fold(log)
+    rng = random.Random(3)
+    _play(t, "main", rng, log, rounds=1)
+    assert t.consolation is not None and t.consolation.bracket.size == 8
+    assert t.last_chance is None
+    with pytest.raises(IllegalContest, match="not every first consolation loser"):
+        t.bracket("last_chance")
+    # the consolation's first round: 8 entrants, 4 matches, 4 first-match losers
+    _play(t, "consolation", rng, log, rounds=1)
+    assert t.last_chance is not None
+    lc = t.last_chance.bracket
+    entrants = {x for x in lc.slots() if x is not None}
+    assert entrants == _first_played_losers(t.consolation.bracket)
+    assert len(entrants) == 4 and lc.size == 4
+    # the Last Chance's players each lost their first Main and consolation match
+    for name in entrants:
+        assert name in _first_played_losers(t.main.bracket)  # type: ignore[union-attr]
+    # its matches are played like any other; its standings are printed
+    _play(t, "last_chance", rng, log)
+    assert lc.champion is not None
+    events = {e.event: e for e in final_standings(t).events}
+    assert events["last_chance"].champion == lc.champion
+    assert any(r["event"] == "last_chance" for r in player_results(t))
+    # the log folds to the same state (the Last Chance from the same seed)
+    assert _fold(log).to_dict() == t.to_dict()
+
+
+def test_last_chance_byes_go_first_to_entrants_without_a_consolation_bye() -> None:
+    # 12 players: a Main of 16 with 4 byes; its 4 first-round losers plus
+    # bye holders who lose their second-round match enter the consolation
+    for seed in range(30):
+        t, _ = _with_last_chance(12, seed, seed + 100)
+        assert t.consolation is not None and t.last_chance is not None
+        lc = t.last_chance.bracket
+        if not lc.rounds:
+            continue
+        entrants = {x for x in lc.slots() if x is not None}
+        assert entrants == _first_played_losers(t.consolation.bracket)
+        had = _bye_holders(t.consolation.bracket)
+        byes = _bye_holders(lc)
+        without = entrants - had
+        # the byes go to entrants without a consolation bye while there are any
+        assert len(byes) == lc.size - len(entrants)
+        if len(byes) <= len(without):
+            assert byes <= without, seed
+        else:
+            assert without <= byes, seed
+
+
+def test_a_correction_that_would_change_the_last_chance_entrants_is_refused() -> None:
+    log: list[dict[str, Any]] = [{"do": "settings", "seed": 5, "last_chance": True},
+                                 *_players(8), {"do": "draw"}]
+    t = _fold(log)
+    rng = random.Random(9)
+    _play(t, "main", rng, log, rounds=1)
+    _play(t, "consolation", rng, log, rounds=1)
+    assert t.last_chance is not None and t.consolation is not None
+    m = t.consolation.bracket.rounds[0][0]
+    other = m.b if m.winner == m.a else m.a
+    before = t.to_dict()
+    with pytest.raises(IllegalContest, match="Last Chance is drawn"):
+        t.apply({"do": "correct", "event": "consolation", "round": 0, "match": 0,
+                 "winner": other})
+    assert t.to_dict() == before
+
+
+def test_a_withdrawn_player_loses_their_last_chance_match() -> None:
+    log: list[dict[str, Any]] = [{"do": "settings", "seed": 11, "last_chance": True},
+                                 *_players(16), {"do": "draw"}]
+    t = _fold(log)
+    rng = random.Random(4)
+    _play(t, "main", rng, log, rounds=1)
+    _play(t, "consolation", rng, log, rounds=1)
+    assert t.last_chance is not None
+    m = t.last_chance.bracket.rounds[0][0]
+    assert m.a is not None and m.b is not None
+    gone = t.by_name(m.a)
+    assert gone is not None
+    t.apply({"do": "withdraw", "player": gone.id})
+    assert m.winner == m.b
+    assert t.results[("last_chance", 0, 0)] == {"source": "withdrawn"}
+
+
+def test_a_last_chance_round_takes_tables_no_other_match_holds() -> None:
+    log: list[dict[str, Any]] = [{"do": "settings", "seed": 2, "last_chance": True},
+                                 *_players(16), {"do": "draw"}]
+    t = _fold(log)
+    rng = random.Random(6)
+    _play(t, "main", rng, log, rounds=1)
+    t.apply({"do": "start_round", "event": "main", "round": 1})
+    _play(t, "consolation", rng, log, rounds=1)
+    done = t.apply({"do": "start_round", "event": "last_chance", "round": 0})
+    main_tables = {n for (e, r, _i), n in t.tables.items() if e == "main" and r == 1}
+    lc_tables = {x["table"] for x in done["assigned"]}
+    assert lc_tables and not lc_tables & main_tables
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(2, 40), seed=st.integers(0, 2**32), play=st.integers(0, 2**32))
+def test_three_lives_over_random_tournaments(n: int, seed: int, play: int) -> None:
+    t, log = _with_last_chance(n, seed, play)
+    assert t.consolation is not None and t.last_chance is not None
+    entrants = {x for x in t.last_chance.bracket.slots() if x is not None}
+    if t.last_chance.only is not None:
+        entrants.add(t.last_chance.only)
+    assert entrants == _first_played_losers(t.consolation.bracket)
+    assert entrants <= _first_played_losers(t.main.bracket)  # type: ignore[union-attr]
+    assert _fold(log).to_dict() == t.to_dict()
