@@ -103,3 +103,32 @@ async def test_the_last_chance_setting_is_checked_and_off_by_default(live: Any) 
     assert state["last_chance"] is None
     r = await live.http.get(f"{base}/draw/last_chance.html", headers=DIRECTOR)
     assert r.status_code == 409 and "settings.last_chance" in r.text
+
+
+async def test_seeds_and_groups_go_with_the_draw(live: Any) -> None:
+    base = await _tournament(live, 12, {})
+    # a seed who is not registered, a player in two groups: refused naming the field
+    r = await live.http.post(f"{base}/settings", json={"seeds": [1, 13]}, headers=DIRECTOR)
+    assert r.status_code == 422 and "seeds[1]" in r.text
+    r = await live.http.post(f"{base}/settings", json={"groups": [[1, 2], [2, 3]]},
+                             headers=DIRECTOR)
+    assert r.status_code == 422 and "groups[1][0]" in r.text
+    r = await live.http.post(f"{base}/settings", json={"groups": [[1]]}, headers=DIRECTOR)
+    assert r.status_code == 422 and "groups[0]" in r.text
+    state = (await _post(live, f"{base}/settings", {
+        "seeds": [4, 9], "groups": [[1, 2, 3], [5, 6, 7, 8]]}))["state"]
+    assert state["settings"]["seeds"] == [4, 9]
+    assert state["settings"]["groups"] == [[1, 2, 3], [5, 6, 7, 8]]
+    state = (await _post(live, f"{base}/draw", {"seed": 8}))["state"]
+    first = [x for m in state["main"]["rounds"][0] for x in (m["a"], m["b"])]
+    half = len(first) // 2
+    assert ("Player 04" in first[:half]) != ("Player 09" in first[:half])
+    club = {f"Player {i:02d}": 0 for i in (1, 2, 3)} | {f"Player {i:02d}": 1
+                                                       for i in (5, 6, 7, 8)}
+    for m in state["main"]["rounds"][0]:
+        if m["a"] in club and m["b"] in club:
+            assert club[m["a"]] != club[m["b"]]
+    assert state["main"]["same_group"] == []
+    # the stored log folds to the same draw
+    log = (await _get(live, f"{base}/actions")).json()["actions"]
+    assert Tournament.fold([x["action"] for x in log]).to_dict()["main"] == state["main"]

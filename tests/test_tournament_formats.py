@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from bgclock.tournament import (
     IllegalContest,
     InvalidContest,
+    MainDraw,
     Tournament,
     final_standings,
     player_results,
@@ -217,3 +218,100 @@ def test_three_lives_over_random_tournaments(n: int, seed: int, play: int) -> No
     assert entrants == _first_played_losers(t.consolation.bracket)
     assert entrants <= _first_played_losers(t.main.bracket)  # type: ignore[union-attr]
     assert _fold(log).to_dict() == t.to_dict()
+
+
+# ------------------------------------------------------------ seeds and groups
+
+def _halves(t: Tournament) -> list[list[str | None]]:
+    assert t.main is not None
+    slots = [x for m in t.main.bracket.rounds[0] for x in (m.a, m.b)]
+    return [slots[:len(slots) // 2], slots[len(slots) // 2:]]
+
+
+def test_seeds_and_groups_are_the_pure_draws() -> None:
+    log = [*_players(12), {"do": "settings", "seed": 21, "seeds": [3, 1, 7],
+                           "groups": [[1, 2, 4], [5, 6]], "late_slots": 2},
+           {"do": "draw"}]
+    t = _fold(log)
+    names = [f"P{i}" for i in range(1, 13)]
+    expected = MainDraw(names, late_slots=2, rng=random.Random(21), seeds=["P3", "P1", "P7"],
+                        groups={"P1": 0, "P2": 0, "P4": 0, "P5": 1, "P6": 1})
+    assert t.main is not None
+    assert t.main.bracket.to_dict() == expected.bracket.to_dict()
+    assert t.main.late_positions == expected.late_positions
+    # seeds 1 and 2 (players 3 and 1) in opposite halves
+    left, right = _halves(t)
+    assert ("P3" in left) != ("P1" in left) and ("P3" in right) != ("P1" in right)
+    settings_ = t.to_dict()["settings"]
+    assert settings_["seeds"] == [3, 1, 7] and settings_["groups"] == [[1, 2, 4], [5, 6]]
+    assert t.to_dict()["main"]["same_group"] == []
+
+
+def test_a_seed_not_in_the_draw_is_left_out_and_the_others_keep_their_order() -> None:
+    log = [*_players(8), {"do": "settings", "seed": 4, "seeds": [2, 5, 6]},
+           {"do": "withdraw", "player": 5}, {"do": "draw"}]
+    t = _fold(log)
+    expected = MainDraw([f"P{i}" for i in (1, 2, 3, 4, 6, 7, 8)], late_slots=0,
+                        rng=random.Random(4), seeds=["P2", "P6"])
+    assert t.main is not None
+    assert t.main.bracket.to_dict() == expected.bracket.to_dict()
+
+
+def test_the_draw_says_which_same_group_matches_it_could_not_avoid() -> None:
+    # 5 of 6 players in one club: at least two first-round matches of theirs
+    t = _fold([*_players(6), {"do": "settings", "groups": [[1, 2, 3, 4, 5]]}])
+    done = t.apply({"do": "draw"})
+    assert t.main is not None
+    pairs = [list(x) for x in t.main.same_group_matches()]
+    assert pairs and done["same_group"] == pairs == t.to_dict()["main"]["same_group"]
+    club = {f"P{i}" for i in range(1, 6)}
+    assert all(a in club and b in club for a, b in pairs)
+
+
+@pytest.mark.parametrize(("settings_", "field"), [
+    ({"seeds": "1,2"}, "seeds"),
+    ({"seeds": [1, 9]}, "seeds[1]"),
+    ({"seeds": [2, 2]}, "seeds[1]"),
+    ({"seeds": [0]}, "seeds[0]"),
+    ({"seeds": [True]}, "seeds[0]"),
+    ({"groups": [[1]]}, "groups[0]"),
+    ({"groups": {"1": "club"}}, "groups"),
+    ({"groups": [[1, 2], [3, 1]]}, "groups[1][1]"),
+    ({"groups": [[1, 99]]}, "groups[0][1]"),
+])
+def test_bad_seeds_and_groups_are_refused_naming_the_field(settings_: dict[str, Any],
+                                                           field: str) -> None:
+    t = _fold(_players(8))
+    before = t.to_dict()
+    with pytest.raises(InvalidContest) as exc:
+        t.apply({"do": "settings", **settings_})
+    assert str(exc.value).startswith(f"{field}:"), str(exc.value)
+    assert t.to_dict() == before
+
+
+def test_seeds_cannot_change_once_drawn() -> None:
+    t = _fold([*_players(4), {"do": "draw"}])
+    with pytest.raises(IllegalContest):
+        t.apply({"do": "settings", "seeds": [1]})
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(4, 48), k=st.integers(0, 8), g=st.integers(2, 6),
+       seed=st.integers(0, 2**32))
+def test_clubs_no_bigger_than_half_never_meet_in_the_first_round(n: int, k: int, g: int,
+                                                                 seed: int) -> None:
+    groups = [[i for i in range(1, n + 1) if (i - 1) % g == c] for c in range(g)]
+    groups = [x for x in groups if len(x) >= 2]
+    seeds = list(range(1, min(k, n) + 1))
+    t = _fold([*_players(n), {"do": "settings", "seed": seed, "seeds": seeds,
+                              "groups": groups}, {"do": "draw"}])
+    assert t.main is not None
+    size = t.main.size
+    club = {f"P{i}": (i - 1) % g for i in range(1, n + 1)}
+    if max((len(x) for x in groups), default=0) * 2 <= size:
+        for m in t.main.bracket.rounds[0]:
+            if m.a is not None and m.b is not None:
+                assert club[m.a] != club[m.b]
+    if min(k, n) >= 2:
+        left, _right = _halves(t)
+        assert ("P1" in left) != ("P2" in left)

@@ -85,6 +85,16 @@ class SettingsBody(Struct, **_OPTS):
     seed: Seed | UnsetType = UNSET
     #: The consolation's first-match losers play a Last Chance (issue 23 §2).
     last_chance: bool | UnsetType = UNSET
+    #: Seeded players' ids, best first (issue 23 §3).
+    seeds: Annotated[list[PlayerId], Meta(max_length=MAX_REGISTERED,
+                                          description="player ids, best first")] \
+        | UnsetType = UNSET
+    #: Groups (a club, a family) kept apart in the Main's first round.
+    groups: Annotated[list[Annotated[list[PlayerId], Meta(min_length=2,
+                                                          max_length=MAX_REGISTERED)]],
+                      Meta(max_length=MAX_REGISTERED,
+                           description="lists of player ids, a player in one at most")] \
+        | UnsetType = UNSET
 
 
 class PlayerBody(Struct, **_OPTS):

@@ -27,12 +27,17 @@ What the actions mean:
 - ``settings``: each round's match length, rule book (a clock preset id) and
   clock policy (``required``, ``on_request``, ``none``); rounds past the list
   take its last entry; the late-arrival slots kept and the seed; whether a
-  Last Chance is played (``last_chance``, off unless asked).  Only before
-  the draw.
+  Last Chance is played (``last_chance``, off unless asked); the seeds
+  (``seeds``: player ids, best first) and the groups kept apart in the first
+  round (``groups``: lists of player ids, a club or a family each).  Only
+  before the draw.
 - ``register`` / ``check_in`` / ``withdraw``: players have ids 1, 2, ... in
   order of registration; names are unique (the draw sheet shows names).
 - ``draw``: the Main of every checked-in player still in (in id order), with
-  ``late_slots`` slots, drawn by ``MainDraw`` from ``random.Random(seed)``.
+  ``late_slots`` slots, drawn by ``MainDraw`` from ``random.Random(seed)``;
+  the seeds and groups of the players in the draw go with it (a seed who is
+  not in the draw is left out, the others keep their order); it says which
+  same-group first-round matches it could not avoid.
 - ``arrive``: a registered player not in the draw takes the next late slot;
   ``close_late``: the slots left become byes.
 - ``start_round``: every match of a round whose two players are known and
@@ -216,6 +221,10 @@ class Tournament:
     seed: int = 0
     #: Whether the consolation's first-match losers play a Last Chance.
     last_chance_on: bool = False
+    #: Seeded players' ids, best first (issue 23 §3).
+    seeds: list[int] = field(default_factory=list)
+    #: Groups of player ids kept apart in the Main's first round.
+    groups: list[list[int]] = field(default_factory=list)
     players: list[Player] = field(default_factory=list)
     main: MainDraw | None = None
     consolation: ConsolationDraw | None = None
@@ -380,12 +389,14 @@ class Tournament:
         return {
             "settings": {"rounds": [s.to_dict() for s in self.rounds],
                          "late_slots": self.late_slots, "seed": self.seed,
-                         "last_chance": self.last_chance_on},
+                         "last_chance": self.last_chance_on, "seeds": list(self.seeds),
+                         "groups": [list(g) for g in self.groups]},
             "players": [p.to_dict() for p in self.players],
             "drawn": self.main is not None,
             "main": None if self.main is None else {
                 **self.main.bracket.to_dict(), "late_slots": list(self.main.late_positions),
-                "late_open": self.main.late_open, "arrivals": list(self.main.arrivals)},
+                "late_open": self.main.late_open, "arrivals": list(self.main.arrivals),
+                "same_group": [list(x) for x in self.main.same_group_matches()]},
             "consolation": bracket(self.consolation.bracket if self.consolation else None),
             "last_chance": bracket(self.last_chance.bracket if self.last_chance else None),
             "matches": matches,
@@ -404,7 +415,7 @@ class Tournament:
     # ------------------------------------------------------------ actions
 
     def _settings(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"rounds", "late_slots", "seed", "last_chance"})
+        _only(a, {"rounds", "late_slots", "seed", "last_chance", "seeds", "groups"})
         if self.main is not None:
             raise IllegalContest("the draw is made: its settings can no longer change")
         rounds, late_slots, seed = self.rounds, self.late_slots, self.seed
@@ -413,6 +424,8 @@ class Tournament:
             last_chance = a["last_chance"]
             if not isinstance(last_chance, bool):
                 raise InvalidContest("last_chance: must be true or false")
+        seeds = self._seeds(a["seeds"]) if "seeds" in a else self.seeds
+        groups = self._groups(a["groups"]) if "groups" in a else self.groups
         if "rounds" in a:
             given = a["rounds"]
             if not isinstance(given, list) or not 1 <= len(given) <= MAX_ROUND_SETTINGS:
@@ -423,8 +436,47 @@ class Tournament:
         if "seed" in a:
             seed = _int(a["seed"], "seed", 0, MAX_SEED)
         self.rounds, self.late_slots, self.seed = rounds, late_slots, seed
-        self.last_chance_on = last_chance
+        self.last_chance_on, self.seeds, self.groups = last_chance, seeds, groups
         return {}
+
+    def _seeds(self, value: Any) -> list[int]:
+        """The seeds: registered players' ids, best first, each once."""
+        if not isinstance(value, list) or len(value) > MAX_REGISTERED:
+            raise InvalidContest(f"seeds: must be a list of at most {MAX_REGISTERED} player ids, "
+                                 "best first")
+        out: list[int] = []
+        for k, pid in enumerate(value):
+            pid = _int(pid, f"seeds[{k}]", 1, MAX_REGISTERED)
+            if pid > len(self.players):
+                raise InvalidContest(f"seeds[{k}]: no player {pid}")
+            if pid in out:
+                raise InvalidContest(f"seeds[{k}]: player {pid} is seeded twice")
+            out.append(pid)
+        return out
+
+    def _groups(self, value: Any) -> list[list[int]]:
+        """The groups kept apart: lists of registered players' ids, a player in
+        one group at most."""
+        if not isinstance(value, list) or len(value) > MAX_REGISTERED:
+            raise InvalidContest(f"groups: must be a list of at most {MAX_REGISTERED} groups "
+                                 "(lists of player ids)")
+        seen: set[int] = set()
+        out: list[list[int]] = []
+        for g, members in enumerate(value):
+            if not isinstance(members, list) or not 2 <= len(members) <= MAX_REGISTERED:
+                raise InvalidContest(f"groups[{g}]: must be a list of 2 or more player ids")
+            group: list[int] = []
+            for k, pid in enumerate(members):
+                pid = _int(pid, f"groups[{g}][{k}]", 1, MAX_REGISTERED)
+                if pid > len(self.players):
+                    raise InvalidContest(f"groups[{g}][{k}]: no player {pid}")
+                if pid in seen:
+                    raise InvalidContest(f"groups[{g}][{k}]: player {pid} is already in a "
+                                         "group")
+                seen.add(pid)
+                group.append(pid)
+            out.append(group)
+        return out
 
     def _register(self, a: Mapping[str, Any]) -> dict[str, Any]:
         _only(a, {"name", "federation_id", "register_id"})
@@ -478,9 +530,21 @@ class Tournament:
         if not names:
             raise IllegalContest("nobody is checked in")
         rng = random.Random(self.seed)
-        main = MainDraw(names, late_slots=self.late_slots, rng=rng)
+        in_draw = set(names)
+        seeds = [self.players[pid - 1].name for pid in self.seeds
+                 if self.players[pid - 1].name in in_draw]
+        groups = {self.players[pid - 1].name: g
+                  for g, members in enumerate(self.groups) for pid in members}
+        if seeds or groups:
+            main = MainDraw(names, late_slots=self.late_slots, rng=rng, seeds=seeds,
+                            groups=groups)
+        else:  # the draw it always was for the seed
+            main = MainDraw(names, late_slots=self.late_slots, rng=rng)
         self.rng, self.main = rng, main
-        return {"seed": self.seed, "size": main.size}
+        done: dict[str, Any] = {"seed": self.seed, "size": main.size}
+        if groups:
+            done["same_group"] = [list(x) for x in main.unavoidable]
+        return done
 
     def _arrive(self, a: Mapping[str, Any]) -> dict[str, Any]:
         _only(a, {"player", "at_ms"})
