@@ -132,3 +132,33 @@ async def test_seeds_and_groups_go_with_the_draw(live: Any) -> None:
     # the stored log folds to the same draw
     log = (await _get(live, f"{base}/actions")).json()["actions"]
     assert Tournament.fold([x["action"] for x in log]).to_dict()["main"] == state["main"]
+
+
+async def test_a_side_pool_is_recorded_and_printed_in_italian(live: Any) -> None:
+    base = await _tournament(live, 8, {})
+    state = (await _post(live, f"{base}/draw", {"seed": 5}))["state"]
+    r = await live.http.post(f"{base}/side-pools", json={
+        "pool": "Jackpot", "event": "main", "entry": 1000, "players": [1, 2, 3, 4],
+        "split": [60, 30]}, headers=DIRECTOR)
+    assert r.status_code == 422 and "split" in r.text
+    r = await live.http.post(f"{base}/side-pools", json={
+        "pool": "Jackpot", "event": "main", "entry": 1000, "players": [1, 2, 3, 4],
+        "split": [70, 30], "bonus": 1}, headers=DIRECTOR)
+    assert r.status_code == 422 and "bonus" in r.text
+    done = await _post(live, f"{base}/side-pools", {
+        "pool": "Jackpot", "event": "main", "entry": 1050, "players": [1, 2, 3, 4, 5, 6, 7, 8],
+        "split": [70, 30]})
+    assert done["state"]["side_pools"][0]["pot"] == 8400
+    state = await _play(live, base, done["state"], "main")
+    champion = state["main"]["rounds"][-1][0]["winner"]
+    standings = (await _get(live, f"{base}/standings.json")).json()
+    pool = standings["side_pools"][0]
+    assert pool["complete"] and pool["places"][0]["names"] == [champion]
+    assert pool["places"][0]["cents"] == [5880]
+    page = (await _get(live, f"{base}/standings.html?lang=it")).text
+    assert "Jackpot" in page and "montepremi 84,00" in page and "58,80" in page
+    assert "pot 84.00" in (await _get(live, f"{base}/standings.html?lang=en")).text
+    # the stored log folds to the same pool
+    log = (await _get(live, f"{base}/actions")).json()["actions"]
+    folded = Tournament.fold([x["action"] for x in log])
+    assert folded.to_dict()["side_pools"] == state["side_pools"]

@@ -315,3 +315,124 @@ def test_clubs_no_bigger_than_half_never_meet_in_the_first_round(n: int, k: int,
     if min(k, n) >= 2:
         left, _right = _halves(t)
         assert ("P1" in left) != ("P2" in left)
+
+
+# ------------------------------------------------------------ side pools
+
+def _played_main(n: int, seed: int) -> tuple[Tournament, list[dict[str, Any]]]:
+    log: list[dict[str, Any]] = [{"do": "settings", "seed": seed}, *_players(n), {"do": "draw"}]
+    t = _fold(log)
+    _play(t, "main", random.Random(seed), log)
+    return t, log
+
+
+def _pool(t: Tournament, name: str = "Jackpot") -> dict[str, Any]:
+    return next(p for p in final_standings(t).to_dict()["side_pools"] if p["pool"] == name)
+
+
+def test_a_side_pool_pays_its_members_by_their_order_in_the_event() -> None:
+    t, _ = _played_main(8, 3)
+    order = final_standings(t).event("main")
+    assert order is not None and order.champion is not None
+    # 8 players, 10.00 each: 80.00, split 60/30/10
+    t.apply({"do": "side_pool", "pool": "Jackpot", "event": "main", "entry": 1000,
+             "players": list(range(1, 9)), "split": [60, 30, 10]})
+    pool = _pool(t)
+    assert pool["pot"] == 8000 and pool["complete"]
+    places = {p["label"]: (p["names"], p["cents"]) for p in pool["places"]}
+    assert places["1"] == ([order.champion], [4800])
+    assert places["2"][1] == [2400]
+    # 3rd-4th shared: their 10 % + 0 % split equally
+    assert places["3–4"][1] == [400, 400]
+    assert places["5–8"][1] == [0, 0, 0, 0]
+    assert sum(c for p in pool["places"] for c in p["cents"]) == 8000
+
+
+def test_members_rank_among_themselves_and_every_cent_is_paid() -> None:
+    t, _ = _played_main(8, 5)
+    main = final_standings(t).event("main")
+    assert main is not None
+    # three members: one champion and two first-round losers (who share 5-8)
+    losers = [p for p in main.placings if p.first == 5][0].names[:2]
+    ids = [p.id for n in (main.champion, *losers) if (p := t.by_name(n or "")) is not None]
+    assert len(ids) == 3
+    t.apply({"do": "side_pool", "pool": "Club", "event": "main", "entry": 333,
+             "players": ids, "split": [50, 50]})
+    pool = _pool(t, "Club")
+    # pot 9.99: 1st 4.99 + the cent the per cents leave; 2nd-3rd share 4.99
+    assert pool["places"][0] == {"first": 1, "last": 1, "label": "1",
+                                 "names": [main.champion], "cents": [500]}
+    assert pool["places"][1]["label"] == "2–3" and pool["places"][1]["cents"] == [250, 249]
+    assert sum(c for p in pool["places"] for c in p["cents"]) == 999
+
+
+def test_a_pool_waits_for_its_members_in_play() -> None:
+    log: list[dict[str, Any]] = [{"do": "settings", "seed": 1}, *_players(8), {"do": "draw"}]
+    t = _fold(log)
+    _play(t, "main", random.Random(2), log, rounds=1)
+    t.apply({"do": "side_pool", "pool": "Jackpot", "event": "main", "entry": 500,
+             "players": list(range(1, 9)), "split": [70, 30]})
+    pool = _pool(t)
+    assert not pool["complete"] and len(pool["in_play"]) == 4
+    # the 4 first-round losers hold pool places 5-8, paid nothing by this split
+    assert [p["label"] for p in pool["places"]] == ["5–8"]
+    assert pool["places"][0]["cents"] == [0, 0, 0, 0]
+    assert _fold(log + [{"do": "side_pool", "pool": "Jackpot", "event": "main", "entry": 500,
+                         "players": list(range(1, 9)), "split": [70, 30]}]).to_dict() \
+        == t.to_dict()
+
+
+def test_a_pool_is_replaced_by_its_name_and_removed_by_no_players() -> None:
+    t, _ = _played_main(4, 1)
+    t.apply({"do": "side_pool", "pool": "J", "event": "main", "entry": 100,
+             "players": [1, 2], "split": [100]})
+    t.apply({"do": "side_pool", "pool": "J", "event": "main", "entry": 200,
+             "players": [1, 2, 3], "split": [100]})
+    assert [p["pot"] for p in t.to_dict()["side_pools"]] == [600]
+    assert t.apply({"do": "side_pool", "pool": "J", "players": []})["removed"]
+    assert t.to_dict()["side_pools"] == []
+    with pytest.raises(IllegalContest, match="no side pool J"):
+        t.apply({"do": "side_pool", "pool": "J", "players": []})
+
+
+@pytest.mark.parametrize(("change", "field"), [
+    ({"pool": ""}, "pool"),
+    ({"event": "jackpot"}, "event"),
+    ({"entry": -1}, "entry"),
+    ({"entry": 1.5}, "entry"),
+    ({"players": [1, 9]}, "players[1]"),
+    ({"players": [1, 1]}, "players[1]"),
+    ({"players": [1]}, "players"),
+    ({"split": [60, 30]}, "split"),
+    ({"split": [101, -1]}, "split[0]"),
+    ({"split": []}, "split"),
+    ({"extra": 1}, "extra"),
+])
+def test_bad_side_pools_are_refused_naming_the_field(change: dict[str, Any], field: str) -> None:
+    t, _ = _played_main(4, 1)
+    good = {"do": "side_pool", "pool": "J", "event": "main", "entry": 100,
+            "players": [1, 2, 3], "split": [70, 30]}
+    before = t.to_dict()
+    with pytest.raises(InvalidContest) as exc:
+        t.apply({**good, **change})
+    assert str(exc.value).startswith(f"{field}:"), str(exc.value)
+    assert t.to_dict() == before
+
+
+@settings(max_examples=80, deadline=None)
+@given(n=st.integers(2, 24), seed=st.integers(0, 2**32), entry=st.integers(0, 10_000),
+       cuts=st.lists(st.integers(0, 100), min_size=0, max_size=5), k=st.integers(2, 24))
+def test_a_decided_pool_pays_exactly_its_pot(n: int, seed: int, entry: int, cuts: list[int],
+                                            k: int) -> None:
+    t, _ = _played_main(n, seed)
+    members = list(range(1, min(k, n) + 1))
+    bounds = sorted(set(c for c in cuts if 0 < c < 100))[:len(members) - 1]
+    split = [b - a for a, b in zip([0, *bounds], [*bounds, 100], strict=True)]
+    t.apply({"do": "side_pool", "pool": "J", "event": "main", "entry": entry,
+             "players": members, "split": split})
+    pool = _pool(t, "J")
+    assert pool["complete"]
+    assert sum(c for p in pool["places"] for c in p["cents"]) == entry * len(members)
+    # every member is placed once
+    assert sorted(n for p in pool["places"] for n in p["names"]) == sorted(
+        f"P{i}" for i in members)

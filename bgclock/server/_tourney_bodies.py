@@ -359,13 +359,31 @@ class PrizesBody(Struct, **_OPTS):
                            "place, 1st first")]
 
 
+class SidePoolBody(Struct, **_OPTS):
+    """``POST .../side-pools``: a side pool (jackpot) of one event; an empty
+    ``players`` removes the pool of that name (issue 23 §5)."""
+
+    pool: Annotated[str, Meta(min_length=1, max_length=60, pattern=PRINTABLE,
+                              description="its name (the same name replaces it)")]
+    players: Annotated[list[PlayerId], Meta(max_length=MAX_REGISTERED,
+                                            description="the members' ids (empty: remove)")]
+    event: Literal["main", "consolation", "last_chance", "swing",
+                   "couples"] | UnsetType = UNSET
+    entry: Annotated[int, Meta(ge=0, le=10_000_000, description="cents")] | UnsetType = UNSET
+    split: Annotated[list[Annotated[int, Meta(ge=0, le=100)]], Meta(
+        min_length=1, max_length=64,
+        description="per cent of the pot per pool place, 1st first, adding to 100")] \
+        | UnsetType = UNSET
+
+
 #: Every tournament body, as published in ``/openapi.json``.
 TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, PlayerBody, CheckInBody, DrawBody,
                     ArriveBody, RoundBody, ResultBody, CorrectionBody, DismissBody,
                     AbsentBody, SheetBody, TableSheetBody, CommitteeBody, AppealBody,
                     DecisionBody, SwingClockOverride, SwingBody, SwingRoundBody,
                     SwingResultBody, SwingCorrectionBody, CoupleBody, CouplesBody,
-                    CouplesPhaseBody, CouplesResultBody, CouplesCorrectionBody, PrizesBody)
+                    CouplesPhaseBody, CouplesResultBody, CouplesCorrectionBody, PrizesBody,
+                    SidePoolBody)
 
 
 def choices_of(struct: type[Struct]) -> dict[str, tuple[Any, ...]]:

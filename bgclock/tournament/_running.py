@@ -69,7 +69,8 @@ from ._errors import IllegalContest, InvalidContest
 from ._events import EVENT_ACTIONS, Events
 from ._late import LateArrival
 from ._sheets import Settlement, Sheet, parse_sheet, settle
-from ._standings import set_prizes
+from ._side import SidePool, set_pool
+from ._standings import STANDING_EVENTS, set_prizes
 
 #: Who keeps time at a round's tables.
 CLOCK_POLICIES: Final = ("required", "on_request", "none")
@@ -94,7 +95,9 @@ ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arriv
                   # a table's final result that disagrees with the one held
                   "clash", "dismiss_clash",
                   # the prize list (issue 19 §4, ``_standings``)
-                  "prizes")
+                  "prizes",
+                  # side pools (jackpots) of an event (issue 23 §5, ``_side``)
+                  "side_pool")
 MAX_CLASHES: Final = 4096
 MAX_MATCH_LABEL: Final = 200
 
@@ -255,6 +258,8 @@ class Tournament:
     events: Events = field(default_factory=Events)
     #: The director's prize list: event -> prize per place, 1st first (``_standings``).
     prizes: dict[str, list[str]] = field(default_factory=dict)
+    #: The side pools (jackpots) by name, in the order first set (``_side``).
+    side_pools: dict[str, SidePool] = field(default_factory=dict)
     #: Actions folded so far.
     count: int = 0
     #: Registered players by name (the names are unique): a lookup per
@@ -408,6 +413,7 @@ class Tournament:
             "appeals": [dict(x) for x in self.appeals],
             "clashes": [dict(x) for x in self.clashes],
             "prizes": {k: list(v) for k, v in self.prizes.items()},
+            "side_pools": [p.to_dict() for p in self.side_pools.values()],
             "actions": self.count,
             **self.events.to_dict(),
         }
@@ -1054,6 +1060,10 @@ class Tournament:
         """An event's prize list (``_standings.set_prizes``)."""
         return set_prizes(self.prizes, a)
 
+    def _side_pool(self, a: Mapping[str, Any]) -> dict[str, Any]:
+        """A side pool of an event: entry, members, split (``_side.set_pool``)."""
+        return set_pool(self.side_pools, a, STANDING_EVENTS, [p.name for p in self.players])
+
     # ------------------------------------------------------------ settling
 
     def _in_draw(self, name: str) -> bool:
@@ -1114,6 +1124,7 @@ HANDLERS: Final[dict[str, Callable[[Tournament, Mapping[str, Any]], dict[str, An
     "committee": Tournament._committee, "appeal": Tournament._appeal,
     "decide": Tournament._decide, "clash": Tournament._clash,
     "dismiss_clash": Tournament._dismiss_clash, "prizes": Tournament._prizes,
+    "side_pool": Tournament._side_pool,
 }
 assert set(HANDLERS) == set(ACTIONS)
 #: The actions after which a withdrawn player's matches and the consolation's

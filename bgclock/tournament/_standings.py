@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ._draw import Bracket
 from ._errors import InvalidContest
+from ._side import payouts
 
 if TYPE_CHECKING:
     from ._running import Tournament
@@ -190,6 +191,8 @@ class Standings:
 
     events: list[EventStandings] = field(default_factory=list)
     prizes: dict[str, list[str]] = field(default_factory=dict)
+    #: The side pools with their payouts (``_side.payouts``).
+    side_pools: list[dict[str, Any]] = field(default_factory=list)
 
     def event(self, name: str) -> EventStandings | None:
         return next((e for e in self.events if e.event == name), None)
@@ -206,7 +209,8 @@ class Standings:
             for p, row in zip(e.placings, d["placings"], strict=True):
                 row["prizes"] = self.prizes_for(e.event, p)
             events.append(d)
-        return {"events": events, "prizes": {k: list(v) for k, v in self.prizes.items()}}
+        return {"events": events, "prizes": {k: list(v) for k, v in self.prizes.items()},
+                "side_pools": [dict(p) for p in self.side_pools]}
 
 
 def standings(t: Tournament, *, last_chance: Bracket | None = None) -> Standings:
@@ -241,6 +245,7 @@ def standings(t: Tournament, *, last_chance: Bracket | None = None) -> Standings
             done = couples.champion() is not None
         out.events.append(couples_standings(d["standings"], complete=done,
                                             champion=d.get("champion")))
+    out.side_pools = [payouts(pool, out.event(pool.event)) for pool in t.side_pools.values()]
     return out
 
 
