@@ -52,8 +52,8 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "round": "Turno {n}", "table": "Tavolo", "by_table": "Per tavolo",
         "by_name": "Per nome", "opponent": "Avversario",
         "none": "Nessun turno è ancora ai tavoli.", "not_yet": "Nessun evento è ancora iniziato.",
-        "event": "Evento", "side_pools": "Jackpot", "entry": "quota", "pot": "montepremi",
-        "paid": "Vincita",
+        "event": "Evento", "side_pools": "Jackpot e side pool", "entry": "quota",
+        "pot": "montepremi", "paid": "Vincita",
     },
 }
 

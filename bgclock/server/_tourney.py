@@ -45,7 +45,7 @@ import hmac
 import io
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import msgspec
 from starlette.requests import Request
@@ -91,6 +91,10 @@ T = TypeVar("T", bound=msgspec.Struct)
 #: A CSV of players: at most this many bytes and rows.
 MAX_CSV_BYTES = 256 * 1024
 MAX_CSV_ROWS = 2048
+
+
+#: A bracket's name on its clock tables' labels.
+EVENT_LABELS: Final = {"main": "Main", "consolation": "Consolation", "last_chance": "Last Chance"}
 
 
 class Refused(Exception):
@@ -276,7 +280,7 @@ class Tourneys:
         settings = state.settings_for(r)
         if settings.clock == "none" or m.a is None or m.b is None:
             return None
-        label = "Main" if event == "main" else "Consolation"
+        label = EVENT_LABELS[event]
         return TableSpec(name=f"Table {number} · {label} R{r + 1}", players=(m.a, m.b),
                          rules=settings.rules, length=settings.length)
 
@@ -452,7 +456,7 @@ class Tourneys:
         for event, r, i in reversed(state.by_number.get(number, ())):
             m = state.bracket(event).rounds[r][i]
             if m.winner is not None and (m.a, m.b) == players:
-                label = f"{'Main' if event == 'main' else 'Consolation'} R{r + 1} match {i + 1}"
+                label = f"{EVENT_LABELS[event]} R{r + 1} match {i + 1}"
                 return label, {**state.results.get((event, r, i), {"source": "hand"}),
                                "winner": m.winner}
         swing = state.events.swing
