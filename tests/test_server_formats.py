@@ -162,3 +162,31 @@ async def test_a_side_pool_is_recorded_and_printed_in_italian(live: Any) -> None
     log = (await _get(live, f"{base}/actions")).json()["actions"]
     folded = Tournament.fold([x["action"] for x in log])
     assert folded.to_dict()["side_pools"] == state["side_pools"]
+
+
+async def test_seeds_by_rating_and_groups_by_club_from_the_register(live: Any) -> None:
+    r = await live.http.post("/api/tournaments", json={"name": "Open"}, headers=DIRECTOR)
+    base = f"/api/tournaments/{r.json()['id']}"
+    # six register entries: ratings in hundredths, two clubs of two and three
+    people = [("Ann", 170_000, "Roma"), ("Bob", 150_000, "Milano"), ("Cy", 180_000, "roma "),
+              ("Dee", 160_000, None), ("Ed", 160_000, "Milano"), ("Flo", 140_000, "Roma")]
+    for k, (name, rating, club) in enumerate(people, 1):
+        e = await _post(live, "/api/register", {"name": name, **({"club": club} if club else {})},
+                        status=201)
+        r = await live.http.patch(f"/api/register/{e['id']}", json={"rating": rating},
+                                  headers=DIRECTOR)
+        assert r.status_code == 200, r.text
+        await _post(live, f"{base}/players", {"name": name, "register_id": e["id"]},
+                    status=201)
+        if name != "Flo":  # Flo is not here: not seeded, still in her club's group
+            await _post(live, f"{base}/players/{k}/check-in")
+    r = await live.http.post(f"{base}/seeding", json={"seeds": -1}, headers=DIRECTOR)
+    assert r.status_code == 422 and "seeds" in r.text
+    state = (await _post(live, f"{base}/seeding", {"seeds": 3, "clubs": True}))["state"]
+    # Cy 1800, Ann 1700, then Dee and Ed at 1600: the first registered first
+    assert state["settings"]["seeds"] == [3, 1, 4]
+    assert state["settings"]["groups"] == [[1, 3, 6], [2, 5]]
+    # it is stored as the settings it gave: the log folds to the same
+    log = (await _get(live, f"{base}/actions")).json()["actions"]
+    assert log[-1]["action"] == {"do": "settings", "seeds": [3, 1, 4],
+                                 "groups": [[1, 3, 6], [2, 5]]}

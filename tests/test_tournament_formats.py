@@ -436,3 +436,23 @@ def test_a_decided_pool_pays_exactly_its_pot(n: int, seed: int, entry: int, cuts
     # every member is placed once
     assert sorted(n for p in pool["places"] for n in p["names"]) == sorted(
         f"P{i}" for i in members)
+
+
+def test_rating_seeds_are_the_best_rated_players_in_the_draw() -> None:
+    t = _fold([*_players(6), {"do": "withdraw", "player": 2},
+               {"do": "check_in", "player": 6, "checked_in": False}])
+    ratings = {1: 150_000, 2: 190_000, 3: 170_000, 4: 170_000, 6: 200_000}
+    # 2 withdrew, 6 is not checked in, 5 has no rating; 3 and 4 tie: id order
+    assert t.rating_seeds(ratings, 8) == [3, 4, 1]
+    assert t.rating_seeds(ratings, 2) == [3, 4]
+    assert t.rating_seeds(ratings, 0) == []
+    with pytest.raises(InvalidContest, match="^count:"):
+        t.rating_seeds(ratings, -1)
+
+
+def test_club_groups_gather_the_players_of_one_club() -> None:
+    t = _fold([*_players(6), {"do": "withdraw", "player": 6}])
+    clubs = {1: "Roma", 2: "Milano", 3: " roma", 4: "Torino", 5: "MILANO", 6: "Torino"}
+    assert t.club_groups(clubs) == [[1, 3], [2, 5]]
+    t.apply({"do": "settings", "groups": t.club_groups(clubs)})
+    assert t.groups == [[1, 3], [2, 5]]

@@ -272,6 +272,9 @@ def _tournament_paths() -> dict[str, Any]:
                                        params=tid)},
         f"{base}/settings": {"post": _op(
             "the Main's settings (before the draw)", ok, params=tid, body=_ref("SettingsBody"))},
+        f"{base}/seeding": {"post": _op(
+            "seeds by rating and groups by club from the players' register, stored as the "
+            "settings they give (before the draw)", ok, params=tid, body=_ref("SeedingBody"))},
         f"{base}/players": {"post": _op("register a player", created, params=tid,
                                         body=_ref("PlayerBody"))},
         f"{base}/players.csv": {"post": {**_op(

@@ -40,6 +40,7 @@ enter one by hand or correct one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import hmac
 import io
@@ -76,6 +77,7 @@ from ._tourney_bodies import (
     PlayerBody,
     ResultBody,
     RoundBody,
+    SeedingBody,
     SettingsBody,
     choices_of,
     fields_of,
@@ -673,6 +675,29 @@ async def post_settings(server: Server, request: Request) -> Response:
     return await _run(server, request, [{"do": "settings", **data}])
 
 
+async def post_seeding(server: Server, request: Request) -> Response:
+    """Seeds by rating and groups by club from the players' register, folded
+    as the ``settings`` they give (explicit ids: the log stays the record)."""
+    try:
+        data = await _decoded(request, SeedingBody)
+    except Refused as exc:
+        return exc.response()
+    hub = await _hub(server, request)
+    entries: dict[int, Any] = {}
+    for p in hub.state.players:
+        if p.register_id is not None and not p.withdrawn:
+            with contextlib.suppress(NotFound):
+                entries[p.id] = await server.store.register_entry(p.register_id)
+    action: dict[str, Any] = {"do": "settings"}
+    if "seeds" in data:
+        action["seeds"] = hub.state.rating_seeds(
+            {pid: e.rating for pid, e in entries.items()}, data["seeds"])
+    if data.get("clubs"):
+        action["groups"] = hub.state.club_groups(
+            {pid: e.club for pid, e in entries.items() if e.club})
+    return await _run(server, request, [action])
+
+
 def _register(data: Mapping[str, Any], where: str = "") -> dict[str, Any]:
     """A CSV row's player (CSV is not JSON: its fields are checked here)."""
     _checked_name(f"{where}name", data.get("name"), MAX_PLAYER_NAME)
@@ -913,6 +938,7 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("/state", "GET", get_state),
     ("/actions", "GET", get_actions),
     ("/settings", "POST", post_settings),
+    ("/seeding", "POST", post_seeding),
     ("/players", "POST", post_player),
     ("/players.csv", "POST", post_players_csv),
     ("/players/{player_id}/check-in", "POST", post_check_in),

@@ -97,6 +97,16 @@ class SettingsBody(Struct, **_OPTS):
         | UnsetType = UNSET
 
 
+class SeedingBody(Struct, **_OPTS):
+    """``POST .../seeding``: seeds and groups from the players' register: the
+    ``seeds`` best rated players in the draw, and (``clubs``) the players
+    of one club kept apart (issue 23 §3)."""
+
+    seeds: Annotated[int, Meta(ge=0, le=MAX_REGISTERED,
+                               description="how many, best rated first")] | UnsetType = UNSET
+    clubs: bool | UnsetType = UNSET
+
+
 class PlayerBody(Struct, **_OPTS):
     """``POST /api/tournaments/{id}/players``: register a player."""
 
@@ -383,7 +393,7 @@ TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, PlayerBody, CheckInBody, Dr
                     DecisionBody, SwingClockOverride, SwingBody, SwingRoundBody,
                     SwingResultBody, SwingCorrectionBody, CoupleBody, CouplesBody,
                     CouplesPhaseBody, CouplesResultBody, CouplesCorrectionBody, PrizesBody,
-                    SidePoolBody)
+                    SidePoolBody, SeedingBody)
 
 
 def choices_of(struct: type[Struct]) -> dict[str, tuple[Any, ...]]:

@@ -445,6 +445,28 @@ class Tournament:
         self.last_chance_on, self.seeds, self.groups = last_chance, seeds, groups
         return {}
 
+    def rating_seeds(self, ratings: Mapping[int, int], count: int) -> list[int]:
+        """The ``count`` best rated players who would be drawn now (checked in,
+        not withdrawn), best first: ``ratings`` maps player id to rating (a
+        player without one is not seeded); equal ratings go by id (the first
+        registered first).  What ``settings.seeds`` then holds."""
+        count = _int(count, "count", 0, MAX_REGISTERED)
+        rated = [p for p in self.players
+                 if p.checked_in and not p.withdrawn and p.id in ratings]
+        rated.sort(key=lambda p: (-ratings[p.id], p.id))
+        return [p.id for p in rated[:count]]
+
+    def club_groups(self, clubs: Mapping[int, str]) -> list[list[int]]:
+        """The groups of players sharing a club (``clubs``: player id to club,
+        compared without case or outer spaces), two or more each, in the order
+        of their first member's id.  What ``settings.groups`` then holds."""
+        by_club: dict[str, list[int]] = {}
+        for p in self.players:
+            club = clubs.get(p.id)
+            if club and club.strip() and not p.withdrawn:
+                by_club.setdefault(club.strip().casefold(), []).append(p.id)
+        return [ids for ids in by_club.values() if len(ids) >= 2]
+
     def _seeds(self, value: Any) -> list[int]:
         """The seeds: registered players' ids, best first, each once."""
         if not isinstance(value, list) or len(value) > MAX_REGISTERED:
