@@ -116,6 +116,7 @@ def test_seeds_groups_and_a_last_chance_from_the_dashboard_in_italian(
         # the live table cards name the event the match is of
         until(d, "[...document.querySelectorAll('#dash-cards .card, .card')]"
                  ".some((n) => n.textContent.includes('Last Chance'))")
+        d.wait_for_selector("#desk-exports a[href*='/draw/last_chance.html']")
         d.screenshot(path=str(tmp_path / "dashboard.png"), full_page=True)
         page = ctx.new_page()
         page.goto(f"{live.url}{base}/standings.html?lang=it&key={live.key}")

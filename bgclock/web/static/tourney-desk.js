@@ -148,7 +148,7 @@ const t = I18N.t;
  * @typedef {{tournament_id: number, players: {id: number, name: string}[], late?: Late[],
  *   sheets?: Sheet[], committee?: Member[], appeals?: Appeal[],
  *   matches: {event: string, round: number, match: number, table: number,
- *   winner: (string|null)}[]}} DeskState
+ *   winner: (string|null)}[], last_chance?: (object|null)}} DeskState
  * @typedef {function(string, string, any=): Promise<void>} Act
  */
 
@@ -405,7 +405,9 @@ function exportSection(st, key) {
   return h("section", { id: "desk-exports" }, h("h3", {}, t("desk.exports")),
     h("p", {}, link(base + "/draw.csv", "draw.csv"), " · ", link(base + "/draw.json", "draw.json"), " · ",
       link(base + "/draw/main.html", t("desk.print", { event: t("room.main") })), " · ",
-      link(base + "/draw/consolation.html", t("desk.print", { event: t("room.consolation") }))));
+      link(base + "/draw/consolation.html", t("desk.print", { event: t("room.consolation") })),
+      ...(st.last_chance ? [" · ", link(base + "/draw/last_chance.html",
+        t("desk.print", { event: t("room.last_chance") }))] : [])));
 }
 
 /**
