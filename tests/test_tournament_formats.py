@@ -456,3 +456,49 @@ def test_club_groups_gather_the_players_of_one_club() -> None:
     assert t.club_groups(clubs) == [[1, 3], [2, 5]]
     t.apply({"do": "settings", "groups": t.club_groups(clubs)})
     assert t.groups == [[1, 3], [2, 5]]
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(4, 40), k=st.integers(0, 6), g=st.integers(2, 5),
+       seed=st.integers(0, 2**32), play=st.integers(0, 2**32))
+def test_a_live_evening_never_double_books_a_table(n: int, k: int, g: int, seed: int,
+                                                   play: int) -> None:
+    """Seeds, groups and the Last Chance together; rounds of every bracket
+    started as soon as they are ready, interleaved, results at random: no
+    table number ever holds two undecided matches, and the log folds to the
+    same evening."""
+    groups = [x for x in ([i for i in range(1, n + 1) if (i - 1) % g == c] for c in range(g))
+              if len(x) >= 2]
+    log: list[dict[str, Any]] = [
+        *_players(n), {"do": "settings", "seed": seed, "last_chance": True,
+                       "seeds": list(range(1, min(k, n) + 1)), "groups": groups},
+        {"do": "draw"}]
+    t = _fold(log)
+    rng = random.Random(play)
+    for _ in range(600):
+        events = [e for e, b in (("main", t.main), ("consolation", t.consolation),
+                                 ("last_chance", t.last_chance)) if b is not None]
+        startable = [(e, r) for e in events for r in range(len(t.bracket(e).rounds))
+                     if t.ready(e, r)]
+        live = t.live_tables()
+        if startable and (not live or rng.random() < 0.5):
+            e, r = rng.choice(startable)
+            a: dict[str, Any] = {"do": "start_round", "event": e, "round": r}
+        elif live:
+            number = rng.choice(sorted(live))
+            e, r, i = live[number]
+            m = t.bracket(e).rounds[r][i]
+            a = {"do": "result", "event": e, "round": r, "match": i,
+                 "winner": rng.choice([m.a, m.b])}
+        else:
+            break
+        t.apply(a)
+        log.append(a)
+        held: dict[int, int] = {}
+        for (e, r, i), number in t.tables.items():
+            if t.bracket(e).rounds[r][i].winner is None:
+                held[number] = held.get(number, 0) + 1
+        assert all(c == 1 for c in held.values()), held
+    assert t.main is not None and t.main.bracket.champion is not None
+    assert t.last_chance is not None
+    assert _fold(log).to_dict() == t.to_dict()
