@@ -463,8 +463,9 @@ async def get_draw_html(server: Server, request: Request) -> Response:
     hub = await _hub(server, request)
     row = await server.store.tournament(hub.id)
     event = request.path_params["event"]
-    if event not in ("main", "consolation"):
-        return Refused(404, "not_found", "no such event: main or consolation").response()
+    if event not in ("main", "consolation", "last_chance"):
+        return Refused(404, "not_found",
+                       "no such event: main, consolation or last_chance").response()
     try:
         lang = request.query_params.get("lang", "en")  # the director's language
         return HTMLResponse(draw_html(row.name, event, hub.state, lang))

@@ -26,7 +26,7 @@ COLUMNS = ("event", "round", "match", "table", "a", "b", "winner", "source", "sc
 def rows(state: Tournament) -> list[dict[str, Any]]:
     """Every match of the draw, with its result."""
     out: list[dict[str, Any]] = []
-    for event in ("main", "consolation"):
+    for event in ("main", "consolation", "last_chance"):
         try:
             bracket = state.bracket(event)
         except Exception:  # noqa: BLE001 - not drawn yet: no rows
@@ -70,7 +70,8 @@ def draw_csv(state: Tournament) -> str:
 def draw_json(name: str, state: Tournament) -> dict[str, Any]:
     return {"tournament": name, "seed": state.seed, "matches": rows(state),
             "main": state.main.bracket.to_dict() if state.main else None,
-            "consolation": state.consolation.bracket.to_dict() if state.consolation else None}
+            "consolation": state.consolation.bracket.to_dict() if state.consolation else None,
+            "last_chance": state.last_chance.bracket.to_dict() if state.last_chance else None}
 
 
 CSS = """

@@ -272,6 +272,9 @@ def _tournament_paths() -> dict[str, Any]:
                                        params=tid)},
         f"{base}/settings": {"post": _op(
             "the Main's settings (before the draw)", ok, params=tid, body=_ref("SettingsBody"))},
+        f"{base}/seeding": {"post": _op(
+            "seeds by rating and groups by club from the players' register, stored as the "
+            "settings they give (before the draw)", ok, params=tid, body=_ref("SeedingBody"))},
         f"{base}/players": {"post": _op("register a player", created, params=tid,
                                         body=_ref("PlayerBody"))},
         f"{base}/players.csv": {"post": {**_op(
@@ -332,11 +335,11 @@ def _desk_paths() -> dict[str, Any]:
                                               "state": {"type": "object"}}}
     ok = {"200": _ok(state), **_errors(404, 409, 422)}
     base = "/api/tournaments/{tournament_id}"
-    sheet = _op("a printable draw sheet of an event (main, consolation)",
+    sheet = _op("a printable draw sheet of an event (main, consolation, last_chance)",
                 {"200": _ok({"type": "string"}, media="text/html"), **_errors(404, 409)},
                 params=["tournament_id", "event"])
     sheet["parameters"][1] = {"name": "event", "in": "path", "required": True,
-                              "schema": {"enum": ["main", "consolation"]}}
+                              "schema": {"enum": ["main", "consolation", "last_chance"]}}
     return {
         f"{base}/late/absent": {"post": _op(
             "a player is absent at a match's start: the server counts, or starts the "

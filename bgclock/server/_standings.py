@@ -25,7 +25,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from bgclock.tournament import Tournament, final_standings, player_results, seats
 
 from ._drawsheet import _cell
-from ._tourney_bodies import PrizesBody
+from ._tourney_bodies import PrizesBody, SidePoolBody
 
 if TYPE_CHECKING:
     from .app import Server
@@ -41,7 +41,8 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "swing": "Swing", "couples": "Couples", "round": "Round {n}", "table": "Table",
         "by_table": "By table", "by_name": "By name", "opponent": "Opponent",
         "none": "No round is at its tables yet.", "not_yet": "No event has started yet.",
-        "event": "Event",
+        "event": "Event", "side_pools": "Side pools", "entry": "entry", "pot": "pot",
+        "paid": "Payout",
     },
     "it": {
         "standings": "Classifica", "pairings": "Abbinamenti", "place": "Posizione",
@@ -51,7 +52,8 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "round": "Turno {n}", "table": "Tavolo", "by_table": "Per tavolo",
         "by_name": "Per nome", "opponent": "Avversario",
         "none": "Nessun turno è ancora ai tavoli.", "not_yet": "Nessun evento è ancora iniziato.",
-        "event": "Evento",
+        "event": "Evento", "side_pools": "Jackpot e side pool", "entry": "quota",
+        "pot": "montepremi", "paid": "Vincita",
     },
 }
 
@@ -147,7 +149,39 @@ def standings_html(name: str, state: Tournament, lang: str) -> str:
                      f'<th scope="col">{w["player"]}</th>'
                      f'<th class="prize" scope="col">{w["prize"]}</th>'
                      f'</tr></thead><tbody>{"".join(rows)}</tbody></table></section>')
+    parts += _pools_html(s.side_pools, lang)
     return _page(lang, f"{name} · {w['standings']}", "".join(parts))
+
+
+def money(cents: int, lang: str) -> str:
+    """Cents as the director writes an amount: 12.50 (en), 12,50 (it)."""
+    return f"{cents // 100}{',' if lang == 'it' else '.'}{cents % 100:02d}"
+
+
+def _pools_html(pools: list[dict[str, Any]], lang: str) -> list[str]:
+    """The side pools under the standings: each with its entry, pot and the
+    members' pool places and payouts so far."""
+    w = WORDS[lang]
+    if not pools:
+        return []
+    parts = [f'<h2 id="st-side-pools">{w["side_pools"]}</h2>']
+    for k, pool in enumerate(pools):
+        rows = []
+        for place in pool["places"]:
+            for n, cents in zip(place["names"], place["cents"], strict=True):
+                rows.append(f'<tr><td class="place">{escape(place["label"])}</td>'
+                            f"<td>{escape(n)}</td><td>{money(cents, lang)}</td></tr>")
+        for n in pool["in_play"]:
+            rows.append(f'<tr class="in-play"><td class="place">–</td><td>{escape(n)}</td>'
+                        f"<td>{w['in_play']}</td></tr>")
+        title = (f"{escape(pool['pool'])} · {escape(w[pool['event']])} · {w['entry']} "
+                 f"{money(pool['entry'], lang)} · {w['pot']} {money(pool['pot'], lang)}")
+        parts.append(f'<section aria-labelledby="pool-{k}"><h3 id="pool-{k}">{title}</h3>'
+                     f'<table><thead><tr><th class="place" scope="col">{w["place"]}</th>'
+                     f'<th scope="col">{w["player"]}</th>'
+                     f'<th class="prize" scope="col">{w["paid"]}</th></tr></thead>'
+                     f'<tbody>{"".join(rows)}</tbody></table></section>')
+    return parts
 
 
 def latest_round(state: Tournament) -> tuple[str, int] | None:
@@ -228,6 +262,13 @@ async def post_prizes(server: Server, request: Request) -> Response:
     return await one_action(PrizesBody, "prizes")(server, request)
 
 
+async def post_side_pool(server: Server, request: Request) -> Response:
+    """A side pool (jackpot) of one event, or its removal (``_side``)."""
+    from ._tourney import one_action
+
+    return await one_action(SidePoolBody, "side_pool")(server, request)
+
+
 async def get_standings_json(server: Server, request: Request) -> Response:
     from ._tourney import _hub
 
@@ -287,9 +328,11 @@ async def get_pairings_html(server: Server, request: Request) -> Response:
     q = request.query_params
     latest = latest_round(hub.state)
     event = q.get("event", latest[0] if latest else "main")
-    if event not in ("main", "consolation"):
-        return Refused(422, "invalid", "query.event: must be main or consolation").response()
-    drawn = hub.state.main if event == "main" else hub.state.consolation
+    if event not in ("main", "consolation", "last_chance"):
+        return Refused(422, "invalid",
+                       "query.event: must be main, consolation or last_chance").response()
+    drawn = {"main": hub.state.main, "consolation": hub.state.consolation,
+             "last_chance": hub.state.last_chance}[event]
     if drawn is None:
         return Refused(409, "illegal", f"query.event: the {event} is not drawn yet").response()
     rounds = max(len(drawn.bracket.rounds), 1)
@@ -307,6 +350,7 @@ async def get_pairings_html(server: Server, request: Request) -> Response:
 #: Director routes under ``/api/tournaments/{tournament_id}``.
 ROUTES: list[tuple[str, str, Any]] = [
     ("/prizes", "POST", post_prizes),
+    ("/side-pools", "POST", post_side_pool),
     ("/standings.json", "GET", get_standings_json),
     ("/standings.csv", "GET", get_standings_csv),
     ("/standings.html", "GET", get_standings_html),
@@ -332,6 +376,10 @@ def openapi_paths(ok: Any, errors: Any, op: Any, ref: Any) -> dict[str, Any]:
         f"{base}/prizes": {"post": op(
             "the prize list of one event: a prize per place, 1st first", {
                 "200": ok(state), **errors(404, 409, 422)}, params=tid, body=ref("PrizesBody"))},
+        f"{base}/side-pools": {"post": op(
+            "a side pool (jackpot) of one event: entry in cents, members, split per place "
+            "(empty players: remove it)", {"200": ok(state), **errors(404, 409, 422)},
+            params=tid, body=ref("SidePoolBody"))},
         f"{base}/standings.json": {"get": op(
             "the standings: each event's placings (shared places as ranges), who is in play, "
             "the prizes", {"200": ok({"type": "object"}), **errors(404)}, params=tid)},

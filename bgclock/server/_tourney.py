@@ -40,13 +40,14 @@ enter one by hand or correct one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import hmac
 import io
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import msgspec
 from starlette.requests import Request
@@ -83,6 +84,7 @@ from ._tourney_bodies import (
     ResultBody,
     RevertBody,
     RoundBody,
+    SeedingBody,
     SettingsBody,
     choices_of,
     fields_of,
@@ -98,6 +100,10 @@ T = TypeVar("T", bound=msgspec.Struct)
 #: A CSV of players: at most this many bytes and rows.
 MAX_CSV_BYTES = 256 * 1024
 MAX_CSV_ROWS = 2048
+
+
+#: A bracket's name on its clock tables' labels.
+EVENT_LABELS: Final = {"main": "Main", "consolation": "Consolation", "last_chance": "Last Chance"}
 
 
 class Refused(Exception):
@@ -290,7 +296,7 @@ class Tourneys:
         settings = state.settings_for(r)
         if settings.clock == "none" or m.a is None or m.b is None:
             return None
-        label = "Main" if event == "main" else "Consolation"
+        label = EVENT_LABELS[event]
         return TableSpec(name=f"Table {number} · {label} R{r + 1}", players=(m.a, m.b),
                          rules=settings.rules, length=settings.length)
 
@@ -466,7 +472,7 @@ class Tourneys:
         for event, r, i in reversed(state.by_number.get(number, ())):
             m = state.bracket(event).rounds[r][i]
             if m.winner is not None and (m.a, m.b) == players:
-                label = f"{'Main' if event == 'main' else 'Consolation'} R{r + 1} match {i + 1}"
+                label = f"{EVENT_LABELS[event]} R{r + 1} match {i + 1}"
                 return label, {**state.results.get((event, r, i), {"source": "hand"}),
                                "winner": m.winner}
         swing = state.events.swing
@@ -681,6 +687,29 @@ async def post_settings(server: Server, request: Request) -> Response:
     except Refused as exc:
         return exc.response()
     return await _run(server, request, [{"do": "settings", **data}])
+
+
+async def post_seeding(server: Server, request: Request) -> Response:
+    """Seeds by rating and groups by club from the players' register, folded
+    as the ``settings`` they give (explicit ids: the log stays the record)."""
+    try:
+        data = await _decoded(request, SeedingBody)
+    except Refused as exc:
+        return exc.response()
+    hub = await _hub(server, request)
+    entries: dict[int, Any] = {}
+    for p in hub.state.players:
+        if p.register_id is not None and not p.withdrawn:
+            with contextlib.suppress(NotFound):
+                entries[p.id] = await server.store.register_entry(p.register_id)
+    action: dict[str, Any] = {"do": "settings"}
+    if "seeds" in data:
+        action["seeds"] = hub.state.rating_seeds(
+            {pid: e.rating for pid, e in entries.items()}, data["seeds"])
+    if data.get("clubs"):
+        action["groups"] = hub.state.club_groups(
+            {pid: e.club for pid, e in entries.items() if e.club})
+    return await _run(server, request, [action])
 
 
 def _register(data: Mapping[str, Any], where: str = "") -> dict[str, Any]:
@@ -1008,6 +1037,7 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("/state", "GET", get_state),
     ("/actions", "GET", get_actions),
     ("/settings", "POST", post_settings),
+    ("/seeding", "POST", post_seeding),
     ("/players", "POST", post_player),
     ("/players.csv", "POST", post_players_csv),
     ("/players/{player_id}/check-in", "POST", post_check_in),

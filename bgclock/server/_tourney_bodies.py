@@ -54,7 +54,7 @@ Reason = Annotated[str, Meta(min_length=1, max_length=MAX_REASON, pattern=PRINTA
 PlayerId = Annotated[int, Meta(ge=1, le=MAX_REGISTERED, description="a player's id")]
 Index = Annotated[int, Meta(ge=0, le=MAX_REGISTERED)]
 Seed = Annotated[int, Meta(ge=0, le=MAX_SEED)]
-Event = Literal["main", "consolation"]
+Event = Literal["main", "consolation", "last_chance"]
 TableNumber = Annotated[int, Meta(ge=1, le=MAX_TABLE_NUMBER)]
 Tables = Annotated[list[TableNumber], Meta(max_length=MAX_REGISTERED,
                                            description="one table number per ready match")]
@@ -83,6 +83,28 @@ class SettingsBody(Struct, **_OPTS):
         description="round by round; later rounds take the last")] | UnsetType = UNSET
     late_slots: Annotated[int, Meta(ge=0, le=MAX_LATE_SLOTS)] | UnsetType = UNSET
     seed: Seed | UnsetType = UNSET
+    #: The consolation's first-match losers play a Last Chance (issue 23 §2).
+    last_chance: bool | UnsetType = UNSET
+    #: Seeded players' ids, best first (issue 23 §3).
+    seeds: Annotated[list[PlayerId], Meta(max_length=MAX_REGISTERED,
+                                          description="player ids, best first")] \
+        | UnsetType = UNSET
+    #: Groups (a club, a family) kept apart in the Main's first round.
+    groups: Annotated[list[Annotated[list[PlayerId], Meta(min_length=2,
+                                                          max_length=MAX_REGISTERED)]],
+                      Meta(max_length=MAX_REGISTERED,
+                           description="lists of player ids, a player in one at most")] \
+        | UnsetType = UNSET
+
+
+class SeedingBody(Struct, **_OPTS):
+    """``POST .../seeding``: seeds and groups from the players' register: the
+    ``seeds`` best rated players in the draw, and (``clubs``) the players
+    of one club kept apart (issue 23 §3)."""
+
+    seeds: Annotated[int, Meta(ge=0, le=MAX_REGISTERED,
+                               description="how many, best rated first")] | UnsetType = UNSET
+    clubs: bool | UnsetType = UNSET
 
 
 class PlayerBody(Struct, **_OPTS):
@@ -360,13 +382,31 @@ class PrizesBody(Struct, **_OPTS):
                            "place, 1st first")]
 
 
+class SidePoolBody(Struct, **_OPTS):
+    """``POST .../side-pools``: a side pool (jackpot) of one event; an empty
+    ``players`` removes the pool of that name (issue 23 §5)."""
+
+    pool: Annotated[str, Meta(min_length=1, max_length=60, pattern=PRINTABLE,
+                              description="its name (the same name replaces it)")]
+    players: Annotated[list[PlayerId], Meta(max_length=MAX_REGISTERED,
+                                            description="the members' ids (empty: remove)")]
+    event: Literal["main", "consolation", "last_chance", "swing",
+                   "couples"] | UnsetType = UNSET
+    entry: Annotated[int, Meta(ge=0, le=10_000_000, description="cents")] | UnsetType = UNSET
+    split: Annotated[list[Annotated[int, Meta(ge=0, le=100)]], Meta(
+        min_length=1, max_length=64,
+        description="per cent of the pot per pool place, 1st first, adding to 100")] \
+        | UnsetType = UNSET
+
+
 #: Every tournament body, as published in ``/openapi.json``.
 TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, PlayerBody, CheckInBody, DrawBody,
                     ArriveBody, RoundBody, ResultBody, CorrectionBody, RevertBody, DismissBody,
                     AbsentBody, SheetBody, TableSheetBody, CommitteeBody, AppealBody,
                     DecisionBody, SwingClockOverride, SwingBody, SwingRoundBody,
                     SwingResultBody, SwingCorrectionBody, CoupleBody, CouplesBody,
-                    CouplesPhaseBody, CouplesResultBody, CouplesCorrectionBody, PrizesBody)
+                    CouplesPhaseBody, CouplesResultBody, CouplesCorrectionBody, PrizesBody,
+                    SidePoolBody, SeedingBody)
 
 
 def choices_of(struct: type[Struct]) -> dict[str, tuple[Any, ...]]:

@@ -26,14 +26,20 @@ What the actions mean:
 
 - ``settings``: each round's match length, rule book (a clock preset id) and
   clock policy (``required``, ``on_request``, ``none``); rounds past the list
-  take its last entry; the late-arrival slots kept and the seed.  Only before
-  the draw.
+  take its last entry; the late-arrival slots kept and the seed; whether a
+  Last Chance is played (``last_chance``, off unless asked); the seeds
+  (``seeds``: player ids, best first) and the groups kept apart in the first
+  round (``groups``: lists of player ids, a club or a family each).  Only
+  before the draw.
 - ``register`` / ``check_in`` / ``withdraw``: players have ids 1, 2, ... in
   order of registration; names are unique (the draw sheet shows names).
 - ``draw``: the Main of every checked-in player still in (in id order), with
   ``late_slots`` slots, drawn by ``MainDraw`` from ``random.Random(seed)``;
   the action's own ``seed`` (the server writes the one it drew from a
   cryptographic source, or the director's) else the settings' (older logs).
+  the seeds and groups of the players in the draw go with it (a seed who is
+  not in the draw is left out, the others keep their order); it says which
+  same-group first-round matches it could not avoid.
 - ``arrive``: a registered player not in the draw takes the next late slot;
   ``close_late``: the slots left become byes.
 - ``start_round``: every match of a round whose two players are known and
@@ -42,7 +48,9 @@ What the actions mean:
   records which clock table serves a number (the same table all day).
 - ``result``: the winner of a match (from its clock, or entered by hand);
   the winner moves on, and once every first-match loser is known the
-  Progressive Consolation is drawn from the same ``random.Random``.
+  Progressive Consolation is drawn from the same ``random.Random``; with
+  ``last_chance`` on, once every first *played* consolation loser is known,
+  the Last Chance is drawn from it the same way (issue 23 §2).
   ``correct``: a decided match gets another winner, while the match its
   winner went on to is neither decided nor at a table, and never once the
   change would alter the consolation's entrants after it was drawn.
@@ -63,12 +71,13 @@ from ._errors import IllegalContest, InvalidContest
 from ._events import EVENT_ACTIONS, Events
 from ._late import LateArrival
 from ._sheets import Settlement, Sheet, parse_sheet, settle
-from ._standings import set_prizes
+from ._side import SidePool, set_pool
+from ._standings import STANDING_EVENTS, set_prizes
 
 #: Who keeps time at a round's tables.
 CLOCK_POLICIES: Final = ("required", "on_request", "none")
-#: The two brackets of the Main event.
-EVENTS: Final = ("main", "consolation")
+#: The brackets of the Main event (the Last Chance only when the settings ask for it).
+EVENTS: Final = ("main", "consolation", "last_chance")
 #: How a result came in.
 RESULT_SOURCES: Final = ("clock", "hand", "withdrawn", "disqualified")
 MAX_ROUND_SETTINGS: Final = 16
@@ -90,7 +99,9 @@ ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arriv
                   # the prize list (issue 19 §4, ``_standings``)
                   "prizes",
                   # compensating actions: the director's undo (issue 19 §2)
-                  "reinstate", "revert")
+                  "reinstate", "revert",
+                  # side pools (jackpots) of an event (issue 23 §5, ``_side``)
+                  "side_pool")
 MAX_CLASHES: Final = 4096
 MAX_MATCH_LABEL: Final = 200
 
@@ -169,17 +180,14 @@ class Player:
 MatchKey = tuple[str, int, int]
 
 
-def entrants(main: MainDraw) -> list[str] | None:
-    """The consolation's entrants as soon as they are known: every player
-    whose first *played* Main match is a loss; None while one is not known.
-
-    Once late arrivals are closed, an empty first-round slot is a bye, so a
-    player's first played match is the first round's (both present) or, after
-    a bye, the second round's: it does not wait for the rest of the Main
-    (``first_match_losers`` waits for every later slot)."""
-    if main.late_open:
-        return None
-    rounds = main.bracket.rounds
+def first_losers(bracket: Bracket) -> list[str] | None:
+    """Every player whose first *played* match in ``bracket`` is a loss, as
+    soon as they are known (every first-round slot known: an empty one is a
+    bye); None while one is not known.  A player's first played match is the
+    first round's (both present) or, after a bye, the second round's."""
+    rounds = bracket.rounds
+    if not rounds:
+        return []
     losers: list[str] = []
     for i, m in enumerate(rounds[0]):
         if m.a is not None and m.b is not None:
@@ -198,6 +206,19 @@ def entrants(main: MainDraw) -> list[str] | None:
     return losers
 
 
+def entrants(main: MainDraw) -> list[str] | None:
+    """The consolation's entrants as soon as they are known: every player
+    whose first *played* Main match is a loss; None while one is not known.
+
+    Once late arrivals are closed, an empty first-round slot is a bye, so a
+    player's first played match is the first round's (both present) or, after
+    a bye, the second round's: it does not wait for the rest of the Main
+    (``first_match_losers`` waits for every later slot)."""
+    if main.late_open:
+        return None
+    return first_losers(main.bracket)
+
+
 @dataclass(slots=True, kw_only=True)
 class Tournament:
     """The folded state of one tournament's Main event and its consolation."""
@@ -207,9 +228,17 @@ class Tournament:
     seed: int = 0
     #: Whether a ``settings`` action gave the seed (else the server draws one).
     seed_given: bool = False
+    #: Whether the consolation's first-match losers play a Last Chance.
+    last_chance_on: bool = False
+    #: Seeded players' ids, best first (issue 23 §3).
+    seeds: list[int] = field(default_factory=list)
+    #: Groups of player ids kept apart in the Main's first round.
+    groups: list[list[int]] = field(default_factory=list)
     players: list[Player] = field(default_factory=list)
     main: MainDraw | None = None
     consolation: ConsolationDraw | None = None
+    #: The Last Chance (drawn from the consolation, when the settings ask).
+    last_chance: ConsolationDraw | None = None
     rng: random.Random | None = None
     #: Which table number each match was given (kept once decided: the record).
     tables: dict[MatchKey, int] = field(default_factory=dict)
@@ -238,6 +267,8 @@ class Tournament:
     events: Events = field(default_factory=Events)
     #: The director's prize list: event -> prize per place, 1st first (``_standings``).
     prizes: dict[str, list[str]] = field(default_factory=dict)
+    #: The side pools (jackpots) by name, in the order first set (``_side``).
+    side_pools: dict[str, SidePool] = field(default_factory=dict)
     #: Actions folded so far.
     count: int = 0
     #: Registered players by name (the names are unique): a lookup per
@@ -306,11 +337,18 @@ class Tournament:
 
     def bracket(self, event: Any) -> Bracket:
         if event not in EVENTS:
-            raise InvalidContest("event: must be main or consolation")
+            raise InvalidContest(f"event: must be one of {', '.join(EVENTS)}")
         if event == "main":
             if self.main is None:
                 raise IllegalContest("the draw is not made yet", "not_drawn")
             return self.main.bracket
+        if event == "last_chance":
+            if self.last_chance is None:
+                raise IllegalContest(
+                    "the Last Chance is not drawn: not every first consolation loser is "
+                    "known yet" if self.last_chance_on else
+                    "this tournament has no Last Chance (settings.last_chance)")
+            return self.last_chance.bracket
         if self.consolation is None:
             raise IllegalContest("the consolation is not drawn yet: not every first-match "
                                  "loser is known")
@@ -365,13 +403,17 @@ class Tournament:
         return {
             "settings": {"rounds": [s.to_dict() for s in self.rounds],
                          "late_slots": self.late_slots, "seed": self.seed,
-                         "seed_given": self.seed_given},
+                         "seed_given": self.seed_given,
+                         "last_chance": self.last_chance_on, "seeds": list(self.seeds),
+                         "groups": [list(g) for g in self.groups]},
             "players": [p.to_dict() for p in self.players],
             "drawn": self.main is not None,
             "main": None if self.main is None else {
                 **self.main.bracket.to_dict(), "late_slots": list(self.main.late_positions),
-                "late_open": self.main.late_open, "arrivals": list(self.main.arrivals)},
+                "late_open": self.main.late_open, "arrivals": list(self.main.arrivals),
+                "same_group": [list(x) for x in self.main.same_group_matches()]},
             "consolation": bracket(self.consolation.bracket if self.consolation else None),
+            "last_chance": bracket(self.last_chance.bracket if self.last_chance else None),
             "matches": matches,
             "tables": {str(n): t for n, t in sorted(self.table_ids.items())},
             "late": [self._late_dict(k, None) for k in sorted(self.lates)],
@@ -381,6 +423,7 @@ class Tournament:
             "appeals": [dict(x) for x in self.appeals],
             "clashes": [dict(x) for x in self.clashes],
             "prizes": {k: list(v) for k, v in self.prizes.items()},
+            "side_pools": [p.to_dict() for p in self.side_pools.values()],
             "actions": self.count,
             **self.events.to_dict(),
         }
@@ -388,11 +431,18 @@ class Tournament:
     # ------------------------------------------------------------ actions
 
     def _settings(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"rounds", "late_slots", "seed"})
+        _only(a, {"rounds", "late_slots", "seed", "last_chance", "seeds", "groups"})
         if self.main is not None:
             raise IllegalContest("the draw is made: its settings can no longer change",
                                  "settings_locked")
         rounds, late_slots, seed = self.rounds, self.late_slots, self.seed
+        last_chance = self.last_chance_on
+        if "last_chance" in a:
+            last_chance = a["last_chance"]
+            if not isinstance(last_chance, bool):
+                raise InvalidContest("last_chance: must be true or false")
+        seeds = self._seeds(a["seeds"]) if "seeds" in a else self.seeds
+        groups = self._groups(a["groups"]) if "groups" in a else self.groups
         if "rounds" in a:
             given = a["rounds"]
             if not isinstance(given, list) or not 1 <= len(given) <= MAX_ROUND_SETTINGS:
@@ -404,7 +454,69 @@ class Tournament:
             seed = _int(a["seed"], "seed", 0, MAX_SEED)
         self.rounds, self.late_slots, self.seed = rounds, late_slots, seed
         self.seed_given = self.seed_given or "seed" in a
+        self.last_chance_on, self.seeds, self.groups = last_chance, seeds, groups
         return {}
+
+    def rating_seeds(self, ratings: Mapping[int, int], count: int) -> list[int]:
+        """The ``count`` best rated players who would be drawn now (checked in,
+        not withdrawn), best first: ``ratings`` maps player id to rating (a
+        player without one is not seeded); equal ratings go by id (the first
+        registered first).  What ``settings.seeds`` then holds."""
+        count = _int(count, "count", 0, MAX_REGISTERED)
+        rated = [p for p in self.players
+                 if p.checked_in and not p.withdrawn and p.id in ratings]
+        rated.sort(key=lambda p: (-ratings[p.id], p.id))
+        return [p.id for p in rated[:count]]
+
+    def club_groups(self, clubs: Mapping[int, str]) -> list[list[int]]:
+        """The groups of players sharing a club (``clubs``: player id to club,
+        compared without case or outer spaces), two or more each, in the order
+        of their first member's id.  What ``settings.groups`` then holds."""
+        by_club: dict[str, list[int]] = {}
+        for p in self.players:
+            club = clubs.get(p.id)
+            if club and club.strip() and not p.withdrawn:
+                by_club.setdefault(club.strip().casefold(), []).append(p.id)
+        return [ids for ids in by_club.values() if len(ids) >= 2]
+
+    def _seeds(self, value: Any) -> list[int]:
+        """The seeds: registered players' ids, best first, each once."""
+        if not isinstance(value, list) or len(value) > MAX_REGISTERED:
+            raise InvalidContest(f"seeds: must be a list of at most {MAX_REGISTERED} player ids, "
+                                 "best first")
+        out: list[int] = []
+        for k, pid in enumerate(value):
+            pid = _int(pid, f"seeds[{k}]", 1, MAX_REGISTERED)
+            if pid > len(self.players):
+                raise InvalidContest(f"seeds[{k}]: no player {pid}")
+            if pid in out:
+                raise InvalidContest(f"seeds[{k}]: player {pid} is seeded twice")
+            out.append(pid)
+        return out
+
+    def _groups(self, value: Any) -> list[list[int]]:
+        """The groups kept apart: lists of registered players' ids, a player in
+        one group at most."""
+        if not isinstance(value, list) or len(value) > MAX_REGISTERED:
+            raise InvalidContest(f"groups: must be a list of at most {MAX_REGISTERED} groups "
+                                 "(lists of player ids)")
+        seen: set[int] = set()
+        out: list[list[int]] = []
+        for g, members in enumerate(value):
+            if not isinstance(members, list) or not 2 <= len(members) <= MAX_REGISTERED:
+                raise InvalidContest(f"groups[{g}]: must be a list of 2 or more player ids")
+            group: list[int] = []
+            for k, pid in enumerate(members):
+                pid = _int(pid, f"groups[{g}][{k}]", 1, MAX_REGISTERED)
+                if pid > len(self.players):
+                    raise InvalidContest(f"groups[{g}][{k}]: no player {pid}")
+                if pid in seen:
+                    raise InvalidContest(f"groups[{g}][{k}]: player {pid} is already in a "
+                                         "group")
+                seen.add(pid)
+                group.append(pid)
+            out.append(group)
+        return out
 
     def _register(self, a: Mapping[str, Any]) -> dict[str, Any]:
         _only(a, {"name", "federation_id", "register_id"})
@@ -462,9 +574,21 @@ class Tournament:
         if not names:
             raise IllegalContest("nobody is checked in", "nobody_checked_in")
         rng = random.Random(seed)
-        main = MainDraw(names, late_slots=self.late_slots, rng=rng)
+        in_draw = set(names)
+        seeds = [self.players[pid - 1].name for pid in self.seeds
+                 if self.players[pid - 1].name in in_draw]
+        groups = {self.players[pid - 1].name: g
+                  for g, members in enumerate(self.groups) for pid in members}
+        if seeds or groups:
+            main = MainDraw(names, late_slots=self.late_slots, rng=rng, seeds=seeds,
+                            groups=groups)
+        else:  # the draw it always was for the seed
+            main = MainDraw(names, late_slots=self.late_slots, rng=rng)
         self.rng, self.main, self.seed = rng, main, seed
-        return {"seed": self.seed, "size": main.size}
+        done: dict[str, Any] = {"seed": self.seed, "size": main.size}
+        if groups:
+            done["same_group"] = [list(x) for x in main.unavoidable]
+        return done
 
     def _arrive(self, a: Mapping[str, Any]) -> dict[str, Any]:
         _only(a, {"player", "at_ms"})
@@ -583,6 +707,8 @@ class Tournament:
         score = self._score(a["score"]) if "score" in a else None
         before = sorted(entrants(self.main) or []) if event == "main" and \
             self.main is not None else None
+        cons_before = sorted(first_losers(self.consolation.bracket) or []) \
+            if event == "consolation" and self.consolation is not None else None
         old = m.winner
         was_next = None if nxt is None else (nxt.a, nxt.b)
         m.winner = winner
@@ -598,6 +724,14 @@ class Tournament:
                 nxt.a, nxt.b = was_next
             raise IllegalContest("the consolation is drawn: this correction would change "
                                      "its entrants", "consolation_drawn")
+        if (event == "consolation" and self.last_chance is not None
+                and self.consolation is not None
+                and sorted(first_losers(self.consolation.bracket) or []) != cons_before):
+            m.winner = old  # refused: the state is left as it was
+            if nxt is not None and was_next is not None:
+                nxt.a, nxt.b = was_next
+            raise IllegalContest("the Last Chance is drawn: this correction would change "
+                                 "its entrants", "last_chance_drawn")
         self.corrected_from.setdefault(key, []).append(
             {"winner": old, "detail": copy.deepcopy(self.results.get(key, {"source": "hand"}))})
         detail = dict(self.results.get(key, {"source": "hand"}))
@@ -1069,6 +1203,10 @@ class Tournament:
         """An event's prize list (``_standings.set_prizes``)."""
         return set_prizes(self.prizes, a)
 
+    def _side_pool(self, a: Mapping[str, Any]) -> dict[str, Any]:
+        """A side pool of an event: entry, members, split (``_side.set_pool``)."""
+        return set_pool(self.side_pools, a, STANDING_EVENTS, [p.name for p in self.players])
+
     # ------------------------------------------------------------ settling
 
     def _in_draw(self, name: str) -> bool:
@@ -1077,7 +1215,8 @@ class Tournament:
 
     def _settle(self) -> None:
         """Withdrawn players lose the matches they face; the consolation is
-        drawn as soon as every first-match loser is known."""
+        drawn as soon as every first-match loser is known, the Last Chance
+        (when on) as soon as every first consolation loser is."""
         if self.main is None:
             return
         withdrawn = self.withdrawn
@@ -1086,7 +1225,9 @@ class Tournament:
             changed = False
             for event, bracket in (("main", self.main.bracket),
                                    ("consolation", self.consolation.bracket
-                                    if self.consolation else None)):
+                                    if self.consolation else None),
+                                   ("last_chance", self.last_chance.bracket
+                                    if self.last_chance else None)):
                 if bracket is None or not withdrawn:
                     continue
                 for r, matches in enumerate(bracket.rounds):
@@ -1104,6 +1245,14 @@ class Tournament:
                     assert self.rng is not None
                     self.consolation = ConsolationDraw(self.main, losers, self.rng)
                     changed = True
+            if self.last_chance_on and self.consolation is not None and \
+                    self.last_chance is None:
+                cons_losers = first_losers(self.consolation.bracket)
+                if cons_losers is not None:
+                    assert self.rng is not None
+                    self.last_chance = ConsolationDraw(self.consolation, cons_losers,
+                                                       self.rng)
+                    changed = True
 
 
 #: Each action's handler: the dispatch table of ``Tournament.apply``.
@@ -1119,6 +1268,7 @@ HANDLERS: Final[dict[str, Callable[[Tournament, Mapping[str, Any]], dict[str, An
     "decide": Tournament._decide, "clash": Tournament._clash,
     "dismiss_clash": Tournament._dismiss_clash, "prizes": Tournament._prizes,
     "reinstate": Tournament._reinstate, "revert": Tournament._revert,
+    "side_pool": Tournament._side_pool,
 }
 assert set(HANDLERS) == set(ACTIONS)
 #: The actions after which a withdrawn player's matches and the consolation's

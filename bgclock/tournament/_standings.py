@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ._draw import Bracket
 from ._errors import InvalidContest
+from ._side import payouts
 
 if TYPE_CHECKING:
     from ._running import Tournament
@@ -190,6 +191,8 @@ class Standings:
 
     events: list[EventStandings] = field(default_factory=list)
     prizes: dict[str, list[str]] = field(default_factory=dict)
+    #: The side pools with their payouts (``_side.payouts``).
+    side_pools: list[dict[str, Any]] = field(default_factory=list)
 
     def event(self, name: str) -> EventStandings | None:
         return next((e for e in self.events if e.event == name), None)
@@ -206,12 +209,14 @@ class Standings:
             for p, row in zip(e.placings, d["placings"], strict=True):
                 row["prizes"] = self.prizes_for(e.event, p)
             events.append(d)
-        return {"events": events, "prizes": {k: list(v) for k, v in self.prizes.items()}}
+        return {"events": events, "prizes": {k: list(v) for k, v in self.prizes.items()},
+                "side_pools": [dict(p) for p in self.side_pools]}
 
 
 def standings(t: Tournament, *, last_chance: Bracket | None = None) -> Standings:
     """The tournament's standings: the Main and its consolation (once drawn),
-    the Last Chance when one is given, the Swing and the couples."""
+    the Last Chance (the tournament's once drawn, or the one given), the
+    Swing and the couples."""
     out = Standings(prizes={k: list(v) for k, v in t.prizes.items()})
     if t.main is not None:
         out.events.append(bracket_standings("main", t.main.bracket,
@@ -219,6 +224,12 @@ def standings(t: Tournament, *, last_chance: Bracket | None = None) -> Standings
     if t.consolation is not None:
         out.events.append(bracket_standings("consolation", t.consolation.bracket,
                                             only=t.consolation.only))
+    if last_chance is None and t.last_chance is not None:
+        last_chance = t.last_chance.bracket
+        if not last_chance.rounds:
+            out.events.append(bracket_standings("last_chance", last_chance,
+                                                only=t.last_chance.only))
+            last_chance = None
     if last_chance is not None:
         out.events.append(bracket_standings("last_chance", last_chance))
     swing = t.events.swing
@@ -234,6 +245,7 @@ def standings(t: Tournament, *, last_chance: Bracket | None = None) -> Standings
             done = couples.champion() is not None
         out.events.append(couples_standings(d["standings"], complete=done,
                                             champion=d.get("champion")))
+    out.side_pools = [payouts(pool, out.event(pool.event)) for pool in t.side_pools.values()]
     return out
 
 
@@ -298,8 +310,8 @@ def player_results(t: Tournament) -> list[dict[str, Any]]:
     """Every player's matches, in order: event, round (1-based), opponent,
     result (won/lost/bye), score from the player's side, source."""
     rows: list[dict[str, Any]] = []
-    for event in ("main", "consolation"):
-        drawn = t.main if event == "main" else t.consolation
+    brackets = {"main": t.main, "consolation": t.consolation, "last_chance": t.last_chance}
+    for event, drawn in brackets.items():
         if drawn is None:
             continue
         bracket = drawn.bracket

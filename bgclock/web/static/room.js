@@ -171,7 +171,7 @@ function hm(ms) {
  * @returns {string}
  */
 function eventRound(m) {
-  return t(m.event === "main" ? "room.main" : "room.consolation") + " · " + t("room.round", { n: m.round + 1 });
+  return t("room." + m.event) + " · " + t("room.round", { n: m.round + 1 });
 }
 
 // ------------------------------------------------------------------ views
@@ -365,7 +365,7 @@ function renderResults(room, page) {
     if (m.event !== heading) {
       heading = m.event;
       rows.push(h("tr", { class: "room-heading" }, h("th", { colspan: "4", scope: "colgroup" },
-        t(m.event === "main" ? "room.main" : "room.consolation"))));
+        t("room." + m.event))));
     }
     const loser = m.winner === m.a ? m.b : m.a;
     const r = m.result || {};

@@ -148,7 +148,7 @@ const t = I18N.t;
  * @typedef {{tournament_id: number, players: {id: number, name: string}[], late?: Late[],
  *   sheets?: Sheet[], committee?: Member[], appeals?: Appeal[],
  *   matches: {event: string, round: number, match: number, table: number,
- *   winner: (string|null)}[]}} DeskState
+ *   winner: (string|null)}[], last_chance?: (object|null)}} DeskState
  * @typedef {function(string, string, any=): Promise<void>} Act
  */
 
@@ -407,7 +407,9 @@ function exportSection(st, key) {
     h("p", {}, link(base + "/draw.csv", "draw.csv"), " · ", link(base + "/draw.json", "draw.json"), " · ",
       // the printed sheets in the director's language
       link(base + "/draw/main.html", t("desk.print", { event: t("room.main") }), "&lang=" + I18N.lang), " · ",
-      link(base + "/draw/consolation.html", t("desk.print", { event: t("room.consolation") }), "&lang=" + I18N.lang)));
+      link(base + "/draw/consolation.html", t("desk.print", { event: t("room.consolation") }), "&lang=" + I18N.lang),
+      ...(st.last_chance ? [" · ", link(base + "/draw/last_chance.html",
+        t("desk.print", { event: t("room.last_chance") }), "&lang=" + I18N.lang)] : [])));
 }
 
 /**

@@ -19,7 +19,8 @@ const EVENTS = ["main", "consolation", "last_chance", "swing", "couples"];
  * @typedef {import("./standings-strings.js").SeatedMatch} SeatedMatch
  * @typedef {{tournament_id: number, matches: SeatedMatch[], seats?: SeatedMatch[],
  *   prizes?: Object<string, string[]>,
- *   consolation: (object|null), swing?: (object|null), couples?: (object|null)}} StandingsState
+ *   consolation: (object|null), last_chance?: (object|null), swing?: (object|null),
+ *   couples?: (object|null)}} StandingsState
  * @typedef {function(string, string, any=, string=): Promise<void>} Act
  */
 
@@ -46,7 +47,7 @@ function showSeats(matches, list) {
 function prizeEvents(st) {
   return EVENTS.filter((e) => e === "main" || (e === "consolation" && st.consolation)
     || (e === "swing" && st.swing) || (e === "couples" && st.couples)
-    || (e === "last_chance" && st.prizes && st.prizes.last_chance));
+    || (e === "last_chance" && (st.last_chance || (st.prizes && st.prizes.last_chance))));
 }
 
 /**

@@ -29,8 +29,10 @@ const REFRESH_MS = 3000;
  *   table_id: (number|null), a: (string|null), b: (string|null), winner: (string|null),
  *   clock: string, result: (Object<string, any>|null)}} TableMatch
  * @typedef {{settings: {rounds: {length: number, rules: string, clock: string}[],
- *   late_slots: number, seed: number, seed_given?: boolean}, players: Player[], drawn: boolean,
- *   main: (Bracket|null), consolation: (Bracket|null), matches: TableMatch[],
+ *   late_slots: number, seed: number, seed_given?: boolean, last_chance?: boolean,
+ *   seeds?: number[], groups?: number[][]}, players: Player[], drawn: boolean,
+ *   main: (Bracket|null), consolation: (Bracket|null), last_chance?: (Bracket|null),
+ *   matches: TableMatch[],
  *   room_url: string}} TourneyState
  */
 
@@ -172,14 +174,26 @@ function settingsForm() {
     h("label", { for: "trn-seed" }, t("trn.seed")),
     h("input", { id: "trn-seed", type: "number", min: "0", placeholder: t("trn.seed_random"),
       value: st.settings.seed_given ? String(st.settings.seed) : "" }),
+    h("label", { for: "trn-seeds" }, t("trn.seeds")),
+    h("input", { id: "trn-seeds", type: "text", inputmode: "numeric",
+      value: (st.settings.seeds || []).join(", ") }),
+    h("label", { for: "trn-groups" }, t("trn.groups")),
+    h("textarea", { id: "trn-groups", rows: "2" }, (st.settings.groups || []).map((g) => g.join(", ")).join("\n")),
+    h("label", { for: "trn-last-chance" }, t("trn.last_chance")),
+    h("input", /** @type {Object<string, string>} */ (Object.assign({ id: "trn-last-chance", type: "checkbox" },
+      st.settings.last_chance ? { checked: "" } : {}))),
     h("span", {}),
     button(t("trn.save"), () => {
       const rounds = value("trn-rounds").split("\n").filter((x) => x.trim()).map((line) => {
         const [length, rules, clock] = line.split(",").map((x) => x.trim());
         return { length: Number(length), rules: rules, clock: clock || "required" };
       });
+      const ids = (/** @type {string} */ line) => line.split(",").map((x) => x.trim()).filter((x) => x).map(Number);
+      const groups = value("trn-groups").split("\n").map(ids).filter((g) => g.length);
+      const box = /** @type {HTMLInputElement|null} */ (document.getElementById("trn-last-chance"));
       /** @type {Object<string, any>} */
-      const body = { rounds: rounds, late_slots: Number(value("trn-late")) };
+      const body = { rounds: rounds, late_slots: Number(value("trn-late")),
+        seeds: ids(value("trn-seeds")), groups: groups, last_chance: !!(box && box.checked) };
       if (value("trn-seed").trim() !== "") body.seed = Number(value("trn-seed"));  // else drawn at random
       act("POST", "/settings", body);
     }));
@@ -245,9 +259,11 @@ function drawSection() {
   }
   out.append(h("p", {}, t("trn.drawn", { seed: st.settings.seed })));
   if (st.main && st.main.late_open) out.append(button(t("trn.close_late"), () => act("POST", "/late/close")));
-  for (const [event, bracket] of /** @type {[string, Bracket|null][]} */ ([["main", st.main], ["consolation", st.consolation]])) {
+  const label = (/** @type {string} */ event) => t("room." + event);
+  const brackets = [["main", st.main], ["consolation", st.consolation], ["last_chance", st.last_chance || null]];
+  for (const [event, bracket] of /** @type {[string, Bracket|null][]} */ (brackets)) {
     if (!bracket) continue;
-    out.append(h("h4", {}, t(event === "main" ? "room.main" : "room.consolation")));
+    out.append(h("h4", {}, label(event)));
     bracket.rounds.forEach((matches, r) => {
       const ready = matches.some((m, i) => m.a && m.b && !m.winner
         && !st.matches.some((x) => x.event === event && x.round === r && x.match === i));
@@ -255,7 +271,7 @@ function drawSection() {
       matches.forEach((m, i) => list.append(matchItem(event, r, i, m)));
       out.append(h("h5", {}, t("room.round", { n: r + 1 })));
       if (ready) {
-        out.append(button(t("trn.start_round", { event: t(event === "main" ? "room.main" : "room.consolation"), n: r + 1 }),
+        out.append(button(t("trn.start_round", { event: label(event), n: r + 1 }),
           () => act("POST", "/rounds", { event: event, round: r })));
       }
       out.append(list);
