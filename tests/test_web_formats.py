@@ -90,6 +90,8 @@ def test_seeds_groups_and_a_last_chance_from_the_dashboard_in_italian(
         assert state["settings"]["seeds"] == [1, 2, 3, 4]
         assert state["settings"]["groups"] == [[5, 6, 7, 8], [9, 10]]
         d.locator("#tourney button", has_text="Sorteggia il tabellone").click()
+        # the draw cannot be undone: the dashboard asks first (confirm.js)
+        d.click("#dlg-confirm [data-act='confirm']:not([disabled])")
         d.wait_for_selector("text=Sorteggiato con il seme 31")
         state = live.api("GET", f"{base}/state")
         first = [x for m in state["main"]["rounds"][0] for x in (m["a"], m["b"])]
