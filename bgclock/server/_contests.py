@@ -23,9 +23,9 @@ from bgclock.core import MatchState
 from bgclock.store import NotFound, TableSpec
 from bgclock.tournament import Tournament, swing_game_result
 
+from ._errors import Refused
 from ._room import events_view
 from ._tourney import (
-    Refused,
     TournamentHub,
     _decoded,
     _hub,

@@ -202,7 +202,7 @@ class LateDesk:
         task.add_done_callback(self._pending.discard)
 
     async def _tick(self, tournament_id: int, key: Key) -> None:
-        from ._tourney import Refused
+        from ._errors import Refused
 
         try:
             hub = await self.tourneys.get(tournament_id)
@@ -286,7 +286,8 @@ class LateDesk:
 async def post_absent(server: Server, request: Request) -> Response:
     """A player is absent at a match's scheduled start: ``from_ms`` (or
     ``scheduled_ms`` + 20 min, or now + 20 min) starts the count."""
-    from ._tourney import Refused, _decoded, _hub, _refusal, _state, json_response
+    from ._errors import Refused
+    from ._tourney import _decoded, _hub, _refusal, _state, json_response
 
     try:
         data = await _decoded(request, AbsentBody)
@@ -314,7 +315,8 @@ async def post_absent(server: Server, request: Request) -> Response:
 async def post_sheet(server: Server, request: Request) -> Response:
     """The director's score sheet (``by`` director: final), or one entered on a
     player's behalf (``by`` A or B)."""
-    from ._tourney import Refused, _decoded, _run
+    from ._errors import Refused
+    from ._tourney import _decoded, _run
 
     try:
         data = await _decoded(request, SheetBody)
@@ -333,7 +335,8 @@ async def table_sheet(request: Request) -> Response:
     ``PIN_TRIES`` wrong ones the table waits a minute per try).  Without a PIN
     it is kept as the table's (``via`` table) and waits for the director: one
     table token cannot make a result "agreed" on its own (issue 18 section 3)."""
-    from ._tourney import Refused, _decoded
+    from ._errors import Refused
+    from ._tourney import _decoded
 
     server: Server = request.app.state.server
     try:
@@ -386,7 +389,8 @@ async def table_sheet(request: Request) -> Response:
 
 
 async def post_committee(server: Server, request: Request) -> Response:
-    from ._tourney import Refused, _decoded, _run
+    from ._errors import Refused
+    from ._tourney import _decoded, _run
 
     try:
         data = await _decoded(request, CommitteeBody)
@@ -396,7 +400,8 @@ async def post_committee(server: Server, request: Request) -> Response:
 
 
 async def post_appeal(server: Server, request: Request) -> Response:
-    from ._tourney import Refused, _decoded, _run
+    from ._errors import Refused
+    from ._tourney import _decoded, _run
 
     try:
         data = await _decoded(request, AppealBody)
@@ -407,7 +412,8 @@ async def post_appeal(server: Server, request: Request) -> Response:
 
 
 async def post_decision(server: Server, request: Request) -> Response:
-    from ._tourney import Refused, _decoded, _path_id, _run
+    from ._errors import Refused
+    from ._tourney import _decoded, _path_id, _run
 
     try:
         data = await _decoded(request, DecisionBody)
@@ -458,7 +464,8 @@ async def get_draw_html(server: Server, request: Request) -> Response:
     from starlette.responses import HTMLResponse
 
     from ._drawsheet import draw_html
-    from ._tourney import Refused, _hub, _refusal
+    from ._errors import Refused
+    from ._tourney import _hub, _refusal
 
     hub = await _hub(server, request)
     row = await server.store.tournament(hub.id)

@@ -49,7 +49,8 @@ from bgclock.tournament._rating import (
 )
 from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME
 
-from ._limits import BodyTooLarge, LimitError, check_id, check_name, read_bounded
+from ._errors import Refused, read_csv_text
+from ._limits import BodyTooLarge, LimitError, check_id, check_name
 from ._schema import PRINTABLE, BodyError, decode_body
 
 if TYPE_CHECKING:
@@ -103,18 +104,6 @@ class RegisterPatch(Struct, **_OPTS):
 
 
 REGISTER_REQUESTS = (RegisterBody, RegisterPatch)
-
-
-class Refused(Exception):
-    """A request answered with ``status`` and nothing changed."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-
-    def response(self) -> JSONResponse:
-        return JSONResponse({"error": self.code, "message": self.message},
-                            status_code=self.status)
 
 
 def _clean(text: str | None) -> str | None:
@@ -427,13 +416,9 @@ async def post_register_csv(server: Server, request: Request) -> Response:
     row updates the entry it matches (federation id, else name) or adds one.
     All rows or none; an error names the row and the field."""
     try:
-        raw = await read_bounded(request, MAX_CSV_BYTES)
-    except BodyTooLarge as exc:
-        return Refused(413, "too_large", str(exc)).response()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return Refused(422, "invalid", "body: must be UTF-8 text").response()
+        text = await read_csv_text(request, MAX_CSV_BYTES)
+    except Refused as exc:
+        return exc.response()
     now = server.clock.now_ms()
     try:
         rows, _ = _import_rows(text)

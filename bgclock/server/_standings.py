@@ -318,7 +318,8 @@ async def get_results_csv(server: Server, request: Request) -> Response:
 async def get_pairings_html(server: Server, request: Request) -> Response:
     """``?event=main|consolation&round=N`` (1-based; default: the round last
     put at its tables) ``&lang=``."""
-    from ._tourney import Refused, _hub
+    from ._errors import Refused
+    from ._tourney import _hub
 
     lang = _lang(request)
     if lang is None:

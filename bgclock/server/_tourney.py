@@ -66,9 +66,9 @@ from bgclock.tournament._running import (
 
 from ._desk import ROUTES as DESK_ROUTES
 from ._desk import LateDesk, late_view
-from ._limits import BodyTooLarge, LimitError, check_id, check_name, read_bounded
+from ._errors import Refused, read_csv_text
+from ._limits import BodyTooLarge, LimitError, check_id, check_name
 from ._protocol import ProtocolError
-from ._register import Refused as RegisterRefused
 from ._register import check_link
 from ._room import room_view
 from ._schema import BodyError, decode_body
@@ -104,22 +104,6 @@ MAX_CSV_ROWS = 2048
 
 #: A bracket's name on its clock tables' labels.
 EVENT_LABELS: Final = {"main": "Main", "consolation": "Consolation", "last_chance": "Last Chance"}
-
-
-class Refused(Exception):
-    """A request answered with ``status`` and nothing changed."""
-
-    def __init__(self, status: int, code: str, message: str,
-                 params: Mapping[str, str | int] | None = None) -> None:
-        super().__init__(message)
-        self.status, self.code, self.message = status, code, message
-        self.params = dict(params or {})
-
-    def response(self) -> JSONResponse:
-        body: dict[str, Any] = {"error": self.code, "message": self.message}
-        if self.params:
-            body["params"] = self.params
-        return JSONResponse(body, status_code=self.status)
 
 
 def json_response(data: Any, status_code: int = 200) -> Response:
@@ -725,7 +709,7 @@ async def post_player(server: Server, request: Request) -> Response:
         action = {"do": "register", **await _decoded(request, PlayerBody)}
         await check_link(server, action)
         await check_names(server, request, [("body.name", action["name"])], _players_taken)
-    except (Refused, RegisterRefused) as exc:
+    except Refused as exc:
         return exc.response()
     return await _run(server, request, [action], status=201)
 
@@ -734,13 +718,9 @@ async def post_players_csv(server: Server, request: Request) -> Response:
     """``name[,federation_id]`` per line; a first line ``name,...`` is a header.
     All rows or none."""
     try:
-        raw = await read_bounded(request, MAX_CSV_BYTES)
-    except BodyTooLarge as exc:
-        return Refused(413, "too_large", str(exc)).response()
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return Refused(422, "invalid", "body: must be UTF-8 text").response()
+        text = await read_csv_text(request, MAX_CSV_BYTES)
+    except Refused as exc:
+        return exc.response()
     reader = csv.reader(io.StringIO(text))
     try:
         rows = [r for r in reader if any(c.strip() for c in r)]

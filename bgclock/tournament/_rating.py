@@ -35,12 +35,12 @@ Nothing here reads a clock, a file or a socket.
 from __future__ import annotations
 
 import math
-import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from ._errors import InvalidContest
+from ._names import name_key
 
 if TYPE_CHECKING:
     from ._running import Tournament
@@ -115,7 +115,7 @@ def register_key(name: str) -> str:
     """The register's identity of a name: NFKC then case folding, inner white
     space made single (``"Mario  ROSSI"`` and ``"mario rossi"`` are one
     person).  A player with a federation id is matched by the id first."""
-    return " ".join(unicodedata.normalize("NFKC", name).casefold().split())
+    return name_key(name)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
