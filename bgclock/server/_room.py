@@ -20,7 +20,8 @@ from typing import Any
 
 #: Top-level keys of ``room.json``.
 ROOM_KEYS = ("tournament", "main", "consolation", "matches", "server_ms", "late", "committee",
-             "appeals", *("champions", "standings", "registered", "result_order", "seats"))
+             "appeals", *("champions", "standings", "registered", "result_order", "seats"),
+             "flight")
 #: The tournament's end and start (``_standings.room_standings``): champions,
 #: standings and prizes, the registered players' names, the results' order and
 #: who sits where: all of it shown on the room display.
@@ -84,7 +85,8 @@ def _late(late: Mapping[str, Any]) -> dict[str, Any]:
 
 def room_view(*, tournament_id: int, name: str, state: Mapping[str, Any],
               clocks: Mapping[int, Mapping[str, Any]], late: Iterable[Mapping[str, Any]],
-              server_ms: int, ends: Mapping[str, Any] | None = None) -> dict[str, Any]:
+              server_ms: int, ends: Mapping[str, Any] | None = None,
+              flight: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """``room.json``: the draw sheets, every match at its table (with the live
     clock of ``clocks[i]`` for the ``i``-th of ``state["matches"]``), the late
     arrivals' counts, the committee and the appeals' decisions."""
@@ -98,7 +100,24 @@ def room_view(*, tournament_id: int, name: str, state: Mapping[str, Any],
         "committee": [pick(x, MEMBER_KEYS) for x in state.get("committee", [])],
         "appeals": [pick(x, APPEAL_KEYS) for x in state.get("appeals", [])],
         **pick(ends or {}, ENDS_KEYS),
+        # the room's events by name (``_flights.room_flights``: names, tables, players)
+        "flight": None if flight is None else _flight(flight),
     }
+
+
+#: The room's events (flights) as the room display shows them.
+FLIGHT_KEYS = ("room", "tables", "events")
+FLIGHT_EVENT_KEYS = ("name", "precedence", "this", "matches", "waiting")
+FLIGHT_MATCH_KEYS = ("table", "event", "round", "match", "a", "b")
+
+
+def _flight(flight: Mapping[str, Any]) -> dict[str, Any]:
+    out = pick(flight, FLIGHT_KEYS)
+    out["events"] = [{**pick(e, FLIGHT_EVENT_KEYS),
+                      "matches": [pick(m, FLIGHT_MATCH_KEYS) for m in e["matches"]],
+                      "waiting": [pick(m, FLIGHT_MATCH_KEYS) for m in e["waiting"]]}
+                     for e in flight["events"]]
+    return out
 
 
 def _swing(swing: Mapping[str, Any]) -> dict[str, Any]:

@@ -67,6 +67,7 @@ from bgclock.tournament._running import (
 from ._desk import ROUTES as DESK_ROUTES
 from ._desk import LateDesk, late_view
 from ._errors import Refused, read_csv_text
+from ._flights import RoomSeating, room_flights
 from ._limits import BodyTooLarge, LimitError, check_id, check_name
 from ._protocol import ProtocolError
 from ._register import check_link
@@ -80,6 +81,7 @@ from ._tourney_bodies import (
     CorrectionBody,
     DismissBody,
     DrawBody,
+    FlightBody,
     PlayerBody,
     ResultBody,
     RevertBody,
@@ -171,6 +173,8 @@ class Tourneys:
         self._pending: set[asyncio.Task[None]] = set()
         #: Late counts kept by the server, late starts sent to the clocks.
         self.desk = LateDesk(self)
+        #: The rooms whose events share table numbers (``_flights``).
+        self.flights = RoomSeating(self)
 
     async def get(self, tournament_id: int) -> TournamentHub:
         """The tournament's state (folded from its log the first time); ``NotFound``."""
@@ -258,6 +262,7 @@ class Tourneys:
                 log.info("tournament %d: the draw is made with seed %d", hub.id, did["seed"])
         self.announce(hub)
         self.desk.after(hub, clean)
+        self.flights.poke(hub)
         return done
 
     def announce(self, hub: TournamentHub) -> None:
@@ -842,6 +847,8 @@ async def post_round(server: Server, request: Request) -> Response:
         return Refused(409, "closed", "this tournament is closed").response()
     async with hub.lock:
         numbers, failed = await tourneys.complete(hub)
+    if hub.state.flight is not None:  # the room's numbers are shared (``_flights``)
+        return await tourneys.flights.round_start(hub, data, request)
     if numbers or failed:
         event, r = data.get("event", "main"), data.get("round")
         try:
@@ -917,6 +924,24 @@ post_correction = one_action(CorrectionBody, "correct")
 post_revert = one_action(RevertBody, "revert")
 
 
+async def post_flight(server: Server, request: Request) -> Response:
+    """The event's room (shared table numbers), precedence and the room's
+    table count; ``room``: null takes the event out of its room."""
+    try:
+        data = await _decoded(request, FlightBody)
+    except Refused as exc:
+        return exc.response()
+    data.setdefault("room", None)
+    return await _run(server, request, [{"do": "flight", **data}])
+
+
+async def get_flight(server: Server, request: Request) -> Response:
+    """Every event of this event's room by name: its matches at tables and
+    its waiting matches (``flight``: null outside a room)."""
+    hub = await _hub(server, request)
+    return json_response({"flight": await room_flights(server.tourneys, hub)})
+
+
 async def post_dismiss_clash(server: Server, request: Request) -> Response:
     """The director has seen a clash between a table's result and the one
     held (corrected the match, or kept it): it leaves the alerts."""
@@ -949,7 +974,8 @@ async def room_body(server: Server, tid: int) -> dict[str, Any]:
                          "provisional": table.provisional is not None}
     return room_view(tournament_id=tid, name=row.name, state=state, clocks=clocks,
                      late=late_view(server, hub), server_ms=server.clock.now_ms(),
-                     ends=room_standings(hub.state))
+                     ends=room_standings(hub.state),
+                     flight=await room_flights(server.tourneys, hub))
 
 
 def _room_id(server: Server, request: Request) -> int | Response:
@@ -1027,6 +1053,8 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("/late/arrive", "POST", post_arrive),
     ("/late/close", "POST", post_close_late),
     ("/rounds", "POST", post_round),
+    ("/flight", "POST", post_flight),
+    ("/flight", "GET", get_flight),
     ("/results", "POST", post_result),
     ("/corrections", "POST", post_correction),
     ("/results/revert", "POST", post_revert),

@@ -17,6 +17,7 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 
 from bgclock.core import MODES, PRESETS
 from bgclock.tournament._events import CLOCK_KEYS, MAX_COUPLES
+from bgclock.tournament._flights import MAX_PRECEDENCE, MAX_ROOM_NAME, MAX_ROOM_TABLES
 from bgclock.tournament._running import (
     MAX_FEDERATION_ID,
     MAX_LATE_SLOTS,
@@ -58,6 +59,7 @@ Event = Literal["main", "consolation", "last_chance"]
 TableNumber = Annotated[int, Meta(ge=1, le=MAX_TABLE_NUMBER)]
 Tables = Annotated[list[TableNumber], Meta(max_length=MAX_REGISTERED,
                                            description="one table number per ready match")]
+RoomName = Annotated[str, Meta(min_length=1, max_length=MAX_ROOM_NAME, pattern=PRINTABLE)]
 Points = Annotated[int, Meta(ge=0, le=MAX_SCORE)]
 Score = Annotated[list[Points], Meta(min_length=2, max_length=2, description="[a, b]")]
 #: The rule book is the engine's preset (an unknown one is named by the route).
@@ -141,6 +143,17 @@ class RoundBody(Struct, **_OPTS):
     round: Index
     event: Event | UnsetType = UNSET
     tables: Tables | UnsetType = UNSET
+
+
+class FlightBody(Struct, **_OPTS):
+    """``POST .../flight``: the event's room, whose table numbers it shares
+    with the room's other events (null: none), its precedence (1 first:
+    the rule book's Championship before Intermediate) and the room's
+    table count (0: no limit)."""
+
+    room: RoomName | None | UnsetType = UNSET
+    precedence: Annotated[int, Meta(ge=1, le=MAX_PRECEDENCE)] | UnsetType = UNSET
+    tables: Annotated[int, Meta(ge=0, le=MAX_ROOM_TABLES)] | UnsetType = UNSET
 
 
 class ResultBody(Struct, **_OPTS):

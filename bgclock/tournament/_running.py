@@ -69,6 +69,7 @@ from typing import Any, Final
 from ._draw import Bracket, ConsolationDraw, MainDraw, Match
 from ._errors import IllegalContest, InvalidContest
 from ._events import EVENT_ACTIONS, Events
+from ._flights import Flight
 from ._late import LateArrival
 from ._sheets import Settlement, Sheet, parse_sheet, settle
 from ._side import SidePool, set_pool
@@ -101,7 +102,9 @@ ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arriv
                   # compensating actions: the director's undo (issue 19 §2)
                   "reinstate", "revert",
                   # side pools (jackpots) of an event (issue 23 §5, ``_side``)
-                  "side_pool")
+                  "side_pool",
+                  # the event's room, shared with other events (issue 23 §1, ``_flights``)
+                  "flight")
 MAX_CLASHES: Final = 4096
 MAX_MATCH_LABEL: Final = 200
 
@@ -280,6 +283,11 @@ class Tournament:
     #: The names of the players who withdrew: settling scans the brackets
     #: for their matches only when there is one.
     withdrawn: set[str] = field(default_factory=set)
+    #: The room this event shares its table numbers with (``_flights``).
+    flight: Flight | None = None
+    #: Matches a round start left waiting for a table, in order (a match
+    #: seated or no longer ready since is skipped on reading: ``waiting_matches``).
+    waiting: list[MatchKey] = field(default_factory=list)
 
     # ------------------------------------------------------------ folding
 
@@ -389,6 +397,14 @@ class Tournament:
                 return key, m
         return None
 
+    def waiting_matches(self) -> list[MatchKey]:
+        """The matches left waiting for a table that are still ready to start."""
+        out = []
+        for key in self.waiting:
+            if key not in out and key[2] in self.ready(key[0], key[1]):
+                out.append(key)
+        return out
+
     def to_dict(self) -> dict[str, Any]:
         def bracket(b: Bracket | None) -> dict[str, Any] | None:
             return None if b is None else b.to_dict()
@@ -425,6 +441,10 @@ class Tournament:
             "prizes": {k: list(v) for k, v in self.prizes.items()},
             "side_pools": [p.to_dict() for p in self.side_pools.values()],
             "actions": self.count,
+            "flight": None if self.flight is None else self.flight.to_dict(),
+            "waiting": [{"event": e, "round": r, "match": i,
+                         "a": self.bracket(e).rounds[r][i].a, "b": self.bracket(e).rounds[r][i].b}
+                        for e, r, i in self.waiting_matches()],
             **self.events.to_dict(),
         }
 
@@ -615,7 +635,7 @@ class Tournament:
         return {}
 
     def _start_round(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"event", "round", "tables"})
+        _only(a, {"event", "round", "tables", "matches"})
         event = a.get("event", "main")
         bracket = self.bracket(event)
         if not bracket.rounds:
@@ -625,17 +645,30 @@ class Tournament:
         if not ready:
             raise IllegalContest("no match of this round is ready to start", "round_not_ready",
                                  {"round": r + 1})
+        seat = ready
+        if "matches" in a:  # a flight's share of the room's tables: the rest wait
+            given = a["matches"]
+            if not isinstance(given, list) or len(given) > len(ready):
+                raise InvalidContest(f"matches: must list at most {len(ready)} matches of "
+                                     "this round ready to start")
+            for k, i in enumerate(given):
+                _int(i, f"matches[{k}]", 0, len(bracket.rounds[r]) - 1)
+                if i not in ready:
+                    raise IllegalContest(f"matches[{k}]: match {i + 1} is not ready to start")
+            if len(set(given)) != len(given):
+                raise InvalidContest("matches: the same match twice")
+            seat = sorted(given)
         live = self.events.busy_tables(self)  # a Swing or couples table is busy too
         numbers = a.get("tables")
         if numbers is None:
             numbers, n = [], 1
-            while len(numbers) < len(ready):
+            while len(numbers) < len(seat):
                 if n not in live:
                     numbers.append(n)
                 n += 1
         else:
-            if not isinstance(numbers, list) or len(numbers) != len(ready):
-                raise InvalidContest(f"tables: must list {len(ready)} table numbers, one per "
+            if not isinstance(numbers, list) or len(numbers) != len(seat):
+                raise InvalidContest(f"tables: must list {len(seat)} table numbers, one per "
                                      "match ready to start")
             for k, n in enumerate(numbers):
                 _int(n, f"tables[{k}]", 1, MAX_TABLE_NUMBER)
@@ -644,11 +677,34 @@ class Tournament:
             if len(set(numbers)) != len(numbers):
                 raise InvalidContest("tables: the same table twice")
         assigned = []
-        for i, n in zip(ready, numbers, strict=True):
+        for i, n in zip(seat, numbers, strict=True):
             self.tables[(str(event), r, i)] = n
             self.by_number.setdefault(n, []).append((str(event), r, i))
             assigned.append({"event": event, "round": r, "match": i, "table": n})
-        return {"assigned": assigned}
+        left = [(str(event), r, i) for i in ready if i not in seat]
+        self.waiting = [k for k in self.waiting_matches() if k not in left] + left
+        return {"assigned": assigned,
+                "waiting": [{"event": event, "round": r, "match": i} for _, _, i in left]}
+
+    def _flight(self, a: Mapping[str, Any]) -> dict[str, Any]:
+        """The event's room (``room``: null leaves it), its precedence and
+        the room's table count.  The room changes only while none of the
+        event's matches is at a table or waiting for one."""
+        _only(a, {"room", "precedence", "tables"})
+        if a.get("room") is None:
+            flight = None
+            for k in ("precedence", "tables"):
+                if k in a:
+                    raise InvalidContest(f"{k}: an event outside a room has no {k}")
+        else:
+            flight = Flight.from_dict(a)
+        same_room = (flight is not None and self.flight is not None
+                     and flight.room == self.flight.room)
+        if not same_room and (self.events.busy_tables(self) or self.waiting_matches()):
+            raise IllegalContest("room: this event has matches at tables or waiting for "
+                                 "one; its room can change once they are over", "flight_busy")
+        self.flight = flight
+        return {"flight": None if flight is None else flight.to_dict()}
 
     def _bind_table(self, a: Mapping[str, Any]) -> dict[str, Any]:
         _only(a, {"table", "table_id"})
@@ -1269,6 +1325,7 @@ HANDLERS: Final[dict[str, Callable[[Tournament, Mapping[str, Any]], dict[str, An
     "dismiss_clash": Tournament._dismiss_clash, "prizes": Tournament._prizes,
     "reinstate": Tournament._reinstate, "revert": Tournament._revert,
     "side_pool": Tournament._side_pool,
+    "flight": Tournament._flight,
 }
 assert set(HANDLERS) == set(ACTIONS)
 #: The actions after which a withdrawn player's matches and the consolation's

@@ -1,0 +1,294 @@
+"""Flights on the server: the events of one room share its table numbers.
+
+An event is a tournament (its own log, players, settings); its ``flight``
+action names its room, its precedence and the room's table count
+(``bgclock.tournament._flights``).  This module holds what needs more than
+one event's state:
+
+- ``RoomSeating.round_start``: a round start of a flight.  Under the room's
+  lock it gathers every event of the room (the table numbers they hold, the
+  matches left waiting), asks the pure ``allocate`` who gets the free
+  numbers in precedence order, and stores each event's share as that
+  event's own ``start_round`` (with ``matches`` and ``tables``); matches
+  that get no table wait.
+- ``RoomSeating.poke``: after any accepted action of a flight (a result, a
+  correction, a withdrawal may free a table), a task seats the room's
+  waiting matches at the numbers now free, the same way.
+- ``room_flights``: every event of the room by name, with its matches at
+  tables and its waiting matches, for the room display and the dashboard.
+
+Lock order: the room's lock, then one event's lock at a time (never two);
+the after-action task runs outside the lock of the action that woke it.
+The room's lock is this process's: several processes on one database
+(``cluster``) would need it in the database (not done here).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+from bgclock.store import StoreError
+from bgclock.tournament import ContestError
+from bgclock.tournament._flights import Claim, Flight, allocate, room_key, room_tables
+
+from ._errors import Refused
+
+if TYPE_CHECKING:
+    from ._tourney import TournamentHub, Tourneys
+
+log = logging.getLogger("bgclock.server")
+
+
+class RoomSeating:
+    """The rooms' locks and their waiting matches' seating."""
+
+    def __init__(self, tourneys: Tourneys) -> None:
+        self.tourneys = tourneys
+        self._locks: dict[str, asyncio.Lock] = {}
+        #: Rooms whose seating task is scheduled (one at a time per room).
+        self._scheduled: set[str] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def lock(self, room: str) -> asyncio.Lock:
+        return self._locks.setdefault(room_key(room), asyncio.Lock())
+
+    async def members(self, room: str) -> list[tuple[TournamentHub, str]]:
+        """The open events of ``room`` with their names, by id."""
+        key = room_key(room)
+        out = []
+        for row in await self.tourneys.server.store.tournaments():
+            if row.closed_ms is not None:
+                continue
+            hub = await self.tourneys.get(row.id)
+            flight = hub.state.flight
+            if flight is not None and room_key(flight.room) == key:
+                out.append((hub, row.name))
+        return out
+
+    @staticmethod
+    def claims(hub: TournamentHub, name: str, keys: list[tuple[str, int, int]]) -> list[Claim]:
+        flight = hub.state.flight
+        assert flight is not None
+        return [Claim(tournament=hub.id, event=name, precedence=flight.precedence,
+                      bracket=e, round=r, match=i) for e, r, i in keys]
+
+    @staticmethod
+    def busy(members: list[tuple[TournamentHub, str]],
+             but: int | None = None) -> dict[int, str]:
+        """Each table number an event of the room holds, with that event's name."""
+        out: dict[int, str] = {}
+        for hub, name in members:
+            if hub.id != but:
+                for n in hub.state.events.busy_tables(hub.state):
+                    out.setdefault(n, name)
+        return out
+
+    # ------------------------------------------------------------ seating
+
+    async def _seat(self, hub: TournamentHub, seated: list[tuple[Claim, int]],
+                    first: dict[str, Any] | None) -> tuple[list[dict[str, Any]],
+                                                           list[dict[str, Any]],
+                                                           list[dict[str, Any]]]:
+        """Store ``hub``'s share: ``first`` (the round asked for, with the
+        matches it seats) and one ``start_round`` per other round holding
+        seated waiting matches; then set up their clock tables.  Returns the
+        actions' results, the assigned matches and the tables not ready."""
+        by_round: dict[tuple[str, int], list[tuple[int, int]]] = {}
+        for c, n in seated:
+            by_round.setdefault((c.bracket, c.round), []).append((c.match, n))
+        actions = []
+        if first is not None:
+            mine = sorted(by_round.pop((first["event"], first["round"]), []))
+            actions.append({**first, "matches": [i for i, _ in mine],
+                            "tables": [n for _, n in mine]})
+        for (e, r), pairs in sorted(by_round.items()):
+            pairs.sort()
+            actions.append({"do": "start_round", "event": e, "round": r,
+                            "matches": [i for i, _ in pairs], "tables": [n for _, n in pairs]})
+        if not actions:
+            return [], [], []
+        tourneys = self.tourneys
+
+        def check(done: list[dict[str, Any]]) -> None:
+            for d in done:
+                for a in d["assigned"]:
+                    if tourneys.table_spec(hub.state, a["event"], a["round"], a["match"],
+                                           a["table"]) is not None:
+                        tourneys.check_reusable(hub, a["table"])
+
+        async with hub.lock:
+            done = await tourneys.act(hub, actions, source="director" if first else "server",
+                                      check=check)
+            assigned = [a for d in done for a in d["assigned"]]
+            failed = await tourneys.set_up(hub, assigned)
+        return done, assigned, failed
+
+    async def round_start(self, hub: TournamentHub, data: dict[str, Any],
+                          request: Request) -> Response:
+        """A flight's round start (``POST .../rounds``): this event's ready
+        matches and every waiting match of the room share the room's free
+        numbers in precedence order; what gets none waits."""
+        from ._tourney import _refusal, _state, _tables_of, json_response
+
+        server = self.tourneys.server
+        flight = hub.state.flight
+        assert flight is not None
+        event, r = data.get("event", "main"), data["round"]
+        async with self.lock(flight.room):
+            members = await self.members(flight.room)
+            names = {h.id: name for h, name in members}
+            tables = room_tables(h.state.flight for h, _ in members
+                                 if h.state.flight is not None)
+            given = data.get("tables")
+            try:
+                ready = hub.state.ready(event, r)
+            except ContestError as exc:
+                return _refusal(exc).response()
+            if given is not None:  # the director's numbers: none another event holds
+                busy = self.busy(members, but=hub.id)
+                if ready and len(given) != len(ready):
+                    return Refused(422, "invalid", f"tables: must list {len(ready)} table "
+                                   "numbers, one per match ready to start").response()
+                for k, n in enumerate(given):
+                    if tables and n > tables:
+                        return Refused(422, "invalid", f"tables[{k}]: the room {flight.room!r} "
+                                       f"has tables 1 to {tables}").response()
+                    if n in busy:
+                        return Refused(409, "table_taken", f"tables[{k}]: table {n} is "
+                                       f"taken by {busy[n]}", {"table": n,
+                                                               "event": busy[n]}).response()
+                plan_self = [(Claim(tournament=hub.id, event=names[hub.id],
+                                    precedence=flight.precedence, bracket=event, round=r,
+                                    match=i), n) for i, n in zip(ready, given, strict=False)]
+                others: dict[int, list[tuple[Claim, int]]] = {}
+                waiting: list[Claim] = []
+            else:
+                claims = self.claims(hub, names[hub.id], [(event, r, i) for i in ready])
+                for h, name in members:
+                    claims += self.claims(h, name, h.state.waiting_matches())
+                plan = allocate(claims, self.busy(members), tables)
+                plan_self = [(c, n) for c, n in plan.seated if c.tournament == hub.id]
+                others = {}
+                for c, n in plan.seated:
+                    if c.tournament != hub.id:
+                        others.setdefault(c.tournament, []).append((c, n))
+                waiting = list(plan.waiting)
+            first: dict[str, Any] = {"do": "start_round", "event": event, "round": r}
+            try:
+                done, assigned, failed = await self._seat(hub, plan_self, first)
+            except Refused as exc:
+                return exc.response()
+            seated_elsewhere = await self._seat_others(members, others)
+        return json_response({
+            "done": done, "tables": _tables_of(server, request, hub, assigned),
+            "not_ready": failed, "waiting": [_claim_dict(c) for c in waiting],
+            "seated_elsewhere": seated_elsewhere, "state": _state(server, request, hub)})
+
+    async def _seat_others(self, members: list[tuple[TournamentHub, str]],
+                           others: dict[int, list[tuple[Claim, int]]]) -> list[dict[str, Any]]:
+        out = []
+        for h, name in members:
+            share = others.get(h.id)
+            if not share:
+                continue
+            try:
+                _, assigned, _ = await self._seat(h, share, None)
+            except (Refused, StoreError) as exc:
+                log.warning("tournament %d: its waiting matches could not be seated: %s",
+                            h.id, exc)
+                continue
+            out += [{**a, "event_name": name} for a in assigned]
+        return out
+
+    async def seat_waiting(self, room: str) -> list[dict[str, Any]]:
+        """Seat the room's waiting matches at the numbers free now, in
+        precedence order; the matches seated (with their event's name)."""
+        async with self.lock(room):
+            members = await self.members(room)
+            claims: list[Claim] = []
+            for h, name in members:
+                claims += self.claims(h, name, h.state.waiting_matches())
+            if not claims:
+                return []
+            tables = room_tables(h.state.flight for h, _ in members
+                                 if h.state.flight is not None)
+            plan = allocate(claims, self.busy(members), tables)
+            others: dict[int, list[tuple[Claim, int]]] = {}
+            for c, n in plan.seated:
+                others.setdefault(c.tournament, []).append((c, n))
+            return await self._seat_others(members, others)
+
+    def poke(self, hub: TournamentHub) -> None:
+        """After an accepted action of a flight: seat the room's waiting
+        matches (a table may have freed), in a task of its own."""
+        flight = hub.state.flight
+        if flight is None:
+            return
+        key = room_key(flight.room)
+        for h in list(self.tourneys.hubs.values()):  # the other events' room displays
+            f = h.state.flight
+            if h is not hub and f is not None and room_key(f.room) == key:
+                self.tourneys.server.room_feed.changed(h.id)
+        if key in self._scheduled:
+            return
+        self._scheduled.add(key)
+        task = asyncio.get_running_loop().create_task(self._run(key, flight.room))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _run(self, key: str, room: str) -> None:
+        await asyncio.sleep(0)  # after the action's answer
+        self._scheduled.discard(key)
+        try:
+            seated = await self.seat_waiting(room)
+        except Exception:  # noqa: BLE001 — a task: log, never lose the loop
+            log.exception("room %r: its waiting matches could not be seated", room)
+            return
+        if seated:
+            log.info("room %r: waiting matches seated at tables %s", room,
+                     ", ".join(str(a["table"]) for a in seated))
+
+    async def idle(self) -> None:
+        """Wait for the seating tasks under way (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def _claim_dict(c: Claim) -> dict[str, Any]:
+    return {"tournament": c.tournament, "event_name": c.event, "event": c.bracket,
+            "round": c.round, "match": c.match}
+
+
+async def room_flights(tourneys: Tourneys, hub: TournamentHub) -> dict[str, Any] | None:
+    """The room's events by name for the room display and the dashboard:
+    each event's precedence, its matches at tables (undecided) and its
+    waiting matches; None outside a room."""
+    flight: Flight | None = hub.state.flight
+    if flight is None:
+        return None
+    seating = tourneys.flights
+    events = []
+    members = await seating.members(flight.room)
+    for h, name in sorted(members, key=lambda x: (x[0].state.flight.precedence  # type: ignore[union-attr]
+                                                  , x[1], x[0].id)):
+        state = h.state
+        at_tables = []
+        for number, (e, r, i) in sorted(state.live_tables().items()):
+            m = state.bracket(e).rounds[r][i]
+            at_tables.append({"table": number, "event": e, "round": r, "match": i,
+                              "a": m.a, "b": m.b})
+        waiting = []
+        for e, r, i in state.waiting_matches():
+            m = state.bracket(e).rounds[r][i]
+            waiting.append({"event": e, "round": r, "match": i, "a": m.a, "b": m.b})
+        f = state.flight
+        assert f is not None
+        events.append({"tournament": h.id, "name": name, "precedence": f.precedence,
+                       "this": h.id == hub.id, "matches": at_tables, "waiting": waiting})
+    tables = room_tables(h.state.flight for h, _ in members if h.state.flight is not None)
+    return {"room": flight.room, "tables": tables, "events": events}
