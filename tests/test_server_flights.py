@@ -159,3 +159,36 @@ async def test_interleaved_round_starts_and_precedence_when_tables_are_short(
     r = await live.http.post(f"{champ}/flight", json={"room": "Altra sala"}, headers=DIRECTOR)
     assert r.status_code == 409 and r.json()["message"].startswith("room:")
     assert (await _get(live, f"{champ}/state"))["actions"] == before["actions"]
+
+
+async def test_the_rooms_wall_and_exports_name_every_event(live: Any) -> None:
+    champ = await _event(live, "Campionato", 4, "C", precedence=1, tables=3)
+    inter = await _event(live, "Intermedio", 8, "I", precedence=2, tables=3)
+    await _post(live, f"{inter}/rounds", {"round": 0})
+    await _post(live, f"{champ}/rounds", {"round": 0})
+    r = await live.http.get(f"{inter}/flight/pairings.html?lang=it", headers=DIRECTOR)
+    assert r.status_code == 200, r.text
+    page = r.text
+    assert "Sala Roma · Abbinamenti" in page and "In attesa di un tavolo" in page
+    # the Intermediate started first and holds the three tables (a match at its table
+    # is never moved); the Championship's two wait ahead of the Intermediate's fourth
+    assert page.index("In attesa di un tavolo") < page.index("Campionato · Main · Turno 1")
+    assert "Intermedio · Main · Turno 1" in page
+    r = await live.http.get(f"{champ}/flight.csv", headers=DIRECTOR)
+    assert r.status_code == 200
+    lines = r.text.splitlines()
+    assert lines[0] == "room,event_name,precedence,status,table,event,round,match,a,b"
+    rows = [x.split(",") for x in lines[1:]]
+    assert [(x[1], x[2], x[3], x[4]) for x in rows] == [
+        ("Intermedio", "2", "table", "1"), ("Intermedio", "2", "table", "2"),
+        ("Intermedio", "2", "table", "3"), ("Campionato", "1", "waiting", ""),
+        ("Campionato", "1", "waiting", ""), ("Intermedio", "2", "waiting", "")], rows
+    r = await live.http.get(f"{champ}/flight/standings.csv", headers=DIRECTOR)
+    assert r.status_code == 200
+    names = {line.split(",")[0] for line in r.text.splitlines()[1:]}
+    assert names == {"Campionato", "Intermedio"}
+    r = await live.http.get(f"{champ}/flight/pairings.html?lang=fr", headers=DIRECTOR)
+    assert r.status_code == 422 and "query.lang" in r.json()["message"]
+    await _post(live, "/api/tournaments", {"name": "Solo"}, status=201)
+    r = await live.http.get("/api/tournaments/3/flight.csv", headers=DIRECTOR)
+    assert r.status_code == 409 and r.json()["error"] == "no_room"

@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any, Final
 
 from ._bodies import Adjudicate, Board, NewTournament, TablePatch, TableSpecBody
+from ._flight_pages import openapi_paths as flight_paths
 from ._limits import MAX_ID
 from ._protocol import AnyCommand, Handle, Hello, Keep, Ping, Summon, Sync
 from ._register import REGISTER_REQUESTS, register_paths
@@ -170,6 +171,7 @@ def openapi() -> dict[str, Any]:
             **_tournament_paths(),
             **_desk_paths(),
             **standings_paths(_ok, _errors, _op, _ref),
+            **flight_paths(_ok, _errors, _op, _ref),
             **_contest_paths(),
             **register_paths(),
             "/api/tables/{table_id}/next-match": {"post": _op(
@@ -300,7 +302,8 @@ def _tournament_paths() -> dict[str, Any]:
         f"{base}/late/close": {"post": _op("close late arrivals: the slots left are byes", ok,
                                            params=tid)},
         f"{base}/rounds": {"post": _op(
-            "start a round: its ready matches get table numbers and clock tables", ok,
+            "start a round: its ready matches get table numbers and clock tables (an event "
+            "in a room: the room's free numbers in precedence order, the rest wait)", ok,
             params=tid, body=_ref("RoundBody"))},
         f"{base}/results": {"post": _op("a result entered by hand", ok, params=tid,
                                         body=_ref("ResultBody"))},

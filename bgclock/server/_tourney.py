@@ -67,6 +67,7 @@ from bgclock.tournament._running import (
 from ._desk import ROUTES as DESK_ROUTES
 from ._desk import LateDesk, late_view
 from ._errors import Refused, read_csv_text
+from ._flight_pages import ROUTES as FLIGHT_PAGE_ROUTES
 from ._flights import RoomSeating, room_flights
 from ._limits import BodyTooLarge, LimitError, check_id, check_name
 from ._protocol import ProtocolError
@@ -1061,4 +1062,5 @@ ROUTES: list[tuple[str, str, Any]] = [
     ("/clashes/{clash}/dismiss", "POST", post_dismiss_clash),
     *DESK_ROUTES,
     *STANDINGS_ROUTES,
+    *FLIGHT_PAGE_ROUTES,
 ]

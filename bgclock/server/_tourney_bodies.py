@@ -419,7 +419,7 @@ TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, PlayerBody, CheckInBody, Dr
                     DecisionBody, SwingClockOverride, SwingBody, SwingRoundBody,
                     SwingResultBody, SwingCorrectionBody, CoupleBody, CouplesBody,
                     CouplesPhaseBody, CouplesResultBody, CouplesCorrectionBody, PrizesBody,
-                    SidePoolBody, SeedingBody)
+                    SidePoolBody, SeedingBody, FlightBody)
 
 
 def choices_of(struct: type[Struct]) -> dict[str, tuple[Any, ...]]:
