@@ -230,11 +230,15 @@ class RoomSeating:
         if flight is None:
             return
         key = room_key(flight.room)
-        for h in list(self.tourneys.hubs.values()):  # the other events' room displays
+        waiting = False
+        # an event with waiting matches is folded already (its round start, or ``resume``)
+        for h in list(self.tourneys.hubs.values()):
             f = h.state.flight
-            if h is not hub and f is not None and room_key(f.room) == key:
-                self.tourneys.server.room_feed.changed(h.id)
-        if key in self._scheduled:
+            if f is not None and room_key(f.room) == key:
+                if h is not hub:  # the other events' room displays show this one too
+                    self.tourneys.server.room_feed.changed(h.id)
+                waiting = waiting or bool(h.state.waiting)
+        if not waiting or key in self._scheduled:
             return
         self._scheduled.add(key)
         task = asyncio.get_running_loop().create_task(self._run(key, flight.room))

@@ -218,6 +218,8 @@ class Tourneys:
                 for f in failed:
                     log.warning("tournament %d: table %d cannot take its match: %s",
                                 hub.id, f["table"], f["message"])
+                # a table freed just before a stop: the room's waiting matches take it
+                self.flights.poke(hub)
 
     async def act(self, hub: TournamentHub, actions: list[dict[str, Any]], *,
                   source: str = "director",
