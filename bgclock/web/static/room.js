@@ -95,6 +95,8 @@ function received(data) {
   view.room = normalise(data);
   view.at = performance.now();
   view.failed = false;
+  // the room's other events (room-flight.js) read the same body
+  document.dispatchEvent(new CustomEvent("bg-room", { detail: data }));
 }
 
 async function poll() {

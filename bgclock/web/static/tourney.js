@@ -12,6 +12,7 @@ import { api, button, directorKey, h, mountScreen, tournamentHead } from "./scre
 import { i18n } from "./tourney-strings.js";
 import { clashSection, deskSections, matchButtons } from "./tourney-desk.js";
 import { standingsSection } from "./tourney-standings.js";
+import { flightSection } from "./tourney-flight.js";
 import { registerPick } from "./register-pick.js";
 import { openConfirm } from "./confirm.js";
 
@@ -45,6 +46,8 @@ const screen = {
   /** The tournament's log, oldest first (the history).
    * @type {{n: number, at_ms: number, source: string, action: Object<string, any>}[]} */
   history: [],
+  /** The room's events when this one shares a room (GET .../flight).
+   * @type {import("./flight-strings.js").Flight|null} */ flight: null,
   /** The actions on their way ("POST /draw"): a second click waits for the first.
    * @type {Set<string>} */ pending: new Set()
 };
@@ -64,11 +67,18 @@ async function load() {
   try {
     screen.state = await api("GET", base() + "/state");
     screen.history = (await api("GET", base() + "/actions")).actions;
+    await loadFlight();
   } catch (e) {
     screen.message = String(/** @type {Error} */ (e).message);
     screen.error = true;
   }
   render();
+}
+
+/** The room's events, when this event shares a room. */
+async function loadFlight() {
+  const st = /** @type {any} */ (screen.state);
+  screen.flight = st && st.flight ? (await api("GET", base() + "/flight")).flight : null;
 }
 
 /**
@@ -85,9 +95,10 @@ async function act(method, path, body, type) {
   try {
     const out = await api(method, base() + path, body, type);
     if (out && out.state) screen.state = out.state;
-    screen.message = t("trn.done");
+    screen.message = out && out.waiting && out.waiting.length ? t("fl.waiting_n", { n: out.waiting.length }) : t("trn.done");
     screen.error = false;
     screen.history = (await api("GET", base() + "/actions")).actions;
+    await loadFlight();
   } catch (e) {
     const err = /** @type {Error & {code?: string, params?: Object<string, (string|number)>}} */ (e);
     if (err.code === "clock_running" && body && typeof body === "object" && !body.stop_clock) {
@@ -297,6 +308,10 @@ function matchItem(event, r, i, m) {
     || (lateOpen(pos) ? t("st.late_slot") : r === 0 ? t("trn.bye") : t("trn.tbd"));
   const item = h("li", {}, name(m.a, 2 * i) + " – " + name(m.b, 2 * i + 1));
   if (at) item.append(" · " + t("trn.table", { n: at.table }) + " (" + t("trn.clock." + at.clock) + ")");
+  const waits = /** @type {any} */ (st).waiting || [];
+  if (!at && waits.some((/** @type {any} */ w) => w.event === event && w.round === r && w.match === i)) {
+    item.append(" · " + t("fl.waits"));
+  }
   if (m.winner) {
     const result = at && at.result;
     item.append(" · ★ " + m.winner + (result ? " (" + t("trn.source." + result.source) + (result.corrected ? ", " + t("trn.corrected") : "") + ")" : ""));
@@ -414,7 +429,8 @@ function render() {
     h("input", { id: "trn-reason", maxlength: "200" }));
   const clashes = clashSection(/** @type {any} */ (screen.state), act);  // alerts first
   if (clashes) node.append(clashes);
-  node.append(room, settingsForm(), playersSection(), drawSection(), reason);
+  node.append(room, flightSection(/** @type {any} */ (screen.state), screen.flight, act, directorKey),
+    settingsForm(), playersSection(), drawSection(), reason);
   if (screen.state.drawn) node.append(...deskSections(/** @type {any} */ (screen.state), act, directorKey));
   if (screen.state.drawn) node.append(standingsSection(/** @type {any} */ (screen.state), act, directorKey));
   node.append(historySection());
