@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until
+from tests.test_web_table import axe
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -87,6 +88,7 @@ def test_two_events_in_one_room_on_the_dashboard_and_the_room_display_in_italian
         row = d.inner_text("#fl-events tr[data-event='Campionato']")
         assert "Campionato (questo evento)" in row and "tavoli 5" in row
         assert "tavoli 1, 2, 3, 4" in d.inner_text("#fl-events tr[data-event='Intermedio']")
+        assert axe(d) == []
         d.screenshot(path=str(tmp_path / "dashboard.png"), full_page=True)
         # the room display: every table of the room with its event's name, then who waits
         room_url = live.api("GET", f"{champ_base}/state")["room_url"]
@@ -112,6 +114,7 @@ def test_two_events_in_one_room_on_the_dashboard_and_the_room_display_in_italian
         until(r, "document.querySelectorAll('#room-flight-waiting li').length === 2")
         until(r, "[...document.querySelectorAll('#room-flight-tables tbody tr')]"
                  ".some((n) => n.textContent.startsWith('2') && n.textContent.includes('Campionato'))")
+        assert axe(r) == []
         r.screenshot(path=str(tmp_path / "room.png"), full_page=True)
         shots = Path("/tmp/bgclock-flights-shots")
         shots.mkdir(exist_ok=True)
