@@ -105,7 +105,8 @@ def test_two_events_in_one_room_on_the_dashboard_and_the_room_display_in_italian
                                                      ["5", "Campionato"]]
         assert "Main · turno 1" in rows[0]
         waiting = r.locator("#room-flight-waiting li").all_inner_texts()
-        assert len(waiting) == 3 and all(x.startswith("Campionato · Main · turno 1") for x in waiting)
+        assert len(waiting) == 3
+        assert all(x.startswith("Campionato · Main · turno 1") for x in waiting)
         assert r.inner_text("#room-flight caption") == "I tavoli di tutti gli eventi"
         # a result in the Intermediate frees table 2: the Championship's first waiting match sits
         m = next(x for x in live.api("GET", f"{inter_base}/state")["matches"] if x["table"] == 2)
@@ -113,7 +114,8 @@ def test_two_events_in_one_room_on_the_dashboard_and_the_room_display_in_italian
                                                    "winner": m["a"]})
         until(r, "document.querySelectorAll('#room-flight-waiting li').length === 2")
         until(r, "[...document.querySelectorAll('#room-flight-tables tbody tr')]"
-                 ".some((n) => n.textContent.startsWith('2') && n.textContent.includes('Campionato'))")
+                 ".some((n) => n.textContent.startsWith('2')"
+                 " && n.textContent.includes('Campionato'))")
         assert axe(r) == []
         r.screenshot(path=str(tmp_path / "room.png"), full_page=True)
         shots = Path("/tmp/bgclock-flights-shots")
