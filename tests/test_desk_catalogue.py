@@ -10,8 +10,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 STRINGS = ROOT / "bgclock/web/static/tourney-strings.js"
+#: The flights' refusals are catalogued beside their strings (issue 23 §1).
+MORE_STRINGS = [ROOT / "bgclock/web/static/flight-strings.js"]
 RAISERS = [*sorted((ROOT / "bgclock/tournament").glob("*.py")),
-           *(ROOT / "bgclock/server" / f for f in ("_tourney.py", "_desk.py", "_contests.py"))]
+           *(ROOT / "bgclock/server" / f for f in ("_tourney.py", "_desk.py", "_contests.py",
+                                                   "_flights.py", "_flight_pages.py"))]
 #: The fallbacks of refusals that name no code yet: the page shows the server's words.
 GENERIC = {"illegal", "invalid"}
 
@@ -31,10 +34,12 @@ def _codes() -> dict[str, str]:
 
 
 def _catalogue() -> dict[str, set[str]]:
-    text = STRINGS.read_text()
-    en, it = text.split("\n  it: {", 1)
-    return {lang: set(re.findall(r'"err\.([a-z_]+)":', part)) for lang, part in
-            (("en", en), ("it", it))}
+    out: dict[str, set[str]] = {"en": set(), "it": set()}
+    for path in (STRINGS, *MORE_STRINGS):
+        en, it = path.read_text().split("\n  it: {", 1)
+        for lang, part in (("en", en), ("it", it)):
+            out[lang] |= set(re.findall(r'"err\.([a-z_]+)":', part))
+    return out
 
 
 def test_every_refusal_code_is_catalogued_in_english_and_italian() -> None:

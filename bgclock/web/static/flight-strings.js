@@ -32,7 +32,8 @@ const STRINGS = {
     "fl.round_col": "Round",
     "hist.flight": "The event's room set",
     "err.flight_busy": "This event has matches at tables or waiting: its room can change once they are over.",
-    "err.table_taken": "Table {table} is taken by {event}."
+    "err.table_taken": "Table {table} is taken by {event}.",
+    "err.no_room": "This event shares no room with other events."
   },
   it: {
     "fl.title": "Sala ed eventi (flight)",
@@ -60,7 +61,8 @@ const STRINGS = {
     "fl.round_col": "Turno",
     "hist.flight": "Sala dell'evento impostata",
     "err.flight_busy": "Questo evento ha incontri ai tavoli o in attesa: la sala potrà cambiare quando saranno finiti.",
-    "err.table_taken": "Il tavolo {table} è occupato da {event}."
+    "err.table_taken": "Il tavolo {table} è occupato da {event}.",
+    "err.no_room": "Questo evento non condivide la sala con altri eventi."
   }
 };
 
