@@ -192,3 +192,26 @@ async def test_the_rooms_wall_and_exports_name_every_event(live: Any) -> None:
     await _post(live, "/api/tournaments", {"name": "Solo"}, status=201)
     r = await live.http.get("/api/tournaments/3/flight.csv", headers=DIRECTOR)
     assert r.status_code == 409 and r.json()["error"] == "no_room"
+
+
+async def test_round_starts_sent_at_once_never_take_the_same_table(live: Any) -> None:
+    bases = [await _event(live, f"Evento {k}", 8, f"E{k}P", precedence=k, tables=10)
+             for k in (1, 2, 3)]
+    answers = await asyncio.gather(*(live.http.post(f"{b}/rounds", json={"round": 0},
+                                                    headers=DIRECTOR) for b in bases))
+    assert all(r.status_code == 200 for r in answers), [r.text for r in answers]
+    held = await _held(live, *bases)  # asserts no number twice
+    assert sorted(held) == list(range(1, 11))
+    waiting = [len((await _get(live, f"{b}/state"))["waiting"]) for b in bases]
+    assert sum(waiting) == 2
+    # who waits depends on who came first; once tables free, precedence decides
+    states = [await _get(live, f"{b}/state") for b in bases]
+    for b, st in zip(bases, states, strict=True):
+        for m in st["matches"]:
+            if m["winner"] is None:
+                await _post(live, f"{b}/results", {"round": 0, "match": m["match"],
+                                                   "winner": m["a"]})
+                break
+    for b in bases:
+        await _until(live, b, lambda s: not s["waiting"])
+    assert len(await _held(live, *bases)) == 9
