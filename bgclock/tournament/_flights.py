@@ -66,8 +66,11 @@ class Flight:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Flight:
         """The flight an action or a stored view gives (``room``, ``precedence``,
-        ``tables``); ``InvalidContest`` naming the field."""
-        return cls(room=data.get("room"),  # type: ignore[arg-type]  # checked on construction
+        ``tables``; the room's spacing tidied); ``InvalidContest`` naming the field."""
+        room = data.get("room")
+        if isinstance(room, str):
+            room = " ".join(room.split())
+        return cls(room=room,  # type: ignore[arg-type]  # checked on construction
                    precedence=data.get("precedence", 1), tables=data.get("tables", 0))
 
     def to_dict(self) -> dict[str, Any]:

@@ -69,7 +69,7 @@ from typing import Any, Final
 from ._draw import Bracket, ConsolationDraw, MainDraw, Match
 from ._errors import IllegalContest, InvalidContest
 from ._events import EVENT_ACTIONS, Events
-from ._flights import Flight
+from ._flights import Flight, room_key
 from ._late import LateArrival
 from ._sheets import Settlement, Sheet, parse_sheet, settle
 from ._side import SidePool, set_pool
@@ -699,7 +699,7 @@ class Tournament:
         else:
             flight = Flight.from_dict(a)
         same_room = (flight is not None and self.flight is not None
-                     and flight.room == self.flight.room)
+                     and room_key(flight.room) == room_key(self.flight.room))
         if not same_room and (self.events.busy_tables(self) or self.waiting_matches()):
             raise IllegalContest("room: this event has matches at tables or waiting for "
                                  "one; its room can change once they are over", "flight_busy")
