@@ -5,11 +5,12 @@ Championship and Intermediate take precedence" (italian-tournament-rules)."""
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests._server_kit import DIRECTOR, anyio_backend, live
+from tests._server_kit import DIRECTOR, STORES, anyio_backend, live, live_server, store_factory
 
 __all__ = ["anyio_backend", "live"]
 pytestmark = pytest.mark.anyio
@@ -215,3 +216,24 @@ async def test_round_starts_sent_at_once_never_take_the_same_table(live: Any) ->
     for b in bases:
         await _until(live, b, lambda s: not s["waiting"])
     assert len(await _held(live, *bases)) == 9
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_table_freed_just_before_a_stop_is_taken_at_restart(kind: str,
+                                                                   tmp_path: Path) -> None:
+    async with store_factory(kind, tmp_path) as make:
+        async with live_server(make) as first:
+            champ = await _event(first, "Championship", 4, "C", precedence=1, tables=2)
+            inter = await _event(first, "Intermediate", 4, "I", precedence=2, tables=2)
+            await _post(first, f"{inter}/rounds", {"round": 0})
+            body = await _post(first, f"{champ}/rounds", {"round": 0})
+            assert body["tables"] == [] and len(body["waiting"]) == 2
+            # the server stops after the result is stored, before its seating task runs
+            first.server.tourneys.flights.poke = lambda hub: None
+            m = (await _get(first, f"{inter}/state"))["matches"][0]
+            await _post(first, f"{inter}/results", {"round": 0, "match": m["match"],
+                                                    "winner": m["a"]})
+            assert len((await _get(first, f"{champ}/state"))["waiting"]) == 2
+        async with live_server(make) as again:
+            state = await _until(again, champ, lambda s: len(s["waiting"]) == 1)
+            assert [x["table"] for x in state["matches"]] == [m["table"]]
