@@ -216,7 +216,7 @@ def test_a_result_is_agreed_only_from_the_two_players_own_sheets() -> None:
     ({"games": [[2, 0], [1, 3]]}, "games[1]"),
     ({"games": [[7, 0], [7, 2]]}, "games[1]"),
     ({"games": [[0, 7]]}, "games"),
-    ({"games": [[7, "0"]]}, "games[0]"),
+    ({"games": [[7, "0"]]}, "games[0][1]"),
     ({"games": [[3, 0], [7, 0]], "score": [7, 1]}, "score"),
     ({"score": [6, 2]}, "score"),
     ({"score": [2, 7]}, "score"),

@@ -64,32 +64,42 @@ import random
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, Final, Protocol, TypeVar
 
+from msgspec import UnsetType
+
+from . import actions as act
 from ._draw import Bracket, ConsolationDraw, MainDraw, Match
 from ._errors import IllegalContest, InvalidContest
-from ._events import EVENT_ACTIONS, Events
+from ._events import EVENT_HANDLERS, Events
 from ._late import LateArrival
 from ._sheets import Settlement, Sheet, parse_sheet, settle
 from ._side import SidePool, set_pool
 from ._standings import STANDING_EVENTS, set_prizes
+from .actions import (
+    CLOCK_POLICIES,
+    EVENTS,
+    MAX_CLASHES,
+    MAX_FEDERATION_ID,
+    MAX_LATE_SLOTS,
+    MAX_MATCH_LABEL,
+    MAX_MATCH_LENGTH,
+    MAX_PLAYER_NAME,
+    MAX_REASON,
+    MAX_REGISTERED,
+    MAX_ROUND_SETTINGS,
+    MAX_RULING,
+    MAX_SEED,
+    MAX_TABLE_NUMBER,
+    Action,
+    decode_action,
+    kind_of,
+)
 
-#: Who keeps time at a round's tables.
-CLOCK_POLICIES: Final = ("required", "on_request", "none")
-#: The brackets of the Main event (the Last Chance only when the settings ask for it).
-EVENTS: Final = ("main", "consolation", "last_chance")
-#: How a result came in.
-RESULT_SOURCES: Final = ("clock", "hand", "withdrawn", "disqualified")
-MAX_ROUND_SETTINGS: Final = 16
-MAX_MATCH_LENGTH: Final = 64
-MAX_LATE_SLOTS: Final = 512
-MAX_TABLE_NUMBER: Final = 9999
-MAX_SEED: Final = 2**53
-MAX_PLAYER_NAME: Final = 100
-MAX_FEDERATION_ID: Final = 40
 #: The director's key among an appeal's votes (the director votes with the panel).
 DIRECTOR_VOTE: Final = "director"
-MAX_REGISTERED: Final = 4096
+#: The Main's actions (the Swing and couples ones are ``_events.EVENT_ACTIONS``),
+#: by their ``do`` string.
 ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arrive",
                   "close_late", "start_round", "bind_table", "result", "correct",
                   # late arrivals at a match, score sheets, the ruling committee
@@ -102,8 +112,29 @@ ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arriv
                   "reinstate", "revert",
                   # side pools (jackpots) of an event (issue 23 §5, ``_side``)
                   "side_pool")
-MAX_CLASHES: Final = 4096
-MAX_MATCH_LABEL: Final = 200
+__all__ = ["CLOCK_POLICIES", "EVENTS", "MAX_FEDERATION_ID", "MAX_LATE_SLOTS",
+           "MAX_MATCH_LENGTH", "MAX_PLAYER_NAME", "MAX_REGISTERED", "MAX_ROUND_SETTINGS",
+           "MAX_SEED", "MAX_TABLE_NUMBER", "ACTIONS", "HANDLERS", "SETTLING", "Player",
+           "RoundSettings", "Tournament", "entrants", "first_losers"]
+
+T = TypeVar("T")
+D = TypeVar("D")
+
+
+def _or(value: T | UnsetType, default: D) -> T | D:
+    """An action's field, or ``default`` when the action does not give it."""
+    return default if isinstance(value, UnsetType) else value
+
+
+class _MatchRef(Protocol):
+    """An action naming a match of a bracket."""
+
+    @property
+    def event(self) -> str | UnsetType: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def match(self) -> int: ...
 
 
 def _int(value: Any, name: str, low: int, high: int) -> int:
@@ -123,12 +154,6 @@ def _text(value: Any, name: str, limit: int) -> str:
     return value.strip()
 
 
-def _only(action: Mapping[str, Any], allowed: set[str]) -> None:
-    unknown = set(action) - allowed - {"do"}
-    if unknown:
-        raise InvalidContest(f"{sorted(unknown)[0]}: unknown field")
-
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class RoundSettings:
     """One round's matches: length, rule book (clock preset id), clock policy."""
@@ -144,14 +169,12 @@ class RoundSettings:
             raise InvalidContest(f"clock: must be one of {', '.join(CLOCK_POLICIES)}")
 
     @classmethod
-    def from_dict(cls, data: Any, where: str) -> RoundSettings:
-        if not isinstance(data, dict):
-            raise InvalidContest(f"{where}: must be an object")
-        unknown = set(data) - {"length", "rules", "clock"}
-        if unknown:
-            raise InvalidContest(f"{where}.{sorted(unknown)[0]}: unknown field")
+    def from_body(cls, body: act.RoundSettingsBody, where: str) -> RoundSettings:
+        """A round's settings from a ``settings`` action (the defaults where
+        it gives none)."""
         try:
-            return cls(**data)
+            return cls(length=_or(body.length, 7), rules=_or(body.rules, "it-tournament"),
+                       clock=_or(body.clock, "required"))
         except InvalidContest as exc:
             raise InvalidContest(f"{where}.{exc}") from None
 
@@ -284,14 +307,14 @@ class Tournament:
     # ------------------------------------------------------------ folding
 
     @classmethod
-    def fold(cls, actions: Sequence[Mapping[str, Any]]) -> Tournament:
+    def fold(cls, actions: Sequence[Mapping[str, Any] | Action]) -> Tournament:
         """The state a stored log gives (each action was accepted when stored)."""
         state = cls()
         for action in actions:
             state._apply(action)
         return state
 
-    def after(self, action: Mapping[str, Any]) -> tuple[Tournament, dict[str, Any]]:
+    def after(self, action: Mapping[str, Any] | Action) -> tuple[Tournament, dict[str, Any]]:
         """The state after ``action`` and what it did, decided on a copy
         (tests and what-ifs: it costs a copy of the whole tournament); raises
         ``ContestError`` (and ``self`` is untouched) when it is refused."""
@@ -299,24 +322,17 @@ class Tournament:
         done = state._apply(action)
         return state, done
 
-    def apply(self, action: Mapping[str, Any]) -> dict[str, Any]:
-        """Decide ``action`` in place; what it did.  Raises ``ContestError``
-        when it is refused, and then the state is untouched."""
+    def apply(self, action: Mapping[str, Any] | Action) -> dict[str, Any]:
+        """Decide ``action`` (an ``actions`` Struct, or the stored dict it
+        decodes from) in place; what it did.  Raises ``ContestError`` when it
+        is refused, and then the state is untouched."""
         return self._apply(action)
 
-    def _apply(self, action: Mapping[str, Any]) -> dict[str, Any]:
-        if not isinstance(action, Mapping):
-            raise InvalidContest("action: must be an object")
-        do = action.get("do")
-        if do in EVENT_ACTIONS:
-            did = self.events.apply(action, self)
-            self.count += 1
-            return did
-        handler = HANDLERS.get(do) if isinstance(do, str) else None
-        if handler is None:
-            raise InvalidContest(f"do: must be one of {', '.join(ACTIONS + EVENT_ACTIONS)}")
-        done = handler(self, action)
-        if do in SETTLING:
+    def _apply(self, action: Mapping[str, Any] | Action) -> dict[str, Any]:
+        decided = decode_action(action)
+        kind = type(decided)
+        done = HANDLERS[kind](self, decided)
+        if kind in SETTLING:
             self._settle()
         self.count += 1
         return done
@@ -355,13 +371,21 @@ class Tournament:
         return self.consolation.bracket
 
     def match(self, action: Mapping[str, Any]) -> tuple[MatchKey, Match]:
-        event = action.get("event", "main")
+        """The match a (route's) body names: its key and the match."""
+        return self.locate(action.get("event", "main"), action.get("round"),
+                           action.get("match"))
+
+    def locate(self, event: Any, round_index: Any, match: Any) -> tuple[MatchKey, Match]:
+        """Match ``match`` of round ``round_index`` of ``event``'s bracket."""
         bracket = self.bracket(event)
-        r = _int(action.get("round"), "round", 0, max(len(bracket.rounds) - 1, 0))
+        r = _int(round_index, "round", 0, max(len(bracket.rounds) - 1, 0))
         if not bracket.rounds:
             raise IllegalContest("this bracket has no matches")
-        i = _int(action.get("match"), "match", 0, len(bracket.rounds[r]) - 1)
+        i = _int(match, "match", 0, len(bracket.rounds[r]) - 1)
         return (str(event), r, i), bracket.rounds[r][i]
+
+    def _at(self, a: _MatchRef) -> tuple[MatchKey, Match]:
+        return self.locate(_or(a.event, "main"), a.round, a.match)
 
     def ready(self, event: Any, r: int) -> list[int]:
         """The matches of round ``r`` that a round start would seat now."""
@@ -430,31 +454,20 @@ class Tournament:
 
     # ------------------------------------------------------------ actions
 
-    def _settings(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"rounds", "late_slots", "seed", "last_chance", "seeds", "groups"})
+    def _settings(self, a: act.Settings) -> dict[str, Any]:
         if self.main is not None:
             raise IllegalContest("the draw is made: its settings can no longer change",
                                  "settings_locked")
-        rounds, late_slots, seed = self.rounds, self.late_slots, self.seed
-        last_chance = self.last_chance_on
-        if "last_chance" in a:
-            last_chance = a["last_chance"]
-            if not isinstance(last_chance, bool):
-                raise InvalidContest("last_chance: must be true or false")
-        seeds = self._seeds(a["seeds"]) if "seeds" in a else self.seeds
-        groups = self._groups(a["groups"]) if "groups" in a else self.groups
-        if "rounds" in a:
-            given = a["rounds"]
-            if not isinstance(given, list) or not 1 <= len(given) <= MAX_ROUND_SETTINGS:
-                raise InvalidContest(f"rounds: must be a list of 1 to {MAX_ROUND_SETTINGS} rounds")
-            rounds = [RoundSettings.from_dict(x, f"rounds[{i}]") for i, x in enumerate(given)]
-        if "late_slots" in a:
-            late_slots = _int(a["late_slots"], "late_slots", 0, MAX_LATE_SLOTS)
-        if "seed" in a:
-            seed = _int(a["seed"], "seed", 0, MAX_SEED)
-        self.rounds, self.late_slots, self.seed = rounds, late_slots, seed
-        self.seed_given = self.seed_given or "seed" in a
-        self.last_chance_on, self.seeds, self.groups = last_chance, seeds, groups
+        seeds = self.seeds if isinstance(a.seeds, UnsetType) else self._seeds(a.seeds)
+        groups = self.groups if isinstance(a.groups, UnsetType) else self._groups(a.groups)
+        rounds = self.rounds if isinstance(a.rounds, UnsetType) else [
+            RoundSettings.from_body(x, f"rounds[{i}]") for i, x in enumerate(a.rounds)]
+        self.rounds = rounds
+        self.late_slots = _or(a.late_slots, self.late_slots)
+        self.seed = _or(a.seed, self.seed)
+        self.seed_given = self.seed_given or not isinstance(a.seed, UnsetType)
+        self.last_chance_on = _or(a.last_chance, self.last_chance_on)
+        self.seeds, self.groups = seeds, groups
         return {}
 
     def rating_seeds(self, ratings: Mapping[int, int], count: int) -> list[int]:
@@ -479,7 +492,7 @@ class Tournament:
                 by_club.setdefault(club.strip().casefold(), []).append(p.id)
         return [ids for ids in by_club.values() if len(ids) >= 2]
 
-    def _seeds(self, value: Any) -> list[int]:
+    def _seeds(self, value: Sequence[int]) -> list[int]:
         """The seeds: registered players' ids, best first, each once."""
         if not isinstance(value, list) or len(value) > MAX_REGISTERED:
             raise InvalidContest(f"seeds: must be a list of at most {MAX_REGISTERED} player ids, "
@@ -494,7 +507,7 @@ class Tournament:
             out.append(pid)
         return out
 
-    def _groups(self, value: Any) -> list[list[int]]:
+    def _groups(self, value: Sequence[Sequence[int]]) -> list[list[int]]:
         """The groups kept apart: lists of registered players' ids, a player in
         one group at most."""
         if not isinstance(value, list) or len(value) > MAX_REGISTERED:
@@ -518,18 +531,15 @@ class Tournament:
             out.append(group)
         return out
 
-    def _register(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"name", "federation_id", "register_id"})
-        name = _text(a.get("name"), "name", MAX_PLAYER_NAME)
-        fed = a.get("federation_id")
+    def _register(self, a: act.Register) -> dict[str, Any]:
+        name = _text(a.name, "name", MAX_PLAYER_NAME)
+        fed = _or(a.federation_id, None)
         if fed is not None:
             fed = _text(fed, "federation_id", MAX_FEDERATION_ID)
-        link = a.get("register_id")
-        if link is not None:
-            link = _int(link, "register_id", 1, 2**53)
-            if any(p.register_id == link for p in self.players):
-                raise InvalidContest(f"register_id: register entry {link} is already "
-                                     "registered in this tournament")
+        link = _or(a.register_id, None)
+        if link is not None and any(p.register_id == link for p in self.players):
+            raise InvalidContest(f"register_id: register entry {link} is already "
+                                 "registered in this tournament")
         if self.by_name(name) is not None:
             raise InvalidContest(f"name: {name} is already registered")
         if len(self.players) >= MAX_REGISTERED:
@@ -540,12 +550,9 @@ class Tournament:
         self.names[name] = player
         return {"player": player.id}
 
-    def _check_in(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"player", "checked_in"})
-        player = self.player(a.get("player"))
-        flag = a.get("checked_in", True)
-        if not isinstance(flag, bool):
-            raise InvalidContest("checked_in: must be true or false")
+    def _check_in(self, a: act.CheckIn) -> dict[str, Any]:
+        player = self.player(a.player)
+        flag = _or(a.checked_in, True)
         if player.withdrawn:
             raise IllegalContest(f"{player.name} has withdrawn", "withdrawn",
                                  {"player": player.name})
@@ -555,9 +562,8 @@ class Tournament:
         player.checked_in = flag
         return {"player": player.id}
 
-    def _withdraw(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"player"})
-        player = self.player(a.get("player"))
+    def _withdraw(self, a: act.Withdraw) -> dict[str, Any]:
+        player = self.player(a.player)
         if player.withdrawn:
             raise IllegalContest(f"{player.name} has already withdrawn", "already_withdrawn",
                                  {"player": player.name})
@@ -565,9 +571,8 @@ class Tournament:
         self.withdrawn.add(player.name)
         return {"player": player.id}
 
-    def _draw(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"seed"})
-        seed = self.seed if "seed" not in a else _int(a["seed"], "seed", 0, MAX_SEED)
+    def _draw(self, a: act.Draw) -> dict[str, Any]:
+        seed = _or(a.seed, self.seed)
         if self.main is not None:
             raise IllegalContest("the draw is already made", "already_drawn")
         names = [p.name for p in self.players if p.checked_in and not p.withdrawn]
@@ -590,9 +595,8 @@ class Tournament:
             done["same_group"] = [list(x) for x in main.unavoidable]
         return done
 
-    def _arrive(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"player", "at_ms"})
-        player = self.player(a.get("player"))
+    def _arrive(self, a: act.Arrive) -> dict[str, Any]:
+        player = self.player(a.player)
         stopped = self._late_arrive(a, player) if self.lates else None
         if stopped is not None:
             return stopped
@@ -605,8 +609,7 @@ class Tournament:
         player.checked_in = True
         return {"player": player.id, "position": position}
 
-    def _close_late(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, set())
+    def _close_late(self, a: act.CloseLate) -> dict[str, Any]:
         if self.main is None:
             raise IllegalContest("the draw is not made yet", "not_drawn")
         if not self.main.late_open:
@@ -614,19 +617,18 @@ class Tournament:
         self.main.close_late()
         return {}
 
-    def _start_round(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"event", "round", "tables"})
-        event = a.get("event", "main")
+    def _start_round(self, a: act.StartRound) -> dict[str, Any]:
+        event = _or(a.event, "main")
         bracket = self.bracket(event)
         if not bracket.rounds:
             raise IllegalContest("this bracket has no matches")
-        r = _int(a.get("round"), "round", 0, len(bracket.rounds) - 1)
+        r = _int(a.round, "round", 0, len(bracket.rounds) - 1)
         ready = self.ready(event, r)
         if not ready:
             raise IllegalContest("no match of this round is ready to start", "round_not_ready",
                                  {"round": r + 1})
         live = self.events.busy_tables(self)  # a Swing or couples table is busy too
-        numbers = a.get("tables")
+        numbers = _or(a.tables, None)
         if numbers is None:
             numbers, n = [], 1
             while len(numbers) < len(ready):
@@ -634,11 +636,10 @@ class Tournament:
                     numbers.append(n)
                 n += 1
         else:
-            if not isinstance(numbers, list) or len(numbers) != len(ready):
+            if len(numbers) != len(ready):
                 raise InvalidContest(f"tables: must list {len(ready)} table numbers, one per "
                                      "match ready to start")
             for k, n in enumerate(numbers):
-                _int(n, f"tables[{k}]", 1, MAX_TABLE_NUMBER)
                 if n in live:
                     raise IllegalContest(f"tables[{k}]: table {n} still has a match on")
             if len(set(numbers)) != len(numbers):
@@ -650,22 +651,17 @@ class Tournament:
             assigned.append({"event": event, "round": r, "match": i, "table": n})
         return {"assigned": assigned}
 
-    def _bind_table(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"table", "table_id"})
-        n = _int(a.get("table"), "table", 1, MAX_TABLE_NUMBER)
-        tid = _int(a.get("table_id"), "table_id", 1, 2**63 - 1)
+    def _bind_table(self, a: act.BindTable) -> dict[str, Any]:
+        n, tid = a.table, a.table_id
         if n in self.table_ids:
             raise IllegalContest(f"table {n} already has its clock table")
         self.table_ids[n] = tid
         return {}
 
-    def _result(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"event", "round", "match", "winner", "source", "score"})
-        key, m = self.match(a)
-        winner = a.get("winner")
-        source = a.get("source", "hand")
-        if source not in RESULT_SOURCES[:2]:
-            raise InvalidContest("source: must be clock or hand")
+    def _result(self, a: act.Result) -> dict[str, Any]:
+        key, m = self._at(a)
+        winner = a.winner
+        source = _or(a.source, "hand")
         if m.a is None or m.b is None:
             raise IllegalContest("this match's players are not both known", "players_unknown")
         if winner not in (m.a, m.b):
@@ -674,29 +670,22 @@ class Tournament:
             raise IllegalContest("this match already has its winner: correct it instead",
                                  "already_decided")
         detail: dict[str, Any] = {"source": source}
-        if "score" in a:
-            detail["score"] = self._score(a["score"])
+        if not isinstance(a.score, UnsetType):
+            detail["score"] = list(a.score)
         self.bracket(key[0]).set_winner(key[1], key[2], winner)
         self.results[key] = detail
         return {"winner": winner}
 
-    @staticmethod
-    def _score(score: Any) -> list[int]:
-        if not isinstance(score, list) or len(score) != 2:
-            raise InvalidContest("score: must be [a, b]")
-        return [_int(score[0], "score[0]", 0, 999), _int(score[1], "score[1]", 0, 999)]
-
-    def _correct(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"event", "round", "match", "winner", "score", "reason"})
-        key, m = self.match(a)
-        winner = a.get("winner")
+    def _correct(self, a: act.Correct) -> dict[str, Any]:
+        key, m = self._at(a)
+        winner = a.winner
         if m.winner is None:
             raise IllegalContest("this match has no result to correct", "no_result")
         if winner not in (m.a, m.b):
             raise InvalidContest(f"winner: must be {m.a} or {m.b}")
-        reason = a.get("reason")
+        reason = _or(a.reason, None)
         if reason is not None:
-            _text(reason, "reason", 200)
+            _text(reason, "reason", MAX_REASON)
         event, r, i = key
         bracket = self.bracket(event)
         nxt = bracket.rounds[r + 1][i // 2] if r + 1 < len(bracket.rounds) else None
@@ -704,7 +693,7 @@ class Tournament:
             raise IllegalContest("the next match of its winner has started or is "
                                  "decided: correct that one first", "next_match_started",
                                  {"event": event, "round": r + 2})
-        score = self._score(a["score"]) if "score" in a else None
+        score = None if isinstance(a.score, UnsetType) else list(a.score)
         before = sorted(entrants(self.main) or []) if event == "main" and \
             self.main is not None else None
         cons_before = sorted(first_losers(self.consolation.bracket) or []) \
@@ -785,11 +774,10 @@ class Tournament:
             raise IllegalContest("the consolation is drawn with the entrants this result "
                                  "gave: it can no longer change", "consolation_drawn")
 
-    def _reinstate(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _reinstate(self, a: act.Reinstate) -> dict[str, Any]:
         """A withdrawn player comes back: the matches their withdrawal
         decided become undecided again, while nothing later depends on them."""
-        _only(a, {"player"})
-        player = self.player(a.get("player"))
+        player = self.player(a.player)
         if not player.withdrawn:
             raise IllegalContest(f"{player.name} has not withdrawn", "not_withdrawn",
                                  {"player": player.name})
@@ -813,11 +801,10 @@ class Tournament:
         return {"player": player.id,
                 "undecided": [{"event": k[0], "round": k[1], "match": k[2]} for k in undo]}
 
-    def _revert(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _revert(self, a: act.Revert) -> dict[str, Any]:
         """Undo a match's last correction (its result before it comes back),
         else its result entered by hand (the match is undecided again)."""
-        _only(a, {"event", "round", "match"})
-        key, m = self.match(a)
+        key, m = self._at(a)
         result = self.results.get(key)
         if m.winner is None or result is None:
             raise IllegalContest("this match has no result to undo", "no_result")
@@ -900,20 +887,17 @@ class Tournament:
                 out.append(key)
         return out
 
-    def _absent(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"event", "round", "match", "player", "from_ms", "at_ms", "clock"})
-        key, m = self.match(a)
-        player = self.player(a.get("player"))
+    def _absent(self, a: act.Absent) -> dict[str, Any]:
+        key, m = self._at(a)
+        player = self.player(a.player)
         if m.a is None or m.b is None:
             raise IllegalContest("this match's players are not both known", "players_unknown")
         side = self._side_of(m, player)
         if m.winner is not None:
             raise IllegalContest("this match is decided", "already_decided")
-        from_ms = _int(a.get("from_ms"), "from_ms", 0, 2**53)
-        at_ms = _int(a.get("at_ms", from_ms), "at_ms", 0, 2**53)
-        clock = a.get("clock", False)
-        if not isinstance(clock, bool):
-            raise InvalidContest("clock: must be true or false")
+        from_ms = _int(_or(a.from_ms, None), "from_ms", 0, 2**53)
+        at_ms = _or(a.at_ms, from_ms)
+        clock = _or(a.clock, False)
         late = self.lates.get(key)
         if late is None:
             late = self.lates[key] = {"absent": [], "from_ms": from_ms, "at_ms": at_ms,
@@ -926,34 +910,33 @@ class Tournament:
         late["from_ms"] = from_ms
         return {"player": player.id, "side": side, "from_ms": from_ms}
 
-    def _late_arrive(self, a: Mapping[str, Any], player: Player) -> dict[str, Any] | None:
+    def _late_arrive(self, a: act.Arrive, player: Player) -> dict[str, Any] | None:
         """``arrive`` of a player marked absent at a match: the count stops."""
         for key, late in self.lates.items():
             m = self.bracket(key[0]).rounds[key[1]][key[2]]
             if player.name in late["absent"] and m.winner is None \
                     and player.name not in late["arrived_ms"]:
-                at = _int(a.get("at_ms"), "at_ms", 0, 2**53)
+                at = _int(_or(a.at_ms, None), "at_ms", 0, 2**53)
                 late["arrived_ms"][player.name] = at
                 count = None if late["clock"] else self.late_state(key, at)
                 return {"player": player.id, "match": list(key), "late": count}
         return None
 
-    def _disqualify(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"event", "round", "match", "player", "reason", "score"})
-        key, m = self.match(a)
-        player = self.player(a.get("player"))
+    def _disqualify(self, a: act.Disqualify) -> dict[str, Any]:
+        key, m = self._at(a)
+        player = self.player(a.player)
         if m.a is None or m.b is None:
             raise IllegalContest("this match's players are not both known", "players_unknown")
         self._side_of(m, player)
         if m.winner is not None:
             raise IllegalContest("this match is decided", "already_decided")
-        reason = _text(a.get("reason", "late"), "reason", 200)
+        reason = _text(_or(a.reason, "late"), "reason", MAX_REASON)
         winner = m.b if player.name == m.a else m.a
         assert winner is not None
         detail: dict[str, Any] = {"source": "disqualified", "player": player.name,
                                   "reason": reason}
-        if "score" in a:
-            detail["score"] = self._score(a["score"])
+        if not isinstance(a.score, UnsetType):
+            detail["score"] = list(a.score)
         self.bracket(key[0]).set_winner(key[1], key[2], winner)
         self.results[key] = detail
         return {"winner": winner, "disqualified": player.name}
@@ -985,7 +968,7 @@ class Tournament:
         score = self.late_state(key, min(late["arrived_ms"].values()))["score"]
         return score[0], score[1]
 
-    def _sheet(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _sheet(self, a: act.Sheet) -> dict[str, Any]:
         """A score sheet: a player's (``by`` A or B) or the director's (final).
 
         Two players' sheets decide by ``settle`` (``_sheets``): the same and
@@ -994,18 +977,16 @@ class Tournament:
         sheet makes the result, flagged (``trailing``); otherwise they wait for
         the director.  An action without ``via`` (a log written before it
         existed) counts as the player's own, as it did then."""
-        _only(a, {"event", "round", "match", "by", "winner", "score", "games", "via"})
-        key, m = self.match(a)
-        by = a.get("by")
-        if by not in ("A", "B", "director"):
-            raise InvalidContest("by: must be A, B or director")
+        key, m = self._at(a)
+        by = a.by
         if m.a is None or m.b is None:
             raise IllegalContest("this match's players are not both known", "players_unknown")
-        via = a.get("via", "director")
+        via = _or(a.via, "director")
         if by == "director" and via != "director":
             raise InvalidContest("via: the director's sheet is the director's")
         start = self._start_score(key)
-        sheet = parse_sheet(a, (m.a, m.b), self.settings_for(key[1]).length, via, start)
+        sheet = parse_sheet(a.winner, _or(a.score, None), _or(a.games, None), (m.a, m.b),
+                            self.settings_for(key[1]).length, via, start)
         if m.winner is not None:
             raise IllegalContest("this match already has its winner: correct it instead",
                                  "already_decided")
@@ -1035,12 +1016,8 @@ class Tournament:
 
     # ------------------------------------------------ the ruling committee
 
-    def _committee(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"members"})
-        members = a.get("members")
-        if not isinstance(members, list) or not 3 <= len(members) <= 5:
-            raise InvalidContest("members: must list 3 to 5 players")
-        ids = [self.player(x).id for x in members]
+    def _committee(self, a: act.Committee) -> dict[str, Any]:
+        ids = [self.player(x).id for x in a.members]
         if len(set(ids)) != len(ids):
             raise InvalidContest("members: the same player twice")
         for pid in ids:
@@ -1049,20 +1026,17 @@ class Tournament:
         self.committee = ids
         return {"members": ids}
 
-    def _appeal(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _appeal(self, a: act.Appeal) -> dict[str, Any]:
         """An appeal of a ruling at a match; committee members who play it are
         replaced by ``substitutes`` (in order)."""
-        _only(a, {"event", "round", "match", "by", "ruling", "substitutes", "at_ms"})
         if not self.committee:
             raise IllegalContest("there is no ruling committee yet")
-        key, m = self.match(a)
-        by = self.player(a.get("by"))
+        key, m = self._at(a)
+        by = self.player(a.by)
         if by.name not in (m.a, m.b):
             raise InvalidContest(f"by: {by.name} does not play this match")
-        ruling = _text(a.get("ruling"), "ruling", 500)
-        subs = a.get("substitutes", [])
-        if not isinstance(subs, list):
-            raise InvalidContest("substitutes: must be a list of players")
+        ruling = _text(a.ruling, "ruling", MAX_RULING)
+        subs = _or(a.substitutes, [])
         sub_ids = [self.player(x).id for x in subs]
         playing = {m.a, m.b}
         panel: list[int] = []
@@ -1088,10 +1062,10 @@ class Tournament:
         self.appeals.append({"appeal": number, "event": key[0], "round": key[1],
                              "match": key[2], "by": by.id, "ruling": ruling,
                              "panel": panel, "replaced": replaced,
-                             "at_ms": a.get("at_ms"), "decision": None})
+                             "at_ms": _or(a.at_ms, None), "decision": None})
         return {"appeal": number, "panel": panel}
 
-    def _decide(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _decide(self, a: act.Decide) -> dict[str, Any]:
         """The panel's hearing and vote: every panel member and the director
         vote, the majority decides, and a tie upholds the ruling.
 
@@ -1101,27 +1075,20 @@ class Tournament:
         (``votes["director"]``), so the rule book's smallest panel, two
         members and the director, is an odd three; with an even count a tie
         leaves the ruling standing (an appeal needs a majority to overturn)."""
-        _only(a, {"appeal", "votes", "hearing"})
-        number = _int(a.get("appeal"), "appeal", 1, max(len(self.appeals), 1))
+        number = a.appeal
         if number > len(self.appeals):
             raise InvalidContest(f"appeal: no appeal {number}")
         appeal = self.appeals[number - 1]
         if appeal["decision"] is not None:
             raise IllegalContest(f"appeal {number} is already decided")
-        votes = a.get("votes")
-        if not isinstance(votes, dict):
-            raise InvalidContest("votes: must map each panel member's id and 'director' "
-                                 "to uphold or overturn")
+        votes = a.votes
         panel = {str(p) for p in appeal["panel"]} | {DIRECTOR_VOTE}
         if set(votes) != panel:
             raise InvalidContest(f"votes: must be the panel's and the director's, "
                                  f"{sorted(panel)}")
-        for pid, v in votes.items():
-            if v not in ("uphold", "overturn"):
-                raise InvalidContest(f"votes.{pid}: must be uphold or overturn")
-        hearing = a.get("hearing")
+        hearing = _or(a.hearing, None)
         if hearing is not None:
-            hearing = _text(hearing, "hearing", 1000)
+            hearing = _text(hearing, "hearing", act.MAX_HEARING)
         over = sum(1 for v in votes.values() if v == "overturn")
         decision = "overturned" if over * 2 > len(votes) else "upheld"
         appeal["decision"] = decision
@@ -1132,65 +1099,44 @@ class Tournament:
     # ------------------------------------------------ a table's result that clashes
 
     @staticmethod
-    def _clash_result(value: Any, where: str, players: list[str], *,
-                      source: bool) -> dict[str, Any]:
-        fields = {"winner", "score", "source"} if source else {"winner", "score"}
-        if not isinstance(value, Mapping):
-            raise InvalidContest(f"{where}: must be an object")
-        unknown = set(value) - fields
-        if unknown:
-            raise InvalidContest(f"{where}.{sorted(unknown)[0]}: unknown field")
-        winner = value.get("winner")
-        if winner not in players:
+    def _clash_result(value: act.ClockResult | act.HeldResult, where: str,
+                      players: list[str]) -> dict[str, Any]:
+        if value.winner not in players:
             raise InvalidContest(f"{where}.winner: must be {players[0]} or {players[1]}")
-        out: dict[str, Any] = {"winner": winner}
-        if source:
-            src = value.get("source")
-            if src not in RESULT_SOURCES:
-                raise InvalidContest(f"{where}.source: must be one of "
-                                     f"{', '.join(RESULT_SOURCES)}")
-            out["source"] = src
-        if value.get("score") is not None:
-            try:
-                out["score"] = Tournament._score(value["score"])
-            except InvalidContest as exc:
-                raise InvalidContest(f"{where}.{exc}") from None
+        out: dict[str, Any] = {"winner": value.winner}
+        if isinstance(value, act.HeldResult):
+            out["source"] = value.source
+        score = _or(value.score, None)
+        if score is not None:
+            out["score"] = list(score)
         return out
 
-    def _clash(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _clash(self, a: act.Clash) -> dict[str, Any]:
         """A table's final result (``clock``) disagrees with the result the
         tournament already holds for its match (``held``): the server records
         it for the director, who corrects the match or dismisses the alert.
         Nothing else changes: the held result stands until corrected."""
-        _only(a, {"table", "table_id", "match", "players", "held", "clock", "at_ms"})
-        table = _int(a.get("table"), "table", 1, MAX_TABLE_NUMBER)
-        table_id = _int(a.get("table_id"), "table_id", 1, 2**63 - 1)
-        label = _text(a.get("match"), "match", MAX_MATCH_LABEL)
-        players = a.get("players")
-        if not isinstance(players, list) or len(players) != 2:
-            raise InvalidContest("players: must be the table's two players")
-        names = [_text(p, f"players[{k}]", MAX_PLAYER_NAME) for k, p in enumerate(players)]
-        held = self._clash_result(a.get("held"), "held", names, source=True)
-        clock = self._clash_result(a.get("clock"), "clock", names, source=False)
-        at_ms = _int(a.get("at_ms"), "at_ms", 0, 2**53)
+        label = _text(a.match, "match", MAX_MATCH_LABEL)
+        names = [_text(p, f"players[{k}]", MAX_PLAYER_NAME) for k, p in enumerate(a.players)]
+        held = self._clash_result(a.held, "held", names)
+        clock = self._clash_result(a.clock, "clock", names)
         if len(self.clashes) >= MAX_CLASHES:
             raise IllegalContest(f"at most {MAX_CLASHES} clashes")
         number = len(self.clashes) + 1
-        self.clashes.append({"clash": number, "table": table, "table_id": table_id,
+        self.clashes.append({"clash": number, "table": a.table, "table_id": a.table_id,
                              "match": label, "players": names, "held": held,
-                             "clock": clock, "at_ms": at_ms, "dismissed": None})
+                             "clock": clock, "at_ms": a.at_ms, "dismissed": None})
         return {"clash": number}
 
-    def _dismiss_clash(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _dismiss_clash(self, a: act.DismissClash) -> dict[str, Any]:
         """The director has seen a clash (and corrected the match, or kept
         the result held): it leaves the alerts."""
-        _only(a, {"clash", "reason"})
-        number = _int(a.get("clash"), "clash", 1, MAX_CLASHES)
+        number = a.clash
         if number > len(self.clashes):
             raise InvalidContest(f"clash: no clash {number}")
-        reason = a.get("reason")
+        reason = _or(a.reason, None)
         if reason is not None:
-            reason = _text(reason, "reason", 200)
+            reason = _text(reason, "reason", MAX_REASON)
         clash = self.clashes[number - 1]
         if clash["dismissed"] is not None:
             raise IllegalContest(f"clash {number} is already dismissed")
@@ -1199,13 +1145,19 @@ class Tournament:
 
     # ------------------------------------------------ the prize list
 
-    def _prizes(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _prizes(self, a: act.Prizes) -> dict[str, Any]:
         """An event's prize list (``_standings.set_prizes``)."""
-        return set_prizes(self.prizes, a)
+        return set_prizes(self.prizes, a.event, a.prizes)
 
-    def _side_pool(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _side_pool(self, a: act.SidePool) -> dict[str, Any]:
         """A side pool of an event: entry, members, split (``_side.set_pool``)."""
-        return set_pool(self.side_pools, a, STANDING_EVENTS, [p.name for p in self.players])
+        return set_pool(self.side_pools, a.pool, a.players, _or(a.event, None),
+                        _or(a.entry, None), _or(a.split, None), STANDING_EVENTS,
+                        [p.name for p in self.players])
+
+    def _event(self, a: Action) -> dict[str, Any]:
+        """A Swing or couples action (``_events.EVENT_HANDLERS``)."""
+        return self.events.apply(a, self)
 
     # ------------------------------------------------------------ settling
 
@@ -1255,23 +1207,29 @@ class Tournament:
                     changed = True
 
 
-#: Each action's handler: the dispatch table of ``Tournament.apply``.
-HANDLERS: Final[dict[str, Callable[[Tournament, Mapping[str, Any]], dict[str, Any]]]] = {
-    "settings": Tournament._settings, "register": Tournament._register,
-    "check_in": Tournament._check_in, "withdraw": Tournament._withdraw,
-    "draw": Tournament._draw, "arrive": Tournament._arrive,
-    "close_late": Tournament._close_late, "start_round": Tournament._start_round,
-    "bind_table": Tournament._bind_table, "result": Tournament._result,
-    "correct": Tournament._correct, "absent": Tournament._absent,
-    "disqualify": Tournament._disqualify, "sheet": Tournament._sheet,
-    "committee": Tournament._committee, "appeal": Tournament._appeal,
-    "decide": Tournament._decide, "clash": Tournament._clash,
-    "dismiss_clash": Tournament._dismiss_clash, "prizes": Tournament._prizes,
-    "reinstate": Tournament._reinstate, "revert": Tournament._revert,
-    "side_pool": Tournament._side_pool,
+Handler = Callable[[Tournament, Any], dict[str, Any]]
+
+#: Each action type's handler: the dispatch table of ``Tournament.apply``
+#: (a Swing or couples action goes on to ``Events``).
+HANDLERS: Final[dict[type[Any], Handler]] = {
+    act.Settings: Tournament._settings, act.Register: Tournament._register,
+    act.CheckIn: Tournament._check_in, act.Withdraw: Tournament._withdraw,
+    act.Draw: Tournament._draw, act.Arrive: Tournament._arrive,
+    act.CloseLate: Tournament._close_late, act.StartRound: Tournament._start_round,
+    act.BindTable: Tournament._bind_table, act.Result: Tournament._result,
+    act.Correct: Tournament._correct, act.Absent: Tournament._absent,
+    act.Disqualify: Tournament._disqualify, act.Sheet: Tournament._sheet,
+    act.Committee: Tournament._committee, act.Appeal: Tournament._appeal,
+    act.Decide: Tournament._decide, act.Clash: Tournament._clash,
+    act.DismissClash: Tournament._dismiss_clash, act.Prizes: Tournament._prizes,
+    act.Reinstate: Tournament._reinstate, act.Revert: Tournament._revert,
+    act.SidePool: Tournament._side_pool,
+    **{kind: Tournament._event for kind in EVENT_HANDLERS},
 }
-assert set(HANDLERS) == set(ACTIONS)
+assert set(HANDLERS) == set(act.ACTION_TYPES)
+assert {kind_of(k) for k in HANDLERS} - set(ACTIONS) == {kind_of(k) for k in EVENT_HANDLERS}
 #: The actions after which a withdrawn player's matches and the consolation's
 #: draw are settled (no other action can make either due).
-SETTLING: Final = frozenset({"withdraw", "draw", "arrive", "close_late", "result",
-                             "correct", "disqualify", "sheet", "reinstate", "revert"})
+SETTLING: Final = frozenset({act.Withdraw, act.Draw, act.Arrive, act.CloseLate, act.Result,
+                             act.Correct, act.Disqualify, act.Sheet, act.Reinstate,
+                             act.Revert})

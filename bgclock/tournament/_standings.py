@@ -249,17 +249,14 @@ def standings(t: Tournament, *, last_chance: Bracket | None = None) -> Standings
     return out
 
 
-def set_prizes(prizes: dict[str, list[str]], action: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``prizes`` action: ``event``'s prize per place (1st first; an
-    empty text is no prize for that place).  Replaces that event's list."""
-    unknown = set(action) - {"do", "event", "prizes"}
-    if unknown:
-        raise InvalidContest(f"{sorted(unknown)[0]}: unknown field")
-    event = action.get("event")
+def set_prizes(prizes: dict[str, list[str]], event: str,
+               listed: Sequence[str]) -> dict[str, Any]:
+    """The ``prizes`` action (``actions.Prizes``): ``event``'s prize per place
+    (1st first; an empty text is no prize for that place).  Replaces that
+    event's list."""
     if event not in STANDING_EVENTS:
         raise InvalidContest(f"event: must be one of {', '.join(STANDING_EVENTS)}")
-    listed = action.get("prizes")
-    if not isinstance(listed, list) or len(listed) > MAX_PRIZES:
+    if len(listed) > MAX_PRIZES:
         raise InvalidContest(f"prizes: must be a list of at most {MAX_PRIZES} texts, 1st first")
     clean: list[str] = []
     for k, text in enumerate(listed):
