@@ -131,7 +131,6 @@ def test_registering_is_a_lookup_not_a_scan() -> None:
 
 def test_a_couples_result_or_correction_refused_for_its_score_changes_nothing() -> None:
     from bgclock.tournament._events import EVENT_ACTIONS, EVENT_HANDLERS
-
     from bgclock.tournament.actions import kind_of
 
     assert {kind_of(k) for k in EVENT_HANDLERS} == set(EVENT_ACTIONS)

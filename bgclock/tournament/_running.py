@@ -91,6 +91,7 @@ from .actions import (
     MAX_RULING,
     MAX_SEED,
     MAX_TABLE_NUMBER,
+    RESULT_SOURCES,
     Action,
     decode_action,
     kind_of,
@@ -114,8 +115,8 @@ ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arriv
                   "side_pool")
 __all__ = ["CLOCK_POLICIES", "EVENTS", "MAX_FEDERATION_ID", "MAX_LATE_SLOTS",
            "MAX_MATCH_LENGTH", "MAX_PLAYER_NAME", "MAX_REGISTERED", "MAX_ROUND_SETTINGS",
-           "MAX_SEED", "MAX_TABLE_NUMBER", "ACTIONS", "HANDLERS", "SETTLING", "Player",
-           "RoundSettings", "Tournament", "entrants", "first_losers"]
+           "MAX_SEED", "MAX_TABLE_NUMBER", "RESULT_SOURCES", "ACTIONS", "HANDLERS",
+           "SETTLING", "Player", "RoundSettings", "Tournament", "entrants", "first_losers"]
 
 T = TypeVar("T")
 D = TypeVar("D")

@@ -684,6 +684,7 @@ _WORDS: Final = [
     (re.compile(r"Expected `bool`, got `(\w+)`"), "must be true or false, not {0}"),
     (re.compile(r"Expected `(array|object)(?: \| null)?`, got `(\w+)`"),
      "must be an {0}, not {1}"),
+    (re.compile(r"Invalid (?:enum )?value (.*)"), "{0} is not one of the allowed values"),
     (re.compile(r"Object contains unknown field"), "unknown field"),
     (re.compile(r"Object missing required field"), "missing field"),
 ]
@@ -697,7 +698,8 @@ def _choices(path: str) -> tuple[str, ...] | None:
     return {"do": tuple(KINDS), "event": EVENTS + STANDING_EVENTS[3:],
             "clock": CLOCK_POLICIES, "source": RESULT_SOURCES, "by": ("director", "A", "B"),
             "via": VIAS, "format": ("knockout", "round_robin"),
-            "result": ("single", "gammon", "backgammon")}.get(last)
+            "result": ("single", "gammon", "backgammon"),
+            "votes": ("uphold", "overturn")}.get(last)
 
 
 def explain(exc: msgspec.ValidationError | msgspec.DecodeError) -> InvalidContest:
@@ -708,7 +710,8 @@ def explain(exc: msgspec.ValidationError | msgspec.DecodeError) -> InvalidContes
     at = _AT.search(text)
     if at is not None:
         text = text[:at.start()]
-        path = at.group(1)[1:].lstrip(".")  # "$.a.b" -> "a.b"
+        # "$.a.b" -> "a.b"; a map's value ("$.votes[...]"): the map
+        path = at.group(1)[1:].lstrip(".").replace("[...]", "")
     named = _NAMED.search(text)
     if named is not None:
         path = f"{path}.{named.group(1)}" if path else named.group(1)
