@@ -35,7 +35,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from msgspec import UnsetType, to_builtins
@@ -45,6 +45,7 @@ from ._couples import Couple, Encounter, standings
 from ._errors import IllegalContest, InvalidContest
 from ._swing import Swing, SwingGame, cpp_for_round
 from .actions import CLOCK_KEYS, MAX_COUPLES, MAX_REASON, MAX_RULES, kind_of
+from .model import Correction, GameCorrection
 
 if TYPE_CHECKING:
     from ._running import Tournament
@@ -135,13 +136,25 @@ class SwingGameAt:
     result: str = "single"
     cube: int = 1
     source: str | None = None
-    #: {"from": [winner, result, cube], "reason"} once corrected.
-    corrected: dict[str, Any] | None = None
+    #: What it was, and why, once corrected.
+    corrected: GameCorrection | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "table": self.table, "stake": self.stake,
                 "all_in": self.all_in, "winner": self.winner, "result": self.result,
-                "cube": self.cube, "source": self.source, "corrected": self.corrected}
+                "cube": self.cube, "source": self.source,
+                "corrected": None if self.corrected is None else self.corrected.to_dict()}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayedGame:
+    """A game of a round played, as it was entered, and the VP it moved."""
+
+    game: SwingGameAt
+    vp_moved: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.game.to_dict(), "vp_moved": self.vp_moved}
 
 
 @dataclass(slots=True, kw_only=True)
@@ -150,7 +163,8 @@ class SwingEvent:
     start_vp: int
     rules: str
     clock: str
-    clock_override: dict[str, Any]
+    #: The clock of its single games: overrides of the rule book's (``CLOCK_KEYS``).
+    clock_override: dict[str, int | str]
     #: The round under way: its games, who sits out, its seed.
     games: list[SwingGameAt] = field(default_factory=list)
     sitting: str | None = None
@@ -158,7 +172,7 @@ class SwingEvent:
     #: Every player's VP after each round (round 0: the start).
     history: list[dict[str, int]] = field(default_factory=list)
     #: The games of the rounds played, as they were entered.
-    played: list[list[dict[str, Any]]] = field(default_factory=list)
+    played: list[list[PlayedGame]] = field(default_factory=list)
     #: The contest before the last round played and that round's games, kept
     #: until the next round is paired (a correction replays the round).
     before_last: Swing | None = None
@@ -188,7 +202,7 @@ class SwingEvent:
                               if s.vp[n] < s.cpp}),
             "history": [dict(h) for h in self.history],
             "rounds": [{"round": r.round_no, "cpp": r.cpp, "sat_out": list(r.sat_out),
-                        "games": games}
+                        "games": [g.to_dict() for g in games]}
                        for r, games in zip(s.rounds, self.played, strict=True)],
         }
 
@@ -206,8 +220,8 @@ class EncounterAt:
     scores: dict[tuple[int, int], list[int]] = field(default_factory=dict)
     tables: dict[tuple[int, int], int] = field(default_factory=dict)
     sources: dict[tuple[int, int], str] = field(default_factory=dict)
-    #: {(phase, match): {"from", "reason"}} once corrected.
-    corrections: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+    #: The matches corrected: what they were, and why.
+    corrections: dict[tuple[int, int], Correction] = field(default_factory=dict)
 
     def encounter(self) -> Encounter:
         """The pure encounter, the results recorded in (phase, match) order."""
@@ -245,7 +259,8 @@ class EncounterAt:
                                 "winner": self.winners.get(key),
                                 "score": self.scores.get(key),
                                 "source": self.sources.get(key),
-                                "corrected": self.corrections.get(key)})
+                                "corrected": None if key not in self.corrections
+                                else self.corrections[key].to_dict()})
         return {"encounter": index, "round": self.round, "a": self.a.name, "b": self.b.name,
                 "wins": e.wins, "winner": e.winner, "decided_after_phase":
                 e.decided_after_phase, "matches": matches}
@@ -366,8 +381,8 @@ class Events:
         else:
             names = _names(t, a.players, "players")
         rules = _text(_or(a.rules, "it-tournament"), "rules", MAX_RULES)
-        override: dict[str, Any] = ({} if isinstance(a.clock_override, UnsetType)
-                                    else to_builtins(a.clock_override))
+        override: dict[str, int | str] = ({} if isinstance(a.clock_override, UnsetType)
+                                          else to_builtins(a.clock_override))
         swing = Swing(names, start_vp=a.start_vp, cpp=a.cpp)
         self.swing = SwingEvent(swing=swing, start_vp=swing.vp[names[0]], rules=rules,
                                 clock=_or(a.clock, "required"), clock_override=override,
@@ -419,11 +434,11 @@ class Events:
         return done
 
     @staticmethod
-    def _play(ev: SwingEvent, games: list[SwingGameAt]) -> list[dict[str, Any]]:
+    def _play(ev: SwingEvent, games: list[SwingGameAt]) -> list[PlayedGame]:
         outcome = ev.swing.play_round([
             SwingGame(a=x.a, b=x.b, winner=x.winner or "", result=x.result, cube=x.cube)
             for x in games])
-        return [{**x.to_dict(), "vp_moved": o.vp_moved}
+        return [PlayedGame(game=replace(x), vp_moved=o.vp_moved)
                 for x, o in zip(games, outcome.games, strict=True)]
 
     def _swing_correct(self, a: act.SwingCorrect, t: Tournament) -> dict[str, Any]:
@@ -446,15 +461,15 @@ class Events:
         if reason is not None:
             _text(reason, "reason", MAX_REASON)
         winner, result, cube = _game_result(a, g)
-        old = [g.winner, g.result, g.cube]
+        old = GameCorrection(winner=g.winner, result=g.result, cube=g.cube, reason=reason)
         g.winner, g.result, g.cube = winner, result, cube
-        g.corrected = {"from": old, "reason": reason}
+        g.corrected = old
         if replay:
             assert ev.before_last is not None
             ev.swing = copy.deepcopy(ev.before_last)
             ev.played[-1] = self._play(ev, games)
             ev.history[-1] = dict(ev.swing.vp)
-        return {"game": i, "winner": winner, "was": old[0], "replayed": replay}
+        return {"game": i, "winner": winner, "was": old.winner, "replayed": replay}
 
     # -------------------------------------------------------------- couples
 
@@ -581,7 +596,7 @@ class Events:
         enc.winners[key] = winner
         if score is not None:
             enc.scores[key] = score
-        enc.corrections[key] = {"from": old, "reason": reason}
+        enc.corrections[key] = Correction(was=old, reason=reason)
         ev.settle()
         return {"encounter": i, "winner": winner, "was": old,
                 "encounter_winner": enc.encounter().winner}

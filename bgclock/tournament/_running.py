@@ -61,9 +61,8 @@ from __future__ import annotations
 
 import copy
 import random
-import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final, Protocol, TypeVar
 
 from msgspec import UnsetType
@@ -96,6 +95,20 @@ from .actions import (
     decode_action,
     kind_of,
 )
+from .model import (
+    AppealRecord,
+    ClashRecord,
+    Correction,
+    LateCount,
+    MatchKey,
+    Player,
+    PriorResult,
+    ResultDetail,
+    RoundSettings,
+    TableResult,
+)
+from .model import text as _text
+from .model import whole as _int
 
 #: The director's key among an appeal's votes (the director votes with the panel).
 DIRECTOR_VOTE: Final = "director"
@@ -138,70 +151,20 @@ class _MatchRef(Protocol):
     def match(self) -> int: ...
 
 
-def _int(value: Any, name: str, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise InvalidContest(f"{name}: must be a whole number from {low} to {high}")
-    return value
+def _round_settings(body: act.RoundSettingsBody, where: str) -> RoundSettings:
+    """A round's settings from a ``settings`` action (the defaults where it gives none)."""
+    try:
+        return RoundSettings(length=_or(body.length, 7), rules=_or(body.rules, "it-tournament"),
+                             clock=_or(body.clock, "required"))
+    except InvalidContest as exc:
+        raise InvalidContest(f"{where}.{exc}") from None
 
 
-_CONTROL = re.compile("[\x00-\x1f\x7f]")
 
 
-def _text(value: Any, name: str, limit: int) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > limit:
-        raise InvalidContest(f"{name}: must be a text of 1 to {limit} characters")
-    if _CONTROL.search(value):
-        raise InvalidContest(f"{name}: must not hold control characters")
-    return value.strip()
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RoundSettings:
-    """One round's matches: length, rule book (clock preset id), clock policy."""
-
-    length: int = 7
-    rules: str = "it-tournament"
-    clock: str = "required"
-
-    def __post_init__(self) -> None:
-        _int(self.length, "length", 1, MAX_MATCH_LENGTH)
-        _text(self.rules, "rules", 100)
-        if self.clock not in CLOCK_POLICIES:
-            raise InvalidContest(f"clock: must be one of {', '.join(CLOCK_POLICIES)}")
-
-    @classmethod
-    def from_body(cls, body: act.RoundSettingsBody, where: str) -> RoundSettings:
-        """A round's settings from a ``settings`` action (the defaults where
-        it gives none)."""
-        try:
-            return cls(length=_or(body.length, 7), rules=_or(body.rules, "it-tournament"),
-                       clock=_or(body.clock, "required"))
-        except InvalidContest as exc:
-            raise InvalidContest(f"{where}.{exc}") from None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"length": self.length, "rules": self.rules, "clock": self.clock}
-
-
-@dataclass(slots=True, kw_only=True)
-class Player:
-    """A registered player."""
-
-    id: int
-    name: str
-    federation_id: str | None = None
-    checked_in: bool = False
-    withdrawn: bool = False
-    #: The players' register entry this player is (None: not linked).
-    register_id: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "federation_id": self.federation_id,
-                "checked_in": self.checked_in, "withdrawn": self.withdrawn,
-                "register_id": self.register_id}
-
-
-MatchKey = tuple[str, int, int]
+def _pair(score: Sequence[int] | None) -> tuple[int, int] | None:
+    """A score ``[a, b]`` as the state keeps it (None: none given)."""
+    return None if score is None else (score[0], score[1])
 
 
 def first_losers(bracket: Bracket) -> list[str] | None:
@@ -269,24 +232,24 @@ class Tournament:
     #: The clock table serving each table number.
     table_ids: dict[int, int] = field(default_factory=dict)
     #: How each decided match was decided: {"source", "score"?, "corrected"?}.
-    results: dict[MatchKey, dict[str, Any]] = field(default_factory=dict)
+    results: dict[MatchKey, ResultDetail] = field(default_factory=dict)
     #: Late arrivals at a match's start: {"absent": [names], "from_ms",
     #: "at_ms", "clock": bool (a clock at the table keeps the time),
     #: "arrived_ms": {name: ms}}.
-    lates: dict[MatchKey, dict[str, Any]] = field(default_factory=dict)
+    lates: dict[MatchKey, LateCount] = field(default_factory=dict)
     #: Each corrected match's results before its corrections, oldest first
     #: (what ``revert`` puts back; not part of the view).
-    corrected_from: dict[MatchKey, list[dict[str, Any]]] = field(default_factory=dict)
+    corrected_from: dict[MatchKey, list[PriorResult]] = field(default_factory=dict)
     #: Score sheets of hand-entered results: {"A"|"B"|"director": Sheet} (``_sheets``).
     sheets: dict[MatchKey, dict[str, Sheet]] = field(default_factory=dict)
     #: The ruling committee: 3 to 5 player ids.
     committee: list[int] = field(default_factory=list)
     #: Appeals of rulings, in order (number = index + 1).
-    appeals: list[dict[str, Any]] = field(default_factory=list)
+    appeals: list[AppealRecord] = field(default_factory=list)
     #: Tables whose final result disagrees with the result the tournament
     #: already held (a race between a hand and a clock result), in order
     #: (number = index + 1): the director's alerts until dismissed.
-    clashes: list[dict[str, Any]] = field(default_factory=list)
+    clashes: list[ClashRecord] = field(default_factory=list)
     #: The Swing and couples events (issue 13), folded from the same log.
     events: Events = field(default_factory=Events)
     #: The director's prize list: event -> prize per place, 1st first (``_standings``).
@@ -424,7 +387,7 @@ class Tournament:
             matches.append({"event": event, "round": r, "match": i, "table": number,
                             "table_id": self.table_ids.get(number), "a": m.a, "b": m.b,
                             "winner": m.winner, **self.settings_for(r).to_dict(),
-                            "result": self.results.get((event, r, i))})
+                            "result": self._result_view((event, r, i))})
         return {
             "settings": {"rounds": [s.to_dict() for s in self.rounds],
                          "late_slots": self.late_slots, "seed": self.seed,
@@ -445,13 +408,17 @@ class Tournament:
             "sheets": [self._sheet_dict(k) for k in sorted(self.sheets)],
             "committee": [{"id": pid, "name": self.players[pid - 1].name}
                           for pid in self.committee],
-            "appeals": [dict(x) for x in self.appeals],
-            "clashes": [dict(x) for x in self.clashes],
+            "appeals": [x.to_dict() for x in self.appeals],
+            "clashes": [x.to_dict() for x in self.clashes],
             "prizes": {k: list(v) for k, v in self.prizes.items()},
             "side_pools": [p.to_dict() for p in self.side_pools.values()],
             "actions": self.count,
             **self.events.to_dict(),
         }
+
+    def _result_view(self, key: MatchKey) -> dict[str, Any] | None:
+        detail = self.results.get(key)
+        return None if detail is None else detail.to_dict()
 
     # ------------------------------------------------------------ actions
 
@@ -462,7 +429,7 @@ class Tournament:
         seeds = self.seeds if isinstance(a.seeds, UnsetType) else self._seeds(a.seeds)
         groups = self.groups if isinstance(a.groups, UnsetType) else self._groups(a.groups)
         rounds = self.rounds if isinstance(a.rounds, UnsetType) else [
-            RoundSettings.from_body(x, f"rounds[{i}]") for i, x in enumerate(a.rounds)]
+            _round_settings(x, f"rounds[{i}]") for i, x in enumerate(a.rounds)]
         self.rounds = rounds
         self.late_slots = _or(a.late_slots, self.late_slots)
         self.seed = _or(a.seed, self.seed)
@@ -670,11 +637,8 @@ class Tournament:
         if m.winner is not None:
             raise IllegalContest("this match already has its winner: correct it instead",
                                  "already_decided")
-        detail: dict[str, Any] = {"source": source}
-        if not isinstance(a.score, UnsetType):
-            detail["score"] = list(a.score)
         self.bracket(key[0]).set_winner(key[1], key[2], winner)
-        self.results[key] = detail
+        self.results[key] = ResultDetail(source=source, score=_pair(_or(a.score, None)))
         return {"winner": winner}
 
     def _correct(self, a: act.Correct) -> dict[str, Any]:
@@ -722,13 +686,10 @@ class Tournament:
                 nxt.a, nxt.b = was_next
             raise IllegalContest("the Last Chance is drawn: this correction would change "
                                  "its entrants", "last_chance_drawn")
-        self.corrected_from.setdefault(key, []).append(
-            {"winner": old, "detail": copy.deepcopy(self.results.get(key, {"source": "hand"}))})
-        detail = dict(self.results.get(key, {"source": "hand"}))
-        detail["corrected"] = {"from": old, "reason": reason}
-        if score is not None:
-            detail["score"] = score
-        self.results[key] = detail
+        held = self.results.get(key, ResultDetail(source="hand"))
+        self.corrected_from.setdefault(key, []).append(PriorResult(winner=old, detail=held))
+        self.results[key] = replace(held, corrected=Correction(was=old, reason=reason),
+                                    score=held.score if score is None else _pair(score))
         return {"winner": winner, "was": old}
 
     # ------------------------------------------------ the director's undo
@@ -791,7 +752,8 @@ class Tournament:
                     continue
                 for r, matches in enumerate(bracket.rounds):
                     for i, m in enumerate(matches):
-                        if (self.results.get((event, r, i), {}).get("source") == "withdrawn"
+                        detail = self.results.get((event, r, i))
+                        if (detail is not None and detail.source == "withdrawn"
                                 and player.name in (m.a, m.b) and m.winner != player.name):
                             undo.append((event, r, i))
         self._reseat([(key, None) for key in undo])
@@ -812,17 +774,17 @@ class Tournament:
         stack = self.corrected_from.get(key)
         if stack:
             back = stack[-1]
-            if back["winner"] != m.winner:
-                self._reseat([(key, back["winner"])])
+            if back.winner != m.winner:
+                self._reseat([(key, back.winner)])
             stack.pop()
             if not stack:
                 del self.corrected_from[key]
-            self.results[key] = back["detail"]
+            self.results[key] = back.detail
             return {"winner": m.winner, "reverted": "correction"}
-        if result.get("source") != "hand":
-            raise IllegalContest(f"a result from the {result.get('source')} cannot be undone: "
+        if result.source != "hand":
+            raise IllegalContest(f"a result from the {result.source} cannot be undone: "
                                  "correct it instead", "not_reversible",
-                                 {"source": str(result.get("source"))})
+                                 {"source": result.source})
         self._reseat([(key, None)])
         del self.results[key]
         return {"winner": None, "reverted": "result"}
@@ -840,27 +802,27 @@ class Tournament:
         """The pure count of a match's late arrival (points from ``from_ms``)."""
         late = self.lates[key]
         m = self.bracket(key[0]).rounds[key[1]][key[2]]
-        absent = tuple(sorted("A" if n == m.a else "B" for n in late["absent"]))
+        absent = tuple(sorted("A" if n == m.a else "B" for n in late.absent))
         return LateArrival(length=self.settings_for(key[1]).length, absent=absent,
-                           from_ms=late["from_ms"])
+                           from_ms=late.from_ms)
 
     def late_state(self, key: MatchKey, now_ms: int) -> dict[str, Any]:
         """The count at ``now_ms``: points, score, over (the late side is out);
         it stops at the (first) arrival of a late player."""
         late = self.lates[key]
         count = self.late_arrival(key)
-        arrived = late["arrived_ms"]
-        at = max(now_ms, late["from_ms"])
+        arrived = late.arrived_ms
+        at = max(now_ms, late.from_ms)
         if arrived:
             count.arrive(max(min(arrived.values()), 0))
         state = count.state(max(at, count.now))
         out_at = None
         limit = count._limit()
         if limit is not None and not state.over and not state.arrived:
-            out_at = late["from_ms"] + limit[0] * 300_000
+            out_at = late.from_ms + limit[0] * 300_000
         next_at = None
         if not state.over and not state.arrived and count.late_side is not None:
-            next_at = late["from_ms"] + (state.points + 1) * 300_000
+            next_at = late.from_ms + (state.points + 1) * 300_000
         return {"at_ms": now_ms, "points": state.points, "score": list(state.score),
                 "over": state.over,
                 "disqualified": state.disqualified, "arrived": state.arrived,
@@ -871,10 +833,10 @@ class Tournament:
         event, r, i = key
         m = self.bracket(event).rounds[r][i]
         out = {"event": event, "round": r, "match": i, "table": self.tables.get(key),
-               "a": m.a, "b": m.b, "absent": list(late["absent"]), "from_ms": late["from_ms"],
-               "at_ms": late["at_ms"], "clock": late["clock"],
-               "arrived_ms": dict(late["arrived_ms"]), "winner": m.winner}
-        if now_ms is not None and not late["clock"]:
+               "a": m.a, "b": m.b, "absent": list(late.absent), "from_ms": late.from_ms,
+               "at_ms": late.at_ms, "clock": late.clock,
+               "arrived_ms": dict(late.arrived_ms), "winner": m.winner}
+        if now_ms is not None and not late.clock:
             out["count"] = self.late_state(key, now_ms)
         return out
 
@@ -884,7 +846,7 @@ class Tournament:
         out = []
         for key, late in self.lates.items():
             m = self.bracket(key[0]).rounds[key[1]][key[2]]
-            if not late["clock"] and not late["arrived_ms"] and m.winner is None:
+            if not late.clock and not late.arrived_ms and m.winner is None:
                 out.append(key)
         return out
 
@@ -901,25 +863,25 @@ class Tournament:
         clock = _or(a.clock, False)
         late = self.lates.get(key)
         if late is None:
-            late = self.lates[key] = {"absent": [], "from_ms": from_ms, "at_ms": at_ms,
-                                      "clock": clock, "arrived_ms": {}}
-        elif late["arrived_ms"]:
+            late = self.lates[key] = LateCount(absent=[], from_ms=from_ms, at_ms=at_ms,
+                                               clock=clock)
+        elif late.arrived_ms:
             raise IllegalContest("a late player of this match has arrived: the count is over")
-        if player.name in late["absent"]:
+        if player.name in late.absent:
             raise IllegalContest(f"{player.name} is already marked absent at this match")
-        late["absent"].append(player.name)
-        late["from_ms"] = from_ms
+        late.absent.append(player.name)
+        late.from_ms = from_ms
         return {"player": player.id, "side": side, "from_ms": from_ms}
 
     def _late_arrive(self, a: act.Arrive, player: Player) -> dict[str, Any] | None:
         """``arrive`` of a player marked absent at a match: the count stops."""
         for key, late in self.lates.items():
             m = self.bracket(key[0]).rounds[key[1]][key[2]]
-            if player.name in late["absent"] and m.winner is None \
-                    and player.name not in late["arrived_ms"]:
+            if player.name in late.absent and m.winner is None \
+                    and player.name not in late.arrived_ms:
                 at = _int(_or(a.at_ms, None), "at_ms", 0, 2**53)
-                late["arrived_ms"][player.name] = at
-                count = None if late["clock"] else self.late_state(key, at)
+                late.arrived_ms[player.name] = at
+                count = None if late.clock else self.late_state(key, at)
                 return {"player": player.id, "match": list(key), "late": count}
         return None
 
@@ -934,12 +896,9 @@ class Tournament:
         reason = _text(_or(a.reason, "late"), "reason", MAX_REASON)
         winner = m.b if player.name == m.a else m.a
         assert winner is not None
-        detail: dict[str, Any] = {"source": "disqualified", "player": player.name,
-                                  "reason": reason}
-        if not isinstance(a.score, UnsetType):
-            detail["score"] = list(a.score)
         self.bracket(key[0]).set_winner(key[1], key[2], winner)
-        self.results[key] = detail
+        self.results[key] = ResultDetail(source="disqualified", player=player.name,
+                                         reason=reason, score=_pair(_or(a.score, None)))
         return {"winner": winner, "disqualified": player.name}
 
     # ------------------------------------------------ score sheets
@@ -950,13 +909,13 @@ class Tournament:
         sheets = self.sheets[key]
         a, b = sheets.get("A"), sheets.get("B")
         settled = settle(a, b, self._start_score(key))
-        result = self.results.get(key) or {}
+        result = self.results.get(key)
         return {"event": event, "round": r, "match": i, "table": self.tables.get(key),
                 "a": m.a, "b": m.b, "sheets": {k: v.to_dict() for k, v in sheets.items()},
                 "winner": m.winner,
                 "mismatch": m.winner is None and settled.mismatch,
                 # the trailing player's sheet made the result: the director is told
-                "flagged": result.get("sheets") == "trailing",
+                "flagged": result is not None and result.sheets == "trailing",
                 "outcome": settled.outcome, "trailing": settled.trailing,
                 "game": settled.game, "why": settled.why}
 
@@ -964,9 +923,9 @@ class Tournament:
         """The score a match began at: 0-0, or the points a late arrival cost
         (the count the server kept, stopped at the arrival)."""
         late = self.lates.get(key)
-        if late is None or late["clock"] or not late["arrived_ms"]:
+        if late is None or late.clock or not late.arrived_ms:
             return 0, 0
-        score = self.late_state(key, min(late["arrived_ms"].values()))["score"]
+        score = self.late_state(key, min(late.arrived_ms.values()))["score"]
         return score[0], score[1]
 
     def _sheet(self, a: act.Sheet) -> dict[str, Any]:
@@ -1001,15 +960,9 @@ class Tournament:
         if final:
             assert settled.winner is not None
             self.bracket(key[0]).set_winner(key[1], key[2], settled.winner)
-            detail: dict[str, Any] = {"source": "hand",
-                                      "sheets": "director" if by == "director"
-                                      else settled.outcome}
-            if settled.score is not None:
-                detail["score"] = list(settled.score)
-            if settled.outcome == "trailing":
-                detail["trailing"] = settled.trailing
-                detail["game"] = settled.game
-            self.results[key] = detail
+            self.results[key] = ResultDetail(
+                source="hand", sheets="director" if by == "director" else settled.outcome,
+                score=settled.score, trailing=settled.trailing, game=settled.game)
         return {"final": final, "mismatch": not final and settled.mismatch,
                 "winner": settled.winner if final else None,
                 "outcome": "director" if by == "director" else settled.outcome,
@@ -1060,10 +1013,9 @@ class Tournament:
         if pool:
             raise InvalidContest("substitutes: more than the members to replace")
         number = len(self.appeals) + 1
-        self.appeals.append({"appeal": number, "event": key[0], "round": key[1],
-                             "match": key[2], "by": by.id, "ruling": ruling,
-                             "panel": panel, "replaced": replaced,
-                             "at_ms": _or(a.at_ms, None), "decision": None})
+        self.appeals.append(AppealRecord(appeal=number, event=key[0], round=key[1],
+                                         match=key[2], by=by.id, ruling=ruling, panel=panel,
+                                         replaced=replaced, at_ms=_or(a.at_ms, None)))
         return {"appeal": number, "panel": panel}
 
     def _decide(self, a: act.Decide) -> dict[str, Any]:
@@ -1080,10 +1032,10 @@ class Tournament:
         if number > len(self.appeals):
             raise InvalidContest(f"appeal: no appeal {number}")
         appeal = self.appeals[number - 1]
-        if appeal["decision"] is not None:
+        if appeal.decision is not None:
             raise IllegalContest(f"appeal {number} is already decided")
         votes = a.votes
-        panel = {str(p) for p in appeal["panel"]} | {DIRECTOR_VOTE}
+        panel = {str(p) for p in appeal.panel} | {DIRECTOR_VOTE}
         if set(votes) != panel:
             raise InvalidContest(f"votes: must be the panel's and the director's, "
                                  f"{sorted(panel)}")
@@ -1092,25 +1044,18 @@ class Tournament:
             hearing = _text(hearing, "hearing", act.MAX_HEARING)
         over = sum(1 for v in votes.values() if v == "overturn")
         decision = "overturned" if over * 2 > len(votes) else "upheld"
-        appeal["decision"] = decision
-        appeal["votes"] = dict(votes)
-        appeal["hearing"] = hearing
+        appeal.decision, appeal.votes, appeal.hearing = decision, dict(votes), hearing
         return {"appeal": number, "decision": decision}
 
     # ------------------------------------------------ a table's result that clashes
 
     @staticmethod
     def _clash_result(value: act.ClockResult | act.HeldResult, where: str,
-                      players: list[str]) -> dict[str, Any]:
+                      players: list[str]) -> TableResult:
         if value.winner not in players:
             raise InvalidContest(f"{where}.winner: must be {players[0]} or {players[1]}")
-        out: dict[str, Any] = {"winner": value.winner}
-        if isinstance(value, act.HeldResult):
-            out["source"] = value.source
-        score = _or(value.score, None)
-        if score is not None:
-            out["score"] = list(score)
-        return out
+        return TableResult(winner=value.winner, score=_pair(_or(value.score, None)),
+                           source=value.source if isinstance(value, act.HeldResult) else None)
 
     def _clash(self, a: act.Clash) -> dict[str, Any]:
         """A table's final result (``clock``) disagrees with the result the
@@ -1124,9 +1069,9 @@ class Tournament:
         if len(self.clashes) >= MAX_CLASHES:
             raise IllegalContest(f"at most {MAX_CLASHES} clashes")
         number = len(self.clashes) + 1
-        self.clashes.append({"clash": number, "table": a.table, "table_id": a.table_id,
-                             "match": label, "players": names, "held": held,
-                             "clock": clock, "at_ms": a.at_ms, "dismissed": None})
+        self.clashes.append(ClashRecord(clash=number, table=a.table, table_id=a.table_id,
+                                        match=label, players=names, held=held, clock=clock,
+                                        at_ms=a.at_ms))
         return {"clash": number}
 
     def _dismiss_clash(self, a: act.DismissClash) -> dict[str, Any]:
@@ -1139,9 +1084,9 @@ class Tournament:
         if reason is not None:
             reason = _text(reason, "reason", MAX_REASON)
         clash = self.clashes[number - 1]
-        if clash["dismissed"] is not None:
+        if clash.dismissed:
             raise IllegalContest(f"clash {number} is already dismissed")
-        clash["dismissed"] = {"reason": reason}
+        clash.dismissed, clash.reason = True, reason
         return {"clash": number}
 
     # ------------------------------------------------ the prize list
@@ -1190,7 +1135,7 @@ class Tournament:
                         if m.a in withdrawn or m.b in withdrawn:
                             winner = m.b if m.a in withdrawn and m.b not in withdrawn else m.a
                             bracket.set_winner(r, i, winner)
-                            self.results[(event, r, i)] = {"source": "withdrawn"}
+                            self.results[(event, r, i)] = ResultDetail(source="withdrawn")
                             changed = True
             if self.consolation is None:
                 losers = entrants(self.main)

@@ -316,11 +316,12 @@ def player_results(t: Tournament) -> list[dict[str, Any]]:
             for i, m in enumerate(matches):
                 if m.winner is None:
                     continue
-                detail = t.results.get((event, r, i), {})
+                detail = t.results.get((event, r, i))
                 for me, other in ((m.a, m.b), (m.b, m.a)):
                     if me is None:
                         continue
-                    score = detail.get("score")
+                    held = None if detail is None else detail.score
+                    score = None if held is None else list(held)
                     if score is not None and me == m.b:
                         score = [score[1], score[0]]
                     rows.append({
@@ -328,19 +329,19 @@ def player_results(t: Tournament) -> list[dict[str, Any]]:
                         "table": t.tables.get((event, r, i)), "opponent": other,
                         "result": "bye" if other is None else
                         ("won" if m.winner == me else "lost"),
-                        "score": score, "source": detail.get("source") if other else None,
+                        "score": score,
+                        "source": detail.source if other and detail is not None else None,
                     })
     swing = t.events.swing
     if swing is not None:
         for r, games in enumerate(swing.played):
-            for g in games:
-                for me, other in ((g.get("a"), g.get("b")), (g.get("b"), g.get("a"))):
-                    if me is None:
-                        continue
+            for played in games:
+                g = played.game
+                for me, other in ((g.a, g.b), (g.b, g.a)):
                     rows.append({"player": me, "event": "swing", "round": r + 1, "match": None,
-                                 "table": g.get("table"), "opponent": other,
-                                 "result": "won" if g.get("winner") == me else "lost",
-                                 "score": None, "source": g.get("source")})
+                                 "table": g.table, "opponent": other,
+                                 "result": "won" if g.winner == me else "lost",
+                                 "score": None, "source": g.source})
     couples = t.events.couples
     if couples is not None:
         for e in couples.encounters:
