@@ -25,7 +25,10 @@ from bgclock.tournament.actions import (
     encode_action,
     kind_of,
 )
+from tests._server_kit import anyio_backend, live
 from tests.test_tournament_inplace import _random_action
+
+__all__ = ["anyio_backend", "live"]
 
 MIN = 60_000
 
@@ -406,3 +409,63 @@ def test_folding_a_log_action_by_action_is_folding_it_at_once(seed: int, players
     # and every stored action reads back as it was written
     for action in log:
         assert _stored(encode_action(decode_action(action))) == _stored(action)
+
+
+# ------------------------------------------------------------ through the server
+
+@pytest.mark.anyio
+async def test_the_routes_store_actions_that_decode_to_their_declarations(live: Any) -> None:
+    """A log written by the server's own routes (both stores): every stored
+    body decodes into its Struct and encodes back to the same bytes, and the
+    log folds to the state the server answers; a bound of a declaration is
+    the route's 422 naming the field, and nothing is stored."""
+    from tests._server_kit import DIRECTOR
+
+    async def post(path: str, body: Any, status: int = 200) -> dict[str, Any]:
+        r = await live.http.post(f"{base}{path}", json=body, headers=DIRECTOR)
+        assert r.status_code == status, r.text
+        return dict(r.json())
+
+    r = await live.http.post("/api/tournaments", json={"name": "Declared"}, headers=DIRECTOR)
+    base = f"/api/tournaments/{r.json()['id']}"
+    await post("/settings", {"rounds": [{"length": 3, "clock": "none"}], "late_slots": 0,
+                             "last_chance": False})
+    for k in range(1, 7):
+        await post("/players", {"name": f"P{k}", **({"federation_id": "IT-1"} if k == 1
+                                                    else {})}, status=201)
+        await post(f"/players/{k}/check-in", {})
+    await post("/committee", {"members": [4, 5, 6]})
+    refused = await post("/settings", {"late_slots": act.MAX_LATE_SLOTS + 1}, status=422)
+    assert refused["message"].startswith("body.late_slots: "), refused
+    refused = await post("/players", {"name": "x" * (act.MAX_PLAYER_NAME + 1)}, status=422)
+    assert refused["message"].startswith("body.name: "), refused
+    drawn = await post("/draw", {"seed": 5})
+    await post("/rounds", {"round": 0})
+    first = drawn["state"]["main"]["rounds"][0]
+    ready = [i for i, m in enumerate(first) if m["a"] and m["b"]]
+    m0 = first[ready[0]]
+    await post("/results", {"round": 0, "match": ready[0], "winner": m0["a"], "score": [3, 1]})
+    await post("/corrections", {"round": 0, "match": ready[0], "winner": m0["b"],
+                                "reason": "misread"})
+    await post("/results/revert", {"round": 0, "match": ready[0]})
+    m1 = first[ready[1]]
+    await post("/sheets", {"round": 0, "match": ready[1], "winner": m1["a"], "score": [3, 0]})
+    await post("/prizes", {"event": "main", "prizes": ["a cup"]})
+    await post("/swing", {"start_vp": 5, "cpp": [1, 2], "players": [1, 2, 3], "clock": "none"},
+               status=201)
+    paired = await post("/swing/rounds", {"seed": 9})
+    game = paired["tables"][0]
+    await post("/swing/results", {"game": 0, "winner": game["a"], "result": "single"})
+    r = await live.http.get(f"{base}/actions", headers=DIRECTOR)
+    stored = [s["action"] for s in r.json()["actions"]]
+    assert {"settings", "register", "check_in", "committee", "draw", "start_round", "result",
+            "correct", "revert", "sheet", "prizes", "swing_create", "swing_round",
+            "swing_result"} <= {a["do"] for a in stored}
+    for action in stored:
+        assert _stored(encode_action(decode_action(_stored(action)))) == _stored(action)
+    r = await live.http.get(f"{base}/state", headers=DIRECTOR)
+    state = r.json()
+    folded = Tournament.fold([decode_action(_stored(a)) for a in stored]).to_dict()
+    assert folded["actions"] == state["actions"] == len(stored)
+    assert folded["main"] == state["main"] and folded["swing"] == state["swing"]
+    assert folded["matches"] == state["matches"] and folded["players"] == state["players"]
