@@ -15,8 +15,12 @@ seed, used in log order.
 in time proportional to the action (never to the tournament): every handler
 validates the action against the current state first and only then changes
 it, so a refused action (``InvalidContest``: malformed, names the field;
-``IllegalContest``: not allowed now) leaves the state untouched.  The
-dispatch is a table (``HANDLERS``) of one handler per action; the
+``IllegalContest``: not allowed now) leaves the state untouched.  Each
+action is first decoded into its declaration (``actions.py``: one msgspec
+Struct per kind, its bounds checked there, the field named when one is out
+of them), so a handler reads typed fields and checks only what depends on
+the state (``model.py`` types that state).  The dispatch is a table
+(``HANDLERS``, keyed by the action's type) of one handler per action; the
 consequences that can follow an action (a withdrawn player's matches, the
 consolation's draw) are settled only after the actions that can cause them
 (``SETTLING``).  ``Tournament.after(action)`` decides on a copy (tests and
