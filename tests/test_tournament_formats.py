@@ -190,7 +190,7 @@ def test_a_withdrawn_player_loses_their_last_chance_match() -> None:
     assert gone is not None
     t.apply({"do": "withdraw", "player": gone.id})
     assert m.winner == m.b
-    assert t.results[("last_chance", 0, 0)] == {"source": "withdrawn"}
+    assert t.results[("last_chance", 0, 0)].to_dict() == {"source": "withdrawn"}
 
 
 def test_a_last_chance_round_takes_tables_no_other_match_holds() -> None:

@@ -136,7 +136,7 @@ def test_rated_matches_follow_the_results_order_and_skip_withdrawals() -> None:
     assert [(m.round, m.match) for m in got] == [(0, 1), (0, 0)]
     assert got[0].winner_name == first[1].a and got[0].length == 7
     # the final (lost by the withdrawn player) and the consolation's walkover do not rate
-    assert all(t.results[k]["source"] == "withdrawn"
+    assert all(t.results[k].source == "withdrawn"
                for k in t.results if (k[1], k[2]) not in ((0, 0), (0, 1)) and k[0] == "main")
     lines = rate_all({}, got)
     assert [c.won for c in lines] == [True, False, True, False]

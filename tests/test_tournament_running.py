@@ -130,7 +130,7 @@ def test_a_correction_moves_the_new_winner_on_until_the_next_match_starts() -> N
                        "reason": "score sheet"})
     assert done == {"winner": b, "was": a}
     assert t.main is not None and t.main.bracket.rounds[1][0].a == b
-    assert t.results[("main", 0, 0)]["corrected"] == {"from": a, "reason": "score sheet"}
+    assert t.results[("main", 0, 0)].to_dict()["corrected"] == {"from": a, "reason": "score sheet"}
     t, _ = t.after({"do": "result", "round": 0, "match": 1,
                     "winner": t.main.bracket.rounds[0][1].a})
     t, _ = t.after({"do": "start_round", "round": 1})
@@ -146,7 +146,7 @@ def test_a_withdrawn_player_loses_the_matches_they_face() -> None:
     assert gone is not None
     t, _ = t.after({"do": "withdraw", "player": gone.id})
     assert t.main is not None and t.main.bracket.rounds[0][0].winner == m.b
-    assert t.results[("main", 0, 0)] == {"source": "withdrawn"}
+    assert t.results[("main", 0, 0)].to_dict() == {"source": "withdrawn"}
 
 
 @settings(max_examples=40, deadline=None)

@@ -74,7 +74,7 @@ def test_an_action_then_its_undo_restores_the_results_and_statuses(
             undo = {"do": "revert", "event": event, "round": r, "match": i}
         elif kind == 1:  # a correction, reverted
             decided = [(e, r, i) for (e, r, i), d in t.results.items()
-                       if d.get("source") == "hand"]
+                       if d.source == "hand"]
             if not decided:
                 continue
             event, r, i = rng.choice(decided)
@@ -107,7 +107,7 @@ def test_a_withdrawal_after_the_draw_is_undone_while_the_match_is_undecided() ->
     pid = t.by_name(m.a).id  # type: ignore[union-attr]
     before = _results(t)
     t.apply({"do": "withdraw", "player": pid})
-    assert m.winner == m.b and t.results[("main", 0, 0)] == {"source": "withdrawn"}
+    assert m.winner == m.b and t.results[("main", 0, 0)].to_dict() == {"source": "withdrawn"}
     done = t.apply({"do": "reinstate", "player": pid})
     assert done == {"player": pid, "undecided": [{"event": "main", "round": 0, "match": 0}]}
     assert _results(t) == before

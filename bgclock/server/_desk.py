@@ -144,9 +144,9 @@ class LateDesk:
         state = hub.state
         late = state.lates.get(key)
         note = None
-        if late is not None and not late["clock"]:
+        if late is not None and not late.clock:
             note = {**state.late_state(key, self.server.clock.now_ms()),
-                    "absent": list(late["absent"]), "from_ms": late["from_ms"]}
+                    "absent": list(late.absent), "from_ms": late.from_ms}
         table.tournament_note = note
         table.broadcast(table.table_message())
 
@@ -180,15 +180,15 @@ class LateDesk:
         state = hub.state
         for key, late in state.lates.items():
             m = state.bracket(key[0]).rounds[key[1]][key[2]]
-            if not late["clock"] or late["arrived_ms"] or m.winner is not None:
+            if not late.clock or late.arrived_ms or m.winner is not None:
                 continue
-            side = "A" if late["absent"][0] == m.a else "B"
+            side = "A" if late.absent[0] == m.a else "B"
             if (hub.id, key, side) in self.starts:
                 continue
             table = self.table_of(hub, key)
             if table is None or table.state_now().phase != "setup":
                 continue
-            self.start_clock(hub, key, side, late["from_ms"])
+            self.start_clock(hub, key, side, late.from_ms)
 
     def _fire(self, tournament_id: int, key: Key) -> None:
         self.timers.pop((tournament_id, key), None)
@@ -250,7 +250,7 @@ class LateDesk:
             return
         late = hub.state.lates.get(key)
         m = hub.state.bracket(key[0]).rounds[key[1]][key[2]]
-        if late is None or late["arrived_ms"] or m.winner is not None:
+        if late is None or late.arrived_ms or m.winner is not None:
             return
         table = self.table_of(hub, key)
         if table is None:
@@ -277,7 +277,7 @@ class LateDesk:
         self.arm(hub)
         for key in touched:
             late = hub.state.lates.get(key)
-            if late is not None and not late["clock"]:
+            if late is not None and not late.clock:
                 self.show_at_table(hub, key)
 
 

@@ -33,7 +33,8 @@ def rows(state: Tournament) -> list[dict[str, Any]]:
             continue
         for r, matches in enumerate(bracket.rounds):
             for i, m in enumerate(matches):
-                result = state.results.get((event, r, i)) or {}
+                detail = state.results.get((event, r, i))
+                result = {} if detail is None else detail.to_dict()
                 corrected = result.get("corrected") or {}
                 out.append({
                     "event": event, "round": r + 1, "match": i + 1,
@@ -149,7 +150,8 @@ def draw_html(name: str, event: str, state: Tournament, lang: str = "en") -> str
             col += 1
         heads.append(f"<h2>{title}</h2>")
         for i, m in enumerate(matches):
-            result = state.results.get((event, r, i)) or {}
+            detail = state.results.get((event, r, i))
+            result = {} if detail is None else detail.to_dict()
             table = state.tables.get((event, r, i))
             note = []
             if table is not None:

@@ -465,7 +465,8 @@ class Tourneys:
             m = state.bracket(event).rounds[r][i]
             if m.winner is not None and (m.a, m.b) == players:
                 label = f"{EVENT_LABELS[event]} R{r + 1} match {i + 1}"
-                return label, {**state.results.get((event, r, i), {"source": "hand"}),
+                detail = state.results.get((event, r, i))
+                return label, {**(detail.to_dict() if detail else {"source": "hand"}),
                                "winner": m.winner}
         swing = state.events.swing
         if swing is not None:
@@ -474,7 +475,7 @@ class Tourneys:
                     if g.table == number and (g.a, g.b) == players and g.winner is not None:
                         return f"Swing game {k + 1}", {
                             "winner": g.winner, "source": g.source or "hand",
-                            **({"corrected": g.corrected} if g.corrected else {})}
+                            **({"corrected": g.corrected.to_dict()} if g.corrected else {})}
         couples = state.events.couples
         if couples is not None:
             for e, enc in enumerate(couples.encounters):
@@ -486,7 +487,7 @@ class Tourneys:
                         if (phase, m_) in enc.scores:
                             held["score"] = enc.scores[(phase, m_)]
                         if (phase, m_) in enc.corrections:
-                            held["corrected"] = enc.corrections[(phase, m_)]
+                            held["corrected"] = enc.corrections[(phase, m_)].to_dict()
                         return (f"Couples encounter {e + 1} phase {phase + 1} match {m_ + 1}",
                                 held)
         return None
@@ -513,7 +514,7 @@ class Tourneys:
         same_score = held.get("score") is None or list(held["score"]) == clock["score"]
         if held["winner"] == clock["winner"] and same_score:
             return  # they agree
-        if any(c["table_id"] == table.id and c["match"] == label and c["clock"] == clock
+        if any(c.table_id == table.id and c.match == label and c.clock.to_dict() == clock
                for c in hub.state.clashes):
             return  # already recorded (a restart reports a finished match again)
         source = held.get("source")

@@ -65,6 +65,7 @@ from ._swing import (
     cpp_for_round,
     swing_game_result,
 )
+from .actions import ACTION_TYPES, Action, decode_action, encode_action
 
 __all__ = [
     "ACTIONS", "CLOCK_POLICIES", "EVENTS", "Player", "RoundSettings", "Tournament",
@@ -78,4 +79,6 @@ __all__ = [
     "couples_standings", "final_standings", "player_results", "seats", "swing_standings",
     "START_RATING", "Rated", "RatedMatch", "RatingChange", "experience_factor", "rate",
     "rate_all", "rated_matches", "register_key", "upset_probability",
+    # every action declared once (issue 18 §1)
+    "ACTION_TYPES", "Action", "decode_action", "encode_action",
 ]

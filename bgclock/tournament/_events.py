@@ -34,39 +34,37 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
+from msgspec import UnsetType, to_builtins
+
+from . import actions as act
 from ._couples import Couple, Encounter, standings
 from ._errors import IllegalContest, InvalidContest
-from ._swing import RESULTS, Swing, SwingGame, cpp_for_round
+from ._swing import Swing, SwingGame, cpp_for_round
+from .actions import CLOCK_KEYS, MAX_COUPLES, MAX_REASON, MAX_RULES, kind_of
+from .model import Correction, GameCorrection
 
 if TYPE_CHECKING:
     from ._running import Tournament
 
-EVENT_ACTIONS: Final = ("swing_create", "swing_round", "swing_result", "swing_correct",
-                        "couples_create", "couples_phase", "couples_result", "couples_correct")
-FORMATS: Final = ("knockout", "round_robin")
-TABLE_POLICIES: Final = ("required", "none")
-MAX_SEED: Final = 2**53
-MAX_TABLE: Final = 9999
-MAX_COUPLES: Final = 256
-#: The clock overrides a Swing's single games may carry.
-CLOCK_KEYS: Final = frozenset({"reserve_ms", "delay_ms", "per_point_ms", "less_per_point_ms",
-                               "mode"})
+__all__ = ["CLOCK_KEYS", "EVENT_ACTIONS", "EVENT_HANDLERS", "MAX_COUPLES", "Events"]
+
+T = TypeVar("T")
+D = TypeVar("D")
+
+
+def _or(value: T | UnsetType, default: D) -> T | D:
+    """An action's field, or ``default`` when the action does not give it."""
+    return default if isinstance(value, UnsetType) else value
 
 
 def _int(value: Any, name: str, low: int, high: int) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise InvalidContest(f"{name}: must be a whole number from {low} to {high}")
     return value
-
-
-def _only(action: Mapping[str, Any], allowed: set[str]) -> None:
-    unknown = set(action) - allowed - {"do"}
-    if unknown:
-        raise InvalidContest(f"{sorted(unknown)[0]}: unknown field")
 
 
 def _text(value: Any, name: str, limit: int) -> str:
@@ -77,19 +75,7 @@ def _text(value: Any, name: str, limit: int) -> str:
     return value.strip()
 
 
-def _source(value: Any) -> str:
-    if value not in ("clock", "hand"):
-        raise InvalidContest("source: must be clock or hand")
-    return str(value)
-
-
-def _score(score: Any) -> list[int]:
-    if not isinstance(score, list) or len(score) != 2:
-        raise InvalidContest("score: must be [a, b]")
-    return [_int(score[0], "score[0]", 0, 999), _int(score[1], "score[1]", 0, 999)]
-
-
-def _numbers(given: Any, count: int, busy: set[int]) -> list[int]:
+def _numbers(given: Sequence[int] | None, count: int, busy: set[int]) -> list[int]:
     """``count`` table numbers: the director's, or the lowest free ones."""
     if given is None:
         out: list[int] = []
@@ -99,10 +85,9 @@ def _numbers(given: Any, count: int, busy: set[int]) -> list[int]:
                 out.append(n)
             n += 1
         return out
-    if not isinstance(given, list) or len(given) != count:
+    if len(given) != count:
         raise InvalidContest(f"tables: must list {count} table numbers")
     for k, n in enumerate(given):
-        _int(n, f"tables[{k}]", 1, MAX_TABLE)
         if n in busy:
             raise IllegalContest(f"tables[{k}]: table {n} still has a match on")
     if len(set(given)) != len(given):
@@ -110,24 +95,18 @@ def _numbers(given: Any, count: int, busy: set[int]) -> list[int]:
     return list(given)
 
 
-def _game_result(a: Mapping[str, Any], g: SwingGameAt) -> tuple[str, str, int]:
+def _game_result(a: act.SwingResult | act.SwingCorrect,
+                 g: SwingGameAt) -> tuple[str, str, int]:
     """(winner, result, cube) of a game's result, checked."""
-    winner = a.get("winner")
-    if winner not in (g.a, g.b):
+    if a.winner not in (g.a, g.b):
         raise InvalidContest(f"winner: must be {g.a} or {g.b}")
-    result = a.get("result", "single")
-    if result not in RESULTS:
-        raise InvalidContest("result: must be single, gammon or backgammon")
-    cube = a.get("cube", 1)
-    if (not isinstance(cube, int) or isinstance(cube, bool) or not 1 <= cube <= 4096
-            or cube & (cube - 1)):
-        raise InvalidContest("cube: must be 1, 2, 4, ... (at most 4096)")
-    return str(winner), str(result), cube
+    cube = _or(a.cube, 1)
+    if cube & (cube - 1):
+        raise InvalidContest(f"cube: must be 1, 2, 4, ... (at most {act.MAX_CUBE})")
+    return a.winner, _or(a.result, "single"), cube
 
 
-def _names(t: Tournament, ids: Any, where: str) -> list[str]:
-    if not isinstance(ids, list):
-        raise InvalidContest(f"{where}: must be a list of player ids")
+def _names(t: Tournament, ids: Sequence[int], where: str) -> list[str]:
     names = []
     for k, pid in enumerate(ids):
         try:
@@ -157,13 +136,25 @@ class SwingGameAt:
     result: str = "single"
     cube: int = 1
     source: str | None = None
-    #: {"from": [winner, result, cube], "reason"} once corrected.
-    corrected: dict[str, Any] | None = None
+    #: What it was, and why, once corrected.
+    corrected: GameCorrection | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "table": self.table, "stake": self.stake,
                 "all_in": self.all_in, "winner": self.winner, "result": self.result,
-                "cube": self.cube, "source": self.source, "corrected": self.corrected}
+                "cube": self.cube, "source": self.source,
+                "corrected": None if self.corrected is None else self.corrected.to_dict()}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayedGame:
+    """A game of a round played, as it was entered, and the VP it moved."""
+
+    game: SwingGameAt
+    vp_moved: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**self.game.to_dict(), "vp_moved": self.vp_moved}
 
 
 @dataclass(slots=True, kw_only=True)
@@ -172,7 +163,8 @@ class SwingEvent:
     start_vp: int
     rules: str
     clock: str
-    clock_override: dict[str, Any]
+    #: The clock of its single games: overrides of the rule book's (``CLOCK_KEYS``).
+    clock_override: dict[str, int | str]
     #: The round under way: its games, who sits out, its seed.
     games: list[SwingGameAt] = field(default_factory=list)
     sitting: str | None = None
@@ -180,7 +172,7 @@ class SwingEvent:
     #: Every player's VP after each round (round 0: the start).
     history: list[dict[str, int]] = field(default_factory=list)
     #: The games of the rounds played, as they were entered.
-    played: list[list[dict[str, Any]]] = field(default_factory=list)
+    played: list[list[PlayedGame]] = field(default_factory=list)
     #: The contest before the last round played and that round's games, kept
     #: until the next round is paired (a correction replays the round).
     before_last: Swing | None = None
@@ -210,7 +202,7 @@ class SwingEvent:
                               if s.vp[n] < s.cpp}),
             "history": [dict(h) for h in self.history],
             "rounds": [{"round": r.round_no, "cpp": r.cpp, "sat_out": list(r.sat_out),
-                        "games": games}
+                        "games": [g.to_dict() for g in games]}
                        for r, games in zip(s.rounds, self.played, strict=True)],
         }
 
@@ -228,8 +220,8 @@ class EncounterAt:
     scores: dict[tuple[int, int], list[int]] = field(default_factory=dict)
     tables: dict[tuple[int, int], int] = field(default_factory=dict)
     sources: dict[tuple[int, int], str] = field(default_factory=dict)
-    #: {(phase, match): {"from", "reason"}} once corrected.
-    corrections: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+    #: The matches corrected: what they were, and why.
+    corrections: dict[tuple[int, int], Correction] = field(default_factory=dict)
 
     def encounter(self) -> Encounter:
         """The pure encounter, the results recorded in (phase, match) order."""
@@ -267,7 +259,8 @@ class EncounterAt:
                                 "winner": self.winners.get(key),
                                 "score": self.scores.get(key),
                                 "source": self.sources.get(key),
-                                "corrected": self.corrections.get(key)})
+                                "corrected": None if key not in self.corrections
+                                else self.corrections[key].to_dict()})
         return {"encounter": index, "round": self.round, "a": self.a.name, "b": self.b.name,
                 "wins": e.wins, "winner": e.winner, "decided_after_phase":
                 e.decided_after_phase, "matches": matches}
@@ -370,9 +363,9 @@ class Events:
             busy |= set(self.couples.live_tables())
         return busy
 
-    def apply(self, action: Mapping[str, Any], t: Tournament) -> dict[str, Any]:
+    def apply(self, action: act.Action, t: Tournament) -> dict[str, Any]:
         """Decide a Swing or couples action in place (``EVENT_HANDLERS``)."""
-        return EVENT_HANDLERS[action["do"]](self, action, t)
+        return EVENT_HANDLERS[type(action)](self, action, t)
 
     def to_dict(self) -> dict[str, Any]:
         return {"swing": None if self.swing is None else self.swing.to_dict(),
@@ -380,37 +373,23 @@ class Events:
 
     # -------------------------------------------------------------- Swing
 
-    def _swing_create(self, a: Mapping[str, Any], t: Tournament) -> dict[str, Any]:
-        _only(a, {"players", "start_vp", "cpp", "rules", "clock", "clock_override"})
+    def _swing_create(self, a: act.SwingCreate, t: Tournament) -> dict[str, Any]:
         if self.swing is not None:
             raise IllegalContest("the Swing is already created")
-        if "players" in a:
-            names = _names(t, a["players"], "players")
-        else:
+        if isinstance(a.players, UnsetType):
             names = [p.name for p in t.players if not p.withdrawn]
-        start = a.get("start_vp")
-        cpp = a.get("cpp")
-        if not isinstance(cpp, list):
-            raise InvalidContest("cpp: must be a list of whole numbers >= 1")
-        rules = _text(a.get("rules", "it-tournament"), "rules", 100)
-        clock = a.get("clock", "required")
-        if clock not in TABLE_POLICIES:
-            raise InvalidContest("clock: must be required or none")
-        override = a.get("clock_override", {})
-        if not isinstance(override, dict) or set(override) - CLOCK_KEYS:
-            raise InvalidContest(f"clock_override: must be an object of "
-                                 f"{', '.join(sorted(CLOCK_KEYS))}")
-        for key, value in override.items():
-            if key != "mode":
-                _int(value, f"clock_override.{key}", 0, 10**9)
-        swing = Swing(names, start_vp=start, cpp=cpp)  # type: ignore[arg-type]
+        else:
+            names = _names(t, a.players, "players")
+        rules = _text(_or(a.rules, "it-tournament"), "rules", MAX_RULES)
+        override: dict[str, int | str] = ({} if isinstance(a.clock_override, UnsetType)
+                                          else to_builtins(a.clock_override))
+        swing = Swing(names, start_vp=a.start_vp, cpp=a.cpp)
         self.swing = SwingEvent(swing=swing, start_vp=swing.vp[names[0]], rules=rules,
-                                clock=str(clock), clock_override=dict(override),
+                                clock=_or(a.clock, "required"), clock_override=override,
                                 history=[dict(swing.vp)])
         return {"players": names}
 
-    def _swing_round(self, a: Mapping[str, Any], t: Tournament) -> dict[str, Any]:
-        _only(a, {"seed", "tables"})
+    def _swing_round(self, a: act.SwingRound, t: Tournament) -> dict[str, Any]:
         ev = self.swing
         if ev is None:
             raise IllegalContest("there is no Swing: create it first")
@@ -418,9 +397,9 @@ class Events:
             raise IllegalContest(f"the Swing is over: {ev.swing.winner} holds every VP")
         if ev.under_way:
             raise IllegalContest("a round is under way: enter its results first")
-        seed = _int(a.get("seed"), "seed", 0, MAX_SEED)
+        seed = _int(_or(a.seed, None), "seed", 0, act.MAX_SEED)
         pairs, sitting = ev.swing.pair(random.Random(seed))
-        numbers = _numbers(a.get("tables"), len(pairs), self.busy_tables(t))
+        numbers = _numbers(_or(a.tables, None), len(pairs), self.busy_tables(t))
         games = []
         for (x, y), n in zip(pairs, numbers, strict=True):
             stake, all_in = ev.swing.stake(x, y)
@@ -431,17 +410,16 @@ class Events:
                 "assigned": [{"game": i, "table": g.table, "a": g.a, "b": g.b}
                              for i, g in enumerate(games)]}
 
-    def _swing_result(self, a: Mapping[str, Any], t: Tournament) -> dict[str, Any]:
-        _only(a, {"game", "winner", "result", "cube", "source", "score"})
+    def _swing_result(self, a: act.SwingResult, t: Tournament) -> dict[str, Any]:
         ev = self.swing
         if ev is None or not ev.under_way:
             raise IllegalContest("no Swing round is under way")
-        i = _int(a.get("game"), "game", 0, len(ev.games) - 1)
+        i = _int(a.game, "game", 0, len(ev.games) - 1)
         g = ev.games[i]
         if g.winner is not None:
             raise IllegalContest(f"game {i} already has its winner")
         winner, result, cube = _game_result(a, g)
-        source = _source(a.get("source", "hand"))
+        source = _or(a.source, "hand")
         g.winner, g.result, g.cube, g.source = winner, result, cube, source
         done: dict[str, Any] = {"game": i, "winner": winner}
         if all(x.winner is not None for x in ev.games):
@@ -456,18 +434,17 @@ class Events:
         return done
 
     @staticmethod
-    def _play(ev: SwingEvent, games: list[SwingGameAt]) -> list[dict[str, Any]]:
+    def _play(ev: SwingEvent, games: list[SwingGameAt]) -> list[PlayedGame]:
         outcome = ev.swing.play_round([
             SwingGame(a=x.a, b=x.b, winner=x.winner or "", result=x.result, cube=x.cube)
             for x in games])
-        return [{**x.to_dict(), "vp_moved": o.vp_moved}
+        return [PlayedGame(game=replace(x), vp_moved=o.vp_moved)
                 for x, o in zip(games, outcome.games, strict=True)]
 
-    def _swing_correct(self, a: Mapping[str, Any], t: Tournament) -> dict[str, Any]:
+    def _swing_correct(self, a: act.SwingCorrect, t: Tournament) -> dict[str, Any]:
         """Another result for a game of the round under way, or of the last
         round played while the next is not paired (the round is played again
         from the stacks at its start)."""
-        _only(a, {"game", "winner", "result", "cube", "reason"})
         ev = self.swing
         if ev is None:
             raise IllegalContest("there is no Swing")
@@ -476,56 +453,42 @@ class Events:
         if replay and ev.before_last is None:
             raise IllegalContest("only a game of the round under way, or of the last round "
                                  "played before the next is paired, can be corrected")
-        i = _int(a.get("game"), "game", 0, max(len(games) - 1, 0))
+        i = _int(a.game, "game", 0, max(len(games) - 1, 0))
         g = games[i]
         if g.winner is None:
             raise IllegalContest(f"game {i} has no result to correct")
-        reason = a.get("reason")
+        reason = _or(a.reason, None)
         if reason is not None:
-            _text(reason, "reason", 200)
+            _text(reason, "reason", MAX_REASON)
         winner, result, cube = _game_result(a, g)
-        old = [g.winner, g.result, g.cube]
+        old = GameCorrection(winner=g.winner, result=g.result, cube=g.cube, reason=reason)
         g.winner, g.result, g.cube = winner, result, cube
-        g.corrected = {"from": old, "reason": reason}
+        g.corrected = old
         if replay:
             assert ev.before_last is not None
             ev.swing = copy.deepcopy(ev.before_last)
             ev.played[-1] = self._play(ev, games)
             ev.history[-1] = dict(ev.swing.vp)
-        return {"game": i, "winner": winner, "was": old[0], "replayed": replay}
+        return {"game": i, "winner": winner, "was": old.winner, "replayed": replay}
 
     # -------------------------------------------------------------- couples
 
-    def _couples_create(self, a: Mapping[str, Any], t: Tournament) -> dict[str, Any]:
-        _only(a, {"couples", "format", "length", "rules", "clock"})
+    def _couples_create(self, a: act.CouplesCreate, t: Tournament) -> dict[str, Any]:
         if self.couples is not None:
             raise IllegalContest("the couples event is already created")
-        given = a.get("couples")
-        if not isinstance(given, list) or not 2 <= len(given) <= MAX_COUPLES:
-            raise InvalidContest(f"couples: must be a list of 2 to {MAX_COUPLES} couples")
         couples: list[Couple] = []
-        for k, c in enumerate(given):
+        for k, c in enumerate(a.couples):
             where = f"couples[{k}]"
-            if not isinstance(c, dict) or set(c) - {"name", "players"}:
-                raise InvalidContest(f"{where}: must be {{name, players: [id, id]}}")
-            name = _text(c.get("name"), f"{where}.name", 100)
-            players = _names(t, c.get("players"), f"{where}.players")
-            if len(players) != 2:
-                raise InvalidContest(f"{where}.players: player 1 and player 2")
+            name = _text(c.name, f"{where}.name", act.MAX_PLAYER_NAME)
+            players = _names(t, c.players, f"{where}.players")
             couples.append(Couple(name=name, players=(players[0], players[1])))
         every = [n for c in couples for n in (c.name, *c.players)]
         if len(set(every)) != len(every):
             raise InvalidContest("couples: every couple and player must be different")
-        fmt = a.get("format", "round_robin")
-        if fmt not in FORMATS:
-            raise InvalidContest("format: must be knockout or round_robin")
-        length = _int(a.get("length", 5), "length", 1, 64)
-        rules = _text(a.get("rules", "it-tournament"), "rules", 100)
-        clock = a.get("clock", "required")
-        if clock not in TABLE_POLICIES:
-            raise InvalidContest("clock: must be required or none")
-        ev = CouplesEvent(couples=couples, format=str(fmt), length=length, rules=rules,
-                          clock=str(clock))
+        fmt = _or(a.format, "round_robin")
+        rules = _text(_or(a.rules, "it-tournament"), "rules", MAX_RULES)
+        ev = CouplesEvent(couples=couples, format=fmt, length=_or(a.length, 5), rules=rules,
+                          clock=_or(a.clock, "required"))
         names = [c.name for c in couples]
         if fmt == "knockout":
             ev._pair_round(0, names)
@@ -542,18 +505,15 @@ class Events:
         self.couples = ev
         return {"encounters": len(ev.encounters)}
 
-    def _encounter(self, a: Mapping[str, Any]) -> tuple[int, EncounterAt]:
+    def _encounter(self, encounter: int) -> tuple[int, EncounterAt]:
         if self.couples is None:
             raise IllegalContest("there is no couples event: create it first")
-        i = _int(a.get("encounter"), "encounter", 0, max(len(self.couples.encounters) - 1, 0))
+        i = _int(encounter, "encounter", 0, max(len(self.couples.encounters) - 1, 0))
         return i, self.couples.encounters[i]
 
-    def _couples_phase(self, a: Mapping[str, Any], t: Tournament) -> dict[str, Any]:
-        _only(a, {"encounter", "tables", "more"})
-        i, enc = self._encounter(a)
-        more = a.get("more", False)
-        if not isinstance(more, bool):
-            raise InvalidContest("more: must be true or false")
+    def _couples_phase(self, a: act.CouplesPhase, t: Tournament) -> dict[str, Any]:
+        i, enc = self._encounter(a.encounter)
+        more = _or(a.more, False)
         e = enc.encounter()
         phase = next((p for p in range(3) if any((p, m) not in enc.tables
                                                  and (p, m) not in enc.winners
@@ -568,7 +528,7 @@ class Events:
                                  "ask for the remaining matches (more)")
         todo = [m for m in range(len(e.phases[phase]))
                 if (phase, m) not in enc.tables and (phase, m) not in enc.winners]
-        numbers = _numbers(a.get("tables"), len(todo), self.busy_tables(t))
+        numbers = _numbers(_or(a.tables, None), len(todo), self.busy_tables(t))
         assigned = []
         for m, n in zip(todo, numbers, strict=True):
             enc.tables[(phase, m)] = n
@@ -577,12 +537,11 @@ class Events:
                              "a": x, "b": y, "teams": phase == 1})
         return {"assigned": assigned}
 
-    def _couples_result(self, a: Mapping[str, Any], t: Tournament) -> dict[str, Any]:
-        _only(a, {"encounter", "phase", "match", "winner", "source", "score"})
-        i, enc = self._encounter(a)
-        phase = _int(a.get("phase"), "phase", 1, 3) - 1
+    def _couples_result(self, a: act.CouplesResult, t: Tournament) -> dict[str, Any]:
+        i, enc = self._encounter(a.encounter)
+        phase = a.phase - 1
         e = enc.encounter()
-        m = _int(a.get("match"), "match", 0, len(e.phases[phase]) - 1)
+        m = _int(a.match, "match", 0, len(e.phases[phase]) - 1)
         key = (phase, m)
         if key in enc.winners:
             raise IllegalContest("this match already has its winner")
@@ -594,12 +553,12 @@ class Events:
                 raise IllegalContest("the encounter is decided: the director must ask for "
                                      "the remaining matches")
         pair = e.phases[phase][m]
-        winner = a.get("winner")
+        winner = a.winner
         if winner not in pair:
             raise InvalidContest(f"winner: must be {pair[0]} or {pair[1]}")
-        source = _source(a.get("source", "hand"))
-        score = _score(a["score"]) if "score" in a else None
-        enc.winners[key] = str(winner)
+        source = _or(a.source, "hand")
+        score = None if isinstance(a.score, UnsetType) else list(a.score)
+        enc.winners[key] = winner
         enc.sources[key] = source
         if score is not None:
             enc.scores[key] = score
@@ -607,26 +566,25 @@ class Events:
         self.couples.settle()
         return {"encounter": i, "winner": winner, "encounter_winner": enc.encounter().winner}
 
-    def _couples_correct(self, a: Mapping[str, Any], t: Tournament) -> dict[str, Any]:
+    def _couples_correct(self, a: act.CouplesCorrect, t: Tournament) -> dict[str, Any]:
         """Another winner for a couples match.  In a knockout, while no
         encounter of a later round has a result or a table: those are paired
         again."""
-        _only(a, {"encounter", "phase", "match", "winner", "score", "reason"})
-        i, enc = self._encounter(a)
-        phase = _int(a.get("phase"), "phase", 1, 3) - 1
+        i, enc = self._encounter(a.encounter)
+        phase = a.phase - 1
         e = enc.encounter()
-        m = _int(a.get("match"), "match", 0, len(e.phases[phase]) - 1)
+        m = _int(a.match, "match", 0, len(e.phases[phase]) - 1)
         key = (phase, m)
         if key not in enc.winners:
             raise IllegalContest("this match has no result to correct")
         pair = e.phases[phase][m]
-        winner = a.get("winner")
+        winner = a.winner
         if winner not in pair:
             raise InvalidContest(f"winner: must be {pair[0]} or {pair[1]}")
-        reason = a.get("reason")
+        reason = _or(a.reason, None)
         if reason is not None:
-            _text(reason, "reason", 200)
-        score = _score(a["score"]) if "score" in a else None
+            _text(reason, "reason", MAX_REASON)
+        score = None if isinstance(a.score, UnsetType) else list(a.score)
         ev = self.couples
         assert ev is not None
         later = [x for x in ev.encounters if x.round > enc.round]
@@ -635,21 +593,23 @@ class Events:
                 raise IllegalContest("a later round has started: correct its matches first")
             ev.encounters = [x for x in ev.encounters if x.round <= enc.round]
         old = enc.winners[key]
-        enc.winners[key] = str(winner)
+        enc.winners[key] = winner
         if score is not None:
             enc.scores[key] = score
-        enc.corrections[key] = {"from": old, "reason": reason}
+        enc.corrections[key] = Correction(was=old, reason=reason)
         ev.settle()
         return {"encounter": i, "winner": winner, "was": old,
                 "encounter_winner": enc.encounter().winner}
 
 
-#: Each Swing and couples action's handler: the dispatch table of ``Events.apply``.
-EVENT_HANDLERS: Final[dict[str, Callable[[Events, Mapping[str, Any], Tournament],
-                                         dict[str, Any]]]] = {
-    "swing_create": Events._swing_create, "swing_round": Events._swing_round,
-    "swing_result": Events._swing_result, "swing_correct": Events._swing_correct,
-    "couples_create": Events._couples_create, "couples_phase": Events._couples_phase,
-    "couples_result": Events._couples_result, "couples_correct": Events._couples_correct,
+EventHandler = Callable[[Events, Any, "Tournament"], dict[str, Any]]
+
+#: Each Swing and couples action type's handler: the dispatch table of ``Events.apply``.
+EVENT_HANDLERS: Final[dict[type[Any], EventHandler]] = {
+    act.SwingCreate: Events._swing_create, act.SwingRound: Events._swing_round,
+    act.SwingResult: Events._swing_result, act.SwingCorrect: Events._swing_correct,
+    act.CouplesCreate: Events._couples_create, act.CouplesPhase: Events._couples_phase,
+    act.CouplesResult: Events._couples_result, act.CouplesCorrect: Events._couples_correct,
 }
-assert set(EVENT_HANDLERS) == set(EVENT_ACTIONS)
+#: The Swing and couples actions' ``do`` strings.
+EVENT_ACTIONS: Final = tuple(kind_of(k) for k in EVENT_HANDLERS)

@@ -142,7 +142,7 @@ def rated_matches(state: Tournament) -> list[RatedMatch]:
     links = {p.name: p.register_id for p in state.players if p.register_id is not None}
     out: list[RatedMatch] = []
     for key, detail in state.results.items():
-        if detail.get("source") not in RATED_SOURCES:
+        if detail.source not in RATED_SOURCES:
             continue
         event, r, i = key
         m = state.bracket(event).rounds[r][i]

@@ -15,8 +15,12 @@ seed, used in log order.
 in time proportional to the action (never to the tournament): every handler
 validates the action against the current state first and only then changes
 it, so a refused action (``InvalidContest``: malformed, names the field;
-``IllegalContest``: not allowed now) leaves the state untouched.  The
-dispatch is a table (``HANDLERS``) of one handler per action; the
+``IllegalContest``: not allowed now) leaves the state untouched.  Each
+action is first decoded into its declaration (``actions.py``: one msgspec
+Struct per kind, its bounds checked there, the field named when one is out
+of them), so a handler reads typed fields and checks only what depends on
+the state (``model.py`` types that state).  The dispatch is a table
+(``HANDLERS``, keyed by the action's type) of one handler per action; the
 consequences that can follow an action (a withdrawn player's matches, the
 consolation's draw) are settled only after the actions that can cause them
 (``SETTLING``).  ``Tournament.after(action)`` decides on a copy (tests and
@@ -61,36 +65,60 @@ from __future__ import annotations
 
 import copy
 import random
-import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Final
+from dataclasses import dataclass, field, replace
+from typing import Any, Final, Protocol, TypeVar
 
+from msgspec import UnsetType
+
+from . import actions as act
 from ._draw import Bracket, ConsolationDraw, MainDraw, Match
 from ._errors import IllegalContest, InvalidContest
-from ._events import EVENT_ACTIONS, Events
+from ._events import EVENT_HANDLERS, Events
 from ._flights import Flight, room_key
 from ._late import LateArrival
 from ._sheets import Settlement, Sheet, parse_sheet, settle
 from ._side import SidePool, set_pool
 from ._standings import STANDING_EVENTS, set_prizes
+from .actions import (
+    CLOCK_POLICIES,
+    EVENTS,
+    MAX_CLASHES,
+    MAX_FEDERATION_ID,
+    MAX_LATE_SLOTS,
+    MAX_MATCH_LABEL,
+    MAX_MATCH_LENGTH,
+    MAX_PLAYER_NAME,
+    MAX_REASON,
+    MAX_REGISTERED,
+    MAX_ROUND_SETTINGS,
+    MAX_RULING,
+    MAX_SEED,
+    MAX_TABLE_NUMBER,
+    RESULT_SOURCES,
+    Action,
+    decode_action,
+    kind_of,
+)
+from .model import (
+    AppealRecord,
+    ClashRecord,
+    Correction,
+    LateCount,
+    MatchKey,
+    Player,
+    PriorResult,
+    ResultDetail,
+    RoundSettings,
+    TableResult,
+)
+from .model import text as _text
+from .model import whole as _int
 
-#: Who keeps time at a round's tables.
-CLOCK_POLICIES: Final = ("required", "on_request", "none")
-#: The brackets of the Main event (the Last Chance only when the settings ask for it).
-EVENTS: Final = ("main", "consolation", "last_chance")
-#: How a result came in.
-RESULT_SOURCES: Final = ("clock", "hand", "withdrawn", "disqualified")
-MAX_ROUND_SETTINGS: Final = 16
-MAX_MATCH_LENGTH: Final = 64
-MAX_LATE_SLOTS: Final = 512
-MAX_TABLE_NUMBER: Final = 9999
-MAX_SEED: Final = 2**53
-MAX_PLAYER_NAME: Final = 100
-MAX_FEDERATION_ID: Final = 40
 #: The director's key among an appeal's votes (the director votes with the panel).
 DIRECTOR_VOTE: Final = "director"
-MAX_REGISTERED: Final = 4096
+#: The Main's actions (the Swing and couples ones are ``_events.EVENT_ACTIONS``),
+#: by their ``do`` string.
 ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arrive",
                   "close_late", "start_round", "bind_table", "result", "correct",
                   # late arrivals at a match, score sheets, the ruling committee
@@ -105,82 +133,45 @@ ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arriv
                   "side_pool",
                   # the event's room, shared with other events (issue 23 §1, ``_flights``)
                   "flight")
-MAX_CLASHES: Final = 4096
-MAX_MATCH_LABEL: Final = 200
+__all__ = ["CLOCK_POLICIES", "EVENTS", "MAX_FEDERATION_ID", "MAX_LATE_SLOTS",
+           "MAX_MATCH_LENGTH", "MAX_PLAYER_NAME", "MAX_REGISTERED", "MAX_ROUND_SETTINGS",
+           "MAX_SEED", "MAX_TABLE_NUMBER", "RESULT_SOURCES", "ACTIONS", "HANDLERS",
+           "SETTLING", "Player", "RoundSettings", "Tournament", "entrants", "first_losers"]
+
+T = TypeVar("T")
+D = TypeVar("D")
 
 
-def _int(value: Any, name: str, low: int, high: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise InvalidContest(f"{name}: must be a whole number from {low} to {high}")
-    return value
+def _or(value: T | UnsetType, default: D) -> T | D:
+    """An action's field, or ``default`` when the action does not give it."""
+    return default if isinstance(value, UnsetType) else value
 
 
-_CONTROL = re.compile("[\x00-\x1f\x7f]")
+class _MatchRef(Protocol):
+    """An action naming a match of a bracket."""
+
+    @property
+    def event(self) -> str | UnsetType: ...
+    @property
+    def round(self) -> int: ...
+    @property
+    def match(self) -> int: ...
 
 
-def _text(value: Any, name: str, limit: int) -> str:
-    if not isinstance(value, str) or not value.strip() or len(value) > limit:
-        raise InvalidContest(f"{name}: must be a text of 1 to {limit} characters")
-    if _CONTROL.search(value):
-        raise InvalidContest(f"{name}: must not hold control characters")
-    return value.strip()
+def _round_settings(body: act.RoundSettingsBody, where: str) -> RoundSettings:
+    """A round's settings from a ``settings`` action (the defaults where it gives none)."""
+    try:
+        return RoundSettings(length=_or(body.length, 7), rules=_or(body.rules, "it-tournament"),
+                             clock=_or(body.clock, "required"))
+    except InvalidContest as exc:
+        raise InvalidContest(f"{where}.{exc}") from None
 
 
-def _only(action: Mapping[str, Any], allowed: set[str]) -> None:
-    unknown = set(action) - allowed - {"do"}
-    if unknown:
-        raise InvalidContest(f"{sorted(unknown)[0]}: unknown field")
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
-class RoundSettings:
-    """One round's matches: length, rule book (clock preset id), clock policy."""
-
-    length: int = 7
-    rules: str = "it-tournament"
-    clock: str = "required"
-
-    def __post_init__(self) -> None:
-        _int(self.length, "length", 1, MAX_MATCH_LENGTH)
-        _text(self.rules, "rules", 100)
-        if self.clock not in CLOCK_POLICIES:
-            raise InvalidContest(f"clock: must be one of {', '.join(CLOCK_POLICIES)}")
-
-    @classmethod
-    def from_dict(cls, data: Any, where: str) -> RoundSettings:
-        if not isinstance(data, dict):
-            raise InvalidContest(f"{where}: must be an object")
-        unknown = set(data) - {"length", "rules", "clock"}
-        if unknown:
-            raise InvalidContest(f"{where}.{sorted(unknown)[0]}: unknown field")
-        try:
-            return cls(**data)
-        except InvalidContest as exc:
-            raise InvalidContest(f"{where}.{exc}") from None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"length": self.length, "rules": self.rules, "clock": self.clock}
-
-
-@dataclass(slots=True, kw_only=True)
-class Player:
-    """A registered player."""
-
-    id: int
-    name: str
-    federation_id: str | None = None
-    checked_in: bool = False
-    withdrawn: bool = False
-    #: The players' register entry this player is (None: not linked).
-    register_id: int | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"id": self.id, "name": self.name, "federation_id": self.federation_id,
-                "checked_in": self.checked_in, "withdrawn": self.withdrawn,
-                "register_id": self.register_id}
-
-
-MatchKey = tuple[str, int, int]
+def _pair(score: Sequence[int] | None) -> tuple[int, int] | None:
+    """A score ``[a, b]`` as the state keeps it (None: none given)."""
+    return None if score is None else (score[0], score[1])
 
 
 def first_losers(bracket: Bracket) -> list[str] | None:
@@ -248,24 +239,24 @@ class Tournament:
     #: The clock table serving each table number.
     table_ids: dict[int, int] = field(default_factory=dict)
     #: How each decided match was decided: {"source", "score"?, "corrected"?}.
-    results: dict[MatchKey, dict[str, Any]] = field(default_factory=dict)
+    results: dict[MatchKey, ResultDetail] = field(default_factory=dict)
     #: Late arrivals at a match's start: {"absent": [names], "from_ms",
     #: "at_ms", "clock": bool (a clock at the table keeps the time),
     #: "arrived_ms": {name: ms}}.
-    lates: dict[MatchKey, dict[str, Any]] = field(default_factory=dict)
+    lates: dict[MatchKey, LateCount] = field(default_factory=dict)
     #: Each corrected match's results before its corrections, oldest first
     #: (what ``revert`` puts back; not part of the view).
-    corrected_from: dict[MatchKey, list[dict[str, Any]]] = field(default_factory=dict)
+    corrected_from: dict[MatchKey, list[PriorResult]] = field(default_factory=dict)
     #: Score sheets of hand-entered results: {"A"|"B"|"director": Sheet} (``_sheets``).
     sheets: dict[MatchKey, dict[str, Sheet]] = field(default_factory=dict)
     #: The ruling committee: 3 to 5 player ids.
     committee: list[int] = field(default_factory=list)
     #: Appeals of rulings, in order (number = index + 1).
-    appeals: list[dict[str, Any]] = field(default_factory=list)
+    appeals: list[AppealRecord] = field(default_factory=list)
     #: Tables whose final result disagrees with the result the tournament
     #: already held (a race between a hand and a clock result), in order
     #: (number = index + 1): the director's alerts until dismissed.
-    clashes: list[dict[str, Any]] = field(default_factory=list)
+    clashes: list[ClashRecord] = field(default_factory=list)
     #: The Swing and couples events (issue 13), folded from the same log.
     events: Events = field(default_factory=Events)
     #: The director's prize list: event -> prize per place, 1st first (``_standings``).
@@ -292,14 +283,14 @@ class Tournament:
     # ------------------------------------------------------------ folding
 
     @classmethod
-    def fold(cls, actions: Sequence[Mapping[str, Any]]) -> Tournament:
+    def fold(cls, actions: Sequence[Mapping[str, Any] | Action]) -> Tournament:
         """The state a stored log gives (each action was accepted when stored)."""
         state = cls()
         for action in actions:
             state._apply(action)
         return state
 
-    def after(self, action: Mapping[str, Any]) -> tuple[Tournament, dict[str, Any]]:
+    def after(self, action: Mapping[str, Any] | Action) -> tuple[Tournament, dict[str, Any]]:
         """The state after ``action`` and what it did, decided on a copy
         (tests and what-ifs: it costs a copy of the whole tournament); raises
         ``ContestError`` (and ``self`` is untouched) when it is refused."""
@@ -307,24 +298,17 @@ class Tournament:
         done = state._apply(action)
         return state, done
 
-    def apply(self, action: Mapping[str, Any]) -> dict[str, Any]:
-        """Decide ``action`` in place; what it did.  Raises ``ContestError``
-        when it is refused, and then the state is untouched."""
+    def apply(self, action: Mapping[str, Any] | Action) -> dict[str, Any]:
+        """Decide ``action`` (an ``actions`` Struct, or the stored dict it
+        decodes from) in place; what it did.  Raises ``ContestError`` when it
+        is refused, and then the state is untouched."""
         return self._apply(action)
 
-    def _apply(self, action: Mapping[str, Any]) -> dict[str, Any]:
-        if not isinstance(action, Mapping):
-            raise InvalidContest("action: must be an object")
-        do = action.get("do")
-        if do in EVENT_ACTIONS:
-            did = self.events.apply(action, self)
-            self.count += 1
-            return did
-        handler = HANDLERS.get(do) if isinstance(do, str) else None
-        if handler is None:
-            raise InvalidContest(f"do: must be one of {', '.join(ACTIONS + EVENT_ACTIONS)}")
-        done = handler(self, action)
-        if do in SETTLING:
+    def _apply(self, action: Mapping[str, Any] | Action) -> dict[str, Any]:
+        decided = decode_action(action)
+        kind = type(decided)
+        done = HANDLERS[kind](self, decided)
+        if kind in SETTLING:
             self._settle()
         self.count += 1
         return done
@@ -363,13 +347,21 @@ class Tournament:
         return self.consolation.bracket
 
     def match(self, action: Mapping[str, Any]) -> tuple[MatchKey, Match]:
-        event = action.get("event", "main")
+        """The match a (route's) body names: its key and the match."""
+        return self.locate(action.get("event", "main"), action.get("round"),
+                           action.get("match"))
+
+    def locate(self, event: Any, round_index: Any, match: Any) -> tuple[MatchKey, Match]:
+        """Match ``match`` of round ``round_index`` of ``event``'s bracket."""
         bracket = self.bracket(event)
-        r = _int(action.get("round"), "round", 0, max(len(bracket.rounds) - 1, 0))
+        r = _int(round_index, "round", 0, max(len(bracket.rounds) - 1, 0))
         if not bracket.rounds:
             raise IllegalContest("this bracket has no matches")
-        i = _int(action.get("match"), "match", 0, len(bracket.rounds[r]) - 1)
+        i = _int(match, "match", 0, len(bracket.rounds[r]) - 1)
         return (str(event), r, i), bracket.rounds[r][i]
+
+    def _at(self, a: _MatchRef) -> tuple[MatchKey, Match]:
+        return self.locate(_or(a.event, "main"), a.round, a.match)
 
     def ready(self, event: Any, r: int) -> list[int]:
         """The matches of round ``r`` that a round start would seat now."""
@@ -415,7 +407,7 @@ class Tournament:
             matches.append({"event": event, "round": r, "match": i, "table": number,
                             "table_id": self.table_ids.get(number), "a": m.a, "b": m.b,
                             "winner": m.winner, **self.settings_for(r).to_dict(),
-                            "result": self.results.get((event, r, i))})
+                            "result": self._result_view((event, r, i))})
         return {
             "settings": {"rounds": [s.to_dict() for s in self.rounds],
                          "late_slots": self.late_slots, "seed": self.seed,
@@ -436,8 +428,8 @@ class Tournament:
             "sheets": [self._sheet_dict(k) for k in sorted(self.sheets)],
             "committee": [{"id": pid, "name": self.players[pid - 1].name}
                           for pid in self.committee],
-            "appeals": [dict(x) for x in self.appeals],
-            "clashes": [dict(x) for x in self.clashes],
+            "appeals": [x.to_dict() for x in self.appeals],
+            "clashes": [x.to_dict() for x in self.clashes],
             "prizes": {k: list(v) for k, v in self.prizes.items()},
             "side_pools": [p.to_dict() for p in self.side_pools.values()],
             "actions": self.count,
@@ -448,33 +440,26 @@ class Tournament:
             **self.events.to_dict(),
         }
 
+    def _result_view(self, key: MatchKey) -> dict[str, Any] | None:
+        detail = self.results.get(key)
+        return None if detail is None else detail.to_dict()
+
     # ------------------------------------------------------------ actions
 
-    def _settings(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"rounds", "late_slots", "seed", "last_chance", "seeds", "groups"})
+    def _settings(self, a: act.Settings) -> dict[str, Any]:
         if self.main is not None:
             raise IllegalContest("the draw is made: its settings can no longer change",
                                  "settings_locked")
-        rounds, late_slots, seed = self.rounds, self.late_slots, self.seed
-        last_chance = self.last_chance_on
-        if "last_chance" in a:
-            last_chance = a["last_chance"]
-            if not isinstance(last_chance, bool):
-                raise InvalidContest("last_chance: must be true or false")
-        seeds = self._seeds(a["seeds"]) if "seeds" in a else self.seeds
-        groups = self._groups(a["groups"]) if "groups" in a else self.groups
-        if "rounds" in a:
-            given = a["rounds"]
-            if not isinstance(given, list) or not 1 <= len(given) <= MAX_ROUND_SETTINGS:
-                raise InvalidContest(f"rounds: must be a list of 1 to {MAX_ROUND_SETTINGS} rounds")
-            rounds = [RoundSettings.from_dict(x, f"rounds[{i}]") for i, x in enumerate(given)]
-        if "late_slots" in a:
-            late_slots = _int(a["late_slots"], "late_slots", 0, MAX_LATE_SLOTS)
-        if "seed" in a:
-            seed = _int(a["seed"], "seed", 0, MAX_SEED)
-        self.rounds, self.late_slots, self.seed = rounds, late_slots, seed
-        self.seed_given = self.seed_given or "seed" in a
-        self.last_chance_on, self.seeds, self.groups = last_chance, seeds, groups
+        seeds = self.seeds if isinstance(a.seeds, UnsetType) else self._seeds(a.seeds)
+        groups = self.groups if isinstance(a.groups, UnsetType) else self._groups(a.groups)
+        rounds = self.rounds if isinstance(a.rounds, UnsetType) else [
+            _round_settings(x, f"rounds[{i}]") for i, x in enumerate(a.rounds)]
+        self.rounds = rounds
+        self.late_slots = _or(a.late_slots, self.late_slots)
+        self.seed = _or(a.seed, self.seed)
+        self.seed_given = self.seed_given or not isinstance(a.seed, UnsetType)
+        self.last_chance_on = _or(a.last_chance, self.last_chance_on)
+        self.seeds, self.groups = seeds, groups
         return {}
 
     def rating_seeds(self, ratings: Mapping[int, int], count: int) -> list[int]:
@@ -499,7 +484,7 @@ class Tournament:
                 by_club.setdefault(club.strip().casefold(), []).append(p.id)
         return [ids for ids in by_club.values() if len(ids) >= 2]
 
-    def _seeds(self, value: Any) -> list[int]:
+    def _seeds(self, value: Sequence[int]) -> list[int]:
         """The seeds: registered players' ids, best first, each once."""
         if not isinstance(value, list) or len(value) > MAX_REGISTERED:
             raise InvalidContest(f"seeds: must be a list of at most {MAX_REGISTERED} player ids, "
@@ -514,7 +499,7 @@ class Tournament:
             out.append(pid)
         return out
 
-    def _groups(self, value: Any) -> list[list[int]]:
+    def _groups(self, value: Sequence[Sequence[int]]) -> list[list[int]]:
         """The groups kept apart: lists of registered players' ids, a player in
         one group at most."""
         if not isinstance(value, list) or len(value) > MAX_REGISTERED:
@@ -538,18 +523,15 @@ class Tournament:
             out.append(group)
         return out
 
-    def _register(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"name", "federation_id", "register_id"})
-        name = _text(a.get("name"), "name", MAX_PLAYER_NAME)
-        fed = a.get("federation_id")
+    def _register(self, a: act.Register) -> dict[str, Any]:
+        name = _text(a.name, "name", MAX_PLAYER_NAME)
+        fed = _or(a.federation_id, None)
         if fed is not None:
             fed = _text(fed, "federation_id", MAX_FEDERATION_ID)
-        link = a.get("register_id")
-        if link is not None:
-            link = _int(link, "register_id", 1, 2**53)
-            if any(p.register_id == link for p in self.players):
-                raise InvalidContest(f"register_id: register entry {link} is already "
-                                     "registered in this tournament")
+        link = _or(a.register_id, None)
+        if link is not None and any(p.register_id == link for p in self.players):
+            raise InvalidContest(f"register_id: register entry {link} is already "
+                                 "registered in this tournament")
         if self.by_name(name) is not None:
             raise InvalidContest(f"name: {name} is already registered")
         if len(self.players) >= MAX_REGISTERED:
@@ -560,12 +542,9 @@ class Tournament:
         self.names[name] = player
         return {"player": player.id}
 
-    def _check_in(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"player", "checked_in"})
-        player = self.player(a.get("player"))
-        flag = a.get("checked_in", True)
-        if not isinstance(flag, bool):
-            raise InvalidContest("checked_in: must be true or false")
+    def _check_in(self, a: act.CheckIn) -> dict[str, Any]:
+        player = self.player(a.player)
+        flag = _or(a.checked_in, True)
         if player.withdrawn:
             raise IllegalContest(f"{player.name} has withdrawn", "withdrawn",
                                  {"player": player.name})
@@ -575,9 +554,8 @@ class Tournament:
         player.checked_in = flag
         return {"player": player.id}
 
-    def _withdraw(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"player"})
-        player = self.player(a.get("player"))
+    def _withdraw(self, a: act.Withdraw) -> dict[str, Any]:
+        player = self.player(a.player)
         if player.withdrawn:
             raise IllegalContest(f"{player.name} has already withdrawn", "already_withdrawn",
                                  {"player": player.name})
@@ -585,9 +563,8 @@ class Tournament:
         self.withdrawn.add(player.name)
         return {"player": player.id}
 
-    def _draw(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"seed"})
-        seed = self.seed if "seed" not in a else _int(a["seed"], "seed", 0, MAX_SEED)
+    def _draw(self, a: act.Draw) -> dict[str, Any]:
+        seed = _or(a.seed, self.seed)
         if self.main is not None:
             raise IllegalContest("the draw is already made", "already_drawn")
         names = [p.name for p in self.players if p.checked_in and not p.withdrawn]
@@ -610,9 +587,8 @@ class Tournament:
             done["same_group"] = [list(x) for x in main.unavoidable]
         return done
 
-    def _arrive(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"player", "at_ms"})
-        player = self.player(a.get("player"))
+    def _arrive(self, a: act.Arrive) -> dict[str, Any]:
+        player = self.player(a.player)
         stopped = self._late_arrive(a, player) if self.lates else None
         if stopped is not None:
             return stopped
@@ -625,8 +601,7 @@ class Tournament:
         player.checked_in = True
         return {"player": player.id, "position": position}
 
-    def _close_late(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, set())
+    def _close_late(self, a: act.CloseLate) -> dict[str, Any]:
         if self.main is None:
             raise IllegalContest("the draw is not made yet", "not_drawn")
         if not self.main.late_open:
@@ -634,21 +609,20 @@ class Tournament:
         self.main.close_late()
         return {}
 
-    def _start_round(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"event", "round", "tables", "matches"})
-        event = a.get("event", "main")
+    def _start_round(self, a: act.StartRound) -> dict[str, Any]:
+        event = _or(a.event, "main")
         bracket = self.bracket(event)
         if not bracket.rounds:
             raise IllegalContest("this bracket has no matches")
-        r = _int(a.get("round"), "round", 0, len(bracket.rounds) - 1)
+        r = _int(a.round, "round", 0, len(bracket.rounds) - 1)
         ready = self.ready(event, r)
         if not ready:
             raise IllegalContest("no match of this round is ready to start", "round_not_ready",
                                  {"round": r + 1})
         seat = ready
-        if "matches" in a:  # a flight's share of the room's tables: the rest wait
-            given = a["matches"]
-            if not isinstance(given, list) or len(given) > len(ready):
+        given = _or(a.matches, None)
+        if given is not None:  # a flight's share of the room's tables: the rest wait
+            if len(given) > len(ready):
                 raise InvalidContest(f"matches: must list at most {len(ready)} matches of "
                                      "this round ready to start")
             for k, i in enumerate(given):
@@ -659,7 +633,7 @@ class Tournament:
                 raise InvalidContest("matches: the same match twice")
             seat = sorted(given)
         live = self.events.busy_tables(self)  # a Swing or couples table is busy too
-        numbers = a.get("tables")
+        numbers = _or(a.tables, None)
         if numbers is None:
             numbers, n = [], 1
             while len(numbers) < len(seat):
@@ -667,11 +641,10 @@ class Tournament:
                     numbers.append(n)
                 n += 1
         else:
-            if not isinstance(numbers, list) or len(numbers) != len(seat):
+            if len(numbers) != len(seat):
                 raise InvalidContest(f"tables: must list {len(seat)} table numbers, one per "
                                      "match ready to start")
             for k, n in enumerate(numbers):
-                _int(n, f"tables[{k}]", 1, MAX_TABLE_NUMBER)
                 if n in live:
                     raise IllegalContest(f"tables[{k}]: table {n} still has a match on")
             if len(set(numbers)) != len(numbers):
@@ -686,18 +659,19 @@ class Tournament:
         return {"assigned": assigned,
                 "waiting": [{"event": event, "round": r, "match": i} for _, _, i in left]}
 
-    def _flight(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _flight(self, a: act.Flight) -> dict[str, Any]:
         """The event's room (``room``: null leaves it), its precedence and
         the room's table count.  The room changes only while none of the
         event's matches is at a table or waiting for one."""
-        _only(a, {"room", "precedence", "tables"})
-        if a.get("room") is None:
+        room = _or(a.room, None)
+        if room is None:
             flight = None
             for k in ("precedence", "tables"):
-                if k in a:
+                if not isinstance(getattr(a, k), UnsetType):
                     raise InvalidContest(f"{k}: an event outside a room has no {k}")
         else:
-            flight = Flight.from_dict(a)
+            flight = Flight(room=" ".join(room.split()), precedence=_or(a.precedence, 1),
+                            tables=_or(a.tables, 0))
         same_room = (flight is not None and self.flight is not None
                      and room_key(flight.room) == room_key(self.flight.room))
         if not same_room and (self.events.busy_tables(self) or self.waiting_matches()):
@@ -706,22 +680,17 @@ class Tournament:
         self.flight = flight
         return {"flight": None if flight is None else flight.to_dict()}
 
-    def _bind_table(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"table", "table_id"})
-        n = _int(a.get("table"), "table", 1, MAX_TABLE_NUMBER)
-        tid = _int(a.get("table_id"), "table_id", 1, 2**63 - 1)
+    def _bind_table(self, a: act.BindTable) -> dict[str, Any]:
+        n, tid = a.table, a.table_id
         if n in self.table_ids:
             raise IllegalContest(f"table {n} already has its clock table")
         self.table_ids[n] = tid
         return {}
 
-    def _result(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"event", "round", "match", "winner", "source", "score"})
-        key, m = self.match(a)
-        winner = a.get("winner")
-        source = a.get("source", "hand")
-        if source not in RESULT_SOURCES[:2]:
-            raise InvalidContest("source: must be clock or hand")
+    def _result(self, a: act.Result) -> dict[str, Any]:
+        key, m = self._at(a)
+        winner = a.winner
+        source = _or(a.source, "hand")
         if m.a is None or m.b is None:
             raise IllegalContest("this match's players are not both known", "players_unknown")
         if winner not in (m.a, m.b):
@@ -729,30 +698,20 @@ class Tournament:
         if m.winner is not None:
             raise IllegalContest("this match already has its winner: correct it instead",
                                  "already_decided")
-        detail: dict[str, Any] = {"source": source}
-        if "score" in a:
-            detail["score"] = self._score(a["score"])
         self.bracket(key[0]).set_winner(key[1], key[2], winner)
-        self.results[key] = detail
+        self.results[key] = ResultDetail(source=source, score=_pair(_or(a.score, None)))
         return {"winner": winner}
 
-    @staticmethod
-    def _score(score: Any) -> list[int]:
-        if not isinstance(score, list) or len(score) != 2:
-            raise InvalidContest("score: must be [a, b]")
-        return [_int(score[0], "score[0]", 0, 999), _int(score[1], "score[1]", 0, 999)]
-
-    def _correct(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"event", "round", "match", "winner", "score", "reason"})
-        key, m = self.match(a)
-        winner = a.get("winner")
+    def _correct(self, a: act.Correct) -> dict[str, Any]:
+        key, m = self._at(a)
+        winner = a.winner
         if m.winner is None:
             raise IllegalContest("this match has no result to correct", "no_result")
         if winner not in (m.a, m.b):
             raise InvalidContest(f"winner: must be {m.a} or {m.b}")
-        reason = a.get("reason")
+        reason = _or(a.reason, None)
         if reason is not None:
-            _text(reason, "reason", 200)
+            _text(reason, "reason", MAX_REASON)
         event, r, i = key
         bracket = self.bracket(event)
         nxt = bracket.rounds[r + 1][i // 2] if r + 1 < len(bracket.rounds) else None
@@ -760,7 +719,7 @@ class Tournament:
             raise IllegalContest("the next match of its winner has started or is "
                                  "decided: correct that one first", "next_match_started",
                                  {"event": event, "round": r + 2})
-        score = self._score(a["score"]) if "score" in a else None
+        score = None if isinstance(a.score, UnsetType) else list(a.score)
         before = sorted(entrants(self.main) or []) if event == "main" and \
             self.main is not None else None
         cons_before = sorted(first_losers(self.consolation.bracket) or []) \
@@ -788,13 +747,10 @@ class Tournament:
                 nxt.a, nxt.b = was_next
             raise IllegalContest("the Last Chance is drawn: this correction would change "
                                  "its entrants", "last_chance_drawn")
-        self.corrected_from.setdefault(key, []).append(
-            {"winner": old, "detail": copy.deepcopy(self.results.get(key, {"source": "hand"}))})
-        detail = dict(self.results.get(key, {"source": "hand"}))
-        detail["corrected"] = {"from": old, "reason": reason}
-        if score is not None:
-            detail["score"] = score
-        self.results[key] = detail
+        held = self.results.get(key, ResultDetail(source="hand"))
+        self.corrected_from.setdefault(key, []).append(PriorResult(winner=old, detail=held))
+        self.results[key] = replace(held, corrected=Correction(was=old, reason=reason),
+                                    score=held.score if score is None else _pair(score))
         return {"winner": winner, "was": old}
 
     # ------------------------------------------------ the director's undo
@@ -841,11 +797,10 @@ class Tournament:
             raise IllegalContest("the consolation is drawn with the entrants this result "
                                  "gave: it can no longer change", "consolation_drawn")
 
-    def _reinstate(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _reinstate(self, a: act.Reinstate) -> dict[str, Any]:
         """A withdrawn player comes back: the matches their withdrawal
         decided become undecided again, while nothing later depends on them."""
-        _only(a, {"player"})
-        player = self.player(a.get("player"))
+        player = self.player(a.player)
         if not player.withdrawn:
             raise IllegalContest(f"{player.name} has not withdrawn", "not_withdrawn",
                                  {"player": player.name})
@@ -858,7 +813,8 @@ class Tournament:
                     continue
                 for r, matches in enumerate(bracket.rounds):
                     for i, m in enumerate(matches):
-                        if (self.results.get((event, r, i), {}).get("source") == "withdrawn"
+                        detail = self.results.get((event, r, i))
+                        if (detail is not None and detail.source == "withdrawn"
                                 and player.name in (m.a, m.b) and m.winner != player.name):
                             undo.append((event, r, i))
         self._reseat([(key, None) for key in undo])
@@ -869,28 +825,27 @@ class Tournament:
         return {"player": player.id,
                 "undecided": [{"event": k[0], "round": k[1], "match": k[2]} for k in undo]}
 
-    def _revert(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _revert(self, a: act.Revert) -> dict[str, Any]:
         """Undo a match's last correction (its result before it comes back),
         else its result entered by hand (the match is undecided again)."""
-        _only(a, {"event", "round", "match"})
-        key, m = self.match(a)
+        key, m = self._at(a)
         result = self.results.get(key)
         if m.winner is None or result is None:
             raise IllegalContest("this match has no result to undo", "no_result")
         stack = self.corrected_from.get(key)
         if stack:
             back = stack[-1]
-            if back["winner"] != m.winner:
-                self._reseat([(key, back["winner"])])
+            if back.winner != m.winner:
+                self._reseat([(key, back.winner)])
             stack.pop()
             if not stack:
                 del self.corrected_from[key]
-            self.results[key] = back["detail"]
+            self.results[key] = back.detail
             return {"winner": m.winner, "reverted": "correction"}
-        if result.get("source") != "hand":
-            raise IllegalContest(f"a result from the {result.get('source')} cannot be undone: "
+        if result.source != "hand":
+            raise IllegalContest(f"a result from the {result.source} cannot be undone: "
                                  "correct it instead", "not_reversible",
-                                 {"source": str(result.get("source"))})
+                                 {"source": result.source})
         self._reseat([(key, None)])
         del self.results[key]
         return {"winner": None, "reverted": "result"}
@@ -908,27 +863,27 @@ class Tournament:
         """The pure count of a match's late arrival (points from ``from_ms``)."""
         late = self.lates[key]
         m = self.bracket(key[0]).rounds[key[1]][key[2]]
-        absent = tuple(sorted("A" if n == m.a else "B" for n in late["absent"]))
+        absent = tuple(sorted("A" if n == m.a else "B" for n in late.absent))
         return LateArrival(length=self.settings_for(key[1]).length, absent=absent,
-                           from_ms=late["from_ms"])
+                           from_ms=late.from_ms)
 
     def late_state(self, key: MatchKey, now_ms: int) -> dict[str, Any]:
         """The count at ``now_ms``: points, score, over (the late side is out);
         it stops at the (first) arrival of a late player."""
         late = self.lates[key]
         count = self.late_arrival(key)
-        arrived = late["arrived_ms"]
-        at = max(now_ms, late["from_ms"])
+        arrived = late.arrived_ms
+        at = max(now_ms, late.from_ms)
         if arrived:
             count.arrive(max(min(arrived.values()), 0))
         state = count.state(max(at, count.now))
         out_at = None
         limit = count._limit()
         if limit is not None and not state.over and not state.arrived:
-            out_at = late["from_ms"] + limit[0] * 300_000
+            out_at = late.from_ms + limit[0] * 300_000
         next_at = None
         if not state.over and not state.arrived and count.late_side is not None:
-            next_at = late["from_ms"] + (state.points + 1) * 300_000
+            next_at = late.from_ms + (state.points + 1) * 300_000
         return {"at_ms": now_ms, "points": state.points, "score": list(state.score),
                 "over": state.over,
                 "disqualified": state.disqualified, "arrived": state.arrived,
@@ -939,10 +894,10 @@ class Tournament:
         event, r, i = key
         m = self.bracket(event).rounds[r][i]
         out = {"event": event, "round": r, "match": i, "table": self.tables.get(key),
-               "a": m.a, "b": m.b, "absent": list(late["absent"]), "from_ms": late["from_ms"],
-               "at_ms": late["at_ms"], "clock": late["clock"],
-               "arrived_ms": dict(late["arrived_ms"]), "winner": m.winner}
-        if now_ms is not None and not late["clock"]:
+               "a": m.a, "b": m.b, "absent": list(late.absent), "from_ms": late.from_ms,
+               "at_ms": late.at_ms, "clock": late.clock,
+               "arrived_ms": dict(late.arrived_ms), "winner": m.winner}
+        if now_ms is not None and not late.clock:
             out["count"] = self.late_state(key, now_ms)
         return out
 
@@ -952,66 +907,59 @@ class Tournament:
         out = []
         for key, late in self.lates.items():
             m = self.bracket(key[0]).rounds[key[1]][key[2]]
-            if not late["clock"] and not late["arrived_ms"] and m.winner is None:
+            if not late.clock and not late.arrived_ms and m.winner is None:
                 out.append(key)
         return out
 
-    def _absent(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"event", "round", "match", "player", "from_ms", "at_ms", "clock"})
-        key, m = self.match(a)
-        player = self.player(a.get("player"))
+    def _absent(self, a: act.Absent) -> dict[str, Any]:
+        key, m = self._at(a)
+        player = self.player(a.player)
         if m.a is None or m.b is None:
             raise IllegalContest("this match's players are not both known", "players_unknown")
         side = self._side_of(m, player)
         if m.winner is not None:
             raise IllegalContest("this match is decided", "already_decided")
-        from_ms = _int(a.get("from_ms"), "from_ms", 0, 2**53)
-        at_ms = _int(a.get("at_ms", from_ms), "at_ms", 0, 2**53)
-        clock = a.get("clock", False)
-        if not isinstance(clock, bool):
-            raise InvalidContest("clock: must be true or false")
+        from_ms = _int(_or(a.from_ms, None), "from_ms", 0, 2**53)
+        at_ms = _or(a.at_ms, from_ms)
+        clock = _or(a.clock, False)
         late = self.lates.get(key)
         if late is None:
-            late = self.lates[key] = {"absent": [], "from_ms": from_ms, "at_ms": at_ms,
-                                      "clock": clock, "arrived_ms": {}}
-        elif late["arrived_ms"]:
+            late = self.lates[key] = LateCount(absent=[], from_ms=from_ms, at_ms=at_ms,
+                                               clock=clock)
+        elif late.arrived_ms:
             raise IllegalContest("a late player of this match has arrived: the count is over")
-        if player.name in late["absent"]:
+        if player.name in late.absent:
             raise IllegalContest(f"{player.name} is already marked absent at this match")
-        late["absent"].append(player.name)
-        late["from_ms"] = from_ms
+        late.absent.append(player.name)
+        late.from_ms = from_ms
         return {"player": player.id, "side": side, "from_ms": from_ms}
 
-    def _late_arrive(self, a: Mapping[str, Any], player: Player) -> dict[str, Any] | None:
+    def _late_arrive(self, a: act.Arrive, player: Player) -> dict[str, Any] | None:
         """``arrive`` of a player marked absent at a match: the count stops."""
         for key, late in self.lates.items():
             m = self.bracket(key[0]).rounds[key[1]][key[2]]
-            if player.name in late["absent"] and m.winner is None \
-                    and player.name not in late["arrived_ms"]:
-                at = _int(a.get("at_ms"), "at_ms", 0, 2**53)
-                late["arrived_ms"][player.name] = at
-                count = None if late["clock"] else self.late_state(key, at)
+            if player.name in late.absent and m.winner is None \
+                    and player.name not in late.arrived_ms:
+                at = _int(_or(a.at_ms, None), "at_ms", 0, 2**53)
+                late.arrived_ms[player.name] = at
+                count = None if late.clock else self.late_state(key, at)
                 return {"player": player.id, "match": list(key), "late": count}
         return None
 
-    def _disqualify(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"event", "round", "match", "player", "reason", "score"})
-        key, m = self.match(a)
-        player = self.player(a.get("player"))
+    def _disqualify(self, a: act.Disqualify) -> dict[str, Any]:
+        key, m = self._at(a)
+        player = self.player(a.player)
         if m.a is None or m.b is None:
             raise IllegalContest("this match's players are not both known", "players_unknown")
         self._side_of(m, player)
         if m.winner is not None:
             raise IllegalContest("this match is decided", "already_decided")
-        reason = _text(a.get("reason", "late"), "reason", 200)
+        reason = _text(_or(a.reason, "late"), "reason", MAX_REASON)
         winner = m.b if player.name == m.a else m.a
         assert winner is not None
-        detail: dict[str, Any] = {"source": "disqualified", "player": player.name,
-                                  "reason": reason}
-        if "score" in a:
-            detail["score"] = self._score(a["score"])
         self.bracket(key[0]).set_winner(key[1], key[2], winner)
-        self.results[key] = detail
+        self.results[key] = ResultDetail(source="disqualified", player=player.name,
+                                         reason=reason, score=_pair(_or(a.score, None)))
         return {"winner": winner, "disqualified": player.name}
 
     # ------------------------------------------------ score sheets
@@ -1022,13 +970,13 @@ class Tournament:
         sheets = self.sheets[key]
         a, b = sheets.get("A"), sheets.get("B")
         settled = settle(a, b, self._start_score(key))
-        result = self.results.get(key) or {}
+        result = self.results.get(key)
         return {"event": event, "round": r, "match": i, "table": self.tables.get(key),
                 "a": m.a, "b": m.b, "sheets": {k: v.to_dict() for k, v in sheets.items()},
                 "winner": m.winner,
                 "mismatch": m.winner is None and settled.mismatch,
                 # the trailing player's sheet made the result: the director is told
-                "flagged": result.get("sheets") == "trailing",
+                "flagged": result is not None and result.sheets == "trailing",
                 "outcome": settled.outcome, "trailing": settled.trailing,
                 "game": settled.game, "why": settled.why}
 
@@ -1036,12 +984,12 @@ class Tournament:
         """The score a match began at: 0-0, or the points a late arrival cost
         (the count the server kept, stopped at the arrival)."""
         late = self.lates.get(key)
-        if late is None or late["clock"] or not late["arrived_ms"]:
+        if late is None or late.clock or not late.arrived_ms:
             return 0, 0
-        score = self.late_state(key, min(late["arrived_ms"].values()))["score"]
+        score = self.late_state(key, min(late.arrived_ms.values()))["score"]
         return score[0], score[1]
 
-    def _sheet(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _sheet(self, a: act.Sheet) -> dict[str, Any]:
         """A score sheet: a player's (``by`` A or B) or the director's (final).
 
         Two players' sheets decide by ``settle`` (``_sheets``): the same and
@@ -1050,18 +998,16 @@ class Tournament:
         sheet makes the result, flagged (``trailing``); otherwise they wait for
         the director.  An action without ``via`` (a log written before it
         existed) counts as the player's own, as it did then."""
-        _only(a, {"event", "round", "match", "by", "winner", "score", "games", "via"})
-        key, m = self.match(a)
-        by = a.get("by")
-        if by not in ("A", "B", "director"):
-            raise InvalidContest("by: must be A, B or director")
+        key, m = self._at(a)
+        by = a.by
         if m.a is None or m.b is None:
             raise IllegalContest("this match's players are not both known", "players_unknown")
-        via = a.get("via", "director")
+        via = _or(a.via, "director")
         if by == "director" and via != "director":
             raise InvalidContest("via: the director's sheet is the director's")
         start = self._start_score(key)
-        sheet = parse_sheet(a, (m.a, m.b), self.settings_for(key[1]).length, via, start)
+        sheet = parse_sheet(a.winner, _or(a.score, None), _or(a.games, None), (m.a, m.b),
+                            self.settings_for(key[1]).length, via, start)
         if m.winner is not None:
             raise IllegalContest("this match already has its winner: correct it instead",
                                  "already_decided")
@@ -1075,15 +1021,9 @@ class Tournament:
         if final:
             assert settled.winner is not None
             self.bracket(key[0]).set_winner(key[1], key[2], settled.winner)
-            detail: dict[str, Any] = {"source": "hand",
-                                      "sheets": "director" if by == "director"
-                                      else settled.outcome}
-            if settled.score is not None:
-                detail["score"] = list(settled.score)
-            if settled.outcome == "trailing":
-                detail["trailing"] = settled.trailing
-                detail["game"] = settled.game
-            self.results[key] = detail
+            self.results[key] = ResultDetail(
+                source="hand", sheets="director" if by == "director" else settled.outcome,
+                score=settled.score, trailing=settled.trailing, game=settled.game)
         return {"final": final, "mismatch": not final and settled.mismatch,
                 "winner": settled.winner if final else None,
                 "outcome": "director" if by == "director" else settled.outcome,
@@ -1091,12 +1031,8 @@ class Tournament:
 
     # ------------------------------------------------ the ruling committee
 
-    def _committee(self, a: Mapping[str, Any]) -> dict[str, Any]:
-        _only(a, {"members"})
-        members = a.get("members")
-        if not isinstance(members, list) or not 3 <= len(members) <= 5:
-            raise InvalidContest("members: must list 3 to 5 players")
-        ids = [self.player(x).id for x in members]
+    def _committee(self, a: act.Committee) -> dict[str, Any]:
+        ids = [self.player(x).id for x in a.members]
         if len(set(ids)) != len(ids):
             raise InvalidContest("members: the same player twice")
         for pid in ids:
@@ -1105,20 +1041,17 @@ class Tournament:
         self.committee = ids
         return {"members": ids}
 
-    def _appeal(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _appeal(self, a: act.Appeal) -> dict[str, Any]:
         """An appeal of a ruling at a match; committee members who play it are
         replaced by ``substitutes`` (in order)."""
-        _only(a, {"event", "round", "match", "by", "ruling", "substitutes", "at_ms"})
         if not self.committee:
             raise IllegalContest("there is no ruling committee yet")
-        key, m = self.match(a)
-        by = self.player(a.get("by"))
+        key, m = self._at(a)
+        by = self.player(a.by)
         if by.name not in (m.a, m.b):
             raise InvalidContest(f"by: {by.name} does not play this match")
-        ruling = _text(a.get("ruling"), "ruling", 500)
-        subs = a.get("substitutes", [])
-        if not isinstance(subs, list):
-            raise InvalidContest("substitutes: must be a list of players")
+        ruling = _text(a.ruling, "ruling", MAX_RULING)
+        subs = _or(a.substitutes, [])
         sub_ids = [self.player(x).id for x in subs]
         playing = {m.a, m.b}
         panel: list[int] = []
@@ -1141,13 +1074,12 @@ class Tournament:
         if pool:
             raise InvalidContest("substitutes: more than the members to replace")
         number = len(self.appeals) + 1
-        self.appeals.append({"appeal": number, "event": key[0], "round": key[1],
-                             "match": key[2], "by": by.id, "ruling": ruling,
-                             "panel": panel, "replaced": replaced,
-                             "at_ms": a.get("at_ms"), "decision": None})
+        self.appeals.append(AppealRecord(appeal=number, event=key[0], round=key[1],
+                                         match=key[2], by=by.id, ruling=ruling, panel=panel,
+                                         replaced=replaced, at_ms=_or(a.at_ms, None)))
         return {"appeal": number, "panel": panel}
 
-    def _decide(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _decide(self, a: act.Decide) -> dict[str, Any]:
         """The panel's hearing and vote: every panel member and the director
         vote, the majority decides, and a tie upholds the ruling.
 
@@ -1157,111 +1089,82 @@ class Tournament:
         (``votes["director"]``), so the rule book's smallest panel, two
         members and the director, is an odd three; with an even count a tie
         leaves the ruling standing (an appeal needs a majority to overturn)."""
-        _only(a, {"appeal", "votes", "hearing"})
-        number = _int(a.get("appeal"), "appeal", 1, max(len(self.appeals), 1))
+        number = a.appeal
         if number > len(self.appeals):
             raise InvalidContest(f"appeal: no appeal {number}")
         appeal = self.appeals[number - 1]
-        if appeal["decision"] is not None:
+        if appeal.decision is not None:
             raise IllegalContest(f"appeal {number} is already decided")
-        votes = a.get("votes")
-        if not isinstance(votes, dict):
-            raise InvalidContest("votes: must map each panel member's id and 'director' "
-                                 "to uphold or overturn")
-        panel = {str(p) for p in appeal["panel"]} | {DIRECTOR_VOTE}
+        votes = a.votes
+        panel = {str(p) for p in appeal.panel} | {DIRECTOR_VOTE}
         if set(votes) != panel:
             raise InvalidContest(f"votes: must be the panel's and the director's, "
                                  f"{sorted(panel)}")
-        for pid, v in votes.items():
-            if v not in ("uphold", "overturn"):
-                raise InvalidContest(f"votes.{pid}: must be uphold or overturn")
-        hearing = a.get("hearing")
+        hearing = _or(a.hearing, None)
         if hearing is not None:
-            hearing = _text(hearing, "hearing", 1000)
+            hearing = _text(hearing, "hearing", act.MAX_HEARING)
         over = sum(1 for v in votes.values() if v == "overturn")
         decision = "overturned" if over * 2 > len(votes) else "upheld"
-        appeal["decision"] = decision
-        appeal["votes"] = dict(votes)
-        appeal["hearing"] = hearing
+        appeal.decision, appeal.votes, appeal.hearing = decision, dict(votes), hearing
         return {"appeal": number, "decision": decision}
 
     # ------------------------------------------------ a table's result that clashes
 
     @staticmethod
-    def _clash_result(value: Any, where: str, players: list[str], *,
-                      source: bool) -> dict[str, Any]:
-        fields = {"winner", "score", "source"} if source else {"winner", "score"}
-        if not isinstance(value, Mapping):
-            raise InvalidContest(f"{where}: must be an object")
-        unknown = set(value) - fields
-        if unknown:
-            raise InvalidContest(f"{where}.{sorted(unknown)[0]}: unknown field")
-        winner = value.get("winner")
-        if winner not in players:
+    def _clash_result(value: act.ClockResult | act.HeldResult, where: str,
+                      players: list[str]) -> TableResult:
+        if value.winner not in players:
             raise InvalidContest(f"{where}.winner: must be {players[0]} or {players[1]}")
-        out: dict[str, Any] = {"winner": winner}
-        if source:
-            src = value.get("source")
-            if src not in RESULT_SOURCES:
-                raise InvalidContest(f"{where}.source: must be one of "
-                                     f"{', '.join(RESULT_SOURCES)}")
-            out["source"] = src
-        if value.get("score") is not None:
-            try:
-                out["score"] = Tournament._score(value["score"])
-            except InvalidContest as exc:
-                raise InvalidContest(f"{where}.{exc}") from None
-        return out
+        return TableResult(winner=value.winner, score=_pair(_or(value.score, None)),
+                           source=value.source if isinstance(value, act.HeldResult) else None)
 
-    def _clash(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _clash(self, a: act.Clash) -> dict[str, Any]:
         """A table's final result (``clock``) disagrees with the result the
         tournament already holds for its match (``held``): the server records
         it for the director, who corrects the match or dismisses the alert.
         Nothing else changes: the held result stands until corrected."""
-        _only(a, {"table", "table_id", "match", "players", "held", "clock", "at_ms"})
-        table = _int(a.get("table"), "table", 1, MAX_TABLE_NUMBER)
-        table_id = _int(a.get("table_id"), "table_id", 1, 2**63 - 1)
-        label = _text(a.get("match"), "match", MAX_MATCH_LABEL)
-        players = a.get("players")
-        if not isinstance(players, list) or len(players) != 2:
-            raise InvalidContest("players: must be the table's two players")
-        names = [_text(p, f"players[{k}]", MAX_PLAYER_NAME) for k, p in enumerate(players)]
-        held = self._clash_result(a.get("held"), "held", names, source=True)
-        clock = self._clash_result(a.get("clock"), "clock", names, source=False)
-        at_ms = _int(a.get("at_ms"), "at_ms", 0, 2**53)
+        label = _text(a.match, "match", MAX_MATCH_LABEL)
+        names = [_text(p, f"players[{k}]", MAX_PLAYER_NAME) for k, p in enumerate(a.players)]
+        held = self._clash_result(a.held, "held", names)
+        clock = self._clash_result(a.clock, "clock", names)
         if len(self.clashes) >= MAX_CLASHES:
             raise IllegalContest(f"at most {MAX_CLASHES} clashes")
         number = len(self.clashes) + 1
-        self.clashes.append({"clash": number, "table": table, "table_id": table_id,
-                             "match": label, "players": names, "held": held,
-                             "clock": clock, "at_ms": at_ms, "dismissed": None})
+        self.clashes.append(ClashRecord(clash=number, table=a.table, table_id=a.table_id,
+                                        match=label, players=names, held=held, clock=clock,
+                                        at_ms=a.at_ms))
         return {"clash": number}
 
-    def _dismiss_clash(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _dismiss_clash(self, a: act.DismissClash) -> dict[str, Any]:
         """The director has seen a clash (and corrected the match, or kept
         the result held): it leaves the alerts."""
-        _only(a, {"clash", "reason"})
-        number = _int(a.get("clash"), "clash", 1, MAX_CLASHES)
+        number = a.clash
         if number > len(self.clashes):
             raise InvalidContest(f"clash: no clash {number}")
-        reason = a.get("reason")
+        reason = _or(a.reason, None)
         if reason is not None:
-            reason = _text(reason, "reason", 200)
+            reason = _text(reason, "reason", MAX_REASON)
         clash = self.clashes[number - 1]
-        if clash["dismissed"] is not None:
+        if clash.dismissed:
             raise IllegalContest(f"clash {number} is already dismissed")
-        clash["dismissed"] = {"reason": reason}
+        clash.dismissed, clash.reason = True, reason
         return {"clash": number}
 
     # ------------------------------------------------ the prize list
 
-    def _prizes(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _prizes(self, a: act.Prizes) -> dict[str, Any]:
         """An event's prize list (``_standings.set_prizes``)."""
-        return set_prizes(self.prizes, a)
+        return set_prizes(self.prizes, a.event, a.prizes)
 
-    def _side_pool(self, a: Mapping[str, Any]) -> dict[str, Any]:
+    def _side_pool(self, a: act.SidePool) -> dict[str, Any]:
         """A side pool of an event: entry, members, split (``_side.set_pool``)."""
-        return set_pool(self.side_pools, a, STANDING_EVENTS, [p.name for p in self.players])
+        return set_pool(self.side_pools, a.pool, a.players, _or(a.event, None),
+                        _or(a.entry, None), _or(a.split, None), STANDING_EVENTS,
+                        [p.name for p in self.players])
+
+    def _event(self, a: Action) -> dict[str, Any]:
+        """A Swing or couples action (``_events.EVENT_HANDLERS``)."""
+        return self.events.apply(a, self)
 
     # ------------------------------------------------------------ settling
 
@@ -1293,7 +1196,7 @@ class Tournament:
                         if m.a in withdrawn or m.b in withdrawn:
                             winner = m.b if m.a in withdrawn and m.b not in withdrawn else m.a
                             bracket.set_winner(r, i, winner)
-                            self.results[(event, r, i)] = {"source": "withdrawn"}
+                            self.results[(event, r, i)] = ResultDetail(source="withdrawn")
                             changed = True
             if self.consolation is None:
                 losers = entrants(self.main)
@@ -1311,24 +1214,29 @@ class Tournament:
                     changed = True
 
 
-#: Each action's handler: the dispatch table of ``Tournament.apply``.
-HANDLERS: Final[dict[str, Callable[[Tournament, Mapping[str, Any]], dict[str, Any]]]] = {
-    "settings": Tournament._settings, "register": Tournament._register,
-    "check_in": Tournament._check_in, "withdraw": Tournament._withdraw,
-    "draw": Tournament._draw, "arrive": Tournament._arrive,
-    "close_late": Tournament._close_late, "start_round": Tournament._start_round,
-    "bind_table": Tournament._bind_table, "result": Tournament._result,
-    "correct": Tournament._correct, "absent": Tournament._absent,
-    "disqualify": Tournament._disqualify, "sheet": Tournament._sheet,
-    "committee": Tournament._committee, "appeal": Tournament._appeal,
-    "decide": Tournament._decide, "clash": Tournament._clash,
-    "dismiss_clash": Tournament._dismiss_clash, "prizes": Tournament._prizes,
-    "reinstate": Tournament._reinstate, "revert": Tournament._revert,
-    "side_pool": Tournament._side_pool,
-    "flight": Tournament._flight,
+Handler = Callable[[Tournament, Any], dict[str, Any]]
+
+#: Each action type's handler: the dispatch table of ``Tournament.apply``
+#: (a Swing or couples action goes on to ``Events``).
+HANDLERS: Final[dict[type[Any], Handler]] = {
+    act.Settings: Tournament._settings, act.Register: Tournament._register,
+    act.CheckIn: Tournament._check_in, act.Withdraw: Tournament._withdraw,
+    act.Draw: Tournament._draw, act.Arrive: Tournament._arrive,
+    act.CloseLate: Tournament._close_late, act.StartRound: Tournament._start_round,
+    act.BindTable: Tournament._bind_table, act.Result: Tournament._result,
+    act.Correct: Tournament._correct, act.Absent: Tournament._absent,
+    act.Disqualify: Tournament._disqualify, act.Sheet: Tournament._sheet,
+    act.Committee: Tournament._committee, act.Appeal: Tournament._appeal,
+    act.Decide: Tournament._decide, act.Clash: Tournament._clash,
+    act.DismissClash: Tournament._dismiss_clash, act.Prizes: Tournament._prizes,
+    act.Reinstate: Tournament._reinstate, act.Revert: Tournament._revert,
+    act.SidePool: Tournament._side_pool, act.Flight: Tournament._flight,
+    **{kind: Tournament._event for kind in EVENT_HANDLERS},
 }
-assert set(HANDLERS) == set(ACTIONS)
+assert set(HANDLERS) == set(act.ACTION_TYPES)
+assert {kind_of(k) for k in HANDLERS} - set(ACTIONS) == {kind_of(k) for k in EVENT_HANDLERS}
 #: The actions after which a withdrawn player's matches and the consolation's
 #: draw are settled (no other action can make either due).
-SETTLING: Final = frozenset({"withdraw", "draw", "arrive", "close_late", "result",
-                             "correct", "disqualify", "sheet", "reinstate", "revert"})
+SETTLING: Final = frozenset({act.Withdraw, act.Draw, act.Arrive, act.CloseLate, act.Result,
+                             act.Correct, act.Disqualify, act.Sheet, act.Reinstate,
+                             act.Revert})

@@ -26,7 +26,7 @@ players, or anyone at the table, could have sent it).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -80,25 +80,25 @@ class Settlement:
     why: str | None = None
 
 
-def parse_sheet(a: Mapping[str, Any], players: tuple[str, str], length: int,
-                via: str, start: tuple[int, int] = (0, 0)) -> Sheet:
-    """A sheet from an action's ``winner``, ``score``? and ``games``?, checked
-    against the match's players and length (errors name the field).  The
-    running score counts from ``start``, the score the match began at (0-0,
-    or the points a late arrival cost)."""
+def parse_sheet(winner: str, given_score: Sequence[int] | None,
+                given_games: Sequence[Sequence[int]] | None, players: tuple[str, str],
+                length: int, via: str, start: tuple[int, int] = (0, 0)) -> Sheet:
+    """A sheet from an action's ``winner``, ``score``? and ``games``?
+    (``actions.Sheet``), checked against the match's players and length
+    (errors name the field).  The running score counts from ``start``, the
+    score the match began at (0-0, or the points a late arrival cost)."""
     if via not in VIAS:
         raise InvalidContest(f"via: must be one of {', '.join(VIAS)}")
-    winner = a.get("winner")
     if winner not in players:
         raise InvalidContest(f"winner: must be {players[0]} or {players[1]}")
     w = players.index(winner)
     score: tuple[int, int] | None = None
-    if "score" in a:
-        score = _pair(a["score"], "score")
+    if given_score is not None:
+        score = _pair(given_score, "score")
     games: tuple[tuple[int, int], ...] | None = None
-    if "games" in a:
-        raw = a["games"]
-        if not isinstance(raw, list) or not 1 <= len(raw) <= MAX_GAMES:
+    if given_games is not None:
+        raw = given_games
+        if not 1 <= len(raw) <= MAX_GAMES:
             raise InvalidContest(f"games: must list the score after each game, 1 to "
                                  f"{MAX_GAMES} lines of [A, B]")
         lines = [_pair(g, f"games[{i}]") for i, g in enumerate(raw)]
@@ -126,7 +126,7 @@ def parse_sheet(a: Mapping[str, Any], players: tuple[str, str], length: int,
 
 
 def _pair(value: object, where: str) -> tuple[int, int]:
-    if (not isinstance(value, list) or len(value) != 2
+    if (not isinstance(value, (list, tuple)) or len(value) != 2
             or not all(isinstance(x, int) and not isinstance(x, bool)
                        and 0 <= x <= MAX_POINTS for x in value)):
         raise InvalidContest(f"{where}: must be [A, B], two whole numbers from 0 to "

@@ -18,7 +18,7 @@ place and is not counted.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
@@ -55,29 +55,24 @@ class SidePool:
                 "members": list(self.members), "split": list(self.split), "pot": self.pot}
 
 
-def parse_pool(action: Mapping[str, Any], events: Sequence[str],
+def parse_pool(name: str, players: Sequence[int], event: str | None, entry: int | None,
+               split: Sequence[int] | None, events: Sequence[str],
                names: Sequence[str]) -> SidePool | str:
-    """The ``side_pool`` action checked: the pool, or its name alone when
-    ``players`` is empty (the pool is removed).  ``names[i]`` is player
-    ``i + 1``'s name.  Errors name the field."""
-    unknown = set(action) - {"do", "pool", "event", "entry", "players", "split"}
-    if unknown:
-        raise InvalidContest(f"{sorted(unknown)[0]}: unknown field")
-    name = action.get("pool")
+    """The ``side_pool`` action (``actions.SidePool``, its bounds checked)
+    against the tournament: the pool, or its name alone when ``players`` is
+    empty (the pool is removed).  ``names[i]`` is player ``i + 1``'s name.
+    Errors name the field."""
     if (not isinstance(name, str) or not name.strip() or len(name) > MAX_POOL_NAME
             or _CONTROL.search(name)):
         raise InvalidContest(f"pool: must be a text of 1 to {MAX_POOL_NAME} characters")
     name = name.strip()
-    players = action.get("players")
-    if not isinstance(players, list) or len(players) > len(names):
+    if len(players) > len(names):
         raise InvalidContest("players: must be a list of registered player ids (empty: remove "
                              "the pool)")
     if not players:
         return name
-    event = action.get("event")
     if event not in events:
         raise InvalidContest(f"event: must be one of {', '.join(events)}")
-    entry = action.get("entry")
     if (not isinstance(entry, int) or isinstance(entry, bool)
             or not 0 <= entry <= MAX_ENTRY_CENTS):
         raise InvalidContest(f"entry: must be a whole number of cents from 0 to "
@@ -91,8 +86,7 @@ def parse_pool(action: Mapping[str, Any], events: Sequence[str],
         members.append(names[pid - 1])
     if len(members) < 2:
         raise InvalidContest("players: a pool needs 2 or more players")
-    split = action.get("split")
-    if not isinstance(split, list) or not 1 <= len(split) <= min(MAX_SPLIT, len(members)):
+    if split is None or not 1 <= len(split) <= min(MAX_SPLIT, len(members)):
         raise InvalidContest(f"split: must be a list of 1 to {min(MAX_SPLIT, len(members))} "
                              "per cents (one per paid place, 1st first)")
     for k, pct in enumerate(split):
@@ -104,11 +98,12 @@ def parse_pool(action: Mapping[str, Any], events: Sequence[str],
                     split=tuple(split))
 
 
-def set_pool(pools: dict[str, SidePool], action: Mapping[str, Any], events: Sequence[str],
-             names: Sequence[str]) -> dict[str, Any]:
+def set_pool(pools: dict[str, SidePool], name: str, players: Sequence[int],
+             event: str | None, entry: int | None, split: Sequence[int] | None,
+             events: Sequence[str], names: Sequence[str]) -> dict[str, Any]:
     """The ``side_pool`` action: adds or replaces the pool of that name
     (``players`` empty: removes it)."""
-    pool = parse_pool(action, events, names)
+    pool = parse_pool(name, players, event, entry, split, events, names)
     if isinstance(pool, str):
         if pool not in pools:
             raise IllegalContest(f"pool: there is no side pool {pool}")

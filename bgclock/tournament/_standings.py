@@ -249,17 +249,14 @@ def standings(t: Tournament, *, last_chance: Bracket | None = None) -> Standings
     return out
 
 
-def set_prizes(prizes: dict[str, list[str]], action: Mapping[str, Any]) -> dict[str, Any]:
-    """The ``prizes`` action: ``event``'s prize per place (1st first; an
-    empty text is no prize for that place).  Replaces that event's list."""
-    unknown = set(action) - {"do", "event", "prizes"}
-    if unknown:
-        raise InvalidContest(f"{sorted(unknown)[0]}: unknown field")
-    event = action.get("event")
+def set_prizes(prizes: dict[str, list[str]], event: str,
+               listed: Sequence[str]) -> dict[str, Any]:
+    """The ``prizes`` action (``actions.Prizes``): ``event``'s prize per place
+    (1st first; an empty text is no prize for that place).  Replaces that
+    event's list."""
     if event not in STANDING_EVENTS:
         raise InvalidContest(f"event: must be one of {', '.join(STANDING_EVENTS)}")
-    listed = action.get("prizes")
-    if not isinstance(listed, list) or len(listed) > MAX_PRIZES:
+    if len(listed) > MAX_PRIZES:
         raise InvalidContest(f"prizes: must be a list of at most {MAX_PRIZES} texts, 1st first")
     clean: list[str] = []
     for k, text in enumerate(listed):
@@ -319,11 +316,12 @@ def player_results(t: Tournament) -> list[dict[str, Any]]:
             for i, m in enumerate(matches):
                 if m.winner is None:
                     continue
-                detail = t.results.get((event, r, i), {})
+                detail = t.results.get((event, r, i))
                 for me, other in ((m.a, m.b), (m.b, m.a)):
                     if me is None:
                         continue
-                    score = detail.get("score")
+                    held = None if detail is None else detail.score
+                    score = None if held is None else list(held)
                     if score is not None and me == m.b:
                         score = [score[1], score[0]]
                     rows.append({
@@ -331,19 +329,19 @@ def player_results(t: Tournament) -> list[dict[str, Any]]:
                         "table": t.tables.get((event, r, i)), "opponent": other,
                         "result": "bye" if other is None else
                         ("won" if m.winner == me else "lost"),
-                        "score": score, "source": detail.get("source") if other else None,
+                        "score": score,
+                        "source": detail.source if other and detail is not None else None,
                     })
     swing = t.events.swing
     if swing is not None:
         for r, games in enumerate(swing.played):
-            for g in games:
-                for me, other in ((g.get("a"), g.get("b")), (g.get("b"), g.get("a"))):
-                    if me is None:
-                        continue
+            for played in games:
+                g = played.game
+                for me, other in ((g.a, g.b), (g.b, g.a)):
                     rows.append({"player": me, "event": "swing", "round": r + 1, "match": None,
-                                 "table": g.get("table"), "opponent": other,
-                                 "result": "won" if g.get("winner") == me else "lost",
-                                 "score": None, "source": g.get("source")})
+                                 "table": g.table, "opponent": other,
+                                 "result": "won" if g.winner == me else "lost",
+                                 "score": None, "source": g.source})
     couples = t.events.couples
     if couples is not None:
         for e in couples.encounters:
