@@ -6,7 +6,7 @@
  * clock on every animation frame; the command is sent with that instant
  * (queued while the link is down) and the server's log ends where the
  * device's did.  Until the log is loaded the page shows the server's latest
- * state counted down locally (BG.viewAt), with its own presses predicted on
+ * state counted down locally (viewAt), with its own presses predicted on
  * it. */
 import { DeviceMatch, specKey } from "./device.js";
 import { mountKeeper, deviceName } from "./timekeeper.js";
@@ -15,15 +15,22 @@ import { ScreenAwake } from "./table/awake.js";
 import { TapGuard } from "./table/guard.js";
 import { judge, kindOf, kindsList as countKinds, syncedText as outcomeText } from "./table/words.js";
 import { registerTableWorker } from "./table/worker.js";
+import { crossings, parseThresholds, thresholdsFor } from "./table/warnings.js";
+import { playerOptions } from "./table/options.js";
+import { allowanceOf, modeOf, viewAt } from "./engine/countdown.js";
+import { el, readPresets } from "./kit/dom.js";
+import { fmtClock, fmtShort, fmtSigned, timeOfDay } from "./kit/format.js";
+import { I18N, t } from "./kit/i18n.js";
+import * as link from "./kit/link.js";
+import { beep, unlockAudio, vibrate } from "./kit/sound.js";
 
 (function () {
   "use strict";
-  const BG = window.BG, I18N = window.I18N, t = I18N.t, el = BG.el;
   const params = new URLSearchParams(location.search);
   const pathId = /\/t\/(\d+)/.exec(location.pathname);
   const tableId = Number(document.body.dataset.table) || (pathId ? Number(pathId[1]) : Number(params.get("table")));
   const token = params.get("token");
-  const presets = BG.readPresets();
+  const presets = readPresets();
   const SIDES = ["A", "B"];
   const other = (s) => (s === "A" ? "B" : "A");
 
@@ -85,14 +92,14 @@ import { registerTableWorker } from "./table/worker.js";
     if (f && f.A && f.B) app.fired = Object.assign(app.fired, f);
   } catch (e) { /* none */ }
 
-  /* The low-time thresholds (ms, highest first): BG.thresholdsFor. */
+  /* The low-time thresholds (ms, highest first): thresholdsFor. */
   function thresholds(withLocal) {
-    return BG.thresholdsFor(withLocal === false ? null : app.settings.warnByTable[tableId],
+    return thresholdsFor(withLocal === false ? null : app.settings.warnByTable[tableId],
       params.get("warn"), app.info);
   }
 
-  function mode() { return app.state ? BG.modeOf(app.state, app.info, presets) : "bronstein"; }
-  function allowance() { return app.state ? BG.allowanceOf(app.state, app.info, presets) : 0; }
+  function mode() { return app.state ? modeOf(app.state, app.info, presets) : "bronstein"; }
+  function allowance() { return app.state ? allowanceOf(app.state, app.info, presets) : 0; }
   function names() {
     const p = (app.info && app.info.players) || ["A", "B"];
     return { A: p[0] || "A", B: p[1] || "B" };
@@ -111,7 +118,7 @@ import { registerTableWorker } from "./table/worker.js";
     for (const h of app.hits) {
       const s = st[h.side];
       if (st.phase !== "playing" || !s.running || st.double_offered_by || st.game === 0) continue;
-      const v = BG.viewAt(st, mode(), h.at - base);
+      const v = viewAt(st, mode(), h.at - base);
       const me = Object.assign({}, s, v[h.side], { running: false });
       const m = mode(), D = allowance();
       if (m === "bronstein" && !s.forfeit_delay) me.reserve_ms += Math.max(0, D - v[h.side].delay_ms);
@@ -193,22 +200,22 @@ import { registerTableWorker } from "./table/worker.js";
   }
 
   /* ------------------------------------------------------------ the link */
-  const conn = new BG.Connection({
-    url: BG.wsUrl(),
+  const conn = new link.Connection({
+    url: link.wsUrl(),
     prefix: "t" + tableId + "-",
     hello: () => {
-      const h = { type: "hello", v: 1, token: token, name: deviceName(BG.deviceId()) };
+      const h = { type: "hello", v: 1, token: token, name: deviceName(link.deviceId()) };
       if (app.seq != null) h.last_seq = app.seq;
       return h;
     },
     onMessage: onMessage,
     onStatus: renderConn,
-    device: BG.deviceId(),
+    device: link.deviceId(),
     createdMs: () => (app.info && typeof app.info.created_ms === "number" ? app.info.created_ms : null)
   });
 
   /* who keeps the table's time, the claim, a provisional flag (timekeeper.js) */
-  const keeper = mountKeeper({ device: BG.deviceId(), send: (m) => conn.sendRaw(m), toast: (x) => toast(x) });
+  const keeper = mountKeeper({ device: link.deviceId(), send: (m) => conn.sendRaw(m), toast: (x) => toast(x) });
   /* ------------------------------------------- what survives a reload */
   /* The table's folded log, the server's last state, the waiting commands
    * and the clock's mapping, kept per table token (device-store.js) after
@@ -300,8 +307,8 @@ import { registerTableWorker } from "./table/worker.js";
     if (after.phase === "stopped" && after.stopped_reason === "time_expired" && before.phase === "playing") {
       const side = before.on_turn;
       app.penalty = { side: side, points: gained[side === "A" ? 1 : 0] };
-      if (app.settings.sound) BG.beep(5, 300);
-      if (app.settings.vibrate) BG.vibrate([400, 100, 400, 100, 400]);
+      if (app.settings.sound) beep(5, 300);
+      if (app.settings.vibrate) vibrate([400, 100, 400, 100, 400]);
       app.warnings.push({ side: side, threshold_ms: 0, at: performance.now(), penalty: true });
     } else if (after.phase !== "stopped") app.penalty = null;
     if (after.game !== before.game || after.phase === "playing") app.lastGame = null;
@@ -392,7 +399,7 @@ import { registerTableWorker } from "./table/worker.js";
 
   /* ----------------------------------------------------------- commands */
   function command(cmd) {
-    BG.unlockAudio();
+    unlockAudio();
     return send(cmd, performance.now());
   }
 
@@ -432,7 +439,7 @@ import { registerTableWorker } from "./table/worker.js";
   function callDirector(side, why) {
     const d = display();
     if (d && d.state.phase === "playing") command({ do: "stop", side: side, reason: "director" });
-    BG.unlockAudio();
+    unlockAudio();
     return conn.summon({ why: why, side: side });
   }
 
@@ -455,7 +462,7 @@ import { registerTableWorker } from "./table/worker.js";
   /* A player hits the clock: only the running side's press counts (a press
    * on the idle half does nothing, a second press is ignored). */
   function press(side) {
-    BG.unlockAudio();
+    unlockAudio();
     wakeLock();
     const d = display();
     if (!d || app.closed) return false;
@@ -472,7 +479,7 @@ import { registerTableWorker } from "./table/worker.js";
     }
     app.presses.push([performance.timeOrigin + at, id]);
     if (app.presses.length > 500) app.presses.shift();
-    if (app.settings.vibrate) BG.vibrate(25);
+    if (app.settings.vibrate) vibrate(25);
     renderAll();
     return true;
   }
@@ -513,7 +520,7 @@ import { registerTableWorker } from "./table/worker.js";
   }
   /* The link's words (table/words.js), in the page's language. */
   function kindsList(kinds) { return countKinds(kinds, t); }
-  function syncedText() { return outcomeText(Array.from(app.outage.values()), t, BG.fmtSigned); }
+  function syncedText() { return outcomeText(Array.from(app.outage.values()), t, fmtSigned); }
   /* The server's answer to a command that waited through an outage. */
   function noteOutcome(msg) {
     const o = msg.id ? app.outage.get(msg.id) : null;
@@ -585,7 +592,7 @@ import { registerTableWorker } from "./table/worker.js";
    * cube, the decisions (double, take, pass, accept, reject) and the menu.
    * The far half is turned with its strip, so each strip faces its player. */
   function renderHalf(side, st, nm) {
-    const h = halves[side], s = st[side], o = BG.playerOptions(st, side);
+    const h = halves[side], s = st[side], o = playerOptions(st, side);
     // what the rules refuse now is not offered (an Italian premature bars the cube)
     if (o.double && engineReady()) {
       const ms = tableNow(performance.now());
@@ -660,7 +667,7 @@ import { registerTableWorker } from "./table/worker.js";
     }
     if (st.phase === "stopped" && st.stopped_reason === "time_expired") {
       // aba-2003 5.1: penalty points (or the grace) and the clock reset to 5:00
-      const pen = app.penalty, reset = BG.fmtClock(5 * 60000);
+      const pen = app.penalty, reset = fmtClock(5 * 60000);
       if (pen && pen.points > 0) out.push(t("msg.aba_penalty", { n: pen.points, name: nm[other(pen.side)], reset: reset }));
       else if (pen) out.push(t("msg.aba_grace", { reset: reset }));
       else out.push(t("msg.aba_reset", { reset: reset }));
@@ -695,7 +702,7 @@ import { registerTableWorker } from "./table/worker.js";
         ]));
       return;
     }
-    const o = BG.playerOptions(st, side);
+    const o = playerOptions(st, side);
     panel.append(el("div", { class: "phead" }, [el("h3", { text: t("menu.side", { name: nm[side] }) }), close]));
     const results = ["single", "gammon", "backgammon"];
     // two steps so the menu fits a phone's half: the kind, then the result
@@ -738,7 +745,7 @@ import { registerTableWorker } from "./table/worker.js";
   /* The tournament's late count at this table (info.late), in one line. */
   function lateLine(late) {
     const names = late.absent.join(", ");
-    const hm = (ms) => new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+    const hm = (/** @type {number} */ ms) => timeOfDay(ms, I18N.lang);
     if (late.over) return t("late.over", { names: names });
     let line = t("late.count", { names: names, points: late.points, a: late.score[0], b: late.score[1] });
     if (late.arrived) return line + " · " + t("late.arrived", { names: names });
@@ -903,7 +910,7 @@ import { registerTableWorker } from "./table/worker.js";
   /* Keep the player's thresholds only when they differ from the table's (or
    * the link's): a later change by the director then reaches this device. */
   function saveThresholds(text) {
-    const mine = BG.parseThresholds(text, thresholds());
+    const mine = parseThresholds(text, thresholds());
     if (mine.join() === thresholds(false).join()) delete app.settings.warnByTable[tableId];
     else app.settings.warnByTable[tableId] = mine;
     saveSettings();
@@ -917,24 +924,24 @@ import { registerTableWorker } from "./table/worker.js";
   function renderTimes(d) {
     if (!d) return;
     const st = d.state, m = mode(), D = allowance();
-    const v = BG.viewAt(st, m, performance.now() - d.base);
+    const v = viewAt(st, m, performance.now() - d.base);
     for (const side of SIDES) {
       const sv = v[side], s = st[side];
-      const res = BG.fmtClock(sv.reserve_ms);
+      const res = fmtClock(sv.reserve_ms);
       let allow = "";
       if (m === "simple_delay") {
-        allow = s.forfeit_delay ? t("allow.forfeit") + " · " + t("allow.delay", { t: BG.fmtShort(sv.delay_ms) }) : t("allow.delay", { t: BG.fmtShort(sv.delay_ms) });
+        allow = s.forfeit_delay ? t("allow.forfeit") + " · " + t("allow.delay", { t: fmtShort(sv.delay_ms) }) : t("allow.delay", { t: fmtShort(sv.delay_ms) });
       } else if (m === "bronstein") {
         if (s.forfeit_delay) allow = t("allow.forfeit");
-        else if (sv.running || (st.on_turn === side && st.phase !== "playing")) allow = t("allow.credit", { t: BG.fmtShort(Math.max(0, D - sv.delay_ms)), d: BG.fmtShort(D) });
-        else allow = t("allow.credit_next", { t: BG.fmtShort(sv.delay_ms) });
+        else if (sv.running || (st.on_turn === side && st.phase !== "playing")) allow = t("allow.credit", { t: fmtShort(Math.max(0, D - sv.delay_ms)), d: fmtShort(D) });
+        else allow = t("allow.credit_next", { t: fmtShort(sv.delay_ms) });
       } else if (m === "increment") {
-        allow = t("allow.credit_next", { t: BG.fmtShort(D) });
+        allow = t("allow.credit_next", { t: fmtShort(D) });
       }
       // simple delay: while the delay runs it is the big figure, the reserve stands still, smaller
       const delaying = m === "simple_delay" && sv.running && sv.delay_ms > 0 && st.phase === "playing";
       halves[side].classList.toggle("delaying", delaying);
-      if (delaying) allow = t("allow.delay", { t: BG.fmtShort(sv.delay_ms) });
+      if (delaying) allow = t("allow.delay", { t: fmtShort(sv.delay_ms) });
       const box = shown[side];
       if (box.res !== res) { q(side, ".reserve").textContent = res; box.res = res; }
       if (box.allow !== allow) { q(side, ".allow").textContent = allow; box.allow = allow; }
@@ -948,12 +955,12 @@ import { registerTableWorker } from "./table/worker.js";
       const used = v.at_ms + (performance.now() - d.base) - st.break.started_ms;
       const lim = st.break.limit_ms;
       const over = lim != null && used > lim;
-      const txt = over ? t("break.over", { t: BG.fmtClock(used - lim) }) : t("break.running", { t: BG.fmtClock(used) });
+      const txt = over ? t("break.over", { t: fmtClock(used - lim) }) : t("break.running", { t: fmtClock(used) });
       if ($("phase").textContent !== txt) $("phase").textContent = txt;
       $("phase").classList.toggle("alarm", over);
-      const msg = lim == null ? t("msg.break_nolimit", { t: BG.fmtClock(used) })
-        : over ? t("msg.break_over", { limit: BG.fmtClock(lim), t: BG.fmtClock(used - lim) })
-        : t("msg.break", { t: BG.fmtClock(used), limit: BG.fmtClock(lim) });
+      const msg = lim == null ? t("msg.break_nolimit", { t: fmtClock(used) })
+        : over ? t("msg.break_over", { limit: fmtClock(lim), t: fmtClock(used - lim) })
+        : t("msg.break", { t: fmtClock(used), limit: fmtClock(lim) });
       for (const side of SIDES) {
         const n = q(side, ".brk");
         if (n && n.textContent !== msg) { n.textContent = msg; n.classList.toggle("alarm", over); }
@@ -969,7 +976,7 @@ import { registerTableWorker } from "./table/worker.js";
     } else if (!s.expired && app.fired.flag[side] && sv.reserve_ms > 0) app.fired.flag[side] = false;
     const th = thresholds();
     if (!th.length) return;
-    const r = BG.crossings(sv.reserve_ms, th, app.fired[side], Math.max(30000, 2 * allowance()));
+    const r = crossings(sv.reserve_ms, th, app.fired[side], Math.max(30000, 2 * allowance()));
     const changed = r.fired.join() !== app.fired[side].join();
     app.fired[side] = r.fired;
     if (r.fire != null && sv.running && st.phase === "playing") alarm(side, r.fire);
@@ -979,8 +986,8 @@ import { registerTableWorker } from "./table/worker.js";
     const th = thresholds();
     const n = threshold === 0 ? 5 : Math.min(3, th.indexOf(threshold) + 1 || 1);
     app.warnings.push({ side: side, threshold_ms: threshold, at: performance.now() });
-    if (app.settings.sound) BG.beep(n, threshold === 0 ? 300 : 150);
-    if (app.settings.vibrate) BG.vibrate(threshold === 0 ? [400, 100, 400, 100, 400] : Array(n * 2 - 1).fill(120));
+    if (app.settings.sound) beep(n, threshold === 0 ? 300 : 150);
+    if (app.settings.vibrate) vibrate(threshold === 0 ? [400, 100, 400, 100, 400] : Array(n * 2 - 1).fill(120));
     const h = halves[side];
     h.classList.remove("pulse"); void h.offsetWidth; h.classList.add("pulse");
   }
@@ -1059,11 +1066,12 @@ import { registerTableWorker } from "./table/worker.js";
   }
   $("btn-full").addEventListener("click", fullscreen);
   window.addEventListener("resize", layout);
-  document.addEventListener("pointerdown", () => BG.unlockAudio(), { once: true });
+  document.addEventListener("pointerdown", () => unlockAudio(), { once: true });
 
   document.documentElement.lang = I18N.lang;
   window.__bgclock = { app: app, conn: conn, display: display, press: press, command: command, thresholds: thresholds, tableNow: tableNow,
-    callDirector: callDirector, stopNow: stopNow, leaveAsks: leaveAsks, persistNow: persistNow };
+    callDirector: callDirector, stopNow: stopNow, leaveAsks: leaveAsks, persistNow: persistNow,
+    link: link, i18n: I18N };
   /* While commands wait, a reload or a closed tab asks first (they are
    * kept anyway: device-store.js). */
   function leaveAsks() { return conn.pending.length > 0; }

@@ -8,7 +8,13 @@
  * that create tournaments and tables. */
 import "./dir-strings.js";
 import "./timekeeper-strings.js";
-import { openConfirm } from "./confirm.js";
+import { openConfirm } from "./kit/confirm.js";
+import { modeOf, viewAt } from "./engine/countdown.js";
+import { el, readPresets } from "./kit/dom.js";
+import { fmtClock, fmtShort, fmtSigned, parseClock } from "./kit/format.js";
+import { I18N, t } from "./kit/i18n.js";
+import { Connection, wsUrl } from "./kit/link.js";
+import { beep, unlockAudio } from "./kit/sound.js";
 import { rulingName } from "./rulings.js";
 import { sortAlerts, confirmId, stableId } from "./alerts.js";
 import { drawBoard, emptyBoard, place } from "./board.js";
@@ -16,10 +22,9 @@ import { setClockPlan, previewText } from "./setclock.js";
 
 (function () {
   "use strict";
-  const BG = window.BG, I18N = window.I18N, t = I18N.t, el = BG.el;
   const params = new URLSearchParams(location.search);
   const key = params.get("key");
-  const presets = BG.readPresets();
+  const presets = readPresets();
   const SIDES = ["A", "B"];
   const $ = (id) => document.getElementById(id);
 
@@ -82,8 +87,8 @@ import { setClockPlan, previewText } from "./setclock.js";
   }
 
   /* ----------------------------------------------------------- the link */
-  const conn = new BG.Connection({
-    url: BG.wsUrl(), prefix: "dir-",
+  const conn = new Connection({
+    url: wsUrl(), prefix: "dir-",
     hello: () => {
       const since = {};
       for (const id in app.tables) if (app.tables[id].seq != null) since[id] = app.tables[id].seq;
@@ -220,7 +225,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     if (s.phase === "break" && s.break && s.break.limit_ms != null) {
       const used = matchNow(row) - s.break.started_ms;
       if (used > s.break.limit_ms) {
-        say("break_over", t("alw.break_over", { name: nm[s.break.side], limit: BG.fmtClock(s.break.limit_ms), t: BG.fmtClock(used - s.break.limit_ms) }));
+        say("break_over", t("alw.break_over", { name: nm[s.break.side], limit: fmtClock(s.break.limit_ms), t: fmtClock(used - s.break.limit_ms) }));
         out[out.length - 1].overrun = { side: s.break.side, ms: used - s.break.limit_ms };
         out[out.length - 1].key = info.id + ":break_over:" + s.break.started_ms;
       }
@@ -288,9 +293,9 @@ import { setClockPlan, previewText } from "./setclock.js";
     }
     if (a.kind === "break_over" && a.overrun) {
       const o = a.overrun;
-      return el("button", { type: "button", class: "go", "data-act": "fix-break", text: t("alw.fix_break", { t: BG.fmtClock(o.ms) }), onclick: () => {
+      return el("button", { type: "button", class: "go", "data-act": "fix-break", text: t("alw.fix_break", { t: fmtClock(o.ms) }), onclick: () => {
         select(id);
-        askConfirm(t("alw.fix_break_confirm", { name: n[o.side], t: BG.fmtClock(o.ms) }),
+        askConfirm(t("alw.fix_break_confirm", { name: n[o.side], t: fmtClock(o.ms) }),
           [{ do: "adjust", side: o.side, delta_ms: -o.ms }], a.key);
       } });
     }
@@ -332,7 +337,7 @@ import { setClockPlan, previewText } from "./setclock.js";
       const id = String(a.table), row = app.tables[id];
       {
         n += 1;
-        if (!app.alertsSeen.has(a.key)) { app.alertsSeen.add(a.key); BG.beep(2, 120); }
+        if (!app.alertsSeen.has(a.key)) { app.alertsSeen.add(a.key); beep(2, 120); }
         const confirm = a.premature ? el("button", { type: "button", "data-act": "confirm-premature",
           text: t("dir.confirm_premature", { name: names(row)[a.premature] }),
           onclick: () => {
@@ -381,7 +386,7 @@ import { setClockPlan, previewText } from "./setclock.js";
         const low = isLow(row, s[side].reserve_ms);
         times.append(el("span", { class: run ? "run" : "", text: side }), el("span", { class: run ? "run" : "", text: n[side] }),
           el("span", { class: "t" + (run ? " run" : "") + (low ? " low" : ""), "data-clock": id + side, "data-low": low ? "1" : null,
-            text: BG.fmtClock(s[side].reserve_ms) }));
+            text: fmtClock(s[side].reserve_ms) }));
       }
       c.append(times);
       let meta = t("phase." + s.phase);
@@ -415,8 +420,8 @@ import { setClockPlan, previewText } from "./setclock.js";
       if (link.state === "offline" && link.offline_since_ms != null) {
         const since = Math.max(0, Date.now() - link.offline_since_ms);
         badges.append(el("span", { class: "badge offline", "data-badge": "offline", "data-keeper": link.keeper_device ? "offline" : null,
-          text: link.keeper_device ? t("card.keeper_offline", { name: link.keeper_name, t: BG.fmtClock(since) })
-            : t("card.offline", { t: BG.fmtClock(since) }) }));
+          text: link.keeper_device ? t("card.keeper_offline", { name: link.keeper_name, t: fmtClock(since) })
+            : t("card.offline", { t: fmtClock(since) }) }));
         // the clocks shown are the server's estimate while the keeper is away
         if (link.keeper_device) badges.append(el("span", { class: "badge estimate", "data-badge": "estimate", text: t("card.estimate") }));
       } else if (link.reconciled && (link.reconciled.applied || link.reconciled.refused)
@@ -532,8 +537,8 @@ import { setClockPlan, previewText } from "./setclock.js";
         const run = s[side].running && s.phase === "playing";
         clocks.append(el("div", { class: "clock" + (run ? " run" : "") + (s[side].expired ? " exp" : ""), "data-side": side }, [
           el("div", { text: side + " · " + n[side] + (s[side].expired ? " ⚑" : "") }),
-          el("div", { class: "t", "data-clock": "detail" + side, text: BG.fmtClock(s[side].reserve_ms) }),
-          el("div", { class: "hint", "data-delay": "detail" + side, text: BG.fmtShort(s[side].delay_ms) + (s[side].forfeit_delay ? " ✗" : "") })
+          el("div", { class: "t", "data-clock": "detail" + side, text: fmtClock(s[side].reserve_ms) }),
+          el("div", { class: "hint", "data-delay": "detail" + side, text: fmtShort(s[side].delay_ms) + (s[side].forfeit_delay ? " ✗" : "") })
         ]));
       }
       d.append(clocks);
@@ -585,12 +590,12 @@ import { setClockPlan, previewText } from "./setclock.js";
       // adjust, move time
       const amount = el("input", { id: "adj-amount", size: 6, placeholder: "0:30", "aria-label": t("det.amount") });
       const adjSide = sideSel("adj-side");
-      const amountMs = () => BG.parseClock(amount.value);
+      const amountMs = () => parseClock(amount.value);
       const adjust = (sign) => () => {
         const ms = amountMs();
         if (!ms) { app.result = t("det.amount"); app.resultErr = true; renderDetail(); return; }
         const side = adjSide.value;
-        askConfirm(t("det.adjust") + " " + side + " " + BG.fmtSigned(sign * ms), [{ do: "adjust", side: side, delta_ms: sign * ms }]);
+        askConfirm(t("det.adjust") + " " + side + " " + fmtSigned(sign * ms), [{ do: "adjust", side: side, delta_ms: sign * ms }]);
       };
       box.append(el("div", { class: "row" }, [el("strong", { text: t("det.adjust") + ":" }), adjSide, amount,
         el("button", { type: "button", "data-act": "adjust-add", text: t("det.add"), onclick: adjust(1) }),
@@ -599,7 +604,7 @@ import { setClockPlan, previewText } from "./setclock.js";
       const move = (from) => () => {
         const ms = amountMs(), to = from === "A" ? "B" : "A";
         if (!ms) { app.result = t("det.amount"); app.resultErr = true; renderDetail(); return; }
-        askConfirm(t("det.move") + " " + BG.fmtClock(ms) + " " + t("det.move_from", { a: n[from], b: n[to] }),
+        askConfirm(t("det.move") + " " + fmtClock(ms) + " " + t("det.move_from", { a: n[from], b: n[to] }),
           [{ do: "adjust", side: from, delta_ms: -ms }, { do: "adjust", side: to, delta_ms: ms }]);
       };
       box.append(el("div", { class: "row" }, [el("strong", { text: t("det.move") + ":" }),
@@ -721,7 +726,7 @@ import { setClockPlan, previewText } from "./setclock.js";
   function reserveNow(row, side) {
     const s = row.state;
     if (s.phase !== "playing" || !s[side].running) return s[side].reserve_ms;
-    return BG.viewAt(s, BG.modeOf(s, row.info, presets), performance.now() - row.recvAt)[side].reserve_ms;
+    return viewAt(s, modeOf(s, row.info, presets), performance.now() - row.recvAt)[side].reserve_ms;
   }
   function setClockRow(row, s, n) {
     const side = el("select", { id: "set-side", "aria-label": t("dir.side") }, SIDES.map((x) => el("option", { value: x, text: x + " · " + n[x] })));
@@ -729,21 +734,21 @@ import { setClockPlan, previewText } from "./setclock.js";
     const preview = el("span", { class: "set-preview", id: "set-preview", "aria-live": "polite" });
     const warn = el("span", { class: "msg err set-warn", id: "set-warn" });
     const show = () => {
-      const ms = to.value.trim() ? BG.parseClock(to.value) : null;
+      const ms = to.value.trim() ? parseClock(to.value) : null;
       if (ms == null) { preview.textContent = to.value.trim() ? t("set.bad") : ""; warn.textContent = ""; return; }
       const plan = setClockPlan(reserveNow(row, side.value), ms);
-      preview.textContent = previewText(side.value, plan, BG.fmtClock);
+      preview.textContent = previewText(side.value, plan, fmtClock);
       warn.textContent = plan.flags ? t("set.flags", { name: n[side.value] }) : "";
     };
     to.addEventListener("input", show);
     side.addEventListener("change", show);
     app.setPreview = show;
     const go = el("button", { type: "button", "data-act": "set-clock", text: t("set.go"), onclick: () => {
-      const ms = BG.parseClock(to.value);
+      const ms = parseClock(to.value);
       if (ms == null) { app.result = t("set.bad"); app.resultErr = true; renderDetail(); return; }
       const x = side.value, plan = setClockPlan(reserveNow(row, x), ms);
       const tableId = row.info.id;
-      askConfirm(t("set.title") + " " + previewText(x, plan, BG.fmtClock) + (plan.flags ? " " + t("set.flags", { name: n[x] }) : ""), [], null,
+      askConfirm(t("set.title") + " " + previewText(x, plan, fmtClock) + (plan.flags ? " " + t("set.flags", { name: n[x] }) : ""), [], null,
         () => doConfirmed(tableId, [{ do: "adjust", side: x, delta_ms: setClockPlan(reserveNow(row, x), ms).delta_ms }]));
     } });
     setTimeout(show, 0);
@@ -798,7 +803,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     const e = ev.event, parts = [e.do];
     for (const k of ["side", "winner", "dice", "result", "reason", "decision", "delta_ms", "points"]) {
       if (e[k] === undefined) continue;
-      parts.push(k === "delta_ms" ? BG.fmtSigned(e[k]) : Array.isArray(e[k]) ? e[k].join("-") : String(e[k]));
+      parts.push(k === "delta_ms" ? fmtSigned(e[k]) : Array.isArray(e[k]) ? e[k].join("-") : String(e[k]));
     }
     return parts.join(" ");
   }
@@ -815,19 +820,19 @@ import { setClockPlan, previewText } from "./setclock.js";
     for (const r of rows.reverse()) {
       if (r.note) {
         const x = r.note;
-        body.append(el("tr", { class: "note" }, [el("td", { text: "" }), el("td", { text: BG.fmtClock(x.at_ms) }),
+        body.append(el("tr", { class: "note" }, [el("td", { text: "" }), el("td", { text: fmtClock(x.at_ms) }),
           el("td", { text: x.type === "keeper" ? "⏱ " + t("log.keeper", { d: x.device })
             : x.type === "handled" ? "✓ " + t("log.handled", { k: x.key })
-            : x.type === "flag_final" ? "⚑ " + t("log.flag_final", { t: BG.fmtClock(x.at_ms), how: x.how })
+            : x.type === "flag_final" ? "⚑ " + t("log.flag_final", { t: fmtClock(x.at_ms), how: x.how })
             : "☎ " + x.type + " " + x.why + " " + x.side }), el("td", { text: x.source }),
           el("td", { text: "" }), el("td", { text: "" }), el("td", { text: "" })]));
         continue;
       }
       const ev = r.ev;
       body.append(el("tr", { class: ev.source === "director" ? "dir" : "" }, [
-        el("td", { text: ev.seq }), el("td", { text: BG.fmtClock(ev.at_ms) }), el("td", { text: describe(ev) }),
+        el("td", { text: ev.seq }), el("td", { text: fmtClock(ev.at_ms) }), el("td", { text: describe(ev) }),
         el("td", { text: ev.source }), el("td", { text: ev.lag_credit_ms ? ev.lag_credit_ms + " ms" : "" }),
-        el("td", { text: BG.fmtClock(ev.state.A.reserve_ms) }), el("td", { text: BG.fmtClock(ev.state.B.reserve_ms) })]));
+        el("td", { text: fmtClock(ev.state.A.reserve_ms) }), el("td", { text: fmtClock(ev.state.B.reserve_ms) })]));
     }
     tbl.append(body);
     wrap.replaceChildren(tbl);
@@ -838,11 +843,11 @@ import { setClockPlan, previewText } from "./setclock.js";
     for (const id in app.tables) {
       const row = app.tables[id], s = row.state;
       if (!s || s.phase !== "playing") continue;
-      const mode = BG.modeOf(s, row.info, presets);
-      const v = BG.viewAt(s, mode, performance.now() - row.recvAt);
+      const mode = modeOf(s, row.info, presets);
+      const v = viewAt(s, mode, performance.now() - row.recvAt);
       for (const side of SIDES) {
         if (!s[side].running) continue;
-        const txt = BG.fmtClock(v[side].reserve_ms), low = isLow(row, v[side].reserve_ms);
+        const txt = fmtClock(v[side].reserve_ms), low = isLow(row, v[side].reserve_ms);
         document.querySelectorAll('[data-clock="' + id + side + '"]').forEach((n) => {
           if (n.textContent !== txt) n.textContent = txt;
           if (n.classList.contains("low") !== low) n.classList.toggle("low", low);
@@ -851,7 +856,7 @@ import { setClockPlan, previewText } from "./setclock.js";
           const dt = document.querySelector('[data-clock="detail' + side + '"]');
           if (dt && dt.textContent !== txt) dt.textContent = txt;
           const dd = document.querySelector('[data-delay="detail' + side + '"]');
-          const dtxt = BG.fmtShort(v[side].delay_ms);
+          const dtxt = fmtShort(v[side].delay_ms);
           if (dd && dd.textContent !== dtxt) dd.textContent = dtxt;
         }
       }
@@ -882,7 +887,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     sel.disabled = !!info;
     if (info) {
       const c = info.clock || {};
-      const clockText = (ms) => (ms == null ? "" : BG.fmtClock(ms));
+      const clockText = (ms) => (ms == null ? "" : fmtClock(ms));
       sel.value = String(info.tournament_id);
       $("tb-name").value = info.name || "";
       $("tb-a").value = info.players[0]; $("tb-b").value = info.players[1];
@@ -919,7 +924,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     e.preventDefault();
     const clock = {};
     if ($("tb-mode").value) clock.mode = $("tb-mode").value;
-    const ms = (idn) => { const v = $(idn).value.trim(); return v ? BG.parseClock(v) : null; };
+    const ms = (idn) => { const v = $(idn).value.trim(); return v ? parseClock(v) : null; };
     if (ms("tb-pp") != null) clock.per_point_ms = ms("tb-pp");
     if (ms("tb-lpp") != null) clock.less_per_point_ms = ms("tb-lpp");
     if ($("tb-delay").value.trim()) clock.delay_ms = Math.round(parseFloat($("tb-delay").value) * 1000);
@@ -961,10 +966,12 @@ import { setClockPlan, previewText } from "./setclock.js";
   $("btn-new-table").addEventListener("click", () => openTableForm(null));
   $("btn-print").addEventListener("click", printSheet);
   $("btn-lang").addEventListener("click", () => { I18N.setLang(I18N.lang === "en" ? "it" : "en"); render(); });
-  document.addEventListener("pointerdown", () => BG.unlockAudio(), { once: true });
+  document.addEventListener("pointerdown", () => unlockAudio(), { once: true });
 
   document.documentElement.lang = I18N.lang;
-  window.BGDirector = { app: app, closeDetail: closeDetail, conn: conn, select: select, alertsOf: alertsOf, openTableForm: openTableForm };
+  /* the page's one debug object (docs/pages.md, "Debug objects"): tests read it */
+  window.__bgclockDesk = { app: app, closeDetail: closeDetail, conn: conn, select: select, alertsOf: alertsOf, openTableForm: openTableForm,
+    i18n: I18N };
   render();
   if (!key) unauthorized();
   else {
