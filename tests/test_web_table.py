@@ -165,7 +165,8 @@ def test_backoff_doubles_with_jitter_and_is_capped(pages: Pages, live: LiveServe
     page = table_page(pages, live, table)
     waits = page.evaluate("""(() => {
         const out = []; let b = 250;
-        for (let i = 0; i < 12; i++) { b = __bgclock.link.nextBackoff(b, i % 2 ? 0.999 : 0); out.push(b); }
+        for (let i = 0; i < 12; i++) {
+          b = __bgclock.link.nextBackoff(b, i % 2 ? 0.999 : 0); out.push(b); }
         return out; })()""")
     assert waits[0] == 250 and waits[1] == 500  # half the doubled wait, then up to all of it
     assert waits[-1] > waits[-2] >= page.evaluate("__bgclock.link.BACKOFF_CAP_MS") / 2

@@ -91,8 +91,8 @@ def test_bronstein_spends_the_reserve_from_the_first_ms(page: Any) -> None:
     assert (v["reserve_ms"], v["delay_ms"]) == (25_000, 7_000)
     assert js(page, "kit.modeOf(arg, null, kit.readPresets())", state) == "bronstein"
     assert js(page, "kit.allowanceOf(arg, null, kit.readPresets())", state) == 12_000
-    assert js(page, "kit.allowanceOf(Object.assign({}, arg, {teams: true}), null, kit.readPresets())",
-              state) == 18_000
+    teams = "Object.assign({}, arg, {teams: true})"
+    assert js(page, f"kit.allowanceOf({teams}, null, kit.readPresets())", state) == 18_000
 
 
 def test_the_page_never_counts_past_the_expiry_nor_while_stopped(page: Any) -> None:
@@ -107,7 +107,8 @@ def test_mode_comes_from_the_override_then_the_preset_then_the_state(page: Any) 
               STATE) == "standard"
     assert js(page, "kit.modeOf(arg, {}, kit.readPresets())", STATE) == "simple_delay"
     unknown = {**STATE, "rules": "nowhere"}
-    assert js(page, "kit.modeOf(arg, {}, {})", unknown) == "simple_delay"  # expiry = delay + reserve
+    # expiry = delay + reserve
+    assert js(page, "kit.modeOf(arg, {}, {})", unknown) == "simple_delay"
     assert js(page, "kit.allowanceOf(arg, {clock: {delay_ms: 5000}}, kit.readPresets())",
               STATE) == 5_000
 

@@ -1,3 +1,4 @@
+// @ts-check
 /* bgclock: the director's dashboard.
  *
  * Every open table live (one WebSocket, hello with the director's key), the
@@ -10,7 +11,8 @@ import "./dir-strings.js";
 import "./timekeeper-strings.js";
 import { openConfirm } from "./kit/confirm.js";
 import { modeOf, viewAt } from "./engine/countdown.js";
-import { el, readPresets } from "./kit/dom.js";
+import { byId, el, inputEl, readPresets, selectEl } from "./kit/dom.js";
+import { api } from "./kit/api.js";
 import { fmtClock, fmtShort, fmtSigned, parseClock } from "./kit/format.js";
 import { I18N, t } from "./kit/i18n.js";
 import { Connection, wsUrl } from "./kit/link.js";
@@ -25,36 +27,65 @@ import { setClockPlan, previewText } from "./setclock.js";
   const params = new URLSearchParams(location.search);
   const key = params.get("key");
   const presets = readPresets();
+  /** @type {readonly import("./kit/types.js").Side[]} */
   const SIDES = ["A", "B"];
-  const $ = (id) => document.getElementById(id);
+  const $ = byId;
+  /** A form's field. @param {string} id @returns {HTMLInputElement} */
+  const input = (id) => /** @type {HTMLInputElement} */ ($(id));
+  /** A dialog of the page. @param {string} id @returns {HTMLDialogElement} */
+  const dialog = (id) => /** @type {HTMLDialogElement} */ ($(id));
+  /** A caught error's words. @param {unknown} e @returns {string} */
+  const errText = (e) => String(e instanceof Error ? e.message : e);
+
+  /** @typedef {import("./kit/types.js").Side} Side */
+  /** @typedef {import("./kit/types.js").WireState} WireState */
+  /** @typedef {import("./kit/types.js").TableInfo} TableInfo */
+  /** @typedef {import("./kit/types.js").Message} Message */
+  /** A table as the dashboard holds it.
+   * @typedef {{info: TableInfo, state: WireState|null, seq: number|null, recvAt: number,
+   *   url?: string, token?: string}} Row */
+  /** What a table needs from the director (alerts.js orders them).
+   * @typedef {{kind: string, key: string, text: string, premature?: Side, badge?: string,
+   *   overrun?: {side: string, ms: number}}} AlertFields */
+  /** @typedef {AlertFields & {table?: number, since?: number}} NewAlert */
+  /** @typedef {AlertFields & import("./alerts.js").Alert} Alert */
 
   const app = {
-    tournaments: {},      // id -> tournament (with tables' info from HTTP)
-    tables: {},           // id -> {info, state, seq, recvAt, url, token}
+    /** @type {Object<string, any>} id -> tournament (with tables' info from HTTP) */
+    tournaments: {},
+    /** @type {Object<string, Row>} id -> the table */
+    tables: {},
+    /** @type {number|null} */
     selected: null,
-    handled: new Set(),   // alert keys handled, as the server says (every dashboard the same)
-    handling: {},         // handle message id -> alert key, sent and not yet answered
-    log: { table: null, events: [] },
-    confirm: null,        // {text, cmds} waiting for the director's confirmation
+    /** @type {Set<string>} alert keys handled, as the server says (every dashboard the same) */
+    handled: new Set(),
+    /** @type {Object<string, string>} handle message id -> alert key, sent and not yet answered */
+    handling: {},
+    /** @type {{table: number|null, events: any[], notes: any[]}} */
+    log: { table: null, events: [], notes: [] },
+    /** @type {{text: string, cmds: any[], handles?: string|null}|null} waiting for the director's confirmation */
+    confirm: null,
     result: "",           // last command's outcome
+    resultErr: false,
+    /** @type {Set<string>} */
     alertsSeen: new Set(),
-    alertSince: new Map(),  // alert key -> when it first appeared (ordering within a rank)
-    editing: null,        // the table the form edits (null: the form creates one)
-    summons: {},          // table id -> {n: summon message}: who called the director, and why
-    suggest: null         // {table, busy, error, out}: the board engine's suggested ruling on a dispute
+    /** @type {Map<string, number>} alert key -> when it first appeared (ordering within a rank) */
+    alertSince: new Map(),
+    /** @type {number|null} the table the form edits (null: the form creates one) */
+    editing: null,
+    /** @type {Object<string, Object<string, Message>>} table id -> {n: summon message}: who called the director, and why */
+    summons: {},
+    /** @type {{table: number, busy?: boolean, error?: string|null, out?: any}|null} the board engine's suggested ruling on a dispute */
+    suggest: null,
+    /** @type {{table: number, board?: any, error?: string}|null} the position shown */
+    board: null,
+    /** @type {any} the position being entered */
+    boardEdit: null,
+    /** @type {(() => void)|null} the "set clock" preview, read again on every frame */
+    setPreview: null
   };
 
-  /* ------------------------------------------------------------- HTTP */
-  async function api(method, path, body) {
-    const r = await fetch(path, {
-      method: method, headers: Object.assign({ Authorization: "Bearer " + key },
-        body === undefined ? {} : { "Content-Type": "application/json" }),
-      body: body === undefined ? undefined : JSON.stringify(body)
-    });
-    const data = r.headers.get("content-type", "").indexOf("json") >= 0 ? await r.json() : await r.text();
-    if (!r.ok) throw new Error((data && data.message) || r.status);
-    return data;
-  }
+  /* ------------------------------------------------------------- HTTP (kit/api.js) */
   async function loadTournaments() {
     const list = await api("GET", "/api/tournaments");
     for (const tn of list.tournaments) {
@@ -64,6 +95,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     }
     render();
   }
+  /** What HTTP or a `table` message says of a table. @param {TableInfo} info */
   function mergeInfo(info) {
     const row = app.tables[info.id] || (app.tables[info.id] = { info: info, state: null, seq: null, recvAt: 0 });
     // A table's match line is its `created_ms` (`next match` starts a new one,
@@ -90,6 +122,7 @@ import { setClockPlan, previewText } from "./setclock.js";
   const conn = new Connection({
     url: wsUrl(), prefix: "dir-",
     hello: () => {
+      /** @type {Object<string, number>} */
       const since = {};
       for (const id in app.tables) if (app.tables[id].seq != null) since[id] = app.tables[id].seq;
       return { type: "hello", v: 1, key: key, since: since };
@@ -98,6 +131,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     onStatus: renderConn
   });
 
+  /** One message from the server. @param {Message} msg */
   function onMessage(msg) {
     const row = msg.table != null ? app.tables[msg.table] : null;
     switch (msg.type) {
@@ -146,6 +180,7 @@ import { setClockPlan, previewText } from "./setclock.js";
         break;
     }
   }
+  /** @param {number} id @param {WireState} state @param {number|null} seq */
   function setState(id, state, seq) {
     const row = app.tables[id] || (app.tables[id] = { info: { id: id, players: ["A", "B"] }, state: null, seq: null, recvAt: 0 });
     row.state = state;
@@ -153,6 +188,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     row.recvAt = performance.now();
     render();
   }
+  /** @param {number} id */
   async function fetchLink(id) {
     try { const info = await api("GET", "/api/tables/" + id); mergeInfo(info); render(); } catch (e) { /* later */ }
   }
@@ -165,9 +201,13 @@ import { setClockPlan, previewText } from "./setclock.js";
 
   /* ---------------------------------------------------------- alerts */
   /* What a table needs from the director now: [{kind, key, text, premature?}]. */
+  /** @param {Row} row @returns {Alert[]} */
   function alertsOf(row) {
-    const out = [], s = row.state, info = row.info || {};
-    if (!s) return out;
+    /** @type {NewAlert[]} */
+    const out = [];
+    const s = row.state, info = row.info;
+    if (!s) return [];
+    /** @param {string} kind @param {string} [extra] */
     const add = (kind, extra) => out.push({ kind: kind, key: info.id + ":" + kind + ":" + (row.seq || 0), text: t("alert." + kind) + (extra ? " — " + extra : "") });
     // the server sends `table` when the attention ends (the next accepted command)
     if (info.attention === "restart") add("restart");
@@ -177,6 +217,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     // a call or a dispute lasts while nothing has happened at the table since.
     const notes = Object.values(app.summons[info.id] || {}).sort((a, b) => a.n - b.n);
     const nm = names(row);
+    /** @type {Object<string, boolean>} */
     const explained = { director: false, dispute: false };
     for (const x of notes) {
       const key = info.id + ":summon:" + x.n;
@@ -192,6 +233,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     if (s.phase === "stopped" && s.stopped_reason === "director" && !explained.director) add("director");
     if (s.phase === "stopped" && s.stopped_reason === "dispute" && !explained.dispute) add("dispute");
     // in words: who and what
+    /** @param {string} kind @param {string} text */
     const say = (kind, text) => out.push({ kind: kind, key: info.id + ":" + kind + ":" + (row.seq || 0), text: text });
     if (s.phase === "dispute" && s.dispute === "time_expired") {
       say("dispute_expiry", t("alw.expiry", { name: nm[s.on_turn || "A"] }));
@@ -199,11 +241,12 @@ import { setClockPlan, previewText } from "./setclock.js";
       say("dispute", t("alw.reject." + s.offer.kind, { a: nm[other(s.offer.side)], b: nm[s.offer.side], r: t("result." + s.offer.result) }));
     } else if (s.phase === "dispute") add("dispute");
     // USBGF overtime option: a first expiry stopped the clocks and granted the overtime.
-    const overtime = s.phase === "stopped" && s.stopped_reason === "time_expired" && s.on_turn &&
-      s[s.on_turn].overtime && !s[s.on_turn].expired;
-    if (overtime) {
-      out.push({ kind: "overtime", key: info.id + ":overtime:" + s.on_turn, badge: t("half.overtime"),
-        text: t("alert.overtime", { side: nm[s.on_turn] }) });
+    const turn = s.on_turn;
+    const overtime = s.phase === "stopped" && s.stopped_reason === "time_expired" && !!turn &&
+      s[turn].overtime && !s[turn].expired;
+    if (overtime && turn) {
+      out.push({ kind: "overtime", key: info.id + ":overtime:" + turn, badge: t("half.overtime"),
+        text: t("alert.overtime", { side: nm[turn] }) });
     }
     // a flag worked out while the timekeeper is away is no result yet: the
     // director confirms it by marking it handled (protocol: Provisional flags)
@@ -223,7 +266,7 @@ import { setClockPlan, previewText } from "./setclock.js";
       say("flag", flagged.length ? t("alw.flag", { name: flagged.map((x) => nm[x]).join(", ") }) : t("alert.flag"));
     }
     if (s.phase === "break" && s.break && s.break.limit_ms != null) {
-      const used = matchNow(row) - s.break.started_ms;
+      const used = s.at_ms + (performance.now() - row.recvAt) - s.break.started_ms;
       if (used > s.break.limit_ms) {
         say("break_over", t("alw.break_over", { name: nm[s.break.side], limit: fmtClock(s.break.limit_ms), t: fmtClock(used - s.break.limit_ms) }));
         out[out.length - 1].overrun = { side: s.break.side, ms: used - s.break.limit_ms };
@@ -236,39 +279,47 @@ import { setClockPlan, previewText } from "./setclock.js";
       if (!app.alertSince.has(a.key)) app.alertSince.set(a.key, now);
       a.since = app.alertSince.get(a.key);
     }
-    return out.filter((a) => !app.handled.has(a.key) && !isHandling(a.key));
+    return /** @type {Alert[]} */ (out).filter((a) => !app.handled.has(a.key) && !isHandling(a.key));
   }
+  /** @param {string} k @returns {boolean} */
   function isHandling(k) {
     for (const id in app.handling) if (app.handling[id] === k) return true;
     return false;
   }
   /* The director marks an alert handled: the server stores it and tells every
    * dashboard; this one hides it at once (and shows it again if the server refuses). */
+  /** @param {Alert} a */
   function markHandled(a) {
     const id = conn.send({ table: a.table, key: a.key }, null, "handle", stableId("hd", [a.key]));
     app.handling[id] = a.key;
     render();
   }
   /* Under the table's first (largest) low-time warning. */
+  /** @param {Row} row @param {number} ms @returns {boolean} */
   function isLow(row, ms) {
     const w = (row.info && row.info.warn_s) || [60];
     return w.length > 0 && ms > 0 && ms <= Math.max(...w) * 1000;
   }
+  /** @param {string} x @returns {Side} */
+  function sideOf(x) { return x === "B" ? "B" : "A"; }
+  /** @param {string} x @returns {Side} */
   function other(x) { return x === "A" ? "B" : "A"; }
-  function matchNow(row) { return row.state.at_ms + (performance.now() - row.recvAt); }
+  /** The players' names by side. @param {Row} row @returns {Object<string, string>} */
   function names(row) {
     const p = (row.info && row.info.players) || ["A", "B"];
     return { A: p[0] || "A", B: p[1] || "B" };
   }
+  /** @param {Row} row @returns {string} */
   function tableName(row) {
-    const info = row.info || {};
+    const info = row.info;
     return shownName(info.name) || t("alw.table", { n: info.id });
   }
   /* The server names a tournament's tables in English ("Table 3 · Main R1",
    * "Table 2 · Swing R4", "Table 5 · Ann–Bob phase 3"): shown in the
    * director's language; a name the director typed is shown as typed. */
+  /** @param {string|null|undefined} name @returns {string} */
   function shownName(name) {
-    if (!name) return name;
+    if (!name) return "";
     let m = /^Table (\d+) · (Main|Consolation|Swing) R(\d+)$/.exec(name);
     if (m) return t("tbl.round", { table: m[1], event: t("tbl.event." + m[2].toLowerCase()), n: m[3] });
     m = /^Table (\d+) · (.+) phase (\d+)$/.exec(name);
@@ -276,6 +327,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     return name;
   }
   /* An alert's one-click fix: open the ruling, resume, or propose the break's penalty. */
+  /** @param {Row} row @param {Alert} a @returns {HTMLElement|null} */
   function fixOf(row, a) {
     const id = row.info.id, n = names(row);
     if (a.kind === "flag" || a.kind === "dispute" || a.kind === "dispute_expiry") {
@@ -301,18 +353,21 @@ import { setClockPlan, previewText } from "./setclock.js";
     }
     return null;
   }
+  /** @param {Row} row @returns {string} */
   function title(row) {
-    const n = names(row), info = row.info || {};
+    const n = names(row), info = row.info;
     return (info.name ? shownName(info.name) + " · " : "#" + info.id + " · ") + n.A + " – " + n.B;
   }
 
   /* --------------------------------------------------------- rendering */
+  /** @param {string} status @param {number} [queued] */
   function renderConn(status, queued) {
     const c = $("conn");
     c.dataset.status = status;
     let text = t("conn." + status);
-    if (queued > 0 && status !== "online") text += " · " + t("conn.queued", { n: queued });
-    c.querySelector(".conn-text").textContent = text;
+    if (queued && queued > 0 && status !== "online") text += " · " + t("conn.queued", { n: queued });
+    const line = c.querySelector(".conn-text");
+    if (line) line.textContent = text;
   }
 
   function render() {
@@ -333,16 +388,17 @@ import { setClockPlan, previewText } from "./setclock.js";
       if (row.info && row.info.status === "closed") continue;
       all.push(...alertsOf(row));
     }
-    for (const a of sortAlerts(all)) {
+    for (const a of /** @type {Alert[]} */ (sortAlerts(all))) {
       const id = String(a.table), row = app.tables[id];
       {
         n += 1;
         if (!app.alertsSeen.has(a.key)) { app.alertsSeen.add(a.key); beep(2, 120); }
-        const confirm = a.premature ? el("button", { type: "button", "data-act": "confirm-premature",
-          text: t("dir.confirm_premature", { name: names(row)[a.premature] }),
+        const premature = a.premature;
+        const confirm = premature ? el("button", { type: "button", "data-act": "confirm-premature",
+          text: t("dir.confirm_premature", { name: names(row)[premature] }),
           onclick: () => {
             select(Number(id));
-            askConfirm(t("det.premature") + " " + names(row)[a.premature], [{ do: "premature", side: a.premature }], a.key);
+            askConfirm(t("det.premature") + " " + names(row)[premature], [{ do: "premature", side: premature }], a.key);
           } }) : null;
         list.append(el("div", { class: "alert", "data-kind": a.kind, "data-table": id }, [
           el("span", { class: "grow", text: tableName(row) + ": " + a.text }),
@@ -359,12 +415,13 @@ import { setClockPlan, previewText } from "./setclock.js";
   function renderCards() {
     const box = $("tournaments");
     box.replaceChildren();
+    /** @type {Object<string, Row[]>} */
     const byT = {};
     for (const id in app.tables) {
       const row = app.tables[id], tid = (row.info && row.info.tournament_id) || 0;
       (byT[tid] = byT[tid] || []).push(row);
     }
-    const tids = Object.keys(byT).sort((a, b) => a - b);
+    const tids = Object.keys(byT).sort((a, b) => Number(a) - Number(b));
     if (!tids.length) box.append(el("p", { class: "hint", text: t("dir.no_tables") }));
     for (const tid of tids) {
       const tn = app.tournaments[tid];
@@ -374,6 +431,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     }
   }
 
+  /** A table's card. @param {Row} row @returns {HTMLElement} */
   function card(row) {
     const s = row.state, n = names(row), id = row.info.id, alerts = alertsOf(row);
     const c = el("button", { type: "button", class: "card" + (app.selected === id ? " sel" : "") + (alerts.length ? " alerting" : ""),
@@ -436,6 +494,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     return c;
   }
 
+  /** Open table `id`'s detail. @param {number} id */
   function select(id) {
     app.selected = id;
     app.confirm = null;
@@ -446,7 +505,8 @@ import { setClockPlan, previewText } from "./setclock.js";
     render();
     if (window.innerWidth < 1100) $("detail").scrollIntoView({ block: "start" });
   }
-  let logTimer = null;
+  /** @type {ReturnType<typeof setTimeout>|undefined} */
+  let logTimer;
   function refreshLog() {
     clearTimeout(logTimer);
     logTimer = setTimeout(async () => {
@@ -467,36 +527,42 @@ import { setClockPlan, previewText } from "./setclock.js";
    * they settle (alerts.js confirmId), so a confirmation sent from two
    * dashboards, or twice, is applied once;
    * send: instead of commands, an HTTP request (closing a table). */
+  /** @type {{x: number, y: number, target: EventTarget|null}|null} */
   let lastClick = null;
   document.addEventListener("click", (e) => { lastClick = { x: e.clientX, y: e.clientY, target: e.target }; }, true);
+  /** @type {{ids: Set<string>, done: (() => void)|null}} */
   const inFlight = { ids: new Set(), done: null };
+  /** @param {string} id */
   function settleConfirm(id) {
     if (!inFlight.ids.delete(id) || inFlight.ids.size || !inFlight.done) return;
     const done = inFlight.done;
     inFlight.done = null;
     done();
   }
+  /** @param {string} text @param {Object<string, any>[]} cmds @param {string|null} [handles]
+   * @param {() => Promise<unknown>} [send] */
   function askConfirm(text, cmds, handles, send) {
     app.confirm = { text: text, cmds: cmds, handles: handles };
     app.result = "";
     const opener = lastClick && lastClick.target instanceof Element ? lastClick.target.closest("button") : null;
     openConfirm({ text: t("det.confirm", { what: text }), confirmLabel: t("act.confirm"), cancelLabel: t("act.cancel"),
       busyLabel: t("dir.sending"), opener: opener, point: lastClick,
-      onConfirm: send || (() => doConfirmed(app.selected, cmds, handles)) });
+      onConfirm: send || (() => app.selected != null ? doConfirmed(app.selected, cmds, handles) : null) });
     renderDetail();
   }
   /* Send the commands; settles when every one has its ack or error (or after 8 s: queued offline). */
+  /** @param {number} table @param {Object<string, any>[]} cmds @param {string|null} [handles] @returns {Promise<void>} */
   function doConfirmed(table, cmds, handles) {
     app.confirm = null;
     app.resultErr = false;
-    return new Promise((resolve) => {
+    return new Promise((/** @type {(value?: void) => void} */ resolve) => {
       inFlight.ids = new Set();
       inFlight.done = resolve;
       const row = app.tables[table], seq = row ? row.seq : null;
       cmds.forEach((cmd, i) => {
         const last = i === cmds.length - 1;
         const fields = Object.assign({ table: table }, cmd, handles && last ? { handles: handles } : {});
-        const id = conn.send(fields, null, "cmd", confirmId(cmd, { table: table, seq: seq, handles: handles || null, index: i }) || undefined);
+        const id = conn.send(fields, null, "cmd", confirmId(/** @type {{do: string}} */ (cmd), { table: table, seq: seq, handles: handles || null, index: i }) || undefined);
         inFlight.ids.add(id);
       });
       if (!inFlight.ids.size) resolve();
@@ -514,14 +580,16 @@ import { setClockPlan, previewText } from "./setclock.js";
     closeDetail();
   });
 
+  /** The selected table's detail. */
   function renderDetail() {
     const d = $("detail"), id = app.selected, row = id != null ? app.tables[id] : null;
     $("main").classList.toggle("detail-open", !!row);
     d.hidden = !row;
     if (!row) return;
     // keep what the director is typing
+    /** @type {Object<string, string>} */
     const keep = {};
-    d.querySelectorAll("input, select").forEach((i) => { keep[i.id] = i.value; });
+    d.querySelectorAll("input, select").forEach((i) => { keep[i.id] = /** @type {HTMLInputElement} */ (i).value; });
     d.replaceChildren();
     const s = row.state, n = names(row), info = row.info;
     d.append(el("div", { class: "detail-head" }, [el("h2", { text: title(row) }),
@@ -544,27 +612,28 @@ import { setClockPlan, previewText } from "./setclock.js";
       d.append(clocks);
     }
     d.append(actions(row, s, n));
-    const input = (idn, attrs) => { const i = el("input", Object.assign({ id: idn }, attrs)); if (keep[idn] !== undefined) i.value = keep[idn]; return i; };
-    void input;
     // link and QR code
     const url = row.url || "";
     d.append(el("fieldset", {}, [el("legend", { text: t("det.link") }),
       el("div", { class: "row" }, [
-        el("img", { class: "qr", alt: t("det.qr"), src: "/api/tables/" + id + "/qr.svg?key=" + encodeURIComponent(key) }),
+        el("img", { class: "qr", alt: t("det.qr"), src: "/api/tables/" + id + "/qr.svg?key=" + encodeURIComponent(key || "") }),
         el("div", { class: "linkbox" }, [url ? el("a", { href: url, target: "_blank", rel: "noopener", id: "table-link", text: url }) : null])])]));
-    d.append(el("p", {}, [el("a", { href: "/api/tables/" + id + "/report.html?key=" + encodeURIComponent(key) + "&lang=" + I18N.lang, target: "_blank",
+    d.append(el("p", {}, [el("a", { href: "/api/tables/" + id + "/report.html?key=" + encodeURIComponent(key || "") + "&lang=" + I18N.lang, target: "_blank",
       rel: "noopener", id: "sheet-link", text: t("det.sheet") })]));
     d.append(el("fieldset", {}, [el("legend", { text: t("det.log") }), el("div", { class: "log-wrap", id: "log-wrap" })]));
     renderLog();
-    d.querySelectorAll("input, select").forEach((i) => { if (keep[i.id] !== undefined) i.value = keep[i.id]; });
+    d.querySelectorAll("input, select").forEach((i) => { if (keep[i.id] !== undefined) /** @type {HTMLInputElement} */ (i).value = keep[i.id]; });
   }
 
+  /** The director's commands. @param {Row} row @param {WireState|null} s @param {Object<string, string>} n @returns {HTMLElement} */
   function actions(row, s, n) {
     const box = el("fieldset", { id: "actions" }, [el("legend", { text: t("det.actions") })]);
     box.append(el("p", { class: "msg" + (app.resultErr ? " err" : ""), id: "result", text: app.result }));
     if (!s) return box;
+    /** @param {string} label @param {string} act @param {string} text @param {() => Object<string, any>[]} cmds */
     const btn = (label, act, text, cmds) => el("button", { type: "button", "data-act": act, text: label, onclick: () => askConfirm(text, cmds()) });
-    const sideSel = (idn) => el("select", { id: idn, "aria-label": t("dir.side") }, SIDES.map((x) => el("option", { value: x, text: x + " · " + n[x] })));
+    /** @param {string} idn */
+    const sideSel = (idn) => selectEl({ id: idn, "aria-label": t("dir.side") }, SIDES.map((x) => el("option", { value: x, text: x + " · " + n[x] })));
     const ph = s.phase;
     const row1 = el("div", { class: "row" });
     if (ph === "stopped" || ph === "break") row1.append(btn(t("det.resume"), "resume", t("det.resume"), () => [{ do: "resume" }]));
@@ -572,7 +641,8 @@ import { setClockPlan, previewText } from "./setclock.js";
     if (row1.childNodes.length) box.append(row1);
     if (ph === "dispute") {
       const r = el("div", { class: "row" }, [el("strong", { text: t("det.ruling") + ":" })]);
-      const named = (decision, res) => rulingName(s, n, decision, res, t);
+      /** @param {string} decision @param {string} [res] */
+      const named = (decision, res) => rulingName(/** @type {import("./rulings.js").TableState} */ (s), n, decision, res, t);
       if (s.dispute === "time_expired") {
         for (const res of ["single", "gammon", "backgammon"]) {
           const label = named("gin", res);
@@ -588,9 +658,10 @@ import { setClockPlan, previewText } from "./setclock.js";
     }
     if (ph !== "match_over") {
       // adjust, move time
-      const amount = el("input", { id: "adj-amount", size: 6, placeholder: "0:30", "aria-label": t("det.amount") });
+      const amount = inputEl({ id: "adj-amount", size: 6, placeholder: "0:30", "aria-label": t("det.amount") });
       const adjSide = sideSel("adj-side");
       const amountMs = () => parseClock(amount.value);
+      /** @param {number} sign */
       const adjust = (sign) => () => {
         const ms = amountMs();
         if (!ms) { app.result = t("det.amount"); app.resultErr = true; renderDetail(); return; }
@@ -601,6 +672,7 @@ import { setClockPlan, previewText } from "./setclock.js";
         el("button", { type: "button", "data-act": "adjust-add", text: t("det.add"), onclick: adjust(1) }),
         el("button", { type: "button", "data-act": "adjust-remove", text: t("det.remove"), onclick: adjust(-1) })]));
       box.append(setClockRow(row, s, n));
+      /** @param {Side} from */
       const move = (from) => () => {
         const ms = amountMs(), to = from === "A" ? "B" : "A";
         if (!ms) { app.result = t("det.amount"); app.resultErr = true; renderDetail(); return; }
@@ -612,7 +684,7 @@ import { setClockPlan, previewText } from "./setclock.js";
         el("button", { type: "button", "data-act": "move-BA", text: t("det.move_from", { a: "B", b: "A" }), onclick: move("B") })]));
       // penalty points
       const penSide = sideSel("pen-side");
-      const pts = el("input", { id: "pen-points", type: "number", min: 1, value: 1, style: "width: 4em", "aria-label": t("det.points") });
+      const pts = inputEl({ id: "pen-points", type: "number", min: 1, value: 1, style: "width: 4em", "aria-label": t("det.points") });
       box.append(el("div", { class: "row" }, [el("strong", { text: t("det.penalty") + ":" }), penSide, pts,
         el("button", { type: "button", "data-act": "penalty", text: t("det.penalty"), onclick: () => {
           const p = parseInt(pts.value, 10);
@@ -628,7 +700,7 @@ import { setClockPlan, previewText } from "./setclock.js";
       const r = el("div", { class: "row" }, [el("strong", { text: t("det.late_start") + ":" })]);
       for (const side of SIDES) r.append(btn(n[side], "late_start-" + side, t("det.late_start") + " " + n[side], () => [{ do: "late_start", side: side }]));
       box.append(r);
-      const p = presets[s.rules];
+      const p = s.rules ? presets[s.rules] : null;
       if (!p || p.mid_game_start) {
         const r2 = el("div", { class: "row" }, [el("strong", { text: t("det.start") + ":" })]);
         for (const side of SIDES) r2.append(btn(n[side], "start-" + side, t("det.start") + " " + n[side], () => [{ do: "start", side: side }]));
@@ -643,7 +715,7 @@ import { setClockPlan, previewText } from "./setclock.js";
       box.append(el("div", { class: "row" }, [el("button", { type: "button", "data-act": "close-table", text: t("det.close_table"),
         onclick: () => askConfirm(t("det.close_table"), [], null, async () => {
           app.confirm = null;
-          try { mergeInfo(await api("POST", "/api/tables/" + row.info.id + "/close")); } catch (e) { app.result = String(e.message); }
+          try { mergeInfo(await api("POST", "/api/tables/" + row.info.id + "/close")); } catch (e) { app.result = errText(e); }
           render();
         }) })]));
     }
@@ -652,26 +724,31 @@ import { setClockPlan, previewText } from "./setclock.js";
 
   /* The position as a board: shown from the typed ID (GET /api/position), or entered
    * by clicks on an empty board and written as a Position ID (POST /api/position). */
+  /** @param {number} id */
   async function showBoard(id) {
-    const text = (document.getElementById("sugg-position") || {}).value || "";
+    const field = /** @type {HTMLInputElement|null} */ (document.getElementById("sugg-position"));
+    const text = (field && field.value) || "";
     try { app.board = { table: id, board: await api("GET", "/api/position?id=" + encodeURIComponent(text.trim())) }; }
-    catch (e) { app.board = { table: id, error: String(e.message) }; }
+    catch (e) { app.board = { table: id, error: errText(e) }; }
     renderDetail();
   }
+  /** @param {number} id */
   async function makeId(id) {
     const ed = app.boardEdit;
     try {
       const out = await api("POST", "/api/position", { on_roll: { points: ed.board.on_roll.points, bar: ed.board.on_roll.bar },
         opponent: { points: ed.board.opponent.points, bar: ed.board.opponent.bar }, dice: ed.board.dice });
       ed.out = out; ed.error = null;
-      const pos = document.getElementById("sugg-position");
+      const pos = /** @type {HTMLInputElement|null} */ (document.getElementById("sugg-position"));
       if (pos) pos.value = out.position_id;
-    } catch (e) { ed.error = String(e.message); ed.out = null; }
+    } catch (e) { ed.error = errText(e); ed.out = null; }
     if (app.selected === id) renderDetail();
   }
+  /** @param {Row} row @param {WireState} s @param {Object<string, string>} n @returns {HTMLElement} */
   function boardBox(row, s, n) {
     const id = row.info.id;
-    const who = { on_roll: n[s.on_turn] || t("brd.on_roll"), opponent: n[other(s.on_turn || "A")] || t("brd.opponent") };
+    /** @type {Object<string, string>} */
+    const who = { on_roll: n[s.on_turn || ""] || t("brd.on_roll"), opponent: n[other(s.on_turn || "A")] || t("brd.opponent") };
     const box = el("div", { class: "board-box", id: "board-box" });
     const ed = app.boardEdit && app.boardEdit.table === id ? app.boardEdit : null;
     box.append(el("div", { class: "row" }, [
@@ -692,13 +769,14 @@ import { setClockPlan, previewText } from "./setclock.js";
     }
     if (!ed) return box;
     const b = ed.board;
-    const sideSel = el("select", { id: "be-side", onchange: (e) => { ed.who = e.target.value; } }, ["on_roll", "opponent"].map((x) =>
+    const sideSel = selectEl({ id: "be-side", onchange: (e) => { ed.who = /** @type {HTMLSelectElement} */ (e.target).value; } }, ["on_roll", "opponent"].map((x) =>
       el("option", { value: x, text: t("brd.side." + x, { name: who[x] }), selected: ed.who === x ? "selected" : null })));
-    const remove = el("input", { type: "checkbox", id: "be-remove", onchange: (e) => { ed.remove = e.target.checked; } });
+    const remove = inputEl({ type: "checkbox", id: "be-remove", onchange: (e) => { ed.remove = /** @type {HTMLInputElement} */ (e.target).checked; } });
     remove.checked = ed.remove;
-    const die = (i) => el("select", { id: "be-d" + i, "aria-label": t("brd.die"), onchange: (e) => {
+    /** @param {number} i */
+    const die = (i) => selectEl({ id: "be-d" + i, "aria-label": t("brd.die"), onchange: (e) => {
       const d = b.dice || [0, 0];
-      d[i - 1] = Number(e.target.value);
+      d[i - 1] = Number(/** @type {HTMLSelectElement} */ (e.target).value);
       b.dice = d[0] && d[1] ? d : (d[0] || d[1] ? d : null);
     } }, ["—", 1, 2, 3, 4, 5, 6].map((v, k) => el("option", { value: k, text: String(v),
       selected: b.dice && b.dice[i - 1] === k ? "selected" : null })));
@@ -723,20 +801,23 @@ import { setClockPlan, previewText } from "./setclock.js";
   }
 
   /* "Set clock to m:ss": the delta is computed from the reserve when the command is sent. */
+  /** @param {Row} row @param {Side} side @returns {number} */
   function reserveNow(row, side) {
     const s = row.state;
+    if (!s) return 0;
     if (s.phase !== "playing" || !s[side].running) return s[side].reserve_ms;
     return viewAt(s, modeOf(s, row.info, presets), performance.now() - row.recvAt)[side].reserve_ms;
   }
+  /** @param {Row} row @param {WireState} s @param {Object<string, string>} n @returns {HTMLElement} */
   function setClockRow(row, s, n) {
-    const side = el("select", { id: "set-side", "aria-label": t("dir.side") }, SIDES.map((x) => el("option", { value: x, text: x + " · " + n[x] })));
-    const to = el("input", { id: "set-to", size: 6, placeholder: "5:00", autocomplete: "off", "aria-label": t("set.title") });
+    const side = selectEl({ id: "set-side", "aria-label": t("dir.side") }, SIDES.map((x) => el("option", { value: x, text: x + " · " + n[x] })));
+    const to = inputEl({ id: "set-to", size: 6, placeholder: "5:00", autocomplete: "off", "aria-label": t("set.title") });
     const preview = el("span", { class: "set-preview", id: "set-preview", "aria-live": "polite" });
     const warn = el("span", { class: "msg err set-warn", id: "set-warn" });
     const show = () => {
       const ms = to.value.trim() ? parseClock(to.value) : null;
       if (ms == null) { preview.textContent = to.value.trim() ? t("set.bad") : ""; warn.textContent = ""; return; }
-      const plan = setClockPlan(reserveNow(row, side.value), ms);
+      const plan = setClockPlan(reserveNow(row, sideOf(side.value)), ms);
       preview.textContent = previewText(side.value, plan, fmtClock);
       warn.textContent = plan.flags ? t("set.flags", { name: n[side.value] }) : "";
     };
@@ -746,7 +827,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     const go = el("button", { type: "button", "data-act": "set-clock", text: t("set.go"), onclick: () => {
       const ms = parseClock(to.value);
       if (ms == null) { app.result = t("set.bad"); app.resultErr = true; renderDetail(); return; }
-      const x = side.value, plan = setClockPlan(reserveNow(row, x), ms);
+      const x = sideOf(side.value), plan = setClockPlan(reserveNow(row, x), ms);
       const tableId = row.info.id;
       askConfirm(t("set.title") + " " + previewText(x, plan, fmtClock) + (plan.flags ? " " + t("set.flags", { name: n[x] }) : ""), [], null,
         () => doConfirmed(tableId, [{ do: "adjust", side: x, delta_ms: setClockPlan(reserveNow(row, x), ms).delta_ms }]));
@@ -757,24 +838,26 @@ import { setClockPlan, previewText } from "./setclock.js";
 
   /* The board engine's ruling on a dispute, from the position the director types
    * (POST /api/tables/{id}/adjudicate): a suggestion, applied only when confirmed. */
+  /** @param {number} id @param {string} text */
   async function suggestRuling(id, text) {
     if (!text.trim()) { app.suggest = { table: id, error: t("det.sugg.empty") }; renderDetail(); return; }
     app.suggest = { table: id, busy: true };
     renderDetail();
     let sg;
     try { sg = { table: id, out: await api("POST", "/api/tables/" + id + "/adjudicate", { position: text.trim() }) }; }
-    catch (e) { sg = { table: id, error: String(e.message) }; }
+    catch (e) { sg = { table: id, error: errText(e) }; }
     if (app.selected === id) { app.suggest = sg; renderDetail(); }
   }
+  /** @param {Row} row @param {WireState} s @param {Object<string, string>} n @returns {HTMLElement} */
   function suggestBox(row, s, n) {
     const id = row.info.id, sg = app.suggest && app.suggest.table === id ? app.suggest : null;
-    const pos = el("input", { id: "sugg-position", size: 32, autocomplete: "off", spellcheck: "false",
+    const pos = inputEl({ id: "sugg-position", size: 32, autocomplete: "off", spellcheck: "false",
       placeholder: "4HPwATDgc/ABMA", "aria-label": t("det.sugg.position") });
     const box = el("div", { class: "suggest", id: "suggest" }, [
       el("div", { class: "row" }, [el("strong", { text: t("det.sugg.position") + ":" }), pos,
         el("button", { type: "button", "data-act": "suggest", text: t("det.sugg.ask"), disabled: !!(sg && sg.busy),
           onclick: () => suggestRuling(id, pos.value) })]),
-      el("p", { class: "hint", text: t("det.sugg.on_roll", { side: s.on_turn || "?", name: n[s.on_turn] || "?" }) })]);
+      el("p", { class: "hint", text: t("det.sugg.on_roll", { side: s.on_turn || "?", name: n[s.on_turn || ""] || "?" }) })]);
     box.append(boardBox(row, s, n));
     if (!sg) return box;
     const out = el("div", { class: "suggestion", id: "suggestion", role: "status" });
@@ -783,7 +866,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     else {
       const o = sg.out;
       if (o.command) {
-        const label = rulingName(s, n, o.decision, o.result, t);
+        const label = rulingName(/** @type {import("./rulings.js").TableState} */ (s), n, o.decision, o.result, t);
         out.append(el("p", {}, [el("strong", { text: t("det.sugg.ruling") + ": " }), el("span", { class: "sugg-ruling", text: label })]));
         out.append(el("p", { class: "sugg-reason", text: o.reason }));
         out.append(el("p", { class: "hint sugg-clause", text: o.clause }));
@@ -799,6 +882,7 @@ import { setClockPlan, previewText } from "./setclock.js";
     return box;
   }
 
+  /** A log event in a few words. @param {any} ev @returns {string} */
   function describe(ev) {
     const e = ev.event, parts = [e.do];
     for (const k of ["side", "winner", "dice", "result", "reason", "decision", "delta_ms", "points"]) {
@@ -814,7 +898,8 @@ import { setClockPlan, previewText } from "./setclock.js";
       el("th", { text: k.length > 1 ? t(k) : k })))])]);
     const body = el("tbody");
     // the summonses among the events, each after the event it followed
-    const rows = app.log.events.map((ev) => ({ ev: ev, order: [ev.seq, 0] }))
+    /** @type {{ev?: any, note?: any, order: number[]}[]} */
+    const rows = app.log.events.map((ev) => /** @type {{ev?: any, note?: any, order: number[]}} */ ({ ev: ev, order: [ev.seq, 0] }))
       .concat((app.log.notes || []).map((x) => ({ note: x, order: [x.seq, x.n] })))
       .sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1]);
     for (const r of rows.reverse()) {
@@ -870,16 +955,17 @@ import { setClockPlan, previewText } from "./setclock.js";
   }, 1000);
 
   /* ------------------------------------------------------------ forms */
-  function openTournamentForm() { $("tn-msg").textContent = ""; $("dlg-tournament").showModal(); }
+  function openTournamentForm() { $("tn-msg").textContent = ""; dialog("dlg-tournament").showModal(); }
   /* The table form: a new table, or (info given) the table before play. */
+  /** @param {TableInfo|null} info */
   function openTableForm(info) {
-    const sel = $("tb-tournament");
+    const sel = /** @type {HTMLSelectElement} */ ($("tb-tournament"));
     sel.replaceChildren(...Object.values(app.tournaments).filter((x) => !x.closed_ms || (info && x.id === info.tournament_id))
       .map((x) => el("option", { value: x.id, text: x.name })));
-    const rules = $("tb-rules");
+    const rules = /** @type {HTMLSelectElement} */ ($("tb-rules"));
     if (!rules.options.length) for (const id in presets) rules.append(el("option", { value: id, title: presets[id].title, text: id + " (" + presets[id].mode + ")" }));
     app.editing = info ? info.id : null;
-    const f = $("form-table");
+    const f = /** @type {HTMLFormElement} */ ($("form-table"));
     const wasEdit = f.dataset.mode === "edit";
     f.dataset.mode = info ? "edit" : "create";
     $("tb-title").textContent = t(info ? "form.edit_table" : "form.table");
@@ -887,76 +973,81 @@ import { setClockPlan, previewText } from "./setclock.js";
     sel.disabled = !!info;
     if (info) {
       const c = info.clock || {};
+      /** @param {number|null|undefined} ms */
       const clockText = (ms) => (ms == null ? "" : fmtClock(ms));
       sel.value = String(info.tournament_id);
-      $("tb-name").value = info.name || "";
-      $("tb-a").value = info.players[0]; $("tb-b").value = info.players[1];
+      input("tb-name").value = info.name || "";
+      input("tb-a").value = info.players[0]; input("tb-b").value = info.players[1];
       rules.value = info.rules;
-      $("tb-length").value = info.length;
-      $("tb-sa").value = info.score[0]; $("tb-sb").value = info.score[1];
-      $("tb-teams").checked = !!info.teams; $("tb-crawford").checked = !!info.crawford;
-      $("tb-mode").value = c.mode || "";
-      $("tb-pp").value = clockText(c.per_point_ms); $("tb-lpp").value = clockText(c.less_per_point_ms);
-      $("tb-delay").value = c.delay_ms == null ? "" : String(c.delay_ms / 1000);
-      $("tb-reserve").value = clockText(c.reserve_ms);
-      $("tb-overtime").value = clockText(c.overtime_ms);
-      $("tb-warn").value = (info.warn_s || [60, 20, 10]).join(", ");
+      input("tb-length").value = String(info.length);
+      input("tb-sa").value = String(info.score[0]); input("tb-sb").value = String(info.score[1]);
+      input("tb-teams").checked = !!info.teams; input("tb-crawford").checked = !!info.crawford;
+      input("tb-mode").value = c.mode || "";
+      input("tb-pp").value = clockText(c.per_point_ms); input("tb-lpp").value = clockText(c.less_per_point_ms);
+      input("tb-delay").value = c.delay_ms == null ? "" : String(c.delay_ms / 1000);
+      input("tb-reserve").value = clockText(c.reserve_ms);
+      input("tb-overtime").value = clockText(c.overtime_ms);
+      input("tb-warn").value = (info.warn_s || [60, 20, 10]).join(", ");
     } else if (wasEdit) {
       f.reset();  // a new table starts from the defaults, not from the table just edited
     }
     $("tb-msg").textContent = "";
-    $("dlg-table").showModal();
+    dialog("dlg-table").showModal();
   }
   /* "90, 30, 10" -> [90, 30, 10] (whole seconds; the server checks them). */
+  /** @param {string} text @returns {number[]} */
   function warnSeconds(text) {
     return String(text || "").split(/[ ,;]+/).filter(Boolean).map(Number);
   }
   $("form-tournament").addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
-      const tn = await api("POST", "/api/tournaments", { name: $("tn-name").value });
+      const tn = await api("POST", "/api/tournaments", { name: input("tn-name").value });
       app.tournaments[tn.id] = Object.assign({ tables: [] }, tn);
-      $("dlg-tournament").close();
+      dialog("dlg-tournament").close();
       render();
-    } catch (err) { $("tn-msg").textContent = String(err.message); $("tn-msg").className = "msg err"; }
+    } catch (err) { $("tn-msg").textContent = errText(err); $("tn-msg").className = "msg err"; }
   });
   $("form-table").addEventListener("submit", async (e) => {
     e.preventDefault();
+    /** @type {Object<string, any>} */
     const clock = {};
-    if ($("tb-mode").value) clock.mode = $("tb-mode").value;
-    const ms = (idn) => { const v = $(idn).value.trim(); return v ? parseClock(v) : null; };
+    if (input("tb-mode").value) clock.mode = input("tb-mode").value;
+    /** @param {string} idn */
+    const ms = (idn) => { const v = input(idn).value.trim(); return v ? parseClock(v) : null; };
     if (ms("tb-pp") != null) clock.per_point_ms = ms("tb-pp");
     if (ms("tb-lpp") != null) clock.less_per_point_ms = ms("tb-lpp");
-    if ($("tb-delay").value.trim()) clock.delay_ms = Math.round(parseFloat($("tb-delay").value) * 1000);
+    if (input("tb-delay").value.trim()) clock.delay_ms = Math.round(parseFloat(input("tb-delay").value) * 1000);
     if (ms("tb-reserve") != null) clock.reserve_ms = ms("tb-reserve");
     if (ms("tb-overtime") != null) clock.overtime_ms = ms("tb-overtime");
+    /** @type {Object<string, any>} */
     const spec = {
-      name: $("tb-name").value, players: [$("tb-a").value || "A", $("tb-b").value || "B"], rules: $("tb-rules").value,
-      length: parseInt($("tb-length").value, 10), score: [parseInt($("tb-sa").value, 10) || 0, parseInt($("tb-sb").value, 10) || 0],
-      teams: $("tb-teams").checked, crawford: $("tb-crawford").checked, clock: clock
+      name: input("tb-name").value, players: [input("tb-a").value || "A", input("tb-b").value || "B"], rules: input("tb-rules").value,
+      length: parseInt(input("tb-length").value, 10), score: [parseInt(input("tb-sa").value, 10) || 0, parseInt(input("tb-sb").value, 10) || 0],
+      teams: input("tb-teams").checked, crawford: input("tb-crawford").checked, clock: clock
     };
-    const warn = warnSeconds($("tb-warn").value);
+    const warn = warnSeconds(input("tb-warn").value);
     if (warn.length) spec.warn_s = warn;
     try {
       const info = app.editing != null
         ? await api("PATCH", "/api/tables/" + app.editing, spec)
-        : await api("POST", "/api/tournaments/" + $("tb-tournament").value + "/tables", spec);
+        : await api("POST", "/api/tournaments/" + input("tb-tournament").value + "/tables", spec);
       mergeInfo(info);
-      $("dlg-table").close();
+      dialog("dlg-table").close();
       conn.sendRaw({ type: "sync", v: 1, table: info.id });
       select(info.id);
-    } catch (err) { $("tb-msg").textContent = String(err.message); $("tb-msg").className = "msg err"; }
+    } catch (err) { $("tb-msg").textContent = errText(err); $("tb-msg").className = "msg err"; }
   });
-  document.querySelectorAll("dialog [data-close]").forEach((b) => b.addEventListener("click", () => b.closest("dialog").close()));
+  document.querySelectorAll("dialog [data-close]").forEach((b) => b.addEventListener("click", () => { const dlg = b.closest("dialog"); if (dlg) dlg.close(); }));
 
   function printSheet() {
     const sheet = $("print-sheet");
     sheet.replaceChildren();
-    for (const id of Object.keys(app.tables).sort((a, b) => a - b)) {
+    for (const id of Object.keys(app.tables).sort((a, b) => Number(a) - Number(b))) {
       const row = app.tables[id];
       if (row.info.status === "closed") continue;
       sheet.append(el("div", { class: "print-card" }, [el("h2", { text: title(row) }),
-        el("img", { src: "/api/tables/" + id + "/qr.svg?key=" + encodeURIComponent(key), alt: "QR" }),
+        el("img", { src: "/api/tables/" + id + "/qr.svg?key=" + encodeURIComponent(key || ""), alt: "QR" }),
         el("p", { class: "linkbox", text: row.url || "" })]));
     }
     setTimeout(() => window.print(), 300);
@@ -970,7 +1061,7 @@ import { setClockPlan, previewText } from "./setclock.js";
 
   document.documentElement.lang = I18N.lang;
   /* the page's one debug object (docs/pages.md, "Debug objects"): tests read it */
-  window.__bgclockDesk = { app: app, closeDetail: closeDetail, conn: conn, select: select, alertsOf: alertsOf, openTableForm: openTableForm,
+  /** @type {any} */ (window).__bgclockDesk = { app: app, closeDetail: closeDetail, conn: conn, select: select, alertsOf: alertsOf, openTableForm: openTableForm,
     i18n: I18N };
   render();
   if (!key) unauthorized();

@@ -59,3 +59,10 @@ export function readPresets() {
   if (!node) return {};
   try { return JSON.parse(node.textContent || "{}"); } catch (e) { return {}; }
 }
+
+/** An input element (`el` typed for its value). @param {Attrs|null} [attrs] @returns {HTMLInputElement} */
+export function inputEl(attrs) { return /** @type {HTMLInputElement} */ (el("input", attrs)); }
+
+/** A select element (`el` typed for its value).
+ * @param {Attrs|null} [attrs] @param {Array<Node|string|null|undefined>} [children] @returns {HTMLSelectElement} */
+export function selectEl(attrs, children) { return /** @type {HTMLSelectElement} */ (el("select", attrs, children)); }
