@@ -95,6 +95,24 @@ def test_bronstein_spends_the_reserve_from_the_first_ms(page: Any) -> None:
     assert js(page, f"kit.allowanceOf({teams}, null, kit.readPresets())", state) == 18_000
 
 
+def test_a_press_not_yet_confirmed_is_shown_as_the_rules_will_apply_it(page: Any) -> None:
+    # usbgf-2007 Bronstein: 5 s used, 5 s credited back; B runs with a fresh 12 s
+    state = {**STATE, "rules": "usbgf-2007-bronstein", "expires_at_ms": 1000 + 30_000}
+    after = js(page, "kit.afterPress(arg, 'A', 5000, 'bronstein', 12000)", state)
+    assert (after["A"]["reserve_ms"], after["A"]["delay_ms"], after["A"]["running"]) == (
+        30_000, 12_000, False)
+    assert after["B"]["running"] and after["on_turn"] == "B" and after["at_ms"] == 6000
+    assert after["expires_at_ms"] == 6000 + 40_000
+    # simple delay: the delay spent first, nothing credited; B's expiry includes its delay
+    after = js(page, "kit.afterPress(arg, 'A', 20000, 'simple_delay', 12000)", STATE)
+    assert (after["A"]["reserve_ms"], after["A"]["delay_ms"]) == (22_000, 12_000)
+    assert after["expires_at_ms"] == 21_000 + 40_000 + 12_000
+    # increment: D added whatever was used; standard: no allowance at all
+    increment = "kit.afterPress(arg, 'A', 5000, 'increment', 3000).A.reserve_ms"
+    assert js(page, increment, STATE) == 28_000
+    assert js(page, "kit.afterPress(arg, 'A', 5000, 'standard', 0).A.delay_ms", STATE) == 0
+
+
 def test_the_page_never_counts_past_the_expiry_nor_while_stopped(page: Any) -> None:
     v = js(page, "kit.viewAt(arg, 'simple_delay', 99000)", STATE)
     assert v["A"]["reserve_ms"] == 0 and v["at_ms"] == STATE["expires_at_ms"]

@@ -74,3 +74,29 @@ export function viewAt(state, mode, elapsed) {
   if (state.phase !== "playing") e = 0;
   return { A: sideAt(state.A, mode, e), B: sideAt(state.B, mode, e), at_ms: state.at_ms + e };
 }
+
+/**
+ * `state` after `side` hits the clock `elapsed` ms after it (a press the
+ * server has not confirmed yet, shown as it will be): the presser's clock
+ * stops with its allowance credited as the mode says (Bronstein: the
+ * allowance used, up to D; increment: D; unless forfeited), the other side
+ * runs with a fresh allowance D, and the expiry moves with it.
+ * @param {WireState} state @param {import("../kit/types.js").Side} side @param {number} elapsed
+ * @param {string} mode @param {number} allowance D, the per-move allowance
+ * @returns {WireState}
+ */
+export function afterPress(state, side, elapsed, mode, allowance) {
+  const opp = side === "A" ? "B" : "A";
+  const s = state[side];
+  const v = viewAt(state, mode, elapsed);
+  const me = Object.assign({}, s, v[side], { running: false });
+  if (mode === "bronstein" && !s.forfeit_delay) me.reserve_ms += Math.max(0, allowance - v[side].delay_ms);
+  if (mode === "increment" && !s.forfeit_delay) me.reserve_ms += allowance;
+  me.delay_ms = mode === "standard" ? 0 : allowance;
+  const op = Object.assign({}, state[opp], { running: true });
+  /** @type {WireState} */
+  const next = Object.assign({}, state, { at_ms: v.at_ms, on_turn: opp });
+  next[side] = me; next[opp] = op;
+  next.expires_at_ms = v.at_ms + op.reserve_ms + (mode === "simple_delay" ? op.delay_ms : 0);
+  return next;
+}
