@@ -113,6 +113,14 @@ def test_a_press_not_yet_confirmed_is_shown_as_the_rules_will_apply_it(page: Any
     assert js(page, "kit.afterPress(arg, 'A', 5000, 'standard', 0).A.delay_ms", STATE) == 0
 
 
+def test_a_breaks_time_runs_from_its_start(page: Any) -> None:
+    # bgclock's break: its clock counts on the table's line from `started_ms`
+    state = {**STATE, "phase": "break", "at_ms": 70_000,
+             "break": {"side": "A", "started_ms": 10_000, "limit_ms": 600_000}}
+    assert js(page, "kit.breakUsed(arg, 5000)", state) == 65_000
+    assert js(page, "kit.breakUsed(arg, 0)", STATE) == 0
+
+
 def test_the_page_never_counts_past_the_expiry_nor_while_stopped(page: Any) -> None:
     v = js(page, "kit.viewAt(arg, 'simple_delay', 99000)", STATE)
     assert v["A"]["reserve_ms"] == 0 and v["at_ms"] == STATE["expires_at_ms"]

@@ -1,6 +1,7 @@
 // @ts-check
 /* bgclock dashboard: what a table needs from the director now (its alerts),
  * read from its state, its info and the summonses. */
+import { breakUsed } from "../engine/countdown.js";
 import { fmtClock } from "../kit/format.js";
 import { t } from "../kit/i18n.js";
 import { SIDES, app, isHandling, names, other } from "./state.js";
@@ -76,7 +77,7 @@ export function alertsOf(row) {
     say("flag", flagged.length ? t("alw.flag", { name: flagged.map((x) => nm[x]).join(", ") }) : t("alert.flag"));
   }
   if (s.phase === "break" && s.break && s.break.limit_ms != null) {
-    const used = s.at_ms + (performance.now() - row.recvAt) - s.break.started_ms;
+    const used = breakUsed(s, performance.now() - row.recvAt);
     if (used > s.break.limit_ms) {
       say("break_over", t("alw.break_over", { name: nm[s.break.side], limit: fmtClock(s.break.limit_ms), t: fmtClock(used - s.break.limit_ms) }));
       out[out.length - 1].overrun = { side: s.break.side, ms: used - s.break.limit_ms };

@@ -100,3 +100,13 @@ export function afterPress(state, side, elapsed, mode, allowance) {
   next.expires_at_ms = v.at_ms + op.reserve_ms + (mode === "simple_delay" ? op.delay_ms : 0);
   return next;
 }
+
+/**
+ * How long the break in `state` has lasted `elapsed` ms after it (0 when no
+ * break is on): the break's clock runs on the table's line from its start.
+ * @param {WireState} state @param {number} elapsed @returns {number}
+ */
+export function breakUsed(state, elapsed) {
+  if (!state.break) return 0;
+  return state.at_ms + Math.max(0, elapsed) - state.break.started_ms;
+}

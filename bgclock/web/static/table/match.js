@@ -9,8 +9,8 @@
  * latest state counted down locally (engine/countdown.js), with its own
  * presses predicted on it. */
 import { DeviceMatch, specKey } from "../device.js";
-import { viewAt } from "../engine/countdown.js";
-import { allowance, app, mode, other, tableId, token, ui } from "./state.js";
+import { afterPress } from "../engine/countdown.js";
+import { allowance, app, mode, tableId, token, ui } from "./state.js";
 import { tableNow } from "./link.js";
 
 /** @typedef {import("../kit/types.js").WireState} WireState */
@@ -95,18 +95,8 @@ export function display() {
   for (const h of app.hits) {
     const s = st[h.side];
     if (st.phase !== "playing" || !s.running || st.double_offered_by || st.game === 0) continue;
-    const v = viewAt(st, mode(), h.at - base);
-    const me = Object.assign({}, s, v[h.side], { running: false });
-    const m = mode(), D = allowance();
-    if (m === "bronstein" && !s.forfeit_delay) me.reserve_ms += Math.max(0, D - v[h.side].delay_ms);
-    if (m === "increment" && !s.forfeit_delay) me.reserve_ms += D;
-    me.delay_ms = m === "standard" ? 0 : D;
-    const op = Object.assign({}, st[other(h.side)], { running: true });
-    /** @type {WireState} */
-    const next = Object.assign({}, st, { at_ms: v.at_ms, on_turn: other(h.side) });
-    next[h.side] = me; next[other(h.side)] = op;
-    next.expires_at_ms = v.at_ms + op.reserve_ms + (m === "simple_delay" ? op.delay_ms : 0);
-    st = next; base = h.at;
+    st = afterPress(st, h.side, h.at - base, mode(), allowance());
+    base = h.at;
   }
   return { state: st, base: base };
 }

@@ -2,7 +2,7 @@
 /* bgclock table page: the numbers, on every frame (the reserves, the
  * allowance, a break's time), and the low-time warnings: colour, sound,
  * vibration, once per threshold. */
-import { viewAt } from "../../engine/countdown.js";
+import { breakUsed, viewAt } from "../../engine/countdown.js";
 import { fmtClock, fmtShort } from "../../kit/format.js";
 import { t } from "../../kit/i18n.js";
 import { beep, vibrate } from "../../kit/sound.js";
@@ -53,7 +53,7 @@ export function renderTimes(d) {
     warn(side, sv, s, st);
   }
   if (st.phase === "break" && st.break) {
-    const used = v.at_ms + (performance.now() - d.base) - st.break.started_ms;
+    const used = breakUsed(st, performance.now() - d.base);
     const lim = st.break.limit_ms;
     const over = lim != null && used > lim;
     const txt = over ? t("break.over", { t: fmtClock(used - lim) }) : t("break.running", { t: fmtClock(used) });
