@@ -171,10 +171,12 @@ export class Connection {
    * reconnect. */
   drop() {
     const ws = this.ws;
-    if (!ws || !("close" in ws)) return;
+    if (!ws) return;
     this.deaths += 1;
-    ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
-    try { ws.close(); } catch (e) { /* closed */ }
+    if ("close" in ws) {   // (the stand-in of a socket already abandoned has nothing to close)
+      ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
+      try { ws.close(); } catch (e) { /* closed */ }
+    }
     this.ws = { readyState: 3 };   // not null: the next start() says "offline"
     this.ready = false;
     clearInterval(this.timer);
