@@ -34,7 +34,7 @@ MESSAGES: dict[str, str] = {
                              "lag_ms": 35}).decode(),
     "cmd adjust": orjson.dumps({"type": "cmd", "id": "d4", "table": 12, "do": "adjust",
                                 "side": "B", "delta_ms": 30000}).decode(),
-    # as the table page sends it (common.js: type, v, id, lag_ms, then the command)
+    # as the table page sends it (kit/link.js: type, v, id, lag_ms, then the command)
     "cmd page": orjson.dumps({"type": "cmd", "v": 1, "id": "p-1a2b-17", "lag_ms": 12,
                               "do": "hit", "side": "B", "device_at_ms": 1843210}).decode(),
     # ``type`` not first: read twice (its type, then the command)

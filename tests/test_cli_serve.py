@@ -148,7 +148,7 @@ async def test_the_directors_key_survives_a_restart(kind: str, tmp_path: Path) -
         finally:
             first.kill9()
         # The laptop comes back on the same port: the open dashboard's next
-        # hello (director.js keeps the key of its URL) is welcome again.
+        # hello (director/link.js keeps the key of its URL) is welcome again.
         second = start([*args, "--port", str(port)])
         try:
             assert second.director_url == first.director_url

@@ -112,12 +112,11 @@ def _page_catalogue() -> dict[str, dict[str, str]]:
     node = shutil.which("node")
     if node is None:
         pytest.skip("node is not installed")
-    # i18n.js is a classic script (it sets I18N on the global object): run it
-    # in a fresh context, whatever module type package.json gives .js files
-    script = ("const vm = require('vm'), fs = require('fs'); const ctx = {};"
-              "vm.runInNewContext(fs.readFileSync(process.argv[1], 'utf8'), ctx);"
-              "process.stdout.write(JSON.stringify(ctx.I18N.STRINGS))")
-    out = subprocess.run([node, "-e", script, str(ROOT / "bgclock/web/static/i18n.js")],
+    # the pages' dictionary is an ES module (kit/i18n.js): import it in node
+    module = (ROOT / "bgclock/web/static/kit/i18n.js").as_uri()
+    script = (f"const m = await import({json.dumps(module)});"
+              "process.stdout.write(JSON.stringify(m.I18N.STRINGS))")
+    out = subprocess.run([node, "--input-type=module", "-e", script],
                          capture_output=True, text=True, check=True, timeout=30).stdout
     strings: dict[str, dict[str, str]] = json.loads(out)
     return strings

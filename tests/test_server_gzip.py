@@ -35,13 +35,13 @@ async def raw_get(url: str, path: str, encoding: str | None,
 
 
 async def test_a_static_script_is_gzipped_when_accepted(live: Any) -> None:
-    plain = (WEB_STATIC / "common.js").read_bytes()
+    plain = (WEB_STATIC / "kit/link.js").read_bytes()
     assert len(plain) > GZIP_MIN_BYTES
-    r = await raw_get(live.url, "/static/common.js", "gzip")
+    r = await raw_get(live.url, "/static/kit/link.js", "gzip")
     assert r.status_code == 200 and r.headers["content-encoding"] == "gzip"
     assert gzip.decompress(r.content) == plain
     assert len(r.content) < len(plain) / 2
-    r = await raw_get(live.url, "/static/common.js", None)
+    r = await raw_get(live.url, "/static/kit/link.js", None)
     assert "content-encoding" not in r.headers and r.content == plain
 
 

@@ -332,7 +332,7 @@ async def test_pages_and_answers_carry_the_security_headers(live: Any) -> None:
         assert r.headers["referrer-policy"] == "no-referrer"
         assert r.headers["x-frame-options"] == "DENY"
         assert r.headers["cache-control"] == "no-store", path
-    static = await live.http.get("/static/common.js")
+    static = await live.http.get("/static/kit/link.js")
     assert static.status_code == 200
     assert static.headers["content-security-policy"] == CSP
     assert static.headers.get("cache-control") != "no-store"

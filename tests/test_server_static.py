@@ -64,16 +64,16 @@ async def test_a_page_loads_versioned_files_cached_for_a_year(live: Any) -> None
 
 
 async def test_other_static_urls_are_revalidated(live: Any) -> None:
-    plain = (WEB_STATIC / "common.js").read_bytes()
-    r = await live.http.get("/static/common.js")
+    plain = (WEB_STATIC / "kit/link.js").read_bytes()
+    r = await live.http.get("/static/kit/link.js")
     assert r.status_code == 200 and r.content == plain
     assert r.headers["cache-control"] == ASK
-    again = await live.http.get("/static/common.js",
+    again = await live.http.get("/static/kit/link.js",
                                 headers={"If-None-Match": r.headers["etag"]})
     assert again.status_code == 304 and again.headers["cache-control"] == ASK
     # a page opened before an upgrade asks for its old version: today's
     # files, never cached under the old name
-    old = await live.http.get("/static/v/000000000000/common.js")
+    old = await live.http.get("/static/v/000000000000/kit/link.js")
     assert old.status_code == 200 and old.content == plain
     assert old.headers["cache-control"] == ASK
     # the API is still never stored

@@ -27,7 +27,6 @@ FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.
 def _run(calls: list[tuple[str, list[Any]]]) -> list[Any]:
     """Each ``(function, args)`` of the module, called in node."""
     script = (
-        "globalThis.I18N = {STRINGS: {}, t: (k) => k};"
         f"const m = await import({json.dumps(MODULE.as_uri())});"
         f"const calls = {json.dumps(calls)};"
         "console.log(JSON.stringify(calls.map(([f, args]) => m[f](...args))));")

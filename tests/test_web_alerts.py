@@ -95,7 +95,7 @@ def test_an_alert_handled_on_one_dashboard_leaves_the_other(live: LiveServer,
     third = pages(live.director_url(), WIDE)
     for d in (second, third):
         d.wait_for_selector(f".card[data-table='{tid}']")
-        until(d, f"BGDirector.app.handled.has('{key}')", timeout_ms=5000)
+        until(d, f"__bgclockDesk.app.handled.has('{key}')", timeout_ms=5000)
         assert d.locator(f".alert[data-table='{tid}']").count() == 0
 
 

@@ -130,7 +130,7 @@ def test_set_clock_previews_the_result_and_warns_of_a_flag(live: LiveServer, pag
     assert "A: 3:12 → 5:00" in d.inner_text("#dlg-confirm")
     d.click("#dlg-confirm [data-act='confirm']")
     until(d,
-        f"(BGDirector.app.tables[{tid}].state || {{A: {{}}}}).A.reserve_ms === 300000")
+        f"(__bgclockDesk.app.tables[{tid}].state || {{A: {{}}}}).A.reserve_ms === 300000")
     last = events(live, tid)[-1]["event"]
     assert (last["do"], last["side"], last["delta_ms"]) == ("adjust", "A", 108_000)
 

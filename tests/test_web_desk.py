@@ -116,7 +116,7 @@ def _english_left(d: Any) -> list[str]:
     """The English catalogue's phrases of the tournament screen (those its
     Italian differs from: names, numbers and codes aside) found on it."""
     return list(d.evaluate(r"""() => {
-        const en = I18N.STRINGS.en, it = I18N.STRINGS.it;
+        const S = __bgclockDesk.i18n.STRINGS, en = S.en, it = S.it;
         const text = document.getElementById("tourney").innerText;
         const found = [];
         for (const k of Object.keys(en)) {

@@ -97,7 +97,7 @@ def test_the_director_opens_the_link_first_then_the_phone_keeps_the_time(
     laptop = open_table(pages, served, table, LAPTOP)          # the director checks the link
     assert link(live, table["id"])["keeper"] is False           # looking claims nothing
     phone = open_table(pages, served, table, SMALL)
-    phone_id = phone.evaluate("BG.deviceId()")
+    phone_id = phone.evaluate("__bgclock.link.deviceId()")
     engine_ready(phone)
     roll(phone, 4, 2)
     wait(phone, "s.on_turn === 'A'")
@@ -133,7 +133,7 @@ def test_a_second_phone_while_the_keeper_is_offline(served: Served, pages: Pages
     engine_ready(keeper)
     roll(keeper, 6, 2)
     wait(keeper, "s.on_turn === 'A'")
-    keeper_id = keeper.evaluate("BG.deviceId()")
+    keeper_id = keeper.evaluate("__bgclock.link.deviceId()")
     until_api(lambda: link(live, table["id"])["keeper_device"] == keeper_id)
     if SHOTS:
         keeper.screenshot(path=f"{SHOTS}/keeper-phone-it.png")
@@ -185,7 +185,7 @@ def test_round_2_at_the_same_table_with_kill_9(served: Served, pages: Pages) -> 
     assert live is not None
     table = live.table(players=["Ann", "Bob"], length=1, rules="usbgf-2007-bronstein")
     phone = open_table(pages, served, table, SMALL)
-    phone_id = phone.evaluate("BG.deviceId()")
+    phone_id = phone.evaluate("__bgclock.link.deviceId()")
     engine_ready(phone)
     roll(phone, 4, 2)
     wait(phone, "s.on_turn === 'A'")

@@ -48,7 +48,7 @@ def screen_of(pages: Pages, live: LiveServer, table: dict[str, Any], of: Any,
     """A second screen of the device ``of`` (its id shared: the same device
     for the server, so its presses are the table timekeeper's too; a
     different device would have to claim the time first, test_web_keeper.py)."""
-    device = json.dumps(of.evaluate("BG.deviceId()"))
+    device = json.dumps(of.evaluate("__bgclock.link.deviceId()"))
     init = f"try {{ localStorage.setItem('bgclock.device', {device}); }} catch (e) {{}}"
     page = pages.open(LiveServer.table_url(table, live.url) + extra, init=init)
     wait(page, "s.phase !== undefined")
@@ -293,7 +293,7 @@ def test_the_director_sets_a_tables_warnings_in_the_form_and_edits_them_before_p
     d = pages.open(live.director_url(), {"width": 1280, "height": 900})
     d.wait_for_selector("#conn[data-status='online']")
     # the form offers the tournaments the dashboard has loaded
-    until(d, f"!!BGDirector.app.tournaments[{tn['id']}]", timeout_ms=10_000)
+    until(d, f"!!__bgclockDesk.app.tournaments[{tn['id']}]", timeout_ms=10_000)
     d.click("#btn-new-table")
     d.select_option("#tb-tournament", str(tn["id"]))
     d.fill("#tb-name", "Table 12")
@@ -302,7 +302,7 @@ def test_the_director_sets_a_tables_warnings_in_the_form_and_edits_them_before_p
     d.fill("#tb-warn", "90, 30")
     d.click("#tb-submit")
     d.wait_for_selector("#detail h2:has-text('Gus')")
-    tid = d.evaluate("BGDirector.app.selected")
+    tid = d.evaluate("__bgclockDesk.app.selected")
     info = live.api("GET", f"/api/tables/{tid}")
     assert info["warn_s"] == [90, 30] and info["name"] == "Table 12"
     page = table_page(pages, live, info)
@@ -385,7 +385,7 @@ def test_the_dashboard_raises_alerts_until_the_director_handles_them(live: LiveS
     wait(cleo, "s.phase === 'between_games' && s.score[0] === 2")
     d.wait_for_selector(f".alert[data-table='{tid}']", state="detached")
     # a break running over its limit (Italian: 10 minutes) is an alert too
-    over = d.evaluate("""() => BGDirector.alertsOf({info: {id: 99, players: ['X', 'Y']}, seq: 3,
+    over = d.evaluate("""() => __bgclockDesk.alertsOf({info: {id: 99, players: ['X', 'Y']}, seq: 3,
         recvAt: performance.now(), state: {at_ms: 700000, phase: 'break', A: {}, B: {},
         break: {side: 'A', started_ms: 60000, limit_ms: 600000}}}).map((a) => a.kind)""")
     assert over == ["break_over"]
@@ -451,8 +451,8 @@ def test_a_table_token_cannot_open_the_dashboard_nor_another_table(live: LiveSer
     good = pages.open(live.director_url())
     good.wait_for_selector("#conn[data-status='online']")
     bad = pages.open(live.director_url())
-    bad.evaluate("(tok) => { BGDirector.conn.stopped = false; BGDirector.conn.hello = () => "
-                 "({type: 'hello', v: 1, key: tok}); BGDirector.conn.drop(); }", t1["token"])
+    bad.evaluate("(tok) => { __bgclockDesk.conn.stopped = false; __bgclockDesk.conn.hello = () => "
+                 "({type: 'hello', v: 1, key: tok}); __bgclockDesk.conn.drop(); }", t1["token"])
     bad.wait_for_selector("#fatal:not([hidden])")
     assert "cannot open" in bad.locator("#fatal").inner_text()
 
@@ -466,7 +466,7 @@ def test_the_overtime_option_from_the_form_to_the_mark_and_the_alert(live: LiveS
     d = pages.open(live.director_url(), {"width": 1280, "height": 900})
     d.wait_for_selector("#conn[data-status='online']")
     # the form offers the tournaments the dashboard has loaded
-    until(d, f"!!BGDirector.app.tournaments[{tn['id']}]", timeout_ms=10_000)
+    until(d, f"!!__bgclockDesk.app.tournaments[{tn['id']}]", timeout_ms=10_000)
     d.click("#btn-new-table")
     d.select_option("#tb-tournament", str(tn["id"]))
     d.select_option("#tb-rules", "usbgf-2007-bronstein")
@@ -476,7 +476,7 @@ def test_the_overtime_option_from_the_form_to_the_mark_and_the_alert(live: LiveS
     d.fill("#tb-overtime", "1:00")
     d.click("#tb-submit")
     d.wait_for_selector("#detail h2:has-text('Ivy')")
-    tid = d.evaluate("BGDirector.app.selected")
+    tid = d.evaluate("__bgclockDesk.app.selected")
     info = live.api("GET", f"/api/tables/{tid}")
     assert info["clock"]["overtime_ms"] == 60_000
     page = table_page(pages, live, info)

@@ -7,6 +7,7 @@ Debian's chromium only (never a downloaded one); skipped without it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -67,6 +68,28 @@ def test_a_result_reaches_the_room_display_pushed_not_polled(live: LiveServer) -
                         f".some((n) => n.textContent === {first['a']!r})")
             # the stream was open all along: no read of room.json since it opened
             assert len(reads) == reads_before, reads
+        finally:
+            browser.close()
+    assert not errors, errors
+
+
+def test_the_room_clock_speaks_the_rooms_language(live: LiveServer) -> None:
+    # an Italian room on an English browser (Chromium here is en-US): the
+    # time of day in 24-hour, never "AM/PM"
+    tid = int(live.tournament("Coppa Ora")["id"])
+    room_url = live.api("GET", f"/api/tournaments/{tid}/state")["room_url"]
+    sep = "&" if "?" in room_url else "?"
+    errors: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = launch_chromium(p)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900}, locale="en-US")
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(room_url + sep + "lang=it")
+            until(page, "document.getElementById('room-now').textContent !== ''")
+            shown = page.evaluate("document.getElementById('room-now').textContent")
+            assert re.fullmatch(r"\d{2}:\d{2}", shown), shown
+            assert page.evaluate("document.documentElement.lang") == "it"
         finally:
             browser.close()
     assert not errors, errors

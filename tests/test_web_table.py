@@ -165,13 +165,14 @@ def test_backoff_doubles_with_jitter_and_is_capped(pages: Pages, live: LiveServe
     page = table_page(pages, live, table)
     waits = page.evaluate("""(() => {
         const out = []; let b = 250;
-        for (let i = 0; i < 12; i++) { b = BG.nextBackoff(b, i % 2 ? 0.999 : 0); out.push(b); }
+        for (let i = 0; i < 12; i++) {
+          b = __bgclock.link.nextBackoff(b, i % 2 ? 0.999 : 0); out.push(b); }
         return out; })()""")
     assert waits[0] == 250 and waits[1] == 500  # half the doubled wait, then up to all of it
-    assert waits[-1] > waits[-2] >= page.evaluate("BG.BACKOFF_CAP_MS") / 2
-    assert max(waits) <= page.evaluate("BG.BACKOFF_CAP_MS")
-    assert page.evaluate("BG.PING_EVERY_MS") <= 1000
-    assert page.evaluate("BG.PONG_DEADLINE_MS") <= 2500
+    assert waits[-1] > waits[-2] >= page.evaluate("__bgclock.link.BACKOFF_CAP_MS") / 2
+    assert max(waits) <= page.evaluate("__bgclock.link.BACKOFF_CAP_MS")
+    assert page.evaluate("__bgclock.link.PING_EVERY_MS") <= 1000
+    assert page.evaluate("__bgclock.link.PONG_DEADLINE_MS") <= 2500
 
 
 def test_the_tap_area_holds_only_the_press_and_the_decisions_sit_at_each_edge(
@@ -278,8 +279,8 @@ def test_an_offer_says_who_answers_and_a_gin_ruling_crowns_the_winner(
     wait(t, "s.phase === 'dispute'", timeout=10000)
     assert "waiting for the director" in t.locator("#half-A .ctx").inner_text()
     d = pages.open(live.director_url(), {"width": 1024, "height": 768})
-    until(d, "window.BGDirector && BGDirector.conn.ready")
-    d.evaluate("(id) => BGDirector.conn.send({table: id, do: 'ruling', decision: 'gin', "
+    until(d, "window.__bgclockDesk && __bgclockDesk.conn.ready")
+    d.evaluate("(id) => __bgclockDesk.conn.send({table: id, do: 'ruling', decision: 'gin', "
                "result: 'single'})", biba["id"])
     wait(t, "s.phase === 'match_over' && s.winner === 'A'")
     status = t.locator("#half-A .status").inner_text()

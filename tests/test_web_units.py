@@ -1,4 +1,4 @@
-"""The pages' pure JavaScript (common.js, i18n.js), run in Chromium.
+"""The pages' pure JavaScript (the kit, the table's rules, the countdown), run in Chromium.
 
 Formatting, the local countdown between two server states, low-time
 threshold crossings, what a player may press, and the dictionary.
@@ -30,14 +30,18 @@ def page() -> Iterator[Any]:
     with sync_api.sync_playwright() as p:
         browser = launch_chromium(p)
         pg = browser.new_page()
-        pg.set_content(f'<script type="application/json" id="bg-presets">{presets_json()}</script>')
-        for name in ("i18n.js", "common.js"):
-            pg.add_script_tag(path=str(STATIC_DIR / name))
-        # the dashboard's own strings (an ES module merged into I18N)
-        pg.add_script_tag(path=str(STATIC_DIR / "dir-strings.js"), type="module")
-        # the timekeeper's (the table page and the dashboard)
-        pg.add_script_tag(path=str(STATIC_DIR / "timekeeper-strings.js"), type="module")
-        until(pg, "!!I18N.STRINGS.en['dir.sending'] && !!I18N.STRINGS.en['kp.claim']")
+        # the kit's ES modules served from the static folder (_serve_static);
+        # the harness gathers them on `kit` (the test's own name: the pages
+        # themselves set no globals but their one debug object)
+        pg.route(f"{ENGINE_ORIGIN}/**", _serve_static)
+        pg.goto(f"{ENGINE_ORIGIN}/")
+        pg.evaluate("""async () => {
+            const parts = await Promise.all(["kit/format.js", "kit/link.js", "kit/dom.js",
+                "engine/countdown.js", "table/warnings.js", "table/options.js", "kit/i18n.js",
+                "dir-strings.js", "timekeeper-strings.js"].map((p) => import("/static/" + p)));
+            window.kit = Object.assign({}, ...parts);
+        }""")
+        until(pg, "!!kit.I18N.STRINGS.en['dir.sending'] && !!kit.I18N.STRINGS.en['kp.claim']")
         yield pg
         browser.close()
 
@@ -52,16 +56,16 @@ def js(page: Any, expr: str, arg: Any = None) -> Any:
     (3_600_000, "1:00:00"), (4_695_000, "1:18:15"),
 ])
 def test_reserve_shows_m_ss_and_tenths_under_20_s(page: Any, ms: int, shown: str) -> None:
-    assert js(page, "BG.fmtClock(arg)", ms) == shown
+    assert js(page, "kit.fmtClock(arg)", ms) == shown
 
 
 def test_allowance_rounds_up_and_inputs_parse(page: Any) -> None:
-    assert js(page, "[12000, 11001, 1, 0].map(BG.fmtShort)") == ["0:12", "0:12", "0:01", "0:00"]
-    assert js(page, '["1:30", "90", "0:05.5", "x", "2:00"].map(BG.parseClock)') == [
+    assert js(page, "[12000, 11001, 1, 0].map(kit.fmtShort)") == ["0:12", "0:12", "0:01", "0:00"]
+    assert js(page, '["1:30", "90", "0:05.5", "x", "2:00"].map(kit.parseClock)') == [
         90_000, 90_000, 5_500, None, 120_000]
-    assert js(page, "BG.fmtSigned(-30000) + ' ' + BG.fmtSigned(90000)") == "−0:30 +1:30"
-    assert js(page, 'BG.parseThresholds("60, 20 10")') == [60_000, 20_000, 10_000]
-    assert js(page, 'BG.parseThresholds("junk")') == [60_000, 20_000, 10_000]
+    assert js(page, "kit.fmtSigned(-30000) + ' ' + kit.fmtSigned(90000)") == "−0:30 +1:30"
+    assert js(page, 'kit.parseThresholds("60, 20 10")') == [60_000, 20_000, 10_000]
+    assert js(page, 'kit.parseThresholds("junk")') == [60_000, 20_000, 10_000]
 
 
 STATE = {
@@ -74,37 +78,64 @@ STATE = {
 
 def test_simple_delay_spends_the_delay_then_the_reserve(page: Any) -> None:
     # usbgf-2013 §2.1: the reserve is untouched while the delay runs
-    v = js(page, "[5000, 12000, 20000].map((e) => BG.viewAt(arg, 'simple_delay', e).A)", STATE)
+    v = js(page, "[5000, 12000, 20000].map((e) => kit.viewAt(arg, 'simple_delay', e).A)", STATE)
     assert [(x["reserve_ms"], x["delay_ms"]) for x in v] == [
         (30_000, 7_000), (30_000, 0), (22_000, 0)]
     # the idle side does not move
-    assert js(page, "BG.viewAt(arg, 'simple_delay', 20000).B.reserve_ms", STATE) == 40_000
+    assert js(page, "kit.viewAt(arg, 'simple_delay', 20000).B.reserve_ms", STATE) == 40_000
 
 
 def test_bronstein_spends_the_reserve_from_the_first_ms(page: Any) -> None:
     state = {**STATE, "rules": "usbgf-2007-bronstein", "expires_at_ms": 1000 + 30_000}
-    v = js(page, "BG.viewAt(arg, 'bronstein', 5000).A", state)
+    v = js(page, "kit.viewAt(arg, 'bronstein', 5000).A", state)
     assert (v["reserve_ms"], v["delay_ms"]) == (25_000, 7_000)
-    assert js(page, "BG.modeOf(arg, null, BG.readPresets())", state) == "bronstein"
-    assert js(page, "BG.allowanceOf(arg, null, BG.readPresets())", state) == 12_000
-    assert js(page, "BG.allowanceOf(Object.assign({}, arg, {teams: true}), null, BG.readPresets())",
-              state) == 18_000
+    assert js(page, "kit.modeOf(arg, null, kit.readPresets())", state) == "bronstein"
+    assert js(page, "kit.allowanceOf(arg, null, kit.readPresets())", state) == 12_000
+    teams = "Object.assign({}, arg, {teams: true})"
+    assert js(page, f"kit.allowanceOf({teams}, null, kit.readPresets())", state) == 18_000
+
+
+def test_a_press_not_yet_confirmed_is_shown_as_the_rules_will_apply_it(page: Any) -> None:
+    # usbgf-2007 Bronstein: 5 s used, 5 s credited back; B runs with a fresh 12 s
+    state = {**STATE, "rules": "usbgf-2007-bronstein", "expires_at_ms": 1000 + 30_000}
+    after = js(page, "kit.afterPress(arg, 'A', 5000, 'bronstein', 12000)", state)
+    assert (after["A"]["reserve_ms"], after["A"]["delay_ms"], after["A"]["running"]) == (
+        30_000, 12_000, False)
+    assert after["B"]["running"] and after["on_turn"] == "B" and after["at_ms"] == 6000
+    assert after["expires_at_ms"] == 6000 + 40_000
+    # simple delay: the delay spent first, nothing credited; B's expiry includes its delay
+    after = js(page, "kit.afterPress(arg, 'A', 20000, 'simple_delay', 12000)", STATE)
+    assert (after["A"]["reserve_ms"], after["A"]["delay_ms"]) == (22_000, 12_000)
+    assert after["expires_at_ms"] == 21_000 + 40_000 + 12_000
+    # increment: D added whatever was used; standard: no allowance at all
+    increment = "kit.afterPress(arg, 'A', 5000, 'increment', 3000).A.reserve_ms"
+    assert js(page, increment, STATE) == 28_000
+    assert js(page, "kit.afterPress(arg, 'A', 5000, 'standard', 0).A.delay_ms", STATE) == 0
+
+
+def test_a_breaks_time_runs_from_its_start(page: Any) -> None:
+    # bgclock's break: its clock counts on the table's line from `started_ms`
+    state = {**STATE, "phase": "break", "at_ms": 70_000,
+             "break": {"side": "A", "started_ms": 10_000, "limit_ms": 600_000}}
+    assert js(page, "kit.breakUsed(arg, 5000)", state) == 65_000
+    assert js(page, "kit.breakUsed(arg, 0)", STATE) == 0
 
 
 def test_the_page_never_counts_past_the_expiry_nor_while_stopped(page: Any) -> None:
-    v = js(page, "BG.viewAt(arg, 'simple_delay', 99000)", STATE)
+    v = js(page, "kit.viewAt(arg, 'simple_delay', 99000)", STATE)
     assert v["A"]["reserve_ms"] == 0 and v["at_ms"] == STATE["expires_at_ms"]
     stopped = {**STATE, "phase": "stopped", "A": {**STATE["A"], "running": False}}
-    assert js(page, "BG.viewAt(arg, 'simple_delay', 9000).A.reserve_ms", stopped) == 30_000
+    assert js(page, "kit.viewAt(arg, 'simple_delay', 9000).A.reserve_ms", stopped) == 30_000
 
 
 def test_mode_comes_from_the_override_then_the_preset_then_the_state(page: Any) -> None:
-    assert js(page, "BG.modeOf(arg, {clock: {mode: 'standard'}}, BG.readPresets())",
+    assert js(page, "kit.modeOf(arg, {clock: {mode: 'standard'}}, kit.readPresets())",
               STATE) == "standard"
-    assert js(page, "BG.modeOf(arg, {}, BG.readPresets())", STATE) == "simple_delay"
+    assert js(page, "kit.modeOf(arg, {}, kit.readPresets())", STATE) == "simple_delay"
     unknown = {**STATE, "rules": "nowhere"}
-    assert js(page, "BG.modeOf(arg, {}, {})", unknown) == "simple_delay"  # expiry = delay + reserve
-    assert js(page, "BG.allowanceOf(arg, {clock: {delay_ms: 5000}}, BG.readPresets())",
+    # expiry = delay + reserve
+    assert js(page, "kit.modeOf(arg, {}, {})", unknown) == "simple_delay"
+    assert js(page, "kit.allowanceOf(arg, {clock: {delay_ms: 5000}}, kit.readPresets())",
               STATE) == 5_000
 
 
@@ -113,7 +144,7 @@ def test_a_threshold_fires_once_never_missed_never_repeated(page: Any) -> None:
     run = js(page, """(() => {
         let fired = [], out = [];
         for (const ms of arg.samples) {
-            const r = BG.crossings(ms, arg.th, fired, 30000);
+            const r = kit.crossings(ms, arg.th, fired, 30000);
             fired = r.fired; out.push(r.fire);
         }
         return out;
@@ -127,47 +158,51 @@ def test_a_threshold_fires_once_never_missed_never_repeated(page: Any) -> None:
     ]})
     assert run == [None, None, 60_000, None, None, None, 20_000, None, 10_000, None, None, 20_000]
     # several crossed at once: the lowest sounds, all are marked
-    r = js(page, "BG.crossings(5000, arg, [], 30000)", th)
+    r = js(page, "kit.crossings(5000, arg, [], 30000)", th)
     assert r == {"fire": 10_000, "fired": [60_000, 20_000, 10_000]}
 
 
 def test_the_thresholds_are_the_players_then_the_links_then_the_tables(page: Any) -> None:
     info = {"warn_s": [30, 90, 5]}
-    assert js(page, "BG.thresholdsFor(null, null, arg)", info) == [90_000, 30_000, 5_000]
-    assert js(page, "BG.thresholdsFor(null, '40,4', arg)", info) == [40_000, 4_000]
-    assert js(page, "BG.thresholdsFor([7000], '40,4', arg)", info) == [7_000]
-    assert js(page, "BG.thresholdsFor([], null, {})") == [60_000, 20_000, 10_000]
-    assert js(page, "BG.thresholdsFor(null, null, null)") == [60_000, 20_000, 10_000]
+    assert js(page, "kit.thresholdsFor(null, null, arg)", info) == [90_000, 30_000, 5_000]
+    assert js(page, "kit.thresholdsFor(null, '40,4', arg)", info) == [40_000, 4_000]
+    assert js(page, "kit.thresholdsFor([7000], '40,4', arg)", info) == [7_000]
+    assert js(page, "kit.thresholdsFor([], null, {})") == [60_000, 20_000, 10_000]
+    assert js(page, "kit.thresholdsFor(null, null, null)") == [60_000, 20_000, 10_000]
 
 
 def test_what_a_player_may_press(page: Any) -> None:
     base = {"phase": "playing", "game": 1, "crawford": False, "cube_frozen": False,
             "cube": {"value": 1, "owner": None}, "double_offered_by": None, "offer": None,
             "A": {"running": True}, "B": {"running": False}}
-    a = js(page, "BG.playerOptions(arg, 'A')", base)
-    b = js(page, "BG.playerOptions(arg, 'B')", base)
+    a = js(page, "kit.playerOptions(arg, 'A')", base)
+    b = js(page, "kit.playerOptions(arg, 'B')", base)
     assert a["hit"] and a["double"] and not b["hit"] and not b["double"]
-    assert not js(page, "BG.playerOptions(arg, 'A').double", {**base, "crawford": True})
-    assert not js(page, "BG.playerOptions(arg, 'A').double", {**base, "cube_frozen": True})
+    assert not js(page, "kit.playerOptions(arg, 'A').double", {**base, "crawford": True})
+    assert not js(page, "kit.playerOptions(arg, 'A').double", {**base, "cube_frozen": True})
     owned = {**base, "cube": {"value": 2, "owner": "B"}}
-    assert not js(page, "BG.playerOptions(arg, 'A').double", owned)
+    assert not js(page, "kit.playerOptions(arg, 'A').double", owned)
     doubled = {**base, "double_offered_by": "A", "A": {"running": False}, "B": {"running": True}}
-    b = js(page, "BG.playerOptions(arg, 'B')", doubled)
+    b = js(page, "kit.playerOptions(arg, 'B')", doubled)
     assert b["take"] and b["pass"] and not b["hit"] and not b["concede"]
     offer = {**base, "phase": "offer",
              "offer": {"kind": "concede", "side": "A", "result": "single"}}
-    assert js(page, "BG.playerOptions(arg, 'B').accept", offer)
-    assert not js(page, "BG.playerOptions(arg, 'A').accept", offer)
+    assert js(page, "kit.playerOptions(arg, 'B').accept", offer)
+    assert not js(page, "kit.playerOptions(arg, 'A').accept", offer)
     late = {**base, "game": 0}
-    assert not js(page, "BG.playerOptions(arg, 'A').double", late)
-    assert js(page, "BG.playerOptions(arg, 'A').break", {**base, "phase": "between_games"})
+    assert not js(page, "kit.playerOptions(arg, 'A').double", late)
+    assert js(page, "kit.playerOptions(arg, 'A').break", {**base, "phase": "between_games"})
 
 
 def _keys_used() -> set[str]:
+    """The keys the table page and the dashboard's own modules use (the
+    tournament screens' are in their strings modules, tested apart)."""
     keys: set[str] = set()
-    for name in ("clock.js", "director.js", "rulings.js", "confirm.js", "board.js", "alerts.js",
-                 "timekeeper.js"):
-        text = (STATIC_DIR / name).read_text()
+    screens = ("tourney", "contests", "register", "room", "standings", "screen-kit")
+    files = [f for f in sorted(STATIC_DIR.rglob("*.js"))
+             if not f.relative_to(STATIC_DIR).as_posix().startswith(screens)]
+    for file in files:
+        text = file.read_text()
         keys |= set(re.findall(r'\bt\("([a-z_]+\.[a-z_.]+)"', text))
     keys = {k for k in keys if not k.endswith(".")}  # built at run time
     for name in ("table.html", "director.html"):
@@ -177,7 +212,7 @@ def _keys_used() -> set[str]:
 
 
 def test_every_string_is_in_the_dictionary_in_both_languages(page: Any) -> None:
-    strings = js(page, "I18N.STRINGS")
+    strings = js(page, "kit.I18N.STRINGS")
     used = _keys_used()
     assert len(used) > 60
     assert not used - set(strings["en"]), "missing in English"
@@ -186,9 +221,9 @@ def test_every_string_is_in_the_dictionary_in_both_languages(page: Any) -> None:
                   if not k.startswith(("side.", "log.seq", "match.score", "err.generic",
                                        "bar.menu", "bar.fullscreen", "act.more"))}
     assert not missing_it
-    assert js(page, "(I18N.setLang('it'), I18N.t('act.double'))") == "Raddoppia"
-    assert js(page, "I18N.t('ask.double', {name: 'Bob', v: 4})") == "Bob: raddoppi a 4?"
-    assert js(page, "(I18N.setLang('en'), I18N.t('ask.double', {name: 'Bob', v: 4}))") == (
+    assert js(page, "(kit.I18N.setLang('it'), kit.I18N.t('act.double'))") == "Raddoppia"
+    assert js(page, "kit.I18N.t('ask.double', {name: 'Bob', v: 4})") == "Bob: raddoppi a 4?"
+    assert js(page, "(kit.I18N.setLang('en'), kit.I18N.t('ask.double', {name: 'Bob', v: 4}))") == (
         "Bob: double to 4?")
     for phase in ("setup", "playing", "stopped", "offer", "dispute", "between_games", "break",
                   "match_over"):
@@ -200,7 +235,7 @@ def test_every_string_is_in_the_dictionary_in_both_languages(page: Any) -> None:
 
 def test_a_summons_is_queued_like_a_press_and_sent_without_lag(page: Any) -> None:
     sent = js(page, """(() => {
-        const c = new BG.Connection({url: "ws://127.0.0.1:9/ws", prefix: "t1-"});
+        const c = new kit.Connection({url: "ws://127.0.0.1:9/ws", prefix: "t1-"});
         const out = [];
         c.sendRaw = (m) => { out.push(m); return true; };
         const stop = c.send({do: "stop", side: "B", reason: "director"});
@@ -225,7 +260,9 @@ def _serve_static(route: Any) -> None:
     """Answer the page's requests from the static folder (no server needed)."""
     path = route.request.url.removeprefix(ENGINE_ORIGIN).split("?")[0]
     if path == "/":
-        route.fulfill(status=200, content_type="text/html", body="<!doctype html><title>e</title>")
+        route.fulfill(status=200, content_type="text/html",
+                      body="<!doctype html><title>e</title><script type='application/json' "
+                           f"id='bg-presets'>{presets_json()}</script>")
         return
     file = (STATIC_DIR / path.removeprefix("/static/")).resolve()
     if path.startswith("/static/") and file.is_relative_to(STATIC_DIR.resolve()) and file.is_file():
@@ -274,7 +311,7 @@ def test_a_confirmation_has_one_id_on_every_dashboard(page: Any) -> None:
     # protocol "Many dashboards, one director": an alert's fix and a ruling get
     # ids derived from what they settle; the same id is queued once
     sent = js(page, """(() => {
-        const c = new BG.Connection({url: "ws://127.0.0.1:9/ws", prefix: "dir-"});
+        const c = new kit.Connection({url: "ws://127.0.0.1:9/ws", prefix: "dir-"});
         const out = [];
         c.sendRaw = (m) => { out.push(m); return true; };
         c.ready = true;
@@ -332,3 +369,13 @@ def test_the_couples_standings_show_the_servers_shared_place(page: Any) -> None:
     finally:
         pg.close()
     assert got == [["1", "Zeta"], ["1", "Alfa"], ["3", "Mu"]]
+
+
+def test_a_time_of_day_is_written_in_the_pages_language(page: Any) -> None:
+    # the room's clock and the late desk's times: 24-hour in Italian whatever
+    # the browser's own locale (Chromium here speaks en-US)
+    at = "new Date(2026, 0, 1, 14, 5, 9).getTime()"
+    assert js(page, f"kit.timeOfDay({at}, 'it')") == "14:05"
+    assert js(page, f"kit.timeOfDay({at}, 'it', true)") == "14:05:09"
+    english = js(page, f"kit.timeOfDay({at}, 'en')")
+    assert "PM" in english and english.startswith("02:05")

@@ -32,7 +32,7 @@ def open_page(browser: Any, url: str, size: str, lang: str = "en") -> Any:
     ctx = browser.new_context(viewport={"width": w, "height": h}, locale=lang)
     page = ctx.new_page()
     page.goto(url + ("&" if "?" in url else "?") + "lang=" + lang)
-    until(page, "(window.__bgclock && __bgclock.app.state) || window.BGDirector")
+    until(page, "(window.__bgclock && __bgclock.app.state) || window.__bgclockDesk")
     return page
 
 

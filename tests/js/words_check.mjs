@@ -7,18 +7,9 @@
  * check on stderr. */
 
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
-import vm from "node:vm";
-import fs from "node:fs";
 import { RETIMED_MS, judge, kindOf, kindsList, syncedText } from "../../bgclock/web/static/table/words.js";
+import { I18N } from "../../bgclock/web/static/kit/i18n.js";
 
-// i18n.js is a classic script: run it in a context of its own
-const require = createRequire(import.meta.url);
-const path = require.resolve("../../bgclock/web/static/i18n.js");
-/** @type {any} */
-const ctx = {};
-vm.runInNewContext(fs.readFileSync(path, "utf8"), ctx);
-const I18N = ctx.I18N;
 /** @param {string} k @param {Record<string, unknown>} [p] */
 const t = (k, p) => I18N.t(k, p);
 /** @param {number} ms */

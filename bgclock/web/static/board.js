@@ -1,3 +1,4 @@
+// @ts-check
 /* bgclock dashboard: a backgammon board in SVG, read from the position the
  * director typed or entered by clicking checkers on an empty board.
  *
@@ -53,7 +54,7 @@ function svg(tag, attrs) {
   return e;
 }
 
-/** x of the left edge of the on-roll side's point p (1..24). */
+/** x of the left edge of the on-roll side's point p (1..24). @param {number} p @returns {number} */
 function pointX(p) {
   const idx = p <= 12 ? p - 1 : 24 - p;  // from the right
   return idx < 6 ? 270 - (idx + 1) * 20 : 130 - (idx - 5) * 20;
@@ -73,6 +74,7 @@ export function drawBoard(b, opts) {
   root.append(svg("rect", { x: 0, y: 0, width: 300, height: 230, class: "b-frame" }));
   root.append(svg("rect", { x: 130, y: 0, width: 20, height: 230, class: "b-bar" }));
   root.append(svg("rect", { x: 275, y: 0, width: 25, height: 230, class: "b-tray" }));
+  /** @param {number} x @param {boolean} top @param {number} count @param {string} cls @param {number} p */
   const stack = (x, top, count, cls, p) => {
     const shown = Math.min(count, 5);
     for (let k = 0; k < shown; k++) {
@@ -104,6 +106,7 @@ export function drawBoard(b, opts) {
   stack(130, true, b.opponent.bar, "them", 25);
   root.append(svg("rect", { x: 130, y: 0, width: 20, height: 230, class: "b-hit", "data-point": 25 }));
   // borne off
+  /** @param {number} n @param {boolean} top @param {string} cls */
   const off = (n, top, cls) => {
     const t = svg("text", { x: 287, y: top ? 30 : 205, class: "b-off " + cls, "text-anchor": "middle" });
     t.textContent = String(n);
@@ -119,12 +122,14 @@ export function drawBoard(b, opts) {
       root.append(t);
     });
   }
-  if (opts.onPoint) {
+  const onPoint = opts.onPoint;
+  if (onPoint) {
+    /** @param {MouseEvent} ev */
     const handler = (ev) => {
       const p = Number(/** @type {Element} */ (ev.target).getAttribute("data-point"));
       if (!p) return;
       ev.preventDefault();
-      opts.onPoint(p, ev);
+      onPoint(p, ev);
     };
     root.addEventListener("click", handler);
     root.addEventListener("contextmenu", handler);

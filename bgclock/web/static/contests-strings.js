@@ -3,7 +3,7 @@
  * (as tourney-strings.js does). */
 
 /** @type {Object<string, Object<string, string>>} */
-import { withStrings } from "./i18n-merge.js";
+import { withStrings } from "./kit/i18n.js";
 
 const STRINGS = {
   en: {
@@ -128,9 +128,9 @@ const STRINGS = {
   }
 };
 
-/** @typedef {import("./i18n-merge.js").I18n} I18n */
+/** @typedef {import("./kit/i18n.js").I18n} I18n */
 
-/** The page's I18N (i18n.js, a classic script) with these strings merged in.
+/** The page's words (kit/i18n.js) with these strings merged in.
  * @returns {I18n} */
 export function i18n() {
   return withStrings(STRINGS);

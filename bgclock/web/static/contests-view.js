@@ -27,9 +27,7 @@
  * @typedef {function(string, Object<string, (string|number)>=): string} Translate
  */
 
-import { h } from "./screen-kit.js";
-
-export { h };
+import { h } from "./kit/dom.js";
 const SVG = "http://www.w3.org/2000/svg";
 
 /**

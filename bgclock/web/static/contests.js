@@ -10,7 +10,9 @@
  * button; re-reads the state every few seconds while open and unfocused. */
 import { i18n } from "./contests-strings.js";
 import { encounterView, standingsTable, swingHead, vpChart, vpTable } from "./contests-view.js";
-import { api, button, h, mountScreen, tournamentHead } from "./screen-kit.js";
+import { api } from "./kit/api.js";
+import { button, h } from "./kit/dom.js";
+import { mountScreen, tournamentHead } from "./screen-kit.js";
 
 const I18N = i18n();
 const t = I18N.t;

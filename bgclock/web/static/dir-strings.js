@@ -1,5 +1,8 @@
+// @ts-check
 /* bgclock dashboard: the strings of the dashboard's newer screens (English, Italian),
- * merged into I18N's dictionary (kept apart so the shared i18n.js only grows). */
+ * merged into the page's words (kit/i18n.js) when imported. */
+import { withStrings } from "./kit/i18n.js";
+
 const STRINGS = {
   en: {
     "dir.sending": "sending…", "det.sheet": "Score sheet and time per move (print on A4)", "dir.close_detail": "Close the table's detail (Esc)",
@@ -67,9 +70,6 @@ const STRINGS = {
   }
 };
 
-/** @param {{STRINGS: Object<string, Object<string, string>>}} i18n */
-export function addStrings(i18n) {
-  for (const lang of Object.keys(STRINGS)) Object.assign(i18n.STRINGS[lang] = i18n.STRINGS[lang] || {}, STRINGS[lang]);
-}
 export { STRINGS };
-addStrings(/** @type {any} */ (window).I18N);
+/** The page's words with the dashboard's strings. */
+export const I18N = withStrings(STRINGS);

@@ -4,7 +4,8 @@
  * linked to the register entry (register_id), so closing the tournament rates
  * their matches.  The results are kept here, so the screen's refresh (every
  * few seconds) does not lose them. */
-import { api, button, h } from "./screen-kit.js";
+import { api } from "./kit/api.js";
+import { button, h } from "./kit/dom.js";
 import { i18n } from "./register-strings.js";
 
 const t = i18n().t;

@@ -22,6 +22,8 @@
  * no EventSource) it reads room.json every POLL_MS instead. */
 import { i18n } from "./tourney-strings.js";
 import { mmss } from "./tourney-desk.js";
+import { timeOfDay } from "./kit/format.js";
+import { h } from "./kit/dom.js";
 import { findSeats, firstMatchLosers, i18n as standingsStrings, resultText } from "./standings-strings.js";
 import "./timekeeper-strings.js";
 
@@ -73,19 +75,6 @@ const rotate = search.get("rotate") !== "0" && !pinned;
 
 /** @type {{room: (Room|null), at: number, failed: boolean, view: number, page: number, shown: number}} */
 const view = { room: null, at: 0, failed: false, view: 0, page: Number(search.get("page") || 1) - 1, shown: 0 };
-
-/**
- * @param {string} tag
- * @param {Object<string, string>} [attrs]
- * @param {...(Node|string|null)} children
- * @returns {HTMLElement}
- */
-function h(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  for (const c of children) if (c !== null) node.append(c);
-  return node;
-}
 
 const credential = () =>
   token ? "token=" + encodeURIComponent(token) : "key=" + encodeURIComponent(key || "");
@@ -165,7 +154,7 @@ function serverNow() {
  * @returns {string}
  */
 function hm(ms) {
-  return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return timeOfDay(ms, I18N.lang);
 }
 
 /**

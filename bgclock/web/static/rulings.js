@@ -1,3 +1,4 @@
+// @ts-check
 /* bgclock dashboard: a ruling named by its outcome, computed from the table's state.
  *
  *   gin: Alice keeps the match, 7–5          accept: Bob wins a gammon, 4–3
@@ -10,6 +11,7 @@
  * a claim for the claimant); `invalid` runs again the clock that ran before. */
 
 /** Points of a result, before the cube. */
+/** @type {Object<string, number>} */
 export const RESULT_POINTS = { single: 1, gammon: 2, backgammon: 3 };
 
 /**
@@ -34,14 +36,16 @@ export function scoreAfter(score, side, points) {
 /**
  * The outcome of a ruling, in words.
  * @param {TableState} s the table's state (in dispute)
- * @param {{A: string, B: string}} names
+ * @param {Object<string, string>} names the players' names by side (A, B)
  * @param {string} decision gin | lost | accept | invalid
  * @param {string|null|undefined} result single | gammon | backgammon (gin)
  * @param {Translate} t
  * @returns {string}
  */
 export function rulingName(s, names, decision, result, t) {
+  /** @param {number[]} x */
   const sc = (x) => x[0] + "–" + x[1];
+  /** @param {string} res */
   const r = (res) => t("rul.result." + res);
   if (decision === "lost") return t("rul.lost", { name: names[s.on_turn || "A"] });
   if (decision === "gin") {

@@ -1,66 +1,10 @@
 // @ts-check
-/* What the dashboard's tournament screens share (tourney.js, contests.js):
- * elements, buttons, the director's API and the tournament picker. */
+/* What the dashboard's tournament screens share (tourney.js, contests.js,
+ * register.js): the tournament picker and the screen's toggle, over the kit
+ * (kit/dom.js, kit/api.js). */
 
-const params = new URLSearchParams(location.search);
-const key = params.get("key") || "";
-/** The director's key (from the dashboard's URL): the exports' links carry it. */
-export const directorKey = key;
-
-/**
- * An element with attributes and children.
- * @param {string} tag
- * @param {Object<string, string>} [attrs]
- * @param {...(Node|string|null)} children
- * @returns {HTMLElement}
- */
-export function h(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  for (const c of children) if (c !== null) node.append(c);
-  return node;
-}
-
-/**
- * A button that runs ``fn`` when clicked.
- * @param {string} text
- * @param {function(): void} fn
- * @param {Object<string, string>} [attrs]
- * @returns {HTMLElement}
- */
-export function button(text, fn, attrs) {
-  const b = h("button", Object.assign({ type: "button" }, attrs || {}), text);
-  b.addEventListener("click", fn);
-  return b;
-}
-
-/**
- * The director's API: JSON in and out (a CSV body with its content type).
- * @param {string} method
- * @param {string} path
- * @param {any} [body]
- * @param {string} [type]
- * @returns {Promise<any>}
- */
-export async function api(method, path, body, type) {
-  /** @type {Object<string, string>} */
-  const headers = { Authorization: "Bearer " + key };
-  if (body !== undefined) headers["Content-Type"] = type || "application/json";
-  const r = await fetch(path, {
-    method: method, headers: headers,
-    body: body === undefined ? undefined : (type ? String(body) : JSON.stringify(body))
-  });
-  const data = await r.json();
-  if (!r.ok) {
-    // the refusal's stable code and params go with it (the screens translate them)
-    const err = /** @type {Error & {code?: string, params?: Object<string, (string|number)>}} */ (
-      new Error((data && data.message) || String(r.status)));
-    err.code = data && data.error;
-    err.params = (data && data.params) || {};
-    throw err;
-  }
-  return data;
-}
+import { api } from "./kit/api.js";
+import { h } from "./kit/dom.js";
 
 /**
  * A screen's heading with its tournament picker: the tournaments are listed

@@ -1,3 +1,4 @@
+// @ts-check
 /* bgclock dashboard: "set clock to m:ss" — the adjust delta from the reserve at
  * the moment of sending (a running clock is read then), a preview of the
  * result and a warning when the player would flag (result 0). */

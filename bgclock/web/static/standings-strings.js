@@ -2,7 +2,7 @@
 /* bgclock: the strings of the tournament's end and the wall (standings, prize
  * list, pairings, player search, the room display's champion and welcome
  * views), English and Italian, merged into the page's I18N. */
-import { withStrings } from "./i18n-merge.js";
+import { withStrings } from "./kit/i18n.js";
 
 const STRINGS = {
   en: {

@@ -1,6 +1,6 @@
 // @ts-check
 /* bgclock: the table page's service worker (docs/pages.md, "What survives a
- * reload"; registered only over TLS, by clock.js).
+ * reload"; registered only over TLS, by table/worker.js).
  *
  * Network first, the cache when the network fails: a table page, its
  * scripts, styles and icons, as last fetched, so that a reload with the

@@ -3,10 +3,7 @@
  * flags (English, Italian), for the table page and the dashboard
  * (docs/protocol.md "The timekeeper is a claim", "Provisional flags"). */
 
-/**
- * @typedef {{lang: string, STRINGS: Object<string, Object<string, string>>,
- *   t: function(string, Object<string, (string|number)>=): string}} I18n
- */
+import { withStrings } from "./kit/i18n.js";
 
 export const STRINGS = {
   en: {
@@ -52,10 +49,5 @@ export const STRINGS = {
   }
 };
 
-/* Merged into the page's I18N (i18n.js, a classic script loaded first) by
- * itself, with no import: the pages' unit tests load it inline. */
-const found = /** @type {{I18N: I18n}} */ (/** @type {unknown} */ (globalThis)).I18N;
-for (const lang of Object.keys(STRINGS)) {
-  found.STRINGS[lang] = Object.assign(found.STRINGS[lang] || {}, /** @type {Object<string, string>} */ (/** @type {any} */ (STRINGS)[lang]));
-}
-export const I18N = found;
+/** The page's words with these merged in. */
+export const I18N = withStrings(STRINGS);

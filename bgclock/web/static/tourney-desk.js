@@ -6,8 +6,10 @@
  * director's; mismatches flagged), the ruling committee and its appeals, and
  * the exports.  Sections of the tournament screen (tourney.js), built from
  * the state it reads; every action goes through its ``act``. */
-import { withStrings } from "./i18n-merge.js";
+import { withStrings } from "./kit/i18n.js";
 import { i18n } from "./tourney-strings.js";
+import { timeOfDay } from "./kit/format.js";
+import { button, h } from "./kit/dom.js";
 
 /** @type {Object<string, Object<string, string>>} */
 const STRINGS = {
@@ -153,30 +155,6 @@ const t = I18N.t;
  */
 
 /**
- * @param {string} tag
- * @param {Object<string, string>} [attrs]
- * @param {...(Node|string|null)} children
- * @returns {HTMLElement}
- */
-function h(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  for (const c of children) if (c !== null) node.append(c);
-  return node;
-}
-
-/**
- * @param {string} text
- * @param {function(): void} fn
- * @returns {HTMLElement}
- */
-function button(text, fn) {
-  const b = h("button", { type: "button" }, text);
-  b.addEventListener("click", fn);
-  return b;
-}
-
-/**
  * @param {string} id
  * @returns {string}
  */
@@ -200,7 +178,7 @@ export function mmss(ms) {
  * @returns {string}
  */
 function hm(ms) {
-  return new Date(ms).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return timeOfDay(ms, I18N.lang);
 }
 
 /**

@@ -8,7 +8,7 @@
  * exports of the standings and of every player's results, and the prize list
  * per event (one prize per line, 1st place first), saved as the tournament's
  * ``prizes`` action. */
-import { button, h } from "./screen-kit.js";
+import { button, h } from "./kit/dom.js";
 import { findSeats, i18n } from "./standings-strings.js";
 
 const I18N = i18n();

@@ -8,13 +8,16 @@
  * action and every few seconds while it is open (a result from a clock comes
  * in by itself).  The screen is a section of director.html, opened by its
  * header's button. */
-import { api, button, directorKey, h, mountScreen, tournamentHead } from "./screen-kit.js";
+import { api, directorKey } from "./kit/api.js";
+import { button, h } from "./kit/dom.js";
+import { mountScreen, tournamentHead } from "./screen-kit.js";
 import { i18n } from "./tourney-strings.js";
+import { timeOfDay } from "./kit/format.js";
 import { clashSection, deskSections, matchButtons } from "./tourney-desk.js";
 import { standingsSection } from "./tourney-standings.js";
 import { flightSection } from "./tourney-flight.js";
 import { registerPick } from "./register-pick.js";
-import { openConfirm } from "./confirm.js";
+import { openConfirm } from "./kit/confirm.js";
 
 const I18N = i18n();
 const t = I18N.t;
@@ -398,7 +401,7 @@ function undoOf(a) {
 function historySection() {
   const offered = new Set();  // one undo per match or player: its latest action's
   const rows = screen.history.slice(-40).reverse().map((x) => {
-    const when = new Date(x.at_ms).toLocaleTimeString(I18N.lang, { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    const when = timeOfDay(x.at_ms, I18N.lang, true);
     const a = x.action;
     const what = a.do === "withdraw" || a.do === "reinstate" ? "p" + a.player
       : ["result", "correct", "revert"].includes(a.do) ? [a.event || "main", a.round, a.match].join(":") : null;

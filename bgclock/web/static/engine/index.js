@@ -21,3 +21,4 @@ export {
   parseEvent,
 } from "./events.js";
 export { Match, replay, PHASES, PHASE_RULES, ABA_RESET_MS } from "./match.js";
+export { modeOf, allowanceOf, sideAt, viewAt, afterPress, breakUsed } from "./countdown.js";

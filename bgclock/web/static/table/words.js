@@ -6,9 +6,9 @@
  * it, re-timed by the server, refused, or not needed any more; the bar names
  * the last three one by one.  Pure: the strings come through `t`. */
 
-/** A translation: key and parameters to text (i18n.js's `t`).
+/** A translation: key and parameters to text (kit/i18n.js's `t`).
  * @typedef {(key: string, params?: Record<string, unknown>) => string} Translate */
-/** A command waiting for the server (the fields of common.js's queue it reads).
+/** A command waiting for the server (the fields of kit/link.js's queue it reads).
  * @typedef {{type?: string, cmd?: Record<string, unknown>}} Waiting */
 /**
  * A command that waited through an outage and, once answered, what became

@@ -1,11 +1,20 @@
-/* bgclock: every string shown by the pages, in one dictionary (English, Italian).
+// @ts-check
+/* bgclock: every string the pages share, in one dictionary (English,
+ * Italian), and the words' machinery (docs/pages.md, "Strings").
+ *
  * t("key", {name: value}) fills {name} placeholders; with a number `n` among
  * them, "key.one" is used when the language's plural rule says "one" (1 punto,
  * 1 point) and "key" otherwise (2 punti); a missing Italian string
- * falls back to English, a missing key shows the key itself (a test catches it). */
-(function (root) {
-  "use strict";
-  const STRINGS = {
+ * falls back to English, a missing key shows the key itself (a test catches it).
+ *
+ * A screen's own strings live in its strings module, merged one way into this
+ * dictionary by `withStrings` when that module is imported. */
+
+/** @typedef {Object<string, Object<string, string>>} Strings language -> key -> text */
+/** @typedef {Object<string, unknown>} Params */
+
+/** @type {Strings} */
+const STRINGS = {
     en: {
       "app.table": "Table clock", "app.director": "Director",
       "lang.name": "English", "lang.switch": "IT",
@@ -399,62 +408,98 @@
       "log.keeper": "il tempo del tavolo è tenuto dal dispositivo {d}",
       "log.handled": "avviso gestito: {k}"
     }
-  };
+};
 
-  function pickLang() {
-    let lang = null;
-    try { lang = new URLSearchParams(location.search).get("lang"); } catch (e) { /* no location */ }
-    if (!lang) { try { lang = localStorage.getItem("bgclock.lang"); } catch (e) { /* private mode */ } }
-    if (!lang && typeof navigator !== "undefined" && navigator.language) lang = navigator.language.slice(0, 2);
-    return STRINGS[lang] ? lang : "en";
-  }
+/** The language asked for: ?lang=, else the one chosen before, else the browser's. */
+function pickLang() {
+  /** @type {string|null} */
+  let lang = null;
+  try { lang = new URLSearchParams(location.search).get("lang"); } catch (e) { /* no location */ }
+  if (!lang) { try { lang = localStorage.getItem("bgclock.lang"); } catch (e) { /* private mode */ } }
+  if (!lang && typeof navigator !== "undefined" && navigator.language) lang = navigator.language.slice(0, 2);
+  return lang && STRINGS[lang] ? lang : "en";
+}
 
-  const I18N = {
-    STRINGS: STRINGS,
-    lang: pickLang(),
-    t: function (key, params) {
-      let s;
-      if (params && typeof params.n === "number" && I18N.plural(params.n) === "one") {
-        s = STRINGS[I18N.lang][key + ".one"];
-        if (s === undefined && STRINGS[I18N.lang][key] === undefined) s = STRINGS.en[key + ".one"];
-      }
-      if (s === undefined) s = STRINGS[I18N.lang][key];
-      if (s === undefined) s = STRINGS.en[key];
-      if (s === undefined) return key;
-      if (params) s = s.replace(/\{(\w+)\}/g, (m, k) => (params[k] !== undefined ? String(params[k]) : m));
-      return s;
-    },
-    /* A refusal from the server in the page's language: by its stable code
-     * (msg.refusal, msg.params), the server's words only for an unknown code. */
-    refusal: function (msg) {
-      const code = msg && msg.refusal;
-      if (!code || STRINGS.en["ref." + code] === undefined) return I18N.t("ref.unknown", { m: msg && msg.message });
-      const params = Object.assign({}, msg.params || {});
-      if (typeof params.event === "string") {
-        const ev = "evn." + params.event.replace(/ /g, "_");
-        if (STRINGS.en[ev] !== undefined) params.event = I18N.t(ev);
-      }
-      if (typeof params.phase === "string" && STRINGS.en["when." + params.phase] !== undefined) {
-        params.when = I18N.t("when." + params.phase);
-      }
-      return I18N.t("ref." + code, params);
-    },
-    /* The plural category of n in the page's language ("one", "other"). */
-    plural: function (n) {
-      try { return new Intl.PluralRules(I18N.lang).select(n); } catch (e) { return n === 1 ? "one" : "other"; }
-    },
-    setLang: function (lang) {
-      if (!STRINGS[lang]) return;
-      I18N.lang = lang;
-      try { localStorage.setItem("bgclock.lang", lang); } catch (e) { /* private mode */ }
-      if (typeof document !== "undefined") document.documentElement.lang = lang;
-    },
-    /* Fill every [data-i18n] element of a subtree. */
-    apply: function (rootEl) {
-      rootEl.querySelectorAll("[data-i18n]").forEach((el) => { el.textContent = I18N.t(el.dataset.i18n); });
-      rootEl.querySelectorAll("[data-i18n-title]").forEach((el) => { el.title = I18N.t(el.dataset.i18nTitle); });
-      rootEl.querySelectorAll("[data-i18n-aria]").forEach((el) => { el.setAttribute("aria-label", I18N.t(el.dataset.i18nAria)); });
+/**
+ * @typedef {{refusal?: string, params?: Params, message?: string, [field: string]: any}} Refusal
+ *   a refusal from the server (its stable code, its fields, its own words)
+ */
+
+/** The page's words: one object per page, shared by every module. */
+export const I18N = {
+  STRINGS: STRINGS,
+  lang: pickLang(),
+  /** The text of `key` in the page's language, `params` filled in.
+   * @param {string} key @param {Params} [params] @returns {string} */
+  t(key, params) {
+    /** @type {string|undefined} */
+    let s;
+    if (params && typeof params.n === "number" && I18N.plural(params.n) === "one") {
+      s = STRINGS[I18N.lang][key + ".one"];
+      if (s === undefined && STRINGS[I18N.lang][key] === undefined) s = STRINGS.en[key + ".one"];
     }
-  };
-  root.I18N = I18N;
-})(typeof window !== "undefined" ? window : globalThis);
+    if (s === undefined) s = STRINGS[I18N.lang][key];
+    if (s === undefined) s = STRINGS.en[key];
+    if (s === undefined) return key;
+    if (params) s = s.replace(/\{(\w+)\}/g, (m, k) => (params[k] !== undefined ? String(params[k]) : m));
+    return s;
+  },
+  /** A refusal from the server in the page's language: by its stable code
+   * (msg.refusal, msg.params), the server's words only for an unknown code.
+   * @param {Refusal|null|undefined} msg @returns {string} */
+  refusal(msg) {
+    const code = msg && msg.refusal;
+    if (!msg || !code || STRINGS.en["ref." + code] === undefined) return I18N.t("ref.unknown", { m: msg && msg.message });
+    /** @type {Params} */
+    const params = Object.assign({}, msg.params || {});
+    if (typeof params.event === "string") {
+      const ev = "evn." + params.event.replace(/ /g, "_");
+      if (STRINGS.en[ev] !== undefined) params.event = I18N.t(ev);
+    }
+    if (typeof params.phase === "string" && STRINGS.en["when." + params.phase] !== undefined) {
+      params.when = I18N.t("when." + params.phase);
+    }
+    return I18N.t("ref." + code, params);
+  },
+  /** The plural category of n in the page's language ("one", "other").
+   * @param {number} n @returns {string} */
+  plural(n) {
+    try { return new Intl.PluralRules(I18N.lang).select(n); } catch (e) { return n === 1 ? "one" : "other"; }
+  },
+  /** Speak `lang` from now on (kept for the next page), if it is known.
+   * @param {string} lang */
+  setLang(lang) {
+    if (!STRINGS[lang]) return;
+    I18N.lang = lang;
+    try { localStorage.setItem("bgclock.lang", lang); } catch (e) { /* private mode */ }
+    if (typeof document !== "undefined") document.documentElement.lang = lang;
+  },
+  /** Fill every [data-i18n], [data-i18n-title], [data-i18n-aria] element of a subtree.
+   * @param {ParentNode} rootEl */
+  apply(rootEl) {
+    rootEl.querySelectorAll("[data-i18n]").forEach((el) => {
+      el.textContent = I18N.t(/** @type {HTMLElement} */ (el).dataset.i18n || "");
+    });
+    rootEl.querySelectorAll("[data-i18n-title]").forEach((el) => {
+      /** @type {HTMLElement} */ (el).title = I18N.t(/** @type {HTMLElement} */ (el).dataset.i18nTitle || "");
+    });
+    rootEl.querySelectorAll("[data-i18n-aria]").forEach((el) => {
+      el.setAttribute("aria-label", I18N.t(/** @type {HTMLElement} */ (el).dataset.i18nAria || ""));
+    });
+  }
+};
+
+/** @typedef {typeof I18N} I18n */
+
+/** The shorthand every view uses. @param {string} key @param {Params} [params] @returns {string} */
+export function t(key, params) { return I18N.t(key, params); }
+
+/** The page's words with a screen's own `strings` (language -> key -> text)
+ * merged in, one way: a screen adds keys, never reads another's module.
+ * @param {Strings} strings @returns {I18n} */
+export function withStrings(strings) {
+  for (const lang of Object.keys(strings)) {
+    STRINGS[lang] = Object.assign(STRINGS[lang] || {}, strings[lang]);
+  }
+  return I18N;
+}

@@ -1,4 +1,5 @@
-/* bgclock dashboard: the confirmation of a director's command, in a dialog.
+// @ts-check
+/* bgclock: the confirmation of a director's command, in a dialog.
  *
  * A double-click on the button that asks must never confirm: the dialog's
  * Confirm button is placed away from the pointer and from the opener, stays

@@ -1,0 +1,91 @@
+// @ts-check
+/* bgclock: the director's dashboard (docs/pages.md, "The director's dashboard").
+ *
+ * Every open table live (one WebSocket, hello with the director's key), the
+ * alerts that need the director (they stay until the table's state no longer
+ * calls for them, or the director marks them handled: the server keeps which
+ * are, for every dashboard; protocol `handle`, `handled`), one table in detail
+ * with its log and the director's commands (each confirmed), and the forms
+ * that create tournaments and tables.
+ *
+ * The rooms: state.js (the dashboard's state), link.js (the link and the
+ * server's messages), attention.js (a table's alerts), actions.js (what the
+ * director does), view/cards.js, view/detail.js, view/forms.js.  This entry
+ * draws them together and sets the page's one debug object,
+ * `window.__bgclockDesk`. */
+import "../dir-strings.js";
+import "../timekeeper-strings.js";
+import { modeOf, viewAt } from "../engine/countdown.js";
+import { fmtClock, fmtShort } from "../kit/format.js";
+import { I18N } from "../kit/i18n.js";
+import { unlockAudio } from "../kit/sound.js";
+import { $, SIDES, app, isLow, key, presets, ui } from "./state.js";
+import { conn, loadTournaments, unauthorized } from "./link.js";
+import { alertsOf } from "./attention.js";
+import { closeDetail, refreshLog, select } from "./actions.js";
+import { renderAlerts, renderCards, renderConn } from "./view/cards.js";
+import { renderDetail, renderLog } from "./view/detail.js";
+import { openTableForm, openTournamentForm, printSheet } from "./view/forms.js";
+
+/** The whole dashboard, now. */
+function render() {
+  I18N.apply(document.body);
+  renderConn(conn.status, conn.pending.length);
+  renderAlerts();
+  renderCards();
+  renderDetail();
+}
+/* The running clocks, every frame. */
+function frame() {
+  for (const id in app.tables) {
+    const row = app.tables[id], s = row.state;
+    if (!s || s.phase !== "playing") continue;
+    const mode = modeOf(s, row.info, presets);
+    const v = viewAt(s, mode, performance.now() - row.recvAt);
+    for (const side of SIDES) {
+      if (!s[side].running) continue;
+      const txt = fmtClock(v[side].reserve_ms), low = isLow(row, v[side].reserve_ms);
+      document.querySelectorAll('[data-clock="' + id + side + '"]').forEach((n) => {
+        if (n.textContent !== txt) n.textContent = txt;
+        if (n.classList.contains("low") !== low) n.classList.toggle("low", low);
+      });
+      if (app.selected === Number(id)) {
+        const dt = document.querySelector('[data-clock="detail' + side + '"]');
+        if (dt && dt.textContent !== txt) dt.textContent = txt;
+        const dd = document.querySelector('[data-delay="detail' + side + '"]');
+        const dtxt = fmtShort(v[side].delay_ms);
+        if (dd && dd.textContent !== dtxt) dd.textContent = dtxt;
+      }
+    }
+  }
+  requestAnimationFrame(frame);
+}
+// breaks running over appear without a new message
+setInterval(() => {
+  if (app.setPreview && document.getElementById("set-to")) app.setPreview();
+  for (const id in app.tables) { const s = app.tables[id].state; if (s && s.phase === "break") { renderAlerts(); renderCards(); break; } }
+}, 1000);
+
+$("btn-new-tournament").addEventListener("click", openTournamentForm);
+$("btn-new-table").addEventListener("click", () => openTableForm(null));
+$("btn-print").addEventListener("click", printSheet);
+$("btn-lang").addEventListener("click", () => { I18N.setLang(I18N.lang === "en" ? "it" : "en"); render(); });
+document.addEventListener("pointerdown", () => unlockAudio(), { once: true });
+
+ui.render = render;
+ui.renderDetail = renderDetail;
+ui.renderLog = renderLog;
+ui.refreshLog = refreshLog;
+ui.status = renderConn;
+
+document.documentElement.lang = I18N.lang;
+/* the page's one debug object (docs/pages.md, "Debug objects"): tests read it */
+/** @type {any} */ (window).__bgclockDesk = { app: app, closeDetail: closeDetail, conn: conn, select: select, alertsOf: alertsOf, openTableForm: openTableForm,
+  i18n: I18N };
+render();
+if (!key) unauthorized();
+else {
+  loadTournaments().catch((e) => { if (String(e.message).indexOf("key") >= 0 || String(e.message) === "401") unauthorized(); });
+  conn.start();
+}
+requestAnimationFrame(frame);

@@ -1,0 +1,168 @@
+// @ts-check
+/* bgclock dashboard: the alerts (each with its one-click fix) and the
+ * tables' cards, by tournament; the link's line. */
+import { sortAlerts } from "../../alerts.js";
+import { el } from "../../kit/dom.js";
+import { fmtClock } from "../../kit/format.js";
+import { t } from "../../kit/i18n.js";
+import { beep } from "../../kit/sound.js";
+import { $, SIDES, app, isLow, names, presets, tableName, title } from "../state.js";
+import { alertsOf } from "../attention.js";
+import { askConfirm, markHandled, select } from "../actions.js";
+
+/** @typedef {import("../state.js").Row} Row */
+/** @typedef {import("../state.js").Alert} Alert */
+
+/* An alert's one-click fix: open the ruling, resume, or propose the break's penalty. */
+/** @param {Row} row @param {Alert} a @returns {HTMLElement|null} */
+export function fixOf(row, a) {
+  const id = row.info.id, n = names(row);
+  if (a.kind === "flag" || a.kind === "dispute" || a.kind === "dispute_expiry") {
+    return el("button", { type: "button", class: "go", "data-act": "fix-ruling", text: t("alw.fix_ruling"), onclick: () => {
+      select(id);
+      const act = document.getElementById("actions");
+      if (act) act.scrollIntoView({ block: "start" });
+    } });
+  }
+  if (a.kind === "director") {
+    return el("button", { type: "button", class: "go", "data-act": "fix-resume", text: t("det.resume"), onclick: () => {
+      select(id);
+      askConfirm(t("det.resume") + " — " + title(row), [{ do: "resume" }], a.key);
+    } });
+  }
+  if (a.kind === "break_over" && a.overrun) {
+    const o = a.overrun;
+    return el("button", { type: "button", class: "go", "data-act": "fix-break", text: t("alw.fix_break", { t: fmtClock(o.ms) }), onclick: () => {
+      select(id);
+      askConfirm(t("alw.fix_break_confirm", { name: n[o.side], t: fmtClock(o.ms) }),
+        [{ do: "adjust", side: o.side, delta_ms: -o.ms }], a.key);
+    } });
+  }
+  return null;
+}
+/* --------------------------------------------------------- rendering */
+/** @param {string} status @param {number} [queued] */
+export function renderConn(status, queued) {
+  const c = $("conn");
+  c.dataset.status = status;
+  let text = t("conn." + status);
+  if (queued && queued > 0 && status !== "online") text += " · " + t("conn.queued", { n: queued });
+  const line = c.querySelector(".conn-text");
+  if (line) line.textContent = text;
+}
+export function renderAlerts() {
+  const list = $("alert-list");
+  list.replaceChildren();
+  let n = 0;
+  const all = [];
+  for (const id of Object.keys(app.tables)) {
+    const row = app.tables[id];
+    if (row.info && row.info.status === "closed") continue;
+    all.push(...alertsOf(row));
+  }
+  for (const a of /** @type {Alert[]} */ (sortAlerts(all))) {
+    const id = String(a.table), row = app.tables[id];
+    {
+      n += 1;
+      if (!app.alertsSeen.has(a.key)) { app.alertsSeen.add(a.key); beep(2, 120); }
+      const premature = a.premature;
+      const confirm = premature ? el("button", { type: "button", "data-act": "confirm-premature",
+        text: t("dir.confirm_premature", { name: names(row)[premature] }),
+        onclick: () => {
+          select(Number(id));
+          askConfirm(t("det.premature") + " " + names(row)[premature], [{ do: "premature", side: premature }], a.key);
+        } }) : null;
+      list.append(el("div", { class: "alert", "data-kind": a.kind, "data-table": id }, [
+        el("span", { class: "grow", text: tableName(row) + ": " + a.text }),
+        confirm || fixOf(row, a),
+        el("button", { type: "button", "data-act": "open", text: t("dir.open"), onclick: () => select(Number(id)) }),
+        el("button", { type: "button", "data-act": "handled", text: t("dir.ack"), onclick: () => markHandled(a) })
+      ]));
+    }
+  }
+  if (!n) list.append(el("p", { class: "hint", text: t("dir.no_alerts") }));
+  $("alerts").classList.toggle("has", n > 0);
+}
+
+export function renderCards() {
+  const box = $("tournaments");
+  box.replaceChildren();
+  /** @type {Object<string, Row[]>} */
+  const byT = {};
+  for (const id in app.tables) {
+    const row = app.tables[id], tid = (row.info && row.info.tournament_id) || 0;
+    (byT[tid] = byT[tid] || []).push(row);
+  }
+  const tids = Object.keys(byT).sort((a, b) => Number(a) - Number(b));
+  if (!tids.length) box.append(el("p", { class: "hint", text: t("dir.no_tables") }));
+  for (const tid of tids) {
+    const tn = app.tournaments[tid];
+    const grid = el("div", { class: "grid" });
+    box.append(el("div", { class: "tourn" }, [el("h3", { text: tn ? tn.name : "#" + tid }), grid]));
+    for (const row of byT[tid].sort((a, b) => a.info.id - b.info.id)) grid.append(card(row));
+  }
+}
+
+/** A table's card. @param {Row} row @returns {HTMLElement} */
+export function card(row) {
+  const s = row.state, n = names(row), id = row.info.id, alerts = alertsOf(row);
+  const c = el("button", { type: "button", class: "card" + (app.selected === id ? " sel" : "") + (alerts.length ? " alerting" : ""),
+    "data-table": id, onclick: () => select(id) });
+  c.append(el("h3", {}, [el("span", { text: title(row) }), el("span", { text: s ? s.score[0] + "–" + s.score[1] + " /" + s.length : "" })]));
+  if (s) {
+    const times = el("div", { class: "times" });
+    for (const side of SIDES) {
+      const run = s[side].running && s.phase === "playing";
+      const low = isLow(row, s[side].reserve_ms);
+      times.append(el("span", { class: run ? "run" : "", text: side }), el("span", { class: run ? "run" : "", text: n[side] }),
+        el("span", { class: "t" + (run ? " run" : "") + (low ? " low" : ""), "data-clock": id + side, "data-low": low ? "1" : null,
+          text: fmtClock(s[side].reserve_ms) }));
+    }
+    c.append(times);
+    let meta = t("phase." + s.phase);
+    if (s.stopped_reason && s.phase === "stopped") meta += " · " + t("reason." + s.stopped_reason);
+    meta += " · " + t("bar.cube") + " " + s.cube.value + (s.cube.owner ? " " + s.cube.owner : "");
+    if (s.game) meta += " · " + t("bar.game", { n: s.game });
+    c.append(el("div", { class: "meta", text: meta }));
+  }
+  const badges = el("div", { class: "badges" });
+  if (row.info.rules) badges.append(el("span", { class: "badge rules", "data-badge": "rules", title: (presets[row.info.rules] || {}).title || "", text: row.info.rules }));
+  // a win by a provisional flag is no result yet (protocol: Provisional flags)
+  if (s && s.phase === "match_over" && s.winner) badges.append(el("span", { class: "badge winner", "data-badge": "winner",
+    "data-provisional": row.info.provisional ? "1" : null,
+    text: t("card.winner", { name: n[s.winner] }) + (row.info.provisional ? " · " + t("alert.provisional") : "") }));
+  if (s) for (const side of SIDES) {
+    if (s.phase !== "match_over" && !s[side].expired && isLow(row, s[side].reserve_ms)) {
+      badges.append(el("span", { class: "badge low", "data-badge": "low-" + side, text: t("card.low", { name: n[side] }) }));
+    }
+  }
+  if (s && s.crawford) badges.append(el("span", { class: "badge crawford", text: t("bar.crawford") }));
+  if (row.info.status === "closed") badges.append(el("span", { class: "badge", text: t("alert.closed") }));
+  // the table's device: offline since when, and what a reconnect reconciled (protocol: Device time)
+  const link = row.info.link;
+  if (link && row.info.status !== "closed") {
+    // who keeps the table's time, and its outage whatever other devices are
+    // connected (protocol: The timekeeper is a claim)
+    if (link.keeper_device && link.state !== "offline") {
+      badges.append(el("span", { class: "badge keeper", "data-badge": "keeper", "data-keeper": "online",
+        text: t("card.keeper_by", { name: link.keeper_name }) }));
+    }
+    if (link.state === "offline" && link.offline_since_ms != null) {
+      const since = Math.max(0, Date.now() - link.offline_since_ms);
+      badges.append(el("span", { class: "badge offline", "data-badge": "offline", "data-keeper": link.keeper_device ? "offline" : null,
+        text: link.keeper_device ? t("card.keeper_offline", { name: link.keeper_name, t: fmtClock(since) })
+          : t("card.offline", { t: fmtClock(since) }) }));
+      // the clocks shown are the server's estimate while the keeper is away
+      if (link.keeper_device) badges.append(el("span", { class: "badge estimate", "data-badge": "estimate", text: t("card.estimate") }));
+    } else if (link.reconciled && (link.reconciled.applied || link.reconciled.refused)
+               && Date.now() - link.reconciled.at_ms < 10 * 60000) {
+      const r = link.reconciled;
+      badges.append(el("span", { class: "badge reconciled", "data-badge": "reconciled",
+        text: r.refused ? t("card.reconciled_refused", { n: r.applied, r: r.refused }) : t("card.reconciled", { n: r.applied }) }));
+    }
+  }
+  for (const a of alerts) badges.append(el("span", { class: "badge alert-b", "data-alert": a.kind, text: "⚠ " + (a.badge || t("alert." + a.kind)) }));
+  c.append(badges);
+  return c;
+}
+
