@@ -2,7 +2,7 @@
 /* bgclock: the strings of flights (several events sharing one room's tables,
  * issue 23 §1) on the dashboard and the room display, English and Italian,
  * merged into I18N's dictionary (as tourney-strings.js does). */
-import { withStrings } from "./i18n-merge.js";
+import { withStrings } from "./kit/i18n.js";
 
 /** @type {Object<string, Object<string, string>>} */
 const STRINGS = {
@@ -66,7 +66,7 @@ const STRINGS = {
   }
 };
 
-/** @typedef {import("./i18n-merge.js").I18n} I18n */
+/** @typedef {import("./kit/i18n.js").I18n} I18n */
 
 /** The page's I18N with these strings merged in.
  * @returns {I18n} */

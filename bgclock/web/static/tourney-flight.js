@@ -6,7 +6,7 @@
  * ``flight`` action); every event of the room by name with the tables it
  * holds and its matches waiting for a table (GET .../flight); the room's
  * printable wall pairings and its exports. */
-import { button, h } from "./screen-kit.js";
+import { button, h } from "./kit/dom.js";
 import { i18n } from "./flight-strings.js";
 
 const I18N = i18n();
