@@ -51,3 +51,47 @@ def test_every_refusal_code_is_catalogued_in_english_and_italian() -> None:
         missing = {c: w for c, w in codes.items() if c not in keys and c not in GENERIC}
         assert not missing, (lang, missing)
     assert catalogue["en"] == catalogue["it"]
+
+
+def _raised_params() -> dict[str, list[tuple[str, set[str]]]]:
+    """code -> (where, the params' keys) of each tournament refusal raised
+    with a literal params dict (or none)."""
+    found: dict[str, list[tuple[str, set[str]]]] = {}
+    for path in RAISERS:
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id in ("IllegalContest", "InvalidContest")
+                    and len(node.args) > 1 and isinstance(node.args[1], ast.Constant)):
+                continue
+            params = node.args[2] if len(node.args) > 2 else None
+            if params is not None and not isinstance(params, ast.Dict):
+                continue  # built elsewhere: not checked here
+            keys = {k.value for k in (params.keys if params else [])
+                    if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+            found.setdefault(str(node.args[1].value), []).append(
+                (f"{path.name}:{node.lineno}", keys))
+    return found
+
+
+def _placeholders() -> dict[str, dict[str, set[str]]]:
+    """lang -> code -> the ``{name}`` placeholders of its catalogue line."""
+    out: dict[str, dict[str, set[str]]] = {"en": {}, "it": {}}
+    for path in (STRINGS, *MORE_STRINGS):
+        en, it = path.read_text().split("\n  it: {", 1)
+        for lang, part in (("en", en), ("it", it)):
+            for code, text in re.findall(r'"err\.([a-z_]+)": "((?:[^"\\]|\\.)*)"', part):
+                out[lang][code] = set(re.findall(r"\{([a-z_]+)\}", text))
+    return out
+
+
+def test_every_placeholder_of_a_refusal_is_given_by_each_raise() -> None:
+    """A catalogue line naming ``{player}`` is only used by refusals that
+    give ``player`` (else an Italian page would show "{player}"); the
+    Swing's, couples', committee's and late desk's refusals included."""
+    raised = _raised_params()
+    assert {"no_swing", "phase_order", "encounter_decided", "no_committee",
+            "already_arrived", "swing_over", "on_committee"} <= set(raised)
+    for lang, lines in _placeholders().items():
+        for code, wanted in lines.items():
+            for where, keys in raised.get(code, []):
+                assert wanted <= keys, (lang, code, where, wanted - keys)

@@ -99,10 +99,11 @@ class Encounter:
         earlier = [i for i in range(phase) if len(self.results[i]) < len(self.phases[i])]
         if earlier and self.winner is None:
             raise IllegalContest(f"phase {phase + 1} cannot start before phase "
-                                 f"{earlier[0] + 1} is complete")
+                                 f"{earlier[0] + 1} is complete", "phase_order",
+                                 {"phase": phase + 1, "before": earlier[0] + 1})
         if self.winner is not None and not director_asked:
             raise IllegalContest("the encounter is decided: the director must ask for "
-                                 "the remaining matches")
+                                 "the remaining matches", "encounter_decided")
         pair = pairs[len(done)]
         if winner not in pair:
             raise InvalidContest(f"winner: must be {pair[0]} or {pair[1]}")

@@ -89,7 +89,8 @@ def _numbers(given: Sequence[int] | None, count: int, busy: set[int]) -> list[in
         raise InvalidContest(f"tables: must list {count} table numbers")
     for k, n in enumerate(given):
         if n in busy:
-            raise IllegalContest(f"tables[{k}]: table {n} still has a match on")
+            raise IllegalContest(f"tables[{k}]: table {n} still has a match on",
+                                  "table_busy", {"table": n})
     if len(set(given)) != len(given):
         raise InvalidContest("tables: the same table twice")
     return list(given)
@@ -114,7 +115,8 @@ def _names(t: Tournament, ids: Sequence[int], where: str) -> list[str]:
         except InvalidContest:
             raise InvalidContest(f"{where}[{k}]: no such player") from None
         if p.withdrawn:
-            raise IllegalContest(f"{where}[{k}]: {p.name} has withdrawn")
+            raise IllegalContest(f"{where}[{k}]: {p.name} has withdrawn", "withdrawn",
+                                 {"player": p.name})
         names.append(p.name)
     if len(set(names)) != len(names):
         raise InvalidContest(f"{where}: the same player twice")
@@ -375,7 +377,7 @@ class Events:
 
     def _swing_create(self, a: act.SwingCreate, t: Tournament) -> dict[str, Any]:
         if self.swing is not None:
-            raise IllegalContest("the Swing is already created")
+            raise IllegalContest("the Swing is already created", "swing_exists")
         if isinstance(a.players, UnsetType):
             names = [p.name for p in t.players if not p.withdrawn]
         else:
@@ -392,11 +394,13 @@ class Events:
     def _swing_round(self, a: act.SwingRound, t: Tournament) -> dict[str, Any]:
         ev = self.swing
         if ev is None:
-            raise IllegalContest("there is no Swing: create it first")
+            raise IllegalContest("there is no Swing: create it first", "no_swing")
         if ev.swing.winner is not None:
-            raise IllegalContest(f"the Swing is over: {ev.swing.winner} holds every VP")
+            raise IllegalContest(f"the Swing is over: {ev.swing.winner} holds every VP",
+                                 "swing_over", {"player": ev.swing.winner})
         if ev.under_way:
-            raise IllegalContest("a round is under way: enter its results first")
+            raise IllegalContest("a round is under way: enter its results first",
+                                 "swing_round_under_way")
         seed = _int(_or(a.seed, None), "seed", 0, act.MAX_SEED)
         pairs, sitting = ev.swing.pair(random.Random(seed))
         numbers = _numbers(_or(a.tables, None), len(pairs), self.busy_tables(t))
@@ -413,11 +417,12 @@ class Events:
     def _swing_result(self, a: act.SwingResult, t: Tournament) -> dict[str, Any]:
         ev = self.swing
         if ev is None or not ev.under_way:
-            raise IllegalContest("no Swing round is under way")
+            raise IllegalContest("no Swing round is under way", "no_swing_round")
         i = _int(a.game, "game", 0, len(ev.games) - 1)
         g = ev.games[i]
         if g.winner is not None:
-            raise IllegalContest(f"game {i} already has its winner")
+            raise IllegalContest(f"game {i} already has its winner", "game_decided",
+                                 {"game": i + 1})
         winner, result, cube = _game_result(a, g)
         source = _or(a.source, "hand")
         g.winner, g.result, g.cube, g.source = winner, result, cube, source
@@ -447,16 +452,18 @@ class Events:
         from the stacks at its start)."""
         ev = self.swing
         if ev is None:
-            raise IllegalContest("there is no Swing")
+            raise IllegalContest("there is no Swing", "no_swing")
         replay = not ev.under_way
         games = ev.last_games if replay else ev.games
         if replay and ev.before_last is None:
             raise IllegalContest("only a game of the round under way, or of the last round "
-                                 "played before the next is paired, can be corrected")
+                                 "played before the next is paired, can be corrected",
+                                 "game_not_correctable")
         i = _int(a.game, "game", 0, max(len(games) - 1, 0))
         g = games[i]
         if g.winner is None:
-            raise IllegalContest(f"game {i} has no result to correct")
+            raise IllegalContest(f"game {i} has no result to correct", "game_no_result",
+                                 {"game": i + 1})
         reason = _or(a.reason, None)
         if reason is not None:
             _text(reason, "reason", MAX_REASON)
@@ -475,7 +482,7 @@ class Events:
 
     def _couples_create(self, a: act.CouplesCreate, t: Tournament) -> dict[str, Any]:
         if self.couples is not None:
-            raise IllegalContest("the couples event is already created")
+            raise IllegalContest("the couples event is already created", "couples_exists")
         couples: list[Couple] = []
         for k, c in enumerate(a.couples):
             where = f"couples[{k}]"
@@ -507,7 +514,7 @@ class Events:
 
     def _encounter(self, encounter: int) -> tuple[int, EncounterAt]:
         if self.couples is None:
-            raise IllegalContest("there is no couples event: create it first")
+            raise IllegalContest("there is no couples event: create it first", "no_couples")
         i = _int(encounter, "encounter", 0, max(len(self.couples.encounters) - 1, 0))
         return i, self.couples.encounters[i]
 
@@ -519,13 +526,15 @@ class Events:
                                                  and (p, m) not in enc.winners
                                                  for m in range(len(e.phases[p])))), None)
         if phase is None:
-            raise IllegalContest("every match of this encounter is played or at a table")
+            raise IllegalContest("every match of this encounter is played or at a table",
+                                 "encounter_seated")
         if phase > 0 and not enc.phase_done(phase - 1, e):
             raise IllegalContest(f"phase {phase + 1} cannot start before phase {phase} "
-                                 "is complete")
+                                 "is complete", "phase_order",
+                                 {"phase": phase + 1, "before": phase})
         if e.winner is not None and not more:
             raise IllegalContest(f"the encounter is decided ({e.winner}): the director must "
-                                 "ask for the remaining matches (more)")
+                                 "ask for the remaining matches (more)", "encounter_decided")
         todo = [m for m in range(len(e.phases[phase]))
                 if (phase, m) not in enc.tables and (phase, m) not in enc.winners]
         numbers = _numbers(_or(a.tables, None), len(todo), self.busy_tables(t))
@@ -544,14 +553,15 @@ class Events:
         m = _int(a.match, "match", 0, len(e.phases[phase]) - 1)
         key = (phase, m)
         if key in enc.winners:
-            raise IllegalContest("this match already has its winner")
+            raise IllegalContest("this match already has its winner", "already_decided")
         if key not in enc.tables:
             if phase > 0 and not enc.phase_done(phase - 1, e):
                 raise IllegalContest(f"phase {phase + 1} cannot start before phase {phase} "
-                                     "is complete")
+                                     "is complete", "phase_order",
+                                     {"phase": phase + 1, "before": phase})
             if e.winner is not None:
                 raise IllegalContest("the encounter is decided: the director must ask for "
-                                     "the remaining matches")
+                                     "the remaining matches", "encounter_decided")
         pair = e.phases[phase][m]
         winner = a.winner
         if winner not in pair:
@@ -576,7 +586,7 @@ class Events:
         m = _int(a.match, "match", 0, len(e.phases[phase]) - 1)
         key = (phase, m)
         if key not in enc.winners:
-            raise IllegalContest("this match has no result to correct")
+            raise IllegalContest("this match has no result to correct", "nothing_to_correct")
         pair = e.phases[phase][m]
         winner = a.winner
         if winner not in pair:
@@ -590,7 +600,8 @@ class Events:
         later = [x for x in ev.encounters if x.round > enc.round]
         if ev.format == "knockout" and later:
             if any(x.winners or x.tables for x in later):
-                raise IllegalContest("a later round has started: correct its matches first")
+                raise IllegalContest("a later round has started: correct its matches first",
+                                     "later_round_started")
             ev.encounters = [x for x in ev.encounters if x.round <= enc.round]
         old = enc.winners[key]
         enc.winners[key] = winner

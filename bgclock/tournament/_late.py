@@ -89,7 +89,8 @@ class LateArrival:
         """The late side (or sides) arrived at ``at_ms``: the count stops there."""
         self._advance(at_ms)
         if self.arrived_ms is not None:
-            raise IllegalContest("arrive: the late player has already arrived")
+            raise IllegalContest("arrive: the late player has already arrived",
+                                 "already_arrived")
         if self.state(at_ms).over:
             return  # already disqualified: the match is over, arriving changes nothing
         self.arrived_ms = at_ms

@@ -336,14 +336,16 @@ class Tournament:
             return self.main.bracket
         if event == "last_chance":
             if self.last_chance is None:
-                raise IllegalContest(
-                    "the Last Chance is not drawn: not every first consolation loser is "
-                    "known yet" if self.last_chance_on else
-                    "this tournament has no Last Chance (settings.last_chance)")
+                if self.last_chance_on:
+                    raise IllegalContest("the Last Chance is not drawn: not every first "
+                                         "consolation loser is known yet",
+                                         "last_chance_not_drawn")
+                raise IllegalContest("this tournament has no Last Chance "
+                                     "(settings.last_chance)", "no_last_chance")
             return self.last_chance.bracket
         if self.consolation is None:
             raise IllegalContest("the consolation is not drawn yet: not every first-match "
-                                 "loser is known")
+                                 "loser is known", "consolation_not_drawn")
         return self.consolation.bracket
 
     def match(self, action: Mapping[str, Any]) -> tuple[MatchKey, Match]:
@@ -356,7 +358,7 @@ class Tournament:
         bracket = self.bracket(event)
         r = _int(round_index, "round", 0, max(len(bracket.rounds) - 1, 0))
         if not bracket.rounds:
-            raise IllegalContest("this bracket has no matches")
+            raise IllegalContest("this bracket has no matches", "no_matches")
         i = _int(match, "match", 0, len(bracket.rounds[r]) - 1)
         return (str(event), r, i), bracket.rounds[r][i]
 
@@ -535,7 +537,8 @@ class Tournament:
         if self.by_name(name) is not None:
             raise InvalidContest(f"name: {name} is already registered")
         if len(self.players) >= MAX_REGISTERED:
-            raise IllegalContest(f"at most {MAX_REGISTERED} players")
+            raise IllegalContest(f"at most {MAX_REGISTERED} players", "too_many_players",
+                                 {"n": MAX_REGISTERED})
         player = Player(id=len(self.players) + 1, name=name, federation_id=fed,
                         register_id=link)
         self.players.append(player)
@@ -593,7 +596,8 @@ class Tournament:
         if stopped is not None:
             return stopped
         if self.main is None:
-            raise IllegalContest("the draw is not made yet: check the player in instead")
+            raise IllegalContest("the draw is not made yet: check the player in instead",
+                                 "not_drawn_check_in")
         if player.withdrawn:
             raise IllegalContest(f"{player.name} has withdrawn", "withdrawn",
                                  {"player": player.name})
@@ -613,7 +617,7 @@ class Tournament:
         event = _or(a.event, "main")
         bracket = self.bracket(event)
         if not bracket.rounds:
-            raise IllegalContest("this bracket has no matches")
+            raise IllegalContest("this bracket has no matches", "no_matches")
         r = _int(a.round, "round", 0, len(bracket.rounds) - 1)
         ready = self.ready(event, r)
         if not ready:
@@ -628,7 +632,8 @@ class Tournament:
             for k, i in enumerate(given):
                 _int(i, f"matches[{k}]", 0, len(bracket.rounds[r]) - 1)
                 if i not in ready:
-                    raise IllegalContest(f"matches[{k}]: match {i + 1} is not ready to start")
+                    raise IllegalContest(f"matches[{k}]: match {i + 1} is not ready to start",
+                                         "match_not_ready", {"match": i + 1})
             if len(set(given)) != len(given):
                 raise InvalidContest("matches: the same match twice")
             seat = sorted(given)
@@ -646,7 +651,8 @@ class Tournament:
                                      "match ready to start")
             for k, n in enumerate(numbers):
                 if n in live:
-                    raise IllegalContest(f"tables[{k}]: table {n} still has a match on")
+                    raise IllegalContest(f"tables[{k}]: table {n} still has a match on",
+                                      "table_busy", {"table": n})
             if len(set(numbers)) != len(numbers):
                 raise InvalidContest("tables: the same table twice")
         assigned = []
@@ -683,7 +689,8 @@ class Tournament:
     def _bind_table(self, a: act.BindTable) -> dict[str, Any]:
         n, tid = a.table, a.table_id
         if n in self.table_ids:
-            raise IllegalContest(f"table {n} already has its clock table")
+            raise IllegalContest(f"table {n} already has its clock table", "table_bound",
+                                 {"table": n})
         self.table_ids[n] = tid
         return {}
 
@@ -927,9 +934,11 @@ class Tournament:
             late = self.lates[key] = LateCount(absent=[], from_ms=from_ms, at_ms=at_ms,
                                                clock=clock)
         elif late.arrived_ms:
-            raise IllegalContest("a late player of this match has arrived: the count is over")
+            raise IllegalContest("a late player of this match has arrived: the count is over",
+                                 "late_arrived")
         if player.name in late.absent:
-            raise IllegalContest(f"{player.name} is already marked absent at this match")
+            raise IllegalContest(f"{player.name} is already marked absent at this match",
+                                 "already_absent", {"player": player.name})
         late.absent.append(player.name)
         late.from_ms = from_ms
         return {"player": player.id, "side": side, "from_ms": from_ms}
@@ -1037,7 +1046,8 @@ class Tournament:
             raise InvalidContest("members: the same player twice")
         for pid in ids:
             if self.players[pid - 1].withdrawn:
-                raise IllegalContest(f"{self.players[pid - 1].name} has withdrawn")
+                raise IllegalContest(f"{self.players[pid - 1].name} has withdrawn", "withdrawn",
+                                     {"player": self.players[pid - 1].name})
         self.committee = ids
         return {"members": ids}
 
@@ -1045,7 +1055,7 @@ class Tournament:
         """An appeal of a ruling at a match; committee members who play it are
         replaced by ``substitutes`` (in order)."""
         if not self.committee:
-            raise IllegalContest("there is no ruling committee yet")
+            raise IllegalContest("there is no ruling committee yet", "no_committee")
         key, m = self._at(a)
         by = self.player(a.by)
         if by.name not in (m.a, m.b):
@@ -1067,7 +1077,8 @@ class Tournament:
                                      "plays this match or sits on the committee")
             if not pool:
                 raise IllegalContest(f"{self.players[pid - 1].name} sits on the committee "
-                                     "and plays this match: name a substitute")
+                                     "and plays this match: name a substitute",
+                                     "on_committee", {"player": self.players[pid - 1].name})
             sub = pool.pop(0)
             replaced[str(pid)] = sub
             panel.append(sub)
@@ -1094,7 +1105,8 @@ class Tournament:
             raise InvalidContest(f"appeal: no appeal {number}")
         appeal = self.appeals[number - 1]
         if appeal.decision is not None:
-            raise IllegalContest(f"appeal {number} is already decided")
+            raise IllegalContest(f"appeal {number} is already decided", "appeal_decided",
+                                 {"appeal": number})
         votes = a.votes
         panel = {str(p) for p in appeal.panel} | {DIRECTOR_VOTE}
         if set(votes) != panel:
@@ -1128,7 +1140,8 @@ class Tournament:
         held = self._clash_result(a.held, "held", names)
         clock = self._clash_result(a.clock, "clock", names)
         if len(self.clashes) >= MAX_CLASHES:
-            raise IllegalContest(f"at most {MAX_CLASHES} clashes")
+            raise IllegalContest(f"at most {MAX_CLASHES} clashes", "too_many_clashes",
+                                 {"n": MAX_CLASHES})
         number = len(self.clashes) + 1
         self.clashes.append(ClashRecord(clash=number, table=a.table, table_id=a.table_id,
                                         match=label, players=names, held=held, clock=clock,
@@ -1146,7 +1159,8 @@ class Tournament:
             reason = _text(reason, "reason", MAX_REASON)
         clash = self.clashes[number - 1]
         if clash.dismissed:
-            raise IllegalContest(f"clash {number} is already dismissed")
+            raise IllegalContest(f"clash {number} is already dismissed", "clash_dismissed",
+                                 {"clash": number})
         clash.dismissed, clash.reason = True, reason
         return {"clash": number}
 

@@ -106,11 +106,13 @@ def set_pool(pools: dict[str, SidePool], name: str, players: Sequence[int],
     pool = parse_pool(name, players, event, entry, split, events, names)
     if isinstance(pool, str):
         if pool not in pools:
-            raise IllegalContest(f"pool: there is no side pool {pool}")
+            raise IllegalContest(f"pool: there is no side pool {pool}", "no_pool",
+                                 {"pool": pool})
         del pools[pool]
         return {"pool": pool, "removed": True}
     if pool.name not in pools and len(pools) >= MAX_POOLS:
-        raise IllegalContest(f"at most {MAX_POOLS} side pools")
+        raise IllegalContest(f"at most {MAX_POOLS} side pools", "too_many_pools",
+                             {"n": MAX_POOLS})
     pools[pool.name] = pool
     return {"pool": pool.name, "pot": pool.pot}
 

@@ -179,7 +179,7 @@ class Swing:
         active player has sat out once."""
         active = self.active()
         if len(active) < 2:
-            raise IllegalContest("pair: the contest is over")
+            raise IllegalContest("pair: the contest is over", "swing_finished")
         order = active[:]
         rng.shuffle(order)
         sitting = None
@@ -196,7 +196,8 @@ class Swing:
         """Apply one round's games (each active player at most once); the
         stakes come from the stacks at the round's start."""
         if self.winner is not None:
-            raise IllegalContest("the contest is over: one player holds every VP")
+            raise IllegalContest("the contest is over: one player holds every VP",
+                                 "swing_finished")
         seen: set[str] = set()
         for i, g in enumerate(games):
             where = f"games[{i}]"

@@ -13,6 +13,7 @@ import { encounterView, standingsTable, swingHead, vpChart, vpTable } from "./co
 import { api } from "./kit/api.js";
 import { button, h } from "./kit/dom.js";
 import { mountScreen, tournamentHead } from "./screen-kit.js";
+import { refusalText } from "./tourney-strings.js";
 
 const I18N = i18n();
 const t = I18N.t;
@@ -62,7 +63,7 @@ async function load() {
   try {
     screen.state = await api("GET", base() + "/state");
   } catch (e) {
-    screen.message = String(/** @type {Error} */ (e).message);
+    screen.message = refusalText(/** @type {Error} */ (e));
     screen.error = true;
   }
   render();
@@ -84,7 +85,7 @@ async function act(path, body) {
     screen.notReady = (out && out.not_ready) || [];
     if (screen.notReady.length) screen.error = true;
   } catch (e) {
-    screen.message = String(/** @type {Error} */ (e).message);
+    screen.message = refusalText(/** @type {Error} */ (e));
     screen.error = true;
   }
   render();

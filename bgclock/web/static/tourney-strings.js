@@ -83,6 +83,41 @@ const STRINGS = {
     "trn.already_done": "Already done.",
     "err.already_drawn": "The draw is already made.",
     "err.round_not_ready": "No match of this round is ready to start.",
+    "err.table_busy": "Table {table} still has a match on.",
+    "err.swing_exists": "The Swing is already created.",
+    "err.no_swing": "There is no Swing yet: create it first.",
+    "err.swing_over": "The Swing is over: {player} holds every VP.",
+    "err.swing_finished": "The Swing is over: one player holds every VP.",
+    "err.swing_round_under_way": "A Swing round is under way: enter its results first.",
+    "err.no_swing_round": "No Swing round is under way.",
+    "err.game_decided": "Game {game} already has its winner.",
+    "err.game_not_correctable": "Only a game of the round under way, or of the last round played before the next is paired, can be corrected.",
+    "err.game_no_result": "Game {game} has no result to correct.",
+    "err.couples_exists": "The couples event is already created.",
+    "err.no_couples": "There is no couples event yet: create it first.",
+    "err.encounter_seated": "Every match of this encounter is played or at a table.",
+    "err.phase_order": "Phase {phase} cannot start before phase {before} is complete.",
+    "err.encounter_decided": "The encounter is decided: ask for the remaining matches to have them played.",
+    "err.nothing_to_correct": "This match has no result to correct.",
+    "err.later_round_started": "A later round has started: correct its matches first.",
+    "err.already_arrived": "The late player has already arrived.",
+    "err.no_pool": "There is no side pool “{pool}”.",
+    "err.too_many_pools": "At most {n} side pools.",
+    "err.no_matches": "This bracket has no matches.",
+    "err.too_many_players": "At most {n} players.",
+    "err.not_drawn_check_in": "The draw is not made yet: check the player in instead.",
+    "err.table_bound": "Table {table} already has its clock.",
+    "err.already_absent": "{player} is already marked absent at this match.",
+    "err.late_arrived": "A late player of this match has arrived: the count is over.",
+    "err.no_committee": "There is no ruling committee yet.",
+    "err.appeal_decided": "Appeal {appeal} is already decided.",
+    "err.too_many_clashes": "At most {n} clashing results.",
+    "err.clash_dismissed": "Clash {clash} is already dismissed.",
+    "err.match_not_ready": "Match {match} is not ready to start.",
+    "err.on_committee": "{player} sits on the committee and plays this match: name a substitute.",
+    "err.consolation_not_drawn": "The consolation is not drawn yet: not every first-match loser is known.",
+    "err.last_chance_not_drawn": "The Last Chance is not drawn yet: not every first consolation loser is known.",
+    "err.no_last_chance": "This tournament has no Last Chance (see its settings).",
     "trn.seeds": "Seeds (player numbers, best first)",
     "trn.groups": "Kept apart in round 1 (a club or family per line: player numbers)",
     "trn.last_chance": "Last Chance",
@@ -212,6 +247,41 @@ const STRINGS = {
     "trn.already_done": "Già fatto.",
     "err.already_drawn": "Il tabellone è già sorteggiato.",
     "err.round_not_ready": "Nessun incontro di questo turno è pronto per iniziare.",
+    "err.table_busy": "Il tavolo {table} ha ancora un incontro in corso.",
+    "err.swing_exists": "Lo Swing è già creato.",
+    "err.no_swing": "Non c'è ancora uno Swing: crealo prima.",
+    "err.swing_over": "Lo Swing è finito: {player} ha tutti i VP.",
+    "err.swing_finished": "Lo Swing è finito: un giocatore ha tutti i VP.",
+    "err.swing_round_under_way": "Un turno dello Swing è in corso: inserisci prima i suoi risultati.",
+    "err.no_swing_round": "Nessun turno dello Swing è in corso.",
+    "err.game_decided": "La partita {game} ha già un vincitore.",
+    "err.game_not_correctable": "Si corregge solo una partita del turno in corso, o dell'ultimo turno giocato prima del nuovo abbinamento.",
+    "err.game_no_result": "La partita {game} non ha un risultato da correggere.",
+    "err.couples_exists": "L'evento a coppie è già creato.",
+    "err.no_couples": "Non c'è ancora un evento a coppie: crealo prima.",
+    "err.encounter_seated": "Ogni incontro di questa sfida è giocato o a un tavolo.",
+    "err.phase_order": "La fase {phase} non può iniziare prima che la fase {before} sia completa.",
+    "err.encounter_decided": "La sfida è decisa: chiedi gli incontri rimanenti per farli giocare.",
+    "err.nothing_to_correct": "Questo incontro non ha un risultato da correggere.",
+    "err.later_round_started": "Un turno successivo è iniziato: correggi prima i suoi incontri.",
+    "err.already_arrived": "Il ritardatario è già arrivato.",
+    "err.no_pool": "Non c'è un fondo premi «{pool}».",
+    "err.too_many_pools": "Al massimo {n} fondi premi.",
+    "err.no_matches": "Questo tabellone non ha incontri.",
+    "err.too_many_players": "Al massimo {n} giocatori.",
+    "err.not_drawn_check_in": "Il tabellone non è ancora sorteggiato: segna invece il giocatore presente.",
+    "err.table_bound": "Il tavolo {table} ha già il suo orologio.",
+    "err.already_absent": "{player} è già segnato assente a questo incontro.",
+    "err.late_arrived": "Un ritardatario di questo incontro è arrivato: il conteggio è finito.",
+    "err.no_committee": "Non c'è ancora un comitato di gara.",
+    "err.appeal_decided": "Il ricorso {appeal} è già deciso.",
+    "err.too_many_clashes": "Al massimo {n} risultati in conflitto.",
+    "err.clash_dismissed": "Il conflitto {clash} è già archiviato.",
+    "err.match_not_ready": "L'incontro {match} non è pronto per iniziare.",
+    "err.on_committee": "{player} fa parte del comitato e gioca questo incontro: indica un sostituto.",
+    "err.consolation_not_drawn": "La consolation non è ancora sorteggiata: non si conoscono tutti i perdenti del primo incontro.",
+    "err.last_chance_not_drawn": "La Last Chance non è ancora sorteggiata: non si conoscono tutti i perdenti del primo incontro di consolation.",
+    "err.no_last_chance": "Questo torneo non ha la Last Chance (vedi le impostazioni).",
     "trn.seeds": "Teste di serie (numeri dei giocatori, dal primo)",
     "trn.groups": "Da separare al primo turno (un circolo o famiglia per riga: numeri dei giocatori)",
     "trn.last_chance": "Last Chance",
@@ -272,4 +342,25 @@ const STRINGS = {
 export function i18n() {
   return withStrings(STRINGS);
 }
+/**
+ * A server refusal in the page's language: its code from the catalogue
+ * (`err.<code>`, with its params), else the server's words.
+ * @param {Error & {code?: string, params?: Object<string, (string|number)>}} err
+ * @returns {string}
+ */
+export function refusalText(err) {
+  const words = i18n();
+  const key = "err." + err.code;
+  if (err.code && words.STRINGS[words.lang] && words.STRINGS[words.lang][key] !== undefined) {
+    const params = Object.assign({}, err.params || {});
+    // words among the params (an event, a result's source) in the page's language too
+    if (params.event === "main" || params.event === "consolation") {
+      params.event = words.t(params.event === "main" ? "room.main" : "room.consolation");
+    }
+    if (typeof params.source === "string") params.source = words.t("trn.source." + params.source);
+    return words.t(key, params);
+  }
+  return String(err.message);
+}
+
 export { STRINGS };

@@ -11,7 +11,7 @@
 import { api, directorKey } from "./kit/api.js";
 import { button, h } from "./kit/dom.js";
 import { mountScreen, tournamentHead } from "./screen-kit.js";
-import { i18n } from "./tourney-strings.js";
+import { i18n, refusalText } from "./tourney-strings.js";
 import { timeOfDay } from "./kit/format.js";
 import { clashSection, deskSections, matchButtons } from "./tourney-desk.js";
 import { standingsSection } from "./tourney-standings.js";
@@ -129,25 +129,6 @@ async function act(method, path, body, type) {
 /** The refusals that answer an action already done (a repeated click). */
 const ALREADY = new Set(["already_drawn", "round_not_ready"]);
 
-/**
- * A server refusal in the page's language: its code from the catalogue
- * (`err.<code>`, with its params), else the server's words.
- * @param {Error & {code?: string, params?: Object<string, (string|number)>}} err
- * @returns {string}
- */
-export function refusalText(err) {
-  const key = "err." + err.code;
-  if (err.code && I18N.STRINGS[I18N.lang] && I18N.STRINGS[I18N.lang][key] !== undefined) {
-    const params = Object.assign({}, err.params || {});
-    // words among the params (an event, a result's source) in the page's language too
-    if (params.event === "main" || params.event === "consolation") {
-      params.event = t(params.event === "main" ? "room.main" : "room.consolation");
-    }
-    if (typeof params.source === "string") params.source = t("trn.source." + params.source);
-    return t(key, params);
-  }
-  return String(err.message);
-}
 
 /**
  * An action that changes the draw, a result or a player's status: the
