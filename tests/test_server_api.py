@@ -12,7 +12,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-from bgclock.server._protocol import SCHEMAS
+from bgclock.server.ws.protocol import SCHEMAS
 from tests._server_kit import (
     DIRECTOR,
     KEY,

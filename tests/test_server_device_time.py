@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from bgclock.server._lag import DEFAULT_PARAMS
-from bgclock.server._time import ManualClock
+from bgclock.server.live.lag import DEFAULT_PARAMS
+from bgclock.server.live.time import ManualClock
 
 from ._server_kit import (  # noqa: F401 (anyio_backend: a fixture)
     DIRECTOR,
@@ -319,7 +319,7 @@ async def test_a_director_adjust_meanwhile_is_merged_by_instant(manual: Any) -> 
     assert [e["at_ms"] for e in log] == [roll["at_ms"], pressed, adjust["at_ms"]]
     # a restart folds the same log to the same match
     hub = live.server.hub.tables[table["id"]]
-    from bgclock.server._hub import fold
+    from bgclock.server.live.hub import fold
 
     assert fold(hub.row.spec, hub.log).state(hub.match.now) == hub.match.state()
 

@@ -34,28 +34,16 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bgclock import web
 from bgclock.core import ClockError
-from bgclock.store import NotFound, Store, StoreError, StoreUnavailable, TableSpec
-from bgclock.tournament import InvalidContest
-from bgclock.tournament._names import check_new_names
-
-from . import (
-    _adjudicate,
-    _contests,
-    _desk,
-    _export,
-    _pages,
-    _position_api,
-    _register,
-    _sheet,
-    _tourney,
+from bgclock.server.edge.auth import (
+    DirectorAuth,
+    RateLimiter,
+    TableTokens,
+    director_key,
+    origin_allowed,
 )
-from ._auth import DirectorAuth, RateLimiter, TableTokens, director_key, origin_allowed
-from ._bodies import NewTournament, TablePatch, TableSpecBody, spec_fields
-from ._guard import HANDSHAKES, EdgeGuard, install_redaction, served_hosts
-from ._heap import HeapKeeper
-from ._hub import FrameBatch, Hub, TableHub, new_match
-from ._lag import DEFAULT_PARAMS, LagParams
-from ._limits import (
+from bgclock.server.edge.bodies import NewTournament, TablePatch, TableSpecBody, spec_fields
+from bgclock.server.edge.guard import HANDSHAKES, EdgeGuard, install_redaction, served_hosts
+from bgclock.server.edge.limits import (
     MAX_DEPTH,
     BodyTooLarge,
     LimitError,
@@ -63,8 +51,24 @@ from ._limits import (
     check_id,
     read_bounded,
 )
-from ._openapi import openapi
-from ._protocol import (
+from bgclock.server.edge.schema import BodyError, decode_body, explain, field_name
+from bgclock.server.live.heap import HeapKeeper
+from bgclock.server.live.hub import FrameBatch, Hub, TableHub, new_match
+from bgclock.server.live.lag import DEFAULT_PARAMS, LagParams
+from bgclock.server.live.roomfeed import RoomFeed
+from bgclock.server.live.time import ServerClock, WallClock
+from bgclock.server.render import export as _export
+from bgclock.server.render import pages as _pages
+from bgclock.server.render import sheet as _sheet
+from bgclock.server.render.openapi import openapi
+from bgclock.server.routes import adjudicate as _adjudicate
+from bgclock.server.routes import position as _position_api
+from bgclock.server.routes.static import static_routes
+from bgclock.server.tournaments import contests as _contests
+from bgclock.server.tournaments import desk as _desk
+from bgclock.server.tournaments import register as _register
+from bgclock.server.tournaments import service as _tourney
+from bgclock.server.ws.protocol import (
     SCHEMAS,
     VERSION,
     Command,
@@ -78,10 +82,9 @@ from ._protocol import (
     decode,
     dumps,
 )
-from ._roomfeed import RoomFeed
-from ._schema import BodyError, decode_body, explain, field_name
-from ._static import static_routes
-from ._time import ServerClock, WallClock
+from bgclock.store import NotFound, Store, StoreError, StoreUnavailable, TableSpec
+from bgclock.tournament import InvalidContest
+from bgclock.tournament._names import check_new_names
 
 log = logging.getLogger("bgclock.server")
 

@@ -37,6 +37,9 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
+from bgclock.server.edge.limits import BodyTooLarge, LimitError, check_id, check_name
+from bgclock.server.edge.schema import PRINTABLE, BodyError, decode_body
+from bgclock.server.errors import Refused, read_csv_text
 from bgclock.store import MAX_REGISTER, NotFound, RegisterEntry, RegisterLine, StoreError
 from bgclock.tournament import InvalidContest, Rated, rate_all, rated_matches, register_key
 from bgclock.tournament._rating import (
@@ -49,12 +52,8 @@ from bgclock.tournament._rating import (
 )
 from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME
 
-from ._errors import Refused, read_csv_text
-from ._limits import BodyTooLarge, LimitError, check_id, check_name
-from ._schema import PRINTABLE, BodyError, decode_body
-
 if TYPE_CHECKING:
-    from .app import Server
+    from bgclock.server.app import Server
 
 log = logging.getLogger("bgclock.server")
 
@@ -115,7 +114,7 @@ def _clean(text: str | None) -> str | None:
 
 
 async def _body(request: Request, into: type[Any]) -> dict[str, Any]:
-    from .app import _raw_body
+    from bgclock.server.app import _raw_body
 
     try:
         raw = await _raw_body(request)
@@ -593,7 +592,7 @@ async def check_link(server: Server, action: dict[str, Any]) -> None:
 
 def register_paths() -> dict[str, Any]:
     """The register's routes in ``/openapi.json`` (``_openapi``)."""
-    from ._openapi import _errors, _ok, _op, _ref
+    from bgclock.server.render.openapi import _errors, _ok, _op, _ref
 
     obj = {"type": "object"}
     q = [{"name": n, "in": "query", "required": False, "schema": s} for n, s in (

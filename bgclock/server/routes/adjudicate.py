@@ -22,10 +22,9 @@ from starlette.responses import JSONResponse, Response
 
 from bgclock.board import DEFAULT_NODE_BUDGET, BoardError, read_position, rule_dispute
 from bgclock.core import MatchState
-
-from ._bodies import Adjudicate
-from ._limits import BodyTooLarge, LimitError, check_depth, read_bounded
-from ._schema import decode_body
+from bgclock.server.edge.bodies import Adjudicate
+from bgclock.server.edge.limits import BodyTooLarge, LimitError, check_depth, read_bounded
+from bgclock.server.edge.schema import decode_body
 
 #: A position is short: a body past this is not one.
 MAX_BODY = 4096

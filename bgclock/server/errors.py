@@ -13,7 +13,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from ._limits import BodyTooLarge, read_bounded
+from bgclock.server.edge.limits import BodyTooLarge, read_bounded
 
 
 class Refused(Exception):

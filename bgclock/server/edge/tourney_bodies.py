@@ -16,6 +16,7 @@ import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
 from bgclock.core import MODES, PRESETS
+from bgclock.server.edge.schema import PRINTABLE
 from bgclock.tournament._events import CLOCK_KEYS, MAX_COUPLES
 from bgclock.tournament._running import (
     MAX_FEDERATION_ID,
@@ -29,8 +30,6 @@ from bgclock.tournament._running import (
 )
 from bgclock.tournament._standings import MAX_PRIZE_TEXT, MAX_PRIZES
 from bgclock.tournament._swing import MAX_VP
-
-from ._schema import PRINTABLE
 
 #: A result's reason, and a score's points (the fold's ``_text``/``_int``).
 MAX_REASON = 200

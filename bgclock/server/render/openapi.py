@@ -12,13 +12,13 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Final
 
-from ._bodies import Adjudicate, Board, NewTournament, TablePatch, TableSpecBody
-from ._limits import MAX_ID
-from ._protocol import AnyCommand, Handle, Hello, Keep, Ping, Summon, Sync
-from ._register import REGISTER_REQUESTS, register_paths
-from ._schema import components
-from ._standings import openapi_paths as standings_paths
-from ._tourney_bodies import TOURNEY_REQUESTS
+from bgclock.server.edge.bodies import Adjudicate, Board, NewTournament, TablePatch, TableSpecBody
+from bgclock.server.edge.limits import MAX_ID
+from bgclock.server.edge.schema import components
+from bgclock.server.edge.tourney_bodies import TOURNEY_REQUESTS
+from bgclock.server.tournaments.register import REGISTER_REQUESTS, register_paths
+from bgclock.server.tournaments.standings import openapi_paths as standings_paths
+from bgclock.server.ws.protocol import AnyCommand, Handle, Hello, Keep, Ping, Summon, Sync
 
 #: Every input declared in msgspec, by the component it is published as.
 REQUESTS: Final = (NewTournament, TableSpecBody, TablePatch, Adjudicate, Board,

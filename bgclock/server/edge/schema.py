@@ -18,7 +18,7 @@ from typing import Annotated, Any, Final, TypeVar
 import msgspec
 from msgspec import Meta
 
-from ._limits import MAX_ID, MAX_NAME
+from bgclock.server.edge.limits import MAX_ID, MAX_NAME
 
 T = TypeVar("T")
 

@@ -34,11 +34,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from bgclock.store import NotFound
-from bgclock.tournament import DEFAULT_GRACE_MS, ContestError
-
-from ._protocol import LateStartCmd, ProtocolError
-from ._tourney_bodies import (
+from bgclock.server.edge.tourney_bodies import (
     AbsentBody,
     AppealBody,
     CommitteeBody,
@@ -46,12 +42,15 @@ from ._tourney_bodies import (
     SheetBody,
     TableSheetBody,
 )
+from bgclock.server.ws.protocol import LateStartCmd, ProtocolError
+from bgclock.store import NotFound
+from bgclock.tournament import DEFAULT_GRACE_MS, ContestError
 
 if TYPE_CHECKING:
-    from ._hub import TableHub
-    from ._time import TimerHandle
-    from ._tourney import TournamentHub, Tourneys
-    from .app import Server
+    from bgclock.server.app import Server
+    from bgclock.server.live.hub import TableHub
+    from bgclock.server.live.time import TimerHandle
+    from bgclock.server.tournaments.service import TournamentHub, Tourneys
 
 log = logging.getLogger("bgclock.server")
 
@@ -202,7 +201,7 @@ class LateDesk:
         task.add_done_callback(self._pending.discard)
 
     async def _tick(self, tournament_id: int, key: Key) -> None:
-        from ._errors import Refused
+        from bgclock.server.errors import Refused
 
         try:
             hub = await self.tourneys.get(tournament_id)
@@ -286,8 +285,8 @@ class LateDesk:
 async def post_absent(server: Server, request: Request) -> Response:
     """A player is absent at a match's scheduled start: ``from_ms`` (or
     ``scheduled_ms`` + 20 min, or now + 20 min) starts the count."""
-    from ._errors import Refused
-    from ._tourney import _decoded, _hub, _refusal, _state, json_response
+    from bgclock.server.errors import Refused
+    from bgclock.server.tournaments.service import _decoded, _hub, _refusal, _state, json_response
 
     try:
         data = await _decoded(request, AbsentBody)
@@ -315,8 +314,8 @@ async def post_absent(server: Server, request: Request) -> Response:
 async def post_sheet(server: Server, request: Request) -> Response:
     """The director's score sheet (``by`` director: final), or one entered on a
     player's behalf (``by`` A or B)."""
-    from ._errors import Refused
-    from ._tourney import _decoded, _run
+    from bgclock.server.errors import Refused
+    from bgclock.server.tournaments.service import _decoded, _run
 
     try:
         data = await _decoded(request, SheetBody)
@@ -335,8 +334,8 @@ async def table_sheet(request: Request) -> Response:
     ``PIN_TRIES`` wrong ones the table waits a minute per try).  Without a PIN
     it is kept as the table's (``via`` table) and waits for the director: one
     table token cannot make a result "agreed" on its own (issue 18 section 3)."""
-    from ._errors import Refused
-    from ._tourney import _decoded
+    from bgclock.server.errors import Refused
+    from bgclock.server.tournaments.service import _decoded
 
     server: Server = request.app.state.server
     try:
@@ -389,8 +388,8 @@ async def table_sheet(request: Request) -> Response:
 
 
 async def post_committee(server: Server, request: Request) -> Response:
-    from ._errors import Refused
-    from ._tourney import _decoded, _run
+    from bgclock.server.errors import Refused
+    from bgclock.server.tournaments.service import _decoded, _run
 
     try:
         data = await _decoded(request, CommitteeBody)
@@ -400,8 +399,8 @@ async def post_committee(server: Server, request: Request) -> Response:
 
 
 async def post_appeal(server: Server, request: Request) -> Response:
-    from ._errors import Refused
-    from ._tourney import _decoded, _run
+    from bgclock.server.errors import Refused
+    from bgclock.server.tournaments.service import _decoded, _run
 
     try:
         data = await _decoded(request, AppealBody)
@@ -412,8 +411,8 @@ async def post_appeal(server: Server, request: Request) -> Response:
 
 
 async def post_decision(server: Server, request: Request) -> Response:
-    from ._errors import Refused
-    from ._tourney import _decoded, _path_id, _run
+    from bgclock.server.errors import Refused
+    from bgclock.server.tournaments.service import _decoded, _path_id, _run
 
     try:
         data = await _decoded(request, DecisionBody)
@@ -431,8 +430,8 @@ def late_view(server: Server, hub: TournamentHub) -> list[dict[str, Any]]:
 
 
 async def get_draw_csv(server: Server, request: Request) -> Response:
-    from ._drawsheet import draw_csv
-    from ._tourney import _hub
+    from bgclock.server.render.drawsheet import draw_csv
+    from bgclock.server.tournaments.service import _hub
 
     hub = await _hub(server, request)
     return Response(draw_csv(hub.state), media_type="text/csv; charset=utf-8", headers={
@@ -442,7 +441,7 @@ async def get_draw_csv(server: Server, request: Request) -> Response:
 async def get_sheet_pins(server: Server, request: Request) -> Response:
     """Every player's own sheet PIN, for the director to hand out (the desk
     shows them): typed at the table, it makes a score sheet the player's."""
-    from ._tourney import _hub
+    from bgclock.server.tournaments.service import _hub
 
     hub = await _hub(server, request)
     assert server.tokens is not None
@@ -452,8 +451,8 @@ async def get_sheet_pins(server: Server, request: Request) -> Response:
 
 
 async def get_draw_json(server: Server, request: Request) -> Response:
-    from ._drawsheet import draw_json
-    from ._tourney import _hub
+    from bgclock.server.render.drawsheet import draw_json
+    from bgclock.server.tournaments.service import _hub
 
     hub = await _hub(server, request)
     row = await server.store.tournament(hub.id)
@@ -463,9 +462,9 @@ async def get_draw_json(server: Server, request: Request) -> Response:
 async def get_draw_html(server: Server, request: Request) -> Response:
     from starlette.responses import HTMLResponse
 
-    from ._drawsheet import draw_html
-    from ._errors import Refused
-    from ._tourney import _hub, _refusal
+    from bgclock.server.errors import Refused
+    from bgclock.server.render.drawsheet import draw_html
+    from bgclock.server.tournaments.service import _hub, _refusal
 
     hub = await _hub(server, request)
     row = await server.store.tournament(hub.id)

@@ -16,10 +16,9 @@ from starlette.responses import JSONResponse, Response
 
 from bgclock.board import BoardError, MatchState, Position, position_id, read_position, xgid
 from bgclock.board._position import BAR, CHECKERS, POINTS
-
-from ._bodies import Board
-from ._limits import BodyTooLarge, LimitError, check_depth, read_bounded
-from ._schema import decode_body
+from bgclock.server.edge.bodies import Board
+from bgclock.server.edge.limits import BodyTooLarge, LimitError, check_depth, read_bounded
+from bgclock.server.edge.schema import decode_body
 
 MAX_ID = 200
 MAX_BODY = 4096

@@ -22,13 +22,12 @@ from typing import TYPE_CHECKING, Any, Final
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
+from bgclock.server.edge.tourney_bodies import PrizesBody, SidePoolBody
+from bgclock.server.render.drawsheet import _cell
 from bgclock.tournament import Tournament, final_standings, player_results, seats
 
-from ._drawsheet import _cell
-from ._tourney_bodies import PrizesBody, SidePoolBody
-
 if TYPE_CHECKING:
-    from .app import Server
+    from bgclock.server.app import Server
 
 LANGS: Final = ("en", "it")
 
@@ -257,20 +256,20 @@ def room_standings(state: Tournament) -> dict[str, Any]:
 
 async def post_prizes(server: Server, request: Request) -> Response:
     """The director's prize list of one event (replaces that event's)."""
-    from ._tourney import one_action
+    from bgclock.server.tournaments.service import one_action
 
     return await one_action(PrizesBody, "prizes")(server, request)
 
 
 async def post_side_pool(server: Server, request: Request) -> Response:
     """A side pool (jackpot) of one event, or its removal (``_side``)."""
-    from ._tourney import one_action
+    from bgclock.server.tournaments.service import one_action
 
     return await one_action(SidePoolBody, "side_pool")(server, request)
 
 
 async def get_standings_json(server: Server, request: Request) -> Response:
-    from ._tourney import _hub
+    from bgclock.server.tournaments.service import _hub
 
     hub = await _hub(server, request)
     row = await server.store.tournament(hub.id)
@@ -278,7 +277,7 @@ async def get_standings_json(server: Server, request: Request) -> Response:
 
 
 async def get_standings_csv(server: Server, request: Request) -> Response:
-    from ._tourney import _hub
+    from bgclock.server.tournaments.service import _hub
 
     hub = await _hub(server, request)
     return Response(_csv(STANDINGS_COLUMNS, standings_rows(hub.state)),
@@ -288,7 +287,7 @@ async def get_standings_csv(server: Server, request: Request) -> Response:
 
 
 async def get_standings_html(server: Server, request: Request) -> Response:
-    from ._tourney import _hub
+    from bgclock.server.tournaments.service import _hub
 
     lang = _lang(request)
     if lang is None:
@@ -299,7 +298,7 @@ async def get_standings_html(server: Server, request: Request) -> Response:
 
 
 async def get_results_json(server: Server, request: Request) -> Response:
-    from ._tourney import _hub
+    from bgclock.server.tournaments.service import _hub
 
     hub = await _hub(server, request)
     row = await server.store.tournament(hub.id)
@@ -307,7 +306,7 @@ async def get_results_json(server: Server, request: Request) -> Response:
 
 
 async def get_results_csv(server: Server, request: Request) -> Response:
-    from ._tourney import _hub
+    from bgclock.server.tournaments.service import _hub
 
     hub = await _hub(server, request)
     return Response(_csv(RESULT_COLUMNS, player_results(hub.state)),
@@ -318,8 +317,8 @@ async def get_results_csv(server: Server, request: Request) -> Response:
 async def get_pairings_html(server: Server, request: Request) -> Response:
     """``?event=main|consolation&round=N`` (1-based; default: the round last
     put at its tables) ``&lang=``."""
-    from ._errors import Refused
-    from ._tourney import _hub
+    from bgclock.server.errors import Refused
+    from bgclock.server.tournaments.service import _hub
 
     lang = _lang(request)
     if lang is None:

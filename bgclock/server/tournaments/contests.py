@@ -20,20 +20,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from bgclock.core import MatchState
-from bgclock.store import NotFound, TableSpec
-from bgclock.tournament import Tournament, swing_game_result
-
-from ._errors import Refused
-from ._room import events_view
-from ._tourney import (
-    TournamentHub,
-    _decoded,
-    _hub,
-    _run,
-    check_names,
-    one_action,
-)
-from ._tourney_bodies import (
+from bgclock.server.edge.tourney_bodies import (
     CouplesBody,
     CouplesCorrectionBody,
     CouplesPhaseBody,
@@ -43,10 +30,22 @@ from ._tourney_bodies import (
     SwingResultBody,
     SwingRoundBody,
 )
+from bgclock.server.errors import Refused
+from bgclock.server.render.room import events_view
+from bgclock.server.tournaments.service import (
+    TournamentHub,
+    _decoded,
+    _hub,
+    _run,
+    check_names,
+    one_action,
+)
+from bgclock.store import NotFound, TableSpec
+from bgclock.tournament import Tournament, swing_game_result
 
 if TYPE_CHECKING:
-    from ._hub import TableHub
-    from .app import Server
+    from bgclock.server.app import Server
+    from bgclock.server.live.hub import TableHub
 
 log = logging.getLogger("bgclock.server")
 
@@ -86,8 +85,7 @@ def game_result(state: MatchState, winner: int) -> tuple[str, int]:
 def _check_spec(spec: TableSpec) -> None:
     """The engine takes the spec's clock (the override's figures)."""
     from bgclock.core import ClockError
-
-    from ._hub import new_match
+    from bgclock.server.live.hub import new_match
 
     try:
         new_match(spec)
@@ -285,7 +283,7 @@ post_couples_correction = one_action(CouplesCorrectionBody, "couples_correct")
 async def events_json(request: Request) -> Response:
     """The Swing and couples events for the room display (room token or the
     director's key)."""
-    from bgclock.server._limits import LimitError, check_id
+    from bgclock.server.edge.limits import LimitError, check_id
 
     server: Server = request.app.state.server
     try:

@@ -54,27 +54,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from bgclock.core import PRESETS, MatchState
-from bgclock.store import NotFound, StoredAction, StoreError, TableSpec
-from bgclock.tournament import ContestError, InvalidContest, Tournament, seats
-from bgclock.tournament._names import check_new_names
-from bgclock.tournament._running import (
-    MAX_FEDERATION_ID,
-    MAX_PLAYER_NAME,
-    MAX_SEED,
-    RESULT_SOURCES,
-)
-
-from ._desk import ROUTES as DESK_ROUTES
-from ._desk import LateDesk, late_view
-from ._errors import Refused, read_csv_text
-from ._limits import BodyTooLarge, LimitError, check_id, check_name
-from ._protocol import ProtocolError
-from ._register import check_link
-from ._room import room_view
-from ._schema import BodyError, decode_body
-from ._standings import ROUTES as STANDINGS_ROUTES
-from ._standings import room_standings
-from ._tourney_bodies import (
+from bgclock.server.edge.limits import BodyTooLarge, LimitError, check_id, check_name
+from bgclock.server.edge.schema import BodyError, decode_body
+from bgclock.server.edge.tourney_bodies import (
     ArriveBody,
     CheckInBody,
     CorrectionBody,
@@ -89,10 +71,27 @@ from ._tourney_bodies import (
     choices_of,
     fields_of,
 )
+from bgclock.server.errors import Refused, read_csv_text
+from bgclock.server.render.room import room_view
+from bgclock.server.tournaments.desk import ROUTES as DESK_ROUTES
+from bgclock.server.tournaments.desk import LateDesk, late_view
+from bgclock.server.tournaments.register import check_link
+from bgclock.server.tournaments.standings import ROUTES as STANDINGS_ROUTES
+from bgclock.server.tournaments.standings import room_standings
+from bgclock.server.ws.protocol import ProtocolError
+from bgclock.store import NotFound, StoredAction, StoreError, TableSpec
+from bgclock.tournament import ContestError, InvalidContest, Tournament, seats
+from bgclock.tournament._names import check_new_names
+from bgclock.tournament._running import (
+    MAX_FEDERATION_ID,
+    MAX_PLAYER_NAME,
+    MAX_SEED,
+    RESULT_SOURCES,
+)
 
 if TYPE_CHECKING:
-    from ._hub import TableHub
-    from .app import Server
+    from bgclock.server.app import Server
+    from bgclock.server.live.hub import TableHub
 
 log = logging.getLogger("bgclock.server")
 T = TypeVar("T", bound=msgspec.Struct)
@@ -262,7 +261,7 @@ class Tourneys:
 
     def announce(self, hub: TournamentHub) -> None:
         """Tell the directors' dashboards the tournament changed."""
-        from ._protocol import dumps
+        from bgclock.server.ws.protocol import dumps
 
         text = dumps({"type": "tournament", "tournament": hub.id,
                       "actions": hub.state.count})
@@ -340,7 +339,7 @@ class Tourneys:
         """Every live match that keeps a clock, with its table number and the
         spec its clock table must hold: the Main, the consolation, the Swing
         round under way and the couples matches at tables."""
-        from ._contests import couples_spec, swing_spec
+        from bgclock.server.tournaments.contests import couples_spec, swing_spec
 
         out: list[tuple[int, TableSpec]] = []
         for number, (event, r, i) in sorted(state.live_tables().items()):
@@ -429,7 +428,7 @@ class Tourneys:
             number = next((n for n, t in hub.state.table_ids.items() if t == table.id), None)
             found = hub.state.at_table(number) if number is not None else None
             if found is None and number is not None:  # a Swing or couples table (issue 13)
-                from ._contests import clock_result
+                from bgclock.server.tournaments.contests import clock_result
 
                 if not await clock_result(self.server, hub, number, table, state):
                     await self._clash(hub, number, table, state)
@@ -540,7 +539,7 @@ class Tourneys:
 async def _decoded(request: Request, into: type[T]) -> dict[str, Any]:
     """A body read bounded, depth-checked, decoded into its declaration
     (``_tourney_bodies``) and given as the dict the fold reads."""
-    from .app import _raw_body
+    from bgclock.server.app import _raw_body
 
     try:
         raw = await _raw_body(request)
@@ -893,8 +892,8 @@ async def post_result(server: Server, request: Request) -> Response:
             return Refused(409, "clock_running", f"table {number}'s clock is running: "
                            "confirm to stop it and enter the result",
                            {"table": number}).response()
-        from ._desk import _Quiet
-        from ._protocol import StopCmd
+        from bgclock.server.tournaments.desk import _Quiet
+        from bgclock.server.ws.protocol import StopCmd
 
         cmd = StopCmd(type="cmd", id=f"hand-{hub.id}-{key[0]}-{key[1]}-{key[2]}",
                       table=table.id, side="B" if table.state_now().on_turn == "B" else "A",
@@ -981,7 +980,7 @@ async def room_stream(request: Request) -> Response:
     """``room.json`` pushed (``_roomfeed``): a server-sent event with the
     room's view now, then one after every change (the room token or the
     director's key; 503 past the streams' bound)."""
-    from ._roomfeed import EventStream
+    from bgclock.server.live.roomfeed import EventStream
 
     server: Server = request.app.state.server
     tid = _room_id(server, request)

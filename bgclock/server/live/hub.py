@@ -61,21 +61,9 @@ from bgclock.core import (
     MatchState,
     Stop,
 )
-from bgclock.store import (
-    Store,
-    StoredEvent,
-    StoredNote,
-    StoreError,
-    StoreUnavailable,
-    TableRow,
-    TableSpec,
-)
-
-from ._auth import RateLimiter
-from ._lag import DEFAULT_PARAMS, LagParams, LagQuota
-from ._protocol import Command, Handle, Keep, ProtocolError, Summon, dumps
-from ._time import ServerClock, TimerHandle
-from .live.table_state import (
+from bgclock.server.edge.auth import RateLimiter
+from bgclock.server.live.lag import DEFAULT_PARAMS, LagParams, LagQuota
+from bgclock.server.live.table_state import (
     PROVISIONAL_BOUND_MS,
     Accept,
     Claimed,
@@ -89,7 +77,18 @@ from .live.table_state import (
     keep,
     provisional_final,
 )
-from .live.table_state import flag as flag_of
+from bgclock.server.live.table_state import flag as flag_of
+from bgclock.server.live.time import ServerClock, TimerHandle
+from bgclock.server.ws.protocol import Command, Handle, Keep, ProtocolError, Summon, dumps
+from bgclock.store import (
+    Store,
+    StoredEvent,
+    StoredNote,
+    StoreError,
+    StoreUnavailable,
+    TableRow,
+    TableSpec,
+)
 
 log = logging.getLogger("bgclock.server")
 
