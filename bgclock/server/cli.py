@@ -373,7 +373,8 @@ def _run(args: argparse.Namespace) -> int:
     from bgclock.server.edge.auth import check_password, director_key
     from bgclock.server.edge.guard import install_redaction, raise_nofile_limit
     from bgclock.server.edge.http import guarded_http
-    from bgclock.store import StoreBusy, StoreError, open_store
+    from bgclock.store import StoreBusy, StoreError
+    from bgclock.store.connect import open_store
 
     if args.director_password is not None and args.rotate_director_key:
         raise StartError("--director-password and --rotate-director-key: choose one")

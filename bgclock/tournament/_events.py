@@ -34,16 +34,35 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from ._couples import Couple, Encounter, standings
 from ._errors import IllegalContest, InvalidContest
 from ._swing import RESULTS, Swing, SwingGame, cpp_for_round
 
-if TYPE_CHECKING:
-    from ._running import Tournament
+
+class _Entrant(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def withdrawn(self) -> bool: ...
+
+
+class Tournament(Protocol):
+    """What the Swing and couples read of the tournament they belong to
+    (``_running.Tournament``, which imports this module: a protocol, not an
+    import back)."""
+
+    @property
+    def players(self) -> Sequence[_Entrant]: ...
+
+    def player(self, value: Any) -> _Entrant: ...
+
+    def live_tables(self) -> Mapping[int, Any]: ...
+
 
 EVENT_ACTIONS: Final = ("swing_create", "swing_round", "swing_result", "swing_correct",
                         "couples_create", "couples_phase", "couples_result", "couples_correct")

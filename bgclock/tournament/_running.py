@@ -70,9 +70,9 @@ from ._draw import Bracket, ConsolationDraw, MainDraw, Match
 from ._errors import IllegalContest, InvalidContest
 from ._events import EVENT_ACTIONS, Events
 from ._late import LateArrival
+from ._prizes import STANDING_EVENTS, set_prizes
 from ._sheets import Settlement, Sheet, parse_sheet, settle
 from ._side import SidePool, set_pool
-from ._standings import STANDING_EVENTS, set_prizes
 
 #: Who keeps time at a round's tables.
 CLOCK_POLICIES: Final = ("required", "on_request", "none")

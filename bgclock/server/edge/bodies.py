@@ -1,8 +1,8 @@
 """The HTTP API's JSON bodies, each declared once (``msgspec.Struct``).
 
-As with the WebSocket messages (``_protocol``), a declaration is the decoder
+As with the WebSocket messages (``ws.protocol``), a declaration is the decoder
 with its bounds, the 422 naming the field (``body.score[0]: must be at most
-128``) and the schema in ``/openapi.json`` (``_openapi``).  ``bgclock.core``
+128``) and the schema in ``/openapi.json`` (``render.openapi``).  ``bgclock.core``
 still decides what the values mean (a rules preset it knows, a clock it can
 run), in its own words.
 """

@@ -1,6 +1,6 @@
 """The tournament routes' JSON bodies, each declared once (``msgspec.Struct``).
 
-As in ``_bodies``, a declaration is the decoder with its bounds, the 422
+As in ``edge.bodies``, a declaration is the decoder with its bounds, the 422
 naming the field (``body.rounds[0].length: must be at most 64``) and the
 component in ``/openapi.json``.  The bounds are the pure fold's own
 (``bgclock.tournament._running``), which still checks every action it folds
@@ -18,6 +18,7 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 from bgclock.core import MODES, PRESETS
 from bgclock.server.edge.schema import PRINTABLE
 from bgclock.tournament._events import CLOCK_KEYS, MAX_COUPLES
+from bgclock.tournament._prizes import MAX_PRIZE_TEXT, MAX_PRIZES
 from bgclock.tournament._running import (
     MAX_FEDERATION_ID,
     MAX_LATE_SLOTS,
@@ -28,7 +29,6 @@ from bgclock.tournament._running import (
     MAX_SEED,
     MAX_TABLE_NUMBER,
 )
-from bgclock.tournament._standings import MAX_PRIZE_TEXT, MAX_PRIZES
 from bgclock.tournament._swing import MAX_VP
 
 #: A result's reason, and a score's points (the fold's ``_text``/``_int``).
@@ -182,7 +182,7 @@ class DismissBody(Struct, **_OPTS):
     reason: Reason | None | UnsetType = UNSET
 
 
-# ------------------------------------------------------------ the desk (``_desk``)
+# ------------------------------------------------------------ the desk (``tournaments.desk``)
 
 Ms = Annotated[int, Meta(ge=0, le=MAX_MS, description="milliseconds since 1970")]
 
@@ -258,7 +258,7 @@ class DecisionBody(Struct, **_OPTS):
                        ] | None | UnsetType = UNSET
 
 
-# ------------------------------------------------------------ Swing and couples (``_contests``)
+# ----------------------------------- Swing and couples (``tournaments.contests``)
 
 VP = Annotated[int, Meta(ge=1, le=MAX_VP)]
 Override = Annotated[int, Meta(ge=0, le=MAX_OVERRIDE_MS)]
@@ -370,7 +370,7 @@ class CouplesCorrectionBody(Struct, **_OPTS):
     reason: Reason | None | UnsetType = UNSET
 
 
-# ------------------------------------------------------------ the prize list (``_standings``)
+# --------------------------------- the prize list (``tournaments.standings``)
 
 class PrizesBody(Struct, **_OPTS):
     """``POST .../prizes``: one event's prize per place, 1st first ("" for none)."""

@@ -21,7 +21,7 @@ from typing import Any
 #: Top-level keys of ``room.json``.
 ROOM_KEYS = ("tournament", "main", "consolation", "matches", "server_ms", "late", "committee",
              "appeals", *("champions", "standings", "registered", "result_order", "seats"))
-#: The tournament's end and start (``_standings.room_standings``): champions,
+#: The tournament's end and start (``tournaments.standings.room_standings``): champions,
 #: standings and prizes, the registered players' names, the results' order and
 #: who sits where: all of it shown on the room display.
 ENDS_KEYS = ("champions", "standings", "registered", "result_order", "seats")

@@ -40,84 +40,48 @@ enter one by hand or correct one.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import csv
 import hmac
-import io
 import logging
-import secrets
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
 
-from bgclock.core import PRESETS, MatchState
-from bgclock.server.edge.limits import BodyTooLarge, LimitError, check_id, check_name
-from bgclock.server.edge.schema import BodyError, decode_body
-from bgclock.server.edge.tourney_bodies import (
-    ArriveBody,
-    CheckInBody,
-    CorrectionBody,
-    DismissBody,
-    DrawBody,
-    PlayerBody,
-    ResultBody,
-    RevertBody,
-    RoundBody,
-    SeedingBody,
-    SettingsBody,
-    choices_of,
-    fields_of,
-)
-from bgclock.server.errors import Refused, read_csv_text
+from bgclock.core import MatchState
+from bgclock.server.errors import ApiError
 from bgclock.server.render.room import room_view
-from bgclock.server.tournaments.desk import ROUTES as DESK_ROUTES
 from bgclock.server.tournaments.desk import LateDesk, late_view
-from bgclock.server.tournaments.register import check_link
-from bgclock.server.tournaments.standings import ROUTES as STANDINGS_ROUTES
+from bgclock.server.tournaments.host import TournamentHub
 from bgclock.server.tournaments.standings import room_standings
 from bgclock.server.ws.protocol import ProtocolError
 from bgclock.store import NotFound, StoredAction, StoreError, TableSpec
-from bgclock.tournament import ContestError, InvalidContest, Tournament, seats
-from bgclock.tournament._names import check_new_names
+from bgclock.tournament import ContestError, InvalidContest, Tournament
 from bgclock.tournament._running import (
-    MAX_FEDERATION_ID,
-    MAX_PLAYER_NAME,
-    MAX_SEED,
     RESULT_SOURCES,
 )
 
 if TYPE_CHECKING:
-    from bgclock.server.app import Server
     from bgclock.server.live.hub import TableHub
+    from bgclock.server.tournaments.host import Host
 
 log = logging.getLogger("bgclock.server")
 T = TypeVar("T", bound=msgspec.Struct)
 
-#: A CSV of players: at most this many bytes and rows.
-MAX_CSV_BYTES = 256 * 1024
-MAX_CSV_ROWS = 2048
 
 
 #: A bracket's name on its clock tables' labels.
 EVENT_LABELS: Final = {"main": "Main", "consolation": "Consolation", "last_chance": "Last Chance"}
 
 
-def json_response(data: Any, status_code: int = 200) -> Response:
-    """JSON encoded by msgspec: the bytes ``JSONResponse`` gives, in a tenth
-    of its time (a 2,048-player state is 0.5 ms, not 7, on the event loop)."""
-    return Response(msgspec.json.encode(data), status_code=status_code,
-                    media_type="application/json")
 
 
-def _refusal(exc: ContestError) -> Refused:
+def refusal(exc: ContestError) -> ApiError:
     """The answer to a refused action: its stable code (``illegal`` /
     ``invalid`` where the rules gave none) and params."""
     if isinstance(exc, InvalidContest):
-        return Refused(422, exc.code or "invalid", f"body.{exc}", exc.params)
-    return Refused(409, exc.code or "illegal", str(exc), exc.params)
+        return ApiError(422, exc.code or "invalid", f"body.{exc}", exc.params)
+    return ApiError(409, exc.code or "illegal", str(exc), exc.params)
 
 
 #: The actions that make a tournament worth folding at start (``resume``).
@@ -128,41 +92,12 @@ RESUMED = frozenset({"absent", "start_round", "swing_round", "couples_phase"})
 SLICE = 128
 
 
-class TournamentHub:
-    """One tournament's folded state, the log it was folded from, and its lock."""
-
-    def __init__(self, tournament_id: int, log: list[dict[str, Any]]) -> None:
-        self.id = tournament_id
-        #: The stored actions, in order (kept to rebuild the state after a
-        #: refused batch or a failed write, never on the way of an action).
-        self.log = log
-        self.state = Tournament.fold(log)
-        self.lock = asyncio.Lock()
-        #: Bumped by each rebuild: a view is of one state's one count.
-        self.generation = 0
-        self._view: tuple[int, int, dict[str, Any]] | None = None
-
-    def rebuild(self) -> None:
-        """The state folded again from the stored log: after a batch refused
-        midway or a write that failed, the actions decided in place go."""
-        self.state = Tournament.fold(self.log)
-        self.generation += 1
-
-    def view(self) -> dict[str, Any]:
-        """``state.to_dict()``, made once per accepted action (the state
-        changes only by an accepted action, which counts, or by a rebuild,
-        which is a new state): the dashboards' refreshes and the room's
-        reads do not each walk the whole tournament.  Read-only."""
-        key = (self.generation, self.state.count)
-        if self._view is None or self._view[:2] != key:
-            self._view = (*key, self.state.to_dict())
-        return self._view[2]
 
 
 class Tourneys:
     """Every tournament the server has folded so far."""
 
-    def __init__(self, server: Server) -> None:
+    def __init__(self, server: Host) -> None:
         self.server = server
         self.hubs: dict[int, TournamentHub] = {}
         self._loading: dict[int, asyncio.Lock] = {}
@@ -236,7 +171,7 @@ class Tourneys:
                 try:
                     done.append(state.apply(decided))
                 except ContestError as exc:
-                    refused = _refusal(exc)
+                    refused = refusal(exc)
                     if len(actions) > 1 and "line" in action:
                         refused.message = f"line {action['line']}: {refused.message}"
                     raise refused from None
@@ -290,9 +225,9 @@ class Tourneys:
         if table is None or table.closed:
             return  # a new table will be made
         if table.quarantined is not None:
-            raise Refused(409, "quarantined", f"table {number}'s log cannot be replayed")
+            raise ApiError(409, "quarantined", f"table {number}'s log cannot be replayed")
         if table.match.expires_at() is not None:
-            raise Refused(409, "running", f"table {number}'s clock is still running: "
+            raise ApiError(409, "running", f"table {number}'s clock is still running: "
                           "stop it or finish its match first")
 
     async def seat(self, hub: TournamentHub, number: int,
@@ -386,7 +321,7 @@ class Tourneys:
                 continue
             try:
                 refused = await self.seat(hub, number, spec)
-            except Refused as exc:
+            except ApiError as exc:
                 refused = {"table": number, "table_id": tid, "error": exc.code,
                            "message": exc.message, "spec": spec.to_dict()}
             if refused is None:
@@ -443,7 +378,7 @@ class Tourneys:
                 await self.act(hub, [{"do": "result", "event": event, "round": r, "match": i,
                                       "winner": winner, "source": "clock",
                                       "score": list(state.score)}], source="server")
-            except Refused as exc:
+            except ApiError as exc:
                 log.warning("table %d's result was not entered: %s", table.id, exc.message)
 
     @staticmethod
@@ -516,7 +451,7 @@ class Tourneys:
                   "clock": clock, "at_ms": self.server.clock.now_ms()}
         try:
             await self.act(hub, [action], source="server")
-        except Refused as exc:
+        except ApiError as exc:
             log.warning("table %d's clash was not recorded: %s", table.id, exc.message)
             return
         log.warning("tournament %d: table %d's clock says %s won %s; the tournament holds %s "
@@ -536,402 +471,71 @@ class Tourneys:
 
 # -------------------------------------------------------------------- HTTP
 
-async def _decoded(request: Request, into: type[T]) -> dict[str, Any]:
-    """A body read bounded, depth-checked, decoded into its declaration
-    (``_tourney_bodies``) and given as the dict the fold reads."""
-    from bgclock.server.app import _raw_body
-
-    try:
-        raw = await _raw_body(request)
-    except BodyTooLarge as exc:
-        raise Refused(413, "too_large", str(exc)) from None
-    except ValueError as exc:
-        raise Refused(400, "bad_request", str(exc)) from None
-    try:
-        body = decode_body(raw, into, choices=choices_of(into))
-    except BodyError as exc:
-        raise Refused(exc.status, "invalid" if exc.status == 422 else "bad_request",
-                      str(exc)) from None
-    return fields_of(body)
-
-
-def _checked_name(field: str, value: Any, limit: int) -> None:
-    try:
-        check_name(f"body.{field}", value, limit=limit, empty=False)
-    except LimitError as exc:
-        raise Refused(422, "invalid", str(exc)) from None
-
-
-async def check_names(server: Server, request: Request, names: list[tuple[str, str]],
-                      taken: Callable[[Tournament], Iterable[str]],
-                      what: str = "player") -> None:
-    """Refuse a new name that is, or looks like, one taken, or holds invisible
-    characters (``tournament/_names.py``): ``Refused`` 422 naming the field
-    and the name it resembles, before the action is decided or stored.  (Two
-    look-alikes sent at the same instant could both pass; the same name twice
-    is still refused by the fold, under the lock.)"""
-    hub = await _hub(server, request)
-    try:
-        check_new_names(names, taken(hub.state), what=what)
-    except InvalidContest as exc:
-        raise Refused(422, "invalid", str(exc)) from None
-
-
-def _players_taken(state: Tournament) -> Iterable[str]:
-    return (p.name for p in state.players)
-
-
-def _path_id(request: Request, name: str) -> int:
-    try:
-        return check_id(name, str(request.path_params[name]))
-    except LimitError:
-        raise NotFound(f"no such {name.removesuffix('_id')}") from None
-
-
-async def _hub(server: Server, request: Request) -> TournamentHub:
-    return await server.tourneys.get(_path_id(request, "tournament_id"))
-
-
-def _state(server: Server, request: Request, hub: TournamentHub) -> dict[str, Any]:
-    room = server.tourneys.room_token(hub.id)
-    return {**hub.view(), "late": late_view(server, hub), "tournament_id": hub.id,
-            "seats": seats(hub.state),
-            "room_url": f"{server.base_url(request)}/room/{hub.id}?token={room}"}
-
-
-def one_action(body: type[Any], do: str, **extra: Any) -> Callable[
-        [Server, Request], Awaitable[Response]]:
-    """The route of one action: its body decoded as ``body`` (its
-    declaration), then folded as ``do`` with ``extra`` fields."""
-
-    async def handler(server: Server, request: Request) -> Response:
-        try:
-            data = await _decoded(request, body)
-        except Refused as exc:
-            return exc.response()
-        return await _run(server, request, [{"do": do, **data, **extra}])
-
-    handler.__name__ = f"post_{do}"
-    return handler
-
-
-Check = Callable[["TournamentHub", list[dict[str, Any]]], None]
-After = Callable[["TournamentHub", list[dict[str, Any]]], Awaitable[dict[str, Any]]]
-
-
-async def _run(server: Server, request: Request, actions: list[dict[str, Any]], *,
-               status: int = 200, check: Check | None = None,
-               after: After | None = None) -> Response:
-    """Decide and store ``actions`` under the tournament's lock: ``check``
-    (hub, done) may refuse them before they are stored; ``after`` (hub, done)
-    does the rest (the tables) and adds to the answer."""
-    hub = await _hub(server, request)
-    row = await server.store.tournament(hub.id)
-    if row.closed_ms is not None:
-        return Refused(409, "closed", "this tournament is closed").response()
-    try:
-        async with hub.lock:
-            done = await server.tourneys.act(
-                hub, actions, check=None if check is None else lambda d: check(hub, d))
-            extra: dict[str, Any] = {}
-            if after is not None:
-                extra = await after(hub, done) or {}
-    except Refused as exc:
-        return exc.response()
-    return json_response({"done": done, **extra, "state": _state(server, request, hub)},
-                         status_code=status)
-
-
-async def get_state(server: Server, request: Request) -> Response:
-    hub = await _hub(server, request)
-    return json_response(_state(server, request, hub))
-
-
-async def get_actions(server: Server, request: Request) -> Response:
-    hub = await _hub(server, request)
-    stored = await server.store.actions(hub.id)
-    return json_response({"actions": [s.to_dict() for s in stored]})
-
-
-def _check_rules(data: Mapping[str, Any]) -> None:
-    rounds = data.get("rounds")
-    if isinstance(rounds, list):
-        for k, r in enumerate(rounds):
-            rules = r.get("rules") if isinstance(r, dict) else None
-            if rules is not None and (not isinstance(rules, str) or rules not in PRESETS):
-                raise Refused(422, "invalid", f"body.rounds[{k}].rules: unknown rule book "
-                              f"(one of {', '.join(PRESETS)})")
-
-
-async def post_settings(server: Server, request: Request) -> Response:
-    try:
-        data = await _decoded(request, SettingsBody)
-        _check_rules(data)
-    except Refused as exc:
-        return exc.response()
-    return await _run(server, request, [{"do": "settings", **data}])
-
-
-async def post_seeding(server: Server, request: Request) -> Response:
-    """Seeds by rating and groups by club from the players' register, folded
-    as the ``settings`` they give (explicit ids: the log stays the record)."""
-    try:
-        data = await _decoded(request, SeedingBody)
-    except Refused as exc:
-        return exc.response()
-    hub = await _hub(server, request)
-    entries: dict[int, Any] = {}
-    for p in hub.state.players:
-        if p.register_id is not None and not p.withdrawn:
-            with contextlib.suppress(NotFound):
-                entries[p.id] = await server.store.register_entry(p.register_id)
-    action: dict[str, Any] = {"do": "settings"}
-    if "seeds" in data:
-        action["seeds"] = hub.state.rating_seeds(
-            {pid: e.rating for pid, e in entries.items()}, data["seeds"])
-    if data.get("clubs"):
-        action["groups"] = hub.state.club_groups(
-            {pid: e.club for pid, e in entries.items() if e.club})
-    return await _run(server, request, [action])
-
-
-def _register(data: Mapping[str, Any], where: str = "") -> dict[str, Any]:
-    """A CSV row's player (CSV is not JSON: its fields are checked here)."""
-    _checked_name(f"{where}name", data.get("name"), MAX_PLAYER_NAME)
-    if data.get("federation_id") is not None:
-        _checked_name(f"{where}federation_id", data["federation_id"], MAX_FEDERATION_ID)
-    return {"do": "register", **data}
-
-
-async def post_player(server: Server, request: Request) -> Response:
-    try:
-        action = {"do": "register", **await _decoded(request, PlayerBody)}
-        await check_link(server, action)
-        await check_names(server, request, [("body.name", action["name"])], _players_taken)
-    except Refused as exc:
-        return exc.response()
-    return await _run(server, request, [action], status=201)
-
-
-async def post_players_csv(server: Server, request: Request) -> Response:
-    """``name[,federation_id]`` per line; a first line ``name,...`` is a header.
-    All rows or none."""
-    try:
-        text = await read_csv_text(request, MAX_CSV_BYTES)
-    except Refused as exc:
-        return exc.response()
-    reader = csv.reader(io.StringIO(text))
-    try:
-        rows = [r for r in reader if any(c.strip() for c in r)]
-    except csv.Error as exc:  # a field over csv's limit (131,072 characters), a NUL
-        words = (f"a field is longer than {csv.field_size_limit()} characters (a name has "
-                 f"at most {MAX_PLAYER_NAME})" if "field limit" in str(exc)
-                 else f"not a CSV row name[,federation_id] ({exc})")
-        return Refused(422, "invalid", f"line {reader.line_num}: body: {words}").response()
-    if rows and rows[0] and rows[0][0].strip().lower() in ("name", "nome"):
-        rows, offset = rows[1:], 2
-    else:
-        offset = 1
-    if not rows:
-        return Refused(422, "invalid", "body: no players in the CSV").response()
-    if len(rows) > MAX_CSV_ROWS:
-        return Refused(422, "invalid", f"body: at most {MAX_CSV_ROWS} rows").response()
-    actions = []
-    try:
-        for k, row in enumerate(rows):
-            if k and k % SLICE == 0:
-                await asyncio.sleep(0)  # the clocks' presses go first
-            where = f"line {k + offset}: "
-            if len(row) > 2:
-                raise Refused(422, "invalid", f"{where}columns are name[,federation_id]")
-            fed = row[1].strip() if len(row) > 1 and row[1].strip() else None
-            data: dict[str, Any] = {"name": row[0].strip()}
-            if fed is not None:
-                data["federation_id"] = fed
-            try:
-                action = _register(data)
-            except Refused as exc:
-                exc.message = where + exc.message
-                raise
-            actions.append({**action, "line": k + offset})
-        names = [(f"line {a['line']}: body.name", a["name"]) for a in actions]
-        await check_names(server, request, names, _players_taken)
-    except Refused as exc:
-        return exc.response()
-    return await _run(server, request, actions, status=201)
-
-
-async def post_check_in(server: Server, request: Request) -> Response:
-    try:
-        data = await _decoded(request, CheckInBody)
-    except Refused as exc:
-        return exc.response()
-    pid = _path_id(request, "player_id")
-    return await _run(server, request, [{"do": "check_in", "player": pid, **data}])
-
-
-async def post_withdraw(server: Server, request: Request) -> Response:
-    pid = _path_id(request, "player_id")
-    return await _run(server, request, [{"do": "withdraw", "player": pid}])
-
-
-async def post_reinstate(server: Server, request: Request) -> Response:
-    """Undo a withdrawal: the matches it decided are undecided again (refused
-    once the winner's next match has started or the consolation is drawn)."""
-    pid = _path_id(request, "player_id")
-    return await _run(server, request, [{"do": "reinstate", "player": pid}])
-
-
-async def post_draw(server: Server, request: Request) -> Response:
-    """Make the draw with the director's ``seed`` (the body's, else one a
-    ``settings`` action gave), else one drawn here from a cryptographic
-    source: the draw action carries it, so the log tells how it was drawn."""
-    try:
-        data = await _decoded(request, DrawBody)
-    except Refused as exc:
-        return exc.response()
-    hub = await _hub(server, request)
-    if "seed" in data:
-        seed = data["seed"]
-    elif hub.state.seed_given:
-        seed = hub.state.seed
-    else:
-        seed = secrets.randbelow(MAX_SEED + 1)
-    return await _run(server, request, [{"do": "draw", "seed": seed}])
-
-
-async def post_close_late(server: Server, request: Request) -> Response:
-    return await _run(server, request, [{"do": "close_late"}])
-
-
-async def post_arrive(server: Server, request: Request) -> Response:
-    try:
-        data = await _decoded(request, ArriveBody)
-    except Refused as exc:
-        return exc.response()
-    return await _run(server, request, [{"do": "arrive", **data,
-                                         "at_ms": server.clock.now_ms()}])
-
-
-async def post_round(server: Server, request: Request) -> Response:
-    """Start a round: its ready matches get table numbers and clock tables.
-    A round start cut short (the server stopped between its writes) is
-    completed first; a repeated round start with nothing left to assign
-    answers what it completed."""
-    try:
-        data = await _decoded(request, RoundBody)
-    except Refused as exc:
-        return exc.response()
-    tourneys = server.tourneys
-
-    def check(hub: TournamentHub, done: list[dict[str, Any]]) -> None:
-        # every table the round needs must take a new match
-        for a in done[0]["assigned"]:
-            if tourneys.table_spec(hub.state, a["event"], a["round"], a["match"],
-                                   a["table"]) is not None:
-                tourneys.check_reusable(hub, a["table"])
-
-    async def after(hub: TournamentHub, done: list[dict[str, Any]]) -> dict[str, Any]:
-        failed = await tourneys.set_up(hub, done[0]["assigned"])
-        return {"tables": _tables_of(server, request, hub, done[0]["assigned"]),
-                "not_ready": failed}
-
-    hub = await _hub(server, request)
-    if (await server.store.tournament(hub.id)).closed_ms is not None:
-        return Refused(409, "closed", "this tournament is closed").response()
-    async with hub.lock:
-        numbers, failed = await tourneys.complete(hub)
-    if numbers or failed:
-        event, r = data.get("event", "main"), data.get("round")
-        try:
-            nothing_new = isinstance(r, int) and not hub.state.ready(event, r)
-        except ContestError:
-            nothing_new = False  # the action itself names what is wrong
-        if nothing_new:
-            completed = [{"event": k[0], "round": k[1], "match": k[2], "table": n}
-                         for n, k in sorted(hub.state.live_tables().items())
-                         if k[0] == event and k[1] == r]
-            return json_response({"done": [], "completed": numbers,
-                                 "tables": _tables_of(server, request, hub, completed),
-                                 "not_ready": failed,
-                                 "state": _state(server, request, hub)})
-    return await _run(server, request, [{"do": "start_round", **data}], check=check,
-                      after=after)
-
-
-def _tables_of(server: Server, request: Request, hub: TournamentHub,
-               assigned: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    out = []
-    for a in assigned:
-        tid = hub.state.table_ids.get(a["table"])
-        table = server.hub.tables.get(tid) if tid is not None else None
-        settings = hub.state.settings_for(a["round"])
-        out.append({**a, "clock": settings.clock, "table_id": tid if settings.clock != "none"
-                    else None,
-                    "url": server.table_link(request, table.id) if table is not None
-                    and settings.clock != "none" else None})
-    return out
-
-
-async def post_result(server: Server, request: Request) -> Response:
-    """A result by hand.  While the clock of the match's table runs, it is
-    refused with ``clock_running`` unless the body says ``stop_clock`` (the
-    director confirmed): then that clock is stopped first (a director's
-    ``stop``), so it cannot go on to a result of its own."""
-    try:
-        data = await _decoded(request, ResultBody)
-    except Refused as exc:
-        return exc.response()
-    stop = bool(data.pop("stop_clock", False))
-    hub = await _hub(server, request)
-    key = (str(data.get("event", "main")), int(data["round"]), int(data["match"]))
-    table = server.tourneys.desk.table_of(hub, key)
-    if table is not None and table.match.expires_at() is not None:
-        number = hub.state.tables[key]
-        if not stop:
-            return Refused(409, "clock_running", f"table {number}'s clock is running: "
-                           "confirm to stop it and enter the result",
-                           {"table": number}).response()
-        from bgclock.server.tournaments.desk import _Quiet
-        from bgclock.server.ws.protocol import StopCmd
-
-        cmd = StopCmd(type="cmd", id=f"hand-{hub.id}-{key[0]}-{key[1]}-{key[2]}",
-                      table=table.id, side="B" if table.state_now().on_turn == "B" else "A",
-                      reason="director")
-        try:
-            table.command(_Quiet(f"table {table.id}: stopped for a result by hand"),
-                          "director", cmd)
-        except ProtocolError as exc:
-            return Refused(409, "running", f"table {number}'s clock could not be stopped: "
-                           f"{exc.message}", {"table": number}).response()
-        if table.match.expires_at() is not None:
-            return Refused(409, "running", f"table {number}'s clock could not be stopped",
-                           {"table": number}).response()
-    return await _run(server, request, [{"do": "result", **data, "source": "hand"}])
-
-
-post_correction = one_action(CorrectionBody, "correct")
-
-
-post_revert = one_action(RevertBody, "revert")
-
-
-async def post_dismiss_clash(server: Server, request: Request) -> Response:
-    """The director has seen a clash between a table's result and the one
-    held (corrected the match, or kept it): it leaves the alerts."""
-    try:
-        data = await _decoded(request, DismissBody)
-    except Refused as exc:
-        return exc.response()
-    number = _path_id(request, "clash")
-    return await _run(server, request, [{"do": "dismiss_clash", "clash": number, **data}])
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
 
 
 # ------------------------------------------------------------ the room display
 
-async def room_body(server: Server, tid: int) -> dict[str, Any]:
+async def room_body(server: Host, tid: int) -> dict[str, Any]:
     """``room.json``'s body: the draw sheet and every table's match live,
-    projected for the room (``_room.room_view``); ``NotFound``."""
+    projected for the room (``render.room.room_view``); ``NotFound``."""
     hub = await server.tourneys.get(tid)
     row = await server.store.tournament(tid)
     state = hub.view()
@@ -951,85 +555,11 @@ async def room_body(server: Server, tid: int) -> dict[str, Any]:
                      ends=room_standings(hub.state))
 
 
-def _room_id(server: Server, request: Request) -> int | Response:
-    """The path's tournament id if the request may read its room, else the
-    answer saying why (404, 403)."""
-    try:
-        tid = check_id("tournament_id", str(request.path_params["tournament_id"]))
-    except LimitError:
-        return Refused(404, "not_found", "no such tournament").response()
-    if not server.tourneys.room_allowed(request, tid):
-        return Refused(403, "forbidden", "this link does not open this room").response()
-    return tid
 
 
-async def room_json(request: Request) -> Response:
-    """The draw sheet and every table's match live, for the room display
-    (the room token or the director's key)."""
-    server: Server = request.app.state.server
-    tid = _room_id(server, request)
-    if isinstance(tid, Response):
-        return tid
-    try:
-        return JSONResponse(await room_body(server, tid))
-    except NotFound as exc:
-        return Refused(404, "not_found", str(exc)).response()
 
 
-async def room_stream(request: Request) -> Response:
-    """``room.json`` pushed (``_roomfeed``): a server-sent event with the
-    room's view now, then one after every change (the room token or the
-    director's key; 503 past the streams' bound)."""
-    from bgclock.server.live.roomfeed import EventStream
-
-    server: Server = request.app.state.server
-    tid = _room_id(server, request)
-    if isinstance(tid, Response):
-        return tid
-    full = server.room_feed.room_full(tid)
-    if full is not None:
-        return Refused(503, "busy", full).response()
-    try:
-        first = await server.room_feed.frame(tid)
-    except NotFound as exc:
-        return Refused(404, "not_found", str(exc)).response()
-    return EventStream(server.room_feed.stream(tid, first))
 
 
-async def room_page(request: Request) -> Response:
-    from starlette.responses import HTMLResponse
-
-    from bgclock import web
-
-    server: Server = request.app.state.server
-    try:
-        tid = check_id("tournament_id", str(request.path_params["tournament_id"]))
-    except LimitError:
-        return Refused(404, "not_found", "no such tournament").response()
-    if not server.tourneys.room_allowed(request, tid):
-        return Refused(403, "forbidden", "this link does not open this room").response()
-    return HTMLResponse(web.room_page())
 
 
-#: The director's routes under ``/api/tournaments/{tournament_id}``.
-ROUTES: list[tuple[str, str, Any]] = [
-    ("/state", "GET", get_state),
-    ("/actions", "GET", get_actions),
-    ("/settings", "POST", post_settings),
-    ("/seeding", "POST", post_seeding),
-    ("/players", "POST", post_player),
-    ("/players.csv", "POST", post_players_csv),
-    ("/players/{player_id}/check-in", "POST", post_check_in),
-    ("/players/{player_id}/withdraw", "POST", post_withdraw),
-    ("/players/{player_id}/reinstate", "POST", post_reinstate),
-    ("/draw", "POST", post_draw),
-    ("/late/arrive", "POST", post_arrive),
-    ("/late/close", "POST", post_close_late),
-    ("/rounds", "POST", post_round),
-    ("/results", "POST", post_result),
-    ("/corrections", "POST", post_correction),
-    ("/results/revert", "POST", post_revert),
-    ("/clashes/{clash}/dismiss", "POST", post_dismiss_clash),
-    *DESK_ROUTES,
-    *STANDINGS_ROUTES,
-]
