@@ -20,7 +20,7 @@ from pathlib import Path
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
-from starlette.routing import BaseRoute, Mount, Route
+from starlette.routing import BaseRoute, Mount
 
 import bgclock.server.edge.paths  # noqa: F401  (registers the ``id`` path convertor)
 from bgclock.server.context import Server
@@ -123,9 +123,8 @@ def create_app(
                 *tourney.routes, *desk.routes, *standings.routes, *contests.routes,
                 *register.tournament_routes]),
             *tables.routes,
-            Mount("/api", routes=register.routes),
-            Route("/api/position", position.get_position, methods=["GET"]),
-            Route("/api/position", position.post_position, methods=["POST"]),
+            *register.routes,
+            *position.routes,
         ]),
     ]
     install_redaction()

@@ -41,7 +41,6 @@ if TYPE_CHECKING:
     from ._running import Tournament
 
 
-
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Placing:
     """One place of an event: ``first``-``last`` (equal unless shared) and who holds it."""
@@ -242,8 +241,6 @@ def standings(t: Tournament, *, last_chance: Bracket | None = None) -> Standings
                                             champion=d.get("champion")))
     out.side_pools = [payouts(pool, out.event(pool.event)) for pool in t.side_pools.values()]
     return out
-
-
 
 
 def seats(t: Tournament) -> list[dict[str, Any]]:

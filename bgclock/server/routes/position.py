@@ -84,8 +84,8 @@ async def post_position(request: Request) -> Response:
         raise _invalid(str(exc)) from None
 
 
-#: Under ``/api/position`` (the director's guard on the Mount).
+#: The director's (the guard is on the Mount).
 routes = [
-    Route("/", get_position, methods=["GET"]),
-    Route("/", post_position, methods=["POST"]),
+    Route("/api/position", get_position, methods=["GET"]),
+    Route("/api/position", post_position, methods=["POST"]),
 ]

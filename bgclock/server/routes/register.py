@@ -39,7 +39,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from bgclock.server.context import Server, server_of
-from bgclock.server.edge.limits import BodyTooLarge, LimitError, check_id, check_name
+from bgclock.server.edge.limits import BodyTooLarge, LimitError, check_name
 from bgclock.server.edge.schema import PRINTABLE, BodyError, decode_body
 from bgclock.server.errors import ApiError, read_csv_text
 from bgclock.server.routes.common import raw_body
@@ -150,13 +150,6 @@ async def _check_identity(server: Server, name: str, fed: str | None, *,
                           f"{e.name} (#{e.id}); give a federation id to tell two people apart")
 
 
-def _path_entry(request: Request) -> int:
-    try:
-        return check_id("entry_id", str(request.path_params["entry_id"]))
-    except LimitError:
-        raise NotFound("no such register entry") from None
-
-
 def _int_param(request: Request, name: str, default: int, high: int) -> int:
     raw = request.query_params.get(name)
     if raw is None:
@@ -231,7 +224,7 @@ async def _check_room(server: Server, more: int, where: str) -> None:
 async def get_entry(request: Request) -> Response:
     """An entry and its rated matches."""
     server = server_of(request)
-    entry = await server.store.register_entry(_path_entry(request))
+    entry = await server.store.register_entry(request.path_params["entry_id"])
     history = await server.store.register_history(entry.id)
     return JSONResponse({**_view(entry), "history": [
         {**h.to_dict(), "before_points": points(h.rating_before),
@@ -242,7 +235,7 @@ async def patch_entry(request: Request) -> Response:
     """Edit an entry's name, federation id, club (and, before its first rated
     match, its rating and experience)."""
     server = server_of(request)
-    entry = await server.store.register_entry(_path_entry(request))
+    entry = await server.store.register_entry(request.path_params["entry_id"])
     data = await _body(request, RegisterPatch)
     if ("rating" in data or "experience" in data) and \
             await server.store.register_history(entry.id):
@@ -503,11 +496,7 @@ async def get_tournament_candidates(request: Request) -> Response:
     """The registration screen's search of the register: entries matching
     ``q``, each with the tournament's player it is linked to (if any)."""
     server = server_of(request)
-    try:
-        tid = check_id("tournament_id", str(request.path_params["tournament_id"]))
-    except LimitError:
-        raise NotFound("no such tournament") from None
-    hub = await server.tourneys.get(tid)
+    hub = await server.tourneys.get(request.path_params["tournament_id"])
     found = await _search(server, request)
     linked = {p.register_id: p.id for p in hub.state.players if p.register_id is not None}
     for e in found["entries"]:
@@ -624,17 +613,17 @@ def register_paths(_ok: Any, _errors: Any, _op: Any, _ref: Any) -> dict[str, Any
 
 
 #: The register's routes (the director's key), under ``/api``.
-#: Under ``/api`` (the director's guard on the Mount).
+#: The director's (the guard is on the Mount).
 routes = [
-    Route("/register", get_register, methods=["GET"]),
-    Route("/register", post_register, methods=["POST"]),
-    Route("/register.csv", get_register_csv, methods=["GET"]),
-    Route("/register.csv", post_register_csv, methods=["POST"]),
-    Route("/register/ratings.json", get_ratings_json, methods=["GET"]),
-    Route("/register/ratings.csv", get_ratings_csv, methods=["GET"]),
-    Route("/register/ratings.html", get_ratings_html, methods=["GET"]),
-    Route("/register/{entry_id:id}", get_entry, methods=["GET"]),
-    Route("/register/{entry_id:id}", patch_entry, methods=["PATCH"]),
+    Route("/api/register", get_register, methods=["GET"]),
+    Route("/api/register", post_register, methods=["POST"]),
+    Route("/api/register.csv", get_register_csv, methods=["GET"]),
+    Route("/api/register.csv", post_register_csv, methods=["POST"]),
+    Route("/api/register/ratings.json", get_ratings_json, methods=["GET"]),
+    Route("/api/register/ratings.csv", get_ratings_csv, methods=["GET"]),
+    Route("/api/register/ratings.html", get_ratings_html, methods=["GET"]),
+    Route("/api/register/{entry_id:id}", get_entry, methods=["GET"]),
+    Route("/api/register/{entry_id:id}", patch_entry, methods=["PATCH"]),
 ]
 
 #: Under ``/api/tournaments/{tournament_id:id}``.

@@ -29,14 +29,12 @@ if TYPE_CHECKING:
     pass
 
 
-def _lang(request: Request) -> str | None:
+def _lang(request: Request) -> str:
+    """The ``lang`` of the query (``en`` by default); ``ApiError`` 422 else."""
     lang = request.query_params.get("lang", "en")
-    return lang if lang in LANGS else None
-
-
-def _bad_lang() -> Response:
-    return JSONResponse({"error": "invalid", "message": "query.lang: must be en or it"},
-                        status_code=422)
+    if lang not in LANGS:
+        raise ApiError(422, "invalid", "query.lang: must be en or it")
+    return lang
 
 
 #: The director's prize list of one event (replaces that event's).
@@ -65,8 +63,6 @@ async def get_standings_csv(request: Request) -> Response:
 async def get_standings_html(request: Request) -> Response:
     server = server_of(request)
     lang = _lang(request)
-    if lang is None:
-        return _bad_lang()
     hub = await tournament_hub(server, request)
     row = await server.store.tournament(hub.id)
     return HTMLResponse(standings_html(row.name, hub.state, lang))
@@ -92,8 +88,6 @@ async def get_pairings_html(request: Request) -> Response:
     put at its tables) ``&lang=``."""
     server = server_of(request)
     lang = _lang(request)
-    if lang is None:
-        return _bad_lang()
     hub = await tournament_hub(server, request)
     row = await server.store.tournament(hub.id)
     q = request.query_params

@@ -11,24 +11,11 @@ from starlette.routing import Route
 
 from bgclock.server.context import server_of
 from bgclock.server.edge.bodies import NewTournament
-from bgclock.server.edge.limits import (
-    LimitError,
-    check_id,
-)
 from bgclock.server.edge.schema import BodyError, decode_body
 from bgclock.server.errors import ApiError, body_refused
 from bgclock.server.routes import register as _register
 from bgclock.server.routes.common import raw_body
 from bgclock.server.routes.tables import spec_from
-from bgclock.store import NotFound
-
-
-def _tournament_id(request: Request) -> int:
-    """The tournament id of the path, checked to fit the store (else 404)."""
-    try:
-        return check_id("tournament_id", str(request.path_params["tournament_id"]))
-    except LimitError:
-        raise NotFound("no such tournament") from None
 
 
 async def create_tournament(request: Request) -> Response:
@@ -49,7 +36,7 @@ async def list_tournaments(request: Request) -> Response:
 
 async def get_tournament(request: Request) -> Response:
     server = server_of(request)
-    tid = _tournament_id(request)
+    tid: int = request.path_params["tournament_id"]
     row = await server.store.tournament(tid)
     tables = [server.table_info(request, t) for t in server.hub.tables.values()
               if t.row.tournament_id == tid]
@@ -58,7 +45,7 @@ async def get_tournament(request: Request) -> Response:
 
 async def close_tournament(request: Request) -> Response:
     server = server_of(request)
-    tid = _tournament_id(request)
+    tid: int = request.path_params["tournament_id"]
     closed = await server.store.close_tournament(tid, server.clock.now_ms())
     for table_id in closed:
         table = server.hub.tables.get(table_id)
@@ -72,7 +59,7 @@ async def close_tournament(request: Request) -> Response:
 
 async def create_table(request: Request) -> Response:
     server = server_of(request)
-    tid = _tournament_id(request)
+    tid: int = request.path_params["tournament_id"]
     tournament = await server.store.tournament(tid)
     if tournament.closed_ms is not None:
         raise ApiError(409, "closed", "this tournament is closed")

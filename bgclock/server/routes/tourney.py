@@ -346,5 +346,5 @@ routes = [
     Route("/results", post_result, methods=["POST"]),
     Route("/corrections", post_correction, methods=["POST"]),
     Route("/results/revert", post_revert, methods=["POST"]),
-    Route("/clashes/{clash}/dismiss", post_dismiss_clash, methods=["POST"]),
+    Route("/clashes/{clash:id}/dismiss", post_dismiss_clash, methods=["POST"]),
 ]

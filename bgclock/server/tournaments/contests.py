@@ -83,8 +83,6 @@ async def set_up(server: Host, hub: TournamentHub,
     return failed
 
 
-
-
 # ------------------------------------------------------------------ clock results
 
 async def clock_result(server: Host, hub: TournamentHub, number: int, table: TableHub,
@@ -120,24 +118,5 @@ async def clock_result(server: Host, hub: TournamentHub, number: int, table: Tab
 
 
 # ------------------------------------------------------------------ HTTP
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 

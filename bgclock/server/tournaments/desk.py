@@ -269,29 +269,9 @@ class LateDesk:
 # -------------------------------------------------------------------- HTTP
 
 
-
-
-
-
-
-
-
-
-
-
-
 def late_view(server: Host, hub: TournamentHub) -> list[dict[str, Any]]:
     """Every late arrival with its count now (the dashboard and the room)."""
     now = server.clock.now_ms()
     return [hub.state._late_dict(k, now) for k in sorted(hub.state.lates)]
-
-
-
-
-
-
-
-
-
 
 

@@ -43,9 +43,8 @@ import asyncio
 import hmac
 import logging
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import TYPE_CHECKING, Any, Final
 
-import msgspec
 from starlette.requests import Request
 
 from bgclock.core import MatchState
@@ -66,14 +65,10 @@ if TYPE_CHECKING:
     from bgclock.server.tournaments.host import Host
 
 log = logging.getLogger("bgclock.server")
-T = TypeVar("T", bound=msgspec.Struct)
-
 
 
 #: A bracket's name on its clock tables' labels.
 EVENT_LABELS: Final = {"main": "Main", "consolation": "Consolation", "last_chance": "Last Chance"}
-
-
 
 
 def refusal(exc: ContestError) -> ApiError:
@@ -90,8 +85,6 @@ RESUMED = frozenset({"absent", "start_round", "swing_round", "couples_phase"})
 #: A long batch of actions (a CSV import) gives the event loop back after
 #: this many actions, so the clocks' presses never queue behind it.
 SLICE = 128
-
-
 
 
 class Tourneys:
@@ -472,65 +465,6 @@ class Tourneys:
 # -------------------------------------------------------------------- HTTP
 
 
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 # ------------------------------------------------------------ the room display
 
 async def room_body(server: Host, tid: int) -> dict[str, Any]:
@@ -553,13 +487,5 @@ async def room_body(server: Host, tid: int) -> dict[str, Any]:
     return room_view(tournament_id=tid, name=row.name, state=state, clocks=clocks,
                      late=late_view(server, hub), server_ms=server.clock.now_ms(),
                      ends=room_standings(hub.state))
-
-
-
-
-
-
-
-
 
 

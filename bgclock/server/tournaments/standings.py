@@ -57,10 +57,6 @@ RESULT_COLUMNS: Final = ("player", "event", "round", "match", "table", "opponent
                          "score", "source")
 
 
-
-
-
-
 def standings_rows(state: Tournament) -> list[dict[str, Any]]:
     """One row per placed player (or couple) and per player in play."""
     s = final_standings(state)
@@ -243,22 +239,5 @@ def room_standings(state: Tournament) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ HTTP
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
