@@ -10,6 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from bgclock.core import PRESETS
 from bgclock.server.context import Server, server_of
 from bgclock.server.edge.tourney_bodies import (
     CouplesBody,
@@ -29,7 +30,7 @@ from bgclock.server.routes.common import (
     run_actions,
     tournament_hub,
 )
-from bgclock.server.tournaments.contests import _check_spec, couples_spec, set_up, swing_spec
+from bgclock.server.tournaments.contests import check_spec, couples_spec, set_up, swing_spec
 from bgclock.server.tournaments.host import TournamentHub
 from bgclock.store import TableSpec
 
@@ -58,7 +59,6 @@ async def post_swing(request: Request) -> Response:
     withdrawn), start_vp, cpp, rules, clock (required/none), clock_override."""
     server = server_of(request)
     data = await decoded(request, SwingBody)
-    from bgclock.core import PRESETS
 
     rules = data.get("rules", "it-tournament")
     if not isinstance(rules, str) or rules not in PRESETS:
@@ -66,7 +66,7 @@ async def post_swing(request: Request) -> Response:
                       f"(one of {', '.join(PRESETS)})")
     override = data.get("clock_override", {})
     if isinstance(override, dict) and override:
-        _check_spec(TableSpec(players=("A", "B"), rules=rules, length=1,
+        check_spec(TableSpec(players=("A", "B"), rules=rules, length=1,
                               clock=dict(override)))
     return await run_actions(server, request, [{"do": "swing_create", **data}], status=201)
 
@@ -117,7 +117,6 @@ async def post_couples(request: Request) -> Response:
     format (knockout/round_robin), length, rules, clock (required/none)."""
     server = server_of(request)
     data = await decoded(request, CouplesBody)
-    from bgclock.core import PRESETS
 
     rules = data.get("rules", "it-tournament")
     if not isinstance(rules, str) or rules not in PRESETS:

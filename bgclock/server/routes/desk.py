@@ -3,10 +3,8 @@ the director's routes under ``/api/tournaments/{tournament_id}``."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from bgclock.server.context import server_of
@@ -18,6 +16,7 @@ from bgclock.server.edge.tourney_bodies import (
     SheetBody,
 )
 from bgclock.server.errors import ApiError
+from bgclock.server.render.drawsheet import draw_csv, draw_html, draw_json
 from bgclock.server.routes.common import (
     decoded,
     json_response,
@@ -27,9 +26,6 @@ from bgclock.server.routes.common import (
 )
 from bgclock.server.tournaments.service import refusal
 from bgclock.tournament import DEFAULT_GRACE_MS, ContestError
-
-if TYPE_CHECKING:
-    pass
 
 
 async def post_absent(request: Request) -> Response:
@@ -84,7 +80,6 @@ async def post_decision(request: Request) -> Response:
 
 async def get_draw_csv(request: Request) -> Response:
     server = server_of(request)
-    from bgclock.server.render.drawsheet import draw_csv
     hub = await tournament_hub(server, request)
     return Response(draw_csv(hub.state), media_type="text/csv; charset=utf-8", headers={
         "Content-Disposition": f'attachment; filename="draw-{hub.id}.csv"'})
@@ -103,7 +98,6 @@ async def get_sheet_pins(request: Request) -> Response:
 
 async def get_draw_json(request: Request) -> Response:
     server = server_of(request)
-    from bgclock.server.render.drawsheet import draw_json
     hub = await tournament_hub(server, request)
     row = await server.store.tournament(hub.id)
     return JSONResponse(draw_json(row.name, hub.state))
@@ -111,9 +105,7 @@ async def get_draw_json(request: Request) -> Response:
 
 async def get_draw_html(request: Request) -> Response:
     server = server_of(request)
-    from starlette.responses import HTMLResponse
 
-    from bgclock.server.render.drawsheet import draw_html
     hub = await tournament_hub(server, request)
     row = await server.store.tournament(hub.id)
     event = request.path_params["event"]

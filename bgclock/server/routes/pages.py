@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import (
-    HTMLResponse,
-    JSONResponse,
-    Response,
-)
+from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from bgclock import web
@@ -15,10 +11,7 @@ from bgclock.server.context import server_of
 from bgclock.server.render import pages as _pages
 from bgclock.server.render.openapi import openapi
 from bgclock.server.routes.tables import table_by_token
-from bgclock.server.ws.protocol import (
-    SCHEMAS,
-    VERSION,
-)
+from bgclock.server.ws.protocol import SCHEMAS, VERSION
 
 
 async def director_page(request: Request) -> Response:

@@ -11,21 +11,13 @@ from typing import Any
 import msgspec
 import segno
 from starlette.requests import Request
-from starlette.responses import (
-    HTMLResponse,
-    JSONResponse,
-    PlainTextResponse,
-    Response,
-)
+from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from bgclock.core import ClockError
 from bgclock.server.context import Server, server_of
 from bgclock.server.edge.bodies import TablePatch, TableSpecBody, spec_fields
-from bgclock.server.edge.limits import (
-    LimitError,
-    check_id,
-)
+from bgclock.server.edge.limits import LimitError, check_id
 from bgclock.server.edge.schema import BodyError, decode_body, explain, field_name
 from bgclock.server.edge.tourney_bodies import TableSheetBody
 from bgclock.server.errors import ApiError, body_refused
@@ -33,10 +25,8 @@ from bgclock.server.live.hub import TableHub, new_match
 from bgclock.server.render import export as _export
 from bgclock.server.render import sheet as _sheet
 from bgclock.server.routes.adjudicate import adjudicate
-from bgclock.server.routes.common import raw_body
-from bgclock.server.ws.protocol import (
-    ProtocolError,
-)
+from bgclock.server.routes.common import decoded, raw_body
+from bgclock.server.ws.protocol import ProtocolError
 from bgclock.store import NotFound, TableSpec
 from bgclock.tournament import InvalidContest
 from bgclock.tournament._names import check_new_names
@@ -235,7 +225,6 @@ async def table_sheet(request: Request) -> Response:
     ``PIN_TRIES`` wrong ones the table waits a minute per try).  Without a PIN
     it is kept as the table's (``via`` table) and waits for the director: one
     table token cannot make a result "agreed" on its own (issue 18 section 3)."""
-    from bgclock.server.routes.common import decoded
 
     server = server_of(request)
     try:

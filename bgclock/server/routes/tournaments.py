@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import (
-    JSONResponse,
-    Response,
-)
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from bgclock.server.context import server_of

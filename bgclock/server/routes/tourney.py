@@ -43,16 +43,13 @@ from bgclock.server.routes.common import (
     tournament_hub,
 )
 from bgclock.server.routes.register import check_link
+from bgclock.server.tournaments.desk import Quiet
 from bgclock.server.tournaments.host import TournamentHub
 from bgclock.server.tournaments.service import SLICE
-from bgclock.server.ws.protocol import ProtocolError
+from bgclock.server.ws.protocol import ProtocolError, StopCmd
 from bgclock.store import NotFound
 from bgclock.tournament import ContestError
-from bgclock.tournament._running import (
-    MAX_FEDERATION_ID,
-    MAX_PLAYER_NAME,
-    MAX_SEED,
-)
+from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME, MAX_SEED
 
 #: A CSV of players: at most this many bytes and rows.
 MAX_CSV_BYTES = 256 * 1024
@@ -295,14 +292,12 @@ async def post_result(request: Request) -> Response:
             raise ApiError(409, "clock_running", f"table {number}'s clock is running: "
                            "confirm to stop it and enter the result",
                            {"table": number})
-        from bgclock.server.tournaments.desk import _Quiet
-        from bgclock.server.ws.protocol import StopCmd
 
         cmd = StopCmd(type="cmd", id=f"hand-{hub.id}-{key[0]}-{key[1]}-{key[2]}",
                       table=table.id, side="B" if table.state_now().on_turn == "B" else "A",
                       reason="director")
         try:
-            table.command(_Quiet(f"table {table.id}: stopped for a result by hand"),
+            table.command(Quiet(f"table {table.id}: stopped for a result by hand"),
                           "director", cmd)
         except ProtocolError as exc:
             raise ApiError(409, "running", f"table {number}'s clock could not be stopped: "

@@ -15,15 +15,15 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from bgclock.core import MatchState
+from bgclock.core import ClockError, MatchState
 from bgclock.server.errors import ApiError
-from bgclock.server.tournaments.host import TournamentHub
+from bgclock.server.live.hub import new_match
+from bgclock.server.tournaments.host import Host, TournamentHub
 from bgclock.store import TableSpec
 from bgclock.tournament import Tournament, swing_game_result
 
 if TYPE_CHECKING:
     from bgclock.server.live.hub import TableHub
-    from bgclock.server.tournaments.host import Host
 
 log = logging.getLogger("bgclock.server")
 
@@ -60,10 +60,8 @@ def game_result(state: MatchState, winner: int) -> tuple[str, int]:
                              lost_on_time=state.stopped_reason == "time_expired")
 
 
-def _check_spec(spec: TableSpec) -> None:
+def check_spec(spec: TableSpec) -> None:
     """The engine takes the spec's clock (the override's figures)."""
-    from bgclock.core import ClockError
-    from bgclock.server.live.hub import new_match
 
     try:
         new_match(spec)

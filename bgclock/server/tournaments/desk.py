@@ -30,20 +30,21 @@ import functools
 import logging
 from typing import TYPE_CHECKING, Any
 
+from bgclock.server.errors import ApiError
+from bgclock.server.live.time import TimerHandle
+from bgclock.server.tournaments.host import Host, TournamentHub, Tournaments
 from bgclock.server.ws.protocol import LateStartCmd, ProtocolError
 from bgclock.store import NotFound
 
 if TYPE_CHECKING:
     from bgclock.server.live.hub import TableHub
-    from bgclock.server.live.time import TimerHandle
-    from bgclock.server.tournaments.host import Host, TournamentHub, Tournaments
 
 log = logging.getLogger("bgclock.server")
 
 Key = tuple[str, int, int]
 
 
-class _Quiet:
+class Quiet:
     """The sender of the server's own commands: acks and errors are logged."""
 
     def __init__(self, what: str) -> None:
@@ -187,7 +188,6 @@ class LateDesk:
         task.add_done_callback(self._pending.discard)
 
     async def _tick(self, tournament_id: int, key: Key) -> None:
-        from bgclock.server.errors import ApiError
 
         try:
             hub = await self.tourneys.get(tournament_id)
@@ -245,7 +245,7 @@ class LateDesk:
         cmd = LateStartCmd(type="cmd", id=f"late-{tournament_id}-{key[0]}-{key[1]}-{key[2]}-{side}",
                            table=table.id, side="A" if side == "A" else "B")
         try:
-            table.command(_Quiet(f"table {table.id}: late start"), "director", cmd)
+            table.command(Quiet(f"table {table.id}: late start"), "director", cmd)
         except ProtocolError as exc:
             log.warning("table %d: the late player's clock was not started: %s",
                         table.id, exc.message)

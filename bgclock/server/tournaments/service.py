@@ -50,10 +50,11 @@ from starlette.requests import Request
 from bgclock.core import MatchState
 from bgclock.server.errors import ApiError
 from bgclock.server.render.room import room_view
+from bgclock.server.tournaments.contests import clock_result, couples_spec, swing_spec
 from bgclock.server.tournaments.desk import LateDesk, late_view
-from bgclock.server.tournaments.host import TournamentHub
+from bgclock.server.tournaments.host import Host, TournamentHub
 from bgclock.server.tournaments.standings import room_standings
-from bgclock.server.ws.protocol import ProtocolError
+from bgclock.server.ws.protocol import ProtocolError, dumps
 from bgclock.store import NotFound, StoredAction, StoreError, TableSpec
 from bgclock.tournament import ContestError, InvalidContest, Tournament
 from bgclock.tournament._running import (
@@ -62,7 +63,6 @@ from bgclock.tournament._running import (
 
 if TYPE_CHECKING:
     from bgclock.server.live.hub import TableHub
-    from bgclock.server.tournaments.host import Host
 
 log = logging.getLogger("bgclock.server")
 
@@ -189,7 +189,6 @@ class Tourneys:
 
     def announce(self, hub: TournamentHub) -> None:
         """Tell the directors' dashboards the tournament changed."""
-        from bgclock.server.ws.protocol import dumps
 
         text = dumps({"type": "tournament", "tournament": hub.id,
                       "actions": hub.state.count})
@@ -267,7 +266,6 @@ class Tourneys:
         """Every live match that keeps a clock, with its table number and the
         spec its clock table must hold: the Main, the consolation, the Swing
         round under way and the couples matches at tables."""
-        from bgclock.server.tournaments.contests import couples_spec, swing_spec
 
         out: list[tuple[int, TableSpec]] = []
         for number, (event, r, i) in sorted(state.live_tables().items()):
@@ -356,7 +354,6 @@ class Tourneys:
             number = next((n for n, t in hub.state.table_ids.items() if t == table.id), None)
             found = hub.state.at_table(number) if number is not None else None
             if found is None and number is not None:  # a Swing or couples table (issue 13)
-                from bgclock.server.tournaments.contests import clock_result
 
                 if not await clock_result(self.server, hub, number, table, state):
                     await self._clash(hub, number, table, state)

@@ -14,10 +14,7 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bgclock.server.context import Server, server_of
-from bgclock.server.edge.auth import (
-    RateLimiter,
-    origin_allowed,
-)
+from bgclock.server.edge.auth import RateLimiter, origin_allowed
 from bgclock.server.live.hub import FrameBatch
 from bgclock.server.ws.protocol import (
     VERSION,
