@@ -23,7 +23,8 @@ from bgclock.store import NotFound, Store
 
 
 class Server:
-    """The application's state: store, hub, secrets and settings."""
+    """The application's state: the store, the live hub, the tournaments, the
+    room feed, the clock, the secrets, the rates and the settings."""
 
     def __init__(self, store: Store, *, director_secret: str, clock: ServerClock,
                  lag_params: LagParams, public_url: str | None, allow_origins: Iterable[str],
