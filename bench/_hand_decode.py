@@ -13,8 +13,15 @@ from typing import Any, Final
 import orjson
 
 from bgclock.core import EVENT_TYPES
-from bgclock.server._limits import DAY_MS, MAX_DEPTH, MAX_ID, MAX_POINTS, LimitError, check_depth
-from bgclock.server._protocol import (
+from bgclock.server.edge.limits import (
+    DAY_MS,
+    MAX_DEPTH,
+    MAX_ID,
+    MAX_POINTS,
+    LimitError,
+    check_depth,
+)
+from bgclock.server.ws.protocol import (
     MAX_LAG_MS,
     MAX_MESSAGE_BYTES,
     MAX_QUEUED,

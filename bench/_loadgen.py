@@ -9,7 +9,7 @@ the garbage collector frozen and off once the connections are set up, so that
 the generator's own overhead stays small against the server's.
 
 The server as shipped lets one client address open 40 WebSocket connections
-at once, then 10 a second (``bgclock/server/_guard.py``): so each table's two
+at once, then 10 a second (``bgclock/server/edge/guard.py``): so each table's two
 devices connect from their own loopback source address (``127.1.x.y``, see
 ``source_address``), as each table's phones would from their own address in a
 room; the dashboard connects from 127.0.0.1.  A connection is tried a bounded

@@ -42,7 +42,8 @@ import httpx
 import websockets
 from attack_edge import EDGE_ATTACKS  # bench/ beside this file
 
-from bgclock.store import StoredEvent, TableSpec, open_store
+from bgclock.store import StoredEvent, TableSpec
+from bgclock.store.connect import open_store
 
 KEY = "attack-director-secret"
 SPEC = TableSpec(rules="usbgf-2013-delay", length=25, players=("Ann", "Bob"))

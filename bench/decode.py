@@ -1,5 +1,5 @@
 """Benchmark of the WebSocket message decode path: today's path
-(``bgclock.server._protocol.decode``: size check, depth pre-scan, msgspec
+(``bgclock.server.ws.protocol.decode``: size check, depth pre-scan, msgspec
 Structs tagged on ``type`` and, for a command, on ``do``) next to the hand
 decode it replaced (orjson + checks in Python, ``bench/_hand_decode.py``) and
 the same messages declared in pydantic 2, bounds included.
@@ -19,8 +19,8 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from bgclock.core import Event
-from bgclock.server._limits import DAY_MS, MAX_ID, MAX_POINTS, check_depth
-from bgclock.server._protocol import MAX_LAG_MS, decode
+from bgclock.server.edge.limits import DAY_MS, MAX_ID, MAX_POINTS, check_depth
+from bgclock.server.ws.protocol import MAX_LAG_MS, decode
 
 try:
     from bench._hand_decode import hand_decode

@@ -22,7 +22,7 @@ profiles of the server and of every worker over the measured window.
 
 The tables' devices connect from their own loopback source addresses
 (``127.1.x.y``, one per table): the server as shipped limits how many
-WebSocket connections one address may open (``bgclock/server/_guard.py``), as
+WebSocket connections one address may open (``bgclock/server/edge/guard.py``), as
 a room's phones each have their own address.
 
 ``--db postgresql://HOST/DB`` runs bgclock on PostgreSQL (a fresh schema per

@@ -25,7 +25,7 @@ PLAYERS = 128
 
 
 async def _run(db: str | None) -> None:
-    from bgclock.store import open_store
+    from bgclock.store.connect import open_store
 
     schema = f"bgclock_bench_{secrets.token_hex(4)}"
     with tempfile.TemporaryDirectory() as folder:

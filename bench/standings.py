@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bgclock.server._standings import pairings_html, room_standings, standings_html
+from bgclock.server.tournaments.standings import pairings_html, room_standings, standings_html
 from bgclock.tournament import Tournament, final_standings, player_results
 
 

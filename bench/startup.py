@@ -38,7 +38,8 @@ import websockets
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.load import free_port, rss_mb  # noqa: E402
-from bgclock.store import StoredEvent, TableSpec, open_store  # noqa: E402
+from bgclock.store import StoredEvent, TableSpec  # noqa: E402
+from bgclock.store.connect import open_store
 
 KEY = "startup-director-secret"
 SPEC = TableSpec(rules="usbgf-2013-delay", length=25, players=("Ann", "Bob"))

@@ -76,7 +76,7 @@ def running_server(db: Path | None = None, port: int | None = None,
     import uvicorn
 
     from bgclock.server import create_app
-    from bgclock.store import open_store
+    from bgclock.store.connect import open_store
 
     with contextlib.ExitStack() as stack:
         if db is None:

@@ -19,7 +19,8 @@ import uvicorn
 import websockets
 
 from bgclock.server import create_app
-from bgclock.store import Store, open_store
+from bgclock.store import Store
+from bgclock.store.connect import open_store
 
 POSTGRES = os.environ.get("BGCLOCK_TEST_POSTGRES")
 STORES = ["sqlite", pytest.param("postgres", marks=pytest.mark.skipif(

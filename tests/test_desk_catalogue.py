@@ -13,8 +13,10 @@ STRINGS = ROOT / "bgclock/web/static/tourney-strings.js"
 #: The flights' refusals are catalogued beside their strings (issue 23 §1).
 MORE_STRINGS = [ROOT / "bgclock/web/static/flight-strings.js"]
 RAISERS = [*sorted((ROOT / "bgclock/tournament").glob("*.py")),
-           *(ROOT / "bgclock/server" / f for f in ("_tourney.py", "_desk.py", "_contests.py",
-                                                   "_flights.py", "_flight_pages.py"))]
+           *sorted((ROOT / "bgclock/server/tournaments").glob("*.py")),
+           *(ROOT / "bgclock/server/routes" / f
+             for f in ("common.py", "tourney.py", "desk.py", "contests.py", "standings.py",
+                       "flights.py"))]
 #: The fallbacks of refusals that name no code yet: the page shows the server's words.
 GENERIC = {"illegal", "invalid"}
 
@@ -26,7 +28,7 @@ def _codes() -> dict[str, str]:
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if not isinstance(node, ast.Call) or not isinstance(node.func, ast.Name):
                 continue
-            if node.func.id in ("IllegalContest", "InvalidContest", "Refused"):
+            if node.func.id in ("IllegalContest", "InvalidContest", "ApiError"):
                 arg = node.args[1] if len(node.args) > 1 else None
                 if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                     found.setdefault(arg.value, f"{path.name}:{node.lineno}")

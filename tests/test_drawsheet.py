@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bgclock.server._drawsheet import draw_html
+from bgclock.server.render.drawsheet import draw_html
 from bgclock.tournament import Tournament
 
 

@@ -10,8 +10,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bgclock.server._lag import DEFAULT_PARAMS, LagParams, LagQuota, compensate, credited_instant
-from bgclock.server._time import ManualClock
+from bgclock.server.live.lag import (
+    DEFAULT_PARAMS,
+    LagParams,
+    LagQuota,
+    compensate,
+    credited_instant,
+)
+from bgclock.server.live.time import ManualClock
 from tests._server_kit import STORES, Device, anyio_backend, live_server, store_factory
 
 __all__ = ["anyio_backend"]

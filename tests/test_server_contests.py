@@ -398,7 +398,7 @@ async def test_a_couples_correction_re_pairs_an_untouched_knockout_round(live: A
 async def test_a_swing_game_lost_on_time_on_a_doubled_cube_is_a_single_times_the_cube(
         kind: str, tmp_path: Path) -> None:
     # Reading (docs/tournament.md): a single at the cube's value when the time ran out
-    from bgclock.server._time import ManualClock
+    from bgclock.server.live.time import ManualClock
 
     clock = ManualClock()
     async with store_factory(kind, tmp_path) as make, live_server(make, clock=clock) as live:

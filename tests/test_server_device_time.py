@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from bgclock.server._lag import DEFAULT_PARAMS
-from bgclock.server._time import ManualClock
+from bgclock.server.live.lag import DEFAULT_PARAMS
+from bgclock.server.live.time import ManualClock
 
 from ._server_kit import (  # noqa: F401 (anyio_backend: a fixture)
     DIRECTOR,
@@ -218,7 +218,7 @@ async def test_after_a_restart_the_keepers_presses_count_where_it_made_them(
 
 async def test_the_device_reads_its_tables_log_by_pages_and_only_its_own(manual: Any) -> None:
     """GET /api/tables/N/events: what the page folds with the browser engine."""
-    from bgclock.server import app as app_module
+    from bgclock.server.routes import tables as tables_routes
 
     live, clock = manual
     table = await live.table(clock={"mode": "standard"})
@@ -244,7 +244,7 @@ async def test_the_device_reads_its_tables_log_by_pages_and_only_its_own(manual:
     assert [e["seq"] for e in r.json()["events"]] == [5, 6]
     page, more = live.server.hub.tables[table["id"]].events_after(2, 3)
     assert [e.seq for e in page] == [3, 4, 5] and more is True
-    assert app_module.EVENTS_PAGE == 1000
+    assert tables_routes.EVENTS_PAGE == 1000
     # another table's token, no token, a bad `after`: refused, naming why
     r = await live.http.get(url, params={"token": other["token"]})
     assert r.status_code == 403
@@ -264,9 +264,9 @@ async def test_a_device_that_pinged_then_fell_silent_is_offline_within_seconds(
     """Wi-Fi gone, nothing closed: the silence itself says the device is away."""
     import anyio
 
-    from bgclock.server import app as app_module
+    from bgclock.server.ws import session
 
-    monkeypatch.setattr(app_module, "SILENT_LINK_S", 0.5)
+    monkeypatch.setattr(session, "SILENT_LINK_S", 0.5)
     live, _ = manual
     table = await live.table()
     hub = live.server.hub.tables[table["id"]]
@@ -319,7 +319,7 @@ async def test_a_director_adjust_meanwhile_is_merged_by_instant(manual: Any) -> 
     assert [e["at_ms"] for e in log] == [roll["at_ms"], pressed, adjust["at_ms"]]
     # a restart folds the same log to the same match
     hub = live.server.hub.tables[table["id"]]
-    from bgclock.server._hub import fold
+    from bgclock.server.live.hub import fold
 
     assert fold(hub.row.spec, hub.log).state(hub.match.now) == hub.match.state()
 

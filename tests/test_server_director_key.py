@@ -10,7 +10,7 @@ import httpx
 import pytest
 
 from bgclock.server import create_app
-from bgclock.server._auth import DIRECTOR_KEY_META, check_password, director_key
+from bgclock.server.edge.auth import DIRECTOR_KEY_META, check_password, director_key
 from bgclock.store import sqlite_path
 from tests._server_kit import STORES, anyio_backend, store_factory
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bgclock.server._openapi import openapi
+from bgclock.server.render.openapi import openapi
 from tests._server_kit import DIRECTOR, anyio_backend, live_server, store_factory
 
 __all__ = ["anyio_backend"]
@@ -185,7 +185,7 @@ async def _status(http: Any, url: str, headers: dict[str, str]) -> tuple[int, st
 
 
 def test_tokens_with_any_characters_are_refused_not_raised() -> None:
-    from bgclock.server._auth import DirectorAuth, TableTokens
+    from bgclock.server.edge.auth import DirectorAuth, TableTokens
 
     tokens = TableTokens(b"k" * 16)
     good = tokens.token(7)

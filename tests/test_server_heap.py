@@ -8,7 +8,7 @@ import weakref
 
 import pytest
 
-from bgclock.server._heap import HeapKeeper
+from bgclock.server.live.heap import HeapKeeper
 from tests._server_kit import anyio_backend
 
 __all__ = ["anyio_backend"]

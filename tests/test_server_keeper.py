@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from bgclock.server._time import ManualClock
+from bgclock.server.live.time import ManualClock
 
 from ._server_kit import (  # noqa: F401 (anyio_backend: a fixture)
     DIRECTOR,

@@ -19,7 +19,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from bgclock.server._lan import choose_address, default_route_interfaces
+from bgclock.server.edge.lan import choose_address, default_route_interfaces
 from tests._serve_proc import start
 from tests._server_kit import free_port
 
@@ -149,7 +149,7 @@ def test_links_carry_the_lan_address_in_a_namespace(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(not Path("/proc/net/route").exists(), reason="Linux only")
 def test_both_ways_of_reading_the_interfaces_agree() -> None:
-    from bgclock.server._lan import _from_ioctl, local_interfaces
+    from bgclock.server.edge.lan import _from_ioctl, local_interfaces
 
     if shutil.which("ip") is None:
         pytest.skip("iproute2's ip is missing")
@@ -160,7 +160,7 @@ def test_both_ways_of_reading_the_interfaces_agree() -> None:
 
 
 def test_without_proc_the_kernels_route_choice_is_used(tmp_path: Path) -> None:
-    from bgclock.server._lan import find_lan_address, local_interfaces
+    from bgclock.server.edge.lan import find_lan_address, local_interfaces
 
     choice = find_lan_address(tmp_path / "no-route-file")
     if shutil.which("ip") is not None and choice.chosen is not None:

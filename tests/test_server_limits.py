@@ -13,15 +13,15 @@ from typing import Any
 
 import pytest
 
-from bgclock.server._guard import (
+from bgclock.server.edge.guard import (
     CSP,
     RedactSecrets,
     install_redaction,
     raise_nofile_limit,
     redact,
 )
-from bgclock.server._http import guarded_http
-from bgclock.server._limits import DAY_MS, LimitError, check_depth
+from bgclock.server.edge.http import guarded_http
+from bgclock.server.edge.limits import DAY_MS, LimitError, check_depth
 from tests._server_kit import (
     DIRECTOR,
     KEY,

@@ -13,7 +13,7 @@ import jsonschema
 import msgspec
 import pytest
 
-from bgclock.server._bodies import (
+from bgclock.server.edge.bodies import (
     Adjudicate,
     Board,
     BoardSide,
@@ -21,9 +21,9 @@ from bgclock.server._bodies import (
     NewTournament,
     TableSpecBody,
 )
-from bgclock.server._openapi import MESSAGES, REQUESTS, openapi
-from bgclock.server._protocol import COMMANDS, SCHEMAS, ProtocolError, decode
-from bgclock.server._schema import decode_body
+from bgclock.server.edge.schema import decode_body
+from bgclock.server.render.openapi import MESSAGES, REQUESTS, openapi
+from bgclock.server.ws.protocol import COMMANDS, SCHEMAS, ProtocolError, decode
 from tests._server_kit import DIRECTOR, anyio_backend, live
 
 __all__ = ["anyio_backend", "live"]

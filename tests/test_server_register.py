@@ -218,7 +218,7 @@ async def test_the_rating_list_prints_in_the_directors_language(live: Any) -> No
 
 
 async def test_the_register_is_bounded(live: Any, monkeypatch: Any) -> None:
-    from bgclock.server import _register
+    from bgclock.server.routes import register as _register
 
     monkeypatch.setattr(_register, "MAX_ENTRIES", 3)
     await _import(live, "name\nAnn\nBob\n")

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bgclock.server import _hub
+from bgclock.server.live import hub as _hub
 from bgclock.store import StoredEvent, TableRow, TableSpec
 from tests._server_kit import (
     DIRECTOR,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bgclock.server._room import (
+from bgclock.server.render.room import (
     APPEAL_KEYS,
     BRACKET_KEYS,
     CLOCK_KEYS,

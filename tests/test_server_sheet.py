@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bgclock.server._sheet import sheet
+from bgclock.server.render.sheet import sheet
 from bgclock.store import StoredEvent, TableSpec
 
 SPEC = TableSpec(rules="it-tournament", length=3, players=("Ann", "Bob"),
@@ -60,7 +60,7 @@ def test_an_empty_log_has_an_empty_sheet() -> None:
 
 
 def test_the_printable_sheet_shows_the_figures() -> None:
-    from bgclock.server._sheet import sheet_html
+    from bgclock.server.render.sheet import sheet_html
     report = {"table": {"id": 1, "name": "Table 2", "players": ["Ann", "Bob"],
                         "rules": "it-tournament", "length": 3},
               "score": [2, 1], "winner": None, "sheet": sheet(SPEC, MATCH)}
@@ -73,7 +73,7 @@ def test_the_printable_sheet_shows_the_figures() -> None:
 def test_the_printable_sheet_in_italian_has_no_english_words_and_its_plurals() -> None:
     import re
 
-    from bgclock.server._sheet import WORDS, sheet_html
+    from bgclock.server.render.sheet import WORDS, sheet_html
     report = {"table": {"id": 1, "name": "Tavolo 2", "players": ["Ann", "Bob"],
                         "rules": "it-tournament", "length": 3},
               "score": [2, 1], "winner": "A", "sheet": sheet(SPEC, MATCH)}

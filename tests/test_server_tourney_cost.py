@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bgclock.server._tourney import SLICE
+from bgclock.server.tournaments.service import SLICE
 from bgclock.store import StoreError
 from tests._server_kit import DIRECTOR, anyio_backend, live
 from tests.test_server_tourney import _state, _tournament

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bgclock.server._time import ManualClock
+from bgclock.server.live.time import ManualClock
 from tests._server_kit import (
     DIRECTOR,
     STORES,

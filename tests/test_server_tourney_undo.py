@@ -174,7 +174,7 @@ async def test_a_hand_result_while_the_clock_runs_is_asked_first_and_stops_that_
 
 
 async def test_the_printed_draw_sheet_speaks_the_directors_language(live: Any) -> None:
-    from bgclock.server._drawsheet import WORDS
+    from bgclock.server.render.drawsheet import WORDS
 
     base = await _entered(live, "Stampa", 5, rounds=[
         {"length": 3, "rules": "usbgf-2013-delay", "clock": "none"}])

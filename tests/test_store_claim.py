@@ -24,10 +24,10 @@ from bgclock.store import (
     StoreUnavailable,
     TableSpec,
     check_deadline,
-    open_store,
 )
 from bgclock.store._postgres import PostgresStore, lock_key
 from bgclock.store._sqlite import SqliteStore
+from bgclock.store.connect import open_store
 from tests._server_kit import POSTGRES, STORES, anyio_backend, fresh_schema, store_factory
 
 __all__ = ["anyio_backend"]

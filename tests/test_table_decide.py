@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from bgclock.server._lag import DEFAULT_PARAMS, LagQuota
+from bgclock.server.live.lag import DEFAULT_PARAMS, LagQuota
 from bgclock.server.live.table_state import (
     PROVISIONAL_BOUND_MS,
     Accept,

@@ -376,7 +376,7 @@ def test_every_action_struct_is_in_the_union_and_has_its_handler() -> None:
 def test_the_routes_bodies_are_the_actions_declarations() -> None:
     # each route's body is the director's part of an action (or derived from it):
     # nothing is declared twice
-    from bgclock.server._tourney_bodies import TOURNEY_REQUESTS, SeedingBody
+    from bgclock.server.edge.tourney_bodies import TOURNEY_REQUESTS, SeedingBody
 
     for body in TOURNEY_REQUESTS:
         if body is SeedingBody:  # folded as the settings it gives

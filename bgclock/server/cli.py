@@ -111,7 +111,7 @@ def _origin(text: str) -> str:
 
 def _host_name(text: str) -> str:
     """A host name or address as ``Host`` headers carry it, without a port."""
-    from ._guard import host_name
+    from bgclock.server.edge.guard import host_name
 
     bare = text.strip("[]")
     if not text or any(c.isspace() or c in "/?#@\\" for c in text) \
@@ -305,7 +305,7 @@ def base_url(args: argparse.Namespace, out: Any, err: Any) -> str:
         return _public_base(args.public_url)
     host = args.host
     if host in ("0.0.0.0", "::", ""):
-        from ._lan import find_lan_address
+        from bgclock.server.edge.lan import find_lan_address
 
         choice = find_lan_address()
         if choice.candidates:
@@ -369,12 +369,12 @@ def run(args: argparse.Namespace) -> int:
 def _run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from bgclock.store import StoreBusy, StoreError, open_store
-
-    from ._auth import check_password, director_key
-    from ._guard import install_redaction, raise_nofile_limit
-    from ._http import guarded_http
-    from .app import create_app
+    from bgclock.server.app import create_app
+    from bgclock.server.edge.auth import check_password, director_key
+    from bgclock.server.edge.guard import install_redaction, raise_nofile_limit
+    from bgclock.server.edge.http import guarded_http
+    from bgclock.store import StoreBusy, StoreError
+    from bgclock.store.connect import open_store
 
     if args.director_password is not None and args.rotate_director_key:
         raise StartError("--director-password and --rotate-director-key: choose one")

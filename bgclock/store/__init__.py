@@ -28,6 +28,7 @@ from typing import Any
 import msgspec
 import orjson
 
+from ._errors import NotFound, StoreBusy, StoreError, StoreUnavailable
 from ._register import MAX_REGISTER, RegisterEntry, RegisterLine, RegisterStore
 
 
@@ -48,25 +49,6 @@ def canonical_json(obj: Any) -> str:
     if out.isascii() and b"\x7f" not in out:
         return out.decode()
     return json.dumps(obj, separators=(",", ":"), sort_keys=True)
-
-
-class StoreError(RuntimeError):
-    """The database refused an operation."""
-
-
-class NotFound(StoreError):
-    """No such tournament or table."""
-
-
-class StoreUnavailable(StoreError):
-    """The database did not answer within the deadline, or the connection to it
-    broke, or this process no longer owns the store: the same call may
-    succeed later (the server answers 503).  A write it cut off is in doubt
-    (``Doubt``)."""
-
-
-class StoreBusy(StoreError):
-    """Another process owns the store (``Store.claim``)."""
 
 
 #: Seconds a database call may take before it is a ``StoreUnavailable`` error.
@@ -465,27 +447,11 @@ def sqlite_path(url: str) -> str:
     return rest[1:]
 
 
-def open_store(url: str, *, schema: str | None = None,
-               deadline_s: float = DEFAULT_DEADLINE_S) -> Store:
-    """A store for ``url``: ``postgresql://...``, ``sqlite:///PATH`` or a SQLite
-    file path; ``ValueError`` for any other scheme.  ``deadline_s``: how long
-    each database call may take (``check_deadline``)."""
-    check_deadline(deadline_s)
-    if url.startswith(("postgresql://", "postgres://")):
-        from ._postgres import PostgresStore
-
-        return PostgresStore(url, schema=schema or "public", deadline_s=deadline_s)
-    path = sqlite_path(url)
-    from ._sqlite import SqliteStore
-
-    return SqliteStore(path, deadline_s=deadline_s)
-
-
 __all__ = [
     "ArchivedMatch", "DEADLINE_BOUNDS", "DEFAULT_DEADLINE_S", "DEFAULT_WARN_S", "Doubt",
     "MAX_REGISTER", "NotFound", "RegisterEntry", "RegisterLine", "Store", "StoreBusy",
     "StoreError", "StoreUnavailable", "StoredAction",
     "StoredEvent", "StoredNote", "TableRow",
     "TableSpec",
-    "TournamentRow", "check_deadline", "open_store", "sqlite_path",
+    "TournamentRow", "check_deadline", "sqlite_path",
 ]

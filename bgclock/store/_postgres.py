@@ -351,6 +351,10 @@ class PostgresStore(PostgresRegister, Store):
 
     # ----------------------------------------------------------- calls
 
+    def _new_doubt(self) -> Doubt:
+        """The rows one write puts in doubt (``PostgresRegister._write``)."""
+        return Doubt()
+
     async def _with(self, fn: Callable[[Any], Awaitable[T]], *,
                     writes: Doubt | None = None) -> T:
         """``fn(conn)`` on a pooled connection, all within the deadline.  A

@@ -15,6 +15,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from ._errors import NotFound, StoreError
+
 T = TypeVar("T")
 
 #: The register holds at most this many entries (a search or a list is bounded by it).
@@ -179,8 +181,6 @@ class SqliteRegister:
         return await self._run(add)
 
     async def register_update(self, entry: RegisterEntry) -> RegisterEntry:
-        from . import NotFound
-
         def update(db: sqlite3.Connection) -> RegisterEntry:
             row = db.execute(
                 "UPDATE register_players SET name = ?, name_key = ?, federation_id = ?, "
@@ -195,8 +195,6 @@ class SqliteRegister:
         return await self._run(update)
 
     async def register_entry(self, entry_id: int) -> RegisterEntry:
-        from . import NotFound
-
         row = await self._run(lambda db: db.execute(
             f"SELECT {_ENTRY_COLS} FROM register_players WHERE id = ?", (entry_id,)).fetchone())
         if row is None:
@@ -231,8 +229,6 @@ class SqliteRegister:
 
     async def register_save(self,
                             entries: Sequence[RegisterEntry]) -> list[RegisterEntry]:
-        from . import NotFound
-
         def save(db: sqlite3.Connection) -> list[RegisterEntry]:
             db.execute("BEGIN IMMEDIATE")
             out = []
@@ -313,6 +309,8 @@ class PostgresRegister:
         async def _with(self, fn: Callable[[Any], Awaitable[T]], *,
                         writes: Any = None) -> T: ...
 
+        def _new_doubt(self) -> Any: ...
+
     async def _read(self, fn: Callable[[Any], Awaitable[T]]) -> T:
         """A read within the store's deadline (``PostgresStore._with``)."""
         return await self._with(fn)
@@ -320,13 +318,9 @@ class PostgresRegister:
     async def _write(self, fn: Callable[[Any], Awaitable[T]]) -> T:
         """A write within the store's deadline, refused while the store's
         claim is lost (``PostgresStore._with``)."""
-        from . import Doubt
-
-        return await self._with(fn, writes=Doubt())
+        return await self._with(fn, writes=self._new_doubt())
 
     async def register_add(self, entry: RegisterEntry) -> RegisterEntry:
-        from . import StoreError
-
         try:
             rid = await self._write(lambda c: c.fetchval(
                 "INSERT INTO register_players (name, name_key, federation_id, club, rating, "
@@ -338,8 +332,6 @@ class PostgresRegister:
         return replace(entry, id=int(rid))
 
     async def register_update(self, entry: RegisterEntry) -> RegisterEntry:
-        from . import NotFound, StoreError
-
         try:
             row = await self._write(lambda c: c.fetchrow(
                 "UPDATE register_players SET name = $1, name_key = $2, federation_id = $3, "
@@ -353,8 +345,6 @@ class PostgresRegister:
         return _entry(row)
 
     async def register_entry(self, entry_id: int) -> RegisterEntry:
-        from . import NotFound
-
         row = await self._read(lambda c: c.fetchrow(
             f"SELECT {_ENTRY_COLS} FROM register_players WHERE id = $1", entry_id))
         if row is None:
@@ -391,8 +381,6 @@ class PostgresRegister:
 
     async def register_save(self,
                             entries: Sequence[RegisterEntry]) -> list[RegisterEntry]:
-        from . import NotFound, StoreError
-
         async def save(c: Any) -> list[RegisterEntry]:
             out = []
             async with c.transaction():

@@ -24,6 +24,7 @@ from ._draw import (
 )
 from ._errors import ContestError, IllegalContest, InvalidContest
 from ._late import DEFAULT_GRACE_MS, POINT_EVERY_MS, LateArrival, LateState
+from ._prizes import STANDING_EVENTS
 from ._rating import (
     START_RATING,
     Rated,
@@ -45,7 +46,6 @@ from ._running import (
     Tournament,
 )
 from ._standings import (
-    STANDING_EVENTS,
     EventStandings,
     Placing,
     Standings,

@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import Any, Final, Protocol, TypeVar
 
 from msgspec import UnsetType, to_builtins
 
@@ -47,8 +47,27 @@ from ._swing import Swing, SwingGame, cpp_for_round
 from .actions import CLOCK_KEYS, MAX_COUPLES, MAX_REASON, MAX_RULES, kind_of
 from .model import Correction, GameCorrection
 
-if TYPE_CHECKING:
-    from ._running import Tournament
+
+class _Entrant(Protocol):
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def withdrawn(self) -> bool: ...
+
+
+class Tournament(Protocol):
+    """What the Swing and couples read of the tournament they belong to
+    (``_running.Tournament``, which imports this module: a protocol, not an
+    import back)."""
+
+    @property
+    def players(self) -> Sequence[_Entrant]: ...
+
+    def player(self, value: Any) -> _Entrant: ...
+
+    def live_tables(self) -> Mapping[int, Any]: ...
+
 
 __all__ = ["CLOCK_KEYS", "EVENT_ACTIONS", "EVENT_HANDLERS", "MAX_COUPLES", "Events"]
 

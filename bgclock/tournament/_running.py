@@ -77,9 +77,9 @@ from ._errors import IllegalContest, InvalidContest
 from ._events import EVENT_HANDLERS, Events
 from ._flights import Flight, room_key
 from ._late import LateArrival
+from ._prizes import STANDING_EVENTS, set_prizes
 from ._sheets import Settlement, Sheet, parse_sheet, settle
 from ._side import SidePool, set_pool
-from ._standings import STANDING_EVENTS, set_prizes
 from .actions import (
     CLOCK_POLICIES,
     EVENTS,

@@ -20,12 +20,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final, Protocol
 
 from ._errors import IllegalContest, InvalidContest
-
-if TYPE_CHECKING:
-    from ._standings import EventStandings
 
 MAX_POOLS: Final = 32
 MAX_POOL_NAME: Final = 60
@@ -33,6 +30,22 @@ MAX_POOL_NAME: Final = 60
 MAX_ENTRY_CENTS: Final = 10_000_000
 MAX_SPLIT: Final = 64
 _CONTROL = re.compile("[\x00-\x1f\x7f]")
+
+
+class _Place(Protocol):
+    @property
+    def names(self) -> tuple[str, ...]: ...
+
+
+class EventStandings(Protocol):
+    """What a pool's payouts read of an event's standings
+    (``_standings.EventStandings``, whose module imports this one)."""
+
+    @property
+    def placings(self) -> Sequence[_Place]: ...
+
+    @property
+    def in_play(self) -> tuple[str, ...]: ...
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

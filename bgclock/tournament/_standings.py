@@ -31,20 +31,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any
 
 from ._draw import Bracket
-from ._errors import InvalidContest
+from ._prizes import STANDING_EVENTS
 from ._side import payouts
 
 if TYPE_CHECKING:
     from ._running import Tournament
-
-#: The events a standings and a prize list cover, in print order.
-STANDING_EVENTS: Final = ("main", "consolation", "last_chance", "swing", "couples")
-#: A prize list: at most this many places per event, each a text this long.
-MAX_PRIZES: Final = 64
-MAX_PRIZE_TEXT: Final = 100
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -247,32 +241,6 @@ def standings(t: Tournament, *, last_chance: Bracket | None = None) -> Standings
                                             champion=d.get("champion")))
     out.side_pools = [payouts(pool, out.event(pool.event)) for pool in t.side_pools.values()]
     return out
-
-
-def set_prizes(prizes: dict[str, list[str]], event: str,
-               listed: Sequence[str]) -> dict[str, Any]:
-    """The ``prizes`` action (``actions.Prizes``): ``event``'s prize per place
-    (1st first; an empty text is no prize for that place).  Replaces that
-    event's list."""
-    if event not in STANDING_EVENTS:
-        raise InvalidContest(f"event: must be one of {', '.join(STANDING_EVENTS)}")
-    if len(listed) > MAX_PRIZES:
-        raise InvalidContest(f"prizes: must be a list of at most {MAX_PRIZES} texts, 1st first")
-    clean: list[str] = []
-    for k, text in enumerate(listed):
-        if not isinstance(text, str) or len(text) > MAX_PRIZE_TEXT:
-            raise InvalidContest(f"prizes[{k}]: must be a text of at most "
-                                 f"{MAX_PRIZE_TEXT} characters")
-        if any(ord(c) < 32 or ord(c) == 127 for c in text):
-            raise InvalidContest(f"prizes[{k}]: must not hold control characters")
-        clean.append(text.strip())
-    while clean and not clean[-1]:
-        clean.pop()
-    if clean:
-        prizes[str(event)] = clean
-    else:
-        prizes.pop(str(event), None)
-    return {"event": event, "places": len(clean)}
 
 
 def seats(t: Tournament) -> list[dict[str, Any]]:

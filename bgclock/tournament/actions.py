@@ -37,9 +37,9 @@ from bgclock.core import MODES, PRESETS
 
 from ._errors import InvalidContest
 from ._flights import MAX_PRECEDENCE, MAX_ROOM_NAME, MAX_ROOM_TABLES
+from ._prizes import MAX_PRIZE_TEXT, MAX_PRIZES, STANDING_EVENTS
 from ._sheets import MAX_GAMES, MAX_POINTS, VIAS
 from ._side import MAX_ENTRY_CENTS, MAX_POOL_NAME, MAX_SPLIT
-from ._standings import MAX_PRIZE_TEXT, MAX_PRIZES, STANDING_EVENTS
 from ._swing import MAX_VP
 
 # ------------------------------------------------------------------ bounds

@@ -7,7 +7,7 @@ runs) and of scalachess's immutable clock, a table's rules are functions of
 an immutable value, ``TableState``, read from the live table at the moment a
 message arrives, and of the message (``Press``, ``KeepClaim``, an expiry).
 They return what to do (``Accept``, ``Refuse``, ``Duplicate``, ``Claimed``,
-``Flag``); the hub (``_hub.TableHub``) only carries that out: it applies the
+``Flag``); the hub (``live.hub.TableHub``) only carries that out: it applies the
 event to the engine's match, stores it, tells the watchers.  Nothing here
 reads a clock, a socket or the disk, so every rule is a unit test
 (``tests/test_table_decide.py``).
@@ -30,7 +30,7 @@ The rules decided here:
   never after the arrival, never before the last event it could have seen
   (the table's last event that is not the director's), merged before the
   director's events it had not seen; any other command is lag-compensated
-  from its side's quota (``_lag``), never before the match's last event.
+  from its side's quota (``live.lag``), never before the match's last event.
 - **Expiry.**  A command judged at or past the running clock's expiry sees
   the flag first.  A flag the server works out while the keeper is offline,
   or before it has reconciled after a restart, is *provisional*: the clock on
@@ -46,9 +46,8 @@ from types import MappingProxyType
 from typing import Final
 
 from bgclock.core import SIDES
-
-from .._lag import DEFAULT_PARAMS, LagParams, LagQuota, credited_instant
-from .._protocol import PLAYER_COMMANDS
+from bgclock.server.live.lag import DEFAULT_PARAMS, LagParams, LagQuota, credited_instant
+from bgclock.server.ws.protocol import PLAYER_COMMANDS
 
 #: How long the keeper may stay silent before a provisional flag becomes final
 #: on its own (docs/protocol.md "Provisional flags"): 10 minutes.

@@ -13,20 +13,21 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
 
 from bgclock.board import BoardError, MatchState, Position, position_id, read_position, xgid
 from bgclock.board._position import BAR, CHECKERS, POINTS
-
-from ._bodies import Board
-from ._limits import BodyTooLarge, LimitError, check_depth, read_bounded
-from ._schema import decode_body
+from bgclock.server.edge.bodies import Board
+from bgclock.server.edge.limits import BodyTooLarge, LimitError, check_depth, read_bounded
+from bgclock.server.edge.schema import decode_body
+from bgclock.server.errors import ApiError
 
 MAX_ID = 200
 MAX_BODY = 4096
 
 
-def _error(message: str) -> JSONResponse:
-    return JSONResponse({"error": "invalid", "message": message}, status_code=422)
+def _invalid(message: str) -> ApiError:
+    return ApiError(422, "invalid", message)
 
 
 def _side(counts: tuple[int, ...]) -> dict[str, Any]:
@@ -46,7 +47,7 @@ def decoded(text: str) -> dict[str, Any]:
 
 def encoded(board: Board) -> dict[str, Any]:
     """Position ID and XGID of a board given as in :func:`decoded`
-    (``_bodies.Board``); ``ValueError`` when the checkers do not make one."""
+    (``edge.bodies.Board``); ``ValueError`` when the checkers do not make one."""
     mine = (*board.on_roll.points, board.on_roll.bar)
     theirs = (*board.opponent.points, board.opponent.bar)
     try:
@@ -57,27 +58,34 @@ def encoded(board: Board) -> dict[str, Any]:
     return {"position_id": position_id(position), "xgid": xgid(position, match)}
 
 
-async def get_position(server: Any, request: Request) -> Response:
+async def get_position(request: Request) -> Response:
     """Decode a Position ID, ``ID:MATCHID`` or XGID into the board."""
     text = request.query_params.get("id", "")
     if not text.strip():
-        return _error("id: a gnubg Position ID (optionally ID:MATCHID) or an XGID")
+        raise _invalid("id: a gnubg Position ID (optionally ID:MATCHID) or an XGID")
     if len(text) > MAX_ID:
-        return _error(f"id: at most {MAX_ID} characters")
+        raise _invalid(f"id: at most {MAX_ID} characters")
     try:
         return JSONResponse(decoded(text))
     except BoardError as exc:
-        return _error(f"id: {exc}")
+        raise _invalid(f"id: {exc}") from None
 
 
-async def post_position(server: Any, request: Request) -> Response:
+async def post_position(request: Request) -> Response:
     """Encode a board (as ``GET`` returns it) into a Position ID and XGID."""
     try:
         raw = await read_bounded(request, MAX_BODY)
         check_depth(raw)
     except (BodyTooLarge, LimitError):
-        return _error("the body is too large")
+        raise _invalid("the body is too large") from None
     try:
         return JSONResponse(encoded(decode_body(raw or b"null", Board, prefix="")))
     except ValueError as exc:
-        return _error(str(exc))
+        raise _invalid(str(exc)) from None
+
+
+#: The director's (the guard is on the Mount).
+routes = [
+    Route("/api/position", get_position, methods=["GET"]),
+    Route("/api/position", post_position, methods=["POST"]),
+]

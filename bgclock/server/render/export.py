@@ -7,10 +7,9 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
+from bgclock.server.live.hub import fold, in_fold_order, new_match, states_after
+from bgclock.server.render.sheet import sheet
 from bgclock.store import StoredEvent, StoredNote, TableSpec
-
-from ._hub import fold, in_fold_order, new_match, states_after
-from ._sheet import sheet
 
 CSV_COLUMNS = (
     "seq", "at_ms", "clock", "do", "side", "details", "source", "lag_credit_ms", "received_ms",

@@ -22,9 +22,8 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from bgclock.server.live.hub import states_after
 from bgclock.store import StoredEvent, TableSpec
-
-from ._hub import states_after
 
 RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}
 SIDES = ("A", "B")

@@ -1,7 +1,7 @@
 """The HTTP API as OpenAPI 3.1 (served at ``/openapi.json``).
 
 The request bodies and the WebSocket messages are not written here: their
-schemas are made from their declarations (``_bodies``, ``_protocol``) by
+schemas are made from their declarations (``edge.bodies``, ``ws.protocol``) by
 ``msgspec.json.schema_components``, so what the server decodes and what the
 document says are one text.  The answers' shapes (written by the server,
 not read by it) are described here by hand.
@@ -12,14 +12,14 @@ from __future__ import annotations
 from functools import cache
 from typing import Any, Final
 
-from ._bodies import Adjudicate, Board, NewTournament, TablePatch, TableSpecBody
-from ._flight_pages import openapi_paths as flight_paths
-from ._limits import MAX_ID
-from ._protocol import AnyCommand, Handle, Hello, Keep, Ping, Summon, Sync
-from ._register import REGISTER_REQUESTS, register_paths
-from ._schema import components
-from ._standings import openapi_paths as standings_paths
-from ._tourney_bodies import TOURNEY_REQUESTS
+from bgclock.server.edge.bodies import Adjudicate, Board, NewTournament, TablePatch, TableSpecBody
+from bgclock.server.edge.limits import MAX_ID
+from bgclock.server.edge.schema import components
+from bgclock.server.edge.tourney_bodies import TOURNEY_REQUESTS
+from bgclock.server.routes.flights import openapi_paths as flight_paths
+from bgclock.server.routes.register import REGISTER_REQUESTS, register_paths
+from bgclock.server.routes.standings import openapi_paths as standings_paths
+from bgclock.server.ws.protocol import AnyCommand, Handle, Hello, Keep, Ping, Summon, Sync
 
 #: Every input declared in msgspec, by the component it is published as.
 REQUESTS: Final = (NewTournament, TableSpecBody, TablePatch, Adjudicate, Board,
@@ -173,7 +173,7 @@ def openapi() -> dict[str, Any]:
             **standings_paths(_ok, _errors, _op, _ref),
             **flight_paths(_ok, _errors, _op, _ref),
             **_contest_paths(),
-            **register_paths(),
+            **register_paths(_ok, _errors, _op, _ref),
             "/api/tables/{table_id}/next-match": {"post": _op(
                 "the table's next match: the finished match's log is archived and a fresh "
                 "match starts on the same table (same link and token)",

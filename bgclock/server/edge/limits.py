@@ -6,9 +6,9 @@ field named instead of failing deep down, and so that a message nested
 thousands deep is refused before a parser recurses into it.
 
 The numbers here are the bounds; the declarations of every input
-(``_protocol``, ``_bodies``, in msgspec) hold each field to them, names
+(``ws.protocol``, ``edge.bodies``, in msgspec) hold each field to them, names
 included (printable: no NUL or other control characters, no lone
-surrogates, ``_schema.PRINTABLE``).  What a declaration cannot say lives
+surrogates, ``edge.schema.PRINTABLE``).  What a declaration cannot say lives
 here: the depth pre-scan, ids from URL paths, the bounded body read.
 """
 

@@ -30,13 +30,19 @@ import html
 import io
 import logging
 import weakref
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any
 
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
 
+from bgclock.server.context import Server, server_of
+from bgclock.server.edge.limits import BodyTooLarge, LimitError, check_name
+from bgclock.server.edge.schema import PRINTABLE, BodyError, decode_body
+from bgclock.server.errors import ApiError, read_csv_text
+from bgclock.server.routes.common import raw_body
 from bgclock.store import MAX_REGISTER, NotFound, RegisterEntry, RegisterLine, StoreError
 from bgclock.tournament import InvalidContest, Rated, rate_all, rated_matches, register_key
 from bgclock.tournament._rating import (
@@ -48,13 +54,6 @@ from bgclock.tournament._rating import (
     points,
 )
 from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME
-
-from ._errors import Refused, read_csv_text
-from ._limits import BodyTooLarge, LimitError, check_id, check_name
-from ._schema import PRINTABLE, BodyError, decode_body
-
-if TYPE_CHECKING:
-    from .app import Server
 
 log = logging.getLogger("bgclock.server")
 
@@ -115,25 +114,23 @@ def _clean(text: str | None) -> str | None:
 
 
 async def _body(request: Request, into: type[Any]) -> dict[str, Any]:
-    from .app import _raw_body
-
     try:
-        raw = await _raw_body(request)
+        raw = await raw_body(request)
     except BodyTooLarge as exc:
-        raise Refused(413, "too_large", str(exc)) from None
+        raise ApiError(413, "too_large", str(exc)) from None
     except ValueError as exc:
-        raise Refused(400, "bad_request", str(exc)) from None
+        raise ApiError(400, "bad_request", str(exc)) from None
     try:
         body = decode_body(raw, into)
     except BodyError as exc:
-        raise Refused(exc.status, "invalid" if exc.status == 422 else "bad_request",
+        raise ApiError(exc.status, "invalid" if exc.status == 422 else "bad_request",
                       str(exc)) from None
     out: dict[str, Any] = msgspec.to_builtins(body)
     for key in ("name", "federation_id", "club"):
         if key in out:
             out[key] = _clean(out[key])
             if key == "name" and out[key] is None:
-                raise Refused(422, "invalid", "body.name: must not be blank")
+                raise ApiError(422, "invalid", "body.name: must not be blank")
     return out
 
 
@@ -144,20 +141,13 @@ async def _check_identity(server: Server, name: str, fed: str | None, *,
     if fed is not None:
         for e in await server.store.register_find(federation_id=fed):
             if e.id != other_than:
-                raise Refused(409, "taken", f"{where}federation_id: {fed} is already in the "
+                raise ApiError(409, "taken", f"{where}federation_id: {fed} is already in the "
                               f"register ({e.name}, #{e.id})")
         return
     for e in await server.store.register_find(name_key=register_key(name)):
         if e.id != other_than and e.federation_id is None:
-            raise Refused(409, "taken", f"{where}name: {name} is already in the register as "
+            raise ApiError(409, "taken", f"{where}name: {name} is already in the register as "
                           f"{e.name} (#{e.id}); give a federation id to tell two people apart")
-
-
-def _path_entry(request: Request) -> int:
-    try:
-        return check_id("entry_id", str(request.path_params["entry_id"]))
-    except LimitError:
-        raise NotFound("no such register entry") from None
 
 
 def _int_param(request: Request, name: str, default: int, high: int) -> int:
@@ -165,7 +155,7 @@ def _int_param(request: Request, name: str, default: int, high: int) -> int:
     if raw is None:
         return default
     if not raw.isascii() or not raw.isdigit() or len(raw) > 9 or int(raw) > high:
-        raise Refused(422, "invalid", f"query.{name}: must be a whole number 0..{high}")
+        raise ApiError(422, "invalid", f"query.{name}: must be a whole number 0..{high}")
     return int(raw)
 
 
@@ -174,7 +164,7 @@ def _query(request: Request) -> str:
     try:
         check_name("query.q", q, limit=MAX_QUERY)
     except LimitError as exc:
-        raise Refused(422, "invalid", str(exc)) from None
+        raise ApiError(422, "invalid", str(exc)) from None
     return q
 
 
@@ -184,7 +174,7 @@ async def _search(server: Server, request: Request) -> dict[str, Any]:
     offset = _int_param(request, "offset", 0, MAX_REGISTER)
     order = request.query_params.get("order", "name")
     if order not in ("name", "rating"):
-        raise Refused(422, "invalid", "query.order: must be name or rating")
+        raise ApiError(422, "invalid", "query.order: must be name or rating")
     # a name by a part of its key; a federation id whole, in any case
     key = register_key(q)
     entries, total = await server.store.register_search(
@@ -199,22 +189,18 @@ def _view(e: RegisterEntry) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ routes
 
-async def get_register(server: Server, request: Request) -> Response:
+async def get_register(request: Request) -> Response:
     """The register searched (``q``: a name's part or a federation id), paged."""
-    try:
-        return JSONResponse(await _search(server, request))
-    except Refused as exc:
-        return exc.response()
+    server = server_of(request)
+    return JSONResponse(await _search(server, request))
 
 
-async def post_register(server: Server, request: Request) -> Response:
+async def post_register(request: Request) -> Response:
     """A new entry."""
-    try:
-        data = await _body(request, RegisterBody)
-        await _check_identity(server, data["name"], data.get("federation_id"))
-        await _check_room(server, 1, "body")
-    except Refused as exc:
-        return exc.response()
+    server = server_of(request)
+    data = await _body(request, RegisterBody)
+    await _check_identity(server, data["name"], data.get("federation_id"))
+    await _check_room(server, 1, "body")
     now = server.clock.now_ms()
     try:
         entry = await server.store.register_add(RegisterEntry(
@@ -223,7 +209,7 @@ async def post_register(server: Server, request: Request) -> Response:
             rating=data.get("rating", START_RATING), experience=data.get("experience", 0),
             created_ms=now, updated_ms=now))
     except StoreError as exc:
-        return Refused(409, "taken", f"body.federation_id: {exc}").response()
+        raise ApiError(409, "taken", f"body.federation_id: {exc}") from None
     return JSONResponse(_view(entry), status_code=201)
 
 
@@ -231,35 +217,34 @@ async def _check_room(server: Server, more: int, where: str) -> None:
     """Refuse (409) what would take the register past ``MAX_ENTRIES``."""
     _, total = await server.store.register_search("", limit=0)
     if total + more > MAX_ENTRIES:
-        raise Refused(409, "full", f"{where}: the register holds at most {MAX_ENTRIES} "
+        raise ApiError(409, "full", f"{where}: the register holds at most {MAX_ENTRIES} "
                       f"players ({total} now)")
 
 
-async def get_entry(server: Server, request: Request) -> Response:
+async def get_entry(request: Request) -> Response:
     """An entry and its rated matches."""
-    entry = await server.store.register_entry(_path_entry(request))
+    server = server_of(request)
+    entry = await server.store.register_entry(request.path_params["entry_id"])
     history = await server.store.register_history(entry.id)
     return JSONResponse({**_view(entry), "history": [
         {**h.to_dict(), "before_points": points(h.rating_before),
          "after_points": points(h.rating_after)} for h in history]})
 
 
-async def patch_entry(server: Server, request: Request) -> Response:
+async def patch_entry(request: Request) -> Response:
     """Edit an entry's name, federation id, club (and, before its first rated
     match, its rating and experience)."""
-    entry = await server.store.register_entry(_path_entry(request))
-    try:
-        data = await _body(request, RegisterPatch)
-        if ("rating" in data or "experience" in data) and \
-                await server.store.register_history(entry.id):
-            field = "rating" if "rating" in data else "experience"
-            raise Refused(409, "rated", f"body.{field}: this player has rated matches: "
-                          "the rating follows from them")
-        name = data.get("name", entry.name)
-        fed = data.get("federation_id", entry.federation_id)
-        await _check_identity(server, name, fed, other_than=entry.id)
-    except Refused as exc:
-        return exc.response()
+    server = server_of(request)
+    entry = await server.store.register_entry(request.path_params["entry_id"])
+    data = await _body(request, RegisterPatch)
+    if ("rating" in data or "experience" in data) and \
+            await server.store.register_history(entry.id):
+        field = "rating" if "rating" in data else "experience"
+        raise ApiError(409, "rated", f"body.{field}: this player has rated matches: "
+                      "the rating follows from them")
+    name = data.get("name", entry.name)
+    fed = data.get("federation_id", entry.federation_id)
+    await _check_identity(server, name, fed, other_than=entry.id)
     new = RegisterEntry(
         id=entry.id, name=name, name_key=register_key(name), federation_id=fed,
         club=data.get("club", entry.club),
@@ -269,7 +254,7 @@ async def patch_entry(server: Server, request: Request) -> Response:
     try:
         saved = await server.store.register_update(new)
     except StoreError as exc:
-        return Refused(409, "taken", f"body.federation_id: {exc}").response()
+        raise ApiError(409, "taken", f"body.federation_id: {exc}") from None
     return JSONResponse(_view(saved))
 
 
@@ -298,8 +283,9 @@ def _csv(rows: list[list[Any]], filename: str) -> Response:
                     headers={"content-disposition": f'attachment; filename="{filename}"'})
 
 
-async def get_register_csv(server: Server, request: Request) -> Response:
+async def get_register_csv(request: Request) -> Response:
     """The whole register as CSV (``CSV_COLUMNS``; ratings in points)."""
+    server = server_of(request)
     entries = sorted(await _all(server), key=lambda e: e.id)
     return _csv([list(CSV_COLUMNS)] + [[e.id, e.name, e.federation_id or "", e.club or "",
                                         points(e.rating), e.experience] for e in entries],
@@ -310,22 +296,22 @@ def _import_rows(text: str) -> tuple[list[dict[str, Any]], int]:
     """The CSV's rows as fields by column (a header naming them is required)."""
     rows = [r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r)]
     if not rows:
-        raise Refused(422, "invalid", "body: no rows in the CSV")
+        raise ApiError(422, "invalid", "body: no rows in the CSV")
     header = [c.strip().lower() for c in rows[0]]
     unknown = [c for c in header if c not in CSV_COLUMNS]
     if unknown:
-        raise Refused(422, "invalid", f"row 1: {unknown[0] or '(empty)'}: unknown column "
+        raise ApiError(422, "invalid", f"row 1: {unknown[0] or '(empty)'}: unknown column "
                       f"(columns: {', '.join(CSV_COLUMNS)})")
     if "name" not in header:
-        raise Refused(422, "invalid", "row 1: name: the header must name a name column")
+        raise ApiError(422, "invalid", "row 1: name: the header must name a name column")
     if len(set(header)) != len(header):
-        raise Refused(422, "invalid", "row 1: a column is named twice")
+        raise ApiError(422, "invalid", "row 1: a column is named twice")
     if len(rows) - 1 > MAX_CSV_ROWS:
-        raise Refused(422, "invalid", f"body: at most {MAX_CSV_ROWS} rows")
+        raise ApiError(422, "invalid", f"body: at most {MAX_CSV_ROWS} rows")
     out = []
     for k, row in enumerate(rows[1:], start=2):
         if len(row) > len(header):
-            raise Refused(422, "invalid", f"row {k}: more cells than columns")
+            raise ApiError(422, "invalid", f"row {k}: more cells than columns")
         out.append({"row": k, **{h: (row[i].strip() if i < len(row) else "")
                                  for i, h in enumerate(header)}})
     return out, len(rows) - 1
@@ -344,11 +330,11 @@ class _Known:
 
 def _import_entry(known: _Known, r: dict[str, Any], now: int,
                   taken: dict[str, int]) -> RegisterEntry:
-    """One CSV row as the entry it adds or updates; ``Refused`` naming row and field."""
+    """One CSV row as the entry it adds or updates; ``ApiError`` naming row and field."""
     where = f"row {r['row']}: "
 
-    def bad(field: str, words: str) -> Refused:
-        return Refused(422, "invalid", f"{where}{field}: {words}")
+    def bad(field: str, words: str) -> ApiError:
+        return ApiError(422, "invalid", f"{where}{field}: {words}")
 
     name = _clean(r.get("name"))
     if name is None:
@@ -362,13 +348,13 @@ def _import_entry(known: _Known, r: dict[str, Any], now: int,
             try:
                 check_name(field, value, limit=limit)
             except LimitError as exc:
-                raise Refused(422, "invalid", f"{where}{exc}") from None
+                raise ApiError(422, "invalid", f"{where}{exc}") from None
     rating: int | None = None
     if r.get("rating"):
         try:
             rating = parse_points(r["rating"], "rating")
         except InvalidContest as exc:
-            raise Refused(422, "invalid", f"{where}{exc}") from None
+            raise ApiError(422, "invalid", f"{where}{exc}") from None
     experience: int | None = None
     if r.get("experience"):
         raw = r["experience"]
@@ -411,50 +397,47 @@ def _import_entry(known: _Known, r: dict[str, Any], now: int,
                          created_ms=now, updated_ms=now)
 
 
-async def post_register_csv(server: Server, request: Request) -> Response:
+async def post_register_csv(request: Request) -> Response:
     """Import a CSV (``CSV_COLUMNS``, a header first; ``name`` required): each
     row updates the entry it matches (federation id, else name) or adds one.
     All rows or none; an error names the row and the field."""
-    try:
-        text = await read_csv_text(request, MAX_CSV_BYTES)
-    except Refused as exc:
-        return exc.response()
+    server = server_of(request)
+    text = await read_csv_text(request, MAX_CSV_BYTES)
     now = server.clock.now_ms()
-    try:
-        rows, _ = _import_rows(text)
-        async with _lock(server):
-            known = _Known(await _all(server))
-            taken: dict[str, int] = {}
-            entries = [_import_entry(known, r, now, taken) for r in rows]
-            ids = [e.id for e in entries if e.id]
-            if len(ids) != len(set(ids)):
-                twice = next(i for i in ids if ids.count(i) > 1)
-                rows_of = [r["row"] for r, e in zip(rows, entries, strict=True) if e.id == twice]
-                raise Refused(422, "invalid", f"row {rows_of[1]}: name: the same register "
-                              f"entry (#{twice}) as row {rows_of[0]}")
-            added = sum(1 for e in entries if not e.id)
-            if len(known.by_id) + added > MAX_ENTRIES:
-                raise Refused(409, "full", f"body: the register holds at most {MAX_ENTRIES} "
-                              f"players ({len(known.by_id)} now)")
-            try:
-                saved = await server.store.register_save(entries)
-            except StoreError as exc:
-                raise Refused(409, "taken", f"body: {exc}") from None
-    except Refused as exc:
-        return exc.response()
+    rows, _ = _import_rows(text)
+    async with _lock(server):
+        known = _Known(await _all(server))
+        taken: dict[str, int] = {}
+        entries = [_import_entry(known, r, now, taken) for r in rows]
+        ids = [e.id for e in entries if e.id]
+        if len(ids) != len(set(ids)):
+            twice = next(i for i in ids if ids.count(i) > 1)
+            rows_of = [r["row"] for r, e in zip(rows, entries, strict=True) if e.id == twice]
+            raise ApiError(422, "invalid", f"row {rows_of[1]}: name: the same register "
+                          f"entry (#{twice}) as row {rows_of[0]}")
+        added = sum(1 for e in entries if not e.id)
+        if len(known.by_id) + added > MAX_ENTRIES:
+            raise ApiError(409, "full", f"body: the register holds at most {MAX_ENTRIES} "
+                          f"players ({len(known.by_id)} now)")
+        try:
+            saved = await server.store.register_save(entries)
+        except StoreError as exc:
+            raise ApiError(409, "taken", f"body: {exc}") from None
     return JSONResponse({"imported": len(saved),
                          "added": sum(1 for e in entries if not e.id),
                          "updated": sum(1 for e in entries if e.id)}, status_code=201)
 
 
-async def get_ratings_json(server: Server, request: Request) -> Response:
+async def get_ratings_json(request: Request) -> Response:
     """The rating list: every entry, highest rating first."""
+    server = server_of(request)
     entries = await _all(server)
     return JSONResponse({"ratings": [{"rank": k, **_view(e)}
                                      for k, e in enumerate(entries, start=1)]})
 
 
-async def get_ratings_csv(server: Server, request: Request) -> Response:
+async def get_ratings_csv(request: Request) -> Response:
+    server = server_of(request)
     entries = await _all(server)
     return _csv([["rank", "name", "federation_id", "club", "rating", "experience"]] +
                 [[k, e.name, e.federation_id or "", e.club or "", points(e.rating),
@@ -473,12 +456,13 @@ WORDS = {
 }
 
 
-async def get_ratings_html(server: Server, request: Request) -> Response:
+async def get_ratings_html(request: Request) -> Response:
     """The rating list as a printable A4 page, in the director's language
     (``lang``: en or it)."""
+    server = server_of(request)
     lang = request.query_params.get("lang", "en")
     if lang not in WORDS:
-        return Refused(422, "invalid", "query.lang: must be en or it").response()
+        raise ApiError(422, "invalid", "query.lang: must be en or it")
     w = WORDS[lang]
     entries = await _all(server)
     e_ = html.escape
@@ -508,18 +492,12 @@ p.note {{ font-size: 9pt; color: #444; }}
     return HTMLResponse(page)
 
 
-async def get_tournament_candidates(server: Server, request: Request) -> Response:
+async def get_tournament_candidates(request: Request) -> Response:
     """The registration screen's search of the register: entries matching
     ``q``, each with the tournament's player it is linked to (if any)."""
-    try:
-        tid = check_id("tournament_id", str(request.path_params["tournament_id"]))
-    except LimitError:
-        raise NotFound("no such tournament") from None
-    hub = await server.tourneys.get(tid)
-    try:
-        found = await _search(server, request)
-    except Refused as exc:
-        return exc.response()
+    server = server_of(request)
+    hub = await server.tourneys.get(request.path_params["tournament_id"])
+    found = await _search(server, request)
     linked = {p.register_id: p.id for p in hub.state.players if p.register_id is not None}
     for e in found["entries"]:
         e["player"] = linked.get(e["id"])
@@ -581,20 +559,19 @@ async def _rate(server: Server, tournament_id: int) -> dict[str, Any]:
 
 
 async def check_link(server: Server, action: dict[str, Any]) -> None:
-    """A registration's ``register_id`` names an entry (``Refused`` 422 if not)."""
+    """A registration's ``register_id`` names an entry (``ApiError`` 422 if not)."""
     rid = action.get("register_id")
     if rid is None:
         return
     try:
         await server.store.register_entry(rid)
     except NotFound:
-        raise Refused(422, "invalid", f"body.register_id: no register entry {rid}") from None
+        raise ApiError(422, "invalid", f"body.register_id: no register entry {rid}") from None
 
 
-def register_paths() -> dict[str, Any]:
-    """The register's routes in ``/openapi.json`` (``_openapi``)."""
-    from ._openapi import _errors, _ok, _op, _ref
-
+def register_paths(_ok: Any, _errors: Any, _op: Any, _ref: Any) -> dict[str, Any]:
+    """The register's routes in ``/openapi.json`` (``render.openapi``'s
+    helpers passed in)."""
     obj = {"type": "object"}
     q = [{"name": n, "in": "query", "required": False, "schema": s} for n, s in (
         ("q", {"type": "string", "maxLength": MAX_QUERY}),
@@ -636,17 +613,23 @@ def register_paths() -> dict[str, Any]:
 
 
 #: The register's routes (the director's key), under ``/api``.
-ROUTES: list[tuple[str, str, Any]] = [
-    ("/register", "GET", get_register),
-    ("/register", "POST", post_register),
-    ("/register.csv", "GET", get_register_csv),
-    ("/register.csv", "POST", post_register_csv),
-    ("/register/ratings.json", "GET", get_ratings_json),
-    ("/register/ratings.csv", "GET", get_ratings_csv),
-    ("/register/ratings.html", "GET", get_ratings_html),
-    ("/register/{entry_id}", "GET", get_entry),
-    ("/register/{entry_id}", "PATCH", patch_entry),
-    ("/tournaments/{tournament_id}/register-search", "GET", get_tournament_candidates),
+#: The director's (the guard is on the Mount).
+routes = [
+    Route("/api/register", get_register, methods=["GET"]),
+    Route("/api/register", post_register, methods=["POST"]),
+    Route("/api/register.csv", get_register_csv, methods=["GET"]),
+    Route("/api/register.csv", post_register_csv, methods=["POST"]),
+    Route("/api/register/ratings.json", get_ratings_json, methods=["GET"]),
+    Route("/api/register/ratings.csv", get_ratings_csv, methods=["GET"]),
+    Route("/api/register/ratings.html", get_ratings_html, methods=["GET"]),
+    Route("/api/register/{entry_id:id}", get_entry, methods=["GET"]),
+    Route("/api/register/{entry_id:id}", patch_entry, methods=["PATCH"]),
 ]
 
-__all__ = ["REGISTER_REQUESTS", "ROUTES", "check_link", "rate_tournament"]
+#: Under ``/api/tournaments/{tournament_id:id}``.
+tournament_routes = [
+    Route("/register-search", get_tournament_candidates, methods=["GET"]),
+]
+
+__all__ = ["REGISTER_REQUESTS", "check_link", "rate_tournament", "routes",
+           "tournament_routes"]

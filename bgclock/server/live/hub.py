@@ -6,7 +6,7 @@ Everything here runs on the event loop, so one table's commands are handled
 one at a time, in arrival order, without locks.  A command is:
 
 1. stamped: its arrival on the table's time line, less the lag credit
-   (``_lag``), never before the match's last event (``match.now``);
+   (``live.lag``), never before the match's last event (``match.now``);
 2. decided by ``bgclock.core`` on the live ``Match`` (a refusal raises and is
    answered to the sender only; nothing is stored);
 3. given the table's next ``seq`` and handed to the ``Writer``, which commits
@@ -61,21 +61,9 @@ from bgclock.core import (
     MatchState,
     Stop,
 )
-from bgclock.store import (
-    Store,
-    StoredEvent,
-    StoredNote,
-    StoreError,
-    StoreUnavailable,
-    TableRow,
-    TableSpec,
-)
-
-from ._auth import RateLimiter
-from ._lag import DEFAULT_PARAMS, LagParams, LagQuota
-from ._protocol import Command, Handle, Keep, ProtocolError, Summon, dumps
-from ._time import ServerClock, TimerHandle
-from .live.table_state import (
+from bgclock.server.edge.auth import RateLimiter
+from bgclock.server.live.lag import DEFAULT_PARAMS, LagParams, LagQuota
+from bgclock.server.live.table_state import (
     PROVISIONAL_BOUND_MS,
     Accept,
     Claimed,
@@ -89,7 +77,18 @@ from .live.table_state import (
     keep,
     provisional_final,
 )
-from .live.table_state import flag as flag_of
+from bgclock.server.live.table_state import flag as flag_of
+from bgclock.server.live.time import ServerClock, TimerHandle
+from bgclock.server.ws.protocol import Command, Handle, Keep, ProtocolError, Summon, dumps
+from bgclock.store import (
+    Store,
+    StoredEvent,
+    StoredNote,
+    StoreError,
+    StoreUnavailable,
+    TableRow,
+    TableSpec,
+)
 
 log = logging.getLogger("bgclock.server")
 
@@ -1351,7 +1350,7 @@ class Hub:
         #: Told when a table's match is over with a winner (the tournament's results).
         self.on_over: Callable[[TableHub, MatchState], None] | None = None
         #: Told the tournament id (or None) of a table that sent its watchers
-        #: anything: the room displays' push (``_roomfeed``).
+        #: anything: the room displays' push (``live.roomfeed``).
         self.on_change: Callable[[int | None], None] | None = None
 
     async def start(self) -> list[int]:

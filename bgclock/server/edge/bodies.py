@@ -1,8 +1,8 @@
 """The HTTP API's JSON bodies, each declared once (``msgspec.Struct``).
 
-As with the WebSocket messages (``_protocol``), a declaration is the decoder
+As with the WebSocket messages (``ws.protocol``), a declaration is the decoder
 with its bounds, the 422 naming the field (``body.score[0]: must be at most
-128``) and the schema in ``/openapi.json`` (``_openapi``).  ``bgclock.core``
+128``) and the schema in ``/openapi.json`` (``render.openapi``).  ``bgclock.core``
 still decides what the values mean (a rules preset it knows, a clock it can
 run), in its own words.
 """
@@ -18,10 +18,9 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 from bgclock.board import DEFAULT_NODE_BUDGET
 from bgclock.board._position import CHECKERS, POINTS
 from bgclock.core import MODES, OVERRIDE_KEYS, PRESETS
+from bgclock.server.edge.limits import DAY_MS, MAX_LENGTH, MAX_POINTS
+from bgclock.server.edge.schema import PRINTABLE, PlayerName, TableName, TournamentName
 from bgclock.store import DEFAULT_WARN_S
-
-from ._limits import DAY_MS, MAX_LENGTH, MAX_POINTS
-from ._schema import PRINTABLE, PlayerName, TableName, TournamentName
 
 #: A table's low-time warnings: how many, and the highest (seconds of reserve).
 MAX_WARNINGS: Final = 5

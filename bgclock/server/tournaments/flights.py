@@ -27,19 +27,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from starlette.requests import Request
-from starlette.responses import Response
-
+from bgclock.server.errors import ApiError, refusal
+from bgclock.server.tournaments.host import TournamentHub, Tournaments
 from bgclock.store import StoreError
 from bgclock.tournament import ContestError
 from bgclock.tournament._flights import Claim, Flight, allocate, room_key, room_tables
-
-from ._errors import Refused
-
-if TYPE_CHECKING:
-    from ._tourney import TournamentHub, Tourneys
 
 log = logging.getLogger("bgclock.server")
 
@@ -47,7 +41,7 @@ log = logging.getLogger("bgclock.server")
 class RoomSeating:
     """The rooms' locks and their waiting matches' seating."""
 
-    def __init__(self, tourneys: Tourneys) -> None:
+    def __init__(self, tourneys: Tournaments) -> None:
         self.tourneys = tourneys
         self._locks: dict[str, asyncio.Lock] = {}
         #: Rooms whose seating task is scheduled (one at a time per room).
@@ -59,16 +53,7 @@ class RoomSeating:
 
     async def members(self, room: str) -> list[tuple[TournamentHub, str]]:
         """The open events of ``room`` with their names, by id."""
-        key = room_key(room)
-        out = []
-        for row in await self.tourneys.server.store.tournaments():
-            if row.closed_ms is not None:
-                continue
-            hub = await self.tourneys.get(row.id)
-            flight = hub.state.flight
-            if flight is not None and room_key(flight.room) == key:
-                out.append((hub, row.name))
-        return out
+        return await room_members(self.tourneys, room)
 
     @staticmethod
     def claims(hub: TournamentHub, name: str, keys: list[tuple[str, int, int]]) -> list[Claim]:
@@ -128,14 +113,12 @@ class RoomSeating:
             failed = await tourneys.set_up(hub, assigned)
         return done, assigned, failed
 
-    async def round_start(self, hub: TournamentHub, data: dict[str, Any],
-                          request: Request) -> Response:
+    async def round_start(self, hub: TournamentHub, data: dict[str, Any]) -> dict[str, Any]:
         """A flight's round start (``POST .../rounds``): this event's ready
         matches and every waiting match of the room share the room's free
-        numbers in precedence order; what gets none waits."""
-        from ._tourney import _refusal, _state, _tables_of, json_response
-
-        server = self.tourneys.server
+        numbers in precedence order; what gets none waits.  The actions'
+        results, the matches ``assigned``, the tables ``not_ready``, the
+        matches ``waiting`` and those ``seated_elsewhere``; ``ApiError``."""
         flight = hub.state.flight
         assert flight is not None
         event, r = data.get("event", "main"), data["round"]
@@ -148,20 +131,19 @@ class RoomSeating:
             try:
                 ready = hub.state.ready(event, r)
             except ContestError as exc:
-                return _refusal(exc).response()
+                raise refusal(exc) from None
             if given is not None:  # the director's numbers: none another event holds
                 busy = self.busy(members, but=hub.id)
                 if ready and len(given) != len(ready):
-                    return Refused(422, "invalid", f"tables: must list {len(ready)} table "
-                                   "numbers, one per match ready to start").response()
+                    raise ApiError(422, "invalid", f"tables: must list {len(ready)} table "
+                                   "numbers, one per match ready to start")
                 for k, n in enumerate(given):
                     if tables and n > tables:
-                        return Refused(422, "invalid", f"tables[{k}]: the room {flight.room!r} "
-                                       f"has tables 1 to {tables}").response()
+                        raise ApiError(422, "invalid", f"tables[{k}]: the room {flight.room!r} "
+                                       f"has tables 1 to {tables}")
                     if n in busy:
-                        return Refused(409, "table_taken", f"tables[{k}]: table {n} is "
-                                       f"taken by {busy[n]}", {"table": n,
-                                                               "event": busy[n]}).response()
+                        raise ApiError(409, "table_taken", f"tables[{k}]: table {n} is "
+                                       f"taken by {busy[n]}", {"table": n, "event": busy[n]})
                 plan_self = [(Claim(tournament=hub.id, event=names[hub.id],
                                     precedence=flight.precedence, bracket=event, round=r,
                                     match=i), n) for i, n in zip(ready, given, strict=False)]
@@ -179,15 +161,11 @@ class RoomSeating:
                         others.setdefault(c.tournament, []).append((c, n))
                 waiting = list(plan.waiting)
             first: dict[str, Any] = {"do": "start_round", "event": event, "round": r}
-            try:
-                done, assigned, failed = await self._seat(hub, plan_self, first)
-            except Refused as exc:
-                return exc.response()
+            done, assigned, failed = await self._seat(hub, plan_self, first)
             seated_elsewhere = await self._seat_others(members, others)
-        return json_response({
-            "done": done, "tables": _tables_of(server, request, hub, assigned),
-            "not_ready": failed, "waiting": [_claim_dict(c) for c in waiting],
-            "seated_elsewhere": seated_elsewhere, "state": _state(server, request, hub)})
+        return {"done": done, "assigned": assigned, "not_ready": failed,
+                "waiting": [_claim_dict(c) for c in waiting],
+                "seated_elsewhere": seated_elsewhere}
 
     async def _seat_others(self, members: list[tuple[TournamentHub, str]],
                            others: dict[int, list[tuple[Claim, int]]]) -> list[dict[str, Any]]:
@@ -198,7 +176,7 @@ class RoomSeating:
                 continue
             try:
                 _, assigned, _ = await self._seat(h, share, None)
-            except (Refused, StoreError) as exc:
+            except (ApiError, StoreError) as exc:
                 log.warning("tournament %d: its waiting matches could not be seated: %s",
                             h.id, exc)
                 continue
@@ -268,16 +246,29 @@ def _claim_dict(c: Claim) -> dict[str, Any]:
             "round": c.round, "match": c.match}
 
 
-async def room_flights(tourneys: Tourneys, hub: TournamentHub) -> dict[str, Any] | None:
+async def room_members(tourneys: Tournaments, room: str) -> list[tuple[TournamentHub, str]]:
+    """The open events of ``room`` with their names, by id."""
+    key = room_key(room)
+    out = []
+    for row in await tourneys.server.store.tournaments():
+        if row.closed_ms is not None:
+            continue
+        hub = await tourneys.get(row.id)
+        flight = hub.state.flight
+        if flight is not None and room_key(flight.room) == key:
+            out.append((hub, row.name))
+    return out
+
+
+async def room_flights(tourneys: Tournaments, hub: TournamentHub) -> dict[str, Any] | None:
     """The room's events by name for the room display and the dashboard:
     each event's precedence, its matches at tables (undecided) and its
     waiting matches; None outside a room."""
     flight: Flight | None = hub.state.flight
     if flight is None:
         return None
-    seating = tourneys.flights
     events = []
-    members = await seating.members(flight.room)
+    members = await room_members(tourneys, flight.room)
     for h, name in sorted(members, key=lambda x: (x[0].state.flight.precedence  # type: ignore[union-attr]
                                                   , x[1], x[0].id)):
         state = h.state

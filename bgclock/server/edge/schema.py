@@ -1,10 +1,10 @@
 """The vocabulary every input is declared in, and msgspec's errors in words.
 
-Each WebSocket message (``_protocol``) and each HTTP body (``_bodies``) is a
+Each WebSocket message (``ws.protocol``) and each HTTP body (``edge.bodies``) is a
 ``msgspec.Struct`` declared once: the declaration is the decoder (bounds and
 all), the error (with the path of the field) and the JSON Schema
 (``components``).  What a declaration cannot say is checked before or after
-it: the size and the depth pre-scan (``_limits.check_depth``) before any
+it: the size and the depth pre-scan (``edge.limits.check_depth``) before any
 parse, since msgspec has no depth limit of its own.
 """
 
@@ -18,7 +18,7 @@ from typing import Annotated, Any, Final, TypeVar
 import msgspec
 from msgspec import Meta
 
-from ._limits import MAX_ID, MAX_NAME
+from bgclock.server.edge.limits import MAX_ID, MAX_NAME
 
 T = TypeVar("T")
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from typing import Any, Final
 from urllib.parse import urlsplit
 
-from ._auth import RateLimiter
+from bgclock.server.edge.auth import RateLimiter
 
 #: Sent with every page and API answer. The pages load their scripts as
 #: files from /static (no inline script runs); the director's form uses a few

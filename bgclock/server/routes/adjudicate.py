@@ -22,10 +22,11 @@ from starlette.responses import JSONResponse, Response
 
 from bgclock.board import DEFAULT_NODE_BUDGET, BoardError, read_position, rule_dispute
 from bgclock.core import MatchState
-
-from ._bodies import Adjudicate
-from ._limits import BodyTooLarge, LimitError, check_depth, read_bounded
-from ._schema import decode_body
+from bgclock.server.context import server_of
+from bgclock.server.edge.bodies import Adjudicate
+from bgclock.server.edge.limits import BodyTooLarge, LimitError, check_depth, read_bounded
+from bgclock.server.edge.schema import decode_body
+from bgclock.server.errors import ApiError
 
 #: A position is short: a body past this is not one.
 MAX_BODY = 4096
@@ -38,20 +39,12 @@ class _Table(Protocol):
     def state_now(self) -> MatchState: ...
 
 
-class _Server(Protocol):
-    def table_or_404(self, request: Request) -> Any: ...
-
-
 #: One adjudication at a time per server: the searches share the interpreter.
 _turns: weakref.WeakKeyDictionary[object, asyncio.Lock] = weakref.WeakKeyDictionary()
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
-
-
 def _read_body(body: bytes) -> tuple[str, int]:
-    """(position, nodes) from the request's JSON (``_bodies.Adjudicate``);
+    """(position, nodes) from the request's JSON (``edge.bodies.Adjudicate``);
     ValueError says what is wrong."""
     if len(body) > MAX_BODY:
         raise ValueError("the body is too large")
@@ -87,31 +80,32 @@ def suggestion(state: MatchState, text: str, *, nodes: int = DEFAULT_NODE_BUDGET
             "on_roll": state.on_turn, "command": command}
 
 
-async def adjudicate(server: _Server, request: Request) -> Response:
+async def adjudicate(request: Request) -> Response:
     """Suggest the ruling on a table's dispute from the position on its board."""
+    server = server_of(request)
     table: _Table = server.table_or_404(request)
     try:
         text, nodes = _read_body(await read_bounded(request, MAX_BODY))
     except BodyTooLarge as exc:
-        return _error(413, "too_large", str(exc))
+        raise ApiError(413, "too_large", str(exc)) from None
     except ValueError as exc:
-        return _error(422, "invalid", str(exc))
+        raise ApiError(422, "invalid", str(exc)) from None
     if table.closed:
-        return _error(409, "closed", "this table is closed")
+        raise ApiError(409, "closed", "this table is closed")
     state = table.state_now()
     if state.phase != "dispute":
-        return _error(409, "not_in_dispute",
+        raise ApiError(409, "not_in_dispute",
                       "there is no dispute at this table to rule on (phase "
                       f"{state.phase.replace('_', ' ')})")
     try:
         read_position(text)  # unreadable: answered at once, without waiting a turn
     except BoardError as exc:
-        return _error(422, "invalid", str(exc))
+        raise ApiError(422, "invalid", str(exc)) from None
     seq = table.committed_seq
     turn = _turns.setdefault(server, asyncio.Lock())
     async with turn:
         try:
             out = await asyncio.to_thread(suggestion, state, text, nodes=nodes)
         except BoardError as exc:
-            return _error(422, "invalid", str(exc))
+            raise ApiError(422, "invalid", str(exc)) from None
     return JSONResponse({**out, "seq": seq})

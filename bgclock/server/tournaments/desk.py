@@ -27,38 +27,24 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hmac
 import logging
 from typing import TYPE_CHECKING, Any
 
-from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
-
+from bgclock.server.errors import ApiError
+from bgclock.server.live.time import TimerHandle
+from bgclock.server.tournaments.host import Host, TournamentHub, Tournaments
+from bgclock.server.ws.protocol import LateStartCmd, ProtocolError
 from bgclock.store import NotFound
-from bgclock.tournament import DEFAULT_GRACE_MS, ContestError
-
-from ._protocol import LateStartCmd, ProtocolError
-from ._tourney_bodies import (
-    AbsentBody,
-    AppealBody,
-    CommitteeBody,
-    DecisionBody,
-    SheetBody,
-    TableSheetBody,
-)
 
 if TYPE_CHECKING:
-    from ._hub import TableHub
-    from ._time import TimerHandle
-    from ._tourney import TournamentHub, Tourneys
-    from .app import Server
+    from bgclock.server.live.hub import TableHub
 
 log = logging.getLogger("bgclock.server")
 
 Key = tuple[str, int, int]
 
 
-class _Quiet:
+class Quiet:
     """The sender of the server's own commands: acks and errors are logged."""
 
     def __init__(self, what: str) -> None:
@@ -94,7 +80,7 @@ class PinTries:
 class LateDesk:
     """The late counts the server keeps and the late starts it sends."""
 
-    def __init__(self, tourneys: Tourneys) -> None:
+    def __init__(self, tourneys: Tournaments) -> None:
         self.tourneys = tourneys
         self.timers: dict[tuple[int, Key], TimerHandle] = {}
         self.starts: dict[tuple[int, Key, str], TimerHandle] = {}
@@ -114,7 +100,7 @@ class LateDesk:
             task.cancel()
 
     @property
-    def server(self) -> Server:
+    def server(self) -> Host:
         return self.tourneys.server
 
     # ------------------------------------------------------------ tables
@@ -202,7 +188,6 @@ class LateDesk:
         task.add_done_callback(self._pending.discard)
 
     async def _tick(self, tournament_id: int, key: Key) -> None:
-        from ._errors import Refused
 
         try:
             hub = await self.tourneys.get(tournament_id)
@@ -222,7 +207,7 @@ class LateDesk:
                         "do": "disqualify", "event": key[0], "round": key[1],
                         "match": key[2], "player": player.id, "reason": "late",
                         "score": view["score"]}], source="server")
-                except Refused as exc:
+                except ApiError as exc:
                     log.warning("the late player was not disqualified: %s", exc.message)
             else:
                 self.tourneys.announce(hub)
@@ -260,7 +245,7 @@ class LateDesk:
         cmd = LateStartCmd(type="cmd", id=f"late-{tournament_id}-{key[0]}-{key[1]}-{key[2]}-{side}",
                            table=table.id, side="A" if side == "A" else "B")
         try:
-            table.command(_Quiet(f"table {table.id}: late start"), "director", cmd)
+            table.command(Quiet(f"table {table.id}: late start"), "director", cmd)
         except ProtocolError as exc:
             log.warning("table %d: the late player's clock was not started: %s",
                         table.id, exc.message)
@@ -283,212 +268,10 @@ class LateDesk:
 
 # -------------------------------------------------------------------- HTTP
 
-async def post_absent(server: Server, request: Request) -> Response:
-    """A player is absent at a match's scheduled start: ``from_ms`` (or
-    ``scheduled_ms`` + 20 min, or now + 20 min) starts the count."""
-    from ._errors import Refused
-    from ._tourney import _decoded, _hub, _refusal, _state, json_response
 
-    try:
-        data = await _decoded(request, AbsentBody)
-    except Refused as exc:
-        return exc.response()
-    hub = await _hub(server, request)
-    now = server.clock.now_ms()
-    scheduled = data.pop("scheduled_ms", now)
-    data.setdefault("from_ms", scheduled + DEFAULT_GRACE_MS)
-    try:
-        async with hub.lock:
-            try:
-                key, _ = hub.state.match(data)
-            except ContestError as exc:
-                raise _refusal(exc) from None
-            clock = server.tourneys.desk.clock_in_use(hub, key)
-            # with a clock: LateDesk.arm (after the action) sends late_start
-            done = await server.tourneys.act(hub, [{"do": "absent", **data, "at_ms": now,
-                                                   "clock": clock}])
-    except Refused as exc:
-        return exc.response()
-    return json_response({"done": done, "state": _state(server, request, hub)})
-
-
-async def post_sheet(server: Server, request: Request) -> Response:
-    """The director's score sheet (``by`` director: final), or one entered on a
-    player's behalf (``by`` A or B)."""
-    from ._errors import Refused
-    from ._tourney import _decoded, _run
-
-    try:
-        data = await _decoded(request, SheetBody)
-    except Refused as exc:
-        return exc.response()
-    # the director entered it (a player's paper sheet, or their own): confirmed
-    return await _run(server, request, [{"do": "sheet", **data, "via": "director"}])
-
-
-async def table_sheet(request: Request) -> Response:
-    """A player's score sheet from the table page (the table's token):
-    ``POST /api/tables/{id}/sheet?token=`` with ``by`` A or B.
-
-    With ``pin``, the sheet PIN of the player on side ``by``, it is that
-    player's own (``via`` player); a wrong PIN is refused (403 ``pin``; after
-    ``PIN_TRIES`` wrong ones the table waits a minute per try).  Without a PIN
-    it is kept as the table's (``via`` table) and waits for the director: one
-    table token cannot make a result "agreed" on its own (issue 18 section 3)."""
-    from ._errors import Refused
-    from ._tourney import _decoded
-
-    server: Server = request.app.state.server
-    try:
-        table = server.table_or_404(request)
-    except NotFound as exc:
-        return Refused(404, "not_found", str(exc)).response()
-    token = request.query_params.get("token")
-    assert server.tokens is not None
-    if server.tokens.table_of(token) != table.id and not server.is_director(request):
-        return Refused(403, "forbidden", "this link does not open this table").response()
-    try:
-        data = await _decoded(request, TableSheetBody)
-    except Refused as exc:
-        return exc.response()
-    try:
-        hub = await server.tourneys.get(table.row.tournament_id)
-    except NotFound as exc:
-        return Refused(404, "not_found", str(exc)).response()
-    try:
-        async with hub.lock:
-            number = next((n for n, t in hub.state.table_ids.items() if t == table.id), None)
-            found = hub.state.at_table(number) if number is not None else None
-            if found is None or (found[1].a, found[1].b) != table.row.spec.players:
-                raise Refused(409, "no_match", "this table holds no match of the draw now")
-            (event, r, i), match = found
-            # the table's token alone: the table's sheet; the director's key: theirs
-            via = "director" if server.is_director(request) else "table"
-            pin = data.pop("pin", None)
-            if pin is not None:
-                tries, now = server.tourneys.desk.pin_tries, server.clock.now_ms()
-                if not tries.may_try(table.id, now):
-                    raise Refused(429, "too_many", "pin: too many wrong PINs at this table: "
-                                                   "wait a minute or ask the director")
-                player = hub.state.by_name((match.a, match.b)[0 if data["by"] == "A" else 1]
-                                           or "")
-                if player is None or not hmac.compare_digest(
-                        pin, server.tokens.sheet_pin(hub.id, player.id)):
-                    tries.failed(table.id, now)
-                    log.warning("table %d: a wrong sheet PIN for side %s", table.id,
-                                data["by"])
-                    raise Refused(403, "forbidden", f"pin: not the sheet PIN of side "
-                                                    f"{data['by']}'s player")
-                via = "player"
-            done = await server.tourneys.act(hub, [{"do": "sheet", "event": event, "round": r,
-                                                   "match": i, **data, "via": via}],
-                                             source="table")
-    except Refused as exc:
-        return exc.response()
-    return JSONResponse({"done": done})
-
-
-async def post_committee(server: Server, request: Request) -> Response:
-    from ._errors import Refused
-    from ._tourney import _decoded, _run
-
-    try:
-        data = await _decoded(request, CommitteeBody)
-    except Refused as exc:
-        return exc.response()
-    return await _run(server, request, [{"do": "committee", **data}])
-
-
-async def post_appeal(server: Server, request: Request) -> Response:
-    from ._errors import Refused
-    from ._tourney import _decoded, _run
-
-    try:
-        data = await _decoded(request, AppealBody)
-    except Refused as exc:
-        return exc.response()
-    return await _run(server, request, [{"do": "appeal", **data,
-                                         "at_ms": server.clock.now_ms()}], status=201)
-
-
-async def post_decision(server: Server, request: Request) -> Response:
-    from ._errors import Refused
-    from ._tourney import _decoded, _path_id, _run
-
-    try:
-        data = await _decoded(request, DecisionBody)
-    except Refused as exc:
-        return exc.response()
-    number = _path_id(request, "appeal")
-    return await _run(server, request, [{"do": "decide", "appeal": number, **data}])
-
-
-def late_view(server: Server, hub: TournamentHub) -> list[dict[str, Any]]:
+def late_view(server: Host, hub: TournamentHub) -> list[dict[str, Any]]:
     """Every late arrival with its count now (the dashboard and the room)."""
     now = server.clock.now_ms()
     return [hub.state._late_dict(k, now) for k in sorted(hub.state.lates)]
 
 
-
-async def get_draw_csv(server: Server, request: Request) -> Response:
-    from ._drawsheet import draw_csv
-    from ._tourney import _hub
-
-    hub = await _hub(server, request)
-    return Response(draw_csv(hub.state), media_type="text/csv; charset=utf-8", headers={
-        "Content-Disposition": f'attachment; filename="draw-{hub.id}.csv"'})
-
-
-async def get_sheet_pins(server: Server, request: Request) -> Response:
-    """Every player's own sheet PIN, for the director to hand out (the desk
-    shows them): typed at the table, it makes a score sheet the player's."""
-    from ._tourney import _hub
-
-    hub = await _hub(server, request)
-    assert server.tokens is not None
-    return JSONResponse({"pins": [
-        {"id": p.id, "name": p.name, "pin": server.tokens.sheet_pin(hub.id, p.id)}
-        for p in hub.state.players]})
-
-
-async def get_draw_json(server: Server, request: Request) -> Response:
-    from ._drawsheet import draw_json
-    from ._tourney import _hub
-
-    hub = await _hub(server, request)
-    row = await server.store.tournament(hub.id)
-    return JSONResponse(draw_json(row.name, hub.state))
-
-
-async def get_draw_html(server: Server, request: Request) -> Response:
-    from starlette.responses import HTMLResponse
-
-    from ._drawsheet import draw_html
-    from ._errors import Refused
-    from ._tourney import _hub, _refusal
-
-    hub = await _hub(server, request)
-    row = await server.store.tournament(hub.id)
-    event = request.path_params["event"]
-    if event not in ("main", "consolation", "last_chance"):
-        return Refused(404, "not_found",
-                       "no such event: main, consolation or last_chance").response()
-    try:
-        lang = request.query_params.get("lang", "en")  # the director's language
-        return HTMLResponse(draw_html(row.name, event, hub.state, lang))
-    except ContestError as exc:
-        return _refusal(exc).response()
-
-
-#: More director routes under ``/api/tournaments/{tournament_id}``.
-ROUTES: list[tuple[str, str, Any]] = [
-    ("/late/absent", "POST", post_absent),
-    ("/sheets", "POST", post_sheet),
-    ("/sheet-pins", "GET", get_sheet_pins),
-    ("/committee", "POST", post_committee),
-    ("/appeals", "POST", post_appeal),
-    ("/appeals/{appeal}/decision", "POST", post_decision),
-    ("/draw.csv", "GET", get_draw_csv),
-    ("/draw.json", "GET", get_draw_json),
-    ("/draw/{event}.html", "GET", get_draw_html),
-]

@@ -31,8 +31,7 @@ from msgspec import Meta, Struct
 
 from bgclock.core import DECISIONS, EVENT_TYPES, RESULTS, ClockError
 from bgclock.core._events import STOP_REASONS
-
-from ._limits import (
+from bgclock.server.edge.limits import (
     DAY_MS,
     MAX_ALERT_KEY,
     MAX_DEPTH,
@@ -42,7 +41,7 @@ from ._limits import (
     check_alert_key,
     check_depth,
 )
-from ._schema import MsgId, Seq, TableId, explain, standalone
+from bgclock.server.edge.schema import MsgId, Seq, TableId, explain, standalone
 
 VERSION: Final = 1
 MAX_MESSAGE_BYTES: Final = 4096

@@ -1,9 +1,9 @@
 """The room's wall and exports over every event of a flight (issue 23 §1).
 
-Each event keeps its own pages (``_standings``: its pairings, standings and
+Each event keeps its own pages (``routes.standings``: its pairings, standings and
 results under its own name); a room with several events also needs one
 sheet for the whole room: which event plays at which table, and who waits.
-These read ``_flights.room_flights`` (the room's events by name, folded
+These read ``tournaments.flights.room_flights`` (the room's events by name, folded
 states only) and the pure standings of each event.
 
 - ``GET /api/tournaments/{id}/flight/pairings.html?lang=it|en``: every table
@@ -18,17 +18,18 @@ states only) and the pure standings of each event.
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
+from starlette.routing import Route
 
-from ._errors import Refused
-from ._flights import room_flights
-from ._standings import WORDS, _bad_lang, _csv, _lang, _page, standings_rows
-
-if TYPE_CHECKING:
-    from .app import Server
+from bgclock.server.context import Server, server_of
+from bgclock.server.errors import ApiError
+from bgclock.server.routes.common import tournament_hub
+from bgclock.server.routes.standings import _lang
+from bgclock.server.tournaments.flights import room_flights
+from bgclock.server.tournaments.standings import WORDS, _csv, _page, standings_rows
 
 #: The room sheet's own words (the rest are ``_standings.WORDS``).
 ROOM_WORDS: Final[dict[str, dict[str, str]]] = {
@@ -107,42 +108,34 @@ def room_pairings_html(flight: dict[str, Any], lang: str) -> str:
     return _page(lang, title, "".join(parts), "wall")
 
 
-async def _flight(server: Server, request: Request) -> dict[str, Any] | Response:
-    from ._tourney import _hub
-
-    hub = await _hub(server, request)
+async def _flight(server: Server, request: Request) -> dict[str, Any]:
+    hub = await tournament_hub(server, request)
     flight = await room_flights(server.tourneys, hub)
     if flight is None:
-        return Refused(409, "no_room", "this event shares no room with other events "
-                       "(POST .../flight first)").response()
+        raise ApiError(409, "no_room", "this event shares no room with other events "
+                       "(POST .../flight first)")
     return flight
 
 
-async def get_room_pairings_html(server: Server, request: Request) -> Response:
+async def get_room_pairings_html(request: Request) -> Response:
     """The room's wall: every event's tables by number and by name (``?lang=``)."""
+    server = server_of(request)
     lang = _lang(request)
-    if lang is None:
-        return _bad_lang()
     flight = await _flight(server, request)
-    if isinstance(flight, Response):
-        return flight
     return HTMLResponse(room_pairings_html(flight, lang))
 
 
-async def get_room_csv(server: Server, request: Request) -> Response:
+async def get_room_csv(request: Request) -> Response:
     """The room's tables and waiting matches, each row naming its event."""
-    flight = await _flight(server, request)
-    if isinstance(flight, Response):
-        return flight
+    flight = await _flight(server_of(request), request)
     return Response(_csv(ROOM_COLUMNS, room_rows(flight)), media_type="text/csv; charset=utf-8",
                     headers={"Content-Disposition": 'attachment; filename="room.csv"'})
 
 
-async def get_room_standings_csv(server: Server, request: Request) -> Response:
+async def get_room_standings_csv(request: Request) -> Response:
     """Every event's standings, each row naming its event."""
+    server = server_of(request)
     flight = await _flight(server, request)
-    if isinstance(flight, Response):
-        return flight
     rows = []
     for e in flight["events"]:
         hub = await server.tourneys.get(e["tournament"])
@@ -152,16 +145,16 @@ async def get_room_standings_csv(server: Server, request: Request) -> Response:
                              'attachment; filename="room-standings.csv"'})
 
 
-#: Director routes under ``/api/tournaments/{tournament_id}``.
-ROUTES: list[tuple[str, str, Any]] = [
-    ("/flight/pairings.html", "GET", get_room_pairings_html),
-    ("/flight.csv", "GET", get_room_csv),
-    ("/flight/standings.csv", "GET", get_room_standings_csv),
+#: Director routes under ``/api/tournaments/{tournament_id:id}``.
+routes = [
+    Route("/flight/pairings.html", get_room_pairings_html, methods=["GET"]),
+    Route("/flight.csv", get_room_csv, methods=["GET"]),
+    Route("/flight/standings.csv", get_room_standings_csv, methods=["GET"]),
 ]
 
 
 def openapi_paths(ok: Any, errors: Any, op: Any, ref: Any) -> dict[str, Any]:
-    """These routes and ``/flight`` in ``/openapi.json`` (``_openapi``'s helpers)."""
+    """These routes and ``/flight`` in ``/openapi.json`` (``render.openapi``'s helpers)."""
     tid = ["tournament_id"]
     base = "/api/tournaments/{tournament_id}"
     csv = {"200": ok({"type": "string"}, media="text/csv"), **errors(404, 409)}

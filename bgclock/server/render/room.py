@@ -22,7 +22,7 @@ from typing import Any
 ROOM_KEYS = ("tournament", "main", "consolation", "matches", "server_ms", "late", "committee",
              "appeals", *("champions", "standings", "registered", "result_order", "seats"),
              "flight")
-#: The tournament's end and start (``_standings.room_standings``): champions,
+#: The tournament's end and start (``tournaments.standings.room_standings``): champions,
 #: standings and prizes, the registered players' names, the results' order and
 #: who sits where: all of it shown on the room display.
 ENDS_KEYS = ("champions", "standings", "registered", "result_order", "seats")

@@ -19,16 +19,11 @@ import io
 from html import escape
 from typing import TYPE_CHECKING, Any, Final
 
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
-
-from bgclock.tournament import Tournament, final_standings, player_results, seats
-
-from ._drawsheet import _cell
-from ._tourney_bodies import PrizesBody, SidePoolBody
+from bgclock.server.render.drawsheet import _cell
+from bgclock.tournament import Tournament, final_standings, seats
 
 if TYPE_CHECKING:
-    from .app import Server
+    pass
 
 LANGS: Final = ("en", "it")
 
@@ -60,16 +55,6 @@ WORDS: Final[dict[str, dict[str, str]]] = {
 STANDINGS_COLUMNS: Final = ("event", "place", "name", "prizes")
 RESULT_COLUMNS: Final = ("player", "event", "round", "match", "table", "opponent", "result",
                          "score", "source")
-
-
-def _lang(request: Request) -> str | None:
-    lang = request.query_params.get("lang", "en")
-    return lang if lang in LANGS else None
-
-
-def _bad_lang() -> Response:
-    return JSONResponse({"error": "invalid", "message": "query.lang: must be en or it"},
-                        status_code=422)
 
 
 def standings_rows(state: Tournament) -> list[dict[str, Any]]:
@@ -255,144 +240,4 @@ def room_standings(state: Tournament) -> dict[str, Any]:
 
 # ------------------------------------------------------------------ HTTP
 
-async def post_prizes(server: Server, request: Request) -> Response:
-    """The director's prize list of one event (replaces that event's)."""
-    from ._tourney import one_action
 
-    return await one_action(PrizesBody, "prizes")(server, request)
-
-
-async def post_side_pool(server: Server, request: Request) -> Response:
-    """A side pool (jackpot) of one event, or its removal (``_side``)."""
-    from ._tourney import one_action
-
-    return await one_action(SidePoolBody, "side_pool")(server, request)
-
-
-async def get_standings_json(server: Server, request: Request) -> Response:
-    from ._tourney import _hub
-
-    hub = await _hub(server, request)
-    row = await server.store.tournament(hub.id)
-    return JSONResponse({"tournament": row.name, **final_standings(hub.state).to_dict()})
-
-
-async def get_standings_csv(server: Server, request: Request) -> Response:
-    from ._tourney import _hub
-
-    hub = await _hub(server, request)
-    return Response(_csv(STANDINGS_COLUMNS, standings_rows(hub.state)),
-                    media_type="text/csv; charset=utf-8", headers={
-                        "Content-Disposition":
-                        f'attachment; filename="standings-{hub.id}.csv"'})
-
-
-async def get_standings_html(server: Server, request: Request) -> Response:
-    from ._tourney import _hub
-
-    lang = _lang(request)
-    if lang is None:
-        return _bad_lang()
-    hub = await _hub(server, request)
-    row = await server.store.tournament(hub.id)
-    return HTMLResponse(standings_html(row.name, hub.state, lang))
-
-
-async def get_results_json(server: Server, request: Request) -> Response:
-    from ._tourney import _hub
-
-    hub = await _hub(server, request)
-    row = await server.store.tournament(hub.id)
-    return JSONResponse({"tournament": row.name, "results": player_results(hub.state)})
-
-
-async def get_results_csv(server: Server, request: Request) -> Response:
-    from ._tourney import _hub
-
-    hub = await _hub(server, request)
-    return Response(_csv(RESULT_COLUMNS, player_results(hub.state)),
-                    media_type="text/csv; charset=utf-8", headers={
-                        "Content-Disposition": f'attachment; filename="results-{hub.id}.csv"'})
-
-
-async def get_pairings_html(server: Server, request: Request) -> Response:
-    """``?event=main|consolation&round=N`` (1-based; default: the round last
-    put at its tables) ``&lang=``."""
-    from ._errors import Refused
-    from ._tourney import _hub
-
-    lang = _lang(request)
-    if lang is None:
-        return _bad_lang()
-    hub = await _hub(server, request)
-    row = await server.store.tournament(hub.id)
-    q = request.query_params
-    latest = latest_round(hub.state)
-    event = q.get("event", latest[0] if latest else "main")
-    if event not in ("main", "consolation", "last_chance"):
-        return Refused(422, "invalid",
-                       "query.event: must be main, consolation or last_chance").response()
-    drawn = {"main": hub.state.main, "consolation": hub.state.consolation,
-             "last_chance": hub.state.last_chance}[event]
-    if drawn is None:
-        return Refused(409, "illegal", f"query.event: the {event} is not drawn yet").response()
-    rounds = max(len(drawn.bracket.rounds), 1)
-    raw = q.get("round")
-    if raw is None:
-        r = latest[1] if latest and latest[0] == event else 0
-    elif raw.isdigit() and 1 <= int(raw) <= rounds:
-        r = int(raw) - 1
-    else:
-        return Refused(422, "invalid",
-                       f"query.round: must be a whole number from 1 to {rounds}").response()
-    return HTMLResponse(pairings_html(row.name, hub.state, event, r, lang))
-
-
-#: Director routes under ``/api/tournaments/{tournament_id}``.
-ROUTES: list[tuple[str, str, Any]] = [
-    ("/prizes", "POST", post_prizes),
-    ("/side-pools", "POST", post_side_pool),
-    ("/standings.json", "GET", get_standings_json),
-    ("/standings.csv", "GET", get_standings_csv),
-    ("/standings.html", "GET", get_standings_html),
-    ("/results.json", "GET", get_results_json),
-    ("/results.csv", "GET", get_results_csv),
-    ("/pairings.html", "GET", get_pairings_html),
-]
-
-
-def openapi_paths(ok: Any, errors: Any, op: Any, ref: Any) -> dict[str, Any]:
-    """These routes in ``/openapi.json`` (``_openapi``'s helpers passed in)."""
-    tid = ["tournament_id"]
-    base = "/api/tournaments/{tournament_id}"
-    def html() -> dict[str, Any]:
-        return {"200": ok({"type": "string"}, media="text/html"), **errors(404, 422)}
-
-    def text() -> dict[str, Any]:
-        return {"200": ok({"type": "string"}, media="text/csv"), **errors(404)}
-
-    state = {"type": "object", "properties": {"done": {"type": "array"},
-                                              "state": {"type": "object"}}}
-    return {
-        f"{base}/prizes": {"post": op(
-            "the prize list of one event: a prize per place, 1st first", {
-                "200": ok(state), **errors(404, 409, 422)}, params=tid, body=ref("PrizesBody"))},
-        f"{base}/side-pools": {"post": op(
-            "a side pool (jackpot) of one event: entry in cents, members, split per place "
-            "(empty players: remove it)", {"200": ok(state), **errors(404, 409, 422)},
-            params=tid, body=ref("SidePoolBody"))},
-        f"{base}/standings.json": {"get": op(
-            "the standings: each event's placings (shared places as ranges), who is in play, "
-            "the prizes", {"200": ok({"type": "object"}), **errors(404)}, params=tid)},
-        f"{base}/standings.csv": {"get": op("the standings as CSV", text(), params=tid)},
-        f"{base}/standings.html": {"get": op(
-            "the standings with the prize list, printable on A4 (?lang=en|it)", html(),
-            params=tid)},
-        f"{base}/results.json": {"get": op(
-            "every player's results: each match's round, opponent, result and source",
-            {"200": ok({"type": "object"}), **errors(404)}, params=tid)},
-        f"{base}/results.csv": {"get": op("every player's results as CSV", text(), params=tid)},
-        f"{base}/pairings.html": {"get": op(
-            "a round's pairings by table and by name, printable on A4 for the wall "
-            "(?event=&round=&lang=)", {**html(), **errors(409)}, params=tid)},
-    }

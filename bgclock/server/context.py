@@ -1,0 +1,86 @@
+"""The server's one context object: ``Server`` (store, hub, tournaments,
+clock, secrets, limits and settings), what every route reads.
+
+Every route module imports this one; this one imports no route module
+(``docs/architecture.md``: context imports none, routes import context, no
+module imports one that imports it back; ``tests/test_imports.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from starlette.requests import HTTPConnection, Request
+
+from bgclock.server.edge.auth import DirectorAuth, TableTokens
+from bgclock.server.live.hub import Hub, TableHub
+from bgclock.server.live.lag import LagParams
+from bgclock.server.live.roomfeed import RoomFeed
+from bgclock.server.live.time import ServerClock
+from bgclock.server.tournaments.service import Tourneys, room_body
+from bgclock.store import NotFound, Store
+
+
+class Server:
+    """The application's state: the store, the live hub, the tournaments, the
+    room feed, the clock, the secrets, the rates and the settings."""
+
+    def __init__(self, store: Store, *, director_secret: str, clock: ServerClock,
+                 lag_params: LagParams, public_url: str | None, allow_origins: Iterable[str],
+                 hello_timeout_s: float, checkpoint_interval_ms: int,
+                 table_rate: tuple[float, float], director_rate: tuple[float, float]) -> None:
+        self.store = store
+        self.director = DirectorAuth(director_secret)
+        self.clock = clock
+        #: When this server process started (server ms): a table page that
+        #: sees it change in ``welcome`` says the server restarted.
+        self.started_ms = clock.now_ms()
+        self.hub = Hub(store, clock, lag_params=lag_params,
+                       checkpoint_interval_ms=checkpoint_interval_ms)
+        self.public_url = public_url.rstrip("/") if public_url else None
+        self.allow_origins = frozenset(allow_origins)
+        self.hello_timeout_s = hello_timeout_s
+        self.table_rate = table_rate
+        self.director_rate = director_rate
+        self.tokens: TableTokens | None = None
+        self.recovered: list[int] = []
+        self.tourneys = Tourneys(self)
+        self.hub.on_over = self.tourneys.on_table_over
+        #: The room displays' streams (``live.roomfeed``), woken by any change.
+        self.room_feed = RoomFeed(lambda tid: room_body(self, tid))
+        self.hub.on_change = self.room_feed.changed
+
+    # ----------------------------------------------------------------- HTTP
+
+    def base_url(self, request: Request) -> str:
+        return self.public_url or str(request.base_url).rstrip("/")
+
+    def table_link(self, request: Request, table_id: int) -> str:
+        assert self.tokens is not None
+        return f"{self.base_url(request)}/t/{table_id}?token={self.tokens.token(table_id)}"
+
+    def is_director(self, request: Request) -> bool:
+        header = request.headers.get("authorization", "")
+        if header.lower().startswith("bearer "):
+            return self.director.check(header[7:].strip())
+        return self.director.check(request.query_params.get("key"))
+
+    def table_info(self, request: Request, table: TableHub) -> dict[str, Any]:
+        return {**table.info(), "url": self.table_link(request, table.id),
+                "token": self.tokens.token(table.id) if self.tokens else None}
+
+    def table_or_404(self, request: Request) -> TableHub:
+        """The path's table (its id bounded by the ``id`` convertor); ``NotFound``."""
+        table_id: int = request.path_params["table_id"]
+        table = self.hub.tables.get(table_id)
+        if table is None:
+            raise NotFound(f"no table {table_id}")
+        return table
+
+
+def server_of(conn: HTTPConnection) -> Server:
+    """The application's ``Server`` (set by ``create_app``), for a request
+    or a WebSocket."""
+    server: Server = conn.app.state.server
+    return server

@@ -1,0 +1,1 @@
+"""The HTTP edge: credentials, guards, bounds, body declarations, the id convertor."""

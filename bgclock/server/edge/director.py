@@ -1,0 +1,31 @@
+"""The director's guard, the middleware of the director's Mount: a request
+to any of its routes needs the director's key (``Authorization: Bearer KEY``
+or ``?key=KEY``), else 401 ``unauthorized`` before the route runs.  A path
+none of its routes matches goes on untouched (404, as for anyone)."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.routing import Match, Router
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from bgclock.server.context import server_of
+from bgclock.server.errors import ApiError
+
+
+class DirectorOnly:
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    def _guarded(self, scope: Scope) -> bool:
+        router = self.app
+        if not isinstance(router, Router):
+            return True
+        return any(route.matches(scope)[0] is not Match.NONE for route in router.routes)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and self._guarded(scope):
+            request = Request(scope, receive)
+            if not server_of(request).is_director(request):
+                raise ApiError(401, "unauthorized", "the director's key is needed")
+        await self.app(scope, receive, send)

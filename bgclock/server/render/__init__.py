@@ -1,0 +1,1 @@
+"""Pure projections to text: exports, score sheets, draw sheets, pages, OpenAPI."""

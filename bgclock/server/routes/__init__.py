@@ -1,0 +1,1 @@
+"""One module per resource, each exporting ``routes`` (``app.create_app`` mounts them)."""

@@ -1,0 +1,62 @@
+"""The pages and the server's descriptions (health, OpenAPI, protocol schemas)."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from bgclock import web
+from bgclock.server.context import server_of
+from bgclock.server.render import pages as _pages
+from bgclock.server.render.openapi import openapi
+from bgclock.server.routes.tables import table_by_token
+from bgclock.server.ws.protocol import SCHEMAS, VERSION
+
+
+async def director_page(request: Request) -> Response:
+    """The director's page (its Route carries the director's guard)."""
+    return HTMLResponse(web.director_page())
+
+
+async def table_page(request: Request) -> Response:
+    table = table_by_token(server_of(request), request)
+    return HTMLResponse(web.table_page(table.id))
+
+
+async def table_worker(request: Request) -> Response:
+    """The table page's service worker, at the root so that it may serve
+    ``/t/`` (the page registers it only over TLS; docs/pages.md)."""
+    return Response(web.table_worker(), media_type="text/javascript")
+
+
+async def index(request: Request) -> Response:
+    return HTMLResponse(_pages.index_page())
+
+
+async def healthz(request: Request) -> Response:
+    return JSONResponse({"ok": True})
+
+
+async def schemas(request: Request) -> Response:
+    return JSONResponse({"version": VERSION, "messages": SCHEMAS})
+
+
+async def openapi_json(request: Request) -> Response:
+    return JSONResponse(openapi())
+
+
+#: Open to all (the table page: its token).
+routes = [
+    Route("/", index),
+    Route("/healthz", healthz),
+    Route("/openapi.json", openapi_json),
+    Route("/protocol/schemas.json", schemas),
+    Route("/t/{table_id:id}", table_page),
+    Route("/table-sw.js", table_worker),
+]
+
+#: The director's (under the guard).
+director = [
+    Route("/director", director_page),
+]

@@ -1,0 +1,79 @@
+"""The tournaments themselves: made, listed, read, closed, and their tables made."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from bgclock.server.context import server_of
+from bgclock.server.edge.bodies import NewTournament
+from bgclock.server.edge.schema import BodyError, decode_body
+from bgclock.server.errors import ApiError, body_refused
+from bgclock.server.routes import register as _register
+from bgclock.server.routes.common import raw_body
+from bgclock.server.routes.tables import spec_from
+
+
+async def create_tournament(request: Request) -> Response:
+    server = server_of(request)
+    try:
+        body = decode_body(await raw_body(request), NewTournament)
+    except ValueError as exc:
+        raise body_refused(exc, exc.status if isinstance(exc, BodyError) else 400) from None
+    row = await server.store.create_tournament(body.name, server.clock.now_ms())
+    return JSONResponse(row.to_dict(), status_code=201)
+
+
+async def list_tournaments(request: Request) -> Response:
+    server = server_of(request)
+    rows = await server.store.tournaments()
+    return JSONResponse({"tournaments": [r.to_dict() for r in rows]})
+
+
+async def get_tournament(request: Request) -> Response:
+    server = server_of(request)
+    tid: int = request.path_params["tournament_id"]
+    row = await server.store.tournament(tid)
+    tables = [server.table_info(request, t) for t in server.hub.tables.values()
+              if t.row.tournament_id == tid]
+    return JSONResponse({**row.to_dict(), "tables": tables})
+
+
+async def close_tournament(request: Request) -> Response:
+    server = server_of(request)
+    tid: int = request.path_params["tournament_id"]
+    closed = await server.store.close_tournament(tid, server.clock.now_ms())
+    for table_id in closed:
+        table = server.hub.tables.get(table_id)
+        if table is not None:
+            table.close()
+            table.broadcast(table.table_message())
+    row = await server.store.tournament(tid)
+    rated = await _register.rate_tournament(server, tid)  # once, however often it is closed
+    return JSONResponse({**row.to_dict(), "closed_tables": closed, "rated": rated})
+
+
+async def create_table(request: Request) -> Response:
+    server = server_of(request)
+    tid: int = request.path_params["tournament_id"]
+    tournament = await server.store.tournament(tid)
+    if tournament.closed_ms is not None:
+        raise ApiError(409, "closed", "this tournament is closed")
+    try:
+        spec = spec_from(await raw_body(request))
+    except ValueError as exc:
+        raise body_refused(exc, 422) from None
+    row = await server.store.create_table(tid, spec, server.clock.now_ms())
+    table = server.hub.add(row)
+    return JSONResponse(server.table_info(request, table), status_code=201)
+
+
+#: The director's (the guard is on the Mount).
+routes = [
+    Route("/api/tournaments", create_tournament, methods=["POST"]),
+    Route("/api/tournaments", list_tournaments, methods=["GET"]),
+    Route("/api/tournaments/{tournament_id:id}", get_tournament, methods=["GET"]),
+    Route("/api/tournaments/{tournament_id:id}/close", close_tournament, methods=["POST"]),
+    Route("/api/tournaments/{tournament_id:id}/tables", create_table, methods=["POST"]),
+]

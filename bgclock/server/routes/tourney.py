@@ -1,0 +1,373 @@
+"""A tournament's state, players, draw, rounds, results and clashes: the
+director's routes under ``/api/tournaments/{tournament_id}``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import csv
+import io
+import secrets
+from collections.abc import Mapping
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from bgclock.core import PRESETS
+from bgclock.server.context import Server, server_of
+from bgclock.server.edge.tourney_bodies import (
+    ArriveBody,
+    CheckInBody,
+    CorrectionBody,
+    DismissBody,
+    DrawBody,
+    FlightBody,
+    PlayerBody,
+    ResultBody,
+    RevertBody,
+    RoundBody,
+    SeedingBody,
+    SettingsBody,
+)
+from bgclock.server.errors import ApiError, read_csv_text
+from bgclock.server.routes.common import (
+    check_names,
+    checked_name,
+    decoded,
+    json_response,
+    one_action,
+    players_taken,
+    run_actions,
+    state_view,
+    tournament_hub,
+)
+from bgclock.server.routes.register import check_link
+from bgclock.server.tournaments.desk import Quiet
+from bgclock.server.tournaments.flights import room_flights
+from bgclock.server.tournaments.host import TournamentHub
+from bgclock.server.tournaments.service import SLICE
+from bgclock.server.ws.protocol import ProtocolError, StopCmd
+from bgclock.store import NotFound
+from bgclock.tournament import ContestError
+from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME, MAX_SEED
+
+#: A CSV of players: at most this many bytes and rows.
+MAX_CSV_BYTES = 256 * 1024
+
+
+MAX_CSV_ROWS = 2048
+
+
+async def get_state(request: Request) -> Response:
+    server = server_of(request)
+    hub = await tournament_hub(server, request)
+    return json_response(state_view(server, request, hub))
+
+
+async def get_actions(request: Request) -> Response:
+    server = server_of(request)
+    hub = await tournament_hub(server, request)
+    stored = await server.store.actions(hub.id)
+    return json_response({"actions": [s.to_dict() for s in stored]})
+
+
+def _check_rules(data: Mapping[str, Any]) -> None:
+    rounds = data.get("rounds")
+    if isinstance(rounds, list):
+        for k, r in enumerate(rounds):
+            rules = r.get("rules") if isinstance(r, dict) else None
+            if rules is not None and (not isinstance(rules, str) or rules not in PRESETS):
+                raise ApiError(422, "invalid", f"body.rounds[{k}].rules: unknown rule book "
+                              f"(one of {', '.join(PRESETS)})")
+
+
+async def post_settings(request: Request) -> Response:
+    server = server_of(request)
+    data = await decoded(request, SettingsBody)
+    _check_rules(data)
+    return await run_actions(server, request, [{"do": "settings", **data}])
+
+
+async def post_seeding(request: Request) -> Response:
+    """Seeds by rating and groups by club from the players' register, folded
+    as the ``settings`` they give (explicit ids: the log stays the record)."""
+    server = server_of(request)
+    data = await decoded(request, SeedingBody)
+    hub = await tournament_hub(server, request)
+    entries: dict[int, Any] = {}
+    for p in hub.state.players:
+        if p.register_id is not None and not p.withdrawn:
+            with contextlib.suppress(NotFound):
+                entries[p.id] = await server.store.register_entry(p.register_id)
+    action: dict[str, Any] = {"do": "settings"}
+    if "seeds" in data:
+        action["seeds"] = hub.state.rating_seeds(
+            {pid: e.rating for pid, e in entries.items()}, data["seeds"])
+    if data.get("clubs"):
+        action["groups"] = hub.state.club_groups(
+            {pid: e.club for pid, e in entries.items() if e.club})
+    return await run_actions(server, request, [action])
+
+
+def _register(data: Mapping[str, Any], where: str = "") -> dict[str, Any]:
+    """A CSV row's player (CSV is not JSON: its fields are checked here)."""
+    checked_name(f"{where}name", data.get("name"), MAX_PLAYER_NAME)
+    if data.get("federation_id") is not None:
+        checked_name(f"{where}federation_id", data["federation_id"], MAX_FEDERATION_ID)
+    return {"do": "register", **data}
+
+
+async def post_player(request: Request) -> Response:
+    server = server_of(request)
+    action = {"do": "register", **await decoded(request, PlayerBody)}
+    await check_link(server, action)
+    await check_names(server, request, [("body.name", action["name"])], players_taken)
+    return await run_actions(server, request, [action], status=201)
+
+
+async def post_players_csv(request: Request) -> Response:
+    """``name[,federation_id]`` per line; a first line ``name,...`` is a header.
+    All rows or none."""
+    server = server_of(request)
+    text = await read_csv_text(request, MAX_CSV_BYTES)
+    reader = csv.reader(io.StringIO(text))
+    try:
+        rows = [r for r in reader if any(c.strip() for c in r)]
+    except csv.Error as exc:  # a field over csv's limit (131,072 characters), a NUL
+        words = (f"a field is longer than {csv.field_size_limit()} characters (a name has "
+                 f"at most {MAX_PLAYER_NAME})" if "field limit" in str(exc)
+                 else f"not a CSV row name[,federation_id] ({exc})")
+        raise ApiError(422, "invalid", f"line {reader.line_num}: body: {words}") from None
+    if rows and rows[0] and rows[0][0].strip().lower() in ("name", "nome"):
+        rows, offset = rows[1:], 2
+    else:
+        offset = 1
+    if not rows:
+        raise ApiError(422, "invalid", "body: no players in the CSV")
+    if len(rows) > MAX_CSV_ROWS:
+        raise ApiError(422, "invalid", f"body: at most {MAX_CSV_ROWS} rows")
+    actions = []
+    for k, row in enumerate(rows):
+        if k and k % SLICE == 0:
+            await asyncio.sleep(0)  # the clocks' presses go first
+        where = f"line {k + offset}: "
+        if len(row) > 2:
+            raise ApiError(422, "invalid", f"{where}columns are name[,federation_id]")
+        fed = row[1].strip() if len(row) > 1 and row[1].strip() else None
+        data: dict[str, Any] = {"name": row[0].strip()}
+        if fed is not None:
+            data["federation_id"] = fed
+        try:
+            action = _register(data)
+        except ApiError as exc:
+            exc.message = where + exc.message
+            raise
+        actions.append({**action, "line": k + offset})
+    names = [(f"line {a['line']}: body.name", a["name"]) for a in actions]
+    await check_names(server, request, names, players_taken)
+    return await run_actions(server, request, actions, status=201)
+
+
+async def post_check_in(request: Request) -> Response:
+    server = server_of(request)
+    data = await decoded(request, CheckInBody)
+    pid = request.path_params["player_id"]
+    return await run_actions(server, request, [{"do": "check_in", "player": pid, **data}])
+
+
+async def post_withdraw(request: Request) -> Response:
+    server = server_of(request)
+    pid = request.path_params["player_id"]
+    return await run_actions(server, request, [{"do": "withdraw", "player": pid}])
+
+
+async def post_reinstate(request: Request) -> Response:
+    """Undo a withdrawal: the matches it decided are undecided again (refused
+    once the winner's next match has started or the consolation is drawn)."""
+    server = server_of(request)
+    pid = request.path_params["player_id"]
+    return await run_actions(server, request, [{"do": "reinstate", "player": pid}])
+
+
+async def post_draw(request: Request) -> Response:
+    """Make the draw with the director's ``seed`` (the body's, else one a
+    ``settings`` action gave), else one drawn here from a cryptographic
+    source: the draw action carries it, so the log tells how it was drawn."""
+    server = server_of(request)
+    data = await decoded(request, DrawBody)
+    hub = await tournament_hub(server, request)
+    if "seed" in data:
+        seed = data["seed"]
+    elif hub.state.seed_given:
+        seed = hub.state.seed
+    else:
+        seed = secrets.randbelow(MAX_SEED + 1)
+    return await run_actions(server, request, [{"do": "draw", "seed": seed}])
+
+
+async def post_close_late(request: Request) -> Response:
+    server = server_of(request)
+    return await run_actions(server, request, [{"do": "close_late"}])
+
+
+async def post_arrive(request: Request) -> Response:
+    server = server_of(request)
+    data = await decoded(request, ArriveBody)
+    return await run_actions(server, request, [{"do": "arrive", **data,
+                                         "at_ms": server.clock.now_ms()}])
+
+
+async def post_round(request: Request) -> Response:
+    """Start a round: its ready matches get table numbers and clock tables.
+    A round start cut short (the server stopped between its writes) is
+    completed first; a repeated round start with nothing left to assign
+    answers what it completed."""
+    server = server_of(request)
+    data = await decoded(request, RoundBody)
+    tourneys = server.tourneys
+
+    def check(hub: TournamentHub, done: list[dict[str, Any]]) -> None:
+        # every table the round needs must take a new match
+        for a in done[0]["assigned"]:
+            if tourneys.table_spec(hub.state, a["event"], a["round"], a["match"],
+                                   a["table"]) is not None:
+                tourneys.check_reusable(hub, a["table"])
+
+    async def after(hub: TournamentHub, done: list[dict[str, Any]]) -> dict[str, Any]:
+        failed = await tourneys.set_up(hub, done[0]["assigned"])
+        return {"tables": _tables_of(server, request, hub, done[0]["assigned"]),
+                "not_ready": failed}
+
+    hub = await tournament_hub(server, request)
+    if (await server.store.tournament(hub.id)).closed_ms is not None:
+        raise ApiError(409, "closed", "this tournament is closed")
+    async with hub.lock:
+        numbers, failed = await tourneys.complete(hub)
+    if hub.state.flight is not None:  # the room's numbers are shared (``tournaments.flights``)
+        out = await tourneys.flights.round_start(hub, data)
+        return json_response({
+            "done": out["done"], "tables": _tables_of(server, request, hub, out["assigned"]),
+            "not_ready": out["not_ready"], "waiting": out["waiting"],
+            "seated_elsewhere": out["seated_elsewhere"],
+            "state": state_view(server, request, hub)})
+    if numbers or failed:
+        event, r = data.get("event", "main"), data.get("round")
+        try:
+            nothing_new = isinstance(r, int) and not hub.state.ready(event, r)
+        except ContestError:
+            nothing_new = False  # the action itself names what is wrong
+        if nothing_new:
+            completed = [{"event": k[0], "round": k[1], "match": k[2], "table": n}
+                         for n, k in sorted(hub.state.live_tables().items())
+                         if k[0] == event and k[1] == r]
+            return json_response({"done": [], "completed": numbers,
+                                 "tables": _tables_of(server, request, hub, completed),
+                                 "not_ready": failed,
+                                 "state": state_view(server, request, hub)})
+    return await run_actions(server, request, [{"do": "start_round", **data}], check=check,
+                      after=after)
+
+
+def _tables_of(server: Server, request: Request, hub: TournamentHub,
+               assigned: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    out = []
+    for a in assigned:
+        tid = hub.state.table_ids.get(a["table"])
+        table = server.hub.tables.get(tid) if tid is not None else None
+        settings = hub.state.settings_for(a["round"])
+        out.append({**a, "clock": settings.clock, "table_id": tid if settings.clock != "none"
+                    else None,
+                    "url": server.table_link(request, table.id) if table is not None
+                    and settings.clock != "none" else None})
+    return out
+
+
+async def post_result(request: Request) -> Response:
+    """A result by hand.  While the clock of the match's table runs, it is
+    refused with ``clock_running`` unless the body says ``stop_clock`` (the
+    director confirmed): then that clock is stopped first (a director's
+    ``stop``), so it cannot go on to a result of its own."""
+    server = server_of(request)
+    data = await decoded(request, ResultBody)
+    stop = bool(data.pop("stop_clock", False))
+    hub = await tournament_hub(server, request)
+    key = (str(data.get("event", "main")), int(data["round"]), int(data["match"]))
+    table = server.tourneys.desk.table_of(hub, key)
+    if table is not None and table.match.expires_at() is not None:
+        number = hub.state.tables[key]
+        if not stop:
+            raise ApiError(409, "clock_running", f"table {number}'s clock is running: "
+                           "confirm to stop it and enter the result",
+                           {"table": number})
+
+        cmd = StopCmd(type="cmd", id=f"hand-{hub.id}-{key[0]}-{key[1]}-{key[2]}",
+                      table=table.id, side="B" if table.state_now().on_turn == "B" else "A",
+                      reason="director")
+        try:
+            table.command(Quiet(f"table {table.id}: stopped for a result by hand"),
+                          "director", cmd)
+        except ProtocolError as exc:
+            raise ApiError(409, "running", f"table {number}'s clock could not be stopped: "
+                           f"{exc.message}", {"table": number}) from None
+        if table.match.expires_at() is not None:
+            raise ApiError(409, "running", f"table {number}'s clock could not be stopped",
+                           {"table": number})
+    return await run_actions(server, request, [{"do": "result", **data, "source": "hand"}])
+
+
+post_correction = one_action(CorrectionBody, "correct")
+
+
+post_revert = one_action(RevertBody, "revert")
+
+
+async def post_dismiss_clash(request: Request) -> Response:
+    """The director has seen a clash between a table's result and the one
+    held (corrected the match, or kept it): it leaves the alerts."""
+    server = server_of(request)
+    data = await decoded(request, DismissBody)
+    number = request.path_params["clash"]
+    return await run_actions(server, request, [{"do": "dismiss_clash", "clash": number, **data}])
+
+
+async def post_flight(request: Request) -> Response:
+    """The event's room (shared table numbers), precedence and the room's
+    table count; ``room``: null takes the event out of its room."""
+    server = server_of(request)
+    data = await decoded(request, FlightBody)
+    data.setdefault("room", None)
+    return await run_actions(server, request, [{"do": "flight", **data}])
+
+
+async def get_flight(request: Request) -> Response:
+    """Every event of this event's room by name: its matches at tables and
+    its waiting matches (``flight``: null outside a room)."""
+    server = server_of(request)
+    hub = await tournament_hub(server, request)
+    return json_response({"flight": await room_flights(server.tourneys, hub)})
+
+
+#: The director's routes under ``/api/tournaments/{tournament_id:id}``.
+routes = [
+    Route("/state", get_state, methods=["GET"]),
+    Route("/actions", get_actions, methods=["GET"]),
+    Route("/settings", post_settings, methods=["POST"]),
+    Route("/seeding", post_seeding, methods=["POST"]),
+    Route("/players", post_player, methods=["POST"]),
+    Route("/players.csv", post_players_csv, methods=["POST"]),
+    Route("/players/{player_id:id}/check-in", post_check_in, methods=["POST"]),
+    Route("/players/{player_id:id}/withdraw", post_withdraw, methods=["POST"]),
+    Route("/players/{player_id:id}/reinstate", post_reinstate, methods=["POST"]),
+    Route("/draw", post_draw, methods=["POST"]),
+    Route("/late/arrive", post_arrive, methods=["POST"]),
+    Route("/late/close", post_close_late, methods=["POST"]),
+    Route("/rounds", post_round, methods=["POST"]),
+    Route("/flight", post_flight, methods=["POST"]),
+    Route("/flight", get_flight, methods=["GET"]),
+    Route("/results", post_result, methods=["POST"]),
+    Route("/corrections", post_correction, methods=["POST"]),
+    Route("/results/revert", post_revert, methods=["POST"]),
+    Route("/clashes/{clash:id}/dismiss", post_dismiss_clash, methods=["POST"]),
+]

@@ -1,0 +1,1 @@
+"""The WebSocket: the protocol's messages and one session per socket."""

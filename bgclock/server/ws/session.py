@@ -1,0 +1,279 @@
+"""The WebSocket: one ``Connection`` per device or dashboard, its hello,
+then its messages dispatched to the hub (``routes``: ``/ws``)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from typing import Any
+
+import msgspec
+from starlette.routing import WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from bgclock.server.context import Server, server_of
+from bgclock.server.edge.auth import RateLimiter, origin_allowed
+from bgclock.server.live.hub import FrameBatch
+from bgclock.server.ws.protocol import (
+    VERSION,
+    Command,
+    Handle,
+    Hello,
+    Keep,
+    Ping,
+    ProtocolError,
+    Summon,
+    Sync,
+    decode,
+    dumps,
+)
+
+log = logging.getLogger("bgclock.server")
+
+#: A connection whose outbox grows past this is too slow to keep.
+MAX_OUTBOX = 10_000
+#: Consecutive rate-limited messages after which the connection is closed.
+FLOOD_CLOSE = 200
+
+
+class Connection:
+    """One WebSocket: an outbox drained by a sender task, so ``send`` never blocks.
+
+    The sender task exists only while there is something to send: an idle
+    connection keeps no task and no pending wait of its own (the garbage
+    collector walks fewer objects, the loop wakes fewer tasks)."""
+
+    def __init__(self, ws: WebSocket, limiter: RateLimiter) -> None:
+        self.ws = ws
+        self.limiter = limiter
+        self.role = ""
+        self.table_id: int | None = None
+        #: A table device's own id (hello ``device``) and short name.
+        self.device: str | None = None
+        self.name: str | None = None
+        self._outbox: deque[str] = deque()
+        self._drained = asyncio.Event()
+        self._drained.set()
+        self.dead = False
+        self._task: asyncio.Task[None] | None = None
+        #: The writer's frame batch, for a client that reads ``batch`` frames.
+        self.batch: FrameBatch | None = None
+
+    def send(self, text: str) -> None:
+        if self.dead:
+            return
+        batch = self.batch
+        if batch is not None and batch.active:
+            batch.hold(self, text)
+            return
+        if len(self._outbox) >= MAX_OUTBOX:
+            log.warning("dropping a connection that does not read its messages")
+            self.dead = True
+            return
+        self._outbox.append(text)
+        if self._task is None:
+            self._drained.clear()
+            self._task = asyncio.get_running_loop().create_task(self._pump())
+
+    def send_json(self, message: dict[str, Any]) -> None:
+        self.send(dumps(message))
+
+    async def _pump(self) -> None:
+        try:
+            while self._outbox:
+                await self.ws.send_text(self._outbox.popleft())
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self.dead = True
+        finally:
+            # No await between the last check of the outbox and here: a
+            # ``send`` after this starts a new task, in order.
+            self._task = None
+            self._drained.set()
+
+    async def close(self, code: int) -> None:
+        """Send what is queued, then close."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._drained.wait(), 2)
+        await self.stop()
+        with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
+            await self.ws.close(code)
+
+    async def stop(self) -> None:
+        task = self._task
+        if task is not None:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+
+#: A client that has pinged and then says nothing for this long is gone
+#: (the pages ping every second and give up after 2.5 s themselves).
+SILENT_LINK_S = 5.0
+
+
+async def websocket(ws: WebSocket) -> None:
+    server = server_of(ws)
+    if not origin_allowed(ws.headers.get("origin"), ws.headers.get("host"),
+                          ws.url.scheme, server.allow_origins):
+        await ws.close(1008)  # before accept: the handshake is refused (403)
+        return
+    await ws.accept()
+    conn = Connection(ws, RateLimiter(*server.table_rate))
+    try:
+        await _session(server, conn)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        server.hub.directors.discard(conn)
+        if conn.table_id is not None and conn.table_id in server.hub.tables:
+            table = server.hub.tables[conn.table_id]
+            if conn in table.watchers:
+                table.watchers.discard(conn)
+                table.device_gone(conn.device)
+        await conn.stop()
+
+
+async def _refuse(conn: Connection, code: str, message: str) -> None:
+    conn.send_json(ProtocolError(code, message).to_message())
+    await conn.close(1008)
+
+
+async def _session(server: Server, conn: Connection) -> None:
+    ws = conn.ws
+    try:
+        first = await asyncio.wait_for(ws.receive(), server.hello_timeout_s)
+    except TimeoutError:
+        await _refuse(conn, "timeout", "say hello first (no hello in time)")
+        return
+    if first["type"] == "websocket.disconnect":
+        return
+    try:
+        hello = decode(first.get("text"))
+    except ProtocolError as exc:
+        await _refuse(conn, exc.code, exc.message)
+        return
+    if not isinstance(hello, Hello):
+        await _refuse(conn, "hello_first", "the first message must be hello")
+        return
+    hub = server.hub
+    assert server.tokens is not None
+    if hello.key is not None:
+        if not server.director.check(hello.key):
+            await _refuse(conn, "unauthorized", "wrong director's key")
+            return
+        conn.role = "director"
+        conn.limiter = RateLimiter(*server.director_rate)
+        if hello.batch:
+            conn.batch = hub.writer.frames
+        tables = sorted(t.id for t in hub.tables.values() if not t.closed)
+        conn.send_json({"type": "welcome", "v": VERSION, "role": "director", "tables": tables,
+                        "server_ms": server.clock.now_ms()})
+        for watched in tables:
+            hub.tables[watched].catch_up(conn, hello.since.get(watched))
+            hub.tables[watched].send_summons(conn, hello.since.get(watched))
+            hub.tables[watched].send_handled(conn)
+        hub.directors.add(conn)
+    else:
+        opened = server.tokens.table_of(hello.token)
+        if opened is None or opened not in hub.tables:
+            await _refuse(conn, "unauthorized", "this link's token is not valid")
+            return
+        conn.role = "table"
+        conn.table_id = table_id = opened
+        if hello.batch:
+            conn.batch = hub.writer.frames
+        table = hub.tables[table_id]
+        conn.send_json({"type": "welcome", "v": VERSION, "role": "table", "tables": [table_id],
+                        "server_ms": server.clock.now_ms(), "started_ms": server.started_ms})
+        table.catch_up(conn, hello.last_seq)
+        conn.device, conn.name = hello.device, hello.name
+        table.watchers.add(conn)
+        table.device_hello(hello.device, hello.queued, hello.name)
+    pinging = False
+    while not conn.dead:
+        if pinging:
+            # A client that pings (the pages: every second) and falls silent
+            # has lost its link (Wi-Fi gone, nothing closed): the table is
+            # offline now, not when TCP gives up.
+            try:
+                message = await asyncio.wait_for(ws.receive(), SILENT_LINK_S)
+            except TimeoutError:
+                await conn.close(1001)
+                return
+        else:
+            message = await ws.receive()
+        if message["type"] == "websocket.disconnect":
+            return
+        if not conn.limiter.allow():
+            conn.send_json(ProtocolError("rate_limited", "too many messages: slow down")
+                           .to_message())
+            if conn.limiter.refused_in_a_row >= FLOOD_CLOSE:
+                await conn.close(1008)
+                return
+            continue
+        try:
+            decoded = decode(message.get("text"))
+            pinging = pinging or isinstance(decoded, Ping)
+            _dispatch(server, conn, decoded)
+        except ProtocolError as exc:
+            conn.send_json(exc.to_message())
+    await conn.close(1011)
+
+
+def _dispatch(server: Server, conn: Connection, message: Any) -> None:
+    hub = server.hub
+    if isinstance(message, Ping):
+        # msgspec, not orjson: ``t`` is whatever the client sent, integers past
+        # 64 bits included, and comes back as it came.
+        conn.send(msgspec.json.encode({"type": "pong", "t": message.t,
+                                       "server_ms": server.clock.now_ms()}).decode())
+    elif isinstance(message, Command | Summon | Handle | Keep):
+        what = ("cmd" if isinstance(message, Command)
+                else "summon" if isinstance(message, Summon)
+                else "keep" if isinstance(message, Keep) else "handle")
+        table_id = message.table
+        if conn.role == "table":
+            if table_id is not None and table_id != conn.table_id:
+                raise ProtocolError("forbidden", "this device opens only its own table",
+                                    msg_id=message.id, table=table_id)
+            table_id = conn.table_id
+        elif table_id is None:
+            raise ProtocolError("bad_message", f"{what}: the director must name the table",
+                                msg_id=message.id)
+        try:
+            table = hub.table(table_id)
+            if isinstance(message, Command):
+                try:
+                    table.command(conn, conn.role, message)
+                except ProtocolError:
+                    table.counted(conn.device, accepted=False)
+                    raise
+                table.counted(conn.device, accepted=True)
+            elif isinstance(message, Handle):
+                table.handle(conn, conn.role, message)
+            elif isinstance(message, Keep):
+                table.keep(conn, conn.role, message)
+            else:
+                table.summon(conn, conn.role, message)
+        except ProtocolError as exc:
+            exc.msg_id, exc.table = message.id, table_id
+            raise
+    elif isinstance(message, Sync):
+        if conn.role == "table":
+            if message.table not in (None, conn.table_id):
+                raise ProtocolError("forbidden", "this device opens only its own table",
+                                    table=message.table)
+            conn.send(hub.table(conn.table_id).snapshot_message())
+        elif message.table is not None:
+            conn.send(hub.table(message.table).snapshot_message())
+        else:
+            for table in hub.tables.values():
+                if not table.closed:
+                    conn.send(table.snapshot_message())
+    elif isinstance(message, Hello):
+        raise ProtocolError("bad_message", "hello was already said")
+
+
+routes = [WebSocketRoute("/ws", websocket)]
