@@ -461,7 +461,7 @@ async def table_events(request: Request) -> Response:
         return _error(422, "invalid", str(exc))
     if not table.log_limiter.allow():
         return _error(429, "rate_limited", "too many log requests for this table: slow down")
-    events, more = table.events_after(after, EVENTS_PAGE)
+    events, more = await table.events_after(after, EVENTS_PAGE)
     return JSONResponse({"table": table_id, "seq": table.committed_seq,
                          "spec": table.row.spec.to_dict(), "created_ms": table.row.created_ms,
                          "events": [{"seq": e.seq, "event": e.event} for e in events],
