@@ -83,7 +83,7 @@ def encode(row: TableRow, base: Base, saved_ms: int) -> StoredSnapshot:
     assert base.match is not None
     return StoredSnapshot(
         table_id=row.id, created_ms=row.created_ms, seq=base.seq, version=VERSION,
-        state={"match": base.match.to_snapshot(), "log_end_ms": base.log_end_ms,
+        state={"seq": base.seq, "match": base.match.to_snapshot(), "log_end_ms": base.log_end_ms,
                "device_floor_ms": base.device_floor_ms},
         saved_ms=saved_ms)
 
@@ -103,6 +103,8 @@ def decode(row: TableRow, stored: StoredSnapshot, blank: Match) -> Base:
         raise Unreadable(f"the snapshot cannot be read: {exc!r}") from None
     if type(log_end) is not int or type(floor) is not int or stored.seq < 1:
         raise Unreadable("the snapshot's figures are not integers")
+    if state.get("seq") != stored.seq:  # a row whose seq and body disagree
+        raise Unreadable(f"the snapshot's body is of seq {state.get('seq')!r}, not {stored.seq}")
     return Base(seq=stored.seq, match=match, log_end_ms=log_end, device_floor_ms=floor)
 
 
