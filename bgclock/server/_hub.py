@@ -1461,8 +1461,9 @@ class Hub:
                 table = await self._load_one(
                     row, snap, await self.store.events(row.id, snap.seq if snap else 0), [])
             else:
-                table = await self._load_one(row, stored.get(row.id), tails.get(row.id, []),
-                                             notes.get(row.id, []))
+                snap = stored.get(row.id)
+                tail = tails.get(row.id, []) if snap else await self.store.events(row.id)
+                table = await self._load_one(row, snap, tail, notes.get(row.id, []))
             stop = self._recover(table)
             if stop is not None:
                 restarts.append(stop)

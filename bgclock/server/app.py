@@ -449,7 +449,8 @@ async def table_events(request: Request) -> Response:
     fold with the browser engine (a table token opens only its table's).
 
     Paged (``EVENTS_PAGE``) and rate-limited per table, so what one token can
-    make the server do is bounded; served from memory, never re-folded."""
+    make the server do is bounded; served from the table's window in memory
+    or, further back, from the store; never re-folded."""
     server: Server = request.app.state.server
     table = _table_by_token(server, request)
     if isinstance(table, Response):

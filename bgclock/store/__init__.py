@@ -434,8 +434,9 @@ class Store(RegisterStore):
 
     @abc.abstractmethod
     async def all_tails(self) -> dict[int, list[StoredEvent]]:
-        """Every open table's events after its snapshot (``all_snapshots``;
-        the whole log of a table without one), for a start."""
+        """The events after its snapshot (``all_snapshots``) of every open
+        table that has one, for a start (a table without one is read alone:
+        one call never reads the whole evening)."""
 
     @abc.abstractmethod
     async def put_snapshots(self, snapshots: Sequence[StoredSnapshot]) -> None:
@@ -563,12 +564,11 @@ ALL_SNAPSHOTS_SQL = (
 
 
 def tails_sql(event_cols: str) -> str:
-    """Every open table's events after its snapshot's seq."""
+    """The events after its snapshot's seq of every open table that has one."""
     cols = ", ".join("e." + c.strip() for c in event_cols.split(","))
-    return (f"SELECT {cols} FROM clock_events e JOIN clock_tables t ON t.id = e.table_id "
-            "LEFT JOIN clock_snapshots s ON s.table_id = e.table_id "
-            "AND s.created_ms = t.created_ms WHERE t.closed_ms IS NULL "
-            "AND e.seq > COALESCE(s.seq, 0) ORDER BY e.table_id, e.seq")
+    return (f"SELECT {cols} FROM clock_snapshots s JOIN clock_tables t ON t.id = s.table_id "
+            "AND t.created_ms = s.created_ms JOIN clock_events e ON e.table_id = s.table_id "
+            "AND e.seq > s.seq WHERE t.closed_ms IS NULL ORDER BY e.table_id, e.seq")
 
 
 def snapshot_row(row: Sequence[Any]) -> StoredSnapshot:
