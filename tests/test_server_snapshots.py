@@ -17,7 +17,7 @@ from bgclock.server import _hub
 from bgclock.server._hub import Hub, TableHub, fold
 from bgclock.server._time import ManualClock
 from bgclock.server.live import snapshots
-from bgclock.store import Store, StoredEvent, StoredSnapshot, TableRow, TableSpec
+from bgclock.store import NotFound, Store, StoredEvent, StoredSnapshot, TableRow, TableSpec
 from tests._server_kit import (
     DIRECTOR,
     KEY,
@@ -250,3 +250,59 @@ def test_a_snapshot_of_another_match_is_not_read() -> None:
     other = TableRow(id=7, tournament_id=1, created_ms=51, spec=row.spec)
     with pytest.raises(snapshots.Unreadable, match="another match"):
         snapshots.decode(other, stored, match)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("store", STORES)
+async def test_one_table_loads_by_id_from_its_snapshot(
+        store: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_hub, "SNAPSHOT_EVERY", EVERY)
+    async with store_factory(store, tmp_path) as make:
+        clock = ManualClock()
+        async with live_server(make, clock=clock) as live:
+            table = await live.table(rules="usbgf-2013-delay", length=5)
+            tid = table["id"]
+            async with Device.open(live.ws_url, {"token": table["token"]}) as d:
+                await d.welcome()
+                assert (await d.cmd("opening_roll", dice=[6, 1]))["type"] == "ack"
+                for i in range(9):
+                    clock.advance(2_000)
+                    assert (await d.cmd("hit", side="AB"[i % 2]))["type"] == "ack"
+                await _stored_snapshot(live, tid, 8)
+                old = live.server.hub.tables[tid]
+                loaded = await live.server.hub.load_table(tid)
+                assert live.server.hub.tables[tid] is loaded and loaded is not old
+                assert loaded.base.seq == 8 and [e.seq for e in loaded.log] == [9, 10, 11]
+                assert loaded.watchers == old.watchers  # its devices stay connected
+                # the clock ran: stopped at its checkpoint, as at a start
+                assert loaded.committed_seq == 11
+                await _same_as_whole_log(live, tid)
+            with pytest.raises(NotFound):
+                await live.server.hub.load_table(tid + 100)
+
+
+@pytest.mark.anyio
+async def test_a_command_id_older_than_the_window_is_never_stored_twice(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the window no longer knows the id: the store's (table, id) key refuses it
+    monkeypatch.setattr(_hub, "SNAPSHOT_EVERY", EVERY)
+    async with store_factory("sqlite", tmp_path) as make:
+        clock = ManualClock()
+        async with live_server(make, clock=clock) as live:
+            table = await live.table(rules="usbgf-2013-delay", length=5)
+            tid = table["id"]
+            async with Device.open(live.ws_url, {"token": table["token"]}) as d:
+                await d.welcome()
+                assert (await d.cmd("opening_roll", dice=[6, 1]))["type"] == "ack"
+                clock.advance(2_000)
+                assert (await d.cmd("hit", side="A", id="first-hit"))["type"] == "ack"
+                for i in range(12):
+                    clock.advance(2_000)
+                    assert (await d.cmd("hit", side="BA"[i % 2]))["type"] == "ack"
+                assert "first-hit" not in live.server.hub.tables[tid].by_key
+                clock.advance(2_000)
+                again = await d.cmd("hit", side="B", id="first-hit")
+                assert (again["type"], again["code"]) == ("error", "storage")
+                await d.quiet(0.1)
+            assert live.server.hub.tables[tid].committed_seq == 14
+            await _same_as_whole_log(live, tid)
