@@ -29,6 +29,11 @@ expiry applies the expiry first, so a press never loses to a late tick nor
 wins against an early one.  A checkpoint (the match time now) is stored at
 least once a second while a clock runs; recovery charges up to it.
 
+A table holds its log folded up to a *base* and only the events after it
+(``live.snapshots``): every ``SNAPSHOT_EVERY`` committed events it stores a
+snapshot (the writer puts it after the commit) and moves its base to the
+one before, so memory and a start's fold do not grow with the evening.
+
 The dashboards' alerts are computed by each dashboard from the tables'
 states; which of them the director has handled is the server's: a note
 ``{"type": "handled", "key": ...}`` in the table's log (its idem key
