@@ -306,3 +306,39 @@ async def test_a_command_id_older_than_the_window_is_never_stored_twice(
                 await d.quiet(0.1)
             assert live.server.hub.tables[tid].committed_seq == 14
             await _same_as_whole_log(live, tid)
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("store", STORES)
+async def test_a_next_match_starts_without_the_old_matchs_snapshot(
+        store: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_hub, "SNAPSHOT_EVERY", EVERY)
+    async with store_factory(store, tmp_path) as make:
+        clock = ManualClock()
+        async with live_server(make, clock=clock) as live:
+            table = await live.table(rules="usbgf-2013-delay", length=5)
+            tid = table["id"]
+            async with Device.open(live.ws_url, {"token": table["token"]}) as d:
+                await d.welcome()
+                assert (await d.cmd("opening_roll", dice=[6, 1]))["type"] == "ack"
+                for i in range(8):
+                    clock.advance(2_000)
+                    assert (await d.cmd("hit", side="AB"[i % 2]))["type"] == "ack"
+            async with Device.open(live.ws_url, {"key": KEY}) as director:
+                await director.expect("welcome")
+                stop = await director.cmd("stop", table=tid, side="A", reason="director")
+                assert stop["type"] == "ack", stop
+            await _stored_snapshot(live, tid, 8)
+            clock.advance(60_000)
+            r = await live.http.post(f"/api/tables/{tid}/next-match", headers=DIRECTOR,
+                                     json={"rules": "usbgf-2013-delay", "length": 7,
+                                           "players": ["Cy", "Di"]})
+            assert r.status_code == 200, r.text
+            hub = live.server.hub.tables[tid]
+            assert (hub.seq, hub.base.seq, hub.log) == (0, 0, [])
+            assert await live.server.store.snapshot(tid) is None
+        async with live_server(make, clock=clock) as live:
+            hub = live.server.hub.tables[tid]
+            assert (hub.committed_seq, hub.base.seq) == (0, 0)
+            assert hub.match.to_snapshot() == Match.new("usbgf-2013-delay",
+                                                        length=7).to_snapshot()
