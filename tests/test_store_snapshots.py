@@ -53,6 +53,11 @@ async def test_a_start_reads_each_open_table_from_its_snapshot_on(store: Store) 
     tails = await store.all_tails()
     assert [e.seq for e in tails[snapped.id]] == [6, 7]
     assert bare.id not in tails  # no snapshot: read alone (``events``)
+    short = await store.all_tails(3)  # but a log of at most 3 events comes whole
+    assert [e.seq for e in short[bare.id]] == [1, 2, 3] and short[snapped.id] == tails[snapped.id]
+    empty = await store.create_table(t.id, SPEC, 300)
+    assert (await store.all_tails(2)).get(empty.id) == []
+    assert bare.id not in await store.all_tails(2)
     assert [e.seq for e in await store.events_page(snapped.id, 2, 3)] == [3, 4, 5]
 
 
@@ -75,7 +80,7 @@ async def test_a_next_match_drops_the_snapshot_and_a_late_one_of_the_old_match_i
     assert await store.snapshot(table.id) is None
     await store.put_snapshots([_snap(table.id, 100, 3)])  # written late, for the old match
     assert await store.snapshot(table.id) is None
-    assert await store.all_tails() == {}
+    assert await store.all_tails() == {table.id: []}  # a new match, no events
     await store.put_snapshots([_snap(table.id, 5_000, 0)])
     assert await store.snapshot(table.id) == _snap(table.id, 5_000, 0)
 

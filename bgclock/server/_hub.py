@@ -1457,7 +1457,7 @@ class Hub:
         its whole log); return the tables stopped for the restart."""
         rows = await self.store.tables()
         stored = await self.store.all_snapshots()
-        tails = await self.store.all_tails()
+        tails = await self.store.all_tails(2 * SNAPSHOT_EVERY)
         notes = await self.store.all_notes()
         restarts: list[StoredEvent] = []
         for row in rows:
@@ -1467,7 +1467,9 @@ class Hub:
                     row, snap, await self.store.events(row.id, snap.seq if snap else 0), [])
             else:
                 snap = stored.get(row.id)
-                tail = tails.get(row.id, []) if snap else await self.store.events(row.id)
+                tail = tails.get(row.id)
+                if tail is None:  # a longer log without a snapshot: read alone
+                    tail = [] if snap else await self.store.events(row.id)
                 table = await self._load_one(row, snap, tail, notes.get(row.id, []))
             stop = self._recover(table)
             if stop is not None:

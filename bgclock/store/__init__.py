@@ -433,10 +433,13 @@ class Store(RegisterStore):
         """Every open table's snapshot of its current match (for a start)."""
 
     @abc.abstractmethod
-    async def all_tails(self) -> dict[int, list[StoredEvent]]:
-        """The events after its snapshot (``all_snapshots``) of every open
-        table that has one, for a start (a table without one is read alone:
-        one call never reads the whole evening)."""
+    async def all_tails(self, whole_up_to: int = 0) -> dict[int, list[StoredEvent]]:
+        """For a start: the events after its snapshot (``all_snapshots``) of
+        every open table that has one, and the whole log of every open table
+        without one whose log holds at most ``whole_up_to`` events (an empty
+        list for a table without events).  A table missing from the answer
+        has a longer log without a snapshot, read alone (``events``): one
+        call never reads the whole evening."""
 
     @abc.abstractmethod
     async def put_snapshots(self, snapshots: Sequence[StoredSnapshot]) -> None:
@@ -569,6 +572,14 @@ def tails_sql(event_cols: str) -> str:
     return (f"SELECT {cols} FROM clock_snapshots s JOIN clock_tables t ON t.id = s.table_id "
             "AND t.created_ms = s.created_ms JOIN clock_events e ON e.table_id = s.table_id "
             "AND e.seq > s.seq WHERE t.closed_ms IS NULL ORDER BY e.table_id, e.seq")
+
+
+#: Every open table without a snapshot of its current match, and its last seq.
+UNSNAPPED_SQL = (
+    "SELECT t.id, COALESCE((SELECT MAX(e.seq) FROM clock_events e WHERE e.table_id = t.id), 0) "
+    "FROM clock_tables t WHERE t.closed_ms IS NULL AND NOT EXISTS (SELECT 1 FROM "
+    "clock_snapshots s WHERE s.table_id = t.id AND s.created_ms = t.created_ms) ORDER BY t.id"
+)
 
 
 def snapshot_row(row: Sequence[Any]) -> StoredSnapshot:

@@ -50,6 +50,7 @@ from . import (
     PUT_SNAPSHOT_SQL,
     SETTLE_SQL,
     SNAPSHOT_COLS,
+    UNSNAPPED_SQL,
     ArchivedMatch,
     Doubt,
     NotFound,
@@ -557,11 +558,21 @@ class PostgresStore(PostgresRegister, Store):
     async def all_snapshots(self) -> dict[int, StoredSnapshot]:
         return {r[0]: snapshot_row(tuple(r)) for r in await self._fetch(ALL_SNAPSHOTS_SQL)}
 
-    async def all_tails(self) -> dict[int, list[StoredEvent]]:
-        out: dict[int, list[StoredEvent]] = {}
-        for r in await self._fetch(tails_sql(_EVENT_COLS)):
-            out.setdefault(r[0], []).append(_event(r))
-        return out
+    async def all_tails(self, whole_up_to: int = 0) -> dict[int, list[StoredEvent]]:
+        async def get(c: Any) -> dict[int, list[StoredEvent]]:
+            out: dict[int, list[StoredEvent]] = {}
+            for r in await c.fetch(tails_sql(_EVENT_COLS)):
+                out.setdefault(r[0], []).append(_event(r))
+            short = [r[0] for r in await c.fetch(UNSNAPPED_SQL) if r[1] <= whole_up_to]
+            out.update((tid, []) for tid in short)
+            if short:
+                for r in await c.fetch(
+                        f"SELECT {_EVENT_COLS} FROM clock_events "
+                        "WHERE table_id = ANY($1::bigint[]) ORDER BY table_id, seq", short):
+                    out[r[0]].append(_event(r))
+            return out
+
+        return await self._with(get)
 
     async def put_snapshots(self, snapshots: Sequence[StoredSnapshot]) -> None:
         rows = [snapshot_values(x) for x in snapshots]

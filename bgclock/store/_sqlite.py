@@ -43,6 +43,7 @@ from . import (
     PUT_SNAPSHOT_SQL,
     SETTLE_SQL,
     SNAPSHOT_COLS,
+    UNSNAPPED_SQL,
     ArchivedMatch,
     Doubt,
     NotFound,
@@ -456,11 +457,19 @@ class SqliteStore(SqliteRegister, Store):
         return await self._run(lambda db: {r[0]: snapshot_row(r) for r in db.execute(
             ALL_SNAPSHOTS_SQL)})
 
-    async def all_tails(self) -> dict[int, list[StoredEvent]]:
+    async def all_tails(self, whole_up_to: int = 0) -> dict[int, list[StoredEvent]]:
         def get(db: sqlite3.Connection) -> dict[int, list[StoredEvent]]:
             out: dict[int, list[StoredEvent]] = {}
             for r in db.execute(tails_sql(_EVENT_COLS)):
                 out.setdefault(r[0], []).append(_event(r))
+            short = [tid for tid, last in db.execute(UNSNAPPED_SQL) if last <= whole_up_to]
+            out.update((tid, []) for tid in short)
+            if short:
+                for r in db.execute(
+                        f"SELECT {_EVENT_COLS} FROM clock_events WHERE table_id IN "
+                        "(SELECT value FROM json_each(?)) ORDER BY table_id, seq",
+                        (json.dumps(short),)):
+                    out[r[0]].append(_event(r))
             return out
 
         return await self._run(get)
