@@ -11,11 +11,18 @@ and measures, from the moment the process is started:
 - ``press``: when a first command is accepted (the director resumes a table
   the restart stopped: an ``ack`` after its commit);
 
-and the server's RSS then.  Prints one Markdown row per run with the machine's
-load average.  Never a timed test.
+and the server's RSS then, beside the RSS of the bare server
+(``bench/bare_server.py``: the same uvicorn stack, no engine, no store).
+
+The first start reads a log written straight into the store, without a
+snapshot (``first``: as after an upgrade); it stores each table's snapshot,
+and the tournament's players are registered through it.  The next starts
+(``restart``) fold each table's snapshot and the events after it.  Prints one
+Markdown row per run, per store, with the machine's load average (1 min,
+the larger of before and after).  Never a timed test.
 
     python bench/startup.py [--tables 300] [--events 2000] [--players 256] [--runs 2]
-    python bench/startup.py --db postgresql://127.0.0.1:5432/test
+    python bench/startup.py --db sqlite --db postgresql://127.0.0.1:5432/test
 """
 
 from __future__ import annotations
@@ -30,6 +37,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import httpx
@@ -120,7 +128,29 @@ async def first_press(port: int) -> None:
                 return
 
 
-async def one_run(db: str, schema: str | None) -> dict[str, float]:
+async def bare_rss() -> float:
+    """The RSS of the bare server once it answers (MB)."""
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).parent / "bare_server.py"),
+                             "--port", str(port)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                async with websockets.connect(f"ws://127.0.0.1:{port}/ws"):
+                    break
+            except OSError:
+                await asyncio.sleep(0.05)
+        return rss_mb(proc.pid)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+async def one_run(db: str, schema: str | None,
+                  then: Callable[[int], Awaitable[None]] | None = None) -> dict[str, float]:
+    """One start, measured; ``then(port)`` runs before the server stops."""
     port = free_port()
     load = os.getloadavg()[0]
     t0 = time.monotonic()
@@ -145,47 +175,42 @@ async def one_run(db: str, schema: str | None) -> dict[str, float]:
         press = time.monotonic()
         rss = rss_mb(proc.pid)
         await asyncio.wait_for(reader, 60)
+        if then is not None:
+            await then(port)
         return {"url": url_at[0] - t0, "answers": answers - t0, "press": press - t0,
                 "rss": rss, "load": max(load, os.getloadavg()[0])}
     finally:
         proc.terminate()
         try:
-            proc.wait(10)
+            proc.wait(60)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
 
 
-async def main_async(args: argparse.Namespace) -> None:
+async def one_store(db_arg: str, args: argparse.Namespace, bare: float) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        if args.db:
-            db, schema = args.db, f"bench_startup_{secrets.token_hex(4)}"
+        if db_arg != "sqlite":
+            db, schema = db_arg, f"bench_startup_{secrets.token_hex(4)}"
         else:
             db, schema = str(Path(tmp) / "evening.db"), None
+        store = "postgresql" if schema else "sqlite"
         try:
             started = time.monotonic()
             tournament = await build(db, schema, args.tables, args.events)
-            if args.players:  # registered through a first run of the server
-                port = free_port()
-                proc = subprocess.Popen(serve_args(db, schema, port),
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                try:
-                    await wait_answer(port, time.monotonic() + 300)
+            print(f"# {store}: built {args.tables} tables x {args.events} events in "
+                  f"{time.monotonic() - started:.1f} s", file=sys.stderr)
+
+            async def players(port: int) -> None:
+                if args.players:
                     await register(port, tournament, args.players)
-                finally:
-                    proc.terminate()
-                    proc.wait(30)
-            print(f"# built {args.tables} tables x {args.events} events and "
-                  f"{args.players} players in {time.monotonic() - started:.1f} s",
-                  file=sys.stderr)
-            print("| store | tables x events | players | URL printed s | first answer s "
-                  "| first accepted command s | RSS MB | load avg |")
-            print("|---|---|---|---|---|---|---|---|")
-            for _ in range(args.runs):
-                r = await one_run(db, schema)
-                print(f"| {'postgresql' if schema else 'sqlite'} | {args.tables} x {args.events} "
-                      f"| {args.players} | {r['url']:.2f} | {r['answers']:.2f} "
-                      f"| {r['press']:.2f} | {r['rss']:.0f} | {r['load']:.2f} |", flush=True)
+
+            for run in range(args.runs + 1):
+                r = await one_run(db, schema, players if run == 0 else None)
+                print(f"| {store} | {'first' if run == 0 else 'restart'} "
+                      f"| {args.tables} x {args.events} | {args.players} | {r['url']:.2f} "
+                      f"| {r['answers']:.2f} | {r['press']:.2f} | {r['rss']:.0f} | {bare:.0f} "
+                      f"| {r['load']:.2f} |", flush=True)
         finally:
             if schema:
                 import asyncpg  # type: ignore[import-untyped]
@@ -197,13 +222,23 @@ async def main_async(args: argparse.Namespace) -> None:
                     await conn.close()
 
 
+async def main_async(args: argparse.Namespace) -> None:
+    bare = await bare_rss()
+    print("| store | start | tables x events | players | URL printed s | first answer s "
+          "| first accepted command s | RSS MB | bare server RSS MB | load avg |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for db in args.db or ["sqlite"]:
+        await one_store(db, args, bare)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--tables", type=int, default=300)
     parser.add_argument("--events", type=int, default=2000)
     parser.add_argument("--players", type=int, default=256)
-    parser.add_argument("--runs", type=int, default=2)
-    parser.add_argument("--db", default=None, help="a postgresql://... URL (default: SQLite)")
+    parser.add_argument("--runs", type=int, default=2, help="restarts after the first start")
+    parser.add_argument("--db", action="append",
+                        help="sqlite or a postgresql://... URL; repeat for both (default: sqlite)")
     args = parser.parse_args()
     if args.tables < 1 or args.events < 1 or not 0 <= args.players <= 2048 or args.runs < 1:
         parser.error("--tables, --events and --runs at least 1; --players 0..2048")

@@ -63,6 +63,20 @@ async def store_factory(kind: str, tmp_path: Path) -> AsyncIterator[Callable[[],
             yield lambda: open_store(POSTGRES, schema=schema)
 
 
+async def damage_snapshot(store: Store, table_id: int, body: str) -> None:
+    """Overwrite a table's stored snapshot body (as a disk or a hand might)."""
+    sql = "UPDATE clock_snapshots SET body = {} WHERE table_id = {}"
+    if hasattr(store, "_with"):  # PostgreSQL
+        await store._with(lambda c: c.execute(sql.format("$1", "$2"), body, table_id))
+        return
+
+    def damage(db: Any) -> None:
+        db.execute(sql.format("?", "?"), (body, table_id))
+        db.commit()
+
+    await store._run(damage)  # type: ignore[attr-defined]
+
+
 @dataclass
 class Live:
     """A server running in this test's event loop."""

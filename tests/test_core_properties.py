@@ -2,12 +2,13 @@
 
 Random presets, small reserves (so that flags fall), random commands at random
 instants.  After every step: no reserve below zero, at most one clock running,
-time conserved between events, the event log replays to the live state, a
+time conserved between events, the event log (and a snapshot) replays to the live state, a
 refused command changes nothing, and an expiry happens exactly at its instant.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from hypothesis import HealthCheck, settings
@@ -152,6 +153,14 @@ class MatchMachine(RuleBasedStateMachine):
     def log_replays_to_live_state(self) -> None:
         rebuilt = replay(self.log, **self.config)
         assert rebuilt.state(self.t).to_dict() == self.match.copy().state(self.t).to_dict()
+
+    @invariant()
+    def snapshot_restores_the_live_match(self) -> None:
+        # the server folds a table from its stored snapshot plus the tail
+        stored = json.loads(json.dumps(self.match.to_snapshot()))
+        restored = Match.from_snapshot(self.match.settings, stored)
+        assert restored.to_snapshot() == self.match.to_snapshot()
+        assert restored.state(self.t).to_dict() == self.match.copy().state(self.t).to_dict()
 
 
 MatchMachine.TestCase.settings = settings(

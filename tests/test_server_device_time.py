@@ -242,7 +242,7 @@ async def test_the_device_reads_its_tables_log_by_pages_and_only_its_own(manual:
     # after a seq: only what follows; a page at most EVENTS_PAGE long
     r = await live.http.get(url, params={"token": table["token"], "after": 4})
     assert [e["seq"] for e in r.json()["events"]] == [5, 6]
-    page, more = live.server.hub.tables[table["id"]].events_after(2, 3)
+    page, more = await live.server.hub.tables[table["id"]].events_after(2, 3)
     assert [e.seq for e in page] == [3, 4, 5] and more is True
     assert tables_routes.EVENTS_PAGE == 1000
     # another table's token, no token, a bad `after`: refused, naming why

@@ -40,7 +40,7 @@ from ._events import (
     Stop,
     Take,
 )
-from ._match import ABA_RESET_MS, PHASE_RULES, PHASES, Match, replay
+from ._match import ABA_RESET_MS, PHASE_RULES, PHASES, SNAPSHOT_VERSION, Match, replay
 from ._modes import MODES, TimeMode
 from ._presets import OVERRIDE_KEYS, PRESETS, ClockSettings, Preset
 from ._state import MatchState, SideState
@@ -51,5 +51,5 @@ __all__ = [
     "Accept", "Adjust", "Break", "Claim", "ClockError", "ClockSettings", "Concede", "Double",
     "Event", "GameOver", "Hit", "IllegalCommand", "InvalidCommand", "LateStart", "Match",
     "MatchState", "OpeningRoll", "Pass", "Penalty", "Premature", "Preset", "Reject", "Resume",
-    "Ruling", "SideState", "Start", "Stop", "Take", "TimeMode", "replay",
+    "Ruling", "SNAPSHOT_VERSION", "SideState", "Start", "Stop", "Take", "TimeMode", "replay",
 ]

@@ -30,6 +30,7 @@ Phases (``PHASE_RULES`` below says which events each one accepts)::
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -109,6 +110,10 @@ _PHASE_WORDS: Final = {
 }
 
 _NAMES: Final = ("A", "B")
+
+#: The stored form of ``Match.to_snapshot``: a new number whenever what a
+#: snapshot holds changes meaning (a snapshot of another number is not read).
+SNAPSHOT_VERSION: Final = 1
 
 
 def _index(side: str) -> int:
@@ -298,6 +303,59 @@ class Match:
         other.score = list(self.score)
         other.break_info = dict(self.break_info) if self.break_info else None
         return other
+
+    # -------------------------------------------------------------- snapshot
+
+    def to_snapshot(self) -> dict[str, object]:
+        """The match's whole state as plain JSON values, versioned
+        (``SNAPSHOT_VERSION``): what ``from_snapshot`` makes the same match
+        from, without the log.  The settings are not in it: they come from
+        the table's spec, as for ``Match.new``."""
+        fields: dict[str, object] = {}
+        for name in Match.__slots__:
+            if name in ("settings", "_clocks"):
+                continue
+            value = getattr(self, name)
+            fields[name] = list(value) if isinstance(value, tuple) else value
+        fields["_clocks"] = [{n: getattr(c, n) for n in _Clock.__slots__} for c in self._clocks]
+        return {"v": SNAPSHOT_VERSION, "slots": _SNAPSHOT_SLOTS, "match": fields}
+
+    @classmethod
+    def from_snapshot(cls, settings: ClockSettings, data: dict[str, Any]) -> Match:
+        """The match ``to_snapshot`` wrote, under ``settings``; ``ValueError``
+        if ``data`` is of another version or shape (the caller folds the
+        whole log instead)."""
+        if data.get("v") != SNAPSHOT_VERSION or data.get("slots") != _SNAPSHOT_SLOTS:
+            raise ValueError(f"snapshot version {data.get('v')!r} is not {SNAPSHOT_VERSION}")
+        fields = data.get("match")
+        if not isinstance(fields, dict) or set(fields) != set(Match.__slots__) - {"settings"}:
+            raise ValueError("snapshot fields do not match the engine's")
+        clocks = fields["_clocks"]
+        if not isinstance(clocks, list) or len(clocks) != 2 or any(
+                not isinstance(c, dict) or set(c) != set(_Clock.__slots__) for c in clocks):
+            raise ValueError("snapshot clocks do not match the engine's")
+        match = cls.__new__(cls)
+        match.settings = settings
+        for name, value in fields.items():
+            if name != "_clocks":
+                setattr(match, name, value)
+        pair = []
+        for stored in clocks:
+            c = _Clock.__new__(_Clock)
+            for name in _Clock.__slots__:
+                setattr(c, name, stored[name])
+            pair.append(c)
+        match._clocks = (pair[0], pair[1])
+        match.score = list(match.score)
+        if match.offer is not None:
+            kind, side, result = match.offer
+            match.offer = (str(kind), int(side), str(result))
+        if match.break_info is not None:
+            match.break_info = dict(match.break_info)
+        for name in ("now", "_since", "cube_value", "game"):
+            if type(getattr(match, name)) is not int:
+                raise ValueError(f"snapshot field {name} is not an integer")
+        return match
 
     # ---------------------------------------------------------- period logic
 
@@ -751,6 +809,12 @@ def replay(
         match.apply(event)
     return match
 
+
+#: The state a snapshot holds, by name: a renamed or added slot makes every
+#: stored snapshot unreadable (``from_snapshot`` refuses it), never misread.
+_SNAPSHOT_SLOTS: Final = hashlib.blake2b(",".join(
+    [*Match.__slots__, *(f"_clocks.{n}" for n in _Clock.__slots__)]).encode(),
+    digest_size=6).hexdigest()
 
 #: event class -> its handler (one table for the class: a copy binds nothing).
 _HANDLERS: Final[dict[type[Event], Callable[[Match, Any], None]]] = {

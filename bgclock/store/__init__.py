@@ -236,6 +236,30 @@ class StoredNote:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class StoredSnapshot:
+    """A table's match folded up to ``seq`` (``bgclock.server.live.snapshots``):
+    a start folds it plus the events after ``seq``.  Only an optimisation: a
+    snapshot the server cannot read (another ``version``, another time line)
+    is ignored and the whole log folded."""
+
+    table_id: int
+    #: The table's ``created_ms`` when it was taken: the match's time line (a
+    #: next match starts another, and a snapshot of the old one is not read).
+    created_ms: int
+    #: The last event it covers.
+    seq: int
+    #: The snapshot's format (``bgclock.core.SNAPSHOT_VERSION`` and the server's own).
+    version: int
+    #: What the server folds from (``Match.to_snapshot()`` and the table's own figures).
+    state: dict[str, Any]
+    #: Wall clock (ms since 1970) when it was written.
+    saved_ms: int
+
+    def body(self) -> str:
+        return orjson.dumps(self.state).decode()
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class StoredAction:
     """One director action of a tournament's log (``bgclock.tournament``)."""
 
@@ -379,6 +403,34 @@ class Store(RegisterStore):
         """Every open table's log (for recovery at start)."""
 
     @abc.abstractmethod
+    async def events_page(self, table_id: int, after_seq: int, limit: int) -> list[StoredEvent]:
+        """At most ``limit`` events of a table's log after ``after_seq``, in order."""
+
+    @abc.abstractmethod
+    async def snapshot(self, table_id: int) -> StoredSnapshot | None:
+        """A table's stored snapshot of its current match, if it has one."""
+
+    @abc.abstractmethod
+    async def all_snapshots(self) -> dict[int, StoredSnapshot]:
+        """Every open table's snapshot of its current match (for a start)."""
+
+    @abc.abstractmethod
+    async def all_tails(self, whole_up_to: int = 0) -> dict[int, list[StoredEvent]]:
+        """For a start: the events after its snapshot (``all_snapshots``) of
+        every open table that has one, and the whole log of every open table
+        without one whose log holds at most ``whole_up_to`` events (an empty
+        list for a table without events).  A table missing from the answer
+        has a longer log without a snapshot, read alone (``events``): one
+        call never reads the whole evening."""
+
+    @abc.abstractmethod
+    async def put_snapshots(self, snapshots: Sequence[StoredSnapshot]) -> None:
+        """Store each table's snapshot in place of its older one (a snapshot
+        of an older seq, or of a time line the table no longer has, changes
+        nothing): not part of any event's commit, and refused like any write
+        while the claim is lost."""
+
+    @abc.abstractmethod
     async def notes(self, table_id: int) -> list[StoredNote]:
         """A table's notes, in order."""
 
@@ -399,7 +451,8 @@ class Store(RegisterStore):
     async def next_match(self, table_id: int, spec: TableSpec, created_ms: int) -> TableRow:
         """Archive the table's match (its spec, events and notes) and start a
         fresh one on the same table: the new spec, an empty log, a new time
-        line from ``created_ms``; all in one transaction."""
+        line from ``created_ms``; all in one transaction.  The old match's
+        snapshot goes with it."""
 
     @abc.abstractmethod
     async def archive(self, table_id: int) -> list[ArchivedMatch]:
@@ -450,8 +503,63 @@ def sqlite_path(url: str) -> str:
 __all__ = [
     "ArchivedMatch", "DEADLINE_BOUNDS", "DEFAULT_DEADLINE_S", "DEFAULT_WARN_S", "Doubt",
     "MAX_REGISTER", "NotFound", "RegisterEntry", "RegisterLine", "Store", "StoreBusy",
-    "StoreError", "StoreUnavailable", "StoredAction",
+    "StoreError", "StoreUnavailable", "StoredAction", "StoredSnapshot",
     "StoredEvent", "StoredNote", "TableRow",
     "TableSpec",
     "TournamentRow", "check_deadline", "sqlite_path",
 ]
+
+
+#: Columns of a stored snapshot, in ``StoredSnapshot``'s order.
+SNAPSHOT_COLS = "table_id, created_ms, seq, version, body, saved_ms"
+
+#: Store a snapshot unless the table's time line is another or a newer one is
+#: stored (``?`` placeholders: the six columns, then table id and created_ms).
+PUT_SNAPSHOT_SQL = (
+    f"INSERT INTO clock_snapshots ({SNAPSHOT_COLS}) SELECT ?, ?, ?, ?, ?, ? "
+    "WHERE EXISTS (SELECT 1 FROM clock_tables WHERE id = ? AND created_ms = ?) "
+    "ON CONFLICT (table_id) DO UPDATE SET created_ms = excluded.created_ms, "
+    "seq = excluded.seq, version = excluded.version, body = excluded.body, "
+    "saved_ms = excluded.saved_ms WHERE clock_snapshots.created_ms <> excluded.created_ms "
+    "OR clock_snapshots.seq < excluded.seq"
+)
+
+#: Every open table's snapshot of its current match.
+ALL_SNAPSHOTS_SQL = (
+    f"SELECT {', '.join('s.' + c.strip() for c in SNAPSHOT_COLS.split(','))} "
+    "FROM clock_snapshots s JOIN clock_tables t ON t.id = s.table_id "
+    "AND t.created_ms = s.created_ms WHERE t.closed_ms IS NULL ORDER BY s.table_id"
+)
+
+
+def tails_sql(event_cols: str) -> str:
+    """The events after its snapshot's seq of every open table that has one."""
+    cols = ", ".join("e." + c.strip() for c in event_cols.split(","))
+    return (f"SELECT {cols} FROM clock_snapshots s JOIN clock_tables t ON t.id = s.table_id "
+            "AND t.created_ms = s.created_ms JOIN clock_events e ON e.table_id = s.table_id "
+            "AND e.seq > s.seq WHERE t.closed_ms IS NULL ORDER BY e.table_id, e.seq")
+
+
+#: Every open table without a snapshot of its current match, and its last seq.
+UNSNAPPED_SQL = (
+    "SELECT t.id, COALESCE((SELECT MAX(e.seq) FROM clock_events e WHERE e.table_id = t.id), 0) "
+    "FROM clock_tables t WHERE t.closed_ms IS NULL AND NOT EXISTS (SELECT 1 FROM "
+    "clock_snapshots s WHERE s.table_id = t.id AND s.created_ms = t.created_ms) ORDER BY t.id"
+)
+
+
+def snapshot_row(row: Sequence[Any]) -> StoredSnapshot:
+    """A stored snapshot; a body that is not a JSON object reads as an empty
+    state (which the server does not read: it folds the whole log)."""
+    try:
+        state = orjson.loads(row[4])
+    except orjson.JSONDecodeError:
+        state = {}
+    return StoredSnapshot(table_id=row[0], created_ms=row[1], seq=row[2], version=row[3],
+                          state=state if isinstance(state, dict) else {}, saved_ms=row[5])
+
+
+def snapshot_values(x: StoredSnapshot) -> tuple[Any, ...]:
+    """A snapshot's values for ``PUT_SNAPSHOT_SQL``."""
+    return (x.table_id, x.created_ms, x.seq, x.version, x.body(), x.saved_ms,
+            x.table_id, x.created_ms)

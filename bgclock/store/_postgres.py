@@ -45,8 +45,12 @@ from typing import Any, TypeVar
 import asyncpg  # type: ignore[import-untyped]
 
 from . import (
+    ALL_SNAPSHOTS_SQL,
     DEFAULT_DEADLINE_S,
+    PUT_SNAPSHOT_SQL,
     SETTLE_SQL,
+    SNAPSHOT_COLS,
+    UNSNAPPED_SQL,
     ArchivedMatch,
     Doubt,
     NotFound,
@@ -55,6 +59,7 @@ from . import (
     StoredAction,
     StoredEvent,
     StoredNote,
+    StoredSnapshot,
     StoreError,
     StoreUnavailable,
     TableRow,
@@ -64,6 +69,9 @@ from . import (
     archive_body,
     archived_match,
     numbered,
+    snapshot_row,
+    snapshot_values,
+    tails_sql,
 )
 from ._register import PostgresRegister
 from ._schema import LATEST, VERSION_TABLE, statements
@@ -538,6 +546,48 @@ class PostgresStore(PostgresRegister, Store):
             out.setdefault(r[0], []).append(_event(r))
         return out
 
+    async def events_page(self, table_id: int, after_seq: int, limit: int) -> list[StoredEvent]:
+        rows = await self._fetch(
+            f"SELECT {_EVENT_COLS} FROM clock_events WHERE table_id = $1 AND seq > $2 "
+            "ORDER BY seq LIMIT $3", table_id, after_seq, limit)
+        return [_event(r) for r in rows]
+
+    async def snapshot(self, table_id: int) -> StoredSnapshot | None:
+        row = await self._fetchrow(
+            f"SELECT {', '.join('s.' + c.strip() for c in SNAPSHOT_COLS.split(','))} "
+            "FROM clock_snapshots s JOIN clock_tables t ON t.id = s.table_id "
+            "AND t.created_ms = s.created_ms WHERE s.table_id = $1", table_id)
+        return None if row is None else snapshot_row(tuple(row))
+
+    async def all_snapshots(self) -> dict[int, StoredSnapshot]:
+        return {r[0]: snapshot_row(tuple(r)) for r in await self._fetch(ALL_SNAPSHOTS_SQL)}
+
+    async def all_tails(self, whole_up_to: int = 0) -> dict[int, list[StoredEvent]]:
+        async def get(c: Any) -> dict[int, list[StoredEvent]]:
+            out: dict[int, list[StoredEvent]] = {}
+            for r in await c.fetch(tails_sql(_EVENT_COLS)):
+                out.setdefault(r[0], []).append(_event(r))
+            short = [r[0] for r in await c.fetch(UNSNAPPED_SQL) if r[1] <= whole_up_to]
+            out.update((tid, []) for tid in short)
+            if short:
+                for r in await c.fetch(
+                        f"SELECT {_EVENT_COLS} FROM clock_events "
+                        "WHERE table_id = ANY($1::bigint[]) ORDER BY table_id, seq", short):
+                    out[r[0]].append(_event(r))
+            return out
+
+        return await self._with(get)
+
+    async def put_snapshots(self, snapshots: Sequence[StoredSnapshot]) -> None:
+        rows = [snapshot_values(x) for x in snapshots]
+
+        async def put(c: Any) -> None:
+            async with c.transaction():
+                await c.executemany(numbered(PUT_SNAPSHOT_SQL), rows)
+
+        if rows:
+            await self._with(put, writes=Doubt())
+
     async def notes(self, table_id: int) -> list[StoredNote]:
         rows = await self._fetch(
             f"SELECT {_NOTE_COLS} FROM clock_notes WHERE table_id = $1 ORDER BY n", table_id)
@@ -598,6 +648,7 @@ class PostgresStore(PostgresRegister, Store):
                     events_json, notes_json)
                 await c.execute("DELETE FROM clock_events WHERE table_id = $1", table_id)
                 await c.execute("DELETE FROM clock_notes WHERE table_id = $1", table_id)
+                await c.execute("DELETE FROM clock_snapshots WHERE table_id = $1", table_id)
                 await c.execute(
                     "UPDATE clock_tables SET name = $1, player_a = $2, player_b = $3, "
                     "rules = $4, length = $5, score_a = $6, score_b = $7, teams = $8, "

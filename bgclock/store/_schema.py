@@ -156,6 +156,22 @@ MIGRATIONS: Final[tuple[tuple[int, tuple[str, ...]], ...]] = (
             )""",
         ),
     ),
+    (
+        6,
+        (
+            # each table's folded match (bgclock.core.Match.to_snapshot) and the seq it
+            # covers: a start folds the snapshot plus the events after it, not the whole
+            # log; created_ms names the match's time line (a next match makes a new one)
+            """CREATE TABLE clock_snapshots (
+                table_id {bigint} PRIMARY KEY REFERENCES clock_tables (id),
+                created_ms {bigint} NOT NULL,
+                seq INTEGER NOT NULL,
+                version INTEGER NOT NULL,
+                body TEXT NOT NULL,
+                saved_ms {bigint} NOT NULL
+            )""",
+        ),
+    ),
 )
 
 

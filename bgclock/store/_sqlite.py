@@ -38,8 +38,12 @@ from typing import Any, TypeVar
 import orjson
 
 from . import (
+    ALL_SNAPSHOTS_SQL,
     DEFAULT_DEADLINE_S,
+    PUT_SNAPSHOT_SQL,
     SETTLE_SQL,
+    SNAPSHOT_COLS,
+    UNSNAPPED_SQL,
     ArchivedMatch,
     Doubt,
     NotFound,
@@ -48,6 +52,7 @@ from . import (
     StoredAction,
     StoredEvent,
     StoredNote,
+    StoredSnapshot,
     StoreError,
     StoreUnavailable,
     TableRow,
@@ -56,6 +61,9 @@ from . import (
     _row_spec,
     archive_body,
     archived_match,
+    snapshot_row,
+    snapshot_values,
+    tails_sql,
 )
 from ._register import SqliteRegister
 from ._schema import LATEST, VERSION_TABLE, statements
@@ -430,6 +438,53 @@ class SqliteStore(SqliteRegister, Store):
         return await self._run(lambda db: _by_open_table(
             db, "clock_events", _EVENT_COLS, "seq", _event))
 
+    async def events_page(self, table_id: int, after_seq: int, limit: int) -> list[StoredEvent]:
+        return await self._run(lambda db: [_event(r) for r in db.execute(
+            f"SELECT {_EVENT_COLS} FROM clock_events WHERE table_id = ? AND seq > ? "
+            "ORDER BY seq LIMIT ?", (table_id, after_seq, limit)).fetchall()])
+
+    async def snapshot(self, table_id: int) -> StoredSnapshot | None:
+        def get(db: sqlite3.Connection) -> StoredSnapshot | None:
+            row = db.execute(
+                f"SELECT {', '.join('s.' + c.strip() for c in SNAPSHOT_COLS.split(','))} "
+                "FROM clock_snapshots s JOIN clock_tables t ON t.id = s.table_id "
+                "AND t.created_ms = s.created_ms WHERE s.table_id = ?", (table_id,)).fetchone()
+            return None if row is None else snapshot_row(row)
+
+        return await self._run(get)
+
+    async def all_snapshots(self) -> dict[int, StoredSnapshot]:
+        return await self._run(lambda db: {r[0]: snapshot_row(r) for r in db.execute(
+            ALL_SNAPSHOTS_SQL)})
+
+    async def all_tails(self, whole_up_to: int = 0) -> dict[int, list[StoredEvent]]:
+        def get(db: sqlite3.Connection) -> dict[int, list[StoredEvent]]:
+            out: dict[int, list[StoredEvent]] = {}
+            for r in db.execute(tails_sql(_EVENT_COLS)):
+                out.setdefault(r[0], []).append(_event(r))
+            short = [tid for tid, last in db.execute(UNSNAPPED_SQL) if last <= whole_up_to]
+            out.update((tid, []) for tid in short)
+            if short:
+                for r in db.execute(
+                        f"SELECT {_EVENT_COLS} FROM clock_events WHERE table_id IN "
+                        "(SELECT value FROM json_each(?)) ORDER BY table_id, seq",
+                        (json.dumps(short),)):
+                    out[r[0]].append(_event(r))
+            return out
+
+        return await self._run(get)
+
+    async def put_snapshots(self, snapshots: Sequence[StoredSnapshot]) -> None:
+        rows = [snapshot_values(x) for x in snapshots]
+
+        def put(db: sqlite3.Connection) -> None:
+            db.execute("BEGIN IMMEDIATE")
+            db.executemany(PUT_SNAPSHOT_SQL, rows)
+            db.execute("COMMIT")
+
+        if rows:
+            await self._run(put, writes=Doubt())
+
     async def notes(self, table_id: int) -> list[StoredNote]:
         return await self._run(lambda db: [_note(r) for r in db.execute(
             f"SELECT {_NOTE_COLS} FROM clock_notes WHERE table_id = ? ORDER BY n",
@@ -482,6 +537,7 @@ class SqliteStore(SqliteRegister, Store):
                         events_json, notes_json))
             db.execute("DELETE FROM clock_events WHERE table_id = ?", (table_id,))
             db.execute("DELETE FROM clock_notes WHERE table_id = ?", (table_id,))
+            db.execute("DELETE FROM clock_snapshots WHERE table_id = ?", (table_id,))
             db.execute(
                 "UPDATE clock_tables SET name = ?, player_a = ?, player_b = ?, rules = ?, "
                 "length = ?, score_a = ?, score_b = ?, teams = ?, crawford = ?, clock = ?, "

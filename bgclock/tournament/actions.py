@@ -14,7 +14,7 @@ or a dict) into its Struct, or raises ``InvalidContest`` naming the field
 The director's part of an action (what an HTTP route receives) is a base
 Struct, ``...Body``; the action adds what the server writes itself (the
 player of the path, the instant, where a result came from).  The routes
-decode their bodies with these bases (``bgclock.server._tourney_bodies``),
+decode their bodies with these bases (``bgclock.server.edge.tourney_bodies``),
 so a bound is declared in one place for the route, the fold and
 ``/openapi.json``.
 

@@ -29,6 +29,11 @@ expiry applies the expiry first, so a press never loses to a late tick nor
 wins against an early one.  A checkpoint (the match time now) is stored at
 least once a second while a clock runs; recovery charges up to it.
 
+A table holds its log folded up to a *base* and only the events after it
+(``live.snapshots``): every ``SNAPSHOT_EVERY`` committed events it stores a
+snapshot (the writer puts it after the commit) and moves its base to the
+one before, so memory and a start's fold do not grow with the evening.
+
 The dashboards' alerts are computed by each dashboard from the tables'
 states; which of them the director has handled is the server's: a note
 ``{"type": "handled", "key": ...}`` in the table's log (its idem key
@@ -62,7 +67,9 @@ from bgclock.core import (
     Stop,
 )
 from bgclock.server.edge.auth import RateLimiter
+from bgclock.server.live import snapshots
 from bgclock.server.live.lag import DEFAULT_PARAMS, LagParams, LagQuota
+from bgclock.server.live.snapshots import SNAPSHOT_EVERY, Base
 from bgclock.server.live.table_state import (
     PROVISIONAL_BOUND_MS,
     Accept,
@@ -81,9 +88,11 @@ from bgclock.server.live.table_state import flag as flag_of
 from bgclock.server.live.time import ServerClock, TimerHandle
 from bgclock.server.ws.protocol import Command, Handle, Keep, ProtocolError, Summon, dumps
 from bgclock.store import (
+    NotFound,
     Store,
     StoredEvent,
     StoredNote,
+    StoredSnapshot,
     StoreError,
     StoreUnavailable,
     TableRow,
@@ -284,6 +293,7 @@ class Writer:
         self.frames = FrameBatch()
         self._items: list[tuple[_Rows | None, _Done]] = []
         self._checkpoints: dict[int, int] = {}
+        self._snapshots: dict[int, StoredSnapshot] = {}
         self._wakeup = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
@@ -302,8 +312,16 @@ class Writer:
         self._wakeup.set()
 
     def forget_checkpoint(self, table_id: int) -> None:
-        """Drop a table's checkpoint not yet committed (its match is being replaced)."""
+        """Drop a table's checkpoint and snapshot not yet stored (its match is
+        being replaced)."""
         self._checkpoints.pop(table_id, None)
+        self._snapshots.pop(table_id, None)
+
+    def snapshot(self, snapshot: StoredSnapshot) -> None:
+        """Store a table's snapshot after what is being committed (apart from
+        the events: a snapshot not stored only makes a start fold more)."""
+        self._snapshots[snapshot.table_id] = snapshot
+        self._wakeup.set()
 
     def checkpoint(self, checkpoints: dict[int, int]) -> None:
         self._checkpoints.update(checkpoints)
@@ -350,7 +368,15 @@ class Writer:
                         log.exception("after-commit callback failed")
             finally:
                 self.frames.flush()
-            if self._closing and not self._items and not self._checkpoints:
+            if self._snapshots:
+                stored, self._snapshots = self._snapshots, {}
+                try:
+                    await self.store.put_snapshots(list(stored.values()))
+                except StoreError as exc:
+                    log.warning("%d snapshots not stored (a start folds more): %s",
+                                len(stored), exc)
+            if (self._closing and not self._items and not self._checkpoints
+                    and not self._snapshots):
                 return
 
     async def _one_by_one(self, items: list[tuple[_Rows | None, _Done]],
@@ -404,6 +430,11 @@ class TableHub:
         self.match = new_match(row.spec)
         self.seq = 0
         self.committed_seq = 0
+        #: The log folded up to a seq (``live.snapshots``): ``log`` holds the
+        #: events after it, ``log[i].seq == base.seq + i + 1``.
+        self.base = Base()
+        #: The last snapshot taken or read (the next base), or None.
+        self.snapped: Base | None = None
         self.log: list[StoredEvent] = []
         self.by_key: dict[str, StoredEvent] = {}
         self.ack_waiters: dict[str, list[Watcher]] = {}
@@ -514,7 +545,7 @@ class TableHub:
             closed=self.closed, quarantined=self.quarantined, editing=self.editing,
             keeper=self.keeper, keeper_online=self.keeper_online(),
             recovering=self.recovering, reconcile_left=self.reconcile_left,
-            log_end_ms=self.log[-1].at_ms if self.log else 0,
+            log_end_ms=self.log[-1].at_ms if self.log else self.base.log_end_ms,
             device_floor_ms=self._device_floor(), match_ms=self.match.now,
             expiry_ms=self.match.expires_at(), quotas=MappingProxyType(dict(self.quotas)),
             lag_params=self.hub.lag_params)
@@ -528,11 +559,17 @@ class TableHub:
             return "restart"
         return None
 
-    def events_after(self, after: int, limit: int) -> tuple[list[StoredEvent], bool]:
+    async def events_after(self, after: int, limit: int) -> tuple[list[StoredEvent], bool]:
         """The committed events with seq > ``after`` (at most ``limit``), and
-        whether more follow.  The log is in memory, ``log[i].seq == i + 1``."""
-        end = min(self.committed_seq, len(self.log))
-        page = self.log[min(after, end):min(after + limit, end)]
+        whether more follow: from memory when they are in the window (after
+        the base), else from the store."""
+        end = self.committed_seq
+        if after >= self.base.seq:
+            first = after - self.base.seq
+            page = self.log[first:max(first, min(after + limit, end) - self.base.seq)]
+        else:
+            page = [e for e in await self.hub.store.events_page(self.id, after, limit)
+                    if e.seq <= end]
         return page, after + limit < end
 
     def snapshot_message(self) -> str:
@@ -570,34 +607,87 @@ class TableHub:
 
     # ------------------------------------------------------------ loading
 
-    def load(self, events: list[StoredEvent], notes: list[StoredNote] | None = None) -> None:
-        """Replay the stored log (``Unfoldable`` if the engine refuses it)."""
+    def load(self, events: list[StoredEvent], notes: list[StoredNote] | None = None,
+             base: Base | None = None) -> None:
+        """Replay the stored log, or its events after ``base`` (a stored
+        snapshot: ``snapshots.follows`` holds); ``Unfoldable`` if the engine
+        refuses it.  Only the last ``SNAPSHOT_EVERY`` events stay in memory
+        (when they follow the rest in the fold order)."""
+        base = base or Base()
         ordered = in_fold_order(events)
+        cut = len(ordered) - SNAPSHOT_EVERY
+        if cut <= 0 or max(e.seq for e in ordered[:cut]) != base.seq + cut:
+            cut = 0  # the window keeps them all: the rest does not fold after them
         first_recent = events[-1].seq - CATCH_UP_EVENTS if events else 0
         start = next((i for i, e in enumerate(ordered) if e.seq > first_recent), len(ordered))
-        match = fold(self.row.spec, ordered[:start])
+        match = new_match(self.row.spec) if base.match is None else base.match.copy()
         self.recent.clear()
         recent: list[tuple[int, str]] = []
-        for stored in ordered[start:]:
+        for i, stored in enumerate(ordered):
+            if i == cut and cut:
+                base = snapshots.base_after(base, events[:cut], match.copy())
             try:
                 match.apply(Event.from_dict(stored.event))
             except (ClockError, KeyError, TypeError, ValueError) as exc:
                 raise Unfoldable(f"event {stored.seq} cannot be replayed: {exc}") from exc
-            if stored.seq > first_recent:
+            if i >= start:
                 recent.append((stored.seq, dumps(update_message(stored,
                                                                 match.state().to_dict()))))
         self.recent.extend(sorted(recent))
         self.match = match
         self.committed_match = match.copy()
-        self.log = list(events)
-        self.seq = self.committed_seq = events[-1].seq if events else 0
-        self.by_key = {e.idem_key: e for e in events if e.idem_key is not None}
+        self.base = self.snapped = base
+        self.log = list(events[cut:])
+        self.seq = self.committed_seq = events[-1].seq if events else base.seq
+        self.by_key = {e.idem_key: e for e in self.log if e.idem_key is not None}
         self.notes = list(notes or [])
         self.committed_notes = len(self.notes)
         self.note_keys = {x.idem_key: x for x in self.notes if x.idem_key is not None}
         self.handled = _handled_of(self.notes)
         self.keeper = keeper_of(self.notes)
         self.final_flags = _final_flags_of(self.notes)
+        self.take_snapshot()
+
+    def take_snapshot(self) -> None:
+        """Store the committed match as the table's snapshot when
+        ``SNAPSHOT_EVERY`` events were committed since the last one, and move
+        the base to that last one (the window keeps at most two intervals of
+        events).  Not while a later event in flight folds before it.
+
+        (Not at a stop: the events after the last snapshot are what a start
+        rebuilds the catch-up updates from.)"""
+        last = self.base if self.snapped is None else self.snapped
+        if (self.committed_seq - last.seq < SNAPSHOT_EVERY or self.quarantined is not None
+                or self.committed_seq <= self.base.seq):
+            return
+        match = self.committed_match
+        done = self.committed_seq - self.base.seq
+        if any(e.at_ms < match.now for e in self.log[done:]):
+            return
+        new = snapshots.base_after(self.base, self.log[:done], match.copy())
+        self.hub.writer.snapshot(snapshots.encode(self.row, new, self.hub.clock.now_ms()))
+        if self.snapped is not None and self.snapped.seq > self.base.seq:
+            self._rebase(self.snapped)
+        self.snapped = new
+
+    def _rebase(self, base: Base) -> None:
+        """Fold the window up to ``base`` into the base: its events leave memory."""
+        drop = base.seq - self.base.seq
+        for stored in self.log[:drop]:
+            if stored.idem_key is not None and self.by_key.get(stored.idem_key) is stored:
+                del self.by_key[stored.idem_key]
+        del self.log[:drop]
+        self.base = base
+
+    def refold(self, extra: Iterable[StoredEvent] = ()) -> Match:
+        """The base and the window (and ``extra``) folded in the fold order."""
+        match = new_match(self.row.spec) if self.base.match is None else self.base.match.copy()
+        for stored in in_fold_order([*self.log, *extra]):
+            try:
+                match.apply(Event.from_dict(stored.event))
+            except (ClockError, KeyError, TypeError, ValueError) as exc:
+                raise Unfoldable(f"event {stored.seq} cannot be replayed: {exc}") from exc
+        return match
 
     def recover(self, checkpoint_ms: int | None) -> StoredEvent | None:
         """After a restart: a running clock stops at its last checkpoint,
@@ -628,11 +718,14 @@ class TableHub:
         self.committed_match = self.match.copy()
         self.recent.append((stored.seq, dumps(update_message(stored,
                                                              self.match.state().to_dict()))))
+        self.take_snapshot()
 
     def quarantine(self, reason: str, events: list[StoredEvent],
                    notes: list[StoredNote] | None = None) -> None:
         """The stored log cannot be replayed: keep it, refuse commands, tell the director."""
         self.quarantined = reason
+        self.base = Base()
+        self.snapped = None
         self.log = list(events)
         self.seq = self.committed_seq = events[-1].seq if events else 0
         # its notes too: the director may still mark its alert handled
@@ -648,6 +741,7 @@ class TableHub:
         self.tournament_note = None
         self.match = new_match(row.spec)
         self.committed_match = self.match.copy()
+        self.base, self.snapped = Base(), None
         self.rearm()
 
     # ------------------------------------------------------------ devices
@@ -912,12 +1006,13 @@ class TableHub:
                 claim = self._claim_with_event(answer)
                 self._accept_merged(sender, cmd, key, role, merged, arrival, claim)
                 return
-            at = self.log[-1].at_ms  # the director's events refuse it there: after them
+            # the director's events refuse it there: after them
+            at = self.log[-1].at_ms if self.log else self.base.log_end_ms
             credit = max(arrival - at, 0)
         if at < self.match.now:
             # A flag announced meanwhile moved the live match past this
             # instant: go back to the log's end (the flag is only derived).
-            self.match = fold(self.row.spec, self.log)
+            self.match = self.refold()
             if self.provisional is not None and at < self.provisional.at_ms:
                 self._withdraw_provisional()
             self._check_told()
@@ -983,6 +1078,7 @@ class TableHub:
             self.committed_seq = stored.seq
             self.committed_match = after
             self.recent.append((stored.seq, text))
+            self.take_snapshot()
             self.broadcast(text)
             if attention_changed:
                 self.broadcast(self.table_message())
@@ -1000,10 +1096,7 @@ class TableHub:
 
     def _device_floor(self) -> int:
         """The instant of the table's last event that is not the director's."""
-        for stored in reversed(self.log):
-            if stored.source != "director":
-                return stored.at_ms
-        return 0
+        return snapshots.device_floor(self.log, self.base.device_floor_ms)
 
     def _merged(self, cmd: Command, at: int, key: str,
                 role: str) -> tuple[StoredEvent, Match] | None:
@@ -1018,8 +1111,13 @@ class TableHub:
         stored = StoredEvent(table_id=self.id, seq=self.seq + 1, idem_key=key, at_ms=at,
                              event=event.to_dict(), source=role, lag_credit_ms=0,
                              received_ms=self.hub.clock.now_ms())
+        last = self.base if self.snapped is None else self.snapped
+        if at < last.end_ms:
+            # before the last snapshot's instant: it would fold before what the
+            # snapshot holds; it counts after the director's events instead
+            return None
         try:
-            return stored, fold(self.row.spec, [*self.log, stored])
+            return stored, self.refold([stored])
         except Unfoldable:
             return None
 
@@ -1184,7 +1282,7 @@ class TableHub:
     def rollback(self) -> None:
         """A commit failed: go back to what the disk holds."""
         self.generation += 1
-        self.log = self.log[: self.committed_seq]
+        self.log = self.log[: self.committed_seq - self.base.seq]
         self.seq = self.committed_seq
         self.by_key = {e.idem_key: e for e in self.log if e.idem_key is not None}
         self.ack_waiters.clear()
@@ -1354,34 +1452,32 @@ class Hub:
         self.on_change: Callable[[int | None], None] | None = None
 
     async def start(self) -> list[int]:
-        """Rebuild every table from the log; return the tables stopped for the restart."""
+        """Rebuild every table from its snapshot and the events after it (or
+        its whole log); return the tables stopped for the restart."""
         rows = await self.store.tables()
-        logs = await self.store.all_events()
+        stored = await self.store.all_snapshots()
+        tails = await self.store.all_tails(2 * SNAPSHOT_EVERY)
         notes = await self.store.all_notes()
         restarts: list[StoredEvent] = []
         for row in rows:
-            table = TableHub(self, row)
-            if table.closed:  # its final state, for the record (read once)
-                events, table_notes = await self.store.events(row.id), []
+            if row.closed_ms is not None:  # its final state, for the record (read once)
+                snap = await self.store.snapshot(row.id)
+                table = await self._load_one(
+                    row, snap, await self.store.events(row.id, snap.seq if snap else 0), [])
             else:
-                events, table_notes = logs.get(row.id, []), notes.get(row.id, [])
-            try:
-                table.load(events, table_notes)
-            except Unfoldable as exc:
-                # one bad log never stops the server: the table keeps its log,
-                # takes no commands, and the director sees why
-                table.quarantine(str(exc), events, table_notes)
-            else:
-                if table.keeper is not None:  # no device is connected yet
-                    table.keeper_offline_since_ms = self.clock.now_ms()
-                stop = table.recover(row.checkpoint_ms)
-                if stop is not None:
-                    restarts.append(stop)
+                snap = stored.get(row.id)
+                tail = tails.get(row.id)
+                if tail is None:  # a longer log without a snapshot: read alone
+                    tail = [] if snap else await self.store.events(row.id)
+                table = await self._load_one(row, snap, tail, notes.get(row.id, []))
+            stop = self._recover(table)
+            if stop is not None:
+                restarts.append(stop)
             self.tables[row.id] = table
         if restarts:
             await self.store.commit(restarts, {})
-            for stored in restarts:
-                self.tables[stored.table_id].recovered(stored)
+            for stop in restarts:
+                self.tables[stop.table_id].recovered(stop)
             log.warning("clocks stopped by the restart at tables %s",
                         ", ".join(str(s.table_id) for s in restarts))
         for table in self.tables.values():
@@ -1390,6 +1486,69 @@ class Hub:
         self._ticker = asyncio.get_running_loop().create_task(self._checkpoints(),
                                                               name="bgclock-checkpoints")
         return [s.table_id for s in restarts]
+
+    async def load_table(self, table_id: int) -> TableHub:
+        """Load one table from its snapshot and the events after it (a clock
+        that ran is stopped at its checkpoint, as at a start) and serve it:
+        what a process taking a table over, or a first use, calls.
+        ``StoreError`` (``NotFound``) from the store."""
+        row = next((r for r in await self.store.tables() if r.id == table_id), None)
+        if row is None:
+            raise NotFound(f"no table {table_id}")
+        snap = await self.store.snapshot(table_id)
+        tail = await self.store.events(table_id, snap.seq if snap else 0)
+        table = await self._load_one(row, snap, tail, await self.store.notes(table_id))
+        stop = self._recover(table)
+        if stop is not None:
+            await self.store.commit([stop], {})
+            table.recovered(stop)
+        old = self.tables.get(table_id)
+        if old is not None:
+            table.watchers = old.watchers
+            old.close()
+        self.tables[table_id] = table
+        table.rearm()
+        return table
+
+    async def _load_one(self, row: TableRow, snap: StoredSnapshot | None,
+                        tail: list[StoredEvent], notes: list[StoredNote]) -> TableHub:
+        """A table folded from ``snap`` and ``tail`` (the events after it), or
+        from its whole log when the snapshot cannot be used; quarantined
+        when the log cannot be replayed."""
+        table = TableHub(self, row)
+        base: Base | None = None
+        if snap is not None:
+            try:
+                base = snapshots.decode(row, snap, table.match)
+            except snapshots.Unreadable as exc:
+                log.warning("table %d: its snapshot is not used (%s): the whole log is "
+                            "folded", row.id, exc)
+            else:
+                if not snapshots.follows(base, tail):
+                    log.warning("table %d: the log does not follow its snapshot at seq %d: "
+                                "the whole log is folded", row.id, base.seq)
+                    base = None
+            if base is None:
+                tail = await self.store.events(row.id)
+        try:
+            table.load(tail, notes, base)
+        except Unfoldable as exc:
+            if base is not None:  # the snapshot may be what is wrong: the log says
+                log.warning("table %d: %s after its snapshot: the whole log is folded",
+                            row.id, exc)
+                return await self._load_one(row, None, await self.store.events(row.id), notes)
+            # one bad log never stops the server: the table keeps its log,
+            # takes no commands, and the director sees why
+            table.quarantine(str(exc), tail, notes)
+        return table
+
+    def _recover(self, table: TableHub) -> StoredEvent | None:
+        """A loaded table after a restart: its running clock's stop, if any."""
+        if table.quarantined is not None:
+            return None
+        if table.keeper is not None:  # no device is connected yet
+            table.keeper_offline_since_ms = self.clock.now_ms()
+        return table.recover(table.row.checkpoint_ms)
 
     async def stop(self) -> None:
         if self._ticker is not None:

@@ -156,7 +156,8 @@ async def table_events(request: Request) -> Response:
     fold with the browser engine (a table token opens only its table's).
 
     Paged (``EVENTS_PAGE``) and rate-limited per table, so what one token can
-    make the server do is bounded; served from memory, never re-folded."""
+    make the server do is bounded; served from the table's window in memory
+    or, further back, from the store; never re-folded."""
     server = server_of(request)
     table = table_by_token(server, request)
     table_id = table.id
@@ -166,7 +167,7 @@ async def table_events(request: Request) -> Response:
         raise ApiError(422, "invalid", str(exc)) from None
     if not table.log_limiter.allow():
         raise ApiError(429, "rate_limited", "too many log requests for this table: slow down")
-    events, more = table.events_after(after, EVENTS_PAGE)
+    events, more = await table.events_after(after, EVENTS_PAGE)
     return JSONResponse({"table": table_id, "seq": table.committed_seq,
                          "spec": table.row.spec.to_dict(), "created_ms": table.row.created_ms,
                          "events": [{"seq": e.seq, "event": e.event} for e in events],
