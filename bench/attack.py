@@ -289,9 +289,36 @@ async def stalled_db(ctx: Ctx) -> str:
 
 #: The attack classes, run in this order (append the HTTP layer's here; the
 #: stalled database last: the victim's alternation is off after it).
+async def second_server(ctx: Ctx) -> str:
+    """A second ``bgclock serve`` on the same database, started again and again
+    while a table presses: each must refuse to start (one line, exit 2) and
+    touch nothing of the first's (issue 18 §2)."""
+    codes: list[int] = []
+    lines: set[str] = set()
+    took: list[float] = []
+    while time.monotonic() < ctx.until - 1:
+        t0 = time.monotonic()
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-m", "bgclock.cli", "serve", "--port", str(free_port()),
+            *ctx.extra["served"], "--director-password", KEY, "--no-qr",
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+        try:
+            _, err = await asyncio.wait_for(proc.communicate(), 30)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+            return "failed: a second server kept running"
+        took.append((time.monotonic() - t0) * 1000)
+        codes.append(proc.returncode or 0)
+        lines |= {ln for ln in err.decode(errors="replace").splitlines() if ln.strip()}
+    refused = sum(c == 2 for c in codes)
+    return (f"{refused}/{len(codes)} second servers refused (exit 2) in median "
+            f"{pct(took, 0.5):.0f} ms; said: {' | '.join(sorted(lines))[:120]}")
+
+
 ATTACKS: list[Callable[[Ctx], Awaitable[str]]] = [
     baseline, sync_flood, hello_replay, noop_hits, summon_flood, edit_race, csv_import,
-    stalled_db,
+    stalled_db, second_server,
 ]
 ATTACKS += EDGE_ATTACKS  # what the room token reads, malformed bodies (attack_edge.py)
 
@@ -386,6 +413,7 @@ async def main_async(args: argparse.Namespace) -> None:
         else:
             db = served = ["--db", str(Path(tmp) / "attack.db")]
             _stall_sqlite(Path(tmp) / "attack.db", extra)
+        extra["served"] = served
         _, long_table = await seed(db, args.log_events)
         proc = subprocess.Popen(
             [sys.executable, "-m", "bgclock.cli", "serve", "--port", str(port), *served,
