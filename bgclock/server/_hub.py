@@ -62,6 +62,7 @@ from bgclock.core import (
     Stop,
 )
 from bgclock.store import (
+    Fenced,
     Store,
     StoredEvent,
     StoredNote,
@@ -291,6 +292,9 @@ class Writer:
         self.batches = 0
         #: Since when (``time.monotonic``) the database has not answered, or None.
         self.failing_since: float | None = None
+        #: Told of a commit refused because another process owns its tables
+        #: now (``bgclock.server.cluster``), after the callbacks ran.
+        self.on_fenced: Callable[[Fenced], None] | None = None
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="bgclock-writer")
@@ -351,6 +355,10 @@ class Writer:
                         log.exception("after-commit callback failed")
             finally:
                 self.frames.flush()
+            if self.on_fenced is not None:
+                for fenced in {id(e): e for e in errors.values() if isinstance(e, Fenced)}.values():
+                    assert isinstance(fenced, Fenced)
+                    self.on_fenced(fenced)
             if self._closing and not self._items and not self._checkpoints:
                 return
 
@@ -870,9 +878,13 @@ class TableHub:
 
     def broadcast(self, text: str) -> None:
         for watcher in list(self.watchers):
+            if getattr(watcher, "relayed", False):
+                continue  # a device of another process: the table's channel carries it
             watcher.send(text)
         for director in list(self.hub.directors):
             director.send(text)
+        if self.hub.on_relay is not None:
+            self.hub.on_relay(self.id, text)
         if self.hub.on_change is not None:
             self.hub.on_change(self.row.tournament_id)
 
@@ -1353,10 +1365,23 @@ class Hub:
         #: Told the tournament id (or None) of a table that sent its watchers
         #: anything: the room displays' push (``_roomfeed``).
         self.on_change: Callable[[int | None], None] | None = None
+        #: A cluster's process (``bgclock.server.cluster``): tables are loaded
+        #: when this process takes their lease (``take``), not at start;
+        #: ``owns`` says which it holds; ``on_relay`` gets every broadcast.
+        self.lazy = False
+        self.owns: Callable[[int], bool] | None = None
+        self.on_relay: Callable[[int, str], None] | None = None
 
     async def start(self) -> list[int]:
         """Rebuild every table from the log; return the tables stopped for the restart."""
         rows = await self.store.tables()
+        if self.lazy:  # a cluster: each table is loaded when its lease is taken
+            for row in rows:
+                self.dormant(row)
+            self.writer.start()
+            self._ticker = asyncio.get_running_loop().create_task(self._checkpoints(),
+                                                                  name="bgclock-checkpoints")
+            return []
         logs = await self.store.all_events()
         notes = await self.store.all_notes()
         restarts: list[StoredEvent] = []
@@ -1420,6 +1445,51 @@ class Hub:
             await asyncio.sleep(self.checkpoint_interval_ms / 1000)
             self.checkpoint_now()
 
+    def dormant(self, row: TableRow) -> TableHub:
+        """A table this process knows but does not own (a cluster): its row
+        only, no log; nothing it would write passes the store's fence."""
+        table = TableHub(self, row)
+        self.tables[row.id] = table
+        return table
+
+    async def take(self, table_id: int) -> TableHub:
+        """This process took the table's lease (a cluster): fold it from the
+        store, as after a restart (a running clock kept by a device waits
+        for its keeper; another stops at its checkpoint), and run it."""
+        row = await self.store.table(table_id)
+        events = await self.store.events(table_id)
+        notes = await self.store.notes(table_id)
+        old = self.tables.get(table_id)
+        if old is not None:
+            old.close()
+        table = TableHub(self, row)
+        try:
+            table.load(events, notes)
+        except Unfoldable as exc:
+            table.quarantine(str(exc), events, notes)
+        else:
+            if table.keeper is not None:
+                table.keeper_offline_since_ms = self.clock.now_ms()
+            stop = table.recover(row.checkpoint_ms)
+            if stop is not None:
+                await self.store.commit([stop], {})
+                table.recovered(stop)
+        self.tables[table_id] = table
+        table.rearm()
+        for director in list(self.directors):
+            director.send(table.table_message())
+            director.send(table.snapshot_message())
+        return table
+
+    def drop(self, table_id: int) -> None:
+        """Another process owns the table now: stop running it here."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        table.close()
+        self.writer.forget_checkpoint(table_id)
+        self.dormant(table.row)
+
     def add(self, row: TableRow) -> TableHub:
         table = TableHub(self, row)
         self.tables[row.id] = table
@@ -1432,4 +1502,7 @@ class Hub:
         table = self.tables.get(table_id) if table_id is not None else None
         if table is None:
             raise ProtocolError("not_found", f"no table {table_id}", table=table_id)
+        if self.owns is not None and not self.owns(table.id):
+            raise ProtocolError("not_owner", f"table {table_id} is kept by another process "
+                                "of the cluster: open it there", table=table_id)
         return table

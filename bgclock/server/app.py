@@ -82,6 +82,7 @@ from ._roomfeed import RoomFeed
 from ._schema import BodyError, decode_body, explain, field_name
 from ._static import static_routes
 from ._time import ServerClock, WallClock
+from .cluster import Cluster, ClusterConfig
 
 log = logging.getLogger("bgclock.server")
 
@@ -228,6 +229,8 @@ class Server:
         #: The room displays' streams (``_roomfeed``), woken by any change.
         self.room_feed = RoomFeed(lambda tid: _tourney.room_body(self, tid))
         self.hub.on_change = self.room_feed.changed
+        #: This process's part in a cluster (``bgclock serve --cluster``), or None.
+        self.cluster: Cluster | None = None
 
     # ----------------------------------------------------------------- HTTP
 
@@ -630,6 +633,13 @@ async def _session(server: Server, conn: Connection) -> None:
         hub.directors.add(conn)
     else:
         opened = server.tokens.table_of(hello.token)
+        if opened is not None and server.cluster is not None:
+            # a cluster: served here if this process owns the table (or can
+            # take it), else relayed to its owner until the device goes
+            if not await server.cluster.known(opened):
+                opened = None
+            elif await server.cluster.hello(conn, hello, opened):
+                return
         if opened is None or opened not in hub.tables:
             await _refuse(conn, "unauthorized", "this link's token is not valid")
             return
@@ -748,6 +758,7 @@ def create_app(
     bind_host: str | None = None,
     allow_hosts: Iterable[str] = (),
     handshake_rate: tuple[float, float] | None = HANDSHAKES,
+    cluster: ClusterConfig | None = None,
 ) -> Starlette:
     """The server's ASGI application over ``store`` (opened, unless it already
     is, and closed by its lifespan).  ``director_secret``: None takes the
@@ -756,18 +767,27 @@ def create_app(
     ``heap_settle_s``: how often the long-lived heap is frozen out of the
     garbage collector's walks (``_heap``); None leaves the collector alone.
     ``bind_host``, ``public_url`` and ``allow_hosts`` name the hosts a
-    WebSocket may be opened at (``_guard.served_hosts``)."""
+    WebSocket may be opened at (``_guard.served_hosts``).  ``cluster``: this
+    process is one of several on one PostgreSQL database (``cluster``)."""
     # Without a secret, the lifespan takes the director's key kept in the store.
     server = Server(store, director_secret=director_secret or secrets.token_urlsafe(16),
                     clock=clock or WallClock(), lag_params=lag_params, public_url=public_url,
                     allow_origins=allow_origins, hello_timeout_s=hello_timeout_s,
                     checkpoint_interval_ms=checkpoint_interval_ms, table_rate=table_rate,
                     director_rate=director_rate)
+    if cluster is not None:
+        from bgclock.store._postgres import PostgresStore
+
+        if not isinstance(store, PostgresStore):
+            raise ValueError("a cluster needs PostgreSQL (--db postgresql://...)")
+        server.cluster = Cluster(server, store, cluster, _dispatch)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.open()
         await store.claim()  # one server per store (``bgclock serve`` claimed it already)
+        if server.cluster is not None:
+            await server.cluster.start()
         if director_secret is None:
             server.director = DirectorAuth(await director_key(store))
         key = await store.set_meta_if_absent("table_token_key", secrets.token_hex(32))
@@ -786,6 +806,8 @@ def create_app(
             if heap is not None:
                 await heap.stop()
             await server.hub.stop()
+            if server.cluster is not None:
+                await server.cluster.stop()
             server.tourneys.desk.close()
             await store.close()
 

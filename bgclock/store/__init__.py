@@ -69,6 +69,16 @@ class StoreBusy(StoreError):
     """Another process owns the store (``Store.claim``)."""
 
 
+class Fenced(StoreError):
+    """A write for tables this process no longer owns: another process took
+    their lease (a newer epoch) and the commit was refused whole, nothing
+    written (``bgclock.server.cluster``)."""
+
+    def __init__(self, message: str, table_ids: Sequence[int]) -> None:
+        super().__init__(message)
+        self.table_ids = tuple(table_ids)
+
+
 #: Seconds a database call may take before it is a ``StoreUnavailable`` error.
 DEFAULT_DEADLINE_S = 5.0
 #: The deadlines ``bgclock serve --db-timeout`` accepts, in seconds.
@@ -326,6 +336,13 @@ class Store(RegisterStore):
     async def open(self) -> None:
         """Connect and bring the schema to the latest version (nothing if open)."""
 
+    async def table(self, table_id: int) -> TableRow:
+        """One table's row (``NotFound`` if there is none)."""
+        for row in await self.tables():
+            if row.id == table_id:
+                return row
+        raise NotFound(f"no table {table_id}")
+
     @abc.abstractmethod
     async def claim(self) -> None:
         """Make this process the store's one server, until ``close``: ``StoreBusy``
@@ -482,7 +499,7 @@ def open_store(url: str, *, schema: str | None = None,
 
 
 __all__ = [
-    "ArchivedMatch", "DEADLINE_BOUNDS", "DEFAULT_DEADLINE_S", "DEFAULT_WARN_S", "Doubt",
+    "ArchivedMatch", "DEADLINE_BOUNDS", "DEFAULT_DEADLINE_S", "DEFAULT_WARN_S", "Doubt", "Fenced",
     "MAX_REGISTER", "NotFound", "RegisterEntry", "RegisterLine", "Store", "StoreBusy",
     "StoreError", "StoreUnavailable", "StoredAction",
     "StoredEvent", "StoredNote", "TableRow",

@@ -1,0 +1,397 @@
+"""One process of a cluster: its leases, its forwarding and its relays.
+
+Theory of operation
+-------------------
+Each table is owned by the process that first needs it (a device says hello
+there) and can take its lease (``lease``); the owner loads it from the store
+(the fold), runs it as a single process does, and publishes every update it
+broadcasts once, on the table's channel (``bus``).
+
+A device that says hello at a process that cannot take the lease is
+*relayed*: that process answers its hello (``welcome``) and its pings
+itself, forwards its hello, messages and goodbye to the owner's node channel
+tagged with a connection id, subscribes to the table's channel while it has
+relayed connections of that table, and passes the owner's updates and the
+answers meant for that connection (acks, errors, the catch-up) to its
+socket.  At the owner, a relayed device is a ``RemoteDevice`` among the
+table's watchers: the table's rules (the timekeeper's claim, its online
+state) see it as any device; the device's commands keep their device
+instants, so where a press entered the cluster changes nothing.
+
+Takeover: every ``WATCH_S`` a process tries the lease of each table it
+relays.  The owner's death (``kill -9``: its lease connection closes; a
+pause: PostgreSQL ends its idle session after ``LEASE_TTL_S``) frees the
+lock; the first process to take it bumps the epoch, folds the table from the
+store (a kept table waits for its keeper to reconcile, as after a restart)
+and closes its relayed connections (``not_owner``, close code 1012): the
+devices reconnect, to any process, and send their queued presses with their
+device instants.
+
+A former owner learns it lost a table when a write is fenced (``Fenced``) or
+its lease connection comes back to a newer epoch: it says so in its log,
+sends ``not_owner`` to the table's devices and closes them (they reconnect
+and are relayed), and forgets the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+import orjson
+
+from bgclock.store import Fenced, NotFound, StoreError
+
+from .._protocol import Hello, Ping, ProtocolError, decode, dumps
+from .bus import Bus
+from .lease import Leases
+
+if TYPE_CHECKING:
+    from bgclock.store._postgres import PostgresStore
+
+    from ..app import Connection, Server
+
+log = logging.getLogger("bgclock.cluster")
+
+#: How often a process tries the leases of the tables it relays (s): the
+#: bound on a takeover after the owner's lease is free.
+WATCH_S: Final = 0.5
+#: The close code of a connection whose table moved (the device reconnects).
+MOVED_CLOSE: Final = 1012
+#: A relayed device silent this long (after it pinged) is gone (as ``app``).
+SILENT_LINK_S: Final = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterConfig:
+    """``bgclock serve --cluster URL [--cluster-prefix P] [--node-name N]``."""
+
+    redis_url: str
+    prefix: str = "bgclock"
+    node: str = ""
+
+    def node_name(self) -> str:
+        return self.node or f"{socket.gethostname()[:30]}-{_pid()}"
+
+
+def _pid() -> int:
+    import os
+
+    return os.getpid()
+
+
+def not_owner_message(table_id: int, why: str) -> str:
+    return dumps(ProtocolError("not_owner", f"table {table_id} {why}: reconnecting",
+                               table=table_id).to_message())
+
+
+class RemoteDevice:
+    """A device connected to another process, as its table's owner sees it:
+    what the table sends it goes to that process's node channel."""
+
+    relayed = True
+    batch = None
+    dead = False
+
+    def __init__(self, cluster: Cluster, origin: str, cid: str, table_id: int,
+                 device: str | None, name: str | None) -> None:
+        self.cluster = cluster
+        self.origin = origin
+        self.cid = cid
+        self.role = "table"
+        self.table_id: int | None = table_id
+        self.device = device
+        self.name = name
+        self._channel = cluster.bus.node_channel(origin)
+
+    def send(self, text: str) -> None:
+        self.cluster.bus.publish(self._channel, orjson.dumps(
+            {"k": "send", "c": self.cid, "text": text}))
+
+    def send_json(self, message: dict[str, Any]) -> None:
+        self.send(dumps(message))
+
+
+Dispatch = Callable[["Server", Any, Any], None]
+
+
+class Cluster:
+    """This process's part in a cluster (``bgclock serve --cluster``)."""
+
+    def __init__(self, server: Server, store: PostgresStore, config: ClusterConfig,
+                 dispatch: Dispatch) -> None:
+        self.server = server
+        self.store = store
+        self.node = config.node_name()
+        self.dispatch = dispatch
+        self.leases = Leases(store.dsn, store.schema, self.node, deadline_s=store.deadline_s,
+                             on_lost=self._lease_lost)
+        self.bus = Bus(config.redis_url, config.prefix, self.node, self._on_bus)
+        #: Local connections relayed to another process: table -> id -> connection.
+        self.relays: dict[int, dict[str, Connection]] = {}
+        self._local: dict[str, Connection] = {}
+        #: Devices of other processes at this process's tables.
+        self.remotes: dict[tuple[str, str], RemoteDevice] = {}
+        self._ids = itertools.count(1)
+        self._taking: dict[int, asyncio.Lock] = {}
+        self._watch: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        # the store checks every table's writes against this process's epoch
+        store.fence = self.fence
+        hub = server.hub
+        hub.lazy = True
+        hub.owns = self.owns
+        hub.on_relay = self._publish_update
+        hub.writer.on_fenced = self._fenced
+
+    # ------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        await self.leases.open()
+        await self.bus.open()
+        self._watch = asyncio.get_running_loop().create_task(self._watch_leases(),
+                                                             name="bgclock-cluster-watch")
+        log.warning("cluster node %s: leases on PostgreSQL, traffic on %s", self.node,
+                    self.bus.prefix)
+
+    async def stop(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
+        await self.bus.close()
+        await self.leases.close()
+
+    def fence(self, table_id: int) -> int | None:
+        return self.leases.epoch("table", table_id)
+
+    def owns(self, table_id: int) -> bool:
+        return self.leases.epoch("table", table_id) is not None
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------ owning
+
+    async def own(self, table_id: int) -> bool:
+        """Own the table if this process does or can take its lease (then it
+        is loaded from the store); False: another process owns it."""
+        if self.owns(table_id):
+            return True
+        lock = self._taking.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            if self.owns(table_id):
+                return True
+            epoch = await self.leases.take("table", table_id)
+            if epoch is None:
+                return False
+            try:
+                await self.server.hub.take(table_id)
+            except StoreError as exc:
+                log.error("table %d: leased (epoch %d) but not loaded: %s", table_id, epoch, exc)
+                await self.leases.release("table", table_id)
+                return False
+        return True
+
+    async def known(self, table_id: int) -> bool:
+        """The table exists (made by any process): its row is in the hub."""
+        hub = self.server.hub
+        if table_id in hub.tables:
+            return True
+        try:
+            row = await self.store.table(table_id)
+        except NotFound:
+            return False
+        hub.dormant(row)
+        return True
+
+    def drop(self, table_id: int, why: str) -> None:
+        """This process no longer owns the table: say so, close its devices
+        (they reconnect and are relayed to the owner), forget it."""
+        self.leases.forget("table", table_id)
+        hub = self.server.hub
+        table = hub.tables.get(table_id)
+        log.error("table %d: %s: this process no longer owns it and drops it", table_id, why)
+        if table is None:
+            return
+        text = not_owner_message(table_id, "is kept by another process now")
+        for watcher in list(table.watchers):
+            if isinstance(watcher, RemoteDevice):
+                self.bus.publish(self.bus.node_channel(watcher.origin), orjson.dumps(
+                    {"k": "drop", "c": watcher.cid}))
+                self.remotes.pop((watcher.origin, watcher.cid), None)
+            else:
+                watcher.send(text)
+                close = getattr(watcher, "close", None)
+                if close is not None:
+                    self._spawn(close(MOVED_CLOSE))
+        for director in list(hub.directors):
+            director.send(text)
+        hub.drop(table_id)
+
+    def _fenced(self, exc: Fenced) -> None:
+        for table_id in exc.table_ids:
+            if self.owns(table_id) or table_id in self.server.hub.tables:
+                self.drop(table_id, "a write was fenced (another process took the lease, "
+                          "a newer epoch): nothing written")
+
+    def _lease_lost(self, kind: str, ident: int, why: str) -> None:
+        if kind == "table":
+            self.drop(ident, f"the lease is lost: {why}")
+
+    async def _watch_leases(self) -> None:
+        """Take over the tables this process relays whose owner is gone."""
+        while True:
+            await asyncio.sleep(WATCH_S)
+            for table_id in list(self.relays):
+                if not self.relays.get(table_id) or self.owns(table_id):
+                    continue
+                try:
+                    taken = await self.own(table_id)
+                except Exception as exc:  # noqa: BLE001 - the next round tries again
+                    log.warning("table %d: lease not taken: %s", table_id, exc)
+                    continue
+                if taken:
+                    log.warning("table %d: its owner is gone: this process (%s) took it over",
+                                table_id, self.node)
+                    self._reconnect_relayed(table_id, "is kept by this process now")
+
+    def _reconnect_relayed(self, table_id: int, why: str) -> None:
+        text = not_owner_message(table_id, why)
+        for conn in list(self.relays.get(table_id, {}).values()):
+            conn.send(text)
+            self._spawn(conn.close(MOVED_CLOSE))
+
+    # ------------------------------------------------------------ relaying
+
+    async def hello(self, conn: Connection, hello: Hello, table_id: int) -> bool:
+        """A table device's hello: False when this process owns the table
+        (the caller serves it as usual), True when the device was relayed to
+        the owner until it went (the session is over)."""
+        if await self.own(table_id):
+            return False
+        await self._relay(conn, hello, table_id)
+        return True
+
+    async def _relay(self, conn: Connection, hello: Hello, table_id: int) -> None:
+        server = self.server
+        cid = f"{self.node}.{next(self._ids)}"
+        conn.role, conn.table_id = "table", table_id
+        conn.device, conn.name = hello.device, hello.name
+        owner = await self.leases.owner("table", table_id) or ""
+        conn.send_json({"type": "welcome", "v": 1, "role": "table", "tables": [table_id],
+                        "server_ms": server.clock.now_ms(), "started_ms": server.started_ms})
+        self.relays.setdefault(table_id, {})[cid] = conn
+        self._local[cid] = conn
+        await self.bus.subscribe(self.bus.table_channel(table_id))
+        base = {"from": self.node, "c": cid, "t": table_id}
+        channel = self.bus.node_channel(owner)
+        self.bus.publish(channel, orjson.dumps(
+            {**base, "k": "hello", "device": hello.device, "name": hello.name,
+             "queued": hello.queued, "last_seq": hello.last_seq}))
+        try:
+            pinging = False
+            while not conn.dead:
+                try:
+                    message = await asyncio.wait_for(conn.ws.receive(),
+                                                     SILENT_LINK_S if pinging else None)
+                except TimeoutError:
+                    return
+                if message["type"] == "websocket.disconnect":
+                    return
+                if not conn.limiter.allow():
+                    conn.send_json(ProtocolError("rate_limited", "too many messages: slow down")
+                                   .to_message())
+                    continue
+                text = message.get("text")
+                try:
+                    decoded = decode(text)
+                except ProtocolError as exc:
+                    conn.send_json(exc.to_message())
+                    continue
+                if isinstance(decoded, Ping):
+                    pinging = True
+                    self.dispatch(server, conn, decoded)  # answered here
+                    continue
+                if isinstance(decoded, Hello):
+                    conn.send_json(ProtocolError("bad_message", "hello was already said")
+                                   .to_message())
+                    continue
+                self.bus.publish(channel, orjson.dumps({**base, "k": "msg", "text": text}))
+        finally:
+            relays = self.relays.get(table_id, {})
+            relays.pop(cid, None)
+            self._local.pop(cid, None)
+            if not relays:
+                self.relays.pop(table_id, None)
+                with contextlib.suppress(Exception):
+                    await self.bus.unsubscribe(self.bus.table_channel(table_id))
+            self.bus.publish(channel, orjson.dumps({**base, "k": "bye"}))
+
+    def _publish_update(self, table_id: int, text: str) -> None:
+        """The owner's broadcast of a table, for the processes relaying it."""
+        self.bus.publish(self.bus.table_channel(table_id), text.encode())
+
+    def _on_bus(self, channel: str, data: bytes) -> None:
+        if channel.startswith(self.bus.prefix + ":table:"):
+            table_id = int(channel.rsplit(":", 1)[1])
+            text = data.decode()
+            for conn in list(self.relays.get(table_id, {}).values()):
+                conn.send(text)
+            return
+        msg = orjson.loads(data)
+        kind = msg["k"]
+        if kind == "send":
+            local = self._local.get(msg["c"])
+            if local is not None:
+                local.send(msg["text"])
+        elif kind == "drop":
+            local = self._local.get(msg["c"])
+            if local is not None and local.table_id is not None:
+                local.send(not_owner_message(local.table_id, "moved to another process"))
+                self._spawn(local.close(MOVED_CLOSE))
+        else:
+            self._from_relay(kind, msg)
+
+    def _from_relay(self, kind: str, msg: dict[str, Any]) -> None:
+        """A relayed device's hello, message or goodbye, at the table's owner."""
+        origin, cid, table_id = str(msg["from"]), str(msg["c"]), int(msg["t"])
+        hub = self.server.hub
+        key = (origin, cid)
+        if kind == "bye":
+            device = self.remotes.pop(key, None)
+            table = hub.tables.get(table_id)
+            if device is not None and table is not None and device in table.watchers:
+                table.watchers.discard(device)
+                table.device_gone(device.device)
+            return
+        if not self.owns(table_id):
+            self.bus.publish(self.bus.node_channel(origin), orjson.dumps({"k": "drop", "c": cid}))
+            self.remotes.pop(key, None)
+            return
+        table = hub.tables[table_id]
+        if kind == "hello":
+            device = RemoteDevice(self, origin, cid, table_id, msg.get("device"),
+                                  msg.get("name"))
+            self.remotes[key] = device
+            table.catch_up(device, msg.get("last_seq"))
+            table.watchers.add(device)
+            table.device_hello(device.device, int(msg.get("queued") or 0), device.name)
+        elif kind == "msg":
+            remote = self.remotes.get(key)
+            if remote is None:
+                self.bus.publish(self.bus.node_channel(origin),
+                                 orjson.dumps({"k": "drop", "c": cid}))
+                return
+            try:
+                self.dispatch(self.server, remote, decode(msg["text"]))
+            except ProtocolError as exc:
+                remote.send(dumps(exc.to_message()))
