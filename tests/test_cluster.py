@@ -16,20 +16,27 @@ import os
 import secrets
 import signal
 import socket
+import sqlite3
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import httpx
 import pytest
 import websockets
 
+from bgclock.server.cluster import Leases
+from bgclock.store import Fenced, StoredEvent, TableSpec
+from bgclock.store._postgres import PostgresStore
+from bgclock.store._schema import LATEST
+from bgclock.store._sqlite import SqliteStore
 from tests._serve_proc import Serving, run_serve, start
 from tests._server_kit import POSTGRES, anyio_backend, free_port, fresh_schema
 
 __all__ = ["anyio_backend"]
 REDIS = os.environ.get("BGCLOCK_TEST_REDIS", "redis://127.0.0.1:6379/0")
 PASSWORD = "cluster-test-key"
+SPEC = TableSpec(name="1", players=("Ann", "Bob"), rules="usbgf-2013-delay", length=3)
 AUTH = {"Authorization": f"Bearer {PASSWORD}"}
 
 
@@ -185,9 +192,7 @@ class Phone:
         self.history.append(m)
         if m["type"] == "welcome":
             self.welcomes += 1
-        if m["type"] == "update":
-            self.seen_seq = max(self.seen_seq, int(m["seq"]))
-        elif m["type"] == "snapshot":
+        if m["type"] in ("update", "snapshot"):
             self.seen_seq = max(self.seen_seq, int(m["seq"]))
         elif m["type"] == "ack" and m.get("id") in self.queue:
             self.acked[m["id"]] = m
@@ -196,11 +201,11 @@ class Phone:
                 "storage", "not_owner"):
             self.refused[m["id"]] = m
             self.queue.pop(m["id"])
-        elif m["type"] == "error" and m["code"] == "rate_limited":
+        elif m["type"] == "error" and m["code"] == "rate_limited" and (
+                self._resend is None or self._resend.done()):
             # the connection's bucket (a reconnect resends its whole queue):
             # send what is still unanswered again, a moment later
-            if self._resend is None or self._resend.done():
-                self._resend = asyncio.get_running_loop().create_task(self._send_queue(1.0))
+            self._resend = asyncio.get_running_loop().create_task(self._send_queue(1.0))
 
     async def cmd(self, do: str, **fields: Any) -> str:
         cid = f"{self.device}-{secrets.token_hex(4)}"
@@ -388,4 +393,78 @@ def test_cluster_with_sqlite_is_refused(tmp_path: Any) -> None:
                      "a SQLite file belongs to one process"]
 
 
-_unused: tuple[Any, ...] = (Iterator, signal)
+# ------------------------------------------------------------ the fence itself
+
+def _event(table_id: int, seq: int) -> StoredEvent:
+    return StoredEvent(table_id=table_id, seq=seq, idem_key=f"k{seq}", at_ms=seq * 100,
+                       event={"v": 1, "do": "hit", "at_ms": seq * 100, "side": "A"},
+                       source="table", lag_credit_ms=0, received_ms=seq)
+
+
+async def test_a_write_at_an_older_epoch_is_refused_whole() -> None:
+    """The lease dies with its connection; the next owner's epoch fences
+    every write of the former one, in the commit's own transaction."""
+    async with fresh_schema() as schema:
+        assert POSTGRES
+        first, second = PostgresStore(POSTGRES, schema=schema), PostgresStore(POSTGRES,
+                                                                              schema=schema)
+        lost: list[tuple[str, int, str]] = []
+        a = Leases(POSTGRES, schema, "a", deadline_s=5, on_lost=lambda *x: lost.append(x))
+        b = Leases(POSTGRES, schema, "b", deadline_s=5, on_lost=lambda *x: None)
+        await first.open()
+        await second.open()
+        try:
+            t = await first.create_tournament("Club", 1)
+            row = await first.create_table(t.id, SPEC, 1)
+            await a.open()
+            await b.open()
+            first.fence = lambda tid: a.epoch("table", tid)
+            second.fence = lambda tid: b.epoch("table", tid)
+            assert await a.take("table", row.id) == 1
+            assert await b.take("table", row.id) is None  # a holds it
+            await first.commit([_event(row.id, 1)], {})
+            with pytest.raises(Fenced):  # b does not own it: nothing written
+                await second.commit([_event(row.id, 2)], {row.id: 50})
+            # a's lease connection goes (as a paused process's does after
+            # LEASE_TTL_S); b takes the table at a newer epoch
+            import asyncpg
+
+            conn = await asyncpg.connect(POSTGRES)
+            try:
+                await conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                   "WHERE application_name = 'bgclock lease a'")
+            finally:
+                await conn.close()
+
+            async def b_took() -> bool:
+                return await b.take("table", row.id) == 2
+
+            await eventually(b_took, what="b takes the lease a lost")
+            # a, unaware, still writes at epoch 1: refused whole
+            with pytest.raises(Fenced, match="owned by another process"):
+                await first.commit([_event(row.id, 2)], {row.id: 200})
+            await second.commit([_event(row.id, 2)], {})
+            assert [e.seq for e in await second.events(row.id)] == [1, 2]
+            assert (await second.events(row.id))[1].received_ms == 2
+            assert (await second.table(row.id)).checkpoint_ms is None
+            # a's heartbeat finds its lease taken, and says which
+            await eventually(lambda: bool(lost), what="a learns it lost the table")
+            assert lost == [("table", row.id, "another process took it (epoch 2, ours 1)")]
+            assert a.epoch("table", row.id) is None
+        finally:
+            await a.close()
+            await b.close()
+            await first.close()
+            await second.close()
+
+
+async def test_sqlite_keeps_no_lease_table(tmp_path: Any) -> None:
+    store = SqliteStore(tmp_path / "one.db")
+    await store.open()
+    try:
+        assert await store.schema_version() == LATEST
+        with sqlite3.connect(tmp_path / "one.db") as db:
+            names = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+        assert "leases" not in names and "clock_events" in names
+    finally:
+        await store.close()
