@@ -163,7 +163,8 @@ class Phone:
 
     async def connect(self, url: str) -> None:
         self.closed.clear()
-        self.ws = await websockets.connect(url)
+        # a paused server never answers a close: the page gives up on it too
+        self.ws = await websockets.connect(url, close_timeout=0.5)
         await self.ws.send(json.dumps({"type": "hello", "token": self.token,
                                        "device": self.device, "name": self.device,
                                        "last_seq": self.seen_seq,
@@ -310,11 +311,14 @@ async def _press_on(keeper: Phone, table: dict[str, Any], n: int) -> None:
 async def test_kill_9_of_the_owner_under_presses_loses_nothing() -> None:
     async with cluster("a", "b") as (schema, (a, b)):
         table = make_table(a)
-        async with phone(a.ws, table["token"], "keeper") as keeper, \
-                phone(b.ws, table["token"], "watcher") as watcher:
+        async with phone(a.ws, table["token"], "keeper") as keeper:
             await keeper.answered(await keeper.cmd("opening_roll", dice=[6, 1],
                                                    device_at_ms=_device_ms(table)))
-            assert (await lease(schema, table["id"]))[0] == "a"  # type: ignore[index]
+            assert await lease(schema, table["id"]) == ("a", 1)
+            watcher = Phone(table["token"], "watcher")
+            await watcher.connect(b.ws)
+            await eventually(lambda: any(m["type"] == "snapshot" for m in watcher.history),
+                             what="the watcher's snapshot, relayed by b")
             pressing = asyncio.get_running_loop().create_task(_press_on(keeper, table, 40))
             await eventually(lambda: len(keeper.acked) >= 10, what="ten presses acked")
             killed = time.monotonic()
@@ -330,6 +334,7 @@ async def test_kill_9_of_the_owner_under_presses_loses_nothing() -> None:
             await watcher.connect(b.ws)
             await eventually(lambda: not keeper.queue, what="every queued press answered")
             print(f"takeover after kill -9: {taken * 1000:.0f} ms")
+            await watcher.close()
         events = await stored(schema, table["id"])
         _assert_log_holds_acks_once(events, keeper)
         assert len(keeper.acked) + len(keeper.refused) == 41
@@ -348,12 +353,16 @@ async def test_kill_9_of_the_owner_under_presses_loses_nothing() -> None:
 async def test_a_paused_owner_past_its_lease_writes_nothing_and_says_so() -> None:
     async with cluster("a", "b") as (schema, (a, b)):
         table = make_table(a)
-        async with phone(a.ws, table["token"], "keeper") as keeper, \
-                phone(b.ws, table["token"], "watcher") as watcher:
+        async with phone(a.ws, table["token"], "keeper") as keeper:
             await keeper.answered(await keeper.cmd("opening_roll", dice=[6, 1],
                                                    device_at_ms=_device_ms(table)))
             await keeper.answered(await keeper.cmd("hit", side="A",
                                                    device_at_ms=_device_ms(table)))
+            assert await lease(schema, table["id"]) == ("a", 1)
+            watcher = Phone(table["token"], "watcher")
+            await watcher.connect(b.ws)
+            await eventually(lambda: any(m["type"] == "snapshot" for m in watcher.history),
+                             what="the watcher's snapshot, relayed by b")
             os.kill(a.serving.proc.pid, signal.SIGSTOP)
             try:
                 # PostgreSQL ends the paused owner's silent lease session; b,
@@ -375,6 +384,7 @@ async def test_a_paused_owner_past_its_lease_writes_nothing_and_says_so() -> Non
             ack = await keeper.answered(late)
             assert ack["type"] == "ack"
             assert ack["seq"] == 3
+            await watcher.close()
         events = await stored(schema, table["id"])
         _assert_log_holds_acks_once(events, keeper)
         assert [e["do"] for e in events] == ["opening_roll", "hit", "hit"]

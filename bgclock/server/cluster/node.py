@@ -64,6 +64,10 @@ log = logging.getLogger("bgclock.cluster")
 WATCH_S: Final = 0.5
 #: The close code of a connection whose table moved (the device reconnects).
 MOVED_CLOSE: Final = 1012
+#: How often, and how long apart (s), a relaying process looks for the
+#: table's live owner before it leaves the device to the lease watch.
+OWNER_TRIES: Final = 20
+OWNER_RETRY_S: Final = 0.05
 #: A relayed device silent this long (after it pinged) is gone (as ``app``).
 SILENT_LINK_S: Final = 5.0
 
@@ -239,9 +243,12 @@ class Cluster:
 
     def _fenced(self, exc: Fenced) -> None:
         for table_id in exc.table_ids:
-            if self.owns(table_id) or table_id in self.server.hub.tables:
+            if self.owns(table_id):
                 self.drop(table_id, "a write was fenced (another process took the lease, "
                           "a newer epoch): nothing written")
+            else:  # dropped already (its lease connection said so first)
+                log.error("table %d: a write was fenced (this process no longer owns it): "
+                          "nothing written", table_id)
 
     def _lease_lost(self, kind: str, ident: int, why: str) -> None:
         if kind == "table":
@@ -286,18 +293,33 @@ class Cluster:
         cid = f"{self.node}.{next(self._ids)}"
         conn.role, conn.table_id = "table", table_id
         conn.device, conn.name = hello.device, hello.name
-        owner = await self.leases.owner("table", table_id) or ""
         conn.send_json({"type": "welcome", "v": 1, "role": "table", "tables": [table_id],
                         "server_ms": server.clock.now_ms(), "started_ms": server.started_ms})
         self.relays.setdefault(table_id, {})[cid] = conn
         self._local[cid] = conn
         await self.bus.subscribe(self.bus.table_channel(table_id))
         base = {"from": self.node, "c": cid, "t": table_id}
-        channel = self.bus.node_channel(owner)
-        self.bus.publish(channel, orjson.dumps(
+        hello_text = orjson.dumps(
             {**base, "k": "hello", "device": hello.device, "name": hello.name,
-             "queued": hello.queued, "last_seq": hello.last_seq}))
+             "queued": hello.queued, "last_seq": hello.last_seq})
+        # The lease row names the owner once its epoch bump is committed (a
+        # few ms after it took the lock): until a live owner listens, read again
+        channel = ""
+        for _ in range(OWNER_TRIES):
+            owner = await self.leases.owner("table", table_id)
+            if owner is not None and owner != self.node:
+                channel = self.bus.node_channel(owner)
+                if await self.bus.receivers(channel, hello_text):
+                    break
+            channel = ""
+            await asyncio.sleep(OWNER_RETRY_S)
         try:
+            if not channel:  # no owner answers: the device comes back (and takes it, or not)
+                log.warning("table %d: no live process owns it: the device is sent to "
+                            "reconnect", table_id)
+                conn.send(not_owner_message(table_id, "has no live owner yet"))
+                await conn.close(MOVED_CLOSE)
+                return
             pinging = False
             while not conn.dead:
                 try:
