@@ -394,6 +394,34 @@ async def test_a_paused_owner_past_its_lease_writes_nothing_and_says_so() -> Non
         print("\n".join(said))
 
 
+async def test_a_tournament_is_kept_by_one_process_and_taken_over_after_it_dies() -> None:
+    async with cluster("a", "b") as (schema, (a, b)):
+        t = httpx.post(f"{a.url}/api/tournaments", json={"name": "Club"}, headers=AUTH,
+                       timeout=10).json()
+        players = f"/api/tournaments/{t['id']}/players"
+        first = httpx.post(a.url + players, json={"name": "Ann"}, headers=AUTH, timeout=10)
+        assert first.status_code == 201, first.text
+        # b does not act on a's tournament (two folds would fork it): it names a
+        refused = httpx.post(b.url + players, json={"name": "Bob"}, headers=AUTH, timeout=10)
+        assert refused.status_code == 503
+        assert refused.json()["error"] == "not_owner"
+        assert refused.json()["params"] == {"owner": "a"}
+        second = httpx.post(a.url + players, json={"name": "Bob"}, headers=AUTH, timeout=10)
+        assert second.status_code == 201
+        a.serving.kill9()
+        # a's lease died with it: b takes the tournament, folded from the store
+        # (once PostgreSQL has seen a's connection go: 503 not_owner until then)
+        until = time.monotonic() + 20
+        while True:
+            third = httpx.post(b.url + players, json={"name": "Cy"}, headers=AUTH, timeout=10)
+            if third.status_code != 503 or time.monotonic() > until:
+                break
+            await asyncio.sleep(0.1)
+        assert third.status_code == 201, third.text
+        names = [p["name"] for p in third.json()["state"]["players"]]
+        assert names == ["Ann", "Bob", "Cy"]
+
+
 def test_cluster_with_sqlite_is_refused(tmp_path: Any) -> None:
     done = run_serve(["--db", str(tmp_path / "t.db"), "--port", str(free_port()),
                       "--cluster", REDIS])

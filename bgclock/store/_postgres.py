@@ -176,6 +176,8 @@ class PostgresStore(PostgresRegister, Store):
         #: table's writes are fenced by the epoch ``fence(table_id)`` returns
         #: (None: this process does not own the table, so the write fails).
         self.fence: Callable[[int], int | None] | None = None
+        #: The same for a tournament's actions (its lease's epoch).
+        self.fence_tournament: Callable[[int], int | None] | None = None
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -577,9 +579,20 @@ class PostgresStore(PostgresRegister, Store):
 
     async def append_actions(self, actions: Sequence[StoredAction]) -> None:
         rows = [(a.tournament_id, a.n, a.at_ms, a.body(), a.source) for a in actions]
+        fenced: dict[int, int] = {}
+        if self.fence_tournament is not None:
+            for tid in {a.tournament_id for a in actions}:
+                epoch = self.fence_tournament(tid)
+                fenced[tid] = -1 if epoch is None else epoch
 
         async def append(c: Any) -> None:
             async with c.transaction():
+                for tid, epoch in fenced.items():
+                    if await c.fetchval(
+                            "SELECT 1 FROM leases WHERE kind = 'tournament' AND id = $1 "
+                            "AND epoch = $2 FOR SHARE", tid, epoch) is None:
+                        raise Fenced(f"tournament {tid} is kept by another process now (a "
+                                     "newer lease epoch): nothing written", [])
                 await c.executemany(
                     "INSERT INTO tournament_actions (tournament_id, n, at_ms, body, source) "
                     "VALUES ($1, $2, $3, $4, $5)", rows)

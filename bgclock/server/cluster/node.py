@@ -48,6 +48,7 @@ import orjson
 
 from bgclock.store import Fenced, NotFound, StoreError
 
+from .._errors import Refused
 from .._protocol import Hello, Ping, ProtocolError, decode, dumps
 from .bus import Bus
 from .lease import Leases
@@ -55,6 +56,7 @@ from .lease import Leases
 if TYPE_CHECKING:
     from bgclock.store._postgres import PostgresStore
 
+    from .._tourney import TournamentHub
     from ..app import Connection, Server
 
 log = logging.getLogger("bgclock.cluster")
@@ -148,6 +150,7 @@ class Cluster:
         self._tasks: set[asyncio.Task[Any]] = set()
         # the store checks every table's writes against this process's epoch
         store.fence = self.fence
+        store.fence_tournament = lambda tid: self.leases.epoch("tournament", tid)
         hub = server.hub
         hub.lazy = True
         hub.owns = self.owns
@@ -204,6 +207,31 @@ class Cluster:
                 await self.leases.release("table", table_id)
                 return False
         return True
+
+    async def own_tournament(self, hub: TournamentHub) -> None:
+        """Before a tournament action: this process keeps the tournament (its
+        lease; the state folded afresh from the store when it takes it, as
+        another process may have acted on it), or ``Refused`` 503
+        ``not_owner`` naming the process that does.  Director actions are
+        not forwarded (yet): the dashboard sends them to that process."""
+        tid = hub.id
+        if self.leases.epoch("tournament", tid) is not None:
+            return
+        epoch = await self.leases.take("tournament", tid)
+        if epoch is None:
+            owner = await self.leases.owner("tournament", tid)
+            raise Refused(503, "not_owner", f"tournament {tid} is kept by process {owner} of "
+                          "the cluster: send its director's actions there, or again once "
+                          "that process is gone", {"owner": str(owner)})
+        stored = await self.store.actions(tid)
+        hub.log = [dict(s.action) for s in stored]
+        hub.rebuild()
+
+    def tournament_fenced(self, tournament_id: int) -> None:
+        """A tournament's write was fenced: another process keeps it now."""
+        self.leases.forget("tournament", tournament_id)
+        log.error("tournament %d: a write was fenced (another process took the lease): "
+                  "this process no longer keeps it", tournament_id)
 
     async def known(self, table_id: int) -> bool:
         """The table exists (made by any process): its row is in the hub."""
