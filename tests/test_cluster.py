@@ -160,6 +160,7 @@ class Phone:
         self.closed = asyncio.Event()
         self.welcomes = 0
         self._resend: asyncio.Task[None] | None = None
+        self.changed = asyncio.Event()
 
     async def connect(self, url: str) -> None:
         self.closed.clear()
@@ -191,6 +192,7 @@ class Phone:
 
     def _got(self, m: dict[str, Any]) -> None:
         self.history.append(m)
+        self.changed.set()
         if m["type"] == "welcome":
             self.welcomes += 1
         if m["type"] in ("update", "snapshot"):
@@ -218,8 +220,15 @@ class Phone:
         return cid
 
     async def answered(self, cid: str, within: float = 20.0) -> dict[str, Any]:
-        await eventually(lambda: cid in self.acked or cid in self.refused, within=within,
-                         what=f"an answer to {cid}")
+        """The command's ack or refusal (woken by each message, no polling)."""
+        until = time.monotonic() + within
+        while cid not in self.acked and cid not in self.refused:
+            self.changed.clear()
+            left = until - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"never happened: an answer to {cid}")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), min(left, 0.5))
         return self.acked.get(cid) or self.refused[cid]
 
     def updates(self) -> list[dict[str, Any]]:
