@@ -403,6 +403,47 @@ async def test_a_paused_owner_past_its_lease_writes_nothing_and_says_so() -> Non
         print("\n".join(said))
 
 
+async def test_a_dashboard_on_another_process_sees_the_table_live_and_acts_on_it() -> None:
+    async with cluster("a", "b") as (schema, (a, b)):
+        table = make_table(a)
+        tid = table["id"]
+        async with phone(a.ws, table["token"], "keeper") as keeper:
+            await keeper.answered(await keeper.cmd("opening_roll", dice=[6, 1],
+                                                   device_at_ms=_device_ms(table)))
+            async with websockets.connect(b.ws) as ws:
+                got: list[dict[str, Any]] = []
+
+                async def read() -> None:
+                    async for text in ws:
+                        msg = json.loads(text)
+                        got.extend(msg["messages"] if msg["type"] == "batch" else [msg])
+
+                reader = asyncio.get_running_loop().create_task(read())
+                await ws.send(json.dumps({"type": "hello", "key": PASSWORD}))
+                # the catch-up comes from the table's keeper, a
+                await eventually(lambda: any(m["type"] == "snapshot" and m["table"] == tid
+                                             and m["seq"] == 1 for m in got),
+                                 what="the dashboard on b has a's table")
+                hit = await keeper.answered(await keeper.cmd(
+                    "hit", side="A", device_at_ms=_device_ms(table)))
+                await eventually(lambda: any(m["type"] == "update" and m["seq"] == hit["seq"]
+                                             for m in got),
+                                 what="the press on a reaches the dashboard on b")
+                # the director's command goes to a and its ack comes back
+                await ws.send(json.dumps({"type": "cmd", "table": tid, "id": "d1",
+                                          "do": "adjust", "side": "A", "delta_ms": 1000}))
+                await eventually(lambda: any(m["type"] == "ack" and m.get("id") == "d1"
+                                             for m in got), what="the director's ack on b")
+                await eventually(lambda: any(u["event"]["do"] == "adjust"
+                                             for u in keeper.updates()),
+                                 what="the director's adjust at the keeper on a")
+                reader.cancel()
+        events = await stored(schema, tid)
+        assert [e["do"] for e in events] == ["opening_roll", "hit", "adjust"]
+        assert events[2]["idem_key"] == "director/d1"
+        assert await lease(schema, tid) == ("a", 1)
+
+
 async def test_a_tournament_is_kept_by_one_process_and_taken_over_after_it_dies() -> None:
     async with cluster("a", "b") as (schema, (a, b)):
         t = httpx.post(f"{a.url}/api/tournaments", json={"name": "Club"}, headers=AUTH,

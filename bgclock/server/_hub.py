@@ -873,6 +873,8 @@ class TableHub:
     def broadcast_directors(self, text: str) -> None:
         for director in list(self.hub.directors):
             director.send(text)
+        if self.hub.on_relay is not None:
+            self.hub.on_relay(self.id, text, False)
         if self.hub.on_change is not None:
             self.hub.on_change(self.row.tournament_id)
 
@@ -884,7 +886,7 @@ class TableHub:
         for director in list(self.hub.directors):
             director.send(text)
         if self.hub.on_relay is not None:
-            self.hub.on_relay(self.id, text)
+            self.hub.on_relay(self.id, text, True)
         if self.hub.on_change is not None:
             self.hub.on_change(self.row.tournament_id)
 
@@ -1370,7 +1372,8 @@ class Hub:
         #: ``owns`` says which it holds; ``on_relay`` gets every broadcast.
         self.lazy = False
         self.owns: Callable[[int], bool] | None = None
-        self.on_relay: Callable[[int, str], None] | None = None
+        #: (table id, text, for its devices too: else for the directors only)
+        self.on_relay: Callable[[int, str, bool], None] | None = None
 
     async def start(self) -> list[int]:
         """Rebuild every table from the log; return the tables stopped for the restart."""

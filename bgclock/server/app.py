@@ -103,6 +103,9 @@ class Connection:
     connection keeps no task and no pending wait of its own (the garbage
     collector walks fewer objects, the loop wakes fewer tasks)."""
 
+    #: A device of another process (``cluster.RemoteDevice``) is; this is not.
+    relayed = False
+
     def __init__(self, ws: WebSocket, limiter: RateLimiter) -> None:
         self.ws = ws
         self.limiter = limiter
@@ -118,6 +121,8 @@ class Connection:
         self._task: asyncio.Task[None] | None = None
         #: The writer's frame batch, for a client that reads ``batch`` frames.
         self.batch: FrameBatch | None = None
+        #: A cluster's id of this connection (its answers from other processes).
+        self.cluster_id: str | None = None
 
     def send(self, text: str) -> None:
         if self.dead:
@@ -583,6 +588,8 @@ async def websocket(ws: WebSocket) -> None:
         pass
     finally:
         server.hub.directors.discard(conn)
+        if server.cluster is not None:
+            server.cluster.director_gone(conn)
         if conn.table_id is not None and conn.table_id in server.hub.tables:
             table = server.hub.tables[conn.table_id]
             if conn in table.watchers:
@@ -624,9 +631,14 @@ async def _session(server: Server, conn: Connection) -> None:
         if hello.batch:
             conn.batch = hub.writer.frames
         tables = sorted(t.id for t in hub.tables.values() if not t.closed)
+        if server.cluster is not None:  # the tables other processes keep too
+            await server.cluster.director_hello(conn, dict(hello.since))
+            tables = sorted(t.id for t in hub.tables.values() if not t.closed)
         conn.send_json({"type": "welcome", "v": VERSION, "role": "director", "tables": tables,
                         "server_ms": server.clock.now_ms()})
         for watched in tables:
+            if server.cluster is not None and not server.cluster.owns(watched):
+                continue  # its keeper sends the catch-up (``director_hello``)
             hub.tables[watched].catch_up(conn, hello.since.get(watched))
             hub.tables[watched].send_summons(conn, hello.since.get(watched))
             hub.tables[watched].send_handled(conn)
@@ -679,6 +691,9 @@ async def _session(server: Server, conn: Connection) -> None:
         try:
             decoded = decode(message.get("text"))
             pinging = pinging or isinstance(decoded, Ping)
+            if server.cluster is not None and server.cluster.forwards(
+                    conn, decoded, str(message.get("text"))):
+                continue  # a director's message for a table another process keeps
             _dispatch(server, conn, decoded)
         except ProtocolError as exc:
             conn.send_json(exc.to_message())

@@ -35,7 +35,7 @@ class Bus:
     """One process's link to Redis: a publisher and one subscription."""
 
     def __init__(self, url: str, prefix: str, node: str,
-                 on_message: Callable[[str, bytes], None]) -> None:
+                 on_message: Callable[[str, bytes, bool], None]) -> None:
         self.url = url
         self.prefix = prefix
         self.node = node
@@ -89,6 +89,13 @@ class Bus:
             self.subscribed.add(channel)
             await self._pubsub.subscribe(channel)
 
+    async def subscribe_tables(self) -> None:
+        """Every table's channel (a pattern): this process has dashboards."""
+        pattern = f"{self.prefix}:table:*"
+        if pattern not in self.subscribed:
+            self.subscribed.add(pattern)
+            await self._pubsub.psubscribe(pattern)
+
     async def unsubscribe(self, channel: str) -> None:
         if channel in self.subscribed:
             self.subscribed.discard(channel)
@@ -119,12 +126,12 @@ class Bus:
                 log.warning("Redis subscription: %s", exc)
                 await asyncio.sleep(0.5)
                 continue
-            if message is None or message.get("type") != "message":
+            if message is None or message.get("type") not in ("message", "pmessage"):
                 continue
             channel = message["channel"]
             if isinstance(channel, bytes):
                 channel = channel.decode()
             try:
-                self.on_message(channel, message["data"])
+                self.on_message(channel, message["data"], message["type"] == "pmessage")
             except Exception:
                 log.exception("a cluster message could not be handled")

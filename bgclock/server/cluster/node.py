@@ -105,7 +105,7 @@ class RemoteDevice:
     batch = None
     dead = False
 
-    def __init__(self, cluster: Cluster, origin: str, cid: str, table_id: int,
+    def __init__(self, cluster: Cluster, origin: str, cid: str, table_id: int | None,
                  device: str | None, name: str | None) -> None:
         self.cluster = cluster
         self.origin = origin
@@ -386,16 +386,79 @@ class Cluster:
                     await self.bus.unsubscribe(self.bus.table_channel(table_id))
             self.bus.publish(channel, orjson.dumps({**base, "k": "bye"}))
 
-    def _publish_update(self, table_id: int, text: str) -> None:
-        """The owner's broadcast of a table, for the processes relaying it."""
-        self.bus.publish(self.bus.table_channel(table_id), text.encode())
+    async def director_hello(self, conn: Connection, since: dict[int, int]) -> None:
+        """A dashboard at this process: every table's updates reach it (the
+        tables' channels); a table nobody keeps is taken here; the others'
+        catch-up comes from their keepers."""
+        await self.bus.subscribe_tables()
+        cid = f"{self.node}.{next(self._ids)}"
+        conn.cluster_id = cid
+        self._local[cid] = conn
+        hub = self.server.hub
+        for row in await self.store.tables():  # made by other processes since this one started
+            if row.id not in hub.tables:
+                hub.dormant(row)
+        others: dict[str, list[int]] = {}
+        for table in list(hub.tables.values()):
+            if table.closed or self.owns(table.id):
+                continue
+            if await self.own(table.id):
+                continue  # taken here: the caller's catch-up covers it
+            owner = await self.leases.owner("table", table.id)
+            if owner is not None:
+                others.setdefault(owner, []).append(table.id)
+        for owner, ids in others.items():
+            self.bus.publish(self.bus.node_channel(owner), orjson.dumps(
+                {"k": "dir_hello", "from": self.node, "c": cid, "t": 0, "tables": ids,
+                 "since": {str(t): since[t] for t in ids if t in since}}))
 
-    def _on_bus(self, channel: str, data: bytes) -> None:
+    def director_gone(self, conn: Connection) -> None:
+        cid = getattr(conn, "cluster_id", None)
+        if cid is not None:
+            self._local.pop(cid, None)
+
+    def forwards(self, conn: Connection, message: Any, text: str) -> bool:
+        """A director's message for a table another process keeps: sent to
+        that process (its answer comes back to ``conn``); False: served here."""
+        table_id = getattr(message, "table", None)
+        if (conn.role != "director" or table_id is None or isinstance(message, Ping | Hello)
+                or table_id not in self.server.hub.tables or self.owns(table_id)):
+            return False
+        self._spawn(self._forward_director(conn, table_id, text))
+        return True
+
+    async def _forward_director(self, conn: Connection, table_id: int, text: str) -> None:
+        cid = getattr(conn, "cluster_id", None)
+        if cid is None:
+            return
+        if await self.own(table_id):  # nobody kept it: it is this process's now
+            try:
+                self.dispatch(self.server, conn, decode(text))
+            except ProtocolError as exc:
+                conn.send(dumps(exc.to_message()))
+            return
+        owner = await self.leases.owner("table", table_id)
+        self.bus.publish(self.bus.node_channel(str(owner)), orjson.dumps(
+            {"k": "dmsg", "from": self.node, "c": cid, "t": table_id, "text": text}))
+
+    def _publish_update(self, table_id: int, text: str, everyone: bool) -> None:
+        """The owner's broadcast of a table, for the processes relaying it
+        (``a``: its devices and the directors; ``d``: the directors only)."""
+        self.bus.publish(self.bus.table_channel(table_id),
+                         (b"a" if everyone else b"d") + text.encode())
+
+    def _on_bus(self, channel: str, data: bytes, pattern: bool) -> None:
         if channel.startswith(self.bus.prefix + ":table:"):
             table_id = int(channel.rsplit(":", 1)[1])
-            text = data.decode()
-            for conn in list(self.relays.get(table_id, {}).values()):
-                conn.send(text)
+            if self.owns(table_id):
+                return  # this process's own broadcast: sent here already
+            text = data[1:].decode()
+            if pattern:  # every table's channel: for this process's dashboards
+                for director in list(self.server.hub.directors):
+                    director.send(text)
+            elif data[:1] == b"a":
+                for conn in list(self.relays.get(table_id, {}).values()):
+                    conn.send(text)
             return
         msg = orjson.loads(data)
         kind = msg["k"]
@@ -422,6 +485,24 @@ class Cluster:
             if device is not None and table is not None and device in table.watchers:
                 table.watchers.discard(device)
                 table.device_gone(device.device)
+            return
+        if kind == "dir_hello":
+            sink = RemoteDevice(self, origin, cid, 0, None, None)
+            since = {int(k): int(v) for k, v in dict(msg.get("since") or {}).items()}
+            for tid in msg.get("tables") or ():
+                table = hub.tables.get(int(tid))
+                if table is not None and self.owns(table.id):
+                    table.catch_up(sink, since.get(table.id))
+                    table.send_summons(sink, since.get(table.id))
+                    table.send_handled(sink)
+            return
+        if kind == "dmsg":
+            director = RemoteDevice(self, origin, cid, None, None, None)
+            director.role = "director"
+            try:
+                self.dispatch(self.server, director, decode(msg["text"]))
+            except ProtocolError as exc:
+                director.send(dumps(exc.to_message()))
             return
         if not self.owns(table_id):
             self.bus.publish(self.bus.node_channel(origin), orjson.dumps({"k": "drop", "c": cid}))
