@@ -30,6 +30,7 @@ from bgclock.store import Fenced, StoredEvent, TableSpec
 from bgclock.store._postgres import PostgresStore
 from bgclock.store._schema import LATEST
 from bgclock.store._sqlite import SqliteStore
+from tests._lb_proxy import balancer
 from tests._serve_proc import Serving, run_serve, start
 from tests._server_kit import POSTGRES, anyio_backend, free_port, fresh_schema
 
@@ -442,6 +443,43 @@ async def test_a_dashboard_on_another_process_sees_the_table_live_and_acts_on_it
         assert [e["do"] for e in events] == ["opening_roll", "hit", "adjust"]
         assert events[2]["idem_key"] == "director/d1"
         assert await lease(schema, tid) == ("a", 1)
+
+
+async def test_behind_a_round_robin_proxy_a_killed_process_costs_the_table_nothing() -> None:
+    """docs/cluster.md's set-up: one address in front of two processes, no
+    stickiness; the devices reconnect through it after a process dies."""
+    async with cluster("a", "b") as (schema, (a, b)), balancer([a.port, b.port]) as port:
+        front = f"ws://127.0.0.1:{port}/ws"
+        table = make_table(a)
+        keeper, second = Phone(table["token"], "keeper"), Phone(table["token"], "second")
+        await keeper.connect(front)
+        await second.connect(front)  # the other process: relayed
+        await keeper.answered(await keeper.cmd("opening_roll", dice=[6, 1],
+                                               device_at_ms=_device_ms(table)))
+        first = await lease(schema, table["id"])
+        assert first is not None
+        for _ in range(5):
+            await keeper.answered(await keeper.cmd(
+                "hit", side="A" if len(keeper.acked) % 2 else "B",
+                device_at_ms=_device_ms(table)))
+        await eventually(lambda: len(second.updates()) >= 6,
+                         what="the second phone sees every press")
+        owner, survivor = (a, b) if first[0] == "a" else (b, a)
+        owner.serving.kill9()
+        pending = await keeper.cmd("hit", side="A" if len(keeper.acked) % 2 else "B",
+                                   device_at_ms=_device_ms(table))
+        for p in (keeper, second):  # the pages reconnect, through the proxy
+            await p.closed.wait()
+            await p.connect(front)
+        ack = await keeper.answered(pending, within=30)
+        assert ack["type"] == "ack" and ack["seq"] == 7
+        got = await lease(schema, table["id"])
+        assert got is not None and got[0] == survivor.name and got[1] > first[1]
+        await eventually(lambda: any(u["seq"] == 7 for u in second.updates()),
+                         what="the press after the kill at the second phone")
+        await keeper.close()
+        await second.close()
+        _assert_log_holds_acks_once(await stored(schema, table["id"]), keeper)
 
 
 async def test_a_tournament_is_kept_by_one_process_and_taken_over_after_it_dies() -> None:

@@ -206,6 +206,10 @@ class Cluster:
                 log.error("table %d: leased (epoch %d) but not loaded: %s", table_id, epoch, exc)
                 await self.leases.release("table", table_id)
                 return False
+        if self.relays.get(table_id):
+            # its devices here were relayed to the former owner: they come
+            # back and are served here
+            self._reconnect_relayed(table_id, "is kept by this process now")
         return True
 
     async def own_tournament(self, hub: TournamentHub) -> None:
@@ -297,7 +301,6 @@ class Cluster:
                 if taken:
                     log.warning("table %d: its owner is gone: this process (%s) took it over",
                                 table_id, self.node)
-                    self._reconnect_relayed(table_id, "is kept by this process now")
 
     def _reconnect_relayed(self, table_id: int, why: str) -> None:
         text = not_owner_message(table_id, why)
