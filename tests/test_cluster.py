@@ -482,6 +482,32 @@ async def test_behind_a_round_robin_proxy_a_killed_process_costs_the_table_nothi
         _assert_log_holds_acks_once(await stored(schema, table["id"]), keeper)
 
 
+async def test_a_director_write_at_a_process_that_does_not_keep_the_table_is_refused() -> None:
+    async with cluster("a", "b") as (schema, (a, b)):
+        table = make_table(a)
+        tid = table["id"]
+        async with phone(a.ws, table["token"], "keeper") as keeper:
+            await eventually(lambda: any(m["type"] == "snapshot" for m in keeper.history),
+                             what="a keeps the table")
+            # b heard of the table a made (the cluster's ``all`` channel)
+            await eventually(lambda: httpx.get(f"{b.url}/api/tables/{tid}", headers=AUTH,
+                                               timeout=10).status_code == 200,
+                             what="b knows the table a made")
+            patch = httpx.patch(f"{b.url}/api/tables/{tid}", json={"length": 5},
+                                headers=AUTH, timeout=10)
+            assert patch.status_code == 409 and patch.json()["error"] == "not_owner"
+            close = httpx.post(f"{b.url}/api/tables/{tid}/close", headers=AUTH, timeout=10)
+            assert close.status_code == 409 and close.json()["error"] == "not_owner"
+            # at its keeper, the same edit is made and its device told
+            done = httpx.patch(f"{a.url}/api/tables/{tid}", json={"length": 5},
+                               headers=AUTH, timeout=10)
+            assert done.status_code == 200 and done.json()["length"] == 5
+            await eventually(lambda: any(m["type"] == "table" and m["info"]["length"] == 5
+                                         for m in keeper.history),
+                             what="the keeper's device sees the edit")
+        assert await lease(schema, tid) == ("a", 1)
+
+
 async def test_a_tournament_is_kept_by_one_process_and_taken_over_after_it_dies() -> None:
     async with cluster("a", "b") as (schema, (a, b)):
         t = httpx.post(f"{a.url}/api/tournaments", json={"name": "Club"}, headers=AUTH,

@@ -47,7 +47,7 @@ import dataclasses
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -860,6 +860,7 @@ class TableHub:
     async def edit(self, spec: TableSpec) -> None:
         """Store the director's edit; commands wait for it (``busy``), so an
         edit and the first command never both succeed."""
+        await self.owned()
         self.check_editable()
         self.editing = True
         try:
@@ -867,6 +868,16 @@ class TableHub:
         finally:
             self.editing = False
         self.reset(row)
+
+    async def owned(self) -> None:
+        """In a cluster: before a director's write that is not a command (an
+        edit, the next match, a closing), this process keeps the table (it
+        takes it if nobody does; it is then loaded in place), else
+        ``not_owner``: the write would go behind its keeper's back."""
+        acquire = self.hub.acquire
+        if acquire is not None and not await acquire(self.id):
+            raise ProtocolError("not_owner", f"table {self.id} is kept by another process of "
+                                "the cluster: send this there", table=self.id)
 
     # ------------------------------------------------------------ sending
 
@@ -1292,6 +1303,7 @@ class TableHub:
         the store and a fresh match starts on the same table (same id, same
         link and token) with its own time line.  ``ProtocolError`` when the
         table cannot take it now."""
+        await self.owned()
         if self.closed:
             raise ProtocolError("closed", "this table is closed")
         self.tournament_note = None
@@ -1372,6 +1384,9 @@ class Hub:
         #: ``owns`` says which it holds; ``on_relay`` gets every broadcast.
         self.lazy = False
         self.owns: Callable[[int], bool] | None = None
+        self.acquire: Callable[[int], Awaitable[bool]] | None = None
+        #: Told the id of a table this process made (the others learn of it).
+        self.on_added: Callable[[int], None] | None = None
         #: (table id, text, for its devices too: else for the directors only)
         self.on_relay: Callable[[int, str, bool], None] | None = None
 
@@ -1462,10 +1477,14 @@ class Hub:
         row = await self.store.table(table_id)
         events = await self.store.events(table_id)
         notes = await self.store.notes(table_id)
-        old = self.tables.get(table_id)
-        if old is not None:
-            old.close()
-        table = TableHub(self, row)
+        table = self.tables.get(table_id)
+        if table is None:
+            table = TableHub(self, row)
+        else:  # loaded in place: whoever holds the object (a route) holds the table
+            watchers = table.watchers
+            table.close()
+            table.__init__(self, row)  # type: ignore[misc]
+            table.watchers = watchers
         try:
             table.load(events, notes)
         except Unfoldable as exc:
@@ -1496,6 +1515,8 @@ class Hub:
     def add(self, row: TableRow) -> TableHub:
         table = TableHub(self, row)
         self.tables[row.id] = table
+        if self.on_added is not None:
+            self.on_added(row.id)
         for director in list(self.directors):
             director.send(table.table_message())
             director.send(table.snapshot_message())

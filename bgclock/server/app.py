@@ -415,6 +415,10 @@ async def table_archive(server: Server, request: Request) -> Response:
 @director_only
 async def close_table(server: Server, request: Request) -> Response:
     table = server.table_or_404(request)
+    try:
+        await table.owned()  # a cluster: its keeper closes it
+    except ProtocolError as exc:
+        return _error(409, exc.code, exc.message)
     await server.store.close_table(table.id, server.clock.now_ms())
     table.close()
     table.broadcast(table.table_message())

@@ -5,6 +5,7 @@ Channels (``prefix`` keeps clusters apart on one Redis):
 - ``{prefix}:node:{name}``: what is sent to one process: a device's hello,
   messages and goodbye forwarded to the table's owner, and the owner's
   answers (acks, errors, catch-up) to the connection they are for;
+- ``{prefix}:all``: what every process hears (a table made by one of them);
 - ``{prefix}:table:{id}``: a table's updates, published once by its owner;
   a process subscribes while it has connections watching that table.
 
@@ -50,6 +51,10 @@ class Bus:
     def node_channel(self, node: str) -> str:
         return f"{self.prefix}:node:{node}"
 
+    def all_channel(self) -> str:
+        """What every process hears (a table made by one of them)."""
+        return f"{self.prefix}:all"
+
     def table_channel(self, table_id: int) -> str:
         return f"{self.prefix}:table:{table_id}"
 
@@ -57,7 +62,7 @@ class Bus:
         self._redis = aioredis.from_url(self.url, socket_connect_timeout=5)
         await self._redis.ping()
         self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)
-        await self._pubsub.subscribe(self.node_channel(self.node))
+        await self._pubsub.subscribe(self.node_channel(self.node), self.all_channel())
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._read(), name="bgclock-bus-read"),
                        loop.create_task(self._drain(), name="bgclock-bus-publish")]

@@ -154,6 +154,9 @@ class Cluster:
         hub = server.hub
         hub.lazy = True
         hub.owns = self.owns
+        hub.acquire = self.own
+        hub.on_added = lambda tid: self.bus.publish(
+            self.bus.all_channel(), orjson.dumps({"k": "table", "from": self.node, "t": tid}))
         hub.on_relay = self._publish_update
         hub.writer.on_fenced = self._fenced
 
@@ -465,6 +468,10 @@ class Cluster:
             return
         msg = orjson.loads(data)
         kind = msg["k"]
+        if channel == self.bus.all_channel():
+            if kind == "table" and msg["from"] != self.node:
+                self._spawn(self.known(int(msg["t"])))
+            return
         if kind == "send":
             local = self._local.get(msg["c"])
             if local is not None:
