@@ -610,6 +610,46 @@ async def test_a_write_at_an_older_epoch_is_refused_whole() -> None:
             await second.close()
 
 
+async def test_a_lease_connection_that_blinks_keeps_its_tables_when_nobody_took_them() -> None:
+    async with fresh_schema() as schema:
+        assert POSTGRES
+        store = PostgresStore(POSTGRES, schema=schema)
+        lost: list[tuple[str, int, str]] = []
+        a = Leases(POSTGRES, schema, "a", deadline_s=5, on_lost=lambda *x: lost.append(x))
+        await store.open()
+        try:
+            t = await store.create_tournament("Club", 1)
+            row = await store.create_table(t.id, SPEC, 1)
+            await a.open()
+            store.fence = lambda tid: a.epoch("table", tid)
+            assert await a.take("table", row.id) == 1
+            import asyncpg
+
+            conn = await asyncpg.connect(POSTGRES)
+            try:
+                old = await conn.fetchval("SELECT pid FROM pg_stat_activity "
+                                          "WHERE application_name = 'bgclock lease a'")
+                await conn.execute("SELECT pg_terminate_backend($1)", old)
+
+                async def back() -> bool:
+                    pid = await conn.fetchval(
+                        "SELECT l.pid FROM pg_locks l JOIN pg_stat_activity s ON "
+                        "s.pid = l.pid WHERE l.locktype = 'advisory' "
+                        "AND s.application_name = 'bgclock lease a'")
+                    return pid is not None and pid != old
+
+                # a fresh lease connection holds the lock again, same epoch
+                await eventually(back, what="a takes its lease back")
+            finally:
+                await conn.close()
+            assert a.epoch("table", row.id) == 1 and not lost
+            await store.commit([_event(row.id, 1)], {})  # writes go on
+            assert [e.seq for e in await store.events(row.id)] == [1]
+        finally:
+            await a.close()
+            await store.close()
+
+
 async def test_sqlite_keeps_no_lease_table(tmp_path: Any) -> None:
     store = SqliteStore(tmp_path / "one.db")
     await store.open()
