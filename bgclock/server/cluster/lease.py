@@ -123,12 +123,19 @@ class Leases:
                                       lease_key(self.schema, kind, ident))
             if not got:
                 return None
-            epoch = int(await conn.fetchval(
-                "INSERT INTO leases (kind, id, owner, epoch, taken_ms) "
-                "VALUES ($1, $2, $3, 1, $4) ON CONFLICT (kind, id) DO UPDATE SET "
-                "owner = EXCLUDED.owner, epoch = leases.epoch + 1, "
-                "taken_ms = EXCLUDED.taken_ms RETURNING epoch",
-                kind, ident, self.node, int(time.time() * 1000)))
+            try:
+                epoch = int(await conn.fetchval(
+                    "INSERT INTO leases (kind, id, owner, epoch, taken_ms) "
+                    "VALUES ($1, $2, $3, 1, $4) ON CONFLICT (kind, id) DO UPDATE SET "
+                    "owner = EXCLUDED.owner, epoch = leases.epoch + 1, "
+                    "taken_ms = EXCLUDED.taken_ms RETURNING epoch",
+                    kind, ident, self.node, int(time.time() * 1000)))
+            except BaseException:
+                # no epoch, no lease: the lock goes back (or with the connection)
+                with contextlib.suppress(Exception):
+                    await conn.fetchval("SELECT pg_advisory_unlock($1)",
+                                        lease_key(self.schema, kind, ident))
+                raise
         self.held[(kind, ident)] = epoch
         log.info("%s %d: this process (%s) owns it now, epoch %d", kind, ident, self.node, epoch)
         return epoch
