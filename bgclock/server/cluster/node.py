@@ -39,6 +39,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import os
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -67,7 +68,7 @@ WATCH_S: Final = 0.5
 #: The close code of a connection whose table moved (the device reconnects).
 MOVED_CLOSE: Final = 1012
 #: How often, and how long apart (s), a relaying process looks for the
-#: table's live owner before it leaves the device to the lease watch.
+#: table's live owner before it sends the device to reconnect.
 OWNER_TRIES: Final = 20
 OWNER_RETRY_S: Final = 0.05
 #: A relayed device silent this long (after it pinged) is gone (as ``app``).
@@ -83,16 +84,12 @@ class ClusterConfig:
     node: str = ""
 
     def node_name(self) -> str:
-        return self.node or f"{socket.gethostname()[:30]}-{_pid()}"
-
-
-def _pid() -> int:
-    import os
-
-    return os.getpid()
+        """The name given, else ``HOST-PID``."""
+        return self.node or f"{socket.gethostname()[:30]}-{os.getpid()}"
 
 
 def not_owner_message(table_id: int, why: str) -> str:
+    """The ``not_owner`` error a device gets before its socket is closed."""
     return dumps(ProtocolError("not_owner", f"table {table_id} {why}: reconnecting",
                                table=table_id).to_message())
 
