@@ -23,6 +23,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import BaseRoute, Mount
 
 import bgclock.server.edge.paths  # noqa: F401  (registers the ``id`` path convertor)
+from bgclock.server.cluster import Cluster, ClusterConfig
 from bgclock.server.context import Server
 from bgclock.server.edge.auth import DirectorAuth, TableTokens, director_key
 from bgclock.server.edge.director import DirectorOnly
@@ -47,6 +48,7 @@ from bgclock.server.routes import (
 from bgclock.server.routes.static import static_routes
 from bgclock.server.ws import session as ws
 from bgclock.store import Store
+from bgclock.store._postgres import PostgresStore
 
 WEB_STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 #: HTTP answers at least this long are gzipped for a client that accepts it.
@@ -70,6 +72,7 @@ def create_app(
     bind_host: str | None = None,
     allow_hosts: Iterable[str] = (),
     handshake_rate: tuple[float, float] | None = HANDSHAKES,
+    cluster: ClusterConfig | None = None,
 ) -> Starlette:
     """The server's ASGI application over ``store`` (opened, unless it already
     is, and closed by its lifespan).  ``director_secret``: None takes the
@@ -78,18 +81,25 @@ def create_app(
     ``heap_settle_s``: how often the long-lived heap is frozen out of the
     garbage collector's walks (``live.heap``); None leaves the collector alone.
     ``bind_host``, ``public_url`` and ``allow_hosts`` name the hosts a
-    WebSocket may be opened at (``edge.guard.served_hosts``)."""
+    WebSocket may be opened at (``edge.guard.served_hosts``).  ``cluster``: this
+    process is one of several on one PostgreSQL database (``cluster``)."""
     # Without a secret, the lifespan takes the director's key kept in the store.
     server = Server(store, director_secret=director_secret or secrets.token_urlsafe(16),
                     clock=clock or WallClock(), lag_params=lag_params, public_url=public_url,
                     allow_origins=allow_origins, hello_timeout_s=hello_timeout_s,
                     checkpoint_interval_ms=checkpoint_interval_ms, table_rate=table_rate,
                     director_rate=director_rate)
+    if cluster is not None:
+        if not isinstance(store, PostgresStore):
+            raise ValueError("a cluster needs PostgreSQL (--db postgresql://...)")
+        server.cluster = Cluster(server, store, cluster, ws.dispatch)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.open()
         await store.claim()  # one server per store (``bgclock serve`` claimed it already)
+        if server.cluster is not None:
+            await server.cluster.start()
         if director_secret is None:
             server.director = DirectorAuth(await director_key(store))
         key = await store.set_meta_if_absent("table_token_key", secrets.token_hex(32))
@@ -108,6 +118,8 @@ def create_app(
             if heap is not None:
                 await heap.stop()
             await server.hub.stop()
+            if server.cluster is not None:
+                await server.cluster.stop()
             server.tourneys.desk.close()
             await store.close()
 

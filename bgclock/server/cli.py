@@ -92,6 +92,20 @@ def _per_client(text: str) -> int:
     return count
 
 
+def _redis_url(text: str) -> str:
+    if not text.startswith(("redis://", "rediss://", "unix://")):
+        raise argparse.ArgumentTypeError(f"not a Redis URL: {text!r} (redis://HOST:PORT/DB)")
+    return text
+
+
+def _cluster_name(text: str) -> str:
+    if not text or len(text) > 64 or not all(c.isascii() and (c.isalnum() or c in "-_.")
+                                             for c in text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: 1-64 letters, digits, '-', '_' or '.'")
+    return text
+
+
 def _origin(text: str) -> str:
     """A web origin as a browser sends it (``https://club.example:8443``), or ``*``."""
     if text == "*":
@@ -175,6 +189,17 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "(docs/evening.md)")
     parser.add_argument("--keyfile", default=None, metavar="PEM",
                         help="the private key of --certfile")
+    parser.add_argument("--cluster", default=None, metavar="redis://HOST:PORT/DB",
+                        type=_redis_url,
+                        help="run as one of several processes on one PostgreSQL database "
+                             "(--db postgresql://...): each table is kept by one process, "
+                             "the others forward its commands and relay its updates through "
+                             "this Redis (docs/cluster.md)")
+    parser.add_argument("--cluster-prefix", default="bgclock", metavar="PREFIX",
+                        type=_cluster_name,
+                        help="Redis channel prefix of this cluster (default bgclock)")
+    parser.add_argument("--node-name", default=None, metavar="NAME", type=_cluster_name,
+                        help="this process's name in the cluster (default HOST-PID)")
     parser.add_argument("--no-qr", action="store_true", help="do not draw the QR code")
     parser.add_argument("--log-level", default="warning",
                         choices=["debug", "info", "warning", "error"])
@@ -391,7 +416,15 @@ def _run(args: argparse.Namespace) -> int:
         said = str(exc)
         raise StartError(said if said.startswith("--") else f"--db-schema: {said}") from None
     if not is_postgres(db):
+        if args.cluster is not None:
+            raise StartError("--cluster needs PostgreSQL (--db postgresql://...): a SQLite "
+                             "file belongs to one process")
         check_sqlite_place(db, given=args.db is not None, schema=args.db_schema)
+    cluster = None
+    if args.cluster is not None:
+        from .cluster import ClusterConfig
+
+        cluster = ClusterConfig(args.cluster, args.cluster_prefix, args.node_name or "")
     public_url = _public_base(args.public_url) if args.public_url else None
     sock = bind(args.host, args.port)
     where = _store_where(db)
@@ -399,7 +432,7 @@ def _run(args: argparse.Namespace) -> int:
 
     app = create_app(store, director_secret=None, public_url=public_url,
                      allow_origins=args.allow_origin, bind_host=args.host,
-                     allow_hosts=args.allow_host)
+                     allow_hosts=args.allow_host, cluster=cluster)
     # Connections past limit_concurrency get a 503 instead of a descriptor
     # more: keep a margin below the open-files limit for the store and logs.
     concurrency = max(64, limits[0] - 64) if limits is not None and limits[0] > 0 else None

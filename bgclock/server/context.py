@@ -13,6 +13,7 @@ from typing import Any
 
 from starlette.requests import HTTPConnection, Request
 
+from bgclock.server.cluster import Cluster
 from bgclock.server.edge.auth import DirectorAuth, TableTokens
 from bgclock.server.live.hub import Hub, TableHub
 from bgclock.server.live.lag import LagParams
@@ -50,6 +51,8 @@ class Server:
         #: The room displays' streams (``live.roomfeed``), woken by any change.
         self.room_feed = RoomFeed(lambda tid: room_body(self, tid))
         self.hub.on_change = self.room_feed.changed
+        #: This process's part in a cluster (``bgclock serve --cluster``), or None.
+        self.cluster: Cluster | None = None
 
     # ----------------------------------------------------------------- HTTP
 

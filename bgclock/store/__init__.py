@@ -28,7 +28,7 @@ from typing import Any
 import msgspec
 import orjson
 
-from ._errors import NotFound, StoreBusy, StoreError, StoreUnavailable
+from ._errors import Fenced, NotFound, StoreBusy, StoreError, StoreUnavailable
 from ._register import MAX_REGISTER, RegisterEntry, RegisterLine, RegisterStore
 
 
@@ -332,6 +332,13 @@ class Store(RegisterStore):
     async def open(self) -> None:
         """Connect and bring the schema to the latest version (nothing if open)."""
 
+    async def table(self, table_id: int) -> TableRow:
+        """One table's row (``NotFound`` if there is none)."""
+        for row in await self.tables():
+            if row.id == table_id:
+                return row
+        raise NotFound(f"no table {table_id}")
+
     @abc.abstractmethod
     async def claim(self) -> None:
         """Make this process the store's one server, until ``close``: ``StoreBusy``
@@ -501,7 +508,7 @@ def sqlite_path(url: str) -> str:
 
 
 __all__ = [
-    "ArchivedMatch", "DEADLINE_BOUNDS", "DEFAULT_DEADLINE_S", "DEFAULT_WARN_S", "Doubt",
+    "ArchivedMatch", "DEADLINE_BOUNDS", "DEFAULT_DEADLINE_S", "DEFAULT_WARN_S", "Doubt", "Fenced",
     "MAX_REGISTER", "NotFound", "RegisterEntry", "RegisterLine", "Store", "StoreBusy",
     "StoreError", "StoreUnavailable", "StoredAction", "StoredSnapshot",
     "StoredEvent", "StoredNote", "TableRow",

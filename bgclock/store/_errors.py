@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class StoreError(RuntimeError):
     """The database refused an operation."""
@@ -20,3 +22,13 @@ class StoreUnavailable(StoreError):
 
 class StoreBusy(StoreError):
     """Another process owns the store (``Store.claim``)."""
+
+
+class Fenced(StoreError):
+    """A write for tables this process no longer owns: another process took
+    their lease (a newer epoch) and the commit was refused whole, nothing
+    written (``bgclock.server.cluster``)."""
+
+    def __init__(self, message: str, table_ids: Sequence[int]) -> None:
+        super().__init__(message)
+        self.table_ids = tuple(table_ids)

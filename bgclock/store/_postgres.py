@@ -53,6 +53,7 @@ from . import (
     UNSNAPPED_SQL,
     ArchivedMatch,
     Doubt,
+    Fenced,
     NotFound,
     Store,
     StoreBusy,
@@ -91,6 +92,13 @@ _BULK_NOTES = (
     f"INSERT INTO clock_notes ({_NOTE_COLS}) SELECT * FROM unnest("
     "$1::bigint[], $2::integer[], $3::integer[], $4::text[], $5::bigint[], $6::text[], "
     "$7::text[], $8::bigint[])"
+)
+#: The fence: the tables' lease rows still at the epochs this process took
+#: them at, locked (``FOR SHARE``) until the commit, so a new owner's epoch
+#: bump waits for this transaction or this one sees the bump and writes nothing.
+_FENCE = (
+    "SELECT l.id FROM leases AS l JOIN unnest($1::bigint[], $2::bigint[]) AS f(id, epoch) "
+    "ON l.id = f.id AND l.epoch = f.epoch WHERE l.kind = 'table' FOR SHARE OF l"
 )
 _BULK_CHECKPOINTS = (
     "UPDATE clock_tables AS t SET checkpoint_ms = c.ms "
@@ -172,6 +180,12 @@ class PostgresStore(PostgresRegister, Store):
         #: The sessions whose writes are in doubt (ended before the next write).
         self._doubt_pids: set[int] = set()
         self._settling = asyncio.Lock()
+        #: Cluster mode (``bgclock.server.cluster``): no whole-store claim; each
+        #: table's writes are fenced by the epoch ``fence(table_id)`` returns
+        #: (None: this process does not own the table, so the write fails).
+        self.fence: Callable[[int], int | None] | None = None
+        #: The same for a tournament's actions (its lease's epoch).
+        self.fence_tournament: Callable[[int], int | None] | None = None
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -266,8 +280,8 @@ class PostgresStore(PostgresRegister, Store):
         return f" (pid {found.group(2)} on {found.group(1)})" if found else ""
 
     async def claim(self) -> None:
-        if self._lock_conn is not None:
-            return
+        if self._lock_conn is not None or self.fence is not None:
+            return  # a cluster's processes share the store: each table is fenced
         try:
             conn = await self._lock_connection()
         except _LINK_ERRORS as exc:
@@ -530,6 +544,13 @@ class PostgresStore(PostgresRegister, Store):
                 tournament_id)
         return [_table(r) for r in rows]
 
+    async def table(self, table_id: int) -> TableRow:
+        r = await self._fetchrow(f"SELECT {_TABLE_COLS} FROM clock_tables WHERE id = $1",
+                                 table_id)
+        if r is None:
+            raise NotFound(f"no table {table_id}")
+        return _table(r)
+
     async def events(self, table_id: int, after_seq: int = 0) -> list[StoredEvent]:
         rows = await self._fetch(
             f"SELECT {_EVENT_COLS} FROM clock_events WHERE table_id = $1 AND seq > $2 "
@@ -612,9 +633,20 @@ class PostgresStore(PostgresRegister, Store):
 
     async def append_actions(self, actions: Sequence[StoredAction]) -> None:
         rows = [(a.tournament_id, a.n, a.at_ms, a.body(), a.source) for a in actions]
+        fenced: dict[int, int] = {}
+        if self.fence_tournament is not None:
+            for tid in {a.tournament_id for a in actions}:
+                epoch = self.fence_tournament(tid)
+                fenced[tid] = -1 if epoch is None else epoch
 
         async def append(c: Any) -> None:
             async with c.transaction():
+                for tid, epoch in fenced.items():
+                    if await c.fetchval(
+                            "SELECT 1 FROM leases WHERE kind = 'tournament' AND id = $1 "
+                            "AND epoch = $2 FOR SHARE", tid, epoch) is None:
+                        raise Fenced(f"tournament {tid} is kept by another process now (a "
+                                     "newer lease epoch): nothing written", [])
                 await c.executemany(
                     "INSERT INTO tournament_actions (tournament_id, n, at_ms, body, source) "
                     "VALUES ($1, $2, $3, $4, $5)", rows)
@@ -670,8 +702,23 @@ class PostgresStore(PostgresRegister, Store):
 
     async def commit(self, events: list[StoredEvent], checkpoints: dict[int, int],
                      notes: Sequence[StoredNote] = ()) -> None:
+        fence = self.fence
+        fenced: dict[int, int] = {}
+        if fence is not None:
+            for tid in {*(e.table_id for e in events), *(x.table_id for x in notes),
+                        *checkpoints}:
+                fenced[tid] = -1 if (epoch := fence(tid)) is None else epoch
+
         async def write(c: Any) -> None:
             async with c.transaction():
+                if fenced:
+                    held = {r[0] for r in await c.fetch(_FENCE, list(fenced),
+                                                        list(fenced.values()))}
+                    lost = sorted(set(fenced) - held)
+                    if lost:
+                        raise Fenced(f"tables {', '.join(map(str, lost))} are owned by "
+                                     "another process now (a newer lease epoch): nothing "
+                                     "written", lost)
                 # One statement per kind of row, whatever the batch's size
                 # (columns as arrays through unnest), not a round of
                 # statements per row.

@@ -172,13 +172,36 @@ MIGRATIONS: Final[tuple[tuple[int, tuple[str, ...]], ...]] = (
             )""",
         ),
     ),
+    (
+        7,
+        (
+            # several processes on one PostgreSQL (bgclock.server.cluster): who
+            # owns a table ('table') or a tournament ('tournament'), and the
+            # fencing epoch bumped by each new owner; every write of the owner
+            # checks its epoch in its own transaction.  PostgreSQL only.
+            """CREATE TABLE leases (
+                kind TEXT NOT NULL,
+                id {bigint} NOT NULL,
+                owner TEXT NOT NULL,
+                epoch {bigint} NOT NULL,
+                taken_ms {bigint} NOT NULL,
+                PRIMARY KEY (kind, id)
+            )""",
+        ),
+    ),
 )
+
+#: Migrations only PostgreSQL runs (SQLite records their number, runs nothing):
+#: a cluster needs PostgreSQL, and SQLite stays as it was.
+POSTGRES_ONLY: Final = frozenset({7})
 
 
 def statements(dialect: str, version: int) -> list[str]:
     """The statements of migration ``version`` in ``dialect``."""
     words = DIALECTS[dialect]
     for number, stmts in MIGRATIONS:
+        if number == version and dialect != "postgres" and number in POSTGRES_ONLY:
+            return []
         if number == version:
             return [s.format(**words) for s in stmts]
     raise KeyError(version)

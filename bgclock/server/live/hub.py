@@ -52,7 +52,7 @@ import dataclasses
 import logging
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -88,6 +88,7 @@ from bgclock.server.live.table_state import flag as flag_of
 from bgclock.server.live.time import ServerClock, TimerHandle
 from bgclock.server.ws.protocol import Command, Handle, Keep, ProtocolError, Summon, dumps
 from bgclock.store import (
+    Fenced,
     NotFound,
     Store,
     StoredEvent,
@@ -300,6 +301,9 @@ class Writer:
         self.batches = 0
         #: Since when (``time.monotonic``) the database has not answered, or None.
         self.failing_since: float | None = None
+        #: Told of a commit refused because another process owns its tables
+        #: now (``bgclock.server.cluster``), after the callbacks ran.
+        self.on_fenced: Callable[[Fenced], None] | None = None
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="bgclock-writer")
@@ -368,6 +372,10 @@ class Writer:
                         log.exception("after-commit callback failed")
             finally:
                 self.frames.flush()
+            if self.on_fenced is not None:
+                for fenced in {id(e): e for e in errors.values() if isinstance(e, Fenced)}.values():
+                    assert isinstance(fenced, Fenced)
+                    self.on_fenced(fenced)
             if self._snapshots:
                 stored, self._snapshots = self._snapshots, {}
                 try:
@@ -945,6 +953,7 @@ class TableHub:
     async def edit(self, spec: TableSpec) -> None:
         """Store the director's edit; commands wait for it (``busy``), so an
         edit and the first command never both succeed."""
+        await self.owned()
         self.check_editable()
         self.editing = True
         try:
@@ -953,19 +962,35 @@ class TableHub:
             self.editing = False
         self.reset(row)
 
+    async def owned(self) -> None:
+        """In a cluster: before a director's write that is not a command (an
+        edit, the next match, a closing), this process keeps the table (it
+        takes it if nobody does; it is then loaded in place), else
+        ``not_owner``: the write would go behind its keeper's back."""
+        acquire = self.hub.acquire
+        if acquire is not None and not await acquire(self.id):
+            raise ProtocolError("not_owner", f"table {self.id} is kept by another process of "
+                                "the cluster: send this there", table=self.id)
+
     # ------------------------------------------------------------ sending
 
     def broadcast_directors(self, text: str) -> None:
         for director in list(self.hub.directors):
             director.send(text)
+        if self.hub.on_relay is not None:
+            self.hub.on_relay(self.id, text, False)
         if self.hub.on_change is not None:
             self.hub.on_change(self.row.tournament_id)
 
     def broadcast(self, text: str) -> None:
         for watcher in list(self.watchers):
+            if getattr(watcher, "relayed", False):
+                continue  # a device of another process: the table's channel carries it
             watcher.send(text)
         for director in list(self.hub.directors):
             director.send(text)
+        if self.hub.on_relay is not None:
+            self.hub.on_relay(self.id, text, True)
         if self.hub.on_change is not None:
             self.hub.on_change(self.row.tournament_id)
 
@@ -1375,6 +1400,7 @@ class TableHub:
         the store and a fresh match starts on the same table (same id, same
         link and token) with its own time line.  ``ProtocolError`` when the
         table cannot take it now."""
+        await self.owned()
         if self.closed:
             raise ProtocolError("closed", "this table is closed")
         self.tournament_note = None
@@ -1450,11 +1476,28 @@ class Hub:
         #: Told the tournament id (or None) of a table that sent its watchers
         #: anything: the room displays' push (``live.roomfeed``).
         self.on_change: Callable[[int | None], None] | None = None
+        #: A cluster's process (``bgclock.server.cluster``): tables are loaded
+        #: when this process takes their lease (``take``), not at start;
+        #: ``owns`` says which it holds; ``on_relay`` gets every broadcast.
+        self.lazy = False
+        self.owns: Callable[[int], bool] | None = None
+        self.acquire: Callable[[int], Awaitable[bool]] | None = None
+        #: Told the id of a table this process made (the others learn of it).
+        self.on_added: Callable[[int], None] | None = None
+        #: (table id, text, for its devices too: else for the directors only)
+        self.on_relay: Callable[[int, str, bool], None] | None = None
 
     async def start(self) -> list[int]:
         """Rebuild every table from its snapshot and the events after it (or
         its whole log); return the tables stopped for the restart."""
         rows = await self.store.tables()
+        if self.lazy:  # a cluster: each table is loaded when its lease is taken
+            for row in rows:
+                self.dormant(row)
+            self.writer.start()
+            self._ticker = asyncio.get_running_loop().create_task(self._checkpoints(),
+                                                                  name="bgclock-checkpoints")
+            return []
         stored = await self.store.all_snapshots()
         tails = await self.store.all_tails(2 * SNAPSHOT_EVERY)
         notes = await self.store.all_notes()
@@ -1578,9 +1621,60 @@ class Hub:
             await asyncio.sleep(self.checkpoint_interval_ms / 1000)
             self.checkpoint_now()
 
+    def dormant(self, row: TableRow) -> TableHub:
+        """A table this process knows but does not own (a cluster): its row
+        only, no log; nothing it would write passes the store's fence."""
+        table = TableHub(self, row)
+        self.tables[row.id] = table
+        return table
+
+    async def take(self, table_id: int) -> TableHub:
+        """This process took the table's lease (a cluster): fold it from the
+        store, as after a restart (a running clock kept by a device waits
+        for its keeper; another stops at its checkpoint), and run it."""
+        row = await self.store.table(table_id)
+        events = await self.store.events(table_id)
+        notes = await self.store.notes(table_id)
+        table = self.tables.get(table_id)
+        if table is None:
+            table = TableHub(self, row)
+        else:  # loaded in place: whoever holds the object (a route) holds the table
+            watchers = table.watchers
+            table.close()
+            table.__init__(self, row)  # type: ignore[misc]
+            table.watchers = watchers
+        try:
+            table.load(events, notes)
+        except Unfoldable as exc:
+            table.quarantine(str(exc), events, notes)
+        else:
+            if table.keeper is not None:
+                table.keeper_offline_since_ms = self.clock.now_ms()
+            stop = table.recover(row.checkpoint_ms)
+            if stop is not None:
+                await self.store.commit([stop], {})
+                table.recovered(stop)
+        self.tables[table_id] = table
+        table.rearm()
+        for director in list(self.directors):
+            director.send(table.table_message())
+            director.send(table.snapshot_message())
+        return table
+
+    def drop(self, table_id: int) -> None:
+        """Another process owns the table now: stop running it here."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        table.close()
+        self.writer.forget_checkpoint(table_id)
+        self.dormant(table.row)
+
     def add(self, row: TableRow) -> TableHub:
         table = TableHub(self, row)
         self.tables[row.id] = table
+        if self.on_added is not None:
+            self.on_added(row.id)
         for director in list(self.directors):
             director.send(table.table_message())
             director.send(table.snapshot_message())
@@ -1590,4 +1684,7 @@ class Hub:
         table = self.tables.get(table_id) if table_id is not None else None
         if table is None:
             raise ProtocolError("not_found", f"no table {table_id}", table=table_id)
+        if self.owns is not None and not self.owns(table.id):
+            raise ProtocolError("not_owner", f"table {table_id} is kept by another process "
+                                "of the cluster: open it there", table=table_id)
         return table

@@ -118,6 +118,10 @@ async def table_archive(request: Request) -> Response:
 async def close_table(request: Request) -> Response:
     server = server_of(request)
     table = server.table_or_404(request)
+    try:
+        await table.owned()  # a cluster: its keeper closes it
+    except ProtocolError as exc:
+        raise ApiError(409, exc.code, exc.message) from None
     await server.store.close_table(table.id, server.clock.now_ms())
     table.close()
     table.broadcast(table.table_message())

@@ -83,6 +83,16 @@ class Tournaments(Protocol):
                      assigned: list[dict[str, Any]]) -> list[dict[str, Any]]: ...
 
 
+class TournamentOwner(Protocol):
+    """What the tournament service uses of this process's part in a cluster
+    (``cluster.Cluster``): the tournament's lease before an action, and its
+    loss when a write was fenced."""
+
+    async def own_tournament(self, hub: TournamentHub) -> None: ...
+
+    def tournament_fenced(self, tournament_id: int) -> None: ...
+
+
 class Host(Protocol):
     """What the tournament service reads of the server (``context.Server``)."""
 
@@ -103,5 +113,8 @@ class Host(Protocol):
 
     @property
     def tourneys(self) -> Tournaments: ...
+
+    @property
+    def cluster(self) -> TournamentOwner | None: ...
 
     def is_director(self, request: Request) -> bool: ...

@@ -56,7 +56,7 @@ from bgclock.server.tournaments.flights import RoomSeating, room_flights
 from bgclock.server.tournaments.host import Host, TournamentHub
 from bgclock.server.tournaments.standings import room_standings
 from bgclock.server.ws.protocol import ProtocolError, dumps
-from bgclock.store import NotFound, StoredAction, StoreError, TableSpec
+from bgclock.store import Fenced, NotFound, StoredAction, StoreError, TableSpec
 from bgclock.tournament import ContestError, Tournament
 from bgclock.tournament._running import (
     RESULT_SOURCES,
@@ -119,6 +119,8 @@ class Tourneys:
         for row in await self.server.store.tournaments():
             if row.closed_ms is not None:
                 continue
+            if self.server.cluster is not None:
+                continue  # a cluster: the process that takes the tournament completes it
             stored = await self.server.store.actions(row.id)
             if any(s.action.get("do") in RESUMED for s in stored):
                 hub = await self.get(row.id)
@@ -147,7 +149,12 @@ class Tourneys:
         ``SLICE`` actions); ``check(done)`` may still refuse them; store
         them in one transaction.  A refusal after the first action, or a
         failed write, puts the state back by folding the stored log again.
-        The caller holds ``hub.lock``."""
+        The caller holds ``hub.lock``.  In a cluster, this process takes
+        the tournament's lease first (``Cluster.own_tournament``: folded
+        afresh from the store when it does, 503 ``not_owner`` when another
+        process keeps it)."""
+        if self.server.cluster is not None:
+            await self.server.cluster.own_tournament(hub)
         state = hub.state
         first = state.count + 1
         done = []
@@ -172,9 +179,11 @@ class Tourneys:
                 StoredAction(tournament_id=hub.id, n=first + k, at_ms=now,
                              action=a, source=source)
                 for k, a in enumerate(clean)])
-        except BaseException:
+        except BaseException as exc:
             if state.count >= first:  # some were decided in place: they go
                 hub.rebuild()
+            if isinstance(exc, Fenced) and self.server.cluster is not None:
+                self.server.cluster.tournament_fenced(hub.id)
             raise
         hub.log.extend(clean)
         for action, did in zip(clean, done, strict=True):

@@ -45,6 +45,9 @@ class Connection:
     connection keeps no task and no pending wait of its own (the garbage
     collector walks fewer objects, the loop wakes fewer tasks)."""
 
+    #: A device of another process (``cluster.RemoteDevice``) is; this is not.
+    relayed = False
+
     def __init__(self, ws: WebSocket, limiter: RateLimiter) -> None:
         self.ws = ws
         self.limiter = limiter
@@ -60,6 +63,8 @@ class Connection:
         self._task: asyncio.Task[None] | None = None
         #: The writer's frame batch, for a client that reads ``batch`` frames.
         self.batch: FrameBatch | None = None
+        #: A cluster's id of this connection (its answers from other processes).
+        self.cluster_id: str | None = None
 
     def send(self, text: str) -> None:
         if self.dead:
@@ -127,6 +132,8 @@ async def websocket(ws: WebSocket) -> None:
         pass
     finally:
         server.hub.directors.discard(conn)
+        if server.cluster is not None:
+            server.cluster.director_gone(conn)
         if conn.table_id is not None and conn.table_id in server.hub.tables:
             table = server.hub.tables[conn.table_id]
             if conn in table.watchers:
@@ -168,15 +175,27 @@ async def _session(server: Server, conn: Connection) -> None:
         if hello.batch:
             conn.batch = hub.writer.frames
         tables = sorted(t.id for t in hub.tables.values() if not t.closed)
+        if server.cluster is not None:  # the tables other processes keep too
+            await server.cluster.director_hello(conn, dict(hello.since))
+            tables = sorted(t.id for t in hub.tables.values() if not t.closed)
         conn.send_json({"type": "welcome", "v": VERSION, "role": "director", "tables": tables,
                         "server_ms": server.clock.now_ms()})
         for watched in tables:
+            if server.cluster is not None and not server.cluster.owns(watched):
+                continue  # its keeper sends the catch-up (``director_hello``)
             hub.tables[watched].catch_up(conn, hello.since.get(watched))
             hub.tables[watched].send_summons(conn, hello.since.get(watched))
             hub.tables[watched].send_handled(conn)
         hub.directors.add(conn)
     else:
         opened = server.tokens.table_of(hello.token)
+        if opened is not None and server.cluster is not None:
+            # a cluster: served here if this process owns the table (or can
+            # take it), else relayed to its owner until the device goes
+            if not await server.cluster.known(opened):
+                opened = None
+            elif await server.cluster.hello(conn, hello, opened):
+                return
         if opened is None or opened not in hub.tables:
             await _refuse(conn, "unauthorized", "this link's token is not valid")
             return
@@ -216,13 +235,16 @@ async def _session(server: Server, conn: Connection) -> None:
         try:
             decoded = decode(message.get("text"))
             pinging = pinging or isinstance(decoded, Ping)
-            _dispatch(server, conn, decoded)
+            if server.cluster is not None and server.cluster.forwards(
+                    conn, decoded, str(message.get("text"))):
+                continue  # a director's message for a table another process keeps
+            dispatch(server, conn, decoded)
         except ProtocolError as exc:
             conn.send_json(exc.to_message())
     await conn.close(1011)
 
 
-def _dispatch(server: Server, conn: Connection, message: Any) -> None:
+def dispatch(server: Server, conn: Connection, message: Any) -> None:
     hub = server.hub
     if isinstance(message, Ping):
         # msgspec, not orjson: ``t`` is whatever the client sent, integers past

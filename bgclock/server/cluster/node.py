@@ -1,0 +1,568 @@
+"""One process of a cluster: its leases, its forwarding and its relays.
+
+Theory of operation
+-------------------
+Each table is owned by the process that first needs it (a device says hello
+there) and can take its lease (``lease``); the owner loads it from the store
+(the fold), runs it as a single process does, and publishes every update it
+broadcasts once, on the table's channel (``bus``).
+
+A device that says hello at a process that cannot take the lease is
+*relayed*: that process answers its hello (``welcome``) and its pings
+itself, forwards its hello, messages and goodbye to the owner's node channel
+tagged with a connection id, subscribes to the table's channel while it has
+relayed connections of that table, and passes the owner's updates and the
+answers meant for that connection (acks, errors, the catch-up) to its
+socket.  At the owner, a relayed device is a ``RemoteDevice`` among the
+table's watchers: the table's rules (the timekeeper's claim, its online
+state) see it as any device; the device's commands keep their device
+instants, so where a press entered the cluster changes nothing.
+
+Takeover: every ``WATCH_S`` a process tries the lease of each table it
+relays.  The owner's death (``kill -9``: its lease connection closes; a
+pause: PostgreSQL ends its idle session after ``LEASE_TTL_S``) frees the
+lock; the first process to take it bumps the epoch, folds the table from the
+store (a kept table waits for its keeper to reconcile, as after a restart)
+and closes its relayed connections (``not_owner``, close code 1012): the
+devices reconnect, to any process, and send their queued presses with their
+device instants.
+
+A former owner learns it lost a table when a write is fenced (``Fenced``) or
+its lease connection comes back to a newer epoch: it says so in its log,
+sends ``not_owner`` to the table's devices and closes them (they reconnect
+and are relayed), and forgets the table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import os
+import socket
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final, Protocol
+
+import orjson
+
+from bgclock.server.cluster.bus import Bus
+from bgclock.server.cluster.lease import Leases
+from bgclock.server.errors import ApiError
+from bgclock.server.live.hub import Hub
+from bgclock.server.live.time import ServerClock
+from bgclock.server.ws.protocol import Hello, Ping, ProtocolError, decode, dumps
+from bgclock.store import Fenced, NotFound, StoreError
+
+if TYPE_CHECKING:
+    from bgclock.server.tournaments.host import TournamentHub
+    from bgclock.store._postgres import PostgresStore
+
+
+class Connection(Protocol):
+    """What a cluster uses of a WebSocket connection (``ws.session.Connection``;
+    a protocol: the session module imports the server's context, which
+    imports this one)."""
+
+    role: str
+    table_id: int | None
+    device: str | None
+    name: str | None
+    dead: bool
+    cluster_id: str | None
+    limiter: Any
+    ws: Any
+
+    def send(self, text: str) -> None: ...
+
+    def send_json(self, message: dict[str, Any]) -> None: ...
+
+    async def close(self, code: int) -> None: ...
+
+
+class Server(Protocol):
+    """What a cluster uses of the server (``context.Server``)."""
+
+    @property
+    def hub(self) -> Hub: ...
+
+    @property
+    def clock(self) -> ServerClock: ...
+
+    @property
+    def started_ms(self) -> int: ...
+
+log = logging.getLogger("bgclock.cluster")
+
+#: How often a process tries the leases of the tables it relays (s): the
+#: bound on a takeover after the owner's lease is free.
+WATCH_S: Final = 0.5
+#: The close code of a connection whose table moved (the device reconnects).
+MOVED_CLOSE: Final = 1012
+#: How often, and how long apart (s), a relaying process looks for the
+#: table's live owner before it sends the device to reconnect.
+OWNER_TRIES: Final = 20
+OWNER_RETRY_S: Final = 0.05
+#: A relayed device silent this long (after it pinged) is gone (as ``app``).
+SILENT_LINK_S: Final = 5.0
+
+
+@dataclass(frozen=True, slots=True)
+class ClusterConfig:
+    """``bgclock serve --cluster URL [--cluster-prefix P] [--node-name N]``."""
+
+    redis_url: str
+    prefix: str = "bgclock"
+    node: str = ""
+
+    def node_name(self) -> str:
+        """The name given, else ``HOST-PID``."""
+        return self.node or f"{socket.gethostname()[:30]}-{os.getpid()}"
+
+
+def not_owner_message(table_id: int, why: str) -> str:
+    """The ``not_owner`` error a device gets before its socket is closed."""
+    return dumps(ProtocolError("not_owner", f"table {table_id} {why}: reconnecting",
+                               table=table_id).to_message())
+
+
+class RemoteDevice:
+    """A device connected to another process, as its table's owner sees it:
+    what the table sends it goes to that process's node channel."""
+
+    relayed = True
+    batch = None
+    dead = False
+
+    def __init__(self, cluster: Cluster, origin: str, cid: str, table_id: int | None,
+                 device: str | None, name: str | None) -> None:
+        self.cluster = cluster
+        self.origin = origin
+        self.cid = cid
+        self.role = "table"
+        self.table_id: int | None = table_id
+        self.device = device
+        self.name = name
+        self._channel = cluster.bus.node_channel(origin)
+
+    def send(self, text: str) -> None:
+        self.cluster.bus.publish(self._channel, orjson.dumps(
+            {"k": "send", "c": self.cid, "text": text}))
+
+    def send_json(self, message: dict[str, Any]) -> None:
+        self.send(dumps(message))
+
+
+Dispatch = Callable[[Any, Any, Any], None]
+
+
+class Cluster:
+    """This process's part in a cluster (``bgclock serve --cluster``)."""
+
+    def __init__(self, server: Server, store: PostgresStore, config: ClusterConfig,
+                 dispatch: Dispatch) -> None:
+        self.server = server
+        self.store = store
+        self.node = config.node_name()
+        self.dispatch = dispatch
+        self.leases = Leases(store.dsn, store.schema, self.node, deadline_s=store.deadline_s,
+                             on_lost=self._lease_lost)
+        self.bus = Bus(config.redis_url, config.prefix, self.node, self._on_bus)
+        #: Local connections relayed to another process: table -> id -> connection.
+        self.relays: dict[int, dict[str, Connection]] = {}
+        self._local: dict[str, Connection] = {}
+        #: Devices of other processes at this process's tables.
+        self.remotes: dict[tuple[str, str], RemoteDevice] = {}
+        self._ids = itertools.count(1)
+        self._taking: dict[int, asyncio.Lock] = {}
+        self._watch: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        # the store checks every table's writes against this process's epoch
+        store.fence = self.fence
+        store.fence_tournament = lambda tid: self.leases.epoch("tournament", tid)
+        hub = server.hub
+        hub.lazy = True
+        hub.owns = self.owns
+        hub.acquire = self.own
+        hub.on_added = lambda tid: self.bus.publish(
+            self.bus.all_channel(), orjson.dumps({"k": "table", "from": self.node, "t": tid}))
+        hub.on_relay = self._publish_update
+        hub.writer.on_fenced = self._fenced
+
+    # ------------------------------------------------------------ life
+
+    async def start(self) -> None:
+        await self.leases.open()
+        await self.bus.open()
+        self._watch = asyncio.get_running_loop().create_task(self._watch_leases(),
+                                                             name="bgclock-cluster-watch")
+        log.warning("cluster node %s: leases on PostgreSQL, traffic on %s", self.node,
+                    self.bus.prefix)
+
+    async def stop(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._watch
+        await self.bus.close()
+        await self.leases.close()
+
+    def fence(self, table_id: int) -> int | None:
+        return self.leases.epoch("table", table_id)
+
+    def owns(self, table_id: int) -> bool:
+        return self.leases.epoch("table", table_id) is not None
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------ owning
+
+    async def own(self, table_id: int) -> bool:
+        """Own the table if this process does or can take its lease (then it
+        is loaded from the store); False: another process owns it."""
+        if self.owns(table_id):
+            return True
+        lock = self._taking.setdefault(table_id, asyncio.Lock())
+        async with lock:
+            if self.owns(table_id):
+                return True
+            epoch = await self.leases.take("table", table_id)
+            if epoch is None:
+                return False
+            try:
+                await self.server.hub.take(table_id)
+            except StoreError as exc:
+                log.error("table %d: leased (epoch %d) but not loaded: %s", table_id, epoch, exc)
+                await self.leases.release("table", table_id)
+                return False
+        if self.relays.get(table_id):
+            # its devices here were relayed to the former owner: they come
+            # back and are served here
+            self._reconnect_relayed(table_id, "is kept by this process now")
+        return True
+
+    async def own_tournament(self, hub: TournamentHub) -> None:
+        """Before a tournament action: this process keeps the tournament (its
+        lease; the state folded afresh from the store when it takes it, as
+        another process may have acted on it), or ``ApiError`` 503
+        ``not_owner`` naming the process that does.  Director actions are
+        not forwarded (yet): the dashboard sends them to that process."""
+        tid = hub.id
+        if self.leases.epoch("tournament", tid) is not None:
+            return
+        epoch = await self.leases.take("tournament", tid)
+        if epoch is None:
+            owner = await self.leases.owner("tournament", tid)
+            raise ApiError(503, "not_owner", f"tournament {tid} is kept by process {owner} of "
+                          "the cluster: send its director's actions there, or again once "
+                          "that process is gone", {"owner": str(owner)})
+        stored = await self.store.actions(tid)
+        hub.log = [dict(s.action) for s in stored]
+        hub.rebuild()
+
+    def tournament_fenced(self, tournament_id: int) -> None:
+        """A tournament's write was fenced: another process keeps it now."""
+        self.leases.forget("tournament", tournament_id)
+        log.error("tournament %d: a write was fenced (another process took the lease): "
+                  "this process no longer keeps it", tournament_id)
+
+    async def known(self, table_id: int) -> bool:
+        """The table exists (made by any process): its row is in the hub."""
+        hub = self.server.hub
+        if table_id in hub.tables:
+            return True
+        try:
+            row = await self.store.table(table_id)
+        except NotFound:
+            return False
+        hub.dormant(row)
+        return True
+
+    def drop(self, table_id: int, why: str) -> None:
+        """This process no longer owns the table: say so, close its devices
+        (they reconnect and are relayed to the owner), forget it."""
+        self.leases.forget("table", table_id)
+        hub = self.server.hub
+        table = hub.tables.get(table_id)
+        log.error("table %d: %s: this process no longer owns it and drops it", table_id, why)
+        if table is None:
+            return
+        text = not_owner_message(table_id, "is kept by another process now")
+        for watcher in list(table.watchers):
+            if isinstance(watcher, RemoteDevice):
+                self.bus.publish(self.bus.node_channel(watcher.origin), orjson.dumps(
+                    {"k": "drop", "c": watcher.cid}))
+                self.remotes.pop((watcher.origin, watcher.cid), None)
+            else:
+                watcher.send(text)
+                close = getattr(watcher, "close", None)
+                if close is not None:
+                    self._spawn(close(MOVED_CLOSE))
+        for director in list(hub.directors):
+            director.send(text)
+        hub.drop(table_id)
+
+    def _fenced(self, exc: Fenced) -> None:
+        for table_id in exc.table_ids:
+            if self.owns(table_id):
+                self.drop(table_id, "a write was fenced (another process took the lease, "
+                          "a newer epoch): nothing written")
+            else:  # dropped already (its lease connection said so first)
+                log.error("table %d: a write was fenced (this process no longer owns it): "
+                          "nothing written", table_id)
+
+    def _lease_lost(self, kind: str, ident: int, why: str) -> None:
+        if kind == "table":
+            self.drop(ident, f"the lease is lost: {why}")
+
+    async def _watch_leases(self) -> None:
+        """Take over the tables this process relays whose owner is gone."""
+        while True:
+            await asyncio.sleep(WATCH_S)
+            for table_id in list(self.relays):
+                if not self.relays.get(table_id) or self.owns(table_id):
+                    continue
+                try:
+                    taken = await self.own(table_id)
+                except Exception as exc:  # noqa: BLE001 - the next round tries again
+                    log.warning("table %d: lease not taken: %s", table_id, exc)
+                    continue
+                if taken:
+                    log.warning("table %d: its owner is gone: this process (%s) took it over",
+                                table_id, self.node)
+
+    def _reconnect_relayed(self, table_id: int, why: str) -> None:
+        text = not_owner_message(table_id, why)
+        for conn in list(self.relays.get(table_id, {}).values()):
+            conn.send(text)
+            self._spawn(conn.close(MOVED_CLOSE))
+
+    # ------------------------------------------------------------ relaying
+
+    async def hello(self, conn: Connection, hello: Hello, table_id: int) -> bool:
+        """A table device's hello: False when this process owns the table
+        (the caller serves it as usual), True when the device was relayed to
+        the owner until it went (the session is over)."""
+        if await self.own(table_id):
+            return False
+        await self._relay(conn, hello, table_id)
+        return True
+
+    async def _relay(self, conn: Connection, hello: Hello, table_id: int) -> None:
+        server = self.server
+        cid = f"{self.node}.{next(self._ids)}"
+        conn.role, conn.table_id = "table", table_id
+        conn.device, conn.name = hello.device, hello.name
+        conn.send_json({"type": "welcome", "v": 1, "role": "table", "tables": [table_id],
+                        "server_ms": server.clock.now_ms(), "started_ms": server.started_ms})
+        self.relays.setdefault(table_id, {})[cid] = conn
+        self._local[cid] = conn
+        await self.bus.subscribe(self.bus.table_channel(table_id))
+        base = {"from": self.node, "c": cid, "t": table_id}
+        hello_text = orjson.dumps(
+            {**base, "k": "hello", "device": hello.device, "name": hello.name,
+             "queued": hello.queued, "last_seq": hello.last_seq})
+        # The lease row names the owner once its epoch bump is committed (a
+        # few ms after it took the lock): until a live owner listens, read again
+        channel = ""
+        for _ in range(OWNER_TRIES):
+            owner = await self.leases.owner("table", table_id)
+            if owner is not None and owner != self.node:
+                channel = self.bus.node_channel(owner)
+                if await self.bus.receivers(channel, hello_text):
+                    break
+            channel = ""
+            await asyncio.sleep(OWNER_RETRY_S)
+        try:
+            if not channel:  # no owner answers: the device comes back (and takes it, or not)
+                log.warning("table %d: no live process owns it: the device is sent to "
+                            "reconnect", table_id)
+                conn.send(not_owner_message(table_id, "has no live owner yet"))
+                await conn.close(MOVED_CLOSE)
+                return
+            pinging = False
+            while not conn.dead:
+                try:
+                    message = await asyncio.wait_for(conn.ws.receive(),
+                                                     SILENT_LINK_S if pinging else None)
+                except TimeoutError:
+                    return
+                if message["type"] == "websocket.disconnect":
+                    return
+                if not conn.limiter.allow():
+                    conn.send_json(ProtocolError("rate_limited", "too many messages: slow down")
+                                   .to_message())
+                    continue
+                text = message.get("text")
+                try:
+                    decoded = decode(text)
+                except ProtocolError as exc:
+                    conn.send_json(exc.to_message())
+                    continue
+                if isinstance(decoded, Ping):
+                    pinging = True
+                    self.dispatch(server, conn, decoded)  # answered here
+                    continue
+                if isinstance(decoded, Hello):
+                    conn.send_json(ProtocolError("bad_message", "hello was already said")
+                                   .to_message())
+                    continue
+                self.bus.publish(channel, orjson.dumps({**base, "k": "msg", "text": text}))
+        finally:
+            relays = self.relays.get(table_id, {})
+            relays.pop(cid, None)
+            self._local.pop(cid, None)
+            if not relays:
+                self.relays.pop(table_id, None)
+                with contextlib.suppress(Exception):
+                    await self.bus.unsubscribe(self.bus.table_channel(table_id))
+            self.bus.publish(channel, orjson.dumps({**base, "k": "bye"}))
+
+    async def director_hello(self, conn: Connection, since: dict[int, int]) -> None:
+        """A dashboard at this process: every table's updates reach it (the
+        tables' channels); a table nobody keeps is taken here; the others'
+        catch-up comes from their keepers."""
+        await self.bus.subscribe_tables()
+        cid = f"{self.node}.{next(self._ids)}"
+        conn.cluster_id = cid
+        self._local[cid] = conn
+        hub = self.server.hub
+        for row in await self.store.tables():  # made by other processes since this one started
+            if row.id not in hub.tables:
+                hub.dormant(row)
+        others: dict[str, list[int]] = {}
+        for table in list(hub.tables.values()):
+            if table.closed or self.owns(table.id):
+                continue
+            if await self.own(table.id):
+                continue  # taken here: the caller's catch-up covers it
+            owner = await self.leases.owner("table", table.id)
+            if owner is not None:
+                others.setdefault(owner, []).append(table.id)
+        for owner, ids in others.items():
+            self.bus.publish(self.bus.node_channel(owner), orjson.dumps(
+                {"k": "dir_hello", "from": self.node, "c": cid, "t": 0, "tables": ids,
+                 "since": {str(t): since[t] for t in ids if t in since}}))
+
+    def director_gone(self, conn: Connection) -> None:
+        cid = getattr(conn, "cluster_id", None)
+        if cid is not None:
+            self._local.pop(cid, None)
+
+    def forwards(self, conn: Connection, message: Any, text: str) -> bool:
+        """A director's message for a table another process keeps: sent to
+        that process (its answer comes back to ``conn``); False: served here."""
+        table_id = getattr(message, "table", None)
+        if (conn.role != "director" or table_id is None or isinstance(message, Ping | Hello)
+                or table_id not in self.server.hub.tables or self.owns(table_id)):
+            return False
+        self._spawn(self._forward_director(conn, table_id, text))
+        return True
+
+    async def _forward_director(self, conn: Connection, table_id: int, text: str) -> None:
+        cid = getattr(conn, "cluster_id", None)
+        if cid is None:
+            return
+        if await self.own(table_id):  # nobody kept it: it is this process's now
+            try:
+                self.dispatch(self.server, conn, decode(text))
+            except ProtocolError as exc:
+                conn.send(dumps(exc.to_message()))
+            return
+        owner = await self.leases.owner("table", table_id)
+        self.bus.publish(self.bus.node_channel(str(owner)), orjson.dumps(
+            {"k": "dmsg", "from": self.node, "c": cid, "t": table_id, "text": text}))
+
+    def _publish_update(self, table_id: int, text: str, everyone: bool) -> None:
+        """The owner's broadcast of a table, for the processes relaying it
+        (``a``: its devices and the directors; ``d``: the directors only)."""
+        self.bus.publish(self.bus.table_channel(table_id),
+                         (b"a" if everyone else b"d") + text.encode())
+
+    def _on_bus(self, channel: str, data: bytes, pattern: bool) -> None:
+        if channel.startswith(self.bus.prefix + ":table:"):
+            table_id = int(channel.rsplit(":", 1)[1])
+            if self.owns(table_id):
+                return  # this process's own broadcast: sent here already
+            text = data[1:].decode()
+            if pattern:  # every table's channel: for this process's dashboards
+                for director in list(self.server.hub.directors):
+                    director.send(text)
+            elif data[:1] == b"a":
+                for conn in list(self.relays.get(table_id, {}).values()):
+                    conn.send(text)
+            return
+        msg = orjson.loads(data)
+        kind = msg["k"]
+        if channel == self.bus.all_channel():
+            if kind == "table" and msg["from"] != self.node:
+                self._spawn(self.known(int(msg["t"])))
+            return
+        if kind == "send":
+            local = self._local.get(msg["c"])
+            if local is not None:
+                local.send(msg["text"])
+        elif kind == "drop":
+            local = self._local.get(msg["c"])
+            if local is not None and local.table_id is not None:
+                local.send(not_owner_message(local.table_id, "moved to another process"))
+                self._spawn(local.close(MOVED_CLOSE))
+        else:
+            self._from_relay(kind, msg)
+
+    def _from_relay(self, kind: str, msg: dict[str, Any]) -> None:
+        """A relayed device's hello, message or goodbye, at the table's owner."""
+        origin, cid, table_id = str(msg["from"]), str(msg["c"]), int(msg["t"])
+        hub = self.server.hub
+        key = (origin, cid)
+        if kind == "bye":
+            device = self.remotes.pop(key, None)
+            table = hub.tables.get(table_id)
+            if device is not None and table is not None and device in table.watchers:
+                table.watchers.discard(device)
+                table.device_gone(device.device)
+            return
+        if kind == "dir_hello":
+            sink = RemoteDevice(self, origin, cid, 0, None, None)
+            since = {int(k): int(v) for k, v in dict(msg.get("since") or {}).items()}
+            for tid in msg.get("tables") or ():
+                table = hub.tables.get(int(tid))
+                if table is not None and self.owns(table.id):
+                    table.catch_up(sink, since.get(table.id))
+                    table.send_summons(sink, since.get(table.id))
+                    table.send_handled(sink)
+            return
+        if kind == "dmsg":
+            director = RemoteDevice(self, origin, cid, None, None, None)
+            director.role = "director"
+            try:
+                self.dispatch(self.server, director, decode(msg["text"]))
+            except ProtocolError as exc:
+                director.send(dumps(exc.to_message()))
+            return
+        if not self.owns(table_id):
+            self.bus.publish(self.bus.node_channel(origin), orjson.dumps({"k": "drop", "c": cid}))
+            self.remotes.pop(key, None)
+            return
+        table = hub.tables[table_id]
+        if kind == "hello":
+            device = RemoteDevice(self, origin, cid, table_id, msg.get("device"),
+                                  msg.get("name"))
+            self.remotes[key] = device
+            table.catch_up(device, msg.get("last_seq"))
+            table.watchers.add(device)
+            table.device_hello(device.device, int(msg.get("queued") or 0), device.name)
+        elif kind == "msg":
+            remote = self.remotes.get(key)
+            if remote is None:
+                self.bus.publish(self.bus.node_channel(origin),
+                                 orjson.dumps({"k": "drop", "c": cid}))
+                return
+            try:
+                self.dispatch(self.server, remote, decode(msg["text"]))
+            except ProtocolError as exc:
+                remote.send(dumps(exc.to_message()))
