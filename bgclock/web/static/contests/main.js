@@ -6,23 +6,23 @@
  * table's clock comes in by itself).  Creates the couples event and starts
  * each encounter's phases at tables.  Shows the VP table, the CPP now and
  * next, who is all-in, the VP chart and the couples standings
- * (contests-view.js).  A section of director.html opened by its header's
+ * (contests/view/parts.js).  A section of director.html opened by its header's
  * button; re-reads the state every few seconds while open and unfocused. */
-import { i18n } from "./contests-strings.js";
-import { encounterView, standingsTable, swingHead, vpChart, vpTable } from "./contests-view.js";
-import { api } from "./kit/api.js";
-import { button, h } from "./kit/dom.js";
-import { mountScreen, tournamentHead } from "./screen-kit.js";
-import { refusalText } from "./tourney-strings.js";
+import { i18n } from "./strings.js";
+import { encounterView, standingsTable, swingHead, vpChart, vpTable } from "./view/parts.js";
+import { api } from "../kit/api.js";
+import { button, h } from "../kit/dom.js";
+import { mountScreen, tournamentHead } from "../kit/screen.js";
+import { refusalText } from "../tourney/strings.js";
 
 const I18N = i18n();
 const t = I18N.t;
 const REFRESH_MS = 2500;
 
 /**
- * @typedef {import("./contests-view.js").SwingState} SwingState
- * @typedef {import("./contests-view.js").CouplesState} CouplesState
- * @typedef {import("./contests-view.js").CouplesMatch} CouplesMatch
+ * @typedef {import("./view/parts.js").SwingState} SwingState
+ * @typedef {import("./view/parts.js").CouplesState} CouplesState
+ * @typedef {import("./view/parts.js").CouplesMatch} CouplesMatch
  * @typedef {{players: {id: number, name: string, withdrawn: boolean}[],
  *   tables: Object<string, number>, swing: (SwingState|null),
  *   couples: (CouplesState|null)}} ContestState

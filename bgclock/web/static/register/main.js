@@ -9,11 +9,11 @@
  * confirmation) rates its matches once.  Everything goes through
  * /api/register... with the director's key.  The screen is a section of
  * director.html, opened by its header's button. */
-import { api, directorKey } from "./kit/api.js";
-import { button, h } from "./kit/dom.js";
-import { mountScreen, tournamentHead } from "./screen-kit.js";
-import { i18n } from "./register-strings.js";
-import { openConfirm } from "./kit/confirm.js";
+import { api, directorKey } from "../kit/api.js";
+import { button, h } from "../kit/dom.js";
+import { mountScreen, tournamentHead } from "../kit/screen.js";
+import { i18n } from "./strings.js";
+import { openConfirm } from "../kit/confirm.js";
 
 const I18N = i18n();
 const t = I18N.t;

@@ -1,6 +1,6 @@
 // @ts-check
 /* bgclock dashboard: the tournament's end and the wall (issue 19 §4), a
- * section of the tournament screen (tourney.js).
+ * section of the tournament screen (tourney/main.js).
  *
  * "Where do I play?" (part of a name -> table, opponent, event, round; every
  * event's tables: the state's ``seats``), the
@@ -8,15 +8,16 @@
  * exports of the standings and of every player's results, and the prize list
  * per event (one prize per line, 1st place first), saved as the tournament's
  * ``prizes`` action. */
-import { button, h } from "./kit/dom.js";
-import { findSeats, i18n } from "./standings-strings.js";
+import { button, h } from "../../kit/dom.js";
+import { findSeats } from "../seats.js";
+import { i18n } from "../strings.js";
 
 const I18N = i18n();
 const t = I18N.t;
 const EVENTS = ["main", "consolation", "last_chance", "swing", "couples"];
 
 /**
- * @typedef {import("./standings-strings.js").SeatedMatch} SeatedMatch
+ * @typedef {import("../seats.js").SeatedMatch} SeatedMatch
  * @typedef {{tournament_id: number, matches: SeatedMatch[], seats?: SeatedMatch[],
  *   prizes?: Object<string, string[]>,
  *   consolation: (object|null), last_chance?: (object|null), swing?: (object|null),
