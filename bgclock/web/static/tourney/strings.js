@@ -268,7 +268,25 @@ const STRINGS = {
     "st.on_time": "on time",
     "st.withdrawn": "withdrawn",
     "st.waiting_cons": "waiting for the consolation draw",
-    "st.standings": "Standings"
+    "st.standings": "Standings",
+    "pool.title": "Side pools (jackpots)",
+    "pool.help": "The players who join a pool each put in its entry beside one event; the pot is split by their order in that event, per cent per place, 1st first. Saving under a pool's name replaces it.",
+    "pool.none": "No side pool yet.",
+    "pool.row": "{pool} · {event} · entry {entry} · pot {pot} · {n} players · split {split}",
+    "pool.edit": "Edit {pool}",
+    "pool.remove": "Remove {pool}",
+    "pool.name": "Pool name",
+    "pool.event": "Event",
+    "pool.entry": "Entry per player",
+    "pool.split": "Split (per cent per place, 1st first)",
+    "pool.players": "Players in the pool",
+    "pool.save": "Save the side pool",
+    "pool.bad_name": "Pool name: type a name.",
+    "pool.bad_entry": "Entry: type an amount such as 10 or 12.50.",
+    "pool.bad_players": "Players: tick 2 or more players.",
+    "pool.bad_split": "Split: whole per cents, one per paid place (at most {n}), adding to 100 (they add to {sum}).",
+    "cf.pool_remove": "Remove the side pool “{pool}” ({n} players, pot {pot})?",
+    "hist.side_pool": "side pool {pool} set"
   },
   it: {
     "trn.title": "Torneo: giocatori, tabellone, turni",
@@ -531,7 +549,25 @@ const STRINGS = {
     "st.on_time": "a tempo",
     "st.withdrawn": "ritirato",
     "st.waiting_cons": "in attesa del tabellone di consolazione",
-    "st.standings": "Classifica"
+    "st.standings": "Classifica",
+    "pool.title": "Fondi premi (jackpot)",
+    "pool.help": "Chi entra in un fondo versa la quota a fianco di un evento; il montepremi è diviso secondo l'ordine dei partecipanti in quell'evento, in percentuale per posto, dal 1° in giù. Salvare con il nome di un fondo lo sostituisce.",
+    "pool.none": "Nessun fondo premi.",
+    "pool.row": "{pool} · {event} · quota {entry} · montepremi {pot} · {n} giocatori · ripartizione {split}",
+    "pool.edit": "Modifica {pool}",
+    "pool.remove": "Elimina {pool}",
+    "pool.name": "Nome del fondo",
+    "pool.event": "Evento",
+    "pool.entry": "Quota per giocatore",
+    "pool.split": "Ripartizione (percentuale per posto, dal 1°)",
+    "pool.players": "Giocatori nel fondo",
+    "pool.save": "Salva il fondo premi",
+    "pool.bad_name": "Nome del fondo: scrivi un nome.",
+    "pool.bad_entry": "Quota: scrivi un importo come 10 o 12,50.",
+    "pool.bad_players": "Giocatori: spunta almeno 2 giocatori.",
+    "pool.bad_split": "Ripartizione: percentuali intere, una per posto pagato (al massimo {n}), che sommino a 100 (sommano a {sum}).",
+    "cf.pool_remove": "Eliminare il fondo premi «{pool}» ({n} giocatori, montepremi {pot})?",
+    "hist.side_pool": "fondo premi {pool} impostato"
   }
 };
 

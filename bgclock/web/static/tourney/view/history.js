@@ -30,7 +30,8 @@ function describe(a) {
   /** @type {Object<string, (string|number)>} */
   const params = { name: a.player != null ? player(a.player) : (a.name || ""), winner: a.winner || "",
     seed: a.seed != null ? a.seed : "", n: a.round != null ? a.round + 1 : "", m: a.match != null ? a.match + 1 : "",
-    event: t(a.event === "consolation" ? "room.consolation" : "room.main"), reason: a.reason || "" };
+    event: t(a.event === "consolation" ? "room.consolation" : "room.main"), reason: a.reason || "",
+    pool: a.pool || "" };
   const key = "hist." + a.do;
   const known = I18N.STRINGS[I18N.lang] && I18N.STRINGS[I18N.lang][key] !== undefined;
   return known ? t(key, params) : t("hist.other", { what: String(a.do) });

@@ -7,10 +7,11 @@
  * printable standings and wall pairings in the director's language, the
  * exports of the standings and of every player's results, and the prize list
  * per event (one prize per line, 1st place first), saved as the tournament's
- * ``prizes`` action. */
+ * ``prizes`` action; the side pools (view/pools.js). */
 import { button, h } from "../../kit/dom.js";
 import { findSeats } from "../seats.js";
 import { i18n } from "../strings.js";
+import { poolsSection } from "./pools.js";
 
 const I18N = i18n();
 const t = I18N.t;
@@ -89,5 +90,6 @@ export function standingsSection(st, act, key) {
       link("/pairings.html", t("st.pairings"), lang), " · ",
       link("/standings.csv", t("st.csv"), ""), " · ", link("/standings.json", t("st.json"), ""), " · ",
       link("/results.csv", t("st.results_csv"), ""), " · ", link("/results.json", t("st.results_json"), "")),
-    h("h4", {}, t("st.prizes")), h("p", {}, t("st.prizes_help")), prizes);
+    h("h4", {}, t("st.prizes")), h("p", {}, t("st.prizes_help")), prizes,
+    poolsSection(/** @type {any} */ (st), prizeEvents(st)));
 }
