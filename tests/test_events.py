@@ -125,8 +125,8 @@ def test_every_string_of_the_swing_and_couples_screens_is_in_both_languages() ->
     en = set(re.findall(r'"((?:con|sw|cp)\.[a-z_]+)":', en_part))
     it = set(re.findall(r'"((?:con|sw|cp)\.[a-z_]+)":', it_part))
     used: set[str] = set()
-    for name in ("contests/main.js", "contests/view/parts.js", "room/view/contests.js"):
-        used |= set(re.findall(r'\bt\("([a-z]+\.[a-z_]+)"', (static / name).read_text()))
+    for path in [*sorted((static / "contests").rglob("*.js")), static / "room/view/contests.js"]:
+        used |= set(re.findall(r'\bt\("([a-z]+\.[a-z_]+)"', path.read_text()))
     used |= {"sw.single", "sw.gammon", "sw.backgammon"}  # t("sw." + result)
     for name in ("room.html", "director.html"):
         html = (static / name).read_text()

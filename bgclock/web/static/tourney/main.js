@@ -14,8 +14,7 @@
 import { directorKey } from "../kit/api.js";
 import { h } from "../kit/dom.js";
 import { mountScreen, tournamentHead } from "../kit/screen.js";
-import { load } from "./actions.js";
-import { act } from "./actions.js";
+import { act, load } from "./actions.js";
 import { root, screen, ui } from "./state.js";
 import { i18n } from "./strings.js";
 import { clashSection, deskSections } from "./view/desk.js";
