@@ -10,7 +10,7 @@ roll; then the tables end their matches (``game_over``) one after another,
 evenly over ``--seconds``.  Each match's result goes from the clock into the
 draw (``on_table_over``) and reaches the room display through ``room.json``.
 
-``--displays`` pushed displays (``room.stream``, as room.js listens) and two
+``--displays`` pushed displays (``room.stream``, as room/stream.js listens) and two
 readers of ``room.json`` run meanwhile:
 
 - the *pushed displays*: the first decodes every view it receives; a
@@ -20,7 +20,7 @@ readers of ``room.json`` run meanwhile:
   than the first, and every display must count the same views (one view
   built per change burst, whatever the number of displays);
 
-- the *display*: every 2 s, like room.js; a result's display latency is from
+- the *display*: every 2 s, like room/stream.js; a result's display latency is from
   its ``game_over`` ack to the end of the first read showing its winner;
 - a *probe*: every 50 ms; its latency is the server's part (the result
   entered into the draw and served), with at most 50 ms of sampling.

@@ -9,9 +9,7 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STRINGS = ROOT / "bgclock/web/static/tourney-strings.js"
-#: The flights' refusals are catalogued beside their strings (issue 23 §1).
-MORE_STRINGS = [ROOT / "bgclock/web/static/flight-strings.js"]
+STRINGS = ROOT / "bgclock/web/static/tourney/strings.js"
 RAISERS = [*sorted((ROOT / "bgclock/tournament").glob("*.py")),
            *sorted((ROOT / "bgclock/server/tournaments").glob("*.py")),
            *(ROOT / "bgclock/server/routes" / f
@@ -37,10 +35,9 @@ def _codes() -> dict[str, str]:
 
 def _catalogue() -> dict[str, set[str]]:
     out: dict[str, set[str]] = {"en": set(), "it": set()}
-    for path in (STRINGS, *MORE_STRINGS):
-        en, it = path.read_text().split("\n  it: {", 1)
-        for lang, part in (("en", en), ("it", it)):
-            out[lang] |= set(re.findall(r'"err\.([a-z_]+)":', part))
+    en, it = STRINGS.read_text().split("\n  it: {", 1)
+    for lang, part in (("en", en), ("it", it)):
+        out[lang] |= set(re.findall(r'"err\.([a-z_]+)":', part))
     return out
 
 
@@ -78,11 +75,10 @@ def _raised_params() -> dict[str, list[tuple[str, set[str]]]]:
 def _placeholders() -> dict[str, dict[str, set[str]]]:
     """lang -> code -> the ``{name}`` placeholders of its catalogue line."""
     out: dict[str, dict[str, set[str]]] = {"en": {}, "it": {}}
-    for path in (STRINGS, *MORE_STRINGS):
-        en, it = path.read_text().split("\n  it: {", 1)
-        for lang, part in (("en", en), ("it", it)):
-            for code, text in re.findall(r'"err\.([a-z_]+)": "((?:[^"\\]|\\.)*)"', part):
-                out[lang][code] = set(re.findall(r"\{([a-z_]+)\}", text))
+    en, it = STRINGS.read_text().split("\n  it: {", 1)
+    for lang, part in (("en", en), ("it", it)):
+        for code, text in re.findall(r'"err\.([a-z_]+)": "((?:[^"\\]|\\.)*)"', part):
+            out[lang][code] = set(re.findall(r"\{([a-z_]+)\}", text))
     return out
 
 

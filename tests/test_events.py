@@ -120,13 +120,13 @@ def test_every_string_of_the_swing_and_couples_screens_is_in_both_languages() ->
     from pathlib import Path
 
     static = Path(__file__).resolve().parent.parent / "bgclock" / "web" / "static"
-    text = (static / "contests-strings.js").read_text(encoding="utf-8")
+    text = (static / "contests" / "strings.js").read_text(encoding="utf-8")
     en_part, it_part = text.split("\n  it: {")
     en = set(re.findall(r'"((?:con|sw|cp)\.[a-z_]+)":', en_part))
     it = set(re.findall(r'"((?:con|sw|cp)\.[a-z_]+)":', it_part))
     used: set[str] = set()
-    for name in ("contests.js", "contests-view.js", "room-contests.js"):
-        used |= set(re.findall(r'\bt\("([a-z]+\.[a-z_]+)"', (static / name).read_text()))
+    for path in [*sorted((static / "contests").rglob("*.js")), static / "room/view/contests.js"]:
+        used |= set(re.findall(r'\bt\("([a-z]+\.[a-z_]+)"', path.read_text()))
     used |= {"sw.single", "sw.gammon", "sw.backgammon"}  # t("sw." + result)
     for name in ("room.html", "director.html"):
         html = (static / name).read_text()

@@ -256,7 +256,7 @@ async def test_the_room_display_opens_with_its_token_or_the_directors_key(live: 
     tid = int(base.rsplit("/", 1)[1])
     token = room_url.split("token=")[1]
     r = await live.http.get(f"/room/{tid}?token={token}")
-    assert r.status_code == 200 and "room.js" in r.text
+    assert r.status_code == 200 and "room/main.js" in r.text
     assert (await live.http.get(f"/room/{tid}?token=nope")).status_code == 403
     assert (await live.http.get(f"/room/{tid + 1}?token={token}")).status_code == 403
     room = (await live.http.get(f"/api/tournaments/{tid}/room.json?token={token}")).json()

@@ -1,5 +1,5 @@
 """The room display's and the dashboard's pure helpers of the tournament's
-end (standings-strings.js), run in node: "on time" for a flag, who waits for
+end (tourney/seats.js), run in node: "on time" for a flag, who waits for
 the consolation draw, "where do I play?"."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is mi
 
 
 def run(expr: str) -> Any:
-    module = (STATIC_DIR / "standings-strings.js").as_uri()
+    module = (STATIC_DIR / "tourney" / "seats.js").as_uri()
     code = (f"import * as S from {json.dumps(module)};\n"
             "const t = (k) => '<' + k + '>';\n"
             f"console.log(JSON.stringify({expr}));")

@@ -208,3 +208,83 @@ def test_the_room_welcomes_before_round_1_and_finds_where_a_player_plays(
         d.focus("#st-search")  # no refresh re-renders the screen under axe
         assert axe(d) == []
     assert pages.errors == []
+
+
+def test_a_side_pool_is_added_replaced_and_removed_on_the_dashboard_in_italian(
+        live: LiveServer, pages: Pages) -> None:
+    """Issue 23 §5 on the dashboard: the standings section's side-pool form.
+    What the page can tell is refused before sending, in Italian, naming the
+    field, and nothing changes; the server's refusal comes back in Italian."""
+    base = _field(live, "Jackpot del giovedì", NAMES[:6])
+    state = live.api("POST", f"{base}/draw", {"seed": 3})["state"]
+    assert state["side_pools"] == []
+    d = pages.open(live.director_url() + "&lang=it", LAPTOP)
+    d.click("#btn-tourney")
+    tid = base.rsplit("/", 1)[1]
+    until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
+    d.select_option("#trn-pick", tid)
+    d.wait_for_selector("#pool-save")
+    assert d.locator("#pool-list").inner_text() == "Nessun fondo premi."
+    msg = "document.querySelector('#tourney .msg')"
+
+    d.fill("#pool-name", "Jackpot")
+    d.fill("#pool-entry", "12,50")
+    for pid in (1, 2, 3):
+        d.check(f"#pool-p{pid}")
+    d.fill("#pool-split", "60, 30")
+    d.click("#pool-save")
+    until(d, f"{msg}.classList.contains('err') && {msg}.textContent.startsWith('Ripartizione')")
+    assert "sommano a 90" in d.locator("#tourney .msg").inner_text()
+    assert live.api("GET", f"{base}/state")["side_pools"] == []
+    # what was typed is still there after the refusal
+    assert d.input_value("#pool-name") == "Jackpot" and d.is_checked("#pool-p2")
+
+    d.fill("#pool-split", "70, 30")
+    d.click("#pool-save")
+    until(d, "!!document.querySelector('#pool-list li[data-pool=\"Jackpot\"]')")
+    pools = live.api("GET", f"{base}/state")["side_pools"]
+    assert pools == [{"pool": "Jackpot", "event": "main", "entry": 1250, "members": NAMES[:3],
+                      "split": [70, 30], "pot": 3750}]
+    row = d.locator("#pool-list li[data-pool='Jackpot']").inner_text()
+    assert "quota 12,50" in row and "montepremi 37,50" in row and "3 giocatori" in row
+    assert d.input_value("#pool-name") == ""  # the form is emptied once saved
+
+    # Edit fills the form; saved under the same name, the pool is replaced
+    d.click("#pool-list button:has-text('Modifica Jackpot')")
+    until(d, "document.getElementById('pool-name').value === 'Jackpot'")
+    assert d.input_value("#pool-entry") == "12,50" and d.input_value("#pool-split") == "70, 30"
+    d.fill("#pool-entry", "10")
+    d.uncheck("#pool-p3")
+    d.fill("#pool-split", "100")
+    d.click("#pool-save")
+    until(d, "document.querySelector('#pool-list li[data-pool=\"Jackpot\"]')"
+             ".textContent.includes('montepremi 20,00')")
+    pools = live.api("GET", f"{base}/state")["side_pools"]
+    assert [(p["pool"], p["entry"], p["members"], p["split"]) for p in pools] == [
+        ("Jackpot", 1000, NAMES[:2], [100])]
+
+    # removed meanwhile from elsewhere: the server's refusal, in Italian
+    d.focus("#pool-name")  # no refresh re-renders the screen meanwhile
+    live.api("POST", f"{base}/side-pools", {"pool": "Jackpot", "players": []})
+    d.click("#pool-list button:has-text('Elimina Jackpot')")
+    d.wait_for_selector("#dlg-confirm[open] >> text=Eliminare il fondo premi «Jackpot»")
+    d.click("#dlg-confirm [data-act='confirm']:not([disabled])")
+    refusal = "Non c'è un fondo premi «Jackpot»."
+    until(d, f"{msg}.classList.contains('err') && {msg}.textContent === {refusal!r}")
+    until(d, "document.getElementById('pool-list').textContent === 'Nessun fondo premi.'")
+
+    # and removed from here, confirmed first
+    live.api("POST", f"{base}/side-pools", {"pool": "Serata", "event": "main", "players": [4, 5],
+                                            "entry": 500, "split": [100]})
+    d.locator("#trn-reason").focus()
+    d.locator("#trn-reason").blur()  # the screen's refresh reads it again
+    d.wait_for_selector("#pool-list li[data-pool='Serata']")
+    d.click("#pool-list button:has-text('Elimina Serata')")
+    d.wait_for_selector("#dlg-confirm[open] >> text=2 giocatori, montepremi 10,00")
+    d.click("#dlg-confirm [data-act='confirm']:not([disabled])")
+    until(d, "document.getElementById('pool-list').textContent === 'Nessun fondo premi.'")
+    assert live.api("GET", f"{base}/state")["side_pools"] == []
+    if AXE.exists():
+        d.focus("#pool-name")
+        assert axe(d) == []
+    assert pages.errors == []

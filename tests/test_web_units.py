@@ -198,7 +198,7 @@ def _keys_used() -> set[str]:
     """The keys the table page and the dashboard's own modules use (the
     tournament screens' are in their strings modules, tested apart)."""
     keys: set[str] = set()
-    screens = ("tourney", "contests", "register", "room", "standings", "screen-kit")
+    screens = ("tourney/", "contests/", "register/", "room/")
     files = [f for f in sorted(STATIC_DIR.rglob("*.js"))
              if not f.relative_to(STATIC_DIR).as_posix().startswith(screens)]
     for file in files:
@@ -358,7 +358,7 @@ def test_the_couples_standings_show_the_servers_shared_place(page: Any) -> None:
         pg.route(f"{ENGINE_ORIGIN}/**", _serve_static)
         pg.goto(f"{ENGINE_ORIGIN}/")
         got = pg.evaluate("""async () => {
-            const V = await import("/static/contests-view.js");
+            const V = await import("/static/contests/view/parts.js");
             const row = (place, couple) => ({place, couple, encounters: 1, matches: 3, points: 0});
             const cp = {standings: [row(1, "Zeta"), row(1, "Alfa"), row(3, "Mu")],
                         champion: null, encounters: []};

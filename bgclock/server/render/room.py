@@ -1,6 +1,6 @@
 """What the room token sees: exactly what the room display shows.
 
-The room display (``room.js``, ``room-contests.js`` over ``contests-view.js``)
+The room display (``room/main.js``, ``room/view/contests.js`` over ``contests/view/parts.js``)
 is read with the tournament's room token, a link shown to every player on the
 room's screen.  Its JSON is therefore projected field by field from the
 director's state: an appeal's decision but not the panel's votes nor the

@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 
 LANGS: Final = ("en", "it")
 
-#: The printed pages' words (the dashboard's are in tourney-standings.js).
+#: The printed pages' words (the dashboard's are in tourney/strings.js).
 WORDS: Final[dict[str, dict[str, str]]] = {
     "en": {
         "standings": "Standings", "pairings": "Pairings", "place": "Place", "player": "Player",

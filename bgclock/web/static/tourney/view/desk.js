@@ -4,129 +4,13 @@
  * next point and the disqualification instant; the late player's arrival),
  * score sheets of hand-entered results (a sheet for a player or the
  * director's; mismatches flagged), the ruling committee and its appeals, and
- * the exports.  Sections of the tournament screen (tourney.js), built from
+ * the exports.  Sections of the tournament screen (tourney/main.js), built from
  * the state it reads; every action goes through its ``act``. */
-import { withStrings } from "./kit/i18n.js";
-import { i18n } from "./tourney-strings.js";
-import { timeOfDay } from "./kit/format.js";
-import { button, h } from "./kit/dom.js";
+import { i18n } from "../strings.js";
+import { fmtShort, timeOfDay } from "../../kit/format.js";
+import { button, h } from "../../kit/dom.js";
 
-/** @type {Object<string, Object<string, string>>} */
-const STRINGS = {
-  en: {
-    "desk.absent": "Absent: {name}",
-    "desk.late": "Late arrivals at a match",
-    "desk.late_none": "Nobody is marked absent.",
-    "desk.late_clock": "{names} late at table {table}: the clock runs from {t}",
-    "desk.late_count": "{names} late at table {table}: {points} point(s), score {a}–{b}",
-    "desk.next": "next point in {t}",
-    "desk.out": "disqualified in {t}",
-    "desk.over": "disqualified",
-    "desk.arrived": "arrived",
-    "desk.from": "the count starts at {t}",
-    "desk.arrive": "{name} arrives",
-    "desk.sheets": "Score sheets",
-    "desk.sheet_table": "Table",
-    "desk.sheet_by": "Sheet of",
-    "desk.sheet_winner": "Winner",
-    "desk.sheet_score": "Score (a-b)",
-    "desk.sheet_send": "Enter the sheet",
-    "desk.sheet_games": "Running score (1-0 1-2 3-2)",
-    "desk.sheet_pins": "Players' sheet PINs (hand each player theirs)",
-    "desk.trailing": "Table {table}: the sheets differ from game {game}; {who} was trailing, so that sheet stands ({w} wins). Correct it if needed.",
-    "desk.director": "Table {table}: you settle it ({why})",
-    "desk.mismatch": "Sheets differ at table {table}: {a} says {wa}, {b} says {wb}",
-    "desk.pending": "One sheet at table {table}: {who} says {w}",
-    "desk.clashes": "Results that clash",
-    "desk.clash": "Table {table}, {match}: the clock says {clock} won ({score}); the tournament holds {held} ({source})",
-    "desk.dismiss": "Seen: dismiss",
-    "desk.committee": "Ruling committee",
-    "desk.members": "Members (player ids, 3 to 5)",
-    "desk.set_committee": "Set the committee",
-    "desk.appeals": "Appeals",
-    "desk.appeal_table": "Table",
-    "desk.appeal_by": "Appealed by (player id)",
-    "desk.appeal_ruling": "The ruling appealed",
-    "desk.appeal_subs": "Substitutes (player ids)",
-    "desk.appeal_send": "Lodge the appeal",
-    "desk.appeal_n": "Appeal {n} (table {table}): {ruling}; panel {panel}",
-    "desk.votes": "Votes (each member's id, and director): id:uphold or id:overturn, comma-separated",
-    "desk.hearing": "Hearing notes",
-    "desk.decide": "Record the decision",
-    "desk.decision.upheld": "ruling upheld",
-    "desk.decision.overturned": "ruling overturned",
-    "desk.exports": "Exports",
-    "desk.print": "Printable draw: {event}",
-    "roomx.names": "Players", "roomx.results": "Results", "roomx.late": "Late arrivals",
-    "roomx.committee": "Ruling committee", "roomx.page": "{view} · page {n} of {of}",
-    "roomx.waiting": "waiting", "roomx.out": "out", "roomx.champion": "winner",
-    "roomx.bye": "bye", "roomx.vs": "v",
-    "roomx.late_clock": "late at table {table}: the clock runs since {t}",
-    "roomx.late_count": "late at table {table}", "roomx.points": "{points} pt · {a}–{b}",
-    "roomx.next": "next point in {t}", "roomx.out_in": "disqualified in {t}",
-    "roomx.from": "count from {t}", "roomx.dq": "disqualified", "roomx.arrived": "arrived",
-    "roomx.upheld": "ruling upheld", "roomx.overturned": "ruling overturned",
-    "roomx.pending": "to be heard", "roomx.panel": "panel"
-  },
-  it: {
-    "desk.absent": "Assente: {name}",
-    "desk.late": "Ritardi all'inizio di un incontro",
-    "desk.late_none": "Nessun giocatore assente.",
-    "desk.late_clock": "{names} in ritardo al tavolo {table}: l'orologio corre dalle {t}",
-    "desk.late_count": "{names} in ritardo al tavolo {table}: {points} punti, punteggio {a}–{b}",
-    "desk.next": "prossimo punto tra {t}",
-    "desk.out": "squalifica tra {t}",
-    "desk.over": "squalificato",
-    "desk.arrived": "arrivato",
-    "desk.from": "il conteggio parte alle {t}",
-    "desk.arrive": "Arriva {name}",
-    "desk.sheets": "Segnapunti",
-    "desk.sheet_table": "Tavolo",
-    "desk.sheet_by": "Segnapunti di",
-    "desk.sheet_winner": "Vincitore",
-    "desk.sheet_score": "Punteggio (a-b)",
-    "desk.sheet_send": "Registra il segnapunti",
-    "desk.sheet_games": "Punteggio partita per partita (1-0 1-2 3-2)",
-    "desk.sheet_pins": "PIN dei segnapunti dei giocatori (da consegnare a ciascuno)",
-    "desk.trailing": "Tavolo {table}: i segnapunti differiscono dalla partita {game}; {who} era in svantaggio, quindi vale il suo ({w} vince). Correggi se serve.",
-    "desk.director": "Tavolo {table}: decidi tu ({why})",
-    "desk.mismatch": "Segnapunti diversi al tavolo {table}: {a} dice {wa}, {b} dice {wb}",
-    "desk.pending": "Un segnapunti al tavolo {table}: {who} dice {w}",
-    "desk.clashes": "Risultati in conflitto",
-    "desk.clash": "Tavolo {table}, {match}: l'orologio dice che ha vinto {clock} ({score}); il torneo ha {held} ({source})",
-    "desk.dismiss": "Visto: archivia",
-    "desk.committee": "Comitato di gara",
-    "desk.members": "Membri (id dei giocatori, da 3 a 5)",
-    "desk.set_committee": "Nomina il comitato",
-    "desk.appeals": "Ricorsi",
-    "desk.appeal_table": "Tavolo",
-    "desk.appeal_by": "Ricorso di (id del giocatore)",
-    "desk.appeal_ruling": "La decisione contestata",
-    "desk.appeal_subs": "Sostituti (id dei giocatori)",
-    "desk.appeal_send": "Presenta il ricorso",
-    "desk.appeal_n": "Ricorso {n} (tavolo {table}): {ruling}; collegio {panel}",
-    "desk.votes": "Voti (id di ogni membro, e director): id:uphold o id:overturn, separati da virgole",
-    "desk.hearing": "Note dell'udienza",
-    "desk.decide": "Registra la decisione",
-    "desk.decision.upheld": "decisione confermata",
-    "desk.decision.overturned": "decisione annullata",
-    "desk.exports": "Esportazioni",
-    "desk.print": "Tabellone stampabile: {event}",
-    "roomx.names": "Giocatori", "roomx.results": "Risultati", "roomx.late": "Ritardi",
-    "roomx.committee": "Comitato di gara", "roomx.page": "{view} · pagina {n} di {of}",
-    "roomx.waiting": "in attesa", "roomx.out": "eliminato", "roomx.champion": "vincitore",
-    "roomx.bye": "bye", "roomx.vs": "v",
-    "roomx.late_clock": "in ritardo al tavolo {table}: l'orologio corre dalle {t}",
-    "roomx.late_count": "in ritardo al tavolo {table}", "roomx.points": "{points} pt · {a}–{b}",
-    "roomx.next": "prossimo punto tra {t}", "roomx.out_in": "squalifica tra {t}",
-    "roomx.from": "conteggio dalle {t}", "roomx.dq": "squalificato", "roomx.arrived": "arrivato",
-    "roomx.upheld": "decisione confermata", "roomx.overturned": "decisione annullata",
-    "roomx.pending": "da discutere", "roomx.panel": "collegio"
-  }
-};
-
-i18n();
-const I18N = withStrings(STRINGS);
+const I18N = i18n();
 const t = I18N.t;
 
 /**
@@ -161,16 +45,6 @@ const t = I18N.t;
 function value(id) {
   const node = /** @type {HTMLInputElement|null} */ (document.getElementById(id));
   return node ? node.value.trim() : "";
-}
-
-/**
- * mm:ss of a duration.
- * @param {number} ms
- * @returns {string}
- */
-export function mmss(ms) {
-  const s = Math.max(0, Math.ceil(ms / 1000));
-  return Math.floor(s / 60) + ":" + String(s % 60).padStart(2, "0");
 }
 
 /**
@@ -221,8 +95,8 @@ export function lateText(late) {
   if (c.over) return line + " · " + t("desk.over");
   if (c.arrived) return line + " · " + t("desk.arrived");
   if (c.at_ms < late.from_ms) return line + " · " + t("desk.from", { t: hm(late.from_ms) });
-  if (c.next_point_ms != null) line += " · " + t("desk.next", { t: mmss(c.next_point_ms - c.at_ms) });
-  if (c.out_ms != null) line += " · " + t("desk.out", { t: mmss(c.out_ms - c.at_ms) });
+  if (c.next_point_ms != null) line += " · " + t("desk.next", { t: fmtShort(c.next_point_ms - c.at_ms) });
+  if (c.out_ms != null) line += " · " + t("desk.out", { t: fmtShort(c.out_ms - c.at_ms) });
   return line;
 }
 
@@ -423,4 +297,3 @@ export function deskSections(st, act, key) {
   return [lateSection(st, act), sheetSection(st, act, key), committeeSection(st, act), exportSection(st, key)];
 }
 
-export { STRINGS };

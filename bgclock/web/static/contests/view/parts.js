@@ -27,7 +27,7 @@
  * @typedef {function(string, Object<string, (string|number)>=): string} Translate
  */
 
-import { h } from "./kit/dom.js";
+import { h } from "../../kit/dom.js";
 const SVG = "http://www.w3.org/2000/svg";
 
 /**

@@ -1,9 +1,9 @@
 /* bgclock: the strings of Swing and couples (the dashboard's contests screen
  * and the room display), English and Italian, merged into I18N's dictionary
- * (as tourney-strings.js does). */
+ * (as tourney/strings.js does). */
 
 /** @type {Object<string, Object<string, string>>} */
-import { withStrings } from "./kit/i18n.js";
+import { withStrings } from "../kit/i18n.js";
 
 const STRINGS = {
   en: {
@@ -128,7 +128,7 @@ const STRINGS = {
   }
 };
 
-/** @typedef {import("./kit/i18n.js").I18n} I18n */
+/** @typedef {import("../kit/i18n.js").I18n} I18n */
 
 /** The page's words (kit/i18n.js) with these strings merged in.
  * @returns {I18n} */

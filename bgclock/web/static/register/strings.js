@@ -1,7 +1,7 @@
 // @ts-check
 /* bgclock: the strings of the players' register screen (English, Italian),
- * merged into I18N's dictionary (as tourney-strings.js does). */
-import { withStrings } from "./kit/i18n.js";
+ * merged into I18N's dictionary (as tourney/strings.js does). */
+import { withStrings } from "../kit/i18n.js";
 
 /** @type {Object<string, Object<string, string>>} */
 const STRINGS = {

@@ -1,104 +1,24 @@
 // @ts-check
-/* bgclock dashboard: the players' register (issue 23 §4).
- *
- * Search the register (a name's part or a federation id, paged, by name or
- * by rating), add and edit players, import and export it as CSV, open the
- * rating list (printable A4 in the director's language, or CSV) and a
- * player's history.  A found player is registered in the chosen tournament
- * linked to the entry (register_id); closing the tournament (with a
- * confirmation) rates its matches once.  Everything goes through
- * /api/register... with the director's key.  The screen is a section of
- * director.html, opened by its header's button. */
-import { api, directorKey } from "./kit/api.js";
-import { button, h } from "./kit/dom.js";
-import { mountScreen, tournamentHead } from "./screen-kit.js";
-import { i18n } from "./register-strings.js";
-import { openConfirm } from "./kit/confirm.js";
+/* bgclock dashboard, the players' register: its sections (the search with
+ * its pages, a player's history, the entry form, the files: CSV import and
+ * export, the rating list; closing the tournament, confirmed). */
+import { api, directorKey } from "../../kit/api.js";
+import { openConfirm } from "../../kit/confirm.js";
+import { button, h } from "../../kit/dom.js";
+import { act, load, showHistory } from "../actions.js";
+import { PAGE, screen, ui, value } from "../state.js";
+import { i18n } from "../strings.js";
 
 const I18N = i18n();
 const t = I18N.t;
-const PAGE = 20;
-const REFRESH_MS = 15000;
 
 /**
- * @typedef {{id: number, name: string, federation_id: (string|null), club: (string|null),
- *   rating: number, rating_points: string, experience: number, player?: (number|null)}} Entry
- * @typedef {{tournament_name: string, opponent_name: string, length: number, won: boolean,
- *   before_points: string, after_points: string, event: string, round: number}} Line
+ * @typedef {import("../state.js").Entry} Entry
+ * @typedef {import("../state.js").Line} Line
  */
 
-const screen = {
-  /** @type {number|null} */ tournament: null,
-  /** @type {any} */ state: null,
-  /** @type {Entry[]} */ entries: [],
-  total: 0,
-  offset: 0,
-  q: "",
-  order: "name",
-  /** @type {Entry|null} */ editing: null,
-  /** @type {(Entry & {history: Line[]})|null} */ history: null,
-  message: "",
-  error: false,
-  /** @type {number|null} */ timer: null
-};
-
 /** @returns {HTMLElement} */
-function root() {
-  return /** @type {HTMLElement} */ (document.getElementById("register"));
-}
-
-/** @param {string} id @returns {string} */
-function value(id) {
-  const node = /** @type {HTMLInputElement|HTMLTextAreaElement|HTMLSelectElement|null} */ (document.getElementById(id));
-  return node ? node.value : "";
-}
-
-/** @param {string} text @param {boolean} [error] */
-function say(text, error) {
-  screen.message = text;
-  screen.error = !!error;
-}
-
-async function load() {
-  const query = "?q=" + encodeURIComponent(screen.q) + "&order=" + screen.order
-    + "&limit=" + PAGE + "&offset=" + screen.offset;
-  const path = screen.tournament == null ? "/api/register" + query
-    : "/api/tournaments/" + screen.tournament + "/register-search" + query;
-  try {
-    const found = await api("GET", path);
-    screen.entries = found.entries;
-    screen.total = found.total;
-  } catch (e) {
-    say(String(/** @type {Error} */ (e).message), true);
-  }
-  render();
-}
-
-/**
- * Run one request; say how it went; search again.
- * @param {function(): Promise<string>} fn what it did, in words
- */
-async function act(fn) {
-  try {
-    say(await fn());
-  } catch (e) {
-    say(String(/** @type {Error} */ (e).message), true);
-  }
-  await load();
-}
-
-/** @param {Entry} e */
-async function showHistory(e) {
-  try {
-    screen.history = await api("GET", "/api/register/" + e.id);
-  } catch (err) {
-    say(String(/** @type {Error} */ (err).message), true);
-  }
-  render();
-}
-
-/** @returns {HTMLElement} */
-function searchSection() {
+export function searchSection() {
   const order = h("select", { id: "reg-order", "aria-label": t("reg.order") },
     h("option", { value: "name" }, t("reg.order.name")),
     h("option", { value: "rating" }, t("reg.order.rating")));
@@ -112,7 +32,7 @@ function searchSection() {
   input.addEventListener("keydown", (ev) => { if (ev.key === "Enter") go(); });
   const rows = screen.entries.map((e) => {
     const actions = h("td", {}, button(t("reg.history"), () => showHistory(e)),
-      button(t("reg.edit"), () => { screen.editing = e; render(); }));
+      button(t("reg.edit"), () => { screen.editing = e; ui.render(); }));
     if (screen.tournament != null) {
       if (e.player != null) actions.append(" " + t("reg.entered", { n: e.player }));
       else actions.append(button(t("reg.enter"), () => act(async () => {
@@ -136,7 +56,7 @@ function searchSection() {
 }
 
 /** @returns {HTMLElement} */
-function editSection() {
+export function editSection() {
   const e = screen.editing;
   const form = h("div", { class: "form" },
     h("label", { for: "reg-name" }, t("reg.name")), h("input", { id: "reg-name", maxlength: "100", value: e ? e.name : "" }),
@@ -154,12 +74,12 @@ function editSection() {
       else await api("POST", "/api/register", body);
       screen.editing = null;
       return t("reg.done");
-    }), { id: "reg-save" }), e ? button(t("reg.cancel"), () => { screen.editing = null; render(); }) : null));
+    }), { id: "reg-save" }), e ? button(t("reg.cancel"), () => { screen.editing = null; ui.render(); }) : null));
   return h("section", {}, h("h3", {}, e ? t("reg.edit_title", { name: e.name }) : t("reg.add_title")), form);
 }
 
 /** @returns {HTMLElement} */
-function filesSection() {
+export function filesSection() {
   const q = "?key=" + encodeURIComponent(directorKey);
   const lang = I18N.lang === "it" ? "it" : "en";
   return h("section", {}, h("h3", {}, t("reg.import_title")),
@@ -176,7 +96,7 @@ function filesSection() {
 }
 
 /** @returns {HTMLElement|null} */
-function historySection() {
+export function historySection() {
   const e = screen.history;
   if (!e) return null;
   const head = h("tr", {}, ...["reg.h.tournament", "reg.h.opponent", "reg.h.length", "reg.h.result", "reg.h.before", "reg.h.after"]
@@ -186,11 +106,11 @@ function historySection() {
     h("td", { class: "num" }, x.before_points), h("td", { class: "num" }, x.after_points)));
   return h("section", { id: "reg-history" }, h("h3", {}, t("reg.history_of", { name: e.name }) + " · " + e.rating_points),
     rows.length ? h("table", { class: "reg-list" }, h("thead", {}, head), h("tbody", {}, ...rows)) : h("p", {}, t("reg.no_history")),
-    button(t("reg.cancel"), () => { screen.history = null; render(); }));
+    button(t("reg.cancel"), () => { screen.history = null; ui.render(); }));
 }
 
 /** @returns {HTMLElement|null} */
-function closeSection() {
+export function closeSection() {
   if (screen.tournament == null) return null;
   const pick = /** @type {HTMLSelectElement|null} */ (document.getElementById("reg-pick"));
   const b = button(t("reg.close"), () => {
@@ -206,21 +126,3 @@ function closeSection() {
   return h("p", { class: "row" }, b);
 }
 
-function render() {
-  const node = root();
-  if (!node || node.hidden) return;
-  const head = tournamentHead(screen, { id: "reg-pick", title: t("reg.title"), label: t("reg.tournament") }, load);
-  const msg = h("p", { class: "msg" + (screen.error ? " err" : ""), role: "status", id: "reg-msg" }, screen.message);
-  node.replaceChildren(head, msg, searchSection());
-  const hist = historySection();
-  if (hist) node.append(hist);
-  node.append(editSection(), filesSection());
-  const close = closeSection();
-  if (close) node.append(close);
-}
-
-/** Open or close the screen (the header's button). */
-const toggle = mountScreen({ root: root, opener: "btn-register", openText: () => t("reg.open"),
-  refreshMs: REFRESH_MS, load: load, render: render, screen: screen });
-
-export { load, render, screen, toggle };

@@ -1,33 +1,21 @@
 // @ts-check
 /* bgclock: the room's events (flights, issue 23 §1) on the room display.
  *
- * room.js hands every room.json body it receives on (a "bg-room" event on
+ * state.js hands every room.json body it receives on (a "bg-room" event on
  * the document); when the tournament shares its room with other events,
  * this section lists every table of the room with its event's name and
  * players, then the matches waiting for a table, event by event in
  * precedence order.  Hidden while the event shares no room. */
-import { i18n } from "./flight-strings.js";
+import { h } from "../../kit/dom.js";
+import { i18n } from "../strings.js";
 
 const I18N = i18n();
 const t = I18N.t;
 
-/** @typedef {import("./flight-strings.js").Flight} Flight */
+/** @typedef {import("../../tourney/strings.js").Flight} Flight */
 
 /** @type {Flight|null} */
 let flight = null;
-
-/**
- * @param {string} tag
- * @param {Object<string, string>} [attrs]
- * @param {...(Node|string)} children
- * @returns {HTMLElement}
- */
-function h(tag, attrs, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
-  node.append(...children);
-  return node;
-}
 
 function render() {
   const section = document.getElementById("room-flight");

@@ -2,30 +2,26 @@
  *
  * Reads /api/tournaments/{id}/events.json (the room token or the director's
  * key) every two seconds: the VP table, the CPP now and next, who is all-in,
- * the VP chart and the couples standings with each encounter (contests-view.js).
+ * the VP chart and the couples standings with each encounter (contests/view/parts.js).
  * Its sections stay hidden while the tournament has neither event. */
-import { i18n } from "./contests-strings.js";
-import { encounterView, standingsTable, swingGames, swingHead, vpChart, vpTable } from "./contests-view.js";
+import { credential, tournamentId } from "../state.js";
+import { i18n } from "../../contests/strings.js";
+import { encounterView, standingsTable, swingGames, swingHead, vpChart, vpTable } from "../../contests/view/parts.js";
 
 const I18N = i18n();
 const t = I18N.t;
 const POLL_MS = 2000;
-const parts = location.pathname.split("/");
-const tournamentId = parts[parts.length - 1];
-const search = new URLSearchParams(location.search);
-const token = search.get("token");
-const key = search.get("key");
 
-/** @type {{swing: (import("./contests-view.js").SwingState|null),
- *   couples: (import("./contests-view.js").CouplesState|null)}|null} */
+/** @type {{swing: (import("../../contests/view/parts.js").SwingState|null),
+ *   couples: (import("../../contests/view/parts.js").CouplesState|null)}|null} */
 let events = null;
 
 async function poll() {
-  const q = token ? "token=" + encodeURIComponent(token) : "key=" + encodeURIComponent(key || "");
+  const q = credential();
   try {
     const r = await fetch("/api/tournaments/" + tournamentId + "/events.json?" + q);
     if (r.ok) events = await r.json();
-  } catch (e) { /* room.js says the connection is lost */ }
+  } catch (e) { /* main.js says the connection is lost */ }
   render();
 }
 
@@ -50,7 +46,7 @@ function render() {
   }
 }
 
-/** The headings' words (room.js applied I18N before these strings were merged). */
+/** The headings' words (main.js applied I18N before these strings were merged). */
 function applyStrings() {
   for (const id of ["room-swing", "room-couples"]) {
     const node = document.getElementById(id);

@@ -4,9 +4,9 @@
  * linked to the register entry (register_id), so closing the tournament rates
  * their matches.  The results are kept here, so the screen's refresh (every
  * few seconds) does not lose them. */
-import { api } from "./kit/api.js";
-import { button, h } from "./kit/dom.js";
-import { i18n } from "./register-strings.js";
+import { api } from "../../kit/api.js";
+import { button, h } from "../../kit/dom.js";
+import { i18n } from "../strings.js";
 
 const t = i18n().t;
 

@@ -1,10 +1,10 @@
 // @ts-check
-/* What the dashboard's tournament screens share (tourney.js, contests.js,
- * register.js): the tournament picker and the screen's toggle, over the kit
+/* What the dashboard's tournament screens share (tourney/, contests/,
+ * register/): the tournament picker and the screen's toggle, over the kit
  * (kit/dom.js, kit/api.js). */
 
-import { api } from "./kit/api.js";
-import { h } from "./kit/dom.js";
+import { api } from "./api.js";
+import { h } from "./dom.js";
 
 /**
  * A screen's heading with its tournament picker: the tournaments are listed

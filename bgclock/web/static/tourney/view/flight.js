@@ -1,19 +1,19 @@
 // @ts-check
 /* bgclock dashboard: the event's room (flights, issue 23 §1), a section of
- * the tournament screen (tourney.js).
+ * the tournament screen (tourney/main.js).
  *
  * The room's name, this event's precedence and the room's table count (the
  * ``flight`` action); every event of the room by name with the tables it
  * holds and its matches waiting for a table (GET .../flight); the room's
  * printable wall pairings and its exports. */
-import { button, h } from "./kit/dom.js";
-import { i18n } from "./flight-strings.js";
+import { button, h } from "../../kit/dom.js";
+import { i18n } from "../strings.js";
 
 const I18N = i18n();
 const t = I18N.t;
 
 /**
- * @typedef {import("./flight-strings.js").Flight} Flight
+ * @typedef {import("../strings.js").Flight} Flight
  * @typedef {{tournament_id: number, flight?: ({room: string, precedence: number, tables: number}|null)}} FlightState
  * @typedef {function(string, string, any=, string=): Promise<void>} Act
  */

@@ -1,22 +1,24 @@
 // @ts-check
 /* bgclock dashboard: the tournament's end and the wall (issue 19 §4), a
- * section of the tournament screen (tourney.js).
+ * section of the tournament screen (tourney/main.js).
  *
  * "Where do I play?" (part of a name -> table, opponent, event, round; every
  * event's tables: the state's ``seats``), the
  * printable standings and wall pairings in the director's language, the
  * exports of the standings and of every player's results, and the prize list
  * per event (one prize per line, 1st place first), saved as the tournament's
- * ``prizes`` action. */
-import { button, h } from "./kit/dom.js";
-import { findSeats, i18n } from "./standings-strings.js";
+ * ``prizes`` action; the side pools (view/pools.js). */
+import { button, h } from "../../kit/dom.js";
+import { findSeats } from "../seats.js";
+import { i18n } from "../strings.js";
+import { poolsSection } from "./pools.js";
 
 const I18N = i18n();
 const t = I18N.t;
 const EVENTS = ["main", "consolation", "last_chance", "swing", "couples"];
 
 /**
- * @typedef {import("./standings-strings.js").SeatedMatch} SeatedMatch
+ * @typedef {import("../seats.js").SeatedMatch} SeatedMatch
  * @typedef {{tournament_id: number, matches: SeatedMatch[], seats?: SeatedMatch[],
  *   prizes?: Object<string, string[]>,
  *   consolation: (object|null), last_chance?: (object|null), swing?: (object|null),
@@ -88,5 +90,6 @@ export function standingsSection(st, act, key) {
       link("/pairings.html", t("st.pairings"), lang), " · ",
       link("/standings.csv", t("st.csv"), ""), " · ", link("/standings.json", t("st.json"), ""), " · ",
       link("/results.csv", t("st.results_csv"), ""), " · ", link("/results.json", t("st.results_json"), "")),
-    h("h4", {}, t("st.prizes")), h("p", {}, t("st.prizes_help")), prizes);
+    h("h4", {}, t("st.prizes")), h("p", {}, t("st.prizes_help")), prizes,
+    poolsSection(/** @type {any} */ (st), prizeEvents(st)));
 }

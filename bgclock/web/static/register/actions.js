@@ -1,0 +1,47 @@
+// @ts-check
+/* bgclock dashboard, the players' register: its requests (the search, an
+ * action said in words then the search again, a player's history), through
+ * /api/register... with the director's key. */
+import { api } from "../kit/api.js";
+import { PAGE, say, screen, ui } from "./state.js";
+
+/** @typedef {import("./state.js").Entry} Entry */
+
+export async function load() {
+  const query = "?q=" + encodeURIComponent(screen.q) + "&order=" + screen.order
+    + "&limit=" + PAGE + "&offset=" + screen.offset;
+  const path = screen.tournament == null ? "/api/register" + query
+    : "/api/tournaments/" + screen.tournament + "/register-search" + query;
+  try {
+    const found = await api("GET", path);
+    screen.entries = found.entries;
+    screen.total = found.total;
+  } catch (e) {
+    say(String(/** @type {Error} */ (e).message), true);
+  }
+  ui.render();
+}
+
+/**
+ * Run one request; say how it went; search again.
+ * @param {function(): Promise<string>} fn what it did, in words
+ */
+export async function act(fn) {
+  try {
+    say(await fn());
+  } catch (e) {
+    say(String(/** @type {Error} */ (e).message), true);
+  }
+  await load();
+}
+
+/** @param {Entry} e */
+export async function showHistory(e) {
+  try {
+    screen.history = await api("GET", "/api/register/" + e.id);
+  } catch (err) {
+    say(String(/** @type {Error} */ (err).message), true);
+  }
+  ui.render();
+}
+

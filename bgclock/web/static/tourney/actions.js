@@ -1,0 +1,95 @@
+// @ts-check
+/* bgclock dashboard, the tournament screen: its actions.  Each goes through
+ * /api/tournaments/{id}/... with the director's key (kit/api.js); the
+ * outcome goes to the message line and the state is read again.  An action
+ * that changes the draw, a result or a player's status is confirmed first
+ * (kit/confirm.js). */
+import { api } from "../kit/api.js";
+import { openConfirm } from "../kit/confirm.js";
+import { base, screen, ui } from "./state.js";
+import { i18n, refusalText } from "./strings.js";
+
+const t = i18n().t;
+
+/** The refusals that answer an action already done (a repeated click). */
+const ALREADY = new Set(["already_drawn", "round_not_ready"]);
+
+export async function load() {
+  if (screen.tournament == null) return;
+  try {
+    screen.state = await api("GET", base() + "/state");
+    screen.history = (await api("GET", base() + "/actions")).actions;
+    await loadFlight();
+  } catch (e) {
+    screen.message = String(/** @type {Error} */ (e).message);
+    screen.error = true;
+  }
+  ui.render();
+}
+
+/** The room's events, when this event shares a room. */
+async function loadFlight() {
+  const st = /** @type {any} */ (screen.state);
+  screen.flight = st && st.flight ? (await api("GET", base() + "/flight")).flight : null;
+}
+
+/**
+ * Run one action; show its outcome; read the state again.
+ * @param {string} method
+ * @param {string} path
+ * @param {any} [body]
+ * @param {string} [type]
+ */
+export async function act(method, path, body, type) {
+  const what = method + " " + path;
+  if (screen.pending.has(what)) return;  // a double click: the action is on its way
+  screen.pending.add(what);
+  try {
+    const out = await api(method, base() + path, body, type);
+    if (out && out.state) screen.state = out.state;
+    screen.message = out && out.waiting && out.waiting.length ? t("fl.waiting_n", { n: out.waiting.length }) : t("trn.done");
+    screen.error = false;
+    screen.history = (await api("GET", base() + "/actions")).actions;
+    await loadFlight();
+  } catch (e) {
+    const err = /** @type {Error & {code?: string, params?: Object<string, (string|number)>}} */ (e);
+    if (err.code === "clock_running" && body && typeof body === "object" && !body.stop_clock) {
+      // the match's clock runs: ask again, then stop it and enter the result
+      screen.message = refusalText(err);
+      screen.error = true;
+      const again = confirmed(t("cf.stop_clock", { table: String((err.params || {}).table) }), method, path,
+        Object.assign({}, body, { stop_clock: true }));
+      setTimeout(again, 0);  // once the first dialog has closed
+    } else if (err.code && ALREADY.has(err.code)) {
+      // the second answer to a repeated Draw or Start round: it was done once
+      screen.message = t("trn.already_done");
+      screen.error = false;
+      await load();
+    } else {
+      screen.message = refusalText(err);
+      screen.error = true;
+    }
+  } finally {
+    screen.pending.delete(what);
+  }
+  ui.render();
+}
+
+/**
+ * An action that changes the draw, a result or a player's status: the
+ * director confirms it first, the dialog naming its effect (confirm.js).
+ * @param {string} text
+ * @param {string} method
+ * @param {string} path
+ * @param {any} [body]
+ * @returns {function(): void}
+ */
+export function confirmed(text, method, path, body) {
+  return () => {
+    // the opener: the button just clicked (the dialog keeps its Confirm away from it)
+    openConfirm({ text: text, confirmLabel: t("act.confirm"), cancelLabel: t("act.cancel"),
+      busyLabel: t("dir.sending"), opener: document.activeElement,
+      onConfirm: () => act(method, path, body) });
+  };
+}
+

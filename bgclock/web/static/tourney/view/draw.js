@@ -1,0 +1,114 @@
+// @ts-check
+/* bgclock dashboard, the tournament screen: the draw (with the director's seed), the
+ * rounds started at tables, and every match's result entered by hand or
+ * corrected, with its undo. */
+import { button, h } from "../../kit/dom.js";
+import { act, confirmed } from "../actions.js";
+import { screen, ui, value } from "../state.js";
+import { i18n } from "../strings.js";
+import { matchButtons } from "./desk.js";
+
+/**
+ * @typedef {import("../state.js").TourneyState} TourneyState
+ * @typedef {import("../state.js").Bracket} Bracket
+ * @typedef {import("../state.js").BracketMatch} BracketMatch
+ */
+
+const I18N = i18n();
+const t = I18N.t;
+
+/** @returns {HTMLElement} */
+export function drawSection() {
+  const st = /** @type {TourneyState} */ (screen.state);
+  const out = h("section", {}, h("h3", {}, t("trn.rounds")));
+  if (!st.drawn) {
+    out.append(button(t("trn.draw"), () => {
+      const typed = value("trn-seed").trim();
+      const n = st.players.filter((p) => p.checked_in && !p.withdrawn).length;
+      const text = t(typed === "" ? "cf.draw_random" : "cf.draw_seed", { n: n, seed: typed });
+      // no seed typed: the server draws one
+      confirmed(text, "POST", "/draw", typed === "" ? {} : { seed: Number(typed) })();
+    }));
+    return out;
+  }
+  out.append(h("p", {}, t("trn.drawn", { seed: st.settings.seed })));
+  if (st.main && st.main.late_open) out.append(button(t("trn.close_late"), () => act("POST", "/late/close")));
+  const label = (/** @type {string} */ event) => t("room." + event);
+  const brackets = [["main", st.main], ["consolation", st.consolation], ["last_chance", st.last_chance || null]];
+  for (const [event, bracket] of /** @type {[string, Bracket|null][]} */ (brackets)) {
+    if (!bracket) continue;
+    out.append(h("h4", {}, label(event)));
+    bracket.rounds.forEach((matches, r) => {
+      const ready = matches.some((m, i) => m.a && m.b && !m.winner
+        && !st.matches.some((x) => x.event === event && x.round === r && x.match === i));
+      const list = h("ol", { start: "1" });
+      matches.forEach((m, i) => list.append(matchItem(event, r, i, m)));
+      out.append(h("h5", {}, t("room.round", { n: r + 1 })));
+      if (ready) {
+        out.append(button(t("trn.start_round", { event: label(event), n: r + 1 }),
+          () => act("POST", "/rounds", { event: event, round: r })));
+      }
+      out.append(list);
+    });
+  }
+  return out;
+}
+
+/**
+ * One match: its players, table, result and the director's buttons.
+ * @param {string} event
+ * @param {number} r
+ * @param {number} i
+ * @param {BracketMatch} m
+ * @returns {HTMLElement}
+ */
+function matchItem(event, r, i, m) {
+  const st = /** @type {TourneyState} */ (screen.state);
+  const at = st.matches.find((x) => x.event === event && x.round === r && x.match === i);
+  const lateOpen = (/** @type {number} */ pos) => event === "main" && r === 0 && !!st.main && !!st.main.late_open
+    && (st.main.late_slots || []).includes(pos);
+  const name = (/** @type {string|null} */ x, /** @type {number} */ pos) => x
+    || (lateOpen(pos) ? t("st.late_slot") : r === 0 ? t("trn.bye") : t("trn.tbd"));
+  const item = h("li", {}, name(m.a, 2 * i) + " – " + name(m.b, 2 * i + 1));
+  if (at) item.append(" · " + t("trn.table", { n: at.table }) + " (" + t("trn.clock." + at.clock) + ")");
+  const waits = /** @type {any} */ (st).waiting || [];
+  if (!at && waits.some((/** @type {any} */ w) => w.event === event && w.round === r && w.match === i)) {
+    item.append(" · " + t("fl.waits"));
+  }
+  if (m.winner) {
+    const result = at && at.result;
+    item.append(" · ★ " + m.winner + (result ? " (" + t("trn.source." + result.source) + (result.corrected ? ", " + t("trn.corrected") : "") + ")" : ""));
+  }
+  for (const b of matchButtons(/** @type {any} */ (st), event, r, i, m, act)) item.append(" ", b);
+  if (m.a && m.b) {
+    const pair = m.a + " – " + m.b;
+    for (const who of [m.a, m.b]) {
+      if (m.winner === who) continue;
+      if (!m.winner) {
+        item.append(" ", button(t("trn.enter", { name: who }), confirmed(
+          t("cf.result", { name: who, match: pair }), "POST", "/results", { event: event, round: r, match: i, winner: who })));
+      } else {
+        // a correction names its winner (the button) and needs a reason
+        item.append(" ", button(t("trn.correct", { name: who }), () => {
+          const reason = value("trn-reason").trim();
+          if (!reason) {
+            screen.message = t("trn.reason_needed");
+            screen.error = true;
+            ui.render();
+            return;
+          }
+          confirmed(t("cf.correct", { name: who, was: String(m.winner), match: pair, reason: reason }),
+            "POST", "/corrections", { event: event, round: r, match: i, winner: who, reason: reason })();
+        }));
+      }
+    }
+    const result = at && at.result;
+    if (m.winner && (!result || result.source === "hand" || result.corrected)) {
+      item.append(" ", button(t("trn.undo_result"), confirmed(
+        t(result && result.corrected ? "cf.revert_correction" : "cf.revert", { name: m.winner, match: pair }),
+        "POST", "/results/revert", { event: event, round: r, match: i })));
+    }
+  }
+  return item;
+}
+

@@ -1,0 +1,86 @@
+// @ts-check
+/* bgclock dashboard, the tournament screen: the tournament's log, newest first: who,
+ * what, when, and an undo where it applies. */
+import { timeOfDay } from "../../kit/format.js";
+import { button, h } from "../../kit/dom.js";
+import { confirmed } from "../actions.js";
+import { screen } from "../state.js";
+import { i18n } from "../strings.js";
+
+/**
+ * @typedef {import("../state.js").TourneyState} TourneyState
+ * @typedef {import("../state.js").Bracket} Bracket
+ * @typedef {import("../state.js").BracketMatch} BracketMatch
+ */
+
+const I18N = i18n();
+const t = I18N.t;
+
+/**
+ * One logged action in words (the director's language).
+ * @param {Object<string, any>} a
+ * @returns {string}
+ */
+function describe(a) {
+  const st = /** @type {TourneyState} */ (screen.state);
+  const player = (/** @type {any} */ id) => {
+    const p = st.players.find((x) => x.id === id);
+    return p ? p.name : "#" + id;
+  };
+  /** @type {Object<string, (string|number)>} */
+  const params = { name: a.player != null ? player(a.player) : (a.name || ""), winner: a.winner || "",
+    seed: a.seed != null ? a.seed : "", n: a.round != null ? a.round + 1 : "", m: a.match != null ? a.match + 1 : "",
+    event: t(a.event === "consolation" ? "room.consolation" : "room.main"), reason: a.reason || "",
+    pool: a.pool || "" };
+  const key = "hist." + a.do;
+  const known = I18N.STRINGS[I18N.lang] && I18N.STRINGS[I18N.lang][key] !== undefined;
+  return known ? t(key, params) : t("hist.other", { what: String(a.do) });
+}
+
+/**
+ * The undo of a logged action, while it applies: [label, confirmation, path, body].
+ * @param {Object<string, any>} a
+ * @returns {[string, string, string, any]|null}
+ */
+function undoOf(a) {
+  const st = /** @type {TourneyState} */ (screen.state);
+  if (a.do === "withdraw") {
+    const p = st.players.find((x) => x.id === a.player);
+    if (!p || !p.withdrawn) return null;
+    return [t("trn.reinstate"), t("cf.reinstate", { name: p.name }), "/players/" + p.id + "/reinstate", undefined];
+  }
+  if (a.do === "result" || a.do === "correct") {
+    const event = a.event || "main";
+    const bracket = event === "main" ? st.main : st.consolation;
+    const m = bracket && bracket.rounds[a.round] && bracket.rounds[a.round][a.match];
+    if (!m || m.winner !== a.winner) return null;
+    const pair = m.a + " – " + m.b;
+    return [t("trn.undo"), t(a.do === "correct" ? "cf.revert_correction" : "cf.revert", { name: String(m.winner), match: pair }),
+      "/results/revert", { event: event, round: a.round, match: a.match }];
+  }
+  return null;
+}
+
+/** The tournament's action history, newest first: who, what, when; undo where it applies.
+ * @returns {HTMLElement} */
+export function historySection() {
+  const offered = new Set();  // one undo per match or player: its latest action's
+  const rows = screen.history.slice(-40).reverse().map((x) => {
+    const when = timeOfDay(x.at_ms, I18N.lang, true);
+    const a = x.action;
+    const what = a.do === "withdraw" || a.do === "reinstate" ? "p" + a.player
+      : ["result", "correct", "revert"].includes(a.do) ? [a.event || "main", a.round, a.match].join(":") : null;
+    const undo = what != null && !offered.has(what) ? undoOf(a) : null;
+    if (what != null) offered.add(what);
+    const cell = h("td", {});
+    if (undo) cell.append(button(undo[0], confirmed(undo[1], "POST", undo[2], undo[3]), { "data-undo": String(x.n) }));
+    return h("tr", { "data-n": String(x.n) }, h("td", {}, String(x.n)), h("td", {}, when),
+      h("td", {}, t(x.source === "director" ? "hist.by_director" : "hist.by_table")),
+      h("td", {}, describe(x.action)), cell);
+  });
+  return h("section", { id: "trn-history" }, h("h3", {}, t("hist.title")),
+    h("table", { class: "trn-history" },
+      h("thead", {}, h("tr", {}, ...["#", t("hist.when"), t("hist.who"), t("hist.what"), ""].map((x) => h("th", { scope: "col" }, x)))),
+      h("tbody", {}, ...rows)));
+}
+

@@ -1,0 +1,100 @@
+// @ts-check
+/* bgclock dashboard, the tournament screen: the Main's settings and the players
+ * (register, CSV import, pick from the register, check-in, withdraw, late
+ * arrival). */
+import { button, h } from "../../kit/dom.js";
+import { registerPick } from "../../register/view/pick.js";
+import { act, confirmed } from "../actions.js";
+import { screen, ui, value } from "../state.js";
+import { i18n } from "../strings.js";
+
+/**
+ * @typedef {import("../state.js").TourneyState} TourneyState
+ * @typedef {import("../state.js").Bracket} Bracket
+ * @typedef {import("../state.js").BracketMatch} BracketMatch
+ */
+
+const I18N = i18n();
+const t = I18N.t;
+
+/** @returns {HTMLElement} */
+export function settingsForm() {
+  const st = /** @type {TourneyState} */ (screen.state);
+  const lines = st.settings.rounds.map((r) => [r.length, r.rules, r.clock].join(",")).join("\n");
+  const form = h("div", { class: "form" },
+    h("label", { for: "trn-rounds" }, t("trn.round_settings")),
+    h("textarea", { id: "trn-rounds", rows: "3" }, lines),
+    h("label", { for: "trn-late" }, t("trn.late_slots")),
+    h("input", { id: "trn-late", type: "number", min: "0", max: "512", value: String(st.settings.late_slots) }),
+    h("label", { for: "trn-seed" }, t("trn.seed")),
+    h("input", { id: "trn-seed", type: "number", min: "0", placeholder: t("trn.seed_random"),
+      value: st.settings.seed_given ? String(st.settings.seed) : "" }),
+    h("label", { for: "trn-seeds" }, t("trn.seeds")),
+    h("input", { id: "trn-seeds", type: "text", inputmode: "numeric",
+      value: (st.settings.seeds || []).join(", ") }),
+    h("label", { for: "trn-groups" }, t("trn.groups")),
+    h("textarea", { id: "trn-groups", rows: "2" }, (st.settings.groups || []).map((g) => g.join(", ")).join("\n")),
+    h("label", { for: "trn-last-chance" }, t("trn.last_chance")),
+    h("input", /** @type {Object<string, string>} */ (Object.assign({ id: "trn-last-chance", type: "checkbox" },
+      st.settings.last_chance ? { checked: "" } : {}))),
+    h("span", {}),
+    button(t("trn.save"), () => {
+      const rounds = value("trn-rounds").split("\n").filter((x) => x.trim()).map((line) => {
+        const [length, rules, clock] = line.split(",").map((x) => x.trim());
+        return { length: Number(length), rules: rules, clock: clock || "required" };
+      });
+      const ids = (/** @type {string} */ line) => line.split(",").map((x) => x.trim()).filter((x) => x).map(Number);
+      const groups = value("trn-groups").split("\n").map(ids).filter((g) => g.length);
+      const box = /** @type {HTMLInputElement|null} */ (document.getElementById("trn-last-chance"));
+      /** @type {Object<string, any>} */
+      const body = { rounds: rounds, late_slots: Number(value("trn-late")),
+        seeds: ids(value("trn-seeds")), groups: groups, last_chance: !!(box && box.checked) };
+      if (value("trn-seed").trim() !== "") body.seed = Number(value("trn-seed"));  // else drawn at random
+      act("POST", "/settings", body);
+    }));
+  if (st.drawn) form.querySelectorAll("input, textarea, button").forEach((n) => n.setAttribute("disabled", ""));
+  return h("section", {}, h("h3", {}, t("trn.settings")), form);
+}
+
+/** @returns {HTMLElement} */
+export function playersSection() {
+  const st = /** @type {TourneyState} */ (screen.state);
+  const inDraw = new Set();
+  if (st.main) {
+    for (const m of st.main.rounds[0] || []) { if (m.a) inDraw.add(m.a); if (m.b) inDraw.add(m.b); }
+  }
+  const rows = st.players.map((p) => {
+    const actions = h("td", {});
+    if (!p.withdrawn) {
+      if (!st.drawn) {
+        actions.append(button(p.checked_in ? t("trn.check_out") : t("trn.check_in"),
+          () => act("POST", "/players/" + p.id + "/check-in", { checked_in: !p.checked_in })));
+      } else if (!inDraw.has(p.name) && st.main && st.main.late_open) {
+        actions.append(button(t("trn.arrive"), () => act("POST", "/late/arrive", { player: p.id })));
+      }
+      actions.append(button(t("trn.withdraw"), confirmed(
+        t(st.drawn ? "cf.withdraw_drawn" : "cf.withdraw", { name: p.name }), "POST", "/players/" + p.id + "/withdraw")));
+    } else {
+      actions.append(button(t("trn.reinstate"), confirmed(
+        t("cf.reinstate", { name: p.name }), "POST", "/players/" + p.id + "/reinstate")));
+    }
+    const status = p.withdrawn ? t("trn.withdrawn") : (p.checked_in ? t("trn.checked_in") : "");
+    return h("tr", {}, h("td", {}, String(p.id)), h("td", {}, p.name), h("td", {}, p.federation_id || ""),
+      h("td", {}, status), actions);
+  });
+  const add = h("div", { class: "form" },
+    h("label", { for: "trn-name" }, t("trn.name")), h("input", { id: "trn-name", maxlength: "100" }),
+    h("label", { for: "trn-fed" }, t("trn.fed")), h("input", { id: "trn-fed", maxlength: "40" }),
+    h("span", {}),
+    button(t("trn.register"), () => {
+      const fed = value("trn-fed").trim();
+      act("POST", "/players", fed ? { name: value("trn-name"), federation_id: fed } : { name: value("trn-name") });
+    }),
+    h("label", { for: "trn-csv" }, t("trn.csv")), h("textarea", { id: "trn-csv", rows: "3" }),
+    h("span", {}),
+    button(t("trn.import"), () => act("POST", "/players.csv", value("trn-csv"), "text/csv")));
+  return h("section", {}, h("h3", {}, t("trn.players") + " (" + st.players.length + ")"),
+    h("table", { class: "trn-players" }, h("tbody", {}, ...rows)),
+    registerPick(/** @type {number} */ (screen.tournament), act, ui.render), add);
+}
+
