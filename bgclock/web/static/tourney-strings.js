@@ -324,7 +324,7 @@ const STRINGS = {
     "room.score": "Punteggio",
     "room.clock": "Orologio",
     "room.main": "Main",
-    "room.consolation": "Consolation progressiva",
+    "room.consolation": "Consolazione progressiva",
     "room.last_chance": "Last Chance",
     "room.round": "Turno {n}",
     "room.final": "Finale",
