@@ -92,6 +92,7 @@ th, td { border-bottom: 0.3mm solid #999; padding: 1mm 2mm; text-align: left;
 th { border-bottom: 0.5mm solid #000; }
 tr { break-inside: avoid; }
 td.place, th.place, td.table, th.table { width: 18mm; font-variant-numeric: tabular-nums; }
+th.place { width: 24mm; }  /* "Posizione" in bold, clear of the next column */
 .champion { font-weight: 700; }
 .in-play { color: #333; font-style: italic; }
 .wall { font-size: 18pt; }
