@@ -123,9 +123,9 @@ def _play_out(live: LiveServer, base: str) -> dict[str, Any]:
 
 def _dashboard(d: Any, live: LiveServer, tid: int) -> None:
     d.goto(live.director_url() + "&lang=it")
-    until(d, "document.getElementById('btn-tourney').textContent !== ''")
+    until(d, "document.getElementById('btn-tourney').textContent !== ''", 15000)
     d.click("#btn-tourney")
-    until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
+    until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')", 15000)
     d.select_option("#trn-pick", str(tid))
     d.wait_for_selector("#fl-room")
 
@@ -221,7 +221,7 @@ def test_a_three_flight_evening_in_italian(live: LiveServer, pages: Pages,
     r = pages.open(room_url + "&lang=it&rotate=0", LAPTOP)
     r.wait_for_selector("#room-flight-tables tbody tr")
     until(r, "document.querySelectorAll('#room-flight-tables tbody tr').length === "
-             f"{sum(len(e['matches']) for e in room['events'])}")
+             f"{sum(len(e['matches']) for e in room['events'])}", 15000)
     assert r.inner_text("#h-flight") == f"{ROOM} · tutti gli eventi"
     rows = r.locator("#room-flight-tables tbody tr").all_inner_texts()
     assert {x.split("\t")[1] for x in rows} == set(EVENTS)
@@ -239,10 +239,13 @@ def test_a_three_flight_evening_in_italian(live: LiveServer, pages: Pages,
     text = wall.inner_text("body")
     assert not _english(text), _english(text)
     assert all(name in text for name in EVENTS) and "In attesa di un tavolo" in text
+    _shot(wall, "three-flights-wall-it.png", full_page=True)
     pdf = tmp_path / "wall.pdf"
     wall.pdf(path=str(pdf), format="A4", print_background=True)
     data = pdf.read_bytes()
-    assert data.startswith(b"%PDF") and len(re.findall(rb"/Type\s*/Page\b", data)) >= 1
+    assert data.startswith(b"%PDF")
+    # by table, by name, then the matches waiting: each from a page of its own
+    assert len(re.findall(rb"/Type\s*/Page\b", data)) >= 3
     if shutil.which("pdftoppm"):
         subprocess.run(["pdftoppm", "-png", "-r", "60", "-f", "1", "-l", "1", str(pdf),
                         str(tmp_path / "wall")], check=True, timeout=60)
@@ -280,9 +283,9 @@ def test_a_three_flight_evening_in_italian(live: LiveServer, pages: Pages,
     live.api("POST", f"{champ}/prizes", {"event": "last_chance", "prizes": ["€ 30"]})
     _dashboard(d, live, ids["Campionato"])
     until(d, "[...document.querySelectorAll('#tourney h4')]"
-             ".some((n) => n.textContent === 'Last Chance')")
+             ".some((n) => n.textContent === 'Last Chance')", 15000)
     d.wait_for_selector("#desk-exports a[href*='/draw/last_chance.html']")
-    until(d, "document.querySelectorAll('#fl-events tbody tr').length === 3")
+    until(d, "document.querySelectorAll('#fl-events tbody tr').length === 3", 15000)
     assert "Campionato (questo evento)" in d.inner_text("#fl-events tr[data-event='Campionato']")
     assert not _english(d.inner_text("#fl-section"))
     if SHOTS:

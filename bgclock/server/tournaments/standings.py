@@ -98,6 +98,8 @@ th.place { width: 24mm; }  /* "Posizione" in bold, clear of the next column */
 .wall { font-size: 18pt; }
 .wall th, .wall td { padding: 2mm 3mm; }
 .wall td.table { font-size: 24pt; font-weight: 700; text-align: center; width: 28mm; }
+.wall th.table { width: 28mm; }  /* the first row sets the fixed layout's widths */
+.wall td.what { font-size: 13pt; }  /* the room's wall: event · bracket · round */
 .wall h1 { font-size: 26pt; }
 .wall h2 { font-size: 20pt; break-before: page; }
 .wall h2:first-of-type { break-before: auto; }
