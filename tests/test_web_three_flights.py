@@ -24,12 +24,14 @@ import os
 import re
 import shutil
 import subprocess
+import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bench.web_kit import CHROMIUM, LiveServer, until
+from bench.web_kit import CHROMIUM, LiveServer, running_server, until
 from tests._web import Pages
 from tests.test_web_table import AXE, axe
 
@@ -60,6 +62,14 @@ ENGLISH = ["Standings", "Round", "Place", "Player", "Prize", "Table", "Tables", 
            "waiting", "every event", "in play", "Consolation", "Final", "Winner"]
 
 
+@pytest.fixture
+def live() -> Iterator[LiveServer]:
+    """A server of its own for each attempt: the register is the server's,
+    so a rerun (``flaky``) starts from an empty one."""
+    with running_server() as server:
+        yield server
+
+
 def _english(text: str) -> list[str]:
     return [w for w in ENGLISH if re.search(rf"\b{re.escape(w)}\b", text)]
 
@@ -87,8 +97,6 @@ def _event(flight: dict[str, Any], name: str) -> dict[str, Any]:
 def _room_until(live: LiveServer, base: str, done: Any, timeout_s: float = 20) -> dict[str, Any]:
     """Poll the room (checked each time) until ``done(flight)``: the room
     seats its waiting matches just after the result that freed a table."""
-    import time
-
     deadline = time.monotonic() + timeout_s
     while True:
         flight = _room(live, base)
@@ -344,3 +352,40 @@ def test_a_three_flight_evening_in_italian(live: LiveServer, pages: Pages,
     # in Italian, with a decimal comma
     assert all(n in text and after[n].replace(".", ",") in text for n in after)
     _shot(sheet, "three-flights-ratings-it.png", full_page=True)
+
+
+def test_the_room_display_shows_the_room_when_its_flight_script_loads_late(
+        live: LiveServer, pages: Pages) -> None:
+    """room.js hands each room body to room-flight.js by an event; a body
+    read before room-flight.js listened was lost, and with the room's stream
+    open (no polling) the section stayed hidden until the room changed.  A
+    slow room-flight.js (a loaded laptop, a slow Wi-Fi) must not hide it."""
+    bases = []
+    for name, precedence in (("Serata A", 1), ("Serata B", 2)):
+        tid = int(live.tournament(name)["id"])
+        base = f"/api/tournaments/{tid}"
+        live.api("POST", f"{base}/settings", {"rounds": [{"length": 5, "clock": "none"}]})
+        for i in range(1, 5):
+            live.api("POST", f"{base}/players", {"name": f"{name} {i}"})
+            live.api("POST", f"{base}/players/{i}/check-in", {})
+        live.api("POST", f"{base}/draw", {"seed": 3})
+        live.api("POST", f"{base}/flight", {"room": "Sala Verde", "precedence": precedence,
+                                            "tables": 2})
+        bases.append(base)
+    live.api("POST", f"{bases[1]}/rounds", {"event": "main", "round": 0})
+    room_url = live.api("GET", f"{bases[0]}/state")["room_url"]
+    ctx = pages.browser.new_context(viewport=LAPTOP)
+    pages.contexts.append(ctx)
+
+    def slow(route: Any) -> None:
+        # a slow network for this one script (not a wait: the page's own
+        # room body is read meanwhile, before room-flight.js listens)
+        time.sleep(1.5)
+        route.continue_()
+
+    ctx.route("**/room-flight.js", slow)
+    r = ctx.new_page()
+    r.goto(room_url + "&lang=it&rotate=0")
+    r.wait_for_selector("#room-flight-tables tbody tr", timeout=15000)
+    assert r.locator("#room-flight-tables tbody tr").count() == 2
+    assert r.inner_text("#h-flight") == "Sala Verde · tutti gli eventi"
