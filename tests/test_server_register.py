@@ -209,8 +209,12 @@ async def test_the_rating_list_prints_in_the_directors_language(live: Any) -> No
     page = await live.http.get("/api/register/ratings.html?lang=it", headers=DIRECTOR)
     assert page.status_code == 200
     assert "Classifica rating" in page.text and "size: A4" in page.text
-    assert "Ann &lt;b&gt;" in page.text and page.text.index("1600.00") < page.text.index(
-        "1500.00")
+    # the Italian list writes a decimal comma (the CSV and the JSON keep the point)
+    assert "Ann &lt;b&gt;" in page.text and page.text.index("1600,00") < page.text.index(
+        "1500,00")
+    assert "1600.00" not in page.text
+    english = await live.http.get("/api/register/ratings.html?lang=en", headers=DIRECTOR)
+    assert "1600.00" in english.text and "1600,00" not in english.text
     r = await live.http.get("/api/register/ratings.html?lang=xx", headers=DIRECTOR)
     assert r.status_code == 422 and r.json()["message"].startswith("query.lang")
     text = await _ok(live, "GET", "/api/register/ratings.csv")

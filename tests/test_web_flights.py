@@ -103,10 +103,10 @@ def test_two_events_in_one_room_on_the_dashboard_and_the_room_display_in_italian
         assert [x.split("\t")[:2] for x in rows] == [["1", "Intermedio"], ["2", "Intermedio"],
                                                      ["3", "Intermedio"], ["4", "Intermedio"],
                                                      ["5", "Campionato"]]
-        assert "Main · turno 1" in rows[0]
+        assert "Main · Turno 1" in rows[0]
         waiting = r.locator("#room-flight-waiting li").all_inner_texts()
         assert len(waiting) == 3
-        assert all(x.startswith("Campionato · Main · turno 1") for x in waiting)
+        assert all(x.startswith("Campionato · Main · Turno 1") for x in waiting)
         assert r.inner_text("#room-flight caption") == "I tavoli di tutti gli eventi"
         # a result in the Intermediate frees table 2: the Championship's first waiting match sits
         m = next(x for x in live.api("GET", f"{inter_base}/state")["matches"] if x["table"] == 2)

@@ -111,7 +111,7 @@ WORDS: dict[str, dict[str, str]] = {
            "slots": "{n} slots · seed {seed}",
            "bye": "bye", "table": "table {n}", "disqualified": "disqualified",
            "withdrawn": "withdrawn", "late": "late arrival"},
-    "it": {"main": "Main", "consolation": "Consolation progressiva", "round": "Turno {n}",
+    "it": {"main": "Main", "consolation": "Consolazione progressiva", "round": "Turno {n}",
            "last_chance": "Last Chance", "final": "Finale", "winner": "Vincitore",
            "slots": "{n} posti · seme {seed}",
            "bye": "bye", "table": "tavolo {n}", "disqualified": "squalificato",

@@ -80,13 +80,13 @@ def room_pairings_html(flight: dict[str, Any], lang: str) -> str:
             f'{w["event"]}</th><th scope="col">{w["player"]}</th><th scope="col">'
             f'{w["opponent"]}</th></tr></thead>')
     by_table = "".join(
-        f'<tr><td class="table">{x["table"]}</td><td>{what(x)}</td><td>{escape(x["a"])}</td>'
-        f'<td>{escape(x["b"])}</td></tr>' for x in at)
+        f'<tr><td class="table">{x["table"]}</td><td class="what">{what(x)}</td>'
+        f'<td>{escape(x["a"])}</td><td>{escape(x["b"])}</td></tr>' for x in at)
     names = sorted([(x["a"], x["b"], x) for x in at] + [(x["b"], x["a"], x) for x in at],
                    key=lambda y: y[0].casefold())
     by_name = "".join(
-        f'<tr><td>{escape(me)}</td><td class="table">{x["table"]}</td><td>{what(x)}</td>'
-        f"<td>{escape(other)}</td></tr>" for me, other, x in names)
+        f'<tr><td>{escape(me)}</td><td class="table">{x["table"]}</td>'
+        f'<td class="what">{what(x)}</td><td>{escape(other)}</td></tr>' for me, other, x in names)
     parts = [f"<h1>{escape(title)}</h1>"]
     if at:
         parts += [f'<h2 id="by-table">{w["by_table"]}</h2>',
@@ -99,8 +99,8 @@ def room_pairings_html(flight: dict[str, Any], lang: str) -> str:
     else:
         parts.append(f"<p>{rw['free']}</p>")
     if waiting:
-        items = "".join(f"<tr><td>{what(x)}</td><td>{escape(x['a'])}</td>"
-                        f"<td>{escape(x['b'])}</td></tr>" for x in waiting)
+        items = "".join(f'<tr><td class="what">{what(x)}</td><td>{escape(x["a"])}</td>'
+                        f'<td>{escape(x["b"])}</td></tr>' for x in waiting)
         parts += [f'<h2 id="waiting">{rw["waiting"]}</h2>',
                   f'<table aria-labelledby="waiting"><thead><tr><th scope="col">'
                   f'{w["event"]}</th><th scope="col">{w["player"]}</th><th scope="col">'

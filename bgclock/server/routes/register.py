@@ -464,11 +464,16 @@ async def get_ratings_html(request: Request) -> Response:
     if lang not in WORDS:
         raise ApiError(422, "invalid", "query.lang: must be en or it")
     w = WORDS[lang]
+
+    def number(text: str) -> str:
+        """A rating as the page's language writes it (Italian: a decimal comma)."""
+        return text.replace(".", ",") if lang == "it" else text
+
     entries = await _all(server)
     e_ = html.escape
     rows = "".join(
         f"<tr><td>{k}</td><td>{e_(e.name)}</td><td>{e_(e.federation_id or '')}</td>"
-        f"<td>{e_(e.club or '')}</td><td class=n>{points(e.rating)}</td>"
+        f"<td>{e_(e.club or '')}</td><td class=n>{number(points(e.rating))}</td>"
         f"<td class=n>{e.experience}</td></tr>" for k, e in enumerate(entries, start=1))
     body = (f"<table><thead><tr><th>{w['rank']}</th><th>{w['name']}</th>"
             f"<th>{w['federation_id']}</th><th>{w['club']}</th><th class=n>{w['rating']}</th>"
@@ -486,6 +491,7 @@ thead {{ display: table-header-group; }}
 tr {{ break-inside: avoid; }}
 .n {{ text-align: right; font-variant-numeric: tabular-nums; }}
 p.note {{ font-size: 9pt; color: #444; }}
+@media screen {{ body {{ margin: 8mm auto; }} }}
 </style></head>
 <body><h1>{w['title']}</h1>{body}<p class=note>{w['note']}</p></body></html>
 """

@@ -92,11 +92,14 @@ th, td { border-bottom: 0.3mm solid #999; padding: 1mm 2mm; text-align: left;
 th { border-bottom: 0.5mm solid #000; }
 tr { break-inside: avoid; }
 td.place, th.place, td.table, th.table { width: 18mm; font-variant-numeric: tabular-nums; }
+th.place { width: 24mm; }  /* "Posizione" in bold, clear of the next column */
 .champion { font-weight: 700; }
 .in-play { color: #333; font-style: italic; }
 .wall { font-size: 18pt; }
 .wall th, .wall td { padding: 2mm 3mm; }
 .wall td.table { font-size: 24pt; font-weight: 700; text-align: center; width: 28mm; }
+.wall th.table { width: 28mm; }  /* the first row sets the fixed layout's widths */
+.wall td.what { font-size: 13pt; }  /* the room's wall: event · bracket · round */
 .wall h1 { font-size: 26pt; }
 .wall h2 { font-size: 20pt; break-before: page; }
 .wall h2:first-of-type { break-before: auto; }
