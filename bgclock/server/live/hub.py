@@ -89,7 +89,6 @@ from bgclock.server.live.time import ServerClock, TimerHandle
 from bgclock.server.ws.protocol import Command, Handle, Keep, ProtocolError, Summon, dumps
 from bgclock.store import (
     Fenced,
-    NotFound,
     Store,
     StoredEvent,
     StoredNote,
@@ -1535,9 +1534,7 @@ class Hub:
         that ran is stopped at its checkpoint, as at a start) and serve it:
         what a process taking a table over, or a first use, calls.
         ``StoreError`` (``NotFound``) from the store."""
-        row = next((r for r in await self.store.tables() if r.id == table_id), None)
-        if row is None:
-            raise NotFound(f"no table {table_id}")
+        row = await self.store.table(table_id)
         snap = await self.store.snapshot(table_id)
         tail = await self.store.events(table_id, snap.seq if snap else 0)
         table = await self._load_one(row, snap, tail, await self.store.notes(table_id))
@@ -1629,33 +1626,9 @@ class Hub:
         return table
 
     async def take(self, table_id: int) -> TableHub:
-        """This process took the table's lease (a cluster): fold it from the
-        store, as after a restart (a running clock kept by a device waits
-        for its keeper; another stops at its checkpoint), and run it."""
-        row = await self.store.table(table_id)
-        events = await self.store.events(table_id)
-        notes = await self.store.notes(table_id)
-        table = self.tables.get(table_id)
-        if table is None:
-            table = TableHub(self, row)
-        else:  # loaded in place: whoever holds the object (a route) holds the table
-            watchers = table.watchers
-            table.close()
-            table.__init__(self, row)  # type: ignore[misc]
-            table.watchers = watchers
-        try:
-            table.load(events, notes)
-        except Unfoldable as exc:
-            table.quarantine(str(exc), events, notes)
-        else:
-            if table.keeper is not None:
-                table.keeper_offline_since_ms = self.clock.now_ms()
-            stop = table.recover(row.checkpoint_ms)
-            if stop is not None:
-                await self.store.commit([stop], {})
-                table.recovered(stop)
-        self.tables[table_id] = table
-        table.rearm()
+        """This process took the table's lease (a cluster): load it as a start
+        does (``load_table``) and show it to this process's dashboards."""
+        table = await self.load_table(table_id)
         for director in list(self.directors):
             director.send(table.table_message())
             director.send(table.snapshot_message())

@@ -6,7 +6,7 @@ Imports the context and the tournament service, never a route module.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, TypeVar
 
 import msgspec
@@ -97,15 +97,18 @@ def state_view(server: Server, request: Request, hub: TournamentHub) -> dict[str
             "room_url": f"{server.base_url(request)}/room/{hub.id}?token={room}"}
 
 
-def one_action(body: type[Any], do: str, **extra: Any) -> Callable[
-        [Request], Awaitable[Response]]:
+def one_action(body: type[Any], do: str, *, path: Mapping[str, str] | None = None,
+               **extra: Any) -> Callable[[Request], Awaitable[Response]]:
     """The route of one action: its body decoded as ``body`` (its
-    declaration), then folded as ``do`` with ``extra`` fields."""
+    declaration), then folded as ``do`` with ``extra`` fields and, for each
+    ``field: name`` of ``path``, the path's ``name`` parameter as ``field``."""
+    from_path = dict(path or {})
 
     async def handler(request: Request) -> Response:
         server = server_of(request)
         data = await decoded(request, body)
-        return await run_actions(server, request, [{"do": do, **data, **extra}])
+        given = {f: request.path_params[name] for f, name in from_path.items()}
+        return await run_actions(server, request, [{"do": do, **given, **data, **extra}])
 
     handler.__name__ = f"post_{do}"
     return handler

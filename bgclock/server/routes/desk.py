@@ -20,6 +20,7 @@ from bgclock.server.render.drawsheet import draw_csv, draw_html, draw_json
 from bgclock.server.routes.common import (
     decoded,
     json_response,
+    one_action,
     run_actions,
     state_view,
     tournament_hub,
@@ -70,11 +71,7 @@ async def post_appeal(request: Request) -> Response:
                                          "at_ms": server.clock.now_ms()}], status=201)
 
 
-async def post_decision(request: Request) -> Response:
-    server = server_of(request)
-    data = await decoded(request, DecisionBody)
-    number = request.path_params["appeal"]
-    return await run_actions(server, request, [{"do": "decide", "appeal": number, **data}])
+post_decision = one_action(DecisionBody, "decide", path={"appeal": "appeal"})
 
 
 async def get_draw_csv(request: Request) -> Response:

@@ -170,11 +170,7 @@ async def post_players_csv(request: Request) -> Response:
     return await run_actions(server, request, actions, status=201)
 
 
-async def post_check_in(request: Request) -> Response:
-    server = server_of(request)
-    data = await decoded(request, CheckInBody)
-    pid = request.path_params["player_id"]
-    return await run_actions(server, request, [{"do": "check_in", "player": pid, **data}])
+post_check_in = one_action(CheckInBody, "check_in", path={"player": "player_id"})
 
 
 async def post_withdraw(request: Request) -> Response:
@@ -323,13 +319,9 @@ post_correction = one_action(CorrectionBody, "correct")
 post_revert = one_action(RevertBody, "revert")
 
 
-async def post_dismiss_clash(request: Request) -> Response:
-    """The director has seen a clash between a table's result and the one
-    held (corrected the match, or kept it): it leaves the alerts."""
-    server = server_of(request)
-    data = await decoded(request, DismissBody)
-    number = request.path_params["clash"]
-    return await run_actions(server, request, [{"do": "dismiss_clash", "clash": number, **data}])
+#: The director has seen a clash between a table's result and the one held
+#: (corrected the match, or kept it): it leaves the alerts.
+post_dismiss_clash = one_action(DismissBody, "dismiss_clash", path={"clash": "clash"})
 
 
 async def post_flight(request: Request) -> Response:

@@ -571,12 +571,15 @@ const STRINGS = {
   }
 };
 
+/** The page's words with these strings merged in: merged once, at load. */
+const WORDS = withStrings(STRINGS);
+
 /** @typedef {import("../kit/i18n.js").I18n} I18n */
 
 /** The page's words (kit/i18n.js) with these strings merged in.
  * @returns {I18n} */
 export function i18n() {
-  return withStrings(STRINGS);
+  return WORDS;
 }
 /**
  * A server refusal in the page's language: its code from the catalogue
@@ -585,7 +588,7 @@ export function i18n() {
  * @returns {string}
  */
 export function refusalText(err) {
-  const words = i18n();
+  const words = WORDS;
   const key = "err." + err.code;
   if (err.code && words.STRINGS[words.lang] && words.STRINGS[words.lang][key] !== undefined) {
     const params = Object.assign({}, err.params || {});
