@@ -28,6 +28,7 @@ from bgclock.server.context import Server
 from bgclock.server.edge.auth import DirectorAuth, TableTokens, director_key
 from bgclock.server.edge.director import DirectorOnly
 from bgclock.server.edge.guard import HANDSHAKES, EdgeGuard, install_redaction, served_hosts
+from bgclock.server.edge.keeper import ToKeeper
 from bgclock.server.errors import HANDLERS
 from bgclock.server.live.heap import HeapKeeper
 from bgclock.server.live.lag import DEFAULT_PARAMS, LagParams
@@ -132,9 +133,11 @@ def create_app(
         Mount("", middleware=[Middleware(DirectorOnly)], routes=[
             *pages.director,
             *tournaments.routes,
+            # in a cluster, run by the process that keeps the tournament
             Mount("/api/tournaments/{tournament_id:id}", routes=[
                 *tourney.routes, *desk.routes, *standings.routes, *contests.routes,
-                *flights.routes, *register.tournament_routes]),
+                *flights.routes, *register.tournament_routes],
+                middleware=[Middleware(ToKeeper, kind="tournament", param="tournament_id")]),
             *tables.routes,
             *register.routes,
             *position.routes,
@@ -149,4 +152,6 @@ def create_app(
                                 # 3 KiB gzipped) to clients that accept gzip
                                 Middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES)])
     app.state.server = server
+    if server.cluster is not None:  # a director's request forwarded here runs through it
+        server.cluster.app = app
     return app

@@ -41,6 +41,7 @@ import itertools
 import logging
 import os
 import socket
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol
@@ -48,15 +49,25 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 import orjson
 
 from bgclock.server.cluster.bus import Bus
+from bgclock.server.cluster.forward import (
+    FORWARD_S,
+    Answer,
+    answer_message,
+    answer_of,
+    forwarded_scope,
+    request_message,
+    run,
+)
 from bgclock.server.cluster.lease import Leases
 from bgclock.server.errors import ApiError
 from bgclock.server.live.hub import Hub
 from bgclock.server.live.time import ServerClock
+from bgclock.server.tournaments.host import TableResult
 from bgclock.server.ws.protocol import Hello, Ping, ProtocolError, decode, dumps
 from bgclock.store import Fenced, NotFound, StoreError
 
 if TYPE_CHECKING:
-    from bgclock.server.tournaments.host import TournamentHub
+    from bgclock.server.tournaments.host import TournamentHub, Tournaments
     from bgclock.store._postgres import PostgresStore
 
 
@@ -93,6 +104,9 @@ class Server(Protocol):
     @property
     def started_ms(self) -> int: ...
 
+    @property
+    def tourneys(self) -> Tournaments: ...
+
 log = logging.getLogger("bgclock.cluster")
 
 #: How often a process tries the leases of the tables it relays (s): the
@@ -106,6 +120,14 @@ OWNER_TRIES: Final = 20
 OWNER_RETRY_S: Final = 0.05
 #: A relayed device silent this long (after it pinged) is gone (as ``app``).
 SILENT_LINK_S: Final = 5.0
+#: A table's result sent to its tournament's keeper: how long it waits for
+#: the keeper's receipt (s), how long apart and how often it tries (a
+#: keeper that died meanwhile: the next try takes the tournament).
+RESULT_ACK_S: Final = 2.0
+RESULT_RETRY_S: Final = 0.5
+RESULT_TRIES: Final = 20
+#: Results' keys a keeper remembers having entered (a retry is answered at once).
+RESULTS_KEPT: Final = 4096
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +198,14 @@ class Cluster:
         self.remotes: dict[tuple[str, str], RemoteDevice] = {}
         self._ids = itertools.count(1)
         self._taking: dict[int, asyncio.Lock] = {}
+        self._taking_tournament: dict[int, asyncio.Lock] = {}
+        #: The whole application (``create_app`` sets it): a forwarded
+        #: director's request runs through it here.
+        self.app: Any = None
+        #: Forwarded requests and results awaiting their keeper's answer.
+        self._answers: dict[str, asyncio.Future[Any]] = {}
+        #: Results entered here at another process's request (their keys).
+        self._results_entered: OrderedDict[str, None] = OrderedDict()
         self._watch: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         # the store checks every table's writes against this process's epoch
@@ -245,24 +275,202 @@ class Cluster:
             self._reconnect_relayed(table_id, "is kept by this process now")
         return True
 
-    async def own_tournament(self, hub: TournamentHub) -> None:
-        """Before a tournament action: this process keeps the tournament (its
-        lease; the state folded afresh from the store when it takes it, as
-        another process may have acted on it), or ``ApiError`` 503
-        ``not_owner`` naming the process that does.  Director actions are
-        not forwarded (yet): the dashboard sends them to that process."""
+    async def keep_tournament(self, hub: TournamentHub) -> str | None:
+        """None when this process keeps the tournament (it holds the lease,
+        or took it now: then the state is folded afresh from the store, as
+        another process may have acted on it); else the name of the process
+        that took it last."""
         tid = hub.id
         if self.leases.epoch("tournament", tid) is not None:
+            return None
+        lock = self._taking_tournament.setdefault(tid, asyncio.Lock())
+        async with lock:  # one fold per take, and nobody acts on it midway
+            if self.leases.epoch("tournament", tid) is not None:
+                return None
+            epoch = await self.leases.take("tournament", tid)
+            if epoch is None:  # "": held, but its row does not name the holder yet
+                return await self.leases.owner("tournament", tid) or ""
+            try:
+                stored = await self.store.actions(tid)
+            except BaseException:
+                await self.leases.release("tournament", tid)
+                raise
+            hub.log = [dict(s.action) for s in stored]
+            hub.rebuild()
+        return None
+
+    async def own_tournament(self, hub: TournamentHub) -> None:
+        """Before a tournament action: this process keeps the tournament
+        (``keep_tournament``), or ``ApiError`` 503 ``not_owner`` naming the
+        process that does (a director's HTTP request is forwarded there
+        before it gets here: ``keeper``; this is for the rest)."""
+        owner = await self.keep_tournament(hub)
+        if owner is not None:
+            raise ApiError(503, "not_owner", f"tournament {hub.id} is kept by process "
+                          f"{owner or '(unknown)'} of the cluster: send its director's "
+                          "actions there, or again once that process is gone",
+                          {"owner": owner})
+
+    async def keeper(self, kind: str, ident: int) -> str | None:
+        """Who runs a director's request on tournament or table ``ident``:
+        None for this process (it keeps it, or took it now: also when it
+        does not exist, and the route answers 404), else the process to
+        forward it to.  ``ApiError`` 503 when a live keeper cannot be named."""
+        for _ in range(OWNER_TRIES):
+            if kind == "tournament":
+                try:
+                    hub = await self.server.tourneys.get(ident)
+                except NotFound:
+                    return None
+                owner = await self.keep_tournament(hub)
+            else:
+                if not await self.known(ident) or await self.own(ident):
+                    return None
+                owner = await self.leases.owner(kind, ident)
+            if owner and owner != self.node:
+                return owner
+            await asyncio.sleep(OWNER_RETRY_S)  # the lease row names its new owner soon
+        raise ApiError(503, "not_owner", f"{kind} {ident} is kept by another process of the "
+                      "cluster that cannot be named now: try again")
+
+    async def forward_http(self, kind: str, ident: int, owner: str, scope: Any,
+                           body: bytes) -> Answer | None:
+        """Send a director's request to ``owner`` and give its answer; None
+        when the request is to run here after all (the keeper went before
+        anyone heard it, and this process took it).  Waits ``FORWARD_S``:
+        a keeper that does not answer by then, or that dies meanwhile, is
+        answered 503 ``no_answer`` (whether it stored the action is in the
+        tournament's log: the state tells)."""
+        rid = f"{self.node}.h{next(self._ids)}"
+        waiting: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._answers[rid] = waiting
+        message = request_message(self.node, rid, scope, body)
+        message["kind"], message["id"] = kind, ident
+        data = orjson.dumps(message)
+        try:
+            for _ in range(OWNER_TRIES):
+                if await self.bus.receivers(self.bus.node_channel(owner), data):
+                    break
+                # nobody listens there (the keeper is gone): nobody heard it
+                found = await self.keeper(kind, ident)
+                if found is None:
+                    return None
+                owner = found
+                await asyncio.sleep(OWNER_RETRY_S)
+            else:
+                raise ApiError(503, "not_owner", f"{kind} {ident} is kept by process {owner} "
+                              "of the cluster, which does not listen: try again",
+                              {"owner": owner})
+            loop = asyncio.get_running_loop()
+            until = loop.time() + FORWARD_S
+            while not waiting.done():
+                left = until - loop.time()
+                if left <= 0:
+                    raise self._no_answer(kind, ident, owner, f"did not answer within "
+                                          f"{FORWARD_S:g} s")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(waiting), min(left, WATCH_S))
+                if waiting.done():
+                    break
+                # the keeper still there?  (dead: its lease is free, or taken by another)
+                try:
+                    now = await self.keeper(kind, ident)
+                except ApiError:
+                    continue
+                if now != owner:
+                    raise self._no_answer(kind, ident, owner, "stopped before it answered")
+            answer: Answer = waiting.result()
+            return answer
+        finally:
+            self._answers.pop(rid, None)
+
+    @staticmethod
+    def _no_answer(kind: str, ident: int, owner: str, what: str) -> ApiError:
+        return ApiError(503, "no_answer", f"process {owner} of the cluster, which keeps {kind} "
+                        f"{ident}, {what}: your request may or may not have been done; read "
+                        "the state again before you send it again", {"owner": owner})
+
+    async def _serve_http(self, msg: dict[str, Any]) -> None:
+        """A director's request forwarded here: run through the whole
+        application (when this process still keeps its tournament or table)
+        and answered to the process it came from."""
+        origin, rid = str(msg["from"]), str(msg["r"])
+        kind, ident = str(msg.get("kind")), int(msg.get("id") or 0)
+        try:
+            owner = await self.keeper(kind, ident)
+        except ApiError as exc:
+            owner = str(exc.params.get("owner", "?"))
+        if owner is not None:
+            body = orjson.dumps({"error": "not_owner", "message": f"{kind} {ident} is kept by "
+                                 f"process {owner} of the cluster now: send it again",
+                                 "params": {"owner": owner}})
+            answer = Answer(503, (("content-type", "application/json"),), body)
+        elif self.app is None:
             return
-        epoch = await self.leases.take("tournament", tid)
-        if epoch is None:
-            owner = await self.leases.owner("tournament", tid)
-            raise ApiError(503, "not_owner", f"tournament {tid} is kept by process {owner} of "
-                          "the cluster: send its director's actions there, or again once "
-                          "that process is gone", {"owner": str(owner)})
-        stored = await self.store.actions(tid)
-        hub.log = [dict(s.action) for s in stored]
-        hub.rebuild()
+        else:
+            scope, body_in = forwarded_scope(msg)
+            answer = await run(self.app, scope, body_in)
+        self.bus.publish(self.bus.node_channel(origin), orjson.dumps(answer_message(rid, answer)))
+
+    async def deliver_result(self, result: TableResult) -> None:
+        """A table's result, to the process that keeps its tournament (this
+        one, or the one the lease names: sent there, tried again until its
+        receipt comes back; a keeper gone meanwhile: this process takes the
+        tournament and enters it).  Entering is idempotent (the tournament's
+        state holds the result, and its keeper remembers the key)."""
+        tid = result.tournament_id
+        for _ in range(RESULT_TRIES):
+            try:
+                owner = await self.keeper("tournament", tid)
+                if owner is None:
+                    await self.server.tourneys.enter_result(result)
+                    return
+            except ApiError as exc:
+                if exc.code != "not_owner":
+                    raise
+                await asyncio.sleep(RESULT_RETRY_S)
+                continue
+            rid = f"{self.node}.r{next(self._ids)}"
+            receipt: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+            self._answers[rid] = receipt
+            try:
+                if await self.bus.receivers(self.bus.node_channel(owner), orjson.dumps(
+                        {"k": "result", "from": self.node, "r": rid,
+                         "result": result.to_dict()})):
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(asyncio.shield(receipt), RESULT_ACK_S)
+                if receipt.done():
+                    log.info("table %d's result went to tournament %d at process %s",
+                             result.table_id, tid, owner)
+                    return
+            finally:
+                self._answers.pop(rid, None)
+            await asyncio.sleep(RESULT_RETRY_S)
+        log.error("table %d's result (%s won %s) did not reach tournament %d's keeper: the "
+                  "director enters it by hand", result.table_id, result.winner,
+                  "-".join(map(str, result.score)), tid)
+
+    async def _take_result(self, msg: dict[str, Any]) -> None:
+        """Another process's table result for a tournament this process
+        keeps: entered (once: a retry is answered from memory, a takeover
+        finds it in the state) and its receipt sent back.  No receipt when
+        this process does not keep the tournament: the sender asks again."""
+        result = TableResult.from_dict(msg["result"])
+        if result.key not in self._results_entered:
+            try:
+                if await self.keeper("tournament", result.tournament_id) is not None:
+                    return
+                await self.server.tourneys.enter_result(result)
+            except NotFound:
+                pass
+            except (ApiError, StoreError) as exc:
+                log.warning("table %d's result not entered yet: %s", result.table_id, exc)
+                return
+            self._results_entered[result.key] = None
+            while len(self._results_entered) > RESULTS_KEPT:
+                self._results_entered.popitem(last=False)
+        self.bus.publish(self.bus.node_channel(str(msg["from"])), orjson.dumps(
+            {"k": "answer", "r": msg["r"]}))
 
     def tournament_fenced(self, tournament_id: int) -> None:
         """A tournament's write was fenced: another process keeps it now."""
@@ -502,7 +710,19 @@ class Cluster:
             if kind == "table" and msg["from"] != self.node:
                 self._spawn(self.known(int(msg["t"])))
             return
-        if kind == "send":
+        if kind == "http":
+            self._spawn(self._serve_http(msg))
+        elif kind == "http_answer":
+            waiting = self._answers.get(msg["r"])
+            if waiting is not None and not waiting.done():
+                waiting.set_result(answer_of(msg))
+        elif kind == "result":
+            self._spawn(self._take_result(msg))
+        elif kind == "answer":
+            waiting = self._answers.get(msg["r"])
+            if waiting is not None and not waiting.done():
+                waiting.set_result(True)
+        elif kind == "send":
             local = self._local.get(msg["c"])
             if local is not None:
                 local.send(msg["text"])

@@ -10,6 +10,7 @@ from typing import Any
 
 import msgspec
 import segno
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
@@ -17,6 +18,7 @@ from starlette.routing import Route
 from bgclock.core import ClockError
 from bgclock.server.context import Server, server_of
 from bgclock.server.edge.bodies import TablePatch, TableSpecBody, spec_fields
+from bgclock.server.edge.keeper import ToKeeper
 from bgclock.server.edge.limits import LimitError, check_id
 from bgclock.server.edge.schema import BodyError, decode_body, explain, field_name
 from bgclock.server.edge.tourney_bodies import TableSheetBody
@@ -282,13 +284,17 @@ public = [
     Route("/api/tables/{table_id:id}/sheet", table_sheet, methods=["POST"]),
 ]
 
+#: A table's writes, in a cluster: run by the process that keeps the table.
+_KEEPER = [Middleware(ToKeeper, kind="table", param="table_id")]
+
 #: The director's (the guard is on the Mount).
 routes = [
     Route("/api/tables/{table_id:id}", get_table, methods=["GET"]),
-    Route("/api/tables/{table_id:id}", edit_table, methods=["PATCH"]),
-    Route("/api/tables/{table_id:id}/next-match", next_match, methods=["POST"]),
+    Route("/api/tables/{table_id:id}", edit_table, methods=["PATCH"], middleware=_KEEPER),
+    Route("/api/tables/{table_id:id}/next-match", next_match, methods=["POST"],
+          middleware=_KEEPER),
     Route("/api/tables/{table_id:id}/archive.json", table_archive),
-    Route("/api/tables/{table_id:id}/close", close_table, methods=["POST"]),
+    Route("/api/tables/{table_id:id}/close", close_table, methods=["POST"], middleware=_KEEPER),
     Route("/api/tables/{table_id:id}/qr.svg", table_qr),
     Route("/api/tables/{table_id:id}/log.json", table_log_json),
     Route("/api/tables/{table_id:id}/log.csv", table_log_csv),

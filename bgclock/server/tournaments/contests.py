@@ -13,17 +13,14 @@ match the winner and the score.
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from bgclock.core import ClockError, MatchState
 from bgclock.server.errors import ApiError
 from bgclock.server.live.hub import new_match
-from bgclock.server.tournaments.host import Host, TournamentHub
+from bgclock.server.tournaments.host import Host, TableResult, TournamentHub
 from bgclock.store import TableSpec
 from bgclock.tournament import Tournament, swing_game_result
-
-if TYPE_CHECKING:
-    from bgclock.server.live.hub import TableHub
 
 log = logging.getLogger("bgclock.server")
 
@@ -52,7 +49,7 @@ def couples_spec(state: Tournament, encounter: int, phase: int, match: int) -> T
                      players=(x, y), rules=ev.rules, length=ev.length, teams=phase == 1)
 
 
-def game_result(state: MatchState, winner: int) -> tuple[str, int]:
+def game_result(state: MatchState | TableResult, winner: int) -> tuple[str, int]:
     """(single/gammon/backgammon, cube) of a 1-point match's only game: the
     points its winner scored are the result's times the cube's; a game lost on
     time is a single at the cube's value (``swing_game_result``)."""
@@ -83,8 +80,8 @@ async def set_up(server: Host, hub: TournamentHub,
 
 # ------------------------------------------------------------------ clock results
 
-async def clock_result(server: Host, hub: TournamentHub, number: int, table: TableHub,
-                       state: MatchState) -> bool:
+async def clock_result(server: Host, hub: TournamentHub, number: int,
+                       state: TableResult) -> bool:
     """Enter a Swing game's or a couples match's result from its table's
     clock (the caller holds ``hub.lock``); False when the table holds neither."""
     if state.winner not in ("A", "B"):
@@ -96,14 +93,14 @@ async def clock_result(server: Host, hub: TournamentHub, number: int, table: Tab
     if swing is not None and number in swing.live_tables():
         i = swing.live_tables()[number]
         g = swing.games[i]
-        if (g.a, g.b) == table.row.spec.players:
+        if (g.a, g.b) == state.players:
             result, cube = game_result(state, side)
             action = {"do": "swing_result", "game": i, "winner": (g.a, g.b)[side],
                       "result": result, "cube": cube, "source": "clock"}
     elif couples is not None and number in couples.live_tables():
         e, phase, m = couples.live_tables()[number]
         pair = couples.encounters[e].encounter().phases[phase][m]
-        if pair == table.row.spec.players:
+        if pair == state.players:
             action = {"do": "couples_result", "encounter": e, "phase": phase + 1, "match": m,
                       "winner": pair[side], "source": "clock", "score": list(state.score)}
     if action is None:
@@ -111,7 +108,9 @@ async def clock_result(server: Host, hub: TournamentHub, number: int, table: Tab
     try:
         await server.tourneys.act(hub, [action], source="server")
     except ApiError as exc:
-        log.warning("table %d's result was not entered: %s", table.id, exc.message)
+        if exc.code == "not_owner":
+            raise
+        log.warning("table %d's result was not entered: %s", state.table_id, exc.message)
     return True
 
 

@@ -9,17 +9,21 @@ the service never imports ``context`` (``tests/test_imports.py``).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
 
 from starlette.requests import Request
 
 from bgclock.server.edge.auth import TableTokens
-from bgclock.server.live.hub import Hub
+from bgclock.server.live.hub import Hub, TableHub
 from bgclock.server.live.roomfeed import RoomFeed
 from bgclock.server.live.time import ServerClock
 from bgclock.store import Store, TableSpec
 from bgclock.tournament import Tournament
+
+if TYPE_CHECKING:
+    from bgclock.core import MatchState
 
 
 class TournamentHub:
@@ -53,6 +57,55 @@ class TournamentHub:
         return self._view[2]
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class TableResult:
+    """A table's match over on the clock, as its tournament takes it: what
+    the result needs of the table and of its final state.  In a cluster it
+    is sent whole to the process that keeps the tournament (``to_dict``).
+    ``key`` names the table's match (its id and its time line's start), so
+    a retry or a takeover is known for what it is."""
+
+    table_id: int
+    tournament_id: int
+    players: tuple[str, str]
+    #: "A" or "B".
+    winner: str
+    score: tuple[int, int]
+    cube_value: int
+    stopped_reason: str | None
+    #: When the table's match began (its row's ``created_ms``).
+    match_started_ms: int = 0
+
+    @property
+    def key(self) -> str:
+        return f"{self.table_id}/{self.match_started_ms}"
+
+    @classmethod
+    def of(cls, table: TableHub, state: MatchState) -> TableResult:
+        return cls(table_id=table.id, tournament_id=table.row.tournament_id,
+                   players=table.row.spec.players, winner=str(state.winner),
+                   score=state.score, cube_value=state.cube_value,
+                   stopped_reason=state.stopped_reason, match_started_ms=table.row.created_ms)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"v": 1, "table_id": self.table_id, "tournament_id": self.tournament_id,
+                "players": list(self.players), "winner": self.winner,
+                "score": list(self.score), "cube_value": self.cube_value,
+                "stopped_reason": self.stopped_reason,
+                "match_started_ms": self.match_started_ms}
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> TableResult:
+        a, b = d["players"]
+        x, y = d["score"]
+        return cls(table_id=int(d["table_id"]), tournament_id=int(d["tournament_id"]),
+                   players=(str(a), str(b)), winner=str(d["winner"]), score=(int(x), int(y)),
+                   cube_value=int(d["cube_value"]),
+                   stopped_reason=None if d.get("stopped_reason") is None
+                   else str(d["stopped_reason"]),
+                   match_started_ms=int(d.get("match_started_ms") or 0))
+
+
 class Tournaments(Protocol):
     """What the late desk, the clock results and the flights' seating use of
     ``service.Tourneys``."""
@@ -82,15 +135,20 @@ class Tournaments(Protocol):
     async def set_up(self, hub: TournamentHub,
                      assigned: list[dict[str, Any]]) -> list[dict[str, Any]]: ...
 
+    async def enter_result(self, result: TableResult) -> None: ...
+
 
 class TournamentOwner(Protocol):
     """What the tournament service uses of this process's part in a cluster
-    (``cluster.Cluster``): the tournament's lease before an action, and its
-    loss when a write was fenced."""
+    (``cluster.Cluster``): the tournament's lease before an action, its loss
+    when a write was fenced, and a table's result carried to the process
+    that keeps its tournament."""
 
     async def own_tournament(self, hub: TournamentHub) -> None: ...
 
     def tournament_fenced(self, tournament_id: int) -> None: ...
+
+    async def deliver_result(self, result: TableResult) -> None: ...
 
 
 class Host(Protocol):

@@ -53,7 +53,7 @@ from bgclock.server.render.room import room_view
 from bgclock.server.tournaments.contests import clock_result, couples_spec, swing_spec
 from bgclock.server.tournaments.desk import LateDesk, late_view
 from bgclock.server.tournaments.flights import RoomSeating, room_flights
-from bgclock.server.tournaments.host import Host, TournamentHub
+from bgclock.server.tournaments.host import Host, TableResult, TournamentHub
 from bgclock.server.tournaments.standings import room_standings
 from bgclock.server.ws.protocol import ProtocolError, dumps
 from bgclock.store import Fenced, NotFound, StoredAction, StoreError, TableSpec
@@ -347,36 +347,60 @@ class Tourneys:
     # ------------------------------------------------------------ results
 
     def on_table_over(self, table: TableHub, state: MatchState) -> None:
-        """A table's match ended on the clock: its result goes into the draw."""
-        task = asyncio.get_running_loop().create_task(self._clock_result(table, state))
+        """A table's match ended on the clock: its result goes into the draw
+        (in a cluster, at the process that keeps the tournament)."""
+        if state.winner not in ("A", "B"):
+            return
+        task = asyncio.get_running_loop().create_task(
+            self._deliver(TableResult.of(table, state)))
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
-    async def _clock_result(self, table: TableHub, state: MatchState) -> None:
+    async def _deliver(self, result: TableResult) -> None:
+        cluster = self.server.cluster
         try:
-            hub = await self.get(table.row.tournament_id)
+            if cluster is None:
+                await self.enter_result(result)
+            else:
+                await cluster.deliver_result(result)
         except NotFound:
             return
+        except ApiError as exc:
+            log.warning("table %d's result was not entered: %s", result.table_id, exc.message)
+
+    async def enter_result(self, result: TableResult) -> None:
+        """Enter a table's result for the match that table holds (source
+        ``clock``), or record a clash with the one held.  Idempotent: a
+        result told again (a restart, a retry across processes) changes
+        nothing.  ``ApiError`` 503 ``not_owner`` when another process of a
+        cluster keeps the tournament (nothing entered; ``NotFound``)."""
+        hub = await self.get(result.tournament_id)
         async with hub.lock:
-            number = next((n for n, t in hub.state.table_ids.items() if t == table.id), None)
+            if self.server.cluster is not None:
+                await self.server.cluster.own_tournament(hub)
+            number = next((n for n, t in hub.state.table_ids.items()
+                           if t == result.table_id), None)
             found = hub.state.at_table(number) if number is not None else None
             if found is None and number is not None:  # a Swing or couples table (issue 13)
 
-                if not await clock_result(self.server, hub, number, table, state):
-                    await self._clash(hub, number, table, state)
+                if not await clock_result(self.server, hub, number, result):
+                    await self._clash(hub, number, result)
                 return
-            if found is None or state.winner not in ("A", "B"):
+            if found is None:
                 return
             (event, r, i), m = found
-            if (m.a, m.b) != table.row.spec.players:
+            if (m.a, m.b) != result.players:
                 return  # the table holds another match than the draw's
-            winner = m.a if state.winner == "A" else m.b
+            winner = m.a if result.winner == "A" else m.b
             try:
                 await self.act(hub, [{"do": "result", "event": event, "round": r, "match": i,
                                       "winner": winner, "source": "clock",
-                                      "score": list(state.score)}], source="server")
+                                      "score": list(result.score)}], source="server")
             except ApiError as exc:
-                log.warning("table %d's result was not entered: %s", table.id, exc.message)
+                if exc.code == "not_owner":
+                    raise
+                log.warning("table %d's result was not entered: %s", result.table_id,
+                            exc.message)
 
     @staticmethod
     def held_at(state: Tournament, number: int,
@@ -415,33 +439,32 @@ class Tourneys:
                                 held)
         return None
 
-    async def _clash(self, hub: TournamentHub, number: int, table: TableHub,
-                     state: MatchState) -> None:
+    async def _clash(self, hub: TournamentHub, number: int, result: TableResult) -> None:
         """A table's final result for a match the tournament already holds a
         result for: when they disagree (the winner, or both scores), the
         director gets an alert naming both (a ``clash``, stored); never
         dropped silently, never recorded twice, never against a result the
         director corrected.  The caller holds ``hub.lock``."""
-        if state.winner not in ("A", "B"):
+        if result.winner not in ("A", "B"):
             return
-        players = table.row.spec.players
+        players, table_id = result.players, result.table_id
         found = self.held_at(hub.state, number, players)
         if found is None:
-            log.warning("table %d's result matches no match of the tournament", table.id)
+            log.warning("table %d's result matches no match of the tournament", table_id)
             return
         label, held = found
         if held.get("corrected"):
             return  # the director corrected this result: theirs is the last word
-        clock = {"winner": players[0] if state.winner == "A" else players[1],
-                 "score": list(state.score)}
+        clock = {"winner": players[0] if result.winner == "A" else players[1],
+                 "score": list(result.score)}
         same_score = held.get("score") is None or list(held["score"]) == clock["score"]
         if held["winner"] == clock["winner"] and same_score:
             return  # they agree
-        if any(c.table_id == table.id and c.match == label and c.clock.to_dict() == clock
+        if any(c.table_id == table_id and c.match == label and c.clock.to_dict() == clock
                for c in hub.state.clashes):
             return  # already recorded (a restart reports a finished match again)
         source = held.get("source")
-        action = {"do": "clash", "table": number, "table_id": table.id, "match": label,
+        action = {"do": "clash", "table": number, "table_id": table_id, "match": label,
                   "players": list(players),
                   "held": {"winner": held["winner"],
                            "source": source if source in RESULT_SOURCES else "hand",
@@ -450,7 +473,9 @@ class Tourneys:
         try:
             await self.act(hub, [action], source="server")
         except ApiError as exc:
-            log.warning("table %d's clash was not recorded: %s", table.id, exc.message)
+            if exc.code == "not_owner":
+                raise
+            log.warning("table %d's clash was not recorded: %s", table_id, exc.message)
             return
         log.warning("tournament %d: table %d's clock says %s won %s; the tournament holds %s "
                     "(%s)", hub.id, number, clock["winner"], label, held["winner"], source)
