@@ -323,6 +323,8 @@ class Cluster:
                 except NotFound:
                     return None
                 owner = await self.keep_tournament(hub)
+                if owner is None:
+                    return None
             else:
                 if not await self.known(ident) or await self.own(ident):
                     return None
