@@ -190,3 +190,43 @@ async def test_an_action_forwarded_to_a_keeper_killed_meanwhile_is_done_once_or_
         assert [x["name"] for x in log if x["do"] == "register"] == ["Ann", "Bob"]
         print(f"forwarded while the keeper was killed: {answer.status_code} "
               f"{answer.json().get('error', '')}")
+
+
+async def test_a_result_whose_tournament_keeper_died_is_entered_by_the_tables_process() -> None:
+    async with cluster("a", "b") as (schema, (a, b)):
+        tid = httpx.post(f"{a.url}/api/tournaments", json={"name": "Club"}, headers=AUTH,
+                         timeout=10).json()["id"]
+        base = f"/api/tournaments/{tid}"
+        assert post(a.url, f"{base}/settings", SETTINGS).status_code == 200
+        assert post(a.url, f"{base}/players.csv", content=b"P1\nP2\n",
+                    headers={"content-type": "text/csv"}).status_code == 201
+        for pid in (1, 2):
+            assert post(a.url, f"{base}/players/{pid}/check-in").status_code == 200
+        assert post(a.url, f"{base}/draw", {"seed": 5}).status_code == 200
+        started = post(a.url, f"{base}/rounds", {"event": "main", "round": 0}).json()
+        info = get(a.url, f"/api/tables/{started['tables'][0]['table_id']}").json()
+        device = Phone(info["token"], "t1")
+        await device.connect(b.ws)  # b keeps the table
+        try:
+            roll = await device.answered(await device.cmd("opening_roll", dice=[3, 5],
+                                                          device_at_ms=_device_ms(info)))
+            assert roll["type"] == "ack"
+            a.serving.kill9()  # the tournament's keeper is gone
+            over = await device.answered(await device.cmd("game_over", winner="A",
+                                                          result="single",
+                                                          device_at_ms=_device_ms(info)))
+            assert over["type"] == "ack"
+
+            def decided() -> bool:
+                final = get(b.url, f"{base}/state").json()["main"]["rounds"][0][0]
+                return final["winner"] is not None
+
+            # b takes the tournament (folded from the store) and enters it
+            await eventually(decided, what="the result entered by b")
+        finally:
+            await device.close()
+        assert await tournament_lease(schema, tid) == ("b", 2)
+        final = get(b.url, f"{base}/state").json()["main"]["rounds"][0][0]
+        assert final["winner"] == final["a"]
+        log = await stored_actions(schema, tid)
+        assert [x["do"] for x in log].count("result") == 1

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from bgclock.server.tournaments.host import TableResult
 from tests._server_kit import DIRECTOR, STORES, Device, anyio_backend, live_server, store_factory
 from tests.test_server_tourney import _field, _finish, _post, _state, _tournament, _until
 
@@ -127,3 +128,32 @@ async def test_a_result_the_director_corrected_is_no_clash_after_a_restart(
                                      headers=DIRECTOR)
             assert r.status_code == 201
             assert (await _state(live, base))["clashes"] == []
+
+
+async def test_a_table_result_told_again_is_entered_once(tmp_path: Path) -> None:
+    """A cluster carries a table's result to its tournament's keeper and
+    sends it again until the keeper's receipt comes back, and a takeover
+    folds the tournament afresh: a result told twice is one result."""
+    async with store_factory("sqlite", tmp_path) as make, live_server(make) as live:
+        base = await _tournament(live)
+        await _field(live, base, 4, settings=SETTINGS)
+        started = await _post(live, f"{base}/rounds", {"event": "main", "round": 0})
+        t1 = started["tables"][0]
+        await _play(live, t1["table_id"], "B")
+
+        async def decided() -> Any:
+            return (await _state(live, base))["main"]["rounds"][0][t1["match"]]["winner"]
+
+        await _until(decided)
+        server = live.server
+        table = server.hub.tables[t1["table_id"]]
+        told = TableResult.of(table, table.match.state())
+        assert TableResult.from_dict(told.to_dict()) == told  # as the bus carries it
+        before = (await live.http.get(f"{base}/actions", headers=DIRECTOR)).json()["actions"]
+        await server.tourneys.enter_result(told)  # a retry
+        hub = await server.tourneys.get(int(base.rsplit("/", 1)[1]))
+        hub.rebuild()  # a takeover's fresh fold
+        await server.tourneys.enter_result(TableResult.from_dict(told.to_dict()))
+        after = (await live.http.get(f"{base}/actions", headers=DIRECTOR)).json()["actions"]
+        assert after == before
+        assert [a["action"]["do"] for a in after].count("result") == 1
