@@ -17,10 +17,12 @@ from typing import Any
 
 import httpx
 import pytest
+import websockets
 
 from tests._server_kit import POSTGRES, anyio_backend
 from tests.test_cluster import (
     AUTH,
+    PASSWORD,
     Phone,
     _device_ms,
     _redis_up,
@@ -80,10 +82,23 @@ async def test_a_tournament_driven_through_two_processes_is_one_tournament() -> 
         assert post(a.url, f"{base}/settings", SETTINGS).status_code == 200
         assert await tournament_lease(schema, tid) == ("a", 1)
         # the players come through b: a enters them and b answers a's answer
-        csv = post(b.url, f"{base}/players.csv", content=b"name\nP1\nP2\nP3\nP4\n",
-                   headers={"content-type": "text/csv"})
-        assert csv.status_code == 201, csv.text
-        assert [p["name"] for p in csv.json()["state"]["players"]] == ["P1", "P2", "P3", "P4"]
+        async with websockets.connect(b.ws) as dashboard:  # a director's dashboard at b
+            await dashboard.send(json.dumps({"type": "hello", "key": PASSWORD}))
+            csv = post(b.url, f"{base}/players.csv", content=b"name\nP1\nP2\nP3\nP4\n",
+                       headers={"content-type": "text/csv"})
+            assert csv.status_code == 201, csv.text
+            names = [p["name"] for p in csv.json()["state"]["players"]]
+            assert names == ["P1", "P2", "P3", "P4"]
+            count = csv.json()["state"]["actions"]
+
+            async def told() -> None:  # the tournament changed at a: b's dashboard hears
+                async for text in dashboard:
+                    msg = json.loads(text)
+                    for m in msg["messages"] if msg["type"] == "batch" else [msg]:
+                        if m["type"] == "tournament" and m["actions"] == count:
+                            return
+
+            await asyncio.wait_for(told(), 20)
         # a refusal is the keeper's, word for word, naming its field
         refused = post(b.url, f"{base}/players", {"name": ""})
         local = post(a.url, f"{base}/players", {"name": ""})

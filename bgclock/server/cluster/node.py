@@ -474,6 +474,13 @@ class Cluster:
         self.bus.publish(self.bus.node_channel(str(msg["from"])), orjson.dumps(
             {"k": "answer", "r": msg["r"]}))
 
+    def tournament_changed(self, text: str) -> None:
+        """A tournament's ``tournament`` message (an action stored): for the
+        dashboards at the other processes too (they read it again, and the
+        read is forwarded here)."""
+        self.bus.publish(self.bus.all_channel(), orjson.dumps(
+            {"k": "tournament", "from": self.node, "text": text}))
+
     def tournament_fenced(self, tournament_id: int) -> None:
         """A tournament's write was fenced: another process keeps it now."""
         self.leases.forget("tournament", tournament_id)
@@ -711,6 +718,9 @@ class Cluster:
         if channel == self.bus.all_channel():
             if kind == "table" and msg["from"] != self.node:
                 self._spawn(self.known(int(msg["t"])))
+            elif kind == "tournament" and msg["from"] != self.node:
+                for director in list(self.server.hub.directors):
+                    director.send(str(msg["text"]))
             return
         if kind == "http":
             self._spawn(self._serve_http(msg))

@@ -150,6 +150,8 @@ class TournamentOwner(Protocol):
 
     async def deliver_result(self, result: TableResult) -> None: ...
 
+    def tournament_changed(self, text: str) -> None: ...
+
 
 class Host(Protocol):
     """What the tournament service reads of the server (``context.Server``)."""
