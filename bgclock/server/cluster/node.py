@@ -27,6 +27,15 @@ and closes its relayed connections (``not_owner``, close code 1012): the
 devices reconnect, to any process, and send their queued presses with their
 device instants.
 
+A tournament is kept the same way (``keep_tournament``: folded afresh from
+the store when this process takes its lease).  A director's HTTP request on
+a tournament, or a table's write, that reaches a process that does not keep
+it is forwarded to the keeper (``keeper``, ``forward_http``; the middleware
+is ``edge.keeper``, the two ends' pieces ``forward``) and answered with the
+keeper's answer within ``FORWARD_S``.  A table's result goes to its
+tournament's keeper (``deliver_result``), again until its receipt comes
+back; the keeper enters it once (``_take_result``).
+
 A former owner learns it lost a table when a write is fenced (``Fenced``) or
 its lease connection comes back to a newer epoch: it says so in its log,
 sends ``not_owner`` to the table's devices and closes them (they reconnect
@@ -427,9 +436,13 @@ class Cluster:
                 if owner is None:
                     await self.server.tourneys.enter_result(result)
                     return
-            except ApiError as exc:
-                if exc.code != "not_owner":
+            except NotFound:
+                raise
+            except (ApiError, StoreError) as exc:
+                if isinstance(exc, ApiError) and exc.code != "not_owner":
                     raise
+                # the keeper changed meanwhile, or the database stalled: again
+                log.warning("table %d's result: not entered yet (%s)", result.table_id, exc)
                 await asyncio.sleep(RESULT_RETRY_S)
                 continue
             rid = f"{self.node}.r{next(self._ids)}"
