@@ -297,7 +297,8 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
                 out = profile / f"{kind}-{n}-{name}.txt"
                 profilers.append(subprocess.Popen(
                     ["py-spy", "record", "--pid", str(pid), "-d", str(int(duration)), "-r", "100",
-                     "--nonblocking", "-f", "raw", "-o", str(out)],
+                     "--nonblocking", "-f", "raw", "-o", str(out),
+                     *os.environ.get("BGCLOCK_BENCH_PYSPY", "").split()],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         await asyncio.sleep(max(0.0, measure_to - time.monotonic()))
         cpu1, busy1, dbs1 = cpu_seconds(proc.pid), machine_busy(), await db_cpu(db, port)

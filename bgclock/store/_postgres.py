@@ -106,6 +106,31 @@ _BULK_CHECKPOINTS = (
     "WHERE t.id = c.id AND (t.checkpoint_ms IS NULL OR t.checkpoint_ms < c.ms)"
 )
 
+#: A commit as one statement (one round trip, its own transaction): every
+#: kind of row at once, the empty arrays inserting nothing.  Used when no
+#: fence is checked first (one process; a cluster's commit reads the fence
+#: in a transaction of its own).
+_BULK_ALL = (
+    f"WITH e AS (INSERT INTO clock_events ({_EVENT_COLS}) SELECT * FROM unnest("
+    "$1::bigint[], $2::integer[], $3::text[], $4::bigint[], $5::text[], $6::text[], "
+    "$7::integer[], $8::bigint[])), "
+    f"n AS (INSERT INTO clock_notes ({_NOTE_COLS}) SELECT * FROM unnest("
+    "$9::bigint[], $10::integer[], $11::integer[], $12::text[], $13::bigint[], $14::text[], "
+    "$15::text[], $16::bigint[])), "
+    "c AS (UPDATE clock_tables AS t SET checkpoint_ms = c.ms "
+    "FROM unnest($17::bigint[], $18::bigint[]) AS c(id, ms) "
+    "WHERE t.id = c.id AND (t.checkpoint_ms IS NULL OR t.checkpoint_ms < c.ms)) "
+    "SELECT 1"
+)
+
+
+async def _keep_session(conn: Any) -> None:
+    """A pooled connection's reset on release: nothing beyond asyncpg's own
+    (an open transaction rolled back, listeners dropped).  The store never
+    changes a pooled session's settings, listens or takes session locks
+    there, so the default reset (``RESET ALL``, ``UNLISTEN *``, unlocking
+    advisory locks: a round trip per release) has nothing to undo."""
+
 
 def _columns(rows: list[tuple[Any, ...]], width: int) -> list[list[Any]]:
     """Rows as ``width`` column lists (the arrays ``unnest`` takes)."""
@@ -211,6 +236,7 @@ class PostgresStore(PostgresRegister, Store):
         self._pool = await asyncpg.create_pool(
             self.dsn, min_size=1, max_size=4, timeout=self.deadline_s,
             command_timeout=self.deadline_s, server_settings=self._settings(),
+            reset=_keep_session,
         )
         async with self.pool.acquire() as c, c.transaction():
             await c.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
@@ -709,7 +735,16 @@ class PostgresStore(PostgresRegister, Store):
                         *checkpoints}:
                 fenced[tid] = -1 if (epoch := fence(tid)) is None else epoch
 
+        event_rows = [(e.table_id, e.seq, e.idem_key, e.at_ms, e.body(), e.source,
+                       e.lag_credit_ms, e.received_ms) for e in events]
+        note_rows = [(x.table_id, x.n, x.seq, x.idem_key, x.at_ms, x.body(), x.source,
+                      x.received_ms) for x in notes]
+
         async def write(c: Any) -> None:
+            if not fenced:
+                await c.execute(_BULK_ALL, *_columns(event_rows, 8), *_columns(note_rows, 8),
+                                list(checkpoints), list(checkpoints.values()))
+                return
             async with c.transaction():
                 if fenced:
                     held = {r[0] for r in await c.fetch(_FENCE, list(fenced),
@@ -723,13 +758,9 @@ class PostgresStore(PostgresRegister, Store):
                 # (columns as arrays through unnest), not a round of
                 # statements per row.
                 if events:
-                    await c.execute(_BULK_EVENTS, *_columns(
-                        [(e.table_id, e.seq, e.idem_key, e.at_ms, e.body(), e.source,
-                          e.lag_credit_ms, e.received_ms) for e in events], 8))
+                    await c.execute(_BULK_EVENTS, *_columns(event_rows, 8))
                 if notes:
-                    await c.execute(_BULK_NOTES, *_columns(
-                        [(x.table_id, x.n, x.seq, x.idem_key, x.at_ms, x.body(), x.source,
-                          x.received_ms) for x in notes], 8))
+                    await c.execute(_BULK_NOTES, *_columns(note_rows, 8))
                 if checkpoints:
                     await c.execute(_BULK_CHECKPOINTS, list(checkpoints),
                                     list(checkpoints.values()))
