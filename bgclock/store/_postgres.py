@@ -196,6 +196,10 @@ class PostgresStore(PostgresRegister, Store):
         self._token = secrets.token_hex(6)
         self.app_name = f"bgclock {socket.gethostname()[:30]} pid {os.getpid()} {self._token}"
         self._lock_conn: Any = None
+        #: The commits' own connection (``commit``): no pool acquire and
+        #: release per commit, its statements prepared once.
+        self._writer: Any = None
+        self._writer_lock = asyncio.Lock()
         self._lock_pid: int | None = None
         self._watch: asyncio.Task[None] | None = None
         self._lost: str | None = None
@@ -256,6 +260,11 @@ class PostgresStore(PostgresRegister, Store):
         if self._pool is not None and self._doubt and self._lost is None:
             with contextlib.suppress(StoreError):  # nothing in doubt outlives the process
                 await self._with(_nothing, writes=Doubt())
+        if self._writer is not None:
+            with contextlib.suppress(*_LINK_ERRORS, asyncpg.PostgresError):
+                await asyncio.wait_for(self._writer.close(), self.deadline_s)
+            self._writer.terminate()
+            self._writer = None
         if self._lock_conn is not None:
             self._lock_conn.terminate()  # the session ends, and with it the lock
             self._lock_conn = None
@@ -403,19 +412,35 @@ class PostgresStore(PostgresRegister, Store):
         """The rows one write puts in doubt (``PostgresRegister._write``)."""
         return Doubt()
 
+    async def _writer_connection(self) -> Any:
+        """The commits' own connection (made again after it broke)."""
+        conn = self._writer
+        if conn is None or conn.is_closed():
+            conn = self._writer = await asyncpg.connect(
+                self.dsn, timeout=self.deadline_s, command_timeout=self.deadline_s,
+                server_settings=self._settings())
+        return conn
+
     async def _with(self, fn: Callable[[Any], Awaitable[T]], *,
-                    writes: Doubt | None = None) -> T:
-        """``fn(conn)`` on a pooled connection, all within the deadline.  A
-        broken or stalled link terminates the connection (``StoreUnavailable``);
+                    writes: Doubt | None = None, own: bool = False) -> T:
+        """``fn(conn)`` on a pooled connection (``own``: on the commits' own
+        connection, one call at a time), all within the deadline.  A broken
+        or stalled link terminates the connection (``StoreUnavailable``);
         ``writes``: the rows ``fn`` writes, in doubt should the link break."""
         if writes is not None and self._lost is not None:
             raise StoreUnavailable(self._lost)
         pool = self.pool
         conn: Any = None
         sent = False
+        locked = False
         try:
             async with asyncio.timeout(self.deadline_s):
-                conn = await pool.acquire()
+                if own:
+                    await self._writer_lock.acquire()
+                    locked = True
+                    conn = await self._writer_connection()
+                else:
+                    conn = await pool.acquire()
                 if writes is not None and self._doubt:
                     await self._settle(conn)
                 sent = writes is not None
@@ -426,6 +451,8 @@ class PostgresStore(PostgresRegister, Store):
             if conn is not None:
                 pid = conn.get_server_pid()
                 conn.terminate()
+                if own:
+                    self._writer = None
                 if sent and writes:
                     self._doubt.extend(writes)
                     self._doubt_pids.add(pid)
@@ -438,7 +465,9 @@ class PostgresStore(PostgresRegister, Store):
         except asyncpg.PostgresError as exc:
             raise StoreError(str(exc)) from exc
         finally:
-            if conn is not None:
+            if locked:
+                self._writer_lock.release()
+            elif conn is not None:
                 try:
                     await pool.release(conn, timeout=self.deadline_s)
                 except (Exception, asyncio.CancelledError):  # noqa: BLE001 - it is terminated
@@ -767,7 +796,7 @@ class PostgresStore(PostgresRegister, Store):
 
         writes = Doubt()
         writes.add(events=events, notes=notes)
-        await self._with(write, writes=writes)
+        await self._with(write, writes=writes, own=True)
 
 
 async def _nothing(conn: Any) -> None:
