@@ -122,9 +122,11 @@ def pg_url(db: str, port: int) -> str:
     return f"{db}{'&' if '?' in db else '?'}application_name={app_name(port)}"
 
 
-async def db_cpu(db: str | None, port: int) -> dict[int, float]:
+async def db_cpu(db: str | None, port: int, server_pid: int) -> dict[int, float]:
     """CPU seconds of each PostgreSQL backend serving the server on ``port``
-    (empty on SQLite: the database runs inside the server's process)."""
+    (empty on SQLite: the database runs inside the server's process): the
+    sessions named by the URL's ``application_name``, or by the store's own
+    name for its sessions (``bgclock HOST pid PID TOKEN``)."""
     if db is None:
         return {}
     import asyncpg  # type: ignore[import-untyped]
@@ -132,7 +134,8 @@ async def db_cpu(db: str | None, port: int) -> dict[int, float]:
     conn = await asyncpg.connect(db)
     try:
         pids = [r[0] for r in await conn.fetch(
-            "SELECT pid FROM pg_stat_activity WHERE application_name = $1", app_name(port))]
+            "SELECT pid FROM pg_stat_activity WHERE application_name = $1 "
+            "OR application_name LIKE $2", app_name(port), f"bgclock % pid {server_pid} %")]
     finally:
         await conn.close()
     out = {}
@@ -288,7 +291,7 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
             pipe.send(plan)
         await asyncio.sleep(max(0.0, measure_from - time.monotonic()))
         load0 = os.getloadavg()[0]
-        cpu0, busy0, dbs0 = cpu_seconds(proc.pid), machine_busy(), await db_cpu(db, port)
+        cpu0, busy0, dbs0 = cpu_seconds(proc.pid), machine_busy(), await db_cpu(db, port, proc.pid)
         profilers = []
         if profile is not None:
             profile.mkdir(parents=True, exist_ok=True)
@@ -297,10 +300,11 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
                 out = profile / f"{kind}-{n}-{name}.txt"
                 profilers.append(subprocess.Popen(
                     ["py-spy", "record", "--pid", str(pid), "-d", str(int(duration)), "-r", "100",
-                     "--nonblocking", "-f", "raw", "-o", str(out)],
+                     "--nonblocking", "-f", "raw", "-o", str(out),
+                     *os.environ.get("BGCLOCK_BENCH_PYSPY", "").split()],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         await asyncio.sleep(max(0.0, measure_to - time.monotonic()))
-        cpu1, busy1, dbs1 = cpu_seconds(proc.pid), machine_busy(), await db_cpu(db, port)
+        cpu1, busy1, dbs1 = cpu_seconds(proc.pid), machine_busy(), await db_cpu(db, port, proc.pid)
         load1 = os.getloadavg()[0]
         rss = rss_mb(proc.pid)
         logs = [await receive(pipe) for _, pipe in workers]

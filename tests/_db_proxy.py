@@ -30,6 +30,7 @@ class BlackholeProxy:
         #: ``hold_after_commit``: the marker, and whether it was sent.
         self._marker: bytes | None = None
         self._armed = False
+        self._alone = False
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
         self._upstream: set[asyncio.StreamWriter] = set()
@@ -53,16 +54,19 @@ class BlackholeProxy:
     def hold(self, *, answers_only: bool = False) -> None:
         self.holding, self.answers_only = True, answers_only
 
-    def hold_after_commit(self, marker: bytes) -> None:
-        """Hold the answers from the first COMMIT sent after ``marker`` (that
-        COMMIT included: it reaches the database, its answer does not)."""
-        self._marker, self._armed = marker, False
+    def hold_after_commit(self, marker: bytes, *, alone: bool = False) -> None:
+        """Hold the answers from the commit of ``marker``'s write (it reaches
+        the database, its answer does not): the first COMMIT sent after
+        ``marker`` or, ``alone``, the message carrying ``marker`` itself (a
+        statement outside a transaction block commits as it runs: one
+        process's store commits so)."""
+        self._marker, self._armed, self._alone = marker, False, alone
 
     def _watch(self, data: bytes) -> None:
         if self._marker is None:
             return
         self._armed = self._armed or self._marker in data
-        if self._armed and b"COMMIT" in data:
+        if self._armed and (self._alone or b"COMMIT" in data):
             self._marker = None
             self.hold(answers_only=True)  # before any answer can be read
 

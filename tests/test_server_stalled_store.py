@@ -87,7 +87,7 @@ async def stallable(kind: str, tmp_path: Path) -> AsyncIterator[Stall]:
     async with fresh_schema() as schema, blackhole_proxy(POSTGRES) as proxy:
         yield Stall(lambda: PostgresStore(proxy.dsn(POSTGRES), schema=schema,
                                           deadline_s=DEADLINE_S),
-                    (lambda: proxy.hold_after_commit(LOST.encode()))
+                    (lambda: proxy.hold_after_commit(LOST.encode(), alone=True))
                     if kind == "postgres-answers-lost" else proxy.hold,
                     proxy.release, schema)
 

@@ -106,6 +106,31 @@ _BULK_CHECKPOINTS = (
     "WHERE t.id = c.id AND (t.checkpoint_ms IS NULL OR t.checkpoint_ms < c.ms)"
 )
 
+#: A commit as one statement (one round trip, its own transaction): every
+#: kind of row at once, the empty arrays inserting nothing.  Used when no
+#: fence is checked first (one process; a cluster's commit reads the fence
+#: in a transaction of its own).
+_BULK_ALL = (
+    f"WITH e AS (INSERT INTO clock_events ({_EVENT_COLS}) SELECT * FROM unnest("
+    "$1::bigint[], $2::integer[], $3::text[], $4::bigint[], $5::text[], $6::text[], "
+    "$7::integer[], $8::bigint[])), "
+    f"n AS (INSERT INTO clock_notes ({_NOTE_COLS}) SELECT * FROM unnest("
+    "$9::bigint[], $10::integer[], $11::integer[], $12::text[], $13::bigint[], $14::text[], "
+    "$15::text[], $16::bigint[])), "
+    "c AS (UPDATE clock_tables AS t SET checkpoint_ms = c.ms "
+    "FROM unnest($17::bigint[], $18::bigint[]) AS c(id, ms) "
+    "WHERE t.id = c.id AND (t.checkpoint_ms IS NULL OR t.checkpoint_ms < c.ms)) "
+    "SELECT 1"
+)
+
+
+async def _keep_session(conn: Any) -> None:
+    """A pooled connection's reset on release: nothing beyond asyncpg's own
+    (an open transaction rolled back, listeners dropped).  The store never
+    changes a pooled session's settings, listens or takes session locks
+    there, so the default reset (``RESET ALL``, ``UNLISTEN *``, unlocking
+    advisory locks: a round trip per release) has nothing to undo."""
+
 
 def _columns(rows: list[tuple[Any, ...]], width: int) -> list[list[Any]]:
     """Rows as ``width`` column lists (the arrays ``unnest`` takes)."""
@@ -171,6 +196,10 @@ class PostgresStore(PostgresRegister, Store):
         self._token = secrets.token_hex(6)
         self.app_name = f"bgclock {socket.gethostname()[:30]} pid {os.getpid()} {self._token}"
         self._lock_conn: Any = None
+        #: The commits' own connection (``commit``): no pool acquire and
+        #: release per commit, its statements prepared once.
+        self._writer: Any = None
+        self._writer_lock = asyncio.Lock()
         self._lock_pid: int | None = None
         self._watch: asyncio.Task[None] | None = None
         self._lost: str | None = None
@@ -211,6 +240,7 @@ class PostgresStore(PostgresRegister, Store):
         self._pool = await asyncpg.create_pool(
             self.dsn, min_size=1, max_size=4, timeout=self.deadline_s,
             command_timeout=self.deadline_s, server_settings=self._settings(),
+            reset=_keep_session,
         )
         async with self.pool.acquire() as c, c.transaction():
             await c.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
@@ -230,6 +260,11 @@ class PostgresStore(PostgresRegister, Store):
         if self._pool is not None and self._doubt and self._lost is None:
             with contextlib.suppress(StoreError):  # nothing in doubt outlives the process
                 await self._with(_nothing, writes=Doubt())
+        if self._writer is not None:
+            with contextlib.suppress(*_LINK_ERRORS, asyncpg.PostgresError):
+                await asyncio.wait_for(self._writer.close(), self.deadline_s)
+            self._writer.terminate()
+            self._writer = None
         if self._lock_conn is not None:
             self._lock_conn.terminate()  # the session ends, and with it the lock
             self._lock_conn = None
@@ -377,19 +412,35 @@ class PostgresStore(PostgresRegister, Store):
         """The rows one write puts in doubt (``PostgresRegister._write``)."""
         return Doubt()
 
+    async def _writer_connection(self) -> Any:
+        """The commits' own connection (made again after it broke)."""
+        conn = self._writer
+        if conn is None or conn.is_closed():
+            conn = self._writer = await asyncpg.connect(
+                self.dsn, timeout=self.deadline_s, command_timeout=self.deadline_s,
+                server_settings=self._settings())
+        return conn
+
     async def _with(self, fn: Callable[[Any], Awaitable[T]], *,
-                    writes: Doubt | None = None) -> T:
-        """``fn(conn)`` on a pooled connection, all within the deadline.  A
-        broken or stalled link terminates the connection (``StoreUnavailable``);
+                    writes: Doubt | None = None, own: bool = False) -> T:
+        """``fn(conn)`` on a pooled connection (``own``: on the commits' own
+        connection, one call at a time), all within the deadline.  A broken
+        or stalled link terminates the connection (``StoreUnavailable``);
         ``writes``: the rows ``fn`` writes, in doubt should the link break."""
         if writes is not None and self._lost is not None:
             raise StoreUnavailable(self._lost)
         pool = self.pool
         conn: Any = None
         sent = False
+        locked = False
         try:
             async with asyncio.timeout(self.deadline_s):
-                conn = await pool.acquire()
+                if own:
+                    await self._writer_lock.acquire()
+                    locked = True
+                    conn = await self._writer_connection()
+                else:
+                    conn = await pool.acquire()
                 if writes is not None and self._doubt:
                     await self._settle(conn)
                 sent = writes is not None
@@ -400,6 +451,8 @@ class PostgresStore(PostgresRegister, Store):
             if conn is not None:
                 pid = conn.get_server_pid()
                 conn.terminate()
+                if own:
+                    self._writer = None
                 if sent and writes:
                     self._doubt.extend(writes)
                     self._doubt_pids.add(pid)
@@ -412,7 +465,9 @@ class PostgresStore(PostgresRegister, Store):
         except asyncpg.PostgresError as exc:
             raise StoreError(str(exc)) from exc
         finally:
-            if conn is not None:
+            if locked:
+                self._writer_lock.release()
+            elif conn is not None:
                 try:
                     await pool.release(conn, timeout=self.deadline_s)
                 except (Exception, asyncio.CancelledError):  # noqa: BLE001 - it is terminated
@@ -709,7 +764,16 @@ class PostgresStore(PostgresRegister, Store):
                         *checkpoints}:
                 fenced[tid] = -1 if (epoch := fence(tid)) is None else epoch
 
+        event_rows = [(e.table_id, e.seq, e.idem_key, e.at_ms, e.body(), e.source,
+                       e.lag_credit_ms, e.received_ms) for e in events]
+        note_rows = [(x.table_id, x.n, x.seq, x.idem_key, x.at_ms, x.body(), x.source,
+                      x.received_ms) for x in notes]
+
         async def write(c: Any) -> None:
+            if not fenced:
+                await c.execute(_BULK_ALL, *_columns(event_rows, 8), *_columns(note_rows, 8),
+                                list(checkpoints), list(checkpoints.values()))
+                return
             async with c.transaction():
                 if fenced:
                     held = {r[0] for r in await c.fetch(_FENCE, list(fenced),
@@ -723,20 +787,16 @@ class PostgresStore(PostgresRegister, Store):
                 # (columns as arrays through unnest), not a round of
                 # statements per row.
                 if events:
-                    await c.execute(_BULK_EVENTS, *_columns(
-                        [(e.table_id, e.seq, e.idem_key, e.at_ms, e.body(), e.source,
-                          e.lag_credit_ms, e.received_ms) for e in events], 8))
+                    await c.execute(_BULK_EVENTS, *_columns(event_rows, 8))
                 if notes:
-                    await c.execute(_BULK_NOTES, *_columns(
-                        [(x.table_id, x.n, x.seq, x.idem_key, x.at_ms, x.body(), x.source,
-                          x.received_ms) for x in notes], 8))
+                    await c.execute(_BULK_NOTES, *_columns(note_rows, 8))
                 if checkpoints:
                     await c.execute(_BULK_CHECKPOINTS, list(checkpoints),
                                     list(checkpoints.values()))
 
         writes = Doubt()
         writes.add(events=events, notes=notes)
-        await self._with(write, writes=writes)
+        await self._with(write, writes=writes, own=True)
 
 
 async def _nothing(conn: Any) -> None:

@@ -7,6 +7,8 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from collections.abc import Coroutine
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -38,8 +40,15 @@ MAX_OUTBOX = 10_000
 FLOOD_CLOSE = 200
 
 
+def _wake(woken: asyncio.Future[None], _: object) -> None:
+    if not woken.done():
+        woken.set_result(None)
+
+
 class Connection:
-    """One WebSocket: an outbox drained by a sender task, so ``send`` never blocks.
+    """One WebSocket, whose ``send`` never blocks: a frame goes to the socket
+    at once (the ASGI send stepped in place), or, while the socket's buffer is
+    full, to an outbox drained by a sender task.
 
     The sender task exists only while there is something to send: an idle
     connection keeps no task and no pending wait of its own (the garbage
@@ -77,6 +86,22 @@ class Connection:
             log.warning("dropping a connection that does not read its messages")
             self.dead = True
             return
+        if self._task is None and not self._outbox:
+            # The usual case: the socket takes the frame now.  The ASGI send
+            # is stepped here, without a task: uvicorn's send suspends only
+            # while the transport's buffer is full, and then a task finishes
+            # it (``_finish``) and sends what queued meanwhile, in order.
+            sending = self.ws.send_text(text)
+            try:
+                waiting = sending.send(None)
+            except StopIteration:
+                return
+            except (WebSocketDisconnect, RuntimeError, OSError):
+                self.dead = True
+                return
+            self._drained.clear()
+            self._task = asyncio.get_running_loop().create_task(self._finish(sending, waiting))
+            return
         self._outbox.append(text)
         if self._task is None:
             self._drained.clear()
@@ -84,6 +109,33 @@ class Connection:
 
     def send_json(self, message: dict[str, Any]) -> None:
         self.send(dumps(message))
+
+    async def _finish(self, sending: Coroutine[Any, Any, None], waiting: Any) -> None:
+        """Finish a send that suspended in ``send`` (it yielded ``waiting``,
+        the future it waits on), then send what queued meanwhile."""
+        try:
+            try:
+                while True:
+                    if isinstance(waiting, asyncio.Future):
+                        # woken when the future the send waits on is done;
+                        # the send reads its outcome itself when stepped
+                        woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+                        waiting.add_done_callback(partial(_wake, woken))
+                        await woken
+                    else:
+                        await asyncio.sleep(0)
+                    waiting = sending.send(None)
+            except StopIteration:
+                pass
+            finally:
+                sending.close()
+            while self._outbox:
+                await self.ws.send_text(self._outbox.popleft())
+        except (WebSocketDisconnect, RuntimeError, OSError):
+            self.dead = True
+        finally:
+            self._task = None
+            self._drained.set()
 
     async def _pump(self) -> None:
         try:
@@ -210,38 +262,96 @@ async def _session(server: Server, conn: Connection) -> None:
         conn.device, conn.name = hello.device, hello.name
         table.watchers.add(conn)
         table.device_hello(hello.device, hello.queued, hello.name)
-    pinging = False
-    while not conn.dead:
-        if pinging:
-            # A client that pings (the pages: every second) and falls silent
-            # has lost its link (Wi-Fi gone, nothing closed): the table is
-            # offline now, not when TCP gives up.
+    # A client that pings (the pages: every second) and falls silent has
+    # lost its link (Wi-Fi gone, nothing closed): the table is offline now,
+    # not when TCP gives up.  One watch per connection, not a timeout per
+    # message: a message only notes its instant.
+    watch = SilenceWatch(SILENT_LINK_S)
+    try:
+        while not conn.dead:
             try:
-                message = await asyncio.wait_for(ws.receive(), SILENT_LINK_S)
-            except TimeoutError:
+                message = await ws.receive()
+            except asyncio.CancelledError:
+                if not watch.silenced():
+                    raise
                 await conn.close(1001)
                 return
-        else:
-            message = await ws.receive()
-        if message["type"] == "websocket.disconnect":
-            return
-        if not conn.limiter.allow():
-            conn.send_json(ProtocolError("rate_limited", "too many messages: slow down")
-                           .to_message())
+            watch.heard()
+            if message["type"] == "websocket.disconnect":
+                return
+            if _handle(server, conn, message, watch):
+                continue
             if conn.limiter.refused_in_a_row >= FLOOD_CLOSE:
+                watch.stop()
                 await conn.close(1008)
                 return
-            continue
-        try:
-            decoded = decode(message.get("text"))
-            pinging = pinging or isinstance(decoded, Ping)
-            if server.cluster is not None and server.cluster.forwards(
-                    conn, decoded, str(message.get("text"))):
-                continue  # a director's message for a table another process keeps
-            dispatch(server, conn, decoded)
-        except ProtocolError as exc:
-            conn.send_json(exc.to_message())
+    finally:
+        watch.stop()
     await conn.close(1011)
+
+
+class SilenceWatch:
+    """Closes a connection that pinged and then fell silent for ``limit_s``:
+    one timer per connection, re-armed only when it fires (a message just
+    notes its instant), and the session's receive cancelled when it finds
+    the link silent."""
+
+    def __init__(self, limit_s: float) -> None:
+        self.limit_s = limit_s
+        self.loop = asyncio.get_running_loop()
+        self.task = asyncio.current_task()
+        self.last = self.loop.time()
+        self.timer: asyncio.TimerHandle | None = None
+        self.fired = False
+
+    def heard(self) -> None:
+        self.last = self.loop.time()
+
+    def start(self) -> None:
+        """The client pings: from now on, silence closes it."""
+        if self.timer is None and not self.fired:
+            self.timer = self.loop.call_at(self.last + self.limit_s, self._check)
+
+    def _check(self) -> None:
+        due = self.last + self.limit_s
+        if self.loop.time() < due:
+            self.timer = self.loop.call_at(due, self._check)
+            return
+        self.timer = None
+        self.fired = True
+        if self.task is not None:
+            self.task.cancel()
+
+    def silenced(self) -> bool:
+        """The receive was cancelled by this watch (not from outside)."""
+        if not self.fired or self.task is None:
+            return False
+        self.task.uncancel()
+        return True
+
+    def stop(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+            self.timer = None
+
+
+def _handle(server: Server, conn: Connection, message: Any, watch: SilenceWatch) -> bool:
+    """One message of an open session (False: refused by the rate limit)."""
+    if not conn.limiter.allow():
+        conn.send_json(ProtocolError("rate_limited", "too many messages: slow down")
+                       .to_message())
+        return False
+    try:
+        decoded = decode(message.get("text"))
+        if isinstance(decoded, Ping):
+            watch.start()
+        if server.cluster is not None and server.cluster.forwards(
+                conn, decoded, str(message.get("text"))):
+            return True  # a director's message for a table another process keeps
+        dispatch(server, conn, decoded)
+    except ProtocolError as exc:
+        conn.send_json(exc.to_message())
+    return True
 
 
 def dispatch(server: Server, conn: Connection, message: Any) -> None:
