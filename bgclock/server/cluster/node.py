@@ -48,9 +48,12 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 import orjson
 
 from bgclock.server.cluster.bus import Bus
+from bgclock.server.cluster.handback import IDLE_S, Handback
 from bgclock.server.cluster.lease import Leases
+from bgclock.server.cluster.mirror import Mirrors
 from bgclock.server.errors import ApiError
-from bgclock.server.live.hub import Hub
+from bgclock.server.live.hub import Hub, TableHub
+from bgclock.server.live.roomfeed import RoomFeed
 from bgclock.server.live.time import ServerClock
 from bgclock.server.ws.protocol import Hello, Ping, ProtocolError, decode, dumps
 from bgclock.store import Fenced, NotFound, StoreError
@@ -93,6 +96,9 @@ class Server(Protocol):
     @property
     def started_ms(self) -> int: ...
 
+    @property
+    def room_feed(self) -> RoomFeed: ...
+
 log = logging.getLogger("bgclock.cluster")
 
 #: How often a process tries the leases of the tables it relays (s): the
@@ -115,6 +121,9 @@ class ClusterConfig:
     redis_url: str
     prefix: str = "bgclock"
     node: str = ""
+    #: A table with no device and its clock stopped this long (s) has its
+    #: lease handed back (``handback``; ``--release-idle-s``).
+    release_idle_s: float = IDLE_S
 
     def node_name(self) -> str:
         """The name given, else ``HOST-PID``."""
@@ -178,6 +187,11 @@ class Cluster:
         self._taking: dict[int, asyncio.Lock] = {}
         self._watch: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Tables other processes keep, live here for reading (``mirror``).
+        self.mirrors = Mirrors(self)
+        #: Quiet tables' leases handed back (``handback``).
+        self.handback = Handback(self, config.release_idle_s)
+        self._sweeper: asyncio.Task[None] | None = None
         # the store checks every table's writes against this process's epoch
         store.fence = self.fence
         store.fence_tournament = lambda tid: self.leases.epoch("tournament", tid)
@@ -197,14 +211,17 @@ class Cluster:
         await self.bus.open()
         self._watch = asyncio.get_running_loop().create_task(self._watch_leases(),
                                                              name="bgclock-cluster-watch")
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep(),
+                                                               name="bgclock-cluster-sweep")
         log.warning("cluster node %s: leases on PostgreSQL, traffic on %s", self.node,
                     self.bus.prefix)
 
     async def stop(self) -> None:
-        if self._watch is not None:
-            self._watch.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watch
+        for task in (self._watch, self._sweeper):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self.bus.close()
         await self.leases.close()
 
@@ -213,6 +230,11 @@ class Cluster:
 
     def owns(self, table_id: int) -> bool:
         return self.leases.epoch("table", table_id) is not None
+
+    def taking(self, table_id: int) -> bool:
+        """This process is taking the table's lease now."""
+        lock = self._taking.get(table_id)
+        return lock is not None and lock.locked()
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -234,11 +256,12 @@ class Cluster:
             if epoch is None:
                 return False
             try:
-                await self.server.hub.take(table_id)
+                table = await self.server.hub.take(table_id)
             except StoreError as exc:
                 log.error("table %d: leased (epoch %d) but not loaded: %s", table_id, epoch, exc)
                 await self.leases.release("table", table_id)
                 return False
+            self._taken(table)
         if self.relays.get(table_id):
             # its devices here were relayed to the former owner: they come
             # back and are served here
@@ -418,6 +441,7 @@ class Cluster:
             self._local.pop(cid, None)
             if not relays:
                 self.relays.pop(table_id, None)
+            if not relays and table_id not in self.mirrors.held:  # a mirror reads it too
                 with contextlib.suppress(Exception):
                     await self.bus.unsubscribe(self.bus.table_channel(table_id))
             self.bus.publish(channel, orjson.dumps({**base, "k": "bye"}))
@@ -492,20 +516,24 @@ class Cluster:
             if pattern:  # every table's channel: for this process's dashboards
                 for director in list(self.server.hub.directors):
                     director.send(text)
-            elif data[:1] == b"a":
-                for conn in list(self.relays.get(table_id, {}).values()):
-                    conn.send(text)
+            else:
+                if data[:1] == b"a":
+                    for conn in list(self.relays.get(table_id, {}).values()):
+                        conn.send(text)
+                self.mirrors.feed(table_id, data[1:])
             return
         msg = orjson.loads(data)
         kind = msg["k"]
         if channel == self.bus.all_channel():
             if kind == "table" and msg["from"] != self.node:
-                self._spawn(self.known(int(msg["t"])))
+                self._spawn(self._table_made(int(msg["t"])))
             return
         if kind == "send":
             local = self._local.get(msg["c"])
             if local is not None:
                 local.send(msg["text"])
+        elif kind in ("mirror_ask", "mirror_info"):
+            self.mirrors.on_node(kind, msg)
         elif kind == "drop":
             local = self._local.get(msg["c"])
             if local is not None and local.table_id is not None:
@@ -566,3 +594,44 @@ class Cluster:
                 self.dispatch(self.server, remote, decode(msg["text"]))
             except ProtocolError as exc:
                 remote.send(dumps(exc.to_message()))
+
+
+    # ------------------------------------------------- live at every process
+
+    def _taken(self, table: TableHub) -> None:
+        """This process took the table: no mirror of it here; the mirrors at
+        the others fold it again (the take may have stored a restart's stop,
+        which no update carried), and their dashboards see it."""
+        self.mirrors.forget(table.id)
+        self._publish_update(table.id, table.snapshot_message(), False)
+
+    async def _table_made(self, table_id: int) -> None:
+        """Another process made a table: known here, shown on this process's
+        open dashboards as a table made here is (``Hub.add``), and mirrored
+        if a room display here shows its tournament."""
+        hub = self.server.hub
+        if table_id in hub.tables:
+            return
+        try:
+            row = await self.store.table(table_id)
+        except StoreError as exc:
+            log.warning("table %d made by another process is not read: %s", table_id, exc)
+            return
+        if table_id in hub.tables:
+            return
+        table = hub.dormant(row)
+        for director in list(hub.directors):
+            director.send(table.table_message())
+            director.send(table.snapshot_message())
+        if self.mirrors.wanted(row.tournament_id):
+            await self.mirrors.ensure(table_id)
+
+    async def _sweep(self) -> None:
+        """Hand back the quiet tables' leases; keep the mirrors needed."""
+        while True:
+            await asyncio.sleep(self.handback.period)
+            try:
+                await self.handback.sweep()
+                await self.mirrors.sweep()
+            except Exception:  # noqa: BLE001 - the next round tries again
+                log.exception("the cluster's sweep failed")
