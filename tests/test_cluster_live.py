@@ -50,9 +50,8 @@ def _post(node: Node, path: str, body: Any = None) -> dict[str, Any]:
     return dict(r.json())
 
 
-def _room(node: Node, length: int = 3) -> tuple[int, str, dict[str, Any]]:
-    """A tournament of two players on ``node``, drawn, its round started: one
-    match at a clock table.  (id, room token, the match's table)."""
+def _drawn(node: Node, length: int) -> tuple[int, str]:
+    """A tournament of two players on ``node``, drawn: (id, room token)."""
     tid = _post(node, "/api/tournaments", {"name": "Club"})["id"]
     base = f"/api/tournaments/{tid}"
     _post(node, f"{base}/settings", {"rounds": [
@@ -63,11 +62,25 @@ def _room(node: Node, length: int = 3) -> tuple[int, str, dict[str, Any]]:
     for player in r.json()["state"]["players"]:
         _post(node, f"{base}/players/{player['id']}/check-in")
     _post(node, f"{base}/draw", {"seed": 1})
+    state = httpx.get(node.url + f"{base}/state", headers=AUTH, timeout=10).json()
+    return tid, state["room_url"].split("token=")[1]
+
+
+def _start_round(node: Node, tid: int) -> dict[str, Any]:
+    """Its first round started: the match's clock table."""
+    base = f"/api/tournaments/{tid}"
     _post(node, f"{base}/rounds", {"round": 0})
     state = httpx.get(node.url + f"{base}/state", headers=AUTH, timeout=10).json()
     table_id = next(m["table_id"] for m in state["matches"] if m["table_id"] is not None)
-    table = httpx.get(f"{node.url}/api/tables/{table_id}", headers=AUTH, timeout=10).json()
-    return tid, state["room_url"].split("token=")[1], table
+    return dict(httpx.get(f"{node.url}/api/tables/{table_id}", headers=AUTH,
+                          timeout=10).json())
+
+
+def _room(node: Node, length: int = 3) -> tuple[int, str, dict[str, Any]]:
+    """A tournament of two players on ``node``, drawn, its round started: one
+    match at a clock table.  (id, room token, the match's table)."""
+    tid, token = _drawn(node, length)
+    return tid, token, _start_round(node, tid)
 
 
 def _get(node: Node, path: str) -> dict[str, Any]:
@@ -103,13 +116,15 @@ async def streaming(url: str) -> AsyncIterator[Stream]:
 
 
 def _match(view: dict[str, Any], table: dict[str, Any]) -> dict[str, Any]:
-    """The room's match at ``table`` (by its players: the room shows no ids)."""
-    return dict(next(m for m in view["matches"] if [m["a"], m["b"]] == table["players"]))
+    """The room's match at ``table`` (by its players: the room shows no ids),
+    or {} if the room shows it at no table."""
+    return dict(next((m for m in view["matches"] if [m["a"], m["b"]] == table["players"]),
+                     {}))
 
 
 def _clock(view: dict[str, Any], table: dict[str, Any]) -> dict[str, Any] | None:
-    m = _match(view, table)
-    return m["clock"] if isinstance(m["clock"], dict) else None
+    clock = _match(view, table).get("clock")
+    return clock if isinstance(clock, dict) else None
 
 
 async def _lease_free(schema: str, table_id: int) -> bool:
@@ -174,11 +189,15 @@ async def test_a_press_on_a_is_read_live_at_b_and_in_its_room() -> None:
 
 async def test_a_room_stream_on_b_sees_a_result_at_a_table_owned_by_a() -> None:
     async with cluster("a", "b") as (schema, (a, b)):
-        tid, token, table = _room(a, length=1)
+        tid, token = _drawn(a, length=1)
         async with streaming(f"{b.url}/api/tournaments/{tid}/room.stream?token={token}") as s:
             await eventually(lambda: bool(s.views), what="the stream's first view on b")
-            first = _clock(s.views[0], table)
-            assert first is not None and first["phase"] == "setup"
+            assert not any(isinstance(m["clock"], dict) for m in s.views[0]["matches"])
+            # the round starts on a (it keeps the tournament): b's display sees
+            # its match at its clock table
+            table = _start_round(a, tid)
+            await eventually(lambda: (_clock(s.views[-1], table) or {}).get("phase") == "setup",
+                             what="the round started on a, on b's display")
             async with phone(a.ws, table["token"], "keeper") as keeper:
                 await keeper.answered(await keeper.cmd("opening_roll", dice=[6, 1],
                                                        device_at_ms=_device_ms(table)))
@@ -188,13 +207,15 @@ async def test_a_room_stream_on_b_sees_a_result_at_a_table_owned_by_a() -> None:
                 assert await lease(schema, table["id"]) == ("a", 1)
 
                 def result_pushed() -> bool:
+                    # the match over at its table, and its result in the
+                    # tournament (a keeps both; b folds the tournament again)
+                    seen = {"clock": False, "winner": False}
                     for view in s.views:
-                        m = _match(view, table)
-                        clock = m["clock"] if isinstance(m["clock"], dict) else None
-                        if m["winner"] is not None or (
-                                clock is not None and clock["phase"] == "match_over"):
-                            return True
-                    return False
+                        clock = _clock(view, table)
+                        seen["clock"] |= clock is not None and clock["phase"] == "match_over"
+                        seen["winner"] |= _match(view, table).get("winner") == \
+                            table["players"][0]
+                    return all(seen.values())
 
                 await eventually(result_pushed, what="b's room display sees a's result")
 

@@ -49,7 +49,16 @@ from bgclock.server.cluster.lease import Leases
 from bgclock.server.live.hub import Hub, TableHub
 from bgclock.server.live.roomfeed import RoomFeed
 from bgclock.server.live.table_state import Flag
+from bgclock.server.tournaments.host import TournamentHub
+from bgclock.server.ws.protocol import dumps
 from bgclock.store import Store, StoredEvent, StoreError
+
+
+class TournamentHubs(Protocol):
+    """The tournaments this process holds (``service.Tourneys``)."""
+
+    @property
+    def hubs(self) -> dict[int, TournamentHub]: ...
 
 
 class _Server(Protocol):
@@ -58,6 +67,9 @@ class _Server(Protocol):
 
     @property
     def room_feed(self) -> RoomFeed: ...
+
+    @property
+    def tourneys(self) -> TournamentHubs: ...
 
 
 class Host(Protocol):
@@ -118,6 +130,9 @@ class Mirrors:
         self.cluster = cluster
         self.held: dict[int, Mirror] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Tournaments being folded again, and those changed again meanwhile.
+        self._refolding: set[int] = set()
+        self._again: set[int] = set()
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -290,6 +305,45 @@ class Mirrors:
         mirror.ready.set()
         if hub.on_change is not None:
             hub.on_change(table.row.tournament_id)
+
+    # ------------------------------------------------------------ tournaments
+
+    async def tournament(self, tournament_id: int) -> None:
+        """Another process acted on a tournament it keeps: this process's
+        copy (if it holds one and does not keep it) is folded again from the
+        store, its dashboards told and its room displays pushed, as after an
+        action here (``Tourneys.announce``).  Changes that come while it is
+        folded are folded once more, after it."""
+        cluster = self.cluster
+        hub = cluster.server.tourneys.hubs.get(tournament_id)
+        if hub is None or cluster.leases.epoch("tournament", tournament_id) is not None:
+            return
+        if tournament_id in self._refolding:
+            self._again.add(tournament_id)
+            return
+        self._refolding.add(tournament_id)
+        try:
+            again = True
+            while again:
+                self._again.discard(tournament_id)
+                try:
+                    stored = await cluster.store.actions(tournament_id)
+                except StoreError as exc:
+                    log.warning("tournament %d: not read again (%s)", tournament_id, exc)
+                    return
+                async with hub.lock:
+                    if cluster.leases.epoch("tournament", tournament_id) is not None:
+                        return  # kept here now: its own fold is the truth
+                    hub.log = [dict(s.action) for s in stored]
+                    hub.rebuild()
+                again = tournament_id in self._again
+        finally:
+            self._refolding.discard(tournament_id)
+        text = dumps({"type": "tournament", "tournament": tournament_id,
+                      "actions": hub.state.count})
+        for director in list(cluster.server.hub.directors):
+            director.send(text)
+        cluster.server.room_feed.changed(tournament_id)
 
     # ------------------------------------------------------------ keeping
 

@@ -50,7 +50,7 @@ import orjson
 from bgclock.server.cluster.bus import Bus
 from bgclock.server.cluster.handback import IDLE_S, Handback
 from bgclock.server.cluster.lease import Leases
-from bgclock.server.cluster.mirror import Mirrors
+from bgclock.server.cluster.mirror import Mirrors, TournamentHubs
 from bgclock.server.errors import ApiError
 from bgclock.server.live.hub import Hub, TableHub
 from bgclock.server.live.roomfeed import RoomFeed
@@ -98,6 +98,9 @@ class Server(Protocol):
 
     @property
     def room_feed(self) -> RoomFeed: ...
+
+    @property
+    def tourneys(self) -> TournamentHubs: ...
 
 log = logging.getLogger("bgclock.cluster")
 
@@ -527,6 +530,8 @@ class Cluster:
         if channel == self.bus.all_channel():
             if kind == "table" and msg["from"] != self.node:
                 self._spawn(self._table_made(int(msg["t"])))
+            elif kind == "tourney" and msg["from"] != self.node:
+                self._spawn(self.mirrors.tournament(int(msg["t"])))
             return
         if kind == "send":
             local = self._local.get(msg["c"])
@@ -597,6 +602,12 @@ class Cluster:
 
 
     # ------------------------------------------------- live at every process
+
+    def tournament_changed(self, tournament_id: int) -> None:
+        """This process acted on a tournament it keeps: the others' copies
+        of it are folded again and their room displays pushed."""
+        self.bus.publish(self.bus.all_channel(), orjson.dumps(
+            {"k": "tourney", "from": self.node, "t": tournament_id}))
 
     def _taken(self, table: TableHub) -> None:
         """This process took the table: no mirror of it here; the mirrors at

@@ -92,6 +92,8 @@ class TournamentOwner(Protocol):
 
     def tournament_fenced(self, tournament_id: int) -> None: ...
 
+    def tournament_changed(self, tournament_id: int) -> None: ...
+
 
 class Host(Protocol):
     """What the tournament service reads of the server (``context.Server``)."""

@@ -202,6 +202,8 @@ class Tourneys:
         for director in list(self.server.hub.directors):
             director.send(text)
         self.server.room_feed.changed(hub.id)
+        if self.server.cluster is not None:  # the other processes' copies and rooms
+            self.server.cluster.tournament_changed(hub.id)
 
     # ------------------------------------------------------------ tables
 
