@@ -184,7 +184,12 @@ async def test_a_press_on_a_is_read_live_at_b_and_in_its_room() -> None:
             log = _get(b, f"/api/tables/{n}/log.json")
             assert [e["event"]["do"] for e in log["events"]] == ["opening_roll", "hit"]
             assert log["table"]["seq"] == hit["seq"]
+            # (its running clock is mirrored at b for a while: b writes nothing for it)
+            await eventually(lambda: _get(b, f"/api/tables/{n}")["state"]["at_ms"]
+                             > there["state"]["at_ms"] + 1500, what="time passing at b")
         assert await lease(schema, n) == ("a", 1)  # b read it, never took it
+        err = b.stop()
+        assert "owned by another process" not in err and "fenced" not in err, err
 
 
 async def test_a_room_stream_on_b_sees_a_result_at_a_table_owned_by_a() -> None:

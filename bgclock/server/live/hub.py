@@ -1649,7 +1649,8 @@ class Hub:
         checkpoints = {
             t.id: max(t.match_now(), t.match.now)
             for t in self.tables.values()
-            if not t.closed and t.quarantined is None and t.match.expires_at() is not None
+            if not t.closed and t.quarantined is None and not t.mirror
+            and t.match.expires_at() is not None
         }
         if checkpoints:
             self.writer.checkpoint(checkpoints)
