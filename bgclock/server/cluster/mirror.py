@@ -159,6 +159,9 @@ class Mirrors:
         ids = [t.id for t in list(hub.tables.values())
                if t.row.tournament_id == tournament_id and not self.cluster.owns(t.id)]
         mirrors = [await self.ensure(i) for i in ids]
+        now = time.monotonic()
+        for mirror in mirrors:  # a polling display keeps them as a stream does
+            mirror.used = now
         deadline = self.cluster.store.deadline_s
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.gather(*(m.ready.wait() for m in mirrors)),

@@ -31,6 +31,11 @@ A former owner learns it lost a table when a write is fenced (``Fenced``) or
 its lease connection comes back to a newer epoch: it says so in its log,
 sends ``not_owner`` to the table's devices and closes them (they reconnect
 and are relayed), and forgets the table.
+
+Reads at a process that does not keep the table (HTTP, room displays) are
+answered from a mirror of it (``mirror``); a table nobody uses has its lease
+handed back (``handback``); both run in this process's sweep, in their own
+modules.
 """
 
 from __future__ import annotations
@@ -599,7 +604,6 @@ class Cluster:
                 self.dispatch(self.server, remote, decode(msg["text"]))
             except ProtocolError as exc:
                 remote.send(dumps(exc.to_message()))
-
 
     # ------------------------------------------------- live at every process
 
