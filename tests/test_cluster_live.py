@@ -326,3 +326,54 @@ async def test_a_table_with_a_running_clock_a_device_or_a_pending_write_is_not_q
     table.seq = table.committed_seq
     table.closed = True
     assert quiet(table) and finished(table)
+
+
+# ------------------------------------------------------------ what a mirror does
+
+def _stored(seq: int, event: dict[str, Any]) -> Any:
+    from bgclock.store import StoredEvent
+
+    return StoredEvent(table_id=1, seq=seq, idem_key=None, at_ms=int(event["at_ms"]),
+                       event=event, source="table", lag_credit_ms=0, received_ms=0)
+
+
+async def test_a_mirror_follows_its_keepers_updates_and_asks_to_be_folded_again_on_a_gap(
+        hub: Hub) -> None:
+    from bgclock.server.live.hub import TableHub
+
+    table = TableHub(hub, TableRow(id=1, tournament_id=1, spec=SPEC, created_ms=0))
+    table.mirror = True
+    roll = {"v": 1, "do": "opening_roll", "at_ms": 1000, "dice": [6, 1]}
+    assert table.follow(_stored(1, roll), "update 1")
+    assert table.committed_seq == 1 and table.match.state().phase == "playing"
+    assert table.follow(_stored(1, roll), "again")  # one it holds: skipped
+    hit = {"v": 1, "do": "hit", "at_ms": 2000, "side": "A"}
+    assert not table.follow(_stored(3, hit), "update 3")  # seq 2 missed: fold again
+    assert table.committed_seq == 1
+    early = {"v": 1, "do": "hit", "at_ms": 500, "side": "A"}
+    assert not table.follow(_stored(2, early), "update 2")  # folded before the roll
+    assert table.follow(_stored(2, hit), "update 2")
+    assert table.committed_seq == 2 and table.match.state().on_turn == "B"
+
+
+async def test_a_mirror_takes_no_command_and_relays_nothing(hub: Hub) -> None:
+    from bgclock.server.live.hub import TableHub
+    from bgclock.server.ws.protocol import ProtocolError, decode
+
+    relayed: list[str] = []
+    hub.on_relay = lambda tid, text, everyone: relayed.append(text)
+    table = TableHub(hub, TableRow(id=1, tournament_id=1, spec=SPEC, created_ms=0))
+    table.mirror = True
+    cmd = decode(json.dumps({"type": "cmd", "id": "late-1", "table": 1, "do": "opening_roll",
+                             "dice": [6, 1]}))
+
+    class Sink:
+        def send(self, text: str) -> None:
+            raise AssertionError(text)
+
+    with pytest.raises(ProtocolError) as refused:
+        table.command(Sink(), "director", cmd)  # type: ignore[arg-type]
+    assert refused.value.code == "not_owner"
+    assert table.seq == 0 and table.state_now().phase == "setup"
+    table.broadcast(table.table_message())
+    assert relayed == []  # the table's channel is its keeper's

@@ -1004,7 +1004,7 @@ class TableHub:
     def broadcast_directors(self, text: str) -> None:
         for director in list(self.hub.directors):
             director.send(text)
-        if self.hub.on_relay is not None:
+        if self.hub.on_relay is not None and not self.mirror:
             self.hub.on_relay(self.id, text, False)
         if self.hub.on_change is not None:
             self.hub.on_change(self.row.tournament_id)
@@ -1016,7 +1016,7 @@ class TableHub:
             watcher.send(text)
         for director in list(self.hub.directors):
             director.send(text)
-        if self.hub.on_relay is not None:
+        if self.hub.on_relay is not None and not self.mirror:  # its keeper's channel
             self.hub.on_relay(self.id, text, True)
         if self.hub.on_change is not None:
             self.hub.on_change(self.row.tournament_id)
@@ -1026,6 +1026,9 @@ class TableHub:
     def command(self, sender: Watcher, role: str, cmd: Command) -> None:
         """Decide one command (``live.table_state.decide``); answer an error
         now or an ack after the commit."""
+        if self.mirror:  # another process keeps it (a late start armed here, say)
+            raise ProtocolError("not_owner", f"table {self.id} is kept by another process "
+                                "of the cluster", table=self.id)
         key = idem_key(role, cmd.id)
         existing = self.by_key.get(key)
         device = getattr(sender, "device", None) if role != "director" else None
