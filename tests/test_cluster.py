@@ -74,13 +74,13 @@ async def eventually(check: Callable[[], Awaitable[bool]] | Callable[[], bool], 
 class Node:
     """One ``bgclock serve --cluster`` process."""
 
-    def __init__(self, name: str, schema: str, prefix: str) -> None:
+    def __init__(self, name: str, schema: str, prefix: str, extra: tuple[str, ...] = ()) -> None:
         self.name = name
         self.port = free_port()
         self.serving: Serving = start([
             "--db", str(POSTGRES), "--db-schema", schema, "--port", str(self.port),
             "--cluster", REDIS, "--cluster-prefix", prefix, "--node-name", name,
-            "--director-password", PASSWORD])
+            "--director-password", PASSWORD, *extra])
         self.err = ""
 
     @property
@@ -97,13 +97,14 @@ class Node:
 
 
 @contextlib.asynccontextmanager
-async def cluster(*names: str) -> AsyncIterator[tuple[str, list[Node]]]:
+async def cluster(*names: str, extra: tuple[str, ...] = ()
+                  ) -> AsyncIterator[tuple[str, list[Node]]]:
     async with fresh_schema() as schema:
         prefix = f"bgtest{secrets.token_hex(4)}"
         nodes: list[Node] = []
         try:
             for name in names:
-                nodes.append(Node(name, schema, prefix))
+                nodes.append(Node(name, schema, prefix, extra))
             yield schema, nodes
         finally:
             for node in nodes:

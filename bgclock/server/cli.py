@@ -98,6 +98,21 @@ def _redis_url(text: str) -> str:
     return text
 
 
+#: Bounds of ``--release-idle-s`` (seconds).
+RELEASE_IDLE_RANGE = (0.1, 86400.0)
+
+
+def _release_idle(text: str) -> float:
+    low, high = RELEASE_IDLE_RANGE
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not math.isfinite(seconds) or not low <= seconds <= high:
+        raise argparse.ArgumentTypeError(f"{text!r} seconds is outside {low:g}-{high:g}")
+    return seconds
+
+
 def _cluster_name(text: str) -> str:
     if not text or len(text) > 64 or not all(c.isascii() and (c.isalnum() or c in "-_.")
                                              for c in text):
@@ -200,6 +215,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="Redis channel prefix of this cluster (default bgclock)")
     parser.add_argument("--node-name", default=None, metavar="NAME", type=_cluster_name,
                         help="this process's name in the cluster (default HOST-PID)")
+    parser.add_argument("--release-idle-s", default=60.0, type=_release_idle,
+                        metavar="S",
+                        help="a cluster's process hands a table's lease back after S "
+                             "seconds with no device and its clock stopped (default 60)")
     parser.add_argument("--no-qr", action="store_true", help="do not draw the QR code")
     parser.add_argument("--log-level", default="warning",
                         choices=["debug", "info", "warning", "error"])
@@ -424,7 +443,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.cluster is not None:
         from .cluster import ClusterConfig
 
-        cluster = ClusterConfig(args.cluster, args.cluster_prefix, args.node_name or "")
+        cluster = ClusterConfig(args.cluster, args.cluster_prefix, args.node_name or "",
+                                release_idle_s=args.release_idle_s)
     public_url = _public_base(args.public_url) if args.public_url else None
     sock = bind(args.host, args.port)
     where = _store_where(db)

@@ -84,6 +84,18 @@ class Server:
             raise NotFound(f"no table {table_id}")
         return table
 
+    async def live_table(self, request: Request) -> TableHub:
+        """The path's table as its keeper holds it now, for reading: this
+        process's own, or (a cluster) its mirror of another process's
+        (``cluster.mirror``); ``NotFound``."""
+        table_id: int = request.path_params["table_id"]
+        if self.cluster is not None and table_id not in self.hub.tables:
+            await self.cluster.known(table_id)  # made by another process just now
+        table = self.table_or_404(request)
+        if self.cluster is not None and not self.cluster.owns(table.id):
+            return await self.cluster.mirrors.table(table.id)
+        return table
+
 
 def server_of(conn: HTTPConnection) -> Server:
     """The application's ``Server`` (set by ``create_app``), for a request

@@ -40,6 +40,11 @@ A former owner learns it lost a table when a write is fenced (``Fenced``) or
 its lease connection comes back to a newer epoch: it says so in its log,
 sends ``not_owner`` to the table's devices and closes them (they reconnect
 and are relayed), and forgets the table.
+
+Reads at a process that does not keep the table (HTTP, room displays) are
+answered from a mirror of it (``mirror``); a table nobody uses has its lease
+handed back (``handback``); both run in this process's sweep, in their own
+modules.
 """
 
 from __future__ import annotations
@@ -67,9 +72,12 @@ from bgclock.server.cluster.forward import (
     request_message,
     run,
 )
+from bgclock.server.cluster.handback import IDLE_S, Handback
 from bgclock.server.cluster.lease import Leases
+from bgclock.server.cluster.mirror import Mirrors
 from bgclock.server.errors import ApiError
-from bgclock.server.live.hub import Hub
+from bgclock.server.live.hub import Hub, TableHub
+from bgclock.server.live.roomfeed import RoomFeed
 from bgclock.server.live.time import ServerClock
 from bgclock.server.tournaments.host import TableResult
 from bgclock.server.ws.protocol import Hello, Ping, ProtocolError, decode, dumps
@@ -114,6 +122,9 @@ class Server(Protocol):
     def started_ms(self) -> int: ...
 
     @property
+    def room_feed(self) -> RoomFeed: ...
+
+    @property
     def tourneys(self) -> Tournaments: ...
 
 log = logging.getLogger("bgclock.cluster")
@@ -146,6 +157,9 @@ class ClusterConfig:
     redis_url: str
     prefix: str = "bgclock"
     node: str = ""
+    #: A table with no device and its clock stopped this long (s) has its
+    #: lease handed back (``handback``; ``--release-idle-s``).
+    release_idle_s: float = IDLE_S
 
     def node_name(self) -> str:
         """The name given, else ``HOST-PID``."""
@@ -217,6 +231,11 @@ class Cluster:
         self._results_entered: OrderedDict[str, None] = OrderedDict()
         self._watch: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        #: Tables other processes keep, live here for reading (``mirror``).
+        self.mirrors = Mirrors(self)
+        #: Quiet tables' leases handed back (``handback``).
+        self.handback = Handback(self, config.release_idle_s)
+        self._sweeper: asyncio.Task[None] | None = None
         # the store checks every table's writes against this process's epoch
         store.fence = self.fence
         store.fence_tournament = lambda tid: self.leases.epoch("tournament", tid)
@@ -236,14 +255,17 @@ class Cluster:
         await self.bus.open()
         self._watch = asyncio.get_running_loop().create_task(self._watch_leases(),
                                                              name="bgclock-cluster-watch")
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep(),
+                                                               name="bgclock-cluster-sweep")
         log.warning("cluster node %s: leases on PostgreSQL, traffic on %s", self.node,
                     self.bus.prefix)
 
     async def stop(self) -> None:
-        if self._watch is not None:
-            self._watch.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._watch
+        for task in (self._watch, self._sweeper):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         await self.bus.close()
         await self.leases.close()
 
@@ -252,6 +274,11 @@ class Cluster:
 
     def owns(self, table_id: int) -> bool:
         return self.leases.epoch("table", table_id) is not None
+
+    def taking(self, table_id: int) -> bool:
+        """This process is taking the table's lease now."""
+        lock = self._taking.get(table_id)
+        return lock is not None and lock.locked()
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -273,11 +300,12 @@ class Cluster:
             if epoch is None:
                 return False
             try:
-                await self.server.hub.take(table_id)
+                table = await self.server.hub.take(table_id)
             except StoreError as exc:
                 log.error("table %d: leased (epoch %d) but not loaded: %s", table_id, epoch, exc)
                 await self.leases.release("table", table_id)
                 return False
+            self._taken(table)
         if self.relays.get(table_id):
             # its devices here were relayed to the former owner: they come
             # back and are served here
@@ -487,13 +515,6 @@ class Cluster:
         self.bus.publish(self.bus.node_channel(str(msg["from"])), orjson.dumps(
             {"k": "answer", "r": msg["r"]}))
 
-    def tournament_changed(self, text: str) -> None:
-        """A tournament's ``tournament`` message (an action stored): for the
-        dashboards at the other processes too (they read it again, and the
-        read is forwarded here)."""
-        self.bus.publish(self.bus.all_channel(), orjson.dumps(
-            {"k": "tournament", "from": self.node, "text": text}))
-
     def tournament_fenced(self, tournament_id: int) -> None:
         """A tournament's write was fenced: another process keeps it now."""
         self.leases.forget("tournament", tournament_id)
@@ -648,6 +669,7 @@ class Cluster:
             self._local.pop(cid, None)
             if not relays:
                 self.relays.pop(table_id, None)
+            if not relays and table_id not in self.mirrors.held:  # a mirror reads it too
                 with contextlib.suppress(Exception):
                     await self.bus.unsubscribe(self.bus.table_channel(table_id))
             self.bus.publish(channel, orjson.dumps({**base, "k": "bye"}))
@@ -722,18 +744,19 @@ class Cluster:
             if pattern:  # every table's channel: for this process's dashboards
                 for director in list(self.server.hub.directors):
                     director.send(text)
-            elif data[:1] == b"a":
-                for conn in list(self.relays.get(table_id, {}).values()):
-                    conn.send(text)
+            else:
+                if data[:1] == b"a":
+                    for conn in list(self.relays.get(table_id, {}).values()):
+                        conn.send(text)
+                self.mirrors.feed(table_id, data[1:])
             return
         msg = orjson.loads(data)
         kind = msg["k"]
         if channel == self.bus.all_channel():
             if kind == "table" and msg["from"] != self.node:
-                self._spawn(self.known(int(msg["t"])))
-            elif kind == "tournament" and msg["from"] != self.node:
-                for director in list(self.server.hub.directors):
-                    director.send(str(msg["text"]))
+                self._spawn(self._table_made(int(msg["t"])))
+            elif kind == "tourney" and msg["from"] != self.node:
+                self._spawn(self.mirrors.tournament(int(msg["t"]), str(msg["text"])))
             return
         if kind == "http":
             self._spawn(self._serve_http(msg))
@@ -751,6 +774,8 @@ class Cluster:
             local = self._local.get(msg["c"])
             if local is not None:
                 local.send(msg["text"])
+        elif kind in ("mirror_ask", "mirror_info"):
+            self.mirrors.on_node(kind, msg)
         elif kind == "drop":
             local = self._local.get(msg["c"])
             if local is not None and local.table_id is not None:
@@ -811,3 +836,51 @@ class Cluster:
                 self.dispatch(self.server, remote, decode(msg["text"]))
             except ProtocolError as exc:
                 remote.send(dumps(exc.to_message()))
+
+    # ------------------------------------------------- live at every process
+
+    def tournament_changed(self, tournament_id: int, text: str) -> None:
+        """This process acted on a tournament it keeps (``text``: its
+        dashboards' ``tournament`` message): the other processes' dashboards
+        are told (they read it again, and the read is forwarded here), their
+        copies of it folded again and their room displays pushed."""
+        self.bus.publish(self.bus.all_channel(), orjson.dumps(
+            {"k": "tourney", "from": self.node, "t": tournament_id, "text": text}))
+
+    def _taken(self, table: TableHub) -> None:
+        """This process took the table: no mirror of it here; the mirrors at
+        the others fold it again (the take may have stored a restart's stop,
+        which no update carried), and their dashboards see it."""
+        self.mirrors.forget(table.id)
+        self._publish_update(table.id, table.snapshot_message(), False)
+
+    async def _table_made(self, table_id: int) -> None:
+        """Another process made a table: known here, shown on this process's
+        open dashboards as a table made here is (``Hub.add``), and mirrored
+        if a room display here shows its tournament."""
+        hub = self.server.hub
+        if table_id in hub.tables:
+            return
+        try:
+            row = await self.store.table(table_id)
+        except StoreError as exc:
+            log.warning("table %d made by another process is not read: %s", table_id, exc)
+            return
+        if table_id in hub.tables:
+            return
+        table = hub.dormant(row)
+        for director in list(hub.directors):
+            director.send(table.table_message())
+            director.send(table.snapshot_message())
+        if self.mirrors.wanted(row.tournament_id):
+            await self.mirrors.ensure(table_id)
+
+    async def _sweep(self) -> None:
+        """Hand back the quiet tables' leases; keep the mirrors needed."""
+        while True:
+            await asyncio.sleep(self.handback.period)
+            try:
+                await self.handback.sweep()
+                await self.mirrors.sweep()
+            except Exception:  # noqa: BLE001 - the next round tries again
+                log.exception("the cluster's sweep failed")

@@ -496,6 +496,10 @@ class TableHub:
         self.over_reported = False
         #: The tournament's line for the table page (a late count), or None.
         self.tournament_note: dict[str, Any] | None = None
+        #: A cluster's mirror of a table another process keeps (``cluster.mirror``):
+        #: read only, it never writes; ``mirrored`` is the keeper's last ``info``.
+        self.mirror = False
+        self.mirrored: dict[str, Any] | None = None
 
     # ------------------------------------------------------------- reading
 
@@ -510,6 +514,8 @@ class TableHub:
         return match.state(max(self.match_now(), match.now))
 
     def info(self) -> dict[str, Any]:
+        if self.mirrored is not None:  # the keeper's, at the seq this mirror holds
+            return {**self.mirrored, "seq": self.committed_seq}
         return {"id": self.id, "tournament_id": self.row.tournament_id,
                 **self.row.spec.to_dict(), "status": "closed" if self.closed else "open",
                 "attention": self.attention(), "created_ms": self.row.created_ms,
@@ -655,6 +661,26 @@ class TableHub:
         self.final_flags = _final_flags_of(self.notes)
         self.take_snapshot()
 
+    def follow(self, stored: StoredEvent, text: str) -> bool:
+        """A mirror: apply the keeper's committed event ``stored`` (its
+        ``update`` is ``text``).  False when it does not follow what the
+        mirror holds (a gap, an event folded before the last one): the
+        mirror is folded again from the store, which holds it already."""
+        if stored.seq <= self.committed_seq:
+            return True
+        if stored.seq != self.committed_seq + 1 or stored.at_ms < self.match.now:
+            return False
+        try:
+            self.match.apply(Event.from_dict(stored.event))
+        except (ClockError, KeyError, TypeError, ValueError):
+            return False
+        self.log.append(stored)
+        self.seq = self.committed_seq = stored.seq
+        self.committed_match = self.match
+        self.recent.append((stored.seq, text))
+        # the window stays bounded: past two intervals, fold it again
+        return len(self.log) <= 2 * SNAPSHOT_EVERY
+
     def take_snapshot(self) -> None:
         """Store the committed match as the table's snapshot when
         ``SNAPSHOT_EVERY`` events were committed since the last one, and move
@@ -664,6 +690,8 @@ class TableHub:
         (Not at a stop: the events after the last snapshot are what a start
         rebuilds the catch-up updates from.)"""
         last = self.base if self.snapped is None else self.snapped
+        if self.mirror:  # its keeper stores the snapshots
+            return
         if (self.committed_seq - last.seq < SNAPSHOT_EVERY or self.quarantined is not None
                 or self.committed_seq <= self.base.seq):
             return
@@ -976,7 +1004,7 @@ class TableHub:
     def broadcast_directors(self, text: str) -> None:
         for director in list(self.hub.directors):
             director.send(text)
-        if self.hub.on_relay is not None:
+        if self.hub.on_relay is not None and not self.mirror:
             self.hub.on_relay(self.id, text, False)
         if self.hub.on_change is not None:
             self.hub.on_change(self.row.tournament_id)
@@ -988,7 +1016,7 @@ class TableHub:
             watcher.send(text)
         for director in list(self.hub.directors):
             director.send(text)
-        if self.hub.on_relay is not None:
+        if self.hub.on_relay is not None and not self.mirror:  # its keeper's channel
             self.hub.on_relay(self.id, text, True)
         if self.hub.on_change is not None:
             self.hub.on_change(self.row.tournament_id)
@@ -998,6 +1026,9 @@ class TableHub:
     def command(self, sender: Watcher, role: str, cmd: Command) -> None:
         """Decide one command (``live.table_state.decide``); answer an error
         now or an ack after the commit."""
+        if self.mirror:  # another process keeps it (a late start armed here, say)
+            raise ProtocolError("not_owner", f"table {self.id} is kept by another process "
+                                "of the cluster", table=self.id)
         key = idem_key(role, cmd.id)
         existing = self.by_key.get(key)
         device = getattr(sender, "device", None) if role != "director" else None
@@ -1550,12 +1581,24 @@ class Hub:
         table.rearm()
         return table
 
+    async def mirror_table(self, table_id: int) -> TableHub:
+        """A table another process keeps, folded from the store for reading
+        only (a cluster's mirror, ``cluster.mirror``): not served, no timer,
+        nothing written.  ``StoreError`` (``NotFound``) from the store."""
+        row = await self.store.table(table_id)
+        snap = await self.store.snapshot(table_id)
+        tail = await self.store.events(table_id, snap.seq if snap else 0)
+        return await self._load_one(row, snap, tail, await self.store.notes(table_id),
+                                    mirror=True)
+
     async def _load_one(self, row: TableRow, snap: StoredSnapshot | None,
-                        tail: list[StoredEvent], notes: list[StoredNote]) -> TableHub:
+                        tail: list[StoredEvent], notes: list[StoredNote], *,
+                        mirror: bool = False) -> TableHub:
         """A table folded from ``snap`` and ``tail`` (the events after it), or
         from its whole log when the snapshot cannot be used; quarantined
         when the log cannot be replayed."""
         table = TableHub(self, row)
+        table.mirror = mirror
         base: Base | None = None
         if snap is not None:
             try:
@@ -1576,7 +1619,8 @@ class Hub:
             if base is not None:  # the snapshot may be what is wrong: the log says
                 log.warning("table %d: %s after its snapshot: the whole log is folded",
                             row.id, exc)
-                return await self._load_one(row, None, await self.store.events(row.id), notes)
+                return await self._load_one(row, None, await self.store.events(row.id), notes,
+                                            mirror=mirror)
             # one bad log never stops the server: the table keeps its log,
             # takes no commands, and the director sees why
             table.quarantine(str(exc), tail, notes)
@@ -1608,7 +1652,8 @@ class Hub:
         checkpoints = {
             t.id: max(t.match_now(), t.match.now)
             for t in self.tables.values()
-            if not t.closed and t.quarantined is None and t.match.expires_at() is not None
+            if not t.closed and t.quarantined is None and not t.mirror
+            and t.match.expires_at() is not None
         }
         if checkpoints:
             self.writer.checkpoint(checkpoints)

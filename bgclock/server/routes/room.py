@@ -23,11 +23,19 @@ def room_id(server: Server, request: Request) -> int:
     return tid
 
 
+async def live_tables(server: Server, tid: int) -> None:
+    """A cluster: the tournament's tables other processes keep are mirrored
+    here (``cluster.mirror``), so the view shows them live too."""
+    if server.cluster is not None:
+        await server.cluster.mirrors.room(tid)
+
+
 async def room_json(request: Request) -> Response:
     """The draw sheet and every table's match live, for the room display
     (the room token or the director's key)."""
     server = server_of(request)
     tid = room_id(server, request)
+    await live_tables(server, tid)
     return JSONResponse(await room_body(server, tid))
 
 
@@ -40,6 +48,7 @@ async def room_stream(request: Request) -> Response:
     full = server.room_feed.room_full(tid)
     if full is not None:
         raise ApiError(503, "busy", full)
+    await live_tables(server, tid)
     first = await server.room_feed.frame(tid)
     return EventStream(server.room_feed.stream(tid, first))
 

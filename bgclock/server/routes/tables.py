@@ -70,7 +70,7 @@ def spec_from(raw: bytes, base: TableSpec | None = None) -> TableSpec:
 
 async def get_table(request: Request) -> Response:
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.live_table(request)
     return JSONResponse({**server.table_info(request, table),
                          "state": table.state_now().to_dict()})
 
@@ -145,7 +145,7 @@ async def _committed_log(server: Server, table: TableHub) -> list[Any]:
 
 async def table_log_json(request: Request) -> Response:
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.live_table(request)
     events = await _committed_log(server, table)
     notes = await server.store.notes(table.id)
     return JSONResponse({"table": table.info(),
@@ -165,7 +165,7 @@ async def table_events(request: Request) -> Response:
     make the server do is bounded; served from the table's window in memory
     or, further back, from the store; never re-folded."""
     server = server_of(request)
-    table = table_by_token(server, request)
+    table = await live_by_token(server, request)
     table_id = table.id
     try:
         after = check_id("after", request.query_params.get("after", "0"))
@@ -183,7 +183,7 @@ async def table_events(request: Request) -> Response:
 
 async def table_log_csv(request: Request) -> Response:
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.live_table(request)
     events = await _committed_log(server, table)
     notes = await server.store.notes(table.id)
     return PlainTextResponse(
@@ -193,7 +193,7 @@ async def table_log_csv(request: Request) -> Response:
 
 async def table_report(request: Request) -> Response:
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.live_table(request)
     events = await _committed_log(server, table)
     notes = await server.store.notes(table.id)
     return JSONResponse(_export.report(table.info(), table.row.spec, events, table.match_now(),
@@ -203,7 +203,7 @@ async def table_report(request: Request) -> Response:
 async def table_report_html(request: Request) -> Response:
     """The report's score sheet and time-per-move charts, printable on A4."""
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.live_table(request)
     events = await _committed_log(server, table)
     notes = await server.store.notes(table.id)
     report = _export.report(table.info(), table.row.spec, events, table.match_now(), notes)
@@ -220,6 +220,15 @@ def table_by_token(server: Server, request: Request) -> TableHub:
     table = server.hub.tables.get(table_id)
     if table is None:
         raise ApiError(404, "not_found", f"no table {table_id}")
+    return table
+
+
+async def live_by_token(server: Server, request: Request) -> TableHub:
+    """``table_by_token``'s table as its keeper holds it now (a cluster: this
+    process's mirror of another process's table)."""
+    table = table_by_token(server, request)
+    if server.cluster is not None and not server.cluster.owns(table.id):
+        return await server.cluster.mirrors.table(table.id)
     return table
 
 

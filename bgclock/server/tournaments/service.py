@@ -201,9 +201,9 @@ class Tourneys:
                       "actions": hub.state.count})
         for director in list(self.server.hub.directors):
             director.send(text)
-        if self.server.cluster is not None:  # the dashboards at the other processes too
-            self.server.cluster.tournament_changed(text)
         self.server.room_feed.changed(hub.id)
+        if self.server.cluster is not None:  # the other processes' dashboards and rooms
+            self.server.cluster.tournament_changed(hub.id, text)
 
     # ------------------------------------------------------------ tables
 

@@ -1,0 +1,110 @@
+"""Leases handed back: a table this process keeps and nobody uses goes.
+
+Theory of operation
+-------------------
+Every ``period`` the process looks at each table it holds the lease of.  A
+table is *quiet* when no device is connected to it (here or relayed from
+another process: both are among its watchers), its clock is stopped (no
+expiry ahead), and nothing of it is on the way to the store (every event and
+note committed, no edit, no provisional flag waiting for its bound, no
+keeper's queue being reconciled).  A quiet table whose match is over (or
+which is closed) is handed back at once; another after ``idle_s`` of
+quiet.  Handing back is synchronous up to the lease's unlock: the table
+leaves the hub (made dormant, or kept as a read-only mirror when a room
+display here shows its tournament) before the lock goes, so no command can
+come between; the lease row keeps its epoch, and the next process to take
+the table bumps it and folds the table from the store, as a takeover does.
+
+A table with a running clock is never handed back: its expiry is the
+keeper's to judge, and its checkpoints are written while it runs.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Final, Protocol
+
+from bgclock.server.cluster.mirror import Host, Mirrors
+from bgclock.server.live.hub import TableHub
+
+
+class Cluster(Host, Protocol):
+    """What handing back uses of its process (``node.Cluster``)."""
+
+    @property
+    def mirrors(self) -> Mirrors: ...
+
+    def taking(self, table_id: int) -> bool: ...
+
+log = logging.getLogger("bgclock.cluster")
+
+#: A table quiet this long is handed back (s), unless ``--release-idle-s``.
+IDLE_S: Final = 60.0
+
+
+def quiet(table: TableHub) -> bool:
+    """No device, a stopped clock, nothing on the way to the store."""
+    return (not table.watchers
+            and (table.closed or table.match.expires_at() is None)
+            and table.seq == table.committed_seq
+            and table.committed_notes == len(table.notes)
+            and not table.editing
+            and table.provisional is None
+            and table.reconcile_left <= 0)
+
+
+def finished(table: TableHub) -> bool:
+    """The table's match is over, or the table is closed."""
+    return table.closed or table.match.phase == "match_over"
+
+
+class Handback:
+    """This process's quiet tables, and their leases handed back."""
+
+    def __init__(self, cluster: Cluster, idle_s: float) -> None:
+        self.cluster = cluster
+        self.idle_s = idle_s
+        #: How often the tables are looked at (s).
+        self.period = max(0.1, min(1.0, idle_s / 4))
+        #: Since when (``time.monotonic``) each kept table is quiet.
+        self.quiet_since: dict[int, float] = {}
+        #: Tables handed back so far.
+        self.released = 0
+
+    async def sweep(self) -> None:
+        cluster = self.cluster
+        hub = cluster.server.hub
+        now = time.monotonic()
+        held = [ident for kind, ident in list(cluster.leases.held) if kind == "table"]
+        for table_id in list(self.quiet_since):
+            if table_id not in held:
+                del self.quiet_since[table_id]
+        for table_id in held:
+            table = hub.tables.get(table_id)
+            if table is None or table.mirror or not quiet(table):
+                self.quiet_since.pop(table_id, None)
+                continue
+            since = self.quiet_since.setdefault(table_id, now)
+            if finished(table) or now - since >= self.idle_s:
+                await self.release(table)
+
+    async def release(self, table: TableHub) -> None:
+        """Hand the table's lease back (the caller saw it quiet)."""
+        cluster = self.cluster
+        hub = cluster.server.hub
+        table_id = table.id
+        if cluster.taking(table_id) or not cluster.owns(table_id) or not quiet(table):
+            return
+        why = ("its match is over" if finished(table) else
+               f"no device and its clock stopped for {self.idle_s:g} s")
+        self.quiet_since.pop(table_id, None)
+        hub.writer.forget_checkpoint(table_id)
+        if cluster.mirrors.wanted(table.row.tournament_id):
+            cluster.mirrors.adopt(table)  # a room display here shows it
+        else:
+            hub.drop(table_id)
+        await cluster.leases.release("table", table_id)
+        self.released += 1
+        log.warning("table %d: %s: its lease is handed back (the next device takes it "
+                    "at any process)", table_id, why)

@@ -1,0 +1,384 @@
+"""Mirrors: a table another process keeps, live at this one, for reading.
+
+Theory of operation
+-------------------
+A process that is asked about a table it does not keep (an HTTP read of the
+table, a room display of its tournament) *mirrors* it: it subscribes to the
+table's channel first, then folds the table from the store (``Hub.
+mirror_table``: read only, no timer, no write), and from then on applies the
+keeper's committed events as their ``update`` messages come (``TableHub.
+follow``): the same fold the keeper runs, so ``state_now`` at this process is
+the keeper's, its running clock included.  The keeper's ``table`` messages
+carry what only it knows (its devices online, the keeper's claim, a
+provisional flag): the mirror answers ``info`` with the last of them
+(``TableHub.mirrored``); at its start it asks the keeper for one
+(``mirror_ask``, answered on this process's node channel).
+
+Updates queued while the fold reads the store are applied after it (those
+it holds already are skipped by their seq).  Whatever does not follow (a
+gap, a keeper's press folded before the last event, a ``snapshot``: the
+keeper was rolled back, took the table over, started the next match) folds
+the mirror again from the store: a committed update is in the store before
+it is broadcast, so the fold holds it.
+
+Every message of a mirrored table marks its room changed (``Hub.on_change``),
+so the room displays at every process are pushed as at the keeper's.  A
+mirror is kept while its tournament has a room display at this process, or
+for ``KEEP_S`` after it was last read; then it is dropped (its subscription
+and its fold).  This process taking the table forgets its mirror.
+
+Why a mirror rather than forwarding each read to the keeper: a room display
+reads every table of its tournament at every change, and its pushes need the
+change marks anyway (the table's channel); with the mirror a read costs no
+round trip and waits for no other process, and a table nobody keeps (its
+lease handed back, its keeper dead) reads the same, from the store.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any, Final, Protocol
+
+import orjson
+
+from bgclock.server.cluster.bus import Bus
+from bgclock.server.cluster.lease import Leases
+from bgclock.server.live.hub import Hub, TableHub
+from bgclock.server.live.roomfeed import RoomFeed
+from bgclock.server.live.table_state import Flag
+from bgclock.server.tournaments.host import TournamentHub
+from bgclock.server.ws.protocol import dumps
+from bgclock.store import Store, StoredEvent, StoreError
+
+
+class TournamentHubs(Protocol):
+    """The tournaments this process holds (``service.Tourneys``)."""
+
+    @property
+    def hubs(self) -> dict[int, TournamentHub]: ...
+
+
+class _Server(Protocol):
+    @property
+    def hub(self) -> Hub: ...
+
+    @property
+    def room_feed(self) -> RoomFeed: ...
+
+    @property
+    def tourneys(self) -> TournamentHubs: ...
+
+
+class Host(Protocol):
+    """What the mirrors use of their process (``node.Cluster``; a protocol:
+    that module imports this one)."""
+
+    @property
+    def server(self) -> _Server: ...
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def node(self) -> str: ...
+
+    @property
+    def bus(self) -> Bus: ...
+
+    @property
+    def leases(self) -> Leases: ...
+
+    @property
+    def relays(self) -> dict[int, dict[str, Any]]: ...
+
+    def owns(self, table_id: int) -> bool: ...
+
+log = logging.getLogger("bgclock.cluster")
+
+#: A mirror nobody read for this long (and whose room no display here
+#: shows) is dropped (s).
+KEEP_S: Final = 30.0
+#: How long a first read waits for the keeper's ``info`` (s): past it, the
+#: mirror answers with what the store says.
+INFO_WAIT_S: Final = 0.5
+
+
+class Mirror:
+    """One mirrored table: loading or ready, and what came meanwhile."""
+
+    __slots__ = ("info", "info_seen", "loading", "queue", "ready", "table_id", "used")
+
+    def __init__(self, table_id: int) -> None:
+        self.table_id = table_id
+        self.loading = False
+        #: The messages of the table's channel that came while it loaded.
+        self.queue: list[bytes] = []
+        self.ready = asyncio.Event()
+        #: The keeper's last ``info`` (None: not heard yet).
+        self.info: dict[str, Any] | None = None
+        self.info_seen = asyncio.Event()
+        self.used = time.monotonic()
+
+
+class Mirrors:
+    """This process's mirrors of tables other processes keep."""
+
+    def __init__(self, cluster: Host) -> None:
+        self.cluster = cluster
+        self.held: dict[int, Mirror] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        #: Tournaments being folded again, and those changed again meanwhile.
+        self._refolding: set[int] = set()
+        self._again: set[int] = set()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    # ------------------------------------------------------------ reading
+
+    async def table(self, table_id: int) -> TableHub:
+        """The table as its keeper holds it now, mirrored here (folded from
+        the store at the first read; ``StoreError`` if it cannot be)."""
+        mirror = await self.ensure(table_id)
+        deadline = self.cluster.store.deadline_s
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(mirror.ready.wait(), deadline)
+            await asyncio.wait_for(mirror.info_seen.wait(), INFO_WAIT_S)
+        mirror.used = time.monotonic()
+        return self.cluster.server.hub.tables[table_id]
+
+    async def room(self, tournament_id: int) -> None:
+        """Every table of the tournament this process does not keep is
+        mirrored and loaded (a room display's view reads them all)."""
+        hub = self.cluster.server.hub
+        ids = [t.id for t in list(hub.tables.values())
+               if t.row.tournament_id == tournament_id and not self.cluster.owns(t.id)]
+        mirrors = [await self.ensure(i) for i in ids]
+        now = time.monotonic()
+        for mirror in mirrors:  # a polling display keeps them as a stream does
+            mirror.used = now
+        deadline = self.cluster.store.deadline_s
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*(m.ready.wait() for m in mirrors)),
+                                   deadline)
+
+    def wanted(self, tournament_id: int | None) -> bool:
+        """A room display of the tournament is open at this process."""
+        return tournament_id is not None and (
+            tournament_id in self.cluster.server.room_feed.rooms)
+
+    async def ensure(self, table_id: int) -> Mirror:
+        """The table's mirror, started if it was not (subscribed first, then
+        folded from the store; the keeper asked for its ``info``)."""
+        mirror = self.held.get(table_id)
+        if mirror is not None:
+            return mirror
+        mirror = self.held[table_id] = Mirror(table_id)
+        mirror.loading = True
+        bus = self.cluster.bus
+        await bus.subscribe(bus.table_channel(table_id))
+        owner = await self.cluster.leases.owner("table", table_id)
+        asked = 0
+        if owner is not None and owner != self.cluster.node:
+            asked = await bus.receivers(bus.node_channel(owner), orjson.dumps(
+                {"k": "mirror_ask", "from": self.cluster.node, "t": table_id}))
+        if not asked:  # nobody to ask: the store says it all
+            mirror.info_seen.set()
+        self._spawn(self._load(mirror))
+        return mirror
+
+    def adopt(self, table: TableHub) -> None:
+        """A table this process just handed back, kept as a mirror (a room
+        display here shows it): its state is what the store holds."""
+        table.mirror = True
+        mirror = self.held[table.id] = Mirror(table.id)
+        mirror.ready.set()
+        mirror.info_seen.set()
+        bus = self.cluster.bus
+        self._spawn(bus.subscribe(bus.table_channel(table.id)))
+
+    def forget(self, table_id: int) -> None:
+        """This process keeps the table now: no mirror of it."""
+        self.held.pop(table_id, None)
+
+    # ------------------------------------------------------------ feeding
+
+    def feed(self, table_id: int, text: bytes) -> None:
+        """A message of the table's channel (an update, a ``table`` message,
+        a snapshot, an expiry...) for its mirror, if it has one."""
+        mirror = self.held.get(table_id)
+        if mirror is None:
+            return
+        if mirror.loading:
+            mirror.queue.append(text)
+            return
+        self._apply(mirror, text)
+
+    def _apply(self, mirror: Mirror, text: bytes) -> None:
+        hub = self.cluster.server.hub
+        table = hub.tables.get(mirror.table_id)
+        if table is None or self.cluster.owns(table.id):
+            return
+        if not table.mirror:  # made dormant meanwhile (a lease lost): fold it again
+            self._reload(mirror)
+            return
+        msg = orjson.loads(text)
+        kind = msg.get("type")
+        if kind == "update":
+            event = msg["event"]
+            stored = StoredEvent(table_id=table.id, seq=int(msg["seq"]), idem_key=None,
+                                 at_ms=int(event["at_ms"]), event=event,
+                                 source=str(msg.get("source")),
+                                 lag_credit_ms=int(msg.get("lag_credit_ms") or 0),
+                                 received_ms=0)
+            if not table.follow(stored, text.decode()):
+                self._reload(mirror)
+        elif kind == "table":
+            self._info(mirror, table, dict(msg["info"]))
+        elif kind == "snapshot":
+            self._info(mirror, table, dict(msg["info"]))
+            self._reload(mirror)
+        if hub.on_change is not None:
+            hub.on_change(table.row.tournament_id)
+
+    def on_node(self, kind: str, msg: dict[str, Any]) -> None:
+        """``mirror_ask`` (at a keeper: answer with the table's ``info``) or
+        ``mirror_info`` (its answer, here)."""
+        cluster = self.cluster
+        table_id = int(msg["t"])
+        if kind == "mirror_ask":
+            table = cluster.server.hub.tables.get(table_id)
+            text = table.table_message() if table is not None and cluster.owns(table_id) else ""
+            cluster.bus.publish(cluster.bus.node_channel(str(msg["from"])), orjson.dumps(
+                {"k": "mirror_info", "t": table_id, "text": text}))
+            return
+        mirror = self.held.get(table_id)
+        if mirror is None:
+            return
+        if msg.get("text"):
+            self.feed(table_id, str(msg["text"]).encode())
+        mirror.info_seen.set()
+
+    @staticmethod
+    def _info(mirror: Mirror, table: TableHub, info: dict[str, Any]) -> None:
+        mirror.info = info
+        mirror.info_seen.set()
+        table.mirrored = info
+        table.closed = info.get("status") == "closed"
+        provisional = info.get("provisional")
+        if provisional is None:
+            table.provisional, table.provisional_side = None, None
+        else:
+            table.provisional = Flag(int(provisional["at_ms"]), provisional=True)
+            table.provisional_side = provisional.get("side")
+
+    def _reload(self, mirror: Mirror) -> None:
+        if not mirror.loading:
+            mirror.loading = True
+            self._spawn(self._load(mirror))
+
+    async def _load(self, mirror: Mirror) -> None:
+        cluster = self.cluster
+        hub = cluster.server.hub
+        table_id = mirror.table_id
+        try:
+            table = await hub.mirror_table(table_id)
+        except StoreError as exc:
+            log.warning("table %d: not mirrored (%s): read as last loaded", table_id, exc)
+            self.held.pop(table_id, None)
+            mirror.loading = False
+            mirror.ready.set()
+            return
+        if cluster.owns(table_id) or self.held.get(table_id) is not mirror:
+            mirror.loading = False
+            mirror.ready.set()
+            return  # taken here (or dropped) meanwhile: served, not mirrored
+        if mirror.info is not None:
+            self._info(mirror, table, mirror.info)
+        hub.tables[table_id] = table
+        queued, mirror.queue = mirror.queue, []
+        mirror.loading = False
+        for text in queued:
+            self._apply(mirror, text)
+        mirror.ready.set()
+        if hub.on_change is not None:
+            hub.on_change(table.row.tournament_id)
+
+    # ------------------------------------------------------------ tournaments
+
+    async def tournament(self, tournament_id: int, text: str) -> None:
+        """Another process acted on a tournament it keeps (``text``: its
+        dashboards' message): this process's copy (if it holds one and does
+        not keep it) is folded again from the store, its dashboards told and
+        its room displays pushed, as after an action here
+        (``Tourneys.announce``); without a copy, its dashboards are told
+        ``text``.  Changes that come while it is folded are folded once
+        more, after it."""
+        cluster = self.cluster
+        hub = cluster.server.tourneys.hubs.get(tournament_id)
+        if hub is None or cluster.leases.epoch("tournament", tournament_id) is not None:
+            if hub is None:
+                for director in list(cluster.server.hub.directors):
+                    director.send(text)
+            return
+        if tournament_id in self._refolding:
+            self._again.add(tournament_id)
+            return
+        self._refolding.add(tournament_id)
+        try:
+            again = True
+            while again:
+                self._again.discard(tournament_id)
+                try:
+                    stored = await cluster.store.actions(tournament_id)
+                except StoreError as exc:
+                    log.warning("tournament %d: not read again (%s)", tournament_id, exc)
+                    return
+                async with hub.lock:
+                    if cluster.leases.epoch("tournament", tournament_id) is not None:
+                        return  # kept here now: its own fold is the truth
+                    hub.log = [dict(s.action) for s in stored]
+                    hub.rebuild()
+                again = tournament_id in self._again
+        finally:
+            self._refolding.discard(tournament_id)
+        text = dumps({"type": "tournament", "tournament": tournament_id,
+                      "actions": hub.state.count})
+        for director in list(cluster.server.hub.directors):
+            director.send(text)
+        cluster.server.room_feed.changed(tournament_id)
+
+    # ------------------------------------------------------------ keeping
+
+    async def sweep(self) -> None:
+        """Mirror every table of the rooms displayed here; drop the mirrors
+        nobody needs any more."""
+        cluster = self.cluster
+        hub = cluster.server.hub
+        rooms = cluster.server.room_feed.rooms
+        if rooms:
+            for table in list(hub.tables.values()):
+                if (table.row.tournament_id in rooms and table.id not in self.held
+                        and not cluster.owns(table.id)):
+                    await self.ensure(table.id)
+        now = time.monotonic()
+        for table_id, mirror in list(self.held.items()):
+            if cluster.owns(table_id):
+                self.held.pop(table_id, None)
+                continue
+            held = hub.tables.get(table_id)
+            if mirror.loading or (held is not None and self.wanted(held.row.tournament_id)):
+                continue
+            if now - mirror.used < KEEP_S:
+                continue
+            self.held.pop(table_id, None)
+            if held is not None and held.mirror:
+                hub.dormant(held.row)  # its fold goes; the row stays known
+            if not cluster.relays.get(table_id):
+                with contextlib.suppress(Exception):
+                    await cluster.bus.unsubscribe(cluster.bus.table_channel(table_id))
