@@ -113,7 +113,7 @@ async def run(store_kind: str, presses: int) -> dict[str, Any]:
         if store_kind == "none":
             from bgclock.store import TableRow
 
-            row = TableRow(id=table_id, tournament_id=None, spec=spec, created_ms=clock.now_ms())
+            row = TableRow(id=table_id, tournament_id=1, spec=spec, created_ms=clock.now_ms())
         else:
             tournament = await store.create_tournament("Press path", clock.now_ms())
             row = await store.create_table(tournament.id, spec, clock.now_ms())
