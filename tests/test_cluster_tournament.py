@@ -166,6 +166,21 @@ async def test_a_tournament_driven_through_two_processes_is_one_tournament() -> 
         assert len(entered) == 2 and all(x["by"] == "server" and x["source"] == "clock"
                                       for x in entered)
         assert [x["n"] for x in log] == list(range(1, len(log) + 1))
+        # the final, started through b: a seats it, and the table b keeps is
+        # given its next match there (a's round start sends it to b)
+        finalists = sorted([by_table[1]["winner"], by_table[2]["winner"]])
+        final = post(b.url, f"{base}/rounds", {"event": "main", "round": 1})
+        assert final.status_code == 200, final.text
+        assert final.json()["not_ready"] == [], final.json()
+        [seated] = final.json()["tables"]
+        info = get(b.url, f"/api/tables/{seated['table_id']}").json()
+        assert sorted(info["players"]) == finalists, info
+        kept_by = await lease(schema, seated["table_id"])
+        assert kept_by is not None
+        # the table's match is the final at the process that keeps it
+        keeper_url = a.url if kept_by[0] == "a" else b.url
+        live = get(keeper_url, f"/api/tables/{seated['table_id']}").json()
+        assert sorted(live["players"]) == finalists and live["seq"] == 0, live
 
 
 async def test_an_action_forwarded_to_a_keeper_killed_meanwhile_is_done_once_or_refused() -> None:

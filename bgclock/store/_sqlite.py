@@ -228,7 +228,8 @@ class SqliteStore(SqliteRegister, Store):
 
         future = asyncio.get_running_loop().run_in_executor(self._pool, call)
         try:
-            return await asyncio.wait_for(future, self.deadline_s)
+            async with asyncio.timeout(self.deadline_s):
+                return await future
         except TimeoutError:
             if writes:
                 with self._doubt_lock:

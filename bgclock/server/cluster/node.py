@@ -423,6 +423,37 @@ class Cluster:
         finally:
             self._answers.pop(rid, None)
 
+    async def seat_at_keeper(self, table_id: int,
+                             spec: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
+        """A round start's match for a table another process keeps: sent
+        there as the director's own edit (``PATCH /api/tables/N``: a table
+        not started yet) or, once the table has played, its next match
+        (``POST .../next-match``), each run by the keeper as it runs them
+        from the network.  None when the seating is to be done here (this
+        process keeps the table, or took it now); else the keeper's status
+        and JSON answer."""
+        body = orjson.dumps(spec)
+        answer: tuple[int, dict[str, Any]] | None = None
+        for method, path in (("PATCH", f"/api/tables/{table_id}"),
+                             ("POST", f"/api/tables/{table_id}/next-match")):
+            owner = await self.keeper("table", table_id)
+            if owner is None:
+                return None
+            scope = {"type": "http", "method": method, "path": path, "query_string": b"",
+                     "headers": [(b"content-type", b"application/json")]}
+            got = await self.forward_http("table", table_id, owner, scope, body)
+            if got is None:
+                return None
+            try:
+                answer = got.status, dict(orjson.loads(got.body))
+            except (orjson.JSONDecodeError, TypeError, ValueError):
+                answer = got.status, {"error": "storage", "message": "the keeper's answer "
+                                      "could not be read"}
+            if got.status == 409 and answer[1].get("error") == "started":
+                continue  # it has played: its next match
+            break
+        return answer
+
     @staticmethod
     def _no_answer(kind: str, ident: int, owner: str, what: str) -> ApiError:
         return ApiError(503, "no_answer", f"process {owner} of the cluster, which keeps {kind} "

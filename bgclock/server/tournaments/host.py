@@ -152,6 +152,11 @@ class TournamentOwner(Protocol):
 
     def tournament_changed(self, tournament_id: int, text: str) -> None: ...
 
+    def owns(self, table_id: int) -> bool: ...
+
+    async def seat_at_keeper(self, table_id: int,
+                             spec: dict[str, Any]) -> tuple[int, dict[str, Any]] | None: ...
+
 
 class Host(Protocol):
     """What the tournament service reads of the server (``context.Server``)."""

@@ -258,6 +258,18 @@ class Tourneys:
             await self.act(hub, [{"do": "bind_table", "table": number, "table_id": row.id}],
                            source="server")
             return None
+        if server.cluster is not None and not server.cluster.owns(table.id):
+            # a table another process keeps: that process seats it
+            forwarded = await server.cluster.seat_at_keeper(table.id, spec.to_dict())
+            if forwarded is not None:
+                status, answer = forwarded
+                if status < 300:
+                    return None
+                log.warning("table %d is not ready for its match: %s", table.id,
+                            answer.get("message"))
+                return {"table": number, "table_id": table.id,
+                        "error": str(answer.get("error", "not_owner")),
+                        "message": str(answer.get("message", "")), "spec": spec.to_dict()}
         try:
             if table.seq == 0:
                 await table.edit(spec)
