@@ -81,6 +81,7 @@ from bgclock.server.live.roomfeed import RoomFeed
 from bgclock.server.live.time import ServerClock
 from bgclock.server.tournaments.host import TableResult
 from bgclock.server.ws.protocol import Hello, Ping, ProtocolError, decode, dumps
+from bgclock.server.ws.silence import SilenceWatch
 from bgclock.store import Fenced, NotFound, StoreError
 
 if TYPE_CHECKING:
@@ -651,6 +652,7 @@ class Cluster:
         # The lease row names the owner once its epoch bump is committed (a
         # few ms after it took the lock): until a live owner listens, read again
         channel = ""
+        watch: SilenceWatch | None = None
         for _ in range(OWNER_TRIES):
             owner = await self.leases.owner("table", table_id)
             if owner is not None and owner != self.node:
@@ -666,13 +668,15 @@ class Cluster:
                 conn.send(not_owner_message(table_id, "has no live owner yet"))
                 await conn.close(MOVED_CLOSE)
                 return
-            pinging = False
+            watch = SilenceWatch(SILENT_LINK_S)
             while not conn.dead:
                 try:
-                    message = await asyncio.wait_for(conn.ws.receive(),
-                                                     SILENT_LINK_S if pinging else None)
-                except TimeoutError:
-                    return
+                    message = await conn.ws.receive()
+                except asyncio.CancelledError:
+                    if watch.silenced():
+                        return
+                    raise
+                watch.heard()
                 if message["type"] == "websocket.disconnect":
                     return
                 if not conn.limiter.allow():
@@ -686,7 +690,7 @@ class Cluster:
                     conn.send_json(exc.to_message())
                     continue
                 if isinstance(decoded, Ping):
-                    pinging = True
+                    watch.start()
                     self.dispatch(server, conn, decoded)  # answered here
                     continue
                 if isinstance(decoded, Hello):
@@ -695,6 +699,8 @@ class Cluster:
                     continue
                 self.bus.publish(channel, orjson.dumps({**base, "k": "msg", "text": text}))
         finally:
+            if watch is not None:
+                watch.stop()
             relays = self.relays.get(table_id, {})
             relays.pop(cid, None)
             self._local.pop(cid, None)
