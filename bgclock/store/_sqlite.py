@@ -27,11 +27,11 @@ import asyncio
 import contextlib
 import json
 import os
+import queue
 import sqlite3
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -153,13 +153,73 @@ def _note(row: tuple[Any, ...]) -> StoredNote:
                       note=json.loads(row[5]), source=row[6], received_ms=row[7])
 
 
+class StoreThread:
+    """The store's one thread: calls run in order, each answered on the
+    caller's event loop.
+
+    Not a ``ThreadPoolExecutor``: a commit is one call, and the executor's
+    hand-off (a work item, a ``concurrent.futures.Future`` and its
+    condition variable, the chained asyncio future) cost as much CPU as a
+    small commit's statements; here a call is one ``SimpleQueue.put`` and
+    its answer one ``call_soon_threadsafe``."""
+
+    def __init__(self) -> None:
+        self._calls: queue.SimpleQueue[tuple[asyncio.AbstractEventLoop, asyncio.Future[Any],
+                                             Callable[[], Any]] | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._dropping = False
+
+    def submit(self, fn: Callable[[], T]) -> asyncio.Future[T]:
+        """Run ``fn`` on the store's thread (after the calls before it)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[T] = loop.create_future()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._work, name="bgclock-sqlite",
+                                            daemon=True)
+            self._thread.start()
+        self._calls.put((loop, future, fn))
+        return future
+
+    def _work(self) -> None:
+        while (call := self._calls.get()) is not None:
+            loop, future, fn = call
+            if self._dropping:
+                outcome: tuple[bool, Any] = (False, None)
+            else:
+                try:
+                    outcome = (True, fn())
+                except BaseException as exc:  # noqa: BLE001 - handed to the caller
+                    outcome = (False, exc)
+            with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits
+                loop.call_soon_threadsafe(_answer, future, *outcome)
+
+    def shutdown(self, *, wait: bool, cancel_futures: bool = False) -> None:
+        """No more calls; ``cancel_futures``: the queued ones are dropped."""
+        self._dropping = self._dropping or cancel_futures
+        self._calls.put(None)
+        if wait and self._thread is not None:
+            self._thread.join()
+
+
+def _answer(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
+    """A store call's outcome, on its caller's loop (``StoreThread``)."""
+    if future.done():
+        return  # its caller gave up (a deadline)
+    if ok:
+        future.set_result(value)
+    elif value is None:
+        future.cancel()
+    else:
+        future.set_exception(value)
+
+
 class SqliteStore(SqliteRegister, Store):
     """The embedded default store (a file path, or ``:memory:`` for tests)."""
 
     def __init__(self, path: str | Path, *, deadline_s: float = DEFAULT_DEADLINE_S) -> None:
         self.path = str(path)
         self.deadline_s = deadline_s
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bgclock-sqlite")
+        self._pool = StoreThread()
         self._db: sqlite3.Connection | None = None
         #: Commit every kind of row in one statement (``BULK_SQLITE``).
         self.bulk = BULK_SQLITE
@@ -226,7 +286,7 @@ class SqliteStore(SqliteRegister, Store):
                     raise StoreError(str(exc)) from exc
                 raise
 
-        future = asyncio.get_running_loop().run_in_executor(self._pool, call)
+        future = self._pool.submit(call)
         try:
             async with asyncio.timeout(self.deadline_s):
                 return await future
@@ -277,7 +337,7 @@ class SqliteStore(SqliteRegister, Store):
                 db.execute("COMMIT")
             self._db = db
 
-        await asyncio.get_running_loop().run_in_executor(self._pool, connect)
+        await self._pool.submit(connect)
 
     async def close(self) -> None:
         if self._db is None and self._lock_fd is None:
@@ -290,9 +350,10 @@ class SqliteStore(SqliteRegister, Store):
                 self._db.close()
                 self._db = None
 
-        future = asyncio.get_running_loop().run_in_executor(self._pool, shut)
+        future = self._pool.submit(shut)
         try:
-            await asyncio.wait_for(future, self.deadline_s)
+            async with asyncio.timeout(self.deadline_s):
+                await future
             self._pool.shutdown(wait=True)
         except TimeoutError:  # the thread is stuck: leave it, let the process end
             self._pool.shutdown(wait=False, cancel_futures=True)
