@@ -28,10 +28,14 @@ async def test_wal_and_full_synchronous(tmp_path: Path) -> None:
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("bulk", [True, False])
-async def test_commit_one_statement_per_kind_same_rows(tmp_path: Path, bulk: bool) -> None:
+async def test_commit_one_statement_per_kind_same_rows(tmp_path: Path, bulk: bool,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """The bulk commit (JSON array, one statement per kind of row) stores
     exactly what one statement per row stores, and is all or nothing."""
     from bgclock.store import StoredEvent, StoredNote, StoreError, TableSpec
+    from bgclock.store import _sqlite
+
+    monkeypatch.setattr(_sqlite, "SMALL_COMMIT", 0)  # every commit below goes bulk (or not)
 
     store = SqliteStore(tmp_path / "x.db")
     await store.open()

@@ -153,6 +153,9 @@ def _note(row: tuple[Any, ...]) -> StoredNote:
                       note=json.loads(row[5]), source=row[6], received_ms=row[7])
 
 
+#: A commit of at most this many rows is written as plain statements.
+SMALL_COMMIT = 4
+
 class StoreThread:
     """The store's one thread: calls run in order, each answered on the
     caller's event loop.
@@ -620,11 +623,14 @@ class SqliteStore(SqliteRegister, Store):
 
     async def commit(self, events: list[StoredEvent], checkpoints: dict[int, int],
                      notes: Sequence[StoredNote] = ()) -> None:
-        bulk = self.bulk
         event_rows = [(e.table_id, e.seq, e.idem_key, e.at_ms, e.body(), e.source,
                        e.lag_credit_ms, e.received_ms) for e in events]
         note_rows = [(x.table_id, x.n, x.seq, x.idem_key, x.at_ms, x.body(), x.source,
                       x.received_ms) for x in notes]
+        # A few rows go as plain statements (cheaper than the JSON arrays
+        # for a commit of one press); more as a fixed handful of statements
+        # over JSON arrays (``executemany`` gives the GIL back at every row).
+        bulk = self.bulk and len(event_rows) + len(note_rows) + len(checkpoints) > SMALL_COMMIT
         if bulk:
             # Built here, on the event loop, in one go: the worker thread then
             # runs a fixed handful of statements whatever the batch's size.
