@@ -325,6 +325,21 @@ def join(logs: list[Any], measure_from: float, measure_to: float,
             "error_sample": next((log.error_sample for log in logs if log.error_sample), "")}
 
 
+async def misplaced(db: str, schema_port: int, ports: list[int], table_ids: list[int]) -> int:
+    """How many tables are not owned by the process their device A reached
+    (table i by process i % N, its lease row says), of a cluster's run."""
+    import asyncpg
+
+    conn = await asyncpg.connect(db)
+    try:
+        owners = {int(r[0]): str(r[1]) for r in await conn.fetch(
+            f"SELECT id, owner FROM bench_{schema_port}.leases WHERE kind = 'table'")}
+    finally:
+        await conn.close()
+    return sum(owners.get(tid) != app_name(ports[i % len(ports)])
+               for i, tid in enumerate(table_ids))
+
+
 def device_ports(ports: list[int], i: int, placement: str) -> tuple[int, int]:
     """The processes (ports) table ``i``'s devices A and B connect to: A to
     process i % N (it connects first: that process owns the table), B to the
@@ -437,6 +452,11 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
         row = {"server": kind, "tables": n, "connections": 2 * n + 1, **join(
             logs, measure_from, measure_to, n)}
         row["processes"] = processes
+        row["schema"] = f"bench_{port}" if db else None
+        row["prefix"] = prefix if clustered else None
+        if clustered:
+            assert db is not None
+            row["misplaced"] = await misplaced(db, port, ports, [tid for tid, _ in hellos])
         row["placement"] = placement if clustered else "-"
         row["batch"] = batch
         row["server_cpu"] = 100 * (cpu1 - cpu0) / duration
@@ -525,6 +545,8 @@ async def main_async(args: argparse.Namespace) -> None:
                       f"generator lag p99 {row['lag_p99']:.1f} ms (max {row['lag_max']:.1f}), "
                       f"other CPU {row['other_cpu']:.0f}%, load {row['load']:.2f}"
                       + (f", {row['unanswered']} unanswered" if row["unanswered"] else "")
+                      + (f", {row['misplaced']} tables not owned by their A's process"
+                         if row.get("misplaced") else "")
                       + (f", errors: {row['error_sample']}" if row["errors"] else ""),
                       file=sys.stderr, flush=True)
     print(table(rows))
