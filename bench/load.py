@@ -40,7 +40,9 @@ the table) and its device B to process (i + 1) % N (``--placement split``:
 every table has one relayed device, so the forwarding's cost is measured), or
 to the owner too (``--placement owner``); the dashboard connects last, to
 process 0, so it sees the tables of the other processes through Redis in both
-placements.  N = 1 is ``bgclock serve`` without ``--cluster``, as before.
+placements.  N = 1 is ``bgclock serve`` without ``--cluster``, as before
+(``--cluster-of-one`` adds a row of one process with ``--cluster``: what the
+cluster costs when nothing crosses processes).
 Such a row adds the processes' count and Redis's own CPU per press (the
 ``redis-server`` process, from ``/proc``: a shared Redis counts everyone's
 traffic, so the N = 1 rows show its background).
@@ -292,10 +294,14 @@ def join(logs: list[Any], measure_from: float, measure_to: float,
     last of its three watchers' ``update`` (both devices and the dashboard)."""
     acks: dict[str, int] = {}
     seen: dict[tuple[int, int], list[float]] = {}
+    #: (table, seq) -> watcher -> arrival (0, 1: the table's devices A and B; 2: dashboard)
+    each: dict[tuple[int, int], dict[int, float]] = {}
     for log in logs:
         acks.update(log.acks)
-        for table, seq, _watcher, at in log.updates:
+        for table, seq, watcher, at in log.updates:
             seen.setdefault((table, seq), []).append(at)
+            each.setdefault((table, seq), {})[watcher] = at
+    per_watcher: list[list[float]] = [[], [], []]
     latencies: list[float] = []
     unanswered = 0
     late_sends: list[float] = []
@@ -312,8 +318,12 @@ def join(logs: list[Any], measure_from: float, measure_to: float,
                 continue
             latencies.append(max(got) - sent)
             series.append((sent, max(got) - sent))
+            for watcher, at in each[(table, seq)].items():
+                per_watcher[watcher].append(at - sent)
     latencies.sort()
     late_sends.sort()
+    for one in per_watcher:
+        one.sort()
     lags = sorted(lag for log in logs for at, lag in log.lags if measure_from <= at < measure_to)
     return {"presses": len(latencies) + unanswered, "unanswered": unanswered,
             "p50": pct(latencies, 0.50) * 1000, "p99": pct(latencies, 0.99) * 1000,
@@ -322,6 +332,9 @@ def join(logs: list[Any], measure_from: float, measure_to: float,
             "send_late_p99": pct(late_sends, 0.99) * 1000,
             "lag_p99": pct(lags, 0.99) * 1000, "lag_max": lags[-1] * 1000 if lags else 0.0,
             "series": sorted(series), "errors": sum(log.errors for log in logs),
+            # each watcher's own p50/p99 (ms): A, B (relayed in a split
+            # cluster), the dashboard (relayed for the other processes' tables)
+            "watchers": [(pct(one, 0.50) * 1000, pct(one, 0.99) * 1000) for one in per_watcher],
             "error_sample": next((log.error_sample for log in logs if log.error_sample), "")}
 
 
@@ -353,12 +366,15 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
                   device_procs: int, profile: Path | None,
                   db: str | None = None, batch: bool = True, processes: int = 1,
                   placement: str = "split",
-                  cluster_url: str = DEFAULT_CLUSTER) -> dict[str, Any]:
+                  cluster_url: str = DEFAULT_CLUSTER,
+                  cluster_of_one: bool = False) -> dict[str, Any]:
+    """One row: ``kind`` serving ``n`` tables (``processes`` of them as a
+    cluster; ``cluster_of_one``: one process with ``--cluster`` all the same)."""
     db = db if kind == "bgclock" else None
     processes = processes if kind == "bgclock" else 1
-    if processes > 1 and db is None:
+    clustered = kind == "bgclock" and (processes > 1 or cluster_of_one)
+    if clustered and db is None:
         raise ValueError("--processes N > 1 runs on PostgreSQL: give --db postgresql://...")
-    clustered = processes > 1
     ports = free_ports(processes)
     port = ports[0]  # the dashboard's, and the HTTP set-up's
     prefix = f"bench{secrets.token_hex(4)}"
@@ -457,7 +473,8 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
         if clustered:
             assert db is not None
             row["misplaced"] = await misplaced(db, port, ports, [tid for tid, _ in hellos])
-        row["placement"] = placement if clustered else "-"
+        row["clustered"] = clustered
+        row["placement"] = placement if processes > 1 else "-"
         row["batch"] = batch
         row["server_cpu"] = 100 * (cpu1 - cpu0) / duration
         row["db_cpu"] = 100 * sum(dbs1[p] - dbs0.get(p, 0.0) for p in dbs1) / duration
@@ -505,21 +522,28 @@ def label(row: dict[str, Any]) -> str:
     name = str(row["server"])
     if row.get("processes", 1) > 1:
         name += f" ×{row['processes']} {row['placement']}"
+    elif row.get("clustered"):
+        name += " ×1 `--cluster`"
     if row["server"] == "bgclock" and not row.get("batch", True):
         name += " `--no-batch`"
     return name
 
 
-def variants(args: argparse.Namespace) -> list[tuple[str, int, str]]:
-    """(server, processes, placement) of each row of one table count."""
-    out: list[tuple[str, int, str]] = []
+def variants(args: argparse.Namespace) -> list[tuple[str, int, str, bool]]:
+    """(server, processes, placement, a cluster of one) of each row of one
+    table count."""
+    out: list[tuple[str, int, str, bool]] = []
     for kind in args.servers:
         if kind != "bgclock":
-            out.append((kind, 1, "-"))
+            out.append((kind, 1, "-", False))
             continue
         for procs in args.processes:
-            for placement in (args.placement if procs > 1 else ["-"]):
-                out.append((kind, procs, placement))
+            if procs == 1:
+                out.append((kind, 1, "-", False))
+                if args.cluster_of_one:
+                    out.append((kind, 1, "-", True))
+                continue
+            out.extend((kind, procs, placement, False) for placement in args.placement)
     return out
 
 
@@ -527,11 +551,12 @@ async def main_async(args: argparse.Namespace) -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.tables:
-            for kind, procs, placement in variants(args):
+            for kind, procs, placement, one in variants(args):
                 row = await measure(kind, n, args.duration, args.warmup, Path(tmp),
                                     args.device_procs, args.profile, args.db,
                                     not args.no_batch, procs,
-                                    placement if procs > 1 else "split", args.cluster)
+                                    placement if procs > 1 else "split", args.cluster,
+                                    one)
                 rows.append(row)
                 print(f"# {label(row)} ({row['store']}) {n} tables: p50 {row['p50']:.1f} ms, "
                       f"p99 {row['p99']:.1f} ms, max {row['max']:.1f} ms, "
@@ -543,7 +568,10 @@ async def main_async(args: argparse.Namespace) -> None:
                       f"RSS {row['rss_mb']:.0f} MB, "
                       f"generator CPU {row['client_cpu']:.0f}% {row['worker_cpu']}, "
                       f"generator lag p99 {row['lag_p99']:.1f} ms (max {row['lag_max']:.1f}), "
-                      f"other CPU {row['other_cpu']:.0f}%, load {row['load']:.2f}"
+                      f"other CPU {row['other_cpu']:.0f}%, load {row['load']:.2f}, "
+                      "p50/p99 per watcher: " + ", ".join(
+                          f"{who} {p50:.1f}/{p99:.1f}" for who, (p50, p99) in
+                          zip(("A", "B", "dashboard"), row["watchers"], strict=True))
                       + (f", {row['unanswered']} unanswered" if row["unanswered"] else "")
                       + (f", {row['misplaced']} tables not owned by their A's process"
                          if row.get("misplaced") else "")
@@ -575,7 +603,7 @@ def table(rows: list[dict[str, Any]]) -> str:
             all_ratio = f"{(r['cpu_press_ms'] + r['db_press_ms']) / floor['cpu_press_ms']:.2f}"
             whole = r["cpu_press_ms"] + r["db_press_ms"] + r["redis_press_ms"]
             redis_ratio = (f"{whole / floor['cpu_press_ms']:.2f}"
-                           if r["processes"] > 1 else "-")
+                           if r.get("clustered") else "-")
             p99_ratio = f"{r['p99'] / floor['p99']:.2f}"
         else:
             cpu_ratio = all_ratio = redis_ratio = p99_ratio = "-"
@@ -621,6 +649,9 @@ def main() -> None:
                         help="with N > 1: device B on the next process (split: relayed) or "
                              "on the table's owner with device A (owner); several values run "
                              "a row each (default split)")
+    parser.add_argument("--cluster-of-one", action="store_true",
+                        help="with --processes 1: a row of one `serve --cluster` process "
+                             "too (what the cluster costs with nothing to forward)")
     parser.add_argument("--cluster", default=DEFAULT_CLUSTER, metavar="redis://HOST:PORT/DB",
                         help=f"the Redis of N > 1 processes (default {DEFAULT_CLUSTER})")
     parser.add_argument("--profile", type=Path, default=None,
@@ -631,7 +662,7 @@ def main() -> None:
         parser.error("--db: a postgresql://... URL (SQLite is the default)")
     if any(n < 1 for n in args.processes):
         parser.error("--processes: 1 or more")
-    if max(args.processes) > 1 and args.db is None:
+    if (max(args.processes) > 1 or args.cluster_of_one) and args.db is None:
         parser.error("--processes N > 1: the processes share a PostgreSQL database "
                      "(--db postgresql://...)")
     asyncio.run(main_async(args))
