@@ -478,6 +478,9 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
         row["batch"] = batch
         row["server_cpu"] = 100 * (cpu1 - cpu0) / duration
         row["db_cpu"] = 100 * sum(dbs1[p] - dbs0.get(p, 0.0) for p in dbs1) / duration
+        # backends gone during the window: their CPU is not counted
+        row["db_gone"] = len(set(dbs0) - set(dbs1))
+        row["db_backends"] = len(dbs1)
         row["redis_cpu"] = 100 * (redis1 - redis0) / duration
         row["store"] = "postgresql" if db else ("sqlite" if kind == "bgclock" else "-")
         presses = max(1, row["presses"])
@@ -562,7 +565,9 @@ async def main_async(args: argparse.Namespace) -> None:
                       f"p99 {row['p99']:.1f} ms, max {row['max']:.1f} ms, "
                       f"server CPU {row['server_cpu']:.0f}% "
                       f"({row['cpu_press_ms']:.3f} ms a press), "
-                      f"database CPU {row['db_cpu']:.0f}% ({row['db_press_ms']:.3f} ms a press), "
+                      f"database CPU {row['db_cpu']:.0f}% ({row['db_press_ms']:.3f} ms a press, "
+                      f"{row['db_backends']} backends"
+                      + (f", {row['db_gone']} gone meanwhile" if row["db_gone"] else "") + "), "
                       f"Redis CPU {row['redis_cpu']:.0f}% "
                       f"({row['redis_press_ms']:.3f} ms a press), "
                       f"RSS {row['rss_mb']:.0f} MB, "
