@@ -6,7 +6,9 @@ WebSocket through a minimal client on a raw asyncio ``Protocol`` (one
 ``transport.write`` per press, frames parsed in ``data_received``, no task,
 no queue, no keep-alive timer per connection), on uvloop when installed, with
 the garbage collector frozen and off once the connections are set up, so that
-the generator's own overhead stays small against the server's.
+the generator's own overhead stays small against the server's.  With several
+server processes (``device_ports``: table -> the ports of its devices A and
+B), every table's A connects first, then every B.
 
 The server as shipped lets one client address open 40 WebSocket connections
 at once, then 10 a second (``bgclock/server/edge/guard.py``): so each table's two
@@ -273,6 +275,16 @@ async def _worker(spec: dict[str, Any], conn: Any) -> Log:
     if spec["role"] == "dashboard":
         clients = [await _connect(host, port, log, 0, 2, spec["director_hello"], sem)]
         pairs: list[tuple[int, Client, Client]] = []
+    elif "device_ports" in spec:
+        # Several processes: each table's A first (its process takes the
+        # table's lease: it owns the table), then B (relayed when elsewhere).
+        where: dict[str, tuple[int, int]] = spec["device_ports"]
+        sides = [await asyncio.gather(*(
+            _connect(host, where[str(tid)][w], log, tid, w, hello, sem,
+                     source_address(spec["index_of"][str(tid)]))
+            for tid, hello in tables)) for w in (0, 1)]
+        pairs = [(tid, sides[0][i], sides[1][i]) for i, (tid, _) in enumerate(tables)]
+        clients = [*sides[0], *sides[1]]
     else:
         made = await asyncio.gather(*(
             _connect(host, port, log, tid, w, hello, sem,

@@ -30,20 +30,40 @@ run, dropped afterwards) instead of a SQLite file; the database's own CPU (the
 postgres backend processes serving this server, read from ``/proc``) is then
 counted beside the server's.
 
+``--processes N`` (with ``--db``; several values run several rows) runs
+bgclock as N ``bgclock serve --cluster`` processes on that database, each on
+its own port, one fresh schema and one fresh Redis prefix per run (``--cluster
+redis://...``, default ``redis://127.0.0.1:6379/0``; the schema is dropped and
+any key under the prefix deleted afterwards).  Table i's device A connects
+to process i % N first (it takes the table's lease there: that process owns
+the table) and its device B to process (i + 1) % N (``--placement split``:
+every table has one relayed device, so the forwarding's cost is measured), or
+to the owner too (``--placement owner``); the dashboard connects last, to
+process 0, so it sees the tables of the other processes through Redis in both
+placements.  N = 1 is ``bgclock serve`` without ``--cluster``, as before
+(``--cluster-of-one`` adds a row of one process with ``--cluster``: what the
+cluster costs when nothing crosses processes).
+Such a row adds the processes' count and Redis's own CPU per press (the
+``redis-server`` process, from ``/proc``: a shared Redis counts everyone's
+traffic, so the N = 1 rows show its background).
+
 bgclock's clients say hello with ``batch`` (as the pages do): what one commit
 sends a connection comes as one frame (a press's update and ack; a
 dashboard's updates).  The bare server sends a frame per message, as bgclock
 did before; ``--no-batch`` measures bgclock that way too.
 
-Each row prints p50/p99/max, the server's CPU per press (and the database's),
-the server's RSS, the machine's load average, and the ratios against the bare
-server's row of the same run (CPU per press, counting the database, and p99).
-The machine may be shared: CPU per press and the ratios are the figures that
+Each row prints p50/p99/max, the server's CPU per press (and the database's;
+with N processes, summed over all of them), the server's RSS (summed), the
+machine's load average, and the ratios against the bare server's row of the
+same run (CPU per press, counting the database, and p99). The machine may be
+shared: CPU per press and the ratios are the figures that
 move least with other load.
 
 Run: ``python bench/load.py`` (100, 500 and 2,000 tables) or
 ``python bench/load.py --tables 100 --duration 5`` or
-``python bench/load.py --tables 500 --db postgresql://127.0.0.1:5432/test``.
+``python bench/load.py --tables 500 --db postgresql://127.0.0.1:5432/test``
+or ``python bench/load.py --tables 2000 --db postgresql://127.0.0.1:5432/test
+--processes 1 2 --placement split owner``.
 Prints a Markdown table.  Never a timed test.
 """
 
@@ -54,6 +74,7 @@ import asyncio
 import contextlib
 import multiprocessing
 import os
+import secrets
 import socket
 import statistics
 import subprocess
@@ -75,6 +96,9 @@ CLK_TCK = os.sysconf("SC_CLK_TCK")
 #: How long after the measured window the watchers' updates are still awaited.
 DRAIN_S = 3.0
 
+
+#: The Redis of ``--processes N`` (a fresh channel prefix per run).
+DEFAULT_CLUSTER = "redis://127.0.0.1:6379/0"
 
 #: Seconds a worker may take to answer the parent (connecting 4,000 sockets included).
 WORKER_DEADLINE_S = 120.0
@@ -100,6 +124,36 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def free_ports(n: int) -> list[int]:
+    """``n`` distinct free ports."""
+    ports: list[int] = []
+    while len(ports) < n:
+        port = free_port()
+        if port not in ports:
+            ports.append(port)
+    return ports
+
+
+def redis_pid() -> int | None:
+    """The ``redis-server`` process of this machine (``pgrep -x``), if one runs."""
+    try:
+        out = subprocess.run(["pgrep", "-x", "redis-server"], capture_output=True, text=True,
+                             timeout=5, check=False).stdout.split()
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return int(out[0]) if out else None
+
+
+def redis_cpu(pid: int | None) -> float:
+    """CPU seconds of Redis so far (0 when none is found or readable)."""
+    if pid is None:
+        return 0.0
+    try:
+        return cpu_seconds(pid)
+    except OSError:
+        return 0.0
+
+
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
@@ -117,29 +171,38 @@ def app_name(port: int) -> str:
 
 
 def pg_url(db: str, port: int) -> str:
-    """The server's database URL, naming its connections so that their
-    backends can be found in ``pg_stat_activity``."""
+    """The server's database URL, naming its connections (the store names its
+    pool's sessions itself since: ``serves`` finds both)."""
     return f"{db}{'&' if '?' in db else '?'}application_name={app_name(port)}"
 
 
-async def db_cpu(db: str | None, port: int, server_pid: int) -> dict[int, float]:
-    """CPU seconds of each PostgreSQL backend serving the server on ``port``
-    (empty on SQLite: the database runs inside the server's process): the
-    sessions named by the URL's ``application_name``, or by the store's own
-    name for its sessions (``bgclock HOST pid PID TOKEN``)."""
+def serves(name: str, ports: list[int], pids: list[int]) -> bool:
+    """Whether a PostgreSQL session named ``name`` (``application_name``)
+    serves one of the servers (``ports``, ``pids``): the store names its
+    sessions ``bgclock HOST pid PID TOKEN``, a cluster's lease connection
+    ``bgclock lease NODE`` (the node named after its port)."""
+    if any(name == f"bgclock lease {app_name(p)}" or name == app_name(p) for p in ports):
+        return True
+    return name.startswith("bgclock ") and any(f" pid {pid} " in name for pid in pids)
+
+
+async def db_cpu(db: str | None, ports: list[int], pids: list[int]) -> dict[int, float]:
+    """CPU seconds of each PostgreSQL backend serving the servers on ``ports``
+    (processes ``pids``), empty on SQLite: the database runs inside the
+    server's process."""
     if db is None:
         return {}
     import asyncpg  # type: ignore[import-untyped]
 
     conn = await asyncpg.connect(db)
     try:
-        pids = [r[0] for r in await conn.fetch(
-            "SELECT pid FROM pg_stat_activity WHERE application_name = $1 "
-            "OR application_name LIKE $2", app_name(port), f"bgclock % pid {server_pid} %")]
+        backends = [r[0] for r in await conn.fetch(
+            "SELECT pid, application_name FROM pg_stat_activity")
+            if serves(str(r[1] or ""), ports, pids)]
     finally:
         await conn.close()
     out = {}
-    for pid in pids:
+    for pid in backends:
         with contextlib.suppress(OSError):
             out[pid] = cpu_seconds(pid)
     return out
@@ -155,13 +218,34 @@ async def drop_schema(db: str, port: int) -> None:
         await conn.close()
 
 
+async def drop_prefix(redis_url: str, prefix: str) -> None:
+    """Delete every Redis key under the cluster's prefix (its traffic is
+    pub/sub, which leaves none: this only makes sure)."""
+    import redis.asyncio as aioredis
+
+    client = aioredis.from_url(redis_url, socket_connect_timeout=5)
+    try:
+        keys = [k async for k in client.scan_iter(match=f"{prefix}:*", count=1000)]
+        if keys:
+            await client.delete(*keys)
+    finally:
+        await client.aclose()
+
+
 async def start_server(kind: str, port: int, workdir: Path,
-                       db: str | None = None) -> subprocess.Popen[bytes]:
+                       db: str | None = None,
+                       cluster: tuple[str, str, int] | None = None) -> subprocess.Popen[bytes]:
+    """Start one server on ``port``; ``cluster`` (Redis URL, prefix, the port
+    of the cluster's first process, which names the schema) makes it one
+    process of a cluster."""
     if kind == "bgclock":
-        where = ([pg_url(db, port), "--db-schema", f"bench_{port}"] if db
+        schema_port = cluster[2] if cluster else port
+        where = ([pg_url(db, port), "--db-schema", f"bench_{schema_port}"] if db
                  else [str(workdir / f"bench-{port}.db")])
+        joined = (["--cluster", cluster[0], "--cluster-prefix", cluster[1],
+                   "--node-name", app_name(port)] if cluster else [])
         cmd = [sys.executable, "-m", "bgclock.cli", "serve", "--port", str(port), "--db",
-               *where, "--director-password", KEY, "--no-qr"]
+               *where, *joined, "--director-password", KEY, "--no-qr"]
     else:
         cmd = [sys.executable, str(ROOT / "bench" / "bare_server.py"), "--port", str(port)]
     log = os.environ.get("BGCLOCK_BENCH_SERVER_LOG")  # the server's stderr, to debug a run
@@ -210,10 +294,14 @@ def join(logs: list[Any], measure_from: float, measure_to: float,
     last of its three watchers' ``update`` (both devices and the dashboard)."""
     acks: dict[str, int] = {}
     seen: dict[tuple[int, int], list[float]] = {}
+    #: (table, seq) -> watcher -> arrival (0, 1: the table's devices A and B; 2: dashboard)
+    each: dict[tuple[int, int], dict[int, float]] = {}
     for log in logs:
         acks.update(log.acks)
-        for table, seq, _watcher, at in log.updates:
+        for table, seq, watcher, at in log.updates:
             seen.setdefault((table, seq), []).append(at)
+            each.setdefault((table, seq), {})[watcher] = at
+    per_watcher: list[list[float]] = [[], [], []]
     latencies: list[float] = []
     unanswered = 0
     late_sends: list[float] = []
@@ -230,8 +318,12 @@ def join(logs: list[Any], measure_from: float, measure_to: float,
                 continue
             latencies.append(max(got) - sent)
             series.append((sent, max(got) - sent))
+            for watcher, at in each[(table, seq)].items():
+                per_watcher[watcher].append(at - sent)
     latencies.sort()
     late_sends.sort()
+    for one in per_watcher:
+        one.sort()
     lags = sorted(lag for log in logs for at, lag in log.lags if measure_from <= at < measure_to)
     return {"presses": len(latencies) + unanswered, "unanswered": unanswered,
             "p50": pct(latencies, 0.50) * 1000, "p99": pct(latencies, 0.99) * 1000,
@@ -240,18 +332,59 @@ def join(logs: list[Any], measure_from: float, measure_to: float,
             "send_late_p99": pct(late_sends, 0.99) * 1000,
             "lag_p99": pct(lags, 0.99) * 1000, "lag_max": lags[-1] * 1000 if lags else 0.0,
             "series": sorted(series), "errors": sum(log.errors for log in logs),
+            # each watcher's own p50/p99 (ms): A, B (relayed in a split
+            # cluster), the dashboard (relayed for the other processes' tables)
+            "watchers": [(pct(one, 0.50) * 1000, pct(one, 0.99) * 1000) for one in per_watcher],
             "error_sample": next((log.error_sample for log in logs if log.error_sample), "")}
+
+
+async def misplaced(db: str, schema_port: int, ports: list[int], table_ids: list[int]) -> int:
+    """How many tables are not owned by the process their device A reached
+    (table i by process i % N, its lease row says), of a cluster's run."""
+    import asyncpg
+
+    conn = await asyncpg.connect(db)
+    try:
+        owners = {int(r[0]): str(r[1]) for r in await conn.fetch(
+            f"SELECT id, owner FROM bench_{schema_port}.leases WHERE kind = 'table'")}
+    finally:
+        await conn.close()
+    return sum(owners.get(tid) != app_name(ports[i % len(ports)])
+               for i, tid in enumerate(table_ids))
+
+
+def device_ports(ports: list[int], i: int, placement: str) -> tuple[int, int]:
+    """The processes (ports) table ``i``'s devices A and B connect to: A to
+    process i % N (it connects first: that process owns the table), B to the
+    next one (``split``) or to the owner too (``owner``)."""
+    n = len(ports)
+    owner = ports[i % n]
+    return owner, (ports[(i + 1) % n] if placement == "split" else owner)
 
 
 async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Path,
                   device_procs: int, profile: Path | None,
-                  db: str | None = None, batch: bool = True) -> dict[str, Any]:
-    port = free_port()
+                  db: str | None = None, batch: bool = True, processes: int = 1,
+                  placement: str = "split",
+                  cluster_url: str = DEFAULT_CLUSTER,
+                  cluster_of_one: bool = False) -> dict[str, Any]:
+    """One row: ``kind`` serving ``n`` tables (``processes`` of them as a
+    cluster; ``cluster_of_one``: one process with ``--cluster`` all the same)."""
     db = db if kind == "bgclock" else None
-    proc = await start_server(kind, port, workdir, db)
+    processes = processes if kind == "bgclock" else 1
+    clustered = kind == "bgclock" and (processes > 1 or cluster_of_one)
+    if clustered and db is None:
+        raise ValueError("--processes N > 1 runs on PostgreSQL: give --db postgresql://...")
+    ports = free_ports(processes)
+    port = ports[0]  # the dashboard's, and the HTTP set-up's
+    prefix = f"bench{secrets.token_hex(4)}"
+    procs: list[subprocess.Popen[bytes]] = []
     ctx = multiprocessing.get_context("spawn")
     workers: list[tuple[Any, Any]] = []
     try:
+        for p in ports:  # one after the other: the first makes the schema
+            procs.append(await start_server(kind, p, workdir, db,
+                                            (cluster_url, prefix, port) if clustered else None))
         if kind == "bgclock":
             tables = await create_tables(port, n)
             extra = {"batch": True} if batch else {}
@@ -262,20 +395,36 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
             director_hello = {"type": "hello", "director": True}
         index_of = {str(tid): i for i, (tid, _) in enumerate(hellos)}
         shares = [hellos[i::device_procs] for i in range(device_procs)]
-        specs = [{"role": "dashboard", "port": port, "tables": [], "total_tables": n,
-                  "director_hello": director_hello, "index_of": index_of}]
-        specs += [{"role": "devices", "port": port, "tables": share, "total_tables": n,
-                   "index_of": index_of} for share in shares if share]
-        for spec in specs:  # the dashboard first: it then sees every table's setup
+        dashboard = {"role": "dashboard", "port": port, "tables": [], "total_tables": n,
+                     "director_hello": director_hello, "index_of": index_of}
+        devices = [{"role": "devices", "port": port, "tables": share, "total_tables": n,
+                    "index_of": index_of} for share in shares if share]
+        if clustered:
+            where = {str(tid): device_ports(ports, i, placement)
+                     for i, (tid, _) in enumerate(hellos)}
+            for spec in devices:
+                spec["device_ports"] = where
+
+        def launch(spec: dict[str, Any]) -> Any:
             here, there = ctx.Pipe()
             p = ctx.Process(target=run_worker, args=(spec, there), daemon=True)
             p.start()
             there.close()  # the worker's end: a dead worker then reads as EOF here
             workers.append((p, here))
-            if spec["role"] == "dashboard":
-                await receive(here)
-        for _, pipe in workers[1:]:
-            await receive(pipe)  # connected
+            return here
+
+        if clustered:
+            # The devices first (each table's A takes its lease at its
+            # process), then the dashboard: at its hello, process 0 would
+            # take every table nobody keeps yet.
+            for pipe in [launch(spec) for spec in devices]:
+                await receive(pipe)  # connected
+            await receive(launch(dashboard))
+        else:
+            # The dashboard first: it then sees every table's setup.
+            await receive(launch(dashboard))
+            for pipe in [launch(spec) for spec in devices]:
+                await receive(pipe)  # connected
         if kind == "bgclock":  # every clock starts: A is on turn
             for _, pipe in workers:
                 pipe.send("roll")
@@ -289,13 +438,18 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
                 "measure_from": measure_from, "measure_to": measure_to}
         for _, pipe in workers:
             pipe.send(plan)
+        rpid = redis_pid()
         await asyncio.sleep(max(0.0, measure_from - time.monotonic()))
         load0 = os.getloadavg()[0]
-        cpu0, busy0, dbs0 = cpu_seconds(proc.pid), machine_busy(), await db_cpu(db, port, proc.pid)
+        cpu0 = sum(cpu_seconds(pr.pid) for pr in procs)
+        server_pids = [pr.pid for pr in procs]
+        busy0, dbs0 = machine_busy(), await db_cpu(db, ports, server_pids)
+        redis0 = redis_cpu(rpid)
         profilers = []
         if profile is not None:
             profile.mkdir(parents=True, exist_ok=True)
-            pids = {kind: proc.pid, **{f"gen{i}": p.pid for i, (p, _) in enumerate(workers)}}
+            pids = {(kind if k == 0 else f"{kind}{k}"): pr.pid for k, pr in enumerate(procs)}
+            pids.update({f"gen{i}": p.pid for i, (p, _) in enumerate(workers)})
             for name, pid in pids.items():
                 out = profile / f"{kind}-{n}-{name}.txt"
                 profilers.append(subprocess.Popen(
@@ -304,29 +458,47 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
                      *os.environ.get("BGCLOCK_BENCH_PYSPY", "").split()],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         await asyncio.sleep(max(0.0, measure_to - time.monotonic()))
-        cpu1, busy1, dbs1 = cpu_seconds(proc.pid), machine_busy(), await db_cpu(db, port, proc.pid)
+        cpu1 = sum(cpu_seconds(pr.pid) for pr in procs)
+        busy1, dbs1 = machine_busy(), await db_cpu(db, ports, server_pids)
+        redis1 = redis_cpu(rpid)
         load1 = os.getloadavg()[0]
-        rss = rss_mb(proc.pid)
+        rss = sum(rss_mb(pr.pid) for pr in procs)
         logs = [await receive(pipe) for _, pipe in workers]
         for pr in profilers:
             pr.wait()
         row = {"server": kind, "tables": n, "connections": 2 * n + 1, **join(
             logs, measure_from, measure_to, n)}
+        row["processes"] = processes
+        row["schema"] = f"bench_{port}" if db else None
+        row["prefix"] = prefix if clustered else None
+        if clustered:
+            assert db is not None
+            row["misplaced"] = await misplaced(db, port, ports, [tid for tid, _ in hellos])
+        row["clustered"] = clustered
+        row["placement"] = placement if processes > 1 else "-"
+        row["batch"] = batch
         row["server_cpu"] = 100 * (cpu1 - cpu0) / duration
         row["db_cpu"] = 100 * sum(dbs1[p] - dbs0.get(p, 0.0) for p in dbs1) / duration
+        # backends gone during the window: their CPU is not counted
+        row["db_gone"] = len(set(dbs0) - set(dbs1))
+        row["db_backends"] = len(dbs1)
+        row["redis_cpu"] = 100 * (redis1 - redis0) / duration
         row["store"] = "postgresql" if db else ("sqlite" if kind == "bgclock" else "-")
         presses = max(1, row["presses"])
         row["cpu_press_ms"] = 1000 * (cpu1 - cpu0) / presses
         row["db_press_ms"] = row["db_cpu"] * duration * 10 / presses
+        row["redis_press_ms"] = row["redis_cpu"] * duration * 10 / presses
         row["rss_mb"] = rss
         row["client_cpu"] = 100 * sum(log.cpu[1] - log.cpu[0] for log in logs) / duration
         row["worker_cpu"] = [round(100 * (log.cpu[1] - log.cpu[0]) / duration) for log in logs]
         row["load"] = max(load0, load1, os.getloadavg()[0])
         if profile is not None:  # each press: seconds into the window, latency ms
-            (profile / f"{kind}-{n}-latencies.csv").write_text("".join(
+            name = f"{kind}-{n}" + (f"-x{processes}-{placement}" if clustered else "")
+            (profile / f"{name}-latencies.csv").write_text("".join(
                 f"{sent - measure_from:.4f},{1000 * lat:.2f}\n" for sent, lat in row["series"]))
-        # Everything else the machine ran meanwhile (other work, the kernel's
-        # share of loopback networking not charged to a process, py-spy...).
+        # Everything else the machine ran meanwhile (other work, Redis, the
+        # kernel's share of loopback networking not charged to a process,
+        # py-spy...); the database's backends are in it too.
         row["other_cpu"] = 100 * (busy1 - busy0) / duration - row["server_cpu"] - row["client_cpu"]
         return row
     finally:
@@ -335,34 +507,80 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
             if p.is_alive():
                 p.kill()
             pipe.close()
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+        for pr in procs:
+            pr.terminate()
+        for pr in procs:
+            try:
+                pr.wait(10)
+            except subprocess.TimeoutExpired:
+                pr.kill()
+                pr.wait()
         if db:
             await drop_schema(db, port)
+        if clustered:
+            await drop_prefix(cluster_url, prefix)
+
+
+def label(row: dict[str, Any]) -> str:
+    """A row's server column: ``bgclock``, ``bgclock ×2 split``, ``bare``..."""
+    name = str(row["server"])
+    if row.get("processes", 1) > 1:
+        name += f" ×{row['processes']} {row['placement']}"
+    elif row.get("clustered"):
+        name += " ×1 `--cluster`"
+    if row["server"] == "bgclock" and not row.get("batch", True):
+        name += " `--no-batch`"
+    return name
+
+
+def variants(args: argparse.Namespace) -> list[tuple[str, int, str, bool]]:
+    """(server, processes, placement, a cluster of one) of each row of one
+    table count."""
+    out: list[tuple[str, int, str, bool]] = []
+    for kind in args.servers:
+        if kind != "bgclock":
+            out.append((kind, 1, "-", False))
+            continue
+        for procs in args.processes:
+            if procs == 1:
+                out.append((kind, 1, "-", False))
+                if args.cluster_of_one:
+                    out.append((kind, 1, "-", True))
+                continue
+            out.extend((kind, procs, placement, False) for placement in args.placement)
+    return out
 
 
 async def main_async(args: argparse.Namespace) -> None:
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.tables:
-            for kind in args.servers:
+            for kind, procs, placement, one in variants(args):
                 row = await measure(kind, n, args.duration, args.warmup, Path(tmp),
                                     args.device_procs, args.profile, args.db,
-                                    not args.no_batch)
+                                    not args.no_batch, procs,
+                                    placement if procs > 1 else "split", args.cluster,
+                                    one)
                 rows.append(row)
-                print(f"# {kind} ({row['store']}) {n} tables: p50 {row['p50']:.1f} ms, "
+                print(f"# {label(row)} ({row['store']}) {n} tables: p50 {row['p50']:.1f} ms, "
                       f"p99 {row['p99']:.1f} ms, max {row['max']:.1f} ms, "
                       f"server CPU {row['server_cpu']:.0f}% "
                       f"({row['cpu_press_ms']:.3f} ms a press), "
-                      f"database CPU {row['db_cpu']:.0f}% ({row['db_press_ms']:.3f} ms a press), "
+                      f"database CPU {row['db_cpu']:.0f}% ({row['db_press_ms']:.3f} ms a press, "
+                      f"{row['db_backends']} backends"
+                      + (f", {row['db_gone']} gone meanwhile" if row["db_gone"] else "") + "), "
+                      f"Redis CPU {row['redis_cpu']:.0f}% "
+                      f"({row['redis_press_ms']:.3f} ms a press), "
                       f"RSS {row['rss_mb']:.0f} MB, "
                       f"generator CPU {row['client_cpu']:.0f}% {row['worker_cpu']}, "
                       f"generator lag p99 {row['lag_p99']:.1f} ms (max {row['lag_max']:.1f}), "
-                      f"other CPU {row['other_cpu']:.0f}%, load {row['load']:.2f}"
+                      f"other CPU {row['other_cpu']:.0f}%, load {row['load']:.2f}, "
+                      "p50/p99 per watcher: " + ", ".join(
+                          f"{who} {p50:.1f}/{p99:.1f}" for who, (p50, p99) in
+                          zip(("A", "B", "dashboard"), row["watchers"], strict=True))
+                      + (f", {row['unanswered']} unanswered" if row["unanswered"] else "")
+                      + (f", {row['misplaced']} tables not owned by their A's process"
+                         if row.get("misplaced") else "")
                       + (f", errors: {row['error_sample']}" if row["errors"] else ""),
                       file=sys.stderr, flush=True)
     print(table(rows))
@@ -371,35 +589,41 @@ async def main_async(args: argparse.Namespace) -> None:
 def table(rows: list[dict[str, Any]]) -> str:
     """The Markdown table of a run's rows, with the ratios against the bare
     server's row of the same table count."""
-    out = ["| server | store | tables | presses measured | p50 ms | p99 ms | max ms "
-           "| server CPU | server ms/press | db ms/press | RSS MB "
+    out = ["| server | processes | store | tables | presses measured | p50 ms | p99 ms | max ms "
+           "| server CPU | server ms/press | db ms/press | Redis ms/press | RSS MB "
            "| generator CPU | generator lag p99 / max ms | late sends p99 ms "
            "| other CPU | load avg | CPU/press ÷ bare | (server+db)/press ÷ bare "
-           "| p99 ÷ bare |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "| (server+db+Redis)/press ÷ bare | p99 ÷ bare |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+           "---|"]
     bare = {r["tables"]: r for r in rows if r["server"] == "bare"}
     for r in rows:
         floor = bare.get(r["tables"])
         if r["unanswered"] > 0.01 * max(1, r["presses"]):
             # behind: it handled fewer presses than were sent, so its CPU per
             # press sent is not its cost per press
-            cpu_ratio = all_ratio = "behind"
+            cpu_ratio = all_ratio = redis_ratio = "behind"
             p99_ratio = f"{r['p99'] / floor['p99']:.2f}" if floor else "-"
         elif floor:
             cpu_ratio = f"{r['cpu_press_ms'] / floor['cpu_press_ms']:.2f}"
             all_ratio = f"{(r['cpu_press_ms'] + r['db_press_ms']) / floor['cpu_press_ms']:.2f}"
+            whole = r["cpu_press_ms"] + r["db_press_ms"] + r["redis_press_ms"]
+            redis_ratio = (f"{whole / floor['cpu_press_ms']:.2f}"
+                           if r.get("clustered") else "-")
             p99_ratio = f"{r['p99'] / floor['p99']:.2f}"
         else:
-            cpu_ratio = all_ratio = p99_ratio = "-"
+            cpu_ratio = all_ratio = redis_ratio = p99_ratio = "-"
         note = f" ({r['unanswered']} unanswered, {r['errors']} errors)" if (
             r["unanswered"] or r["errors"]) else ""
         out.append(
-            f"| {r['server']} | {r['store']} | {r['tables']} | {r['presses']}{note} "
+            f"| {label(r)} | {r['processes']} | {r['store']} | {r['tables']} "
+            f"| {r['presses']}{note} "
             f"| {r['p50']:.1f} | {r['p99']:.1f} | {r['max']:.1f} | {r['server_cpu']:.0f}% "
-            f"| {r['cpu_press_ms']:.3f} | {r['db_press_ms']:.3f} | {r['rss_mb']:.0f} "
+            f"| {r['cpu_press_ms']:.3f} | {r['db_press_ms']:.3f} | {r['redis_press_ms']:.3f} "
+            f"| {r['rss_mb']:.0f} "
             f"| {r['client_cpu']:.0f}% | {r['lag_p99']:.1f} / {r['lag_max']:.1f} "
             f"| {r['send_late_p99']:.1f} | {r['other_cpu']:.0f}% | {r['load']:.2f} "
-            f"| {cpu_ratio} | {all_ratio} | {p99_ratio} |")
+            f"| {cpu_ratio} | {all_ratio} | {redis_ratio} | {p99_ratio} |")
     return "\n".join(out)
 
 
@@ -423,12 +647,30 @@ def main() -> None:
     parser.add_argument("--no-batch", action="store_true",
                         help="bgclock's clients do not ask for batch frames (a frame per "
                              "message, as the bare server sends)")
+    parser.add_argument("--processes", type=int, nargs="+", default=[1],
+                        help="bgclock as N `serve --cluster` processes (N > 1 needs --db "
+                             "postgresql://...); several values run a row each (default 1: "
+                             "one process, no cluster)")
+    parser.add_argument("--placement", nargs="+", default=["split"], choices=["split", "owner"],
+                        help="with N > 1: device B on the next process (split: relayed) or "
+                             "on the table's owner with device A (owner); several values run "
+                             "a row each (default split)")
+    parser.add_argument("--cluster-of-one", action="store_true",
+                        help="with --processes 1: a row of one `serve --cluster` process "
+                             "too (what the cluster costs with nothing to forward)")
+    parser.add_argument("--cluster", default=DEFAULT_CLUSTER, metavar="redis://HOST:PORT/DB",
+                        help=f"the Redis of N > 1 processes (default {DEFAULT_CLUSTER})")
     parser.add_argument("--profile", type=Path, default=None,
                         help="record py-spy profiles of the measured window, and every "
                              "press's latency, into this folder")
     args = parser.parse_args()
     if args.db is not None and not args.db.startswith(("postgresql://", "postgres://")):
         parser.error("--db: a postgresql://... URL (SQLite is the default)")
+    if any(n < 1 for n in args.processes):
+        parser.error("--processes: 1 or more")
+    if (max(args.processes) > 1 or args.cluster_of_one) and args.db is None:
+        parser.error("--processes N > 1: the processes share a PostgreSQL database "
+                     "(--db postgresql://...)")
     asyncio.run(main_async(args))
 
 
