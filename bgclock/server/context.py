@@ -48,6 +48,7 @@ class Server:
         self.recovered: list[int] = []
         self.tourneys = Tourneys(self)
         self.hub.on_over = self.tourneys.on_table_over
+        self.hub.on_folded = self.tourneys.table_folded
         #: The room displays' streams (``live.roomfeed``), woken by any change.
         self.room_feed = RoomFeed(lambda tid: room_body(self, tid))
         self.hub.on_change = self.room_feed.changed
@@ -73,10 +74,11 @@ class Server:
         return {**table.info(), "url": self.table_link(request, table.id),
                 "token": self.tokens.token(table.id) if self.tokens else None}
 
-    def table_or_404(self, request: Request) -> TableHub:
-        """The path's table (its id bounded by the ``id`` convertor); ``NotFound``."""
+    async def table_or_404(self, request: Request) -> TableHub:
+        """The path's table (its id bounded by the ``id`` convertor), folded
+        (``Hub.ready``); ``NotFound``."""
         table_id: int = request.path_params["table_id"]
-        table = self.hub.tables.get(table_id)
+        table = await self.hub.ready(table_id)
         if table is None:
             raise NotFound(f"no table {table_id}")
         return table

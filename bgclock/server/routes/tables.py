@@ -68,14 +68,14 @@ def spec_from(raw: bytes, base: TableSpec | None = None) -> TableSpec:
 
 async def get_table(request: Request) -> Response:
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.table_or_404(request)
     return JSONResponse({**server.table_info(request, table),
                          "state": table.state_now().to_dict()})
 
 
 async def edit_table(request: Request) -> Response:
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.table_or_404(request)
     try:
         table.check_editable()
         spec = spec_from(await raw_body(request), table.row.spec)
@@ -93,7 +93,7 @@ async def next_match(request: Request) -> Response:
     """A fresh match on the same table (same id, link and token): the body is
     a whole spec; the finished match's log is archived (``archive.json``)."""
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.table_or_404(request)
     try:
         spec = spec_from(await raw_body(request))
         await table.renew(spec)
@@ -107,7 +107,7 @@ async def next_match(request: Request) -> Response:
 async def table_archive(request: Request) -> Response:
     """The matches the table played before its current one, with their logs."""
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.table_or_404(request)
     archived = await server.store.archive(table.id)
     return JSONResponse({"table": table.id, "matches": [
         {"n": a.n, "spec": a.spec.to_dict(), "created_ms": a.created_ms,
@@ -117,7 +117,7 @@ async def table_archive(request: Request) -> Response:
 
 async def close_table(request: Request) -> Response:
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.table_or_404(request)
     try:
         await table.owned()  # a cluster: its keeper closes it
     except ProtocolError as exc:
@@ -130,7 +130,7 @@ async def close_table(request: Request) -> Response:
 
 async def table_qr(request: Request) -> Response:
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.table_or_404(request)
     buf = io.BytesIO()
     segno.make(server.table_link(request, table.id), error="m").save(
         buf, kind="svg", scale=6, border=2, title=f"Table {table.row.spec.name or table.id}")
@@ -143,7 +143,7 @@ async def _committed_log(server: Server, table: TableHub) -> list[Any]:
 
 async def table_log_json(request: Request) -> Response:
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.table_or_404(request)
     events = await _committed_log(server, table)
     notes = await server.store.notes(table.id)
     return JSONResponse({"table": table.info(),
@@ -163,7 +163,7 @@ async def table_events(request: Request) -> Response:
     make the server do is bounded; served from the table's window in memory
     or, further back, from the store; never re-folded."""
     server = server_of(request)
-    table = table_by_token(server, request)
+    table = await table_by_token(server, request)
     table_id = table.id
     try:
         after = check_id("after", request.query_params.get("after", "0"))
@@ -181,7 +181,7 @@ async def table_events(request: Request) -> Response:
 
 async def table_log_csv(request: Request) -> Response:
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.table_or_404(request)
     events = await _committed_log(server, table)
     notes = await server.store.notes(table.id)
     return PlainTextResponse(
@@ -191,7 +191,7 @@ async def table_log_csv(request: Request) -> Response:
 
 async def table_report(request: Request) -> Response:
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.table_or_404(request)
     events = await _committed_log(server, table)
     notes = await server.store.notes(table.id)
     return JSONResponse(_export.report(table.info(), table.row.spec, events, table.match_now(),
@@ -201,21 +201,22 @@ async def table_report(request: Request) -> Response:
 async def table_report_html(request: Request) -> Response:
     """The report's score sheet and time-per-move charts, printable on A4."""
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.table_or_404(request)
     events = await _committed_log(server, table)
     notes = await server.store.notes(table.id)
     report = _export.report(table.info(), table.row.spec, events, table.match_now(), notes)
     return HTMLResponse(_sheet.sheet_html(report, request.query_params.get("lang", "en")))
 
 
-def table_by_token(server: Server, request: Request) -> TableHub:
-    """The table of the path if the query's ``token`` opens it, else
-    ``ApiError`` (404 no such table, 403 another table's token)."""
+async def table_by_token(server: Server, request: Request) -> TableHub:
+    """The table of the path if the query's ``token`` opens it, folded
+    (``Hub.ready``), else ``ApiError`` (404 no such table, 403 another
+    table's token)."""
     assert server.tokens is not None
     table_id: int = request.path_params["table_id"]
     if server.tokens.table_of(request.query_params.get("token")) != table_id:
         raise ApiError(403, "forbidden", "this link does not open this table")
-    table = server.hub.tables.get(table_id)
+    table = await server.hub.ready(table_id)
     if table is None:
         raise ApiError(404, "not_found", f"no table {table_id}")
     return table
@@ -233,7 +234,7 @@ async def table_sheet(request: Request) -> Response:
 
     server = server_of(request)
     try:
-        table = server.table_or_404(request)
+        table = await server.table_or_404(request)
     except NotFound as exc:
         raise ApiError(404, "not_found", str(exc)) from None
     token = request.query_params.get("token")

@@ -223,11 +223,26 @@ class Tourneys:
         table = self.server.hub.tables.get(tid) if tid is not None else None
         if table is None or table.closed:
             return  # a new table will be made
+        if not table.folded:  # the caller did not await ``tables_folded``
+            raise ApiError(503, "loading", f"table {number} is being loaded: send it again")
         if table.quarantined is not None:
             raise ApiError(409, "quarantined", f"table {number}'s log cannot be replayed")
         if table.match.expires_at() is not None:
             raise ApiError(409, "running", f"table {number}'s clock is still running: "
                           "stop it or finish its match first")
+
+    async def tables_folded(self, hub: TournamentHub) -> None:
+        """Every clock table bound to the tournament folded (``Hub.ready``):
+        before a check that reads their clocks (``check_reusable``)."""
+        for tid in list(hub.state.table_ids.values()):
+            await self.server.hub.ready(tid)
+
+    def table_folded(self, table: TableHub) -> None:
+        """A table a first start left unfolded is folded: the late starts
+        due at it are armed now (``desk.arm`` skipped it)."""
+        hub = self.hubs.get(table.row.tournament_id)
+        if hub is not None:
+            self.desk.arm(hub)
 
     async def seat(self, hub: TournamentHub, number: int,
                    spec: TableSpec) -> dict[str, Any] | None:
@@ -239,7 +254,7 @@ class Tourneys:
         writes) is found and bound, not made again."""
         server = self.server
         tid = hub.state.table_ids.get(number)
-        table = server.hub.tables.get(tid) if tid is not None else None
+        table = await server.hub.ready(tid)
         if tid is None:
             bound = set(hub.state.table_ids.values())
             orphan = next((t for t in server.hub.tables.values()
@@ -477,7 +492,7 @@ async def room_body(server: Host, tid: int) -> dict[str, Any]:
     state = hub.view()
     clocks: dict[int, dict[str, Any]] = {}
     for i, m in enumerate(state["matches"]):
-        table = server.hub.tables.get(m["table_id"]) if m["table_id"] is not None else None
+        table = await server.hub.ready(m["table_id"])
         if table is not None and m["winner"] is None and table.row.spec.players == (m["a"],
                                                                                      m["b"]):
             s = table.state_now()

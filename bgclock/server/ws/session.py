@@ -29,6 +29,7 @@ from bgclock.server.ws.protocol import (
     decode,
     dumps,
 )
+from bgclock.store import StoreError
 
 log = logging.getLogger("bgclock.server")
 
@@ -183,6 +184,9 @@ async def _session(server: Server, conn: Connection) -> None:
         for watched in tables:
             if server.cluster is not None and not server.cluster.owns(watched):
                 continue  # its keeper sends the catch-up (``director_hello``)
+            if not hub.tables[watched].folded:  # its card now, its state once folded
+                conn.send(hub.tables[watched].table_message())
+                continue
             hub.tables[watched].catch_up(conn, hello.since.get(watched))
             hub.tables[watched].send_summons(conn, hello.since.get(watched))
             hub.tables[watched].send_handled(conn)
@@ -198,6 +202,11 @@ async def _session(server: Server, conn: Connection) -> None:
                 return
         if opened is None or opened not in hub.tables:
             await _refuse(conn, "unauthorized", "this link's token is not valid")
+            return
+        try:
+            await hub.ready(opened)  # a table a first start left unfolded: folded now
+        except StoreError as exc:
+            await _refuse(conn, "storage", f"the table could not be loaded: {exc}")
             return
         conn.role = "table"
         conn.table_id = table_id = opened
@@ -238,10 +247,27 @@ async def _session(server: Server, conn: Connection) -> None:
             if server.cluster is not None and server.cluster.forwards(
                     conn, decoded, str(message.get("text"))):
                 continue  # a director's message for a table another process keeps
+            await _folded(server, conn, decoded)
             dispatch(server, conn, decoded)
         except ProtocolError as exc:
             conn.send_json(exc.to_message())
     await conn.close(1011)
+
+
+async def _folded(server: Server, conn: Connection, message: Any) -> None:
+    """The table a message concerns is folded before it is dispatched (a
+    table a first start left unfolded: ``Hub.ready``); the connection's
+    next message waits, so its messages keep their order."""
+    if not isinstance(message, Command | Summon | Handle | Keep | Sync):
+        return
+    table_id = conn.table_id if conn.role == "table" else message.table
+    if table_id is None:
+        return
+    try:
+        await server.hub.ready(table_id)
+    except StoreError as exc:
+        raise ProtocolError("storage", f"table {table_id} could not be loaded: {exc}",
+                            msg_id=getattr(message, "id", None), table=table_id) from None
 
 
 def dispatch(server: Server, conn: Connection, message: Any) -> None:
@@ -292,7 +318,7 @@ def dispatch(server: Server, conn: Connection, message: Any) -> None:
             conn.send(hub.table(message.table).snapshot_message())
         else:
             for table in hub.tables.values():
-                if not table.closed:
+                if not table.closed and table.folded:  # the others' once folded
                     conn.send(table.snapshot_message())
     elif isinstance(message, Hello):
         raise ProtocolError("bad_message", "hello was already said")
