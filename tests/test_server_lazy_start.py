@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from bgclock.server.live import hub as _hub
-from bgclock.server.live.hub import TableHub, fold
+from bgclock.server.live.hub import Hub, TableHub, fold
 from bgclock.server.live.time import ManualClock
-from bgclock.store import Store, StoredEvent, TableSpec
+from bgclock.server.ws.protocol import HitCmd, ProtocolError
+from bgclock.store import Store, StoredEvent, StoredNote, TableRow, TableSpec
 from tests._server_kit import (
     DIRECTOR,
     KEY,
@@ -36,9 +37,11 @@ CHECKPOINT_MS = EVENTS * 1000 + 500
 SPEC = TableSpec(rules="usbgf-2013-delay", length=25, players=("Ann", "Bob"))
 
 
-async def _evening(store: Store, created_ms: int, tables: int) -> list[int]:
+async def _evening(store: Store, created_ms: int, tables: int,
+                   kept: tuple[int, ...] = ()) -> list[int]:
     """Tables whose logs were written without a snapshot (as before an
-    upgrade), each clock left running, a checkpoint stored past its last event."""
+    upgrade), each clock left running, a checkpoint stored past its last
+    event; the ``kept`` ones (by position) claimed by a device."""
     await store.open()
     try:
         t = await store.create_tournament("evening", created_ms)
@@ -54,7 +57,11 @@ async def _evening(store: Store, created_ms: int, tables: int) -> list[int]:
                 table_id=row.id, seq=seq, idem_key=f"h{seq}", at_ms=seq * 1000, source="table",
                 event={"do": "hit", "at_ms": seq * 1000, "side": "AB"[seq % 2], "v": 1},
                 lag_credit_ms=0, received_ms=created_ms) for seq in range(2, EVENTS + 1)]
-        await store.commit(events, dict.fromkeys(ids, CHECKPOINT_MS))
+        notes = [StoredNote(table_id=ids[i], n=1, seq=1, idem_key=None, at_ms=1000,
+                            note={"type": "keeper", "device": "phone", "name": None,
+                                  "by": "press"}, source="table", received_ms=created_ms)
+                 for i in kept]
+        await store.commit(events, dict.fromkeys(ids, CHECKPOINT_MS), notes)
         assert [await store.snapshot(tid) for tid in ids] == [None] * tables
         return ids
     finally:
@@ -82,11 +89,37 @@ async def _same_as_eager(live: Live, table_id: int) -> TableHub:
     return table
 
 
+class _Sink:
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+
+    def send(self, text: str) -> None:
+        self.sent.append(text)
+
+
+def test_a_table_not_yet_folded_is_never_decided_on() -> None:
+    # a path that forgot ``Hub.ready`` is refused, not decided on a blank match
+    hub = Hub(store=None, clock=ManualClock())  # type: ignore[arg-type]  # never awaited
+    row = TableRow(id=5, tournament_id=1, spec=SPEC, created_ms=0)
+    table = hub._unfolded(row)
+    assert hub.tables[5] is table and not table.folded
+    info = table.info()
+    assert info["loading"] is True and info["players"] == ["Ann", "Bob"]
+    sink = _Sink()
+    with pytest.raises(ProtocolError) as refused:
+        table.command(sink, "table", HitCmd(type="cmd", id="h", side="A"))
+    assert refused.value.code == "loading" and table.seq == 0 and not sink.sent
+    with pytest.raises(ProtocolError, match="being loaded"):
+        hub.table(5)
+
+
 def _gated(make: Callable[[], Store], gated: set[int], entered: asyncio.Event,
            gate: asyncio.Event) -> Callable[[], Store]:
     """Stores whose log reads of the ``gated`` tables wait for ``gate``
     (``entered`` is set when one starts): a fold held midway."""
     def gated_make() -> Store:
+        # (a test that fails while a fold is held still stops: the server's
+        # stop cancels the folds under way)
         store = make()
         events = store.events
 
@@ -206,3 +239,35 @@ async def test_a_first_start_without_snapshots_answers_before_folding_every_tabl
                 assert table.base.seq > 0
                 if t != last:  # (its clock, resumed, was stopped by this restart)
                     assert table.committed_match.to_snapshot() == states[t]
+
+
+@pytest.mark.anyio
+async def test_a_kept_table_is_folded_first_and_recovered_as_of_the_start(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # its clock ran on at the table (the device keeps the time) and may flag:
+    # the background folds it before the others, and its keeper is away
+    # since the start, not since the fold
+    monkeypatch.setattr(_hub, "SNAPSHOT_EVERY", EVERY)
+    async with store_factory("sqlite", tmp_path) as make:
+        clock = ManualClock()
+        ids = await _evening(make(), clock.now_ms() - 60_000, 3, kept=(2,))
+        entered, gate = asyncio.Event(), asyncio.Event()
+        async with live_server(_gated(make, {ids[0]}, entered, gate), clock=clock) as live:
+            hub = live.server.hub
+            await asyncio.wait_for(entered.wait(), 10)  # held at the first unkept table
+            kept = hub.tables[ids[2]]
+            assert kept.folded and not hub.tables[ids[0]].folded
+            assert not hub.tables[ids[1]].folded
+            clock.advance(3_000)
+            gate.set()
+
+            async def all_folded() -> bool:
+                return all(hub.tables[t].folded for t in ids)
+            await _until(all_folded, "the background fold never finished")
+            assert kept.keeper is not None and kept.recovering
+            assert kept.keeper_offline_since_ms == hub.started_ms
+            assert kept.committed_seq == EVENTS  # no stop: its clock runs on
+            assert kept.match.expires_at() is not None and kept.timer is not None
+            for t in ids[:2]:
+                assert (await _same_as_eager(live, t)).committed_seq == EVENTS + 1
+            await _same_as_eager(live, ids[2])

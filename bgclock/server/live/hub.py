@@ -1730,7 +1730,10 @@ class Hub:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._background
             self._background = None
-        for task in list(self._folds.values()):  # a fold under way ends first
+        for task in list(self._folds.values()):
+            # a fold under way stops: what it stored (a snapshot, the restart's
+            # stop) is what a fold of the next start reads
+            task.cancel()
             with contextlib.suppress(Exception, asyncio.CancelledError):
                 await task
         if self._ticker is not None:

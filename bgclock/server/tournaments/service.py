@@ -492,9 +492,10 @@ async def room_body(server: Host, tid: int) -> dict[str, Any]:
     state = hub.view()
     clocks: dict[int, dict[str, Any]] = {}
     for i, m in enumerate(state["matches"]):
-        table = await server.hub.ready(m["table_id"])
+        table = server.hub.tables.get(m["table_id"]) if m["table_id"] is not None else None
         if table is not None and m["winner"] is None and table.row.spec.players == (m["a"],
                                                                                      m["b"]):
+            await server.hub.ready(table.id)  # a table a first start left unfolded
             s = table.state_now()
             clocks[i] = {"phase": s.phase, "score": list(s.score), "on_turn": s.on_turn,
                          "reserve_ms": [s.A.reserve_ms, s.B.reserve_ms], "length": s.length,
