@@ -8,15 +8,21 @@ and measures, from the moment the process is started:
 
 - ``url``: when the director's URL is printed;
 - ``answers``: when ``GET /api/tables/N`` first answers;
-- ``press``: when a first command is accepted (the director resumes a table
-  the restart stopped: an ``ack`` after its commit);
+- ``press``: when a first command is accepted (the director resumes table 1,
+  which the restart stopped: an ``ack`` after its commit); then the same at
+  the last table (on stderr: the table a first start's background fold
+  reaches last, so it is folded on that use);
 
 and the server's RSS then, beside the RSS of the bare server
 (``bench/bare_server.py``: the same uvicorn stack, no engine, no store).
 
 The first start reads a log written straight into the store, without a
-snapshot (``first``: as after an upgrade); it stores each table's snapshot,
-and the tournament's players are registered through it.  The next starts
+snapshot (``first``: as after an upgrade): it answers before it has folded
+the tables (each is folded on its first use, the others by a background
+task), stores each table's snapshot as it folds it, and the tournament's
+players are registered through it; it is stopped only once every table is
+folded (printed on stderr: when, and the RSS then), so that the next
+starts find every snapshot.  The next starts
 (``restart``) fold each table's snapshot and the events after it.  Prints one
 Markdown row per run, per store, with the machine's load average (1 min,
 the larger of before and after).  Never a timed test.
@@ -116,16 +122,33 @@ async def wait_answer(port: int, deadline: float) -> None:
     raise RuntimeError("the server never answered")
 
 
-async def first_press(port: int) -> None:
+async def first_press(port: int, table: int = 1) -> None:
     async with websockets.connect(f"ws://127.0.0.1:{port}/ws", max_size=2**24) as ws:
         await ws.send(json.dumps({"type": "hello", "key": KEY}))
-        await ws.send(json.dumps({"type": "cmd", "id": "first", "table": 1, "do": "resume"}))
+        await ws.send(json.dumps({"type": "cmd", "id": "first", "table": table,
+                                  "do": "resume"}))
         while True:
             msg = json.loads(await asyncio.wait_for(ws.recv(), 60))
             if msg.get("id") == "first":
                 if msg["type"] != "ack":
                     raise RuntimeError(f"the first command was refused: {msg}")
                 return
+
+
+async def wait_folded(port: int, tournament: int, t0: float, pid: int, store: str) -> None:
+    """Wait until the server has folded every table (none says ``loading``)."""
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60,
+                                 headers={"Authorization": f"Bearer {KEY}"}) as http:
+        while True:
+            r = await http.get(f"/api/tournaments/{tournament}")
+            r.raise_for_status()
+            if not any(t.get("loading") for t in r.json()["tables"]):
+                break
+            if time.monotonic() - t0 > 600:
+                raise RuntimeError("the first start never folded every table")
+            await asyncio.sleep(0.1)
+    print(f"# {store}: first start: every table folded at {time.monotonic() - t0:.2f} s "
+          f"(RSS {rss_mb(pid):.0f} MB)", file=sys.stderr, flush=True)
 
 
 async def bare_rss() -> float:
@@ -148,9 +171,10 @@ async def bare_rss() -> float:
         proc.wait(10)
 
 
-async def one_run(db: str, schema: str | None,
-                  then: Callable[[int], Awaitable[None]] | None = None) -> dict[str, float]:
-    """One start, measured; ``then(port)`` runs before the server stops."""
+async def one_run(db: str, schema: str | None, last_table: int,
+                  then: Callable[[int, float, int], Awaitable[None]] | None = None,
+                  ) -> dict[str, float]:
+    """One start, measured; ``then(port, t0, pid)`` runs before the server stops."""
     port = free_port()
     load = os.getloadavg()[0]
     t0 = time.monotonic()
@@ -174,11 +198,14 @@ async def one_run(db: str, schema: str | None,
         await first_press(port)
         press = time.monotonic()
         rss = rss_mb(proc.pid)
+        # the last table: the one a first start's background fold reaches last
+        await first_press(port, last_table)
+        last = time.monotonic()
         await asyncio.wait_for(reader, 60)
         if then is not None:
-            await then(port)
+            await then(port, t0, proc.pid)
         return {"url": url_at[0] - t0, "answers": answers - t0, "press": press - t0,
-                "rss": rss, "load": max(load, os.getloadavg()[0])}
+                "last": last - t0, "rss": rss, "load": max(load, os.getloadavg()[0])}
     finally:
         proc.terminate()
         try:
@@ -201,12 +228,16 @@ async def one_store(db_arg: str, args: argparse.Namespace, bare: float) -> None:
             print(f"# {store}: built {args.tables} tables x {args.events} events in "
                   f"{time.monotonic() - started:.1f} s", file=sys.stderr)
 
-            async def players(port: int) -> None:
+            async def players(port: int, t0: float, pid: int) -> None:
                 if args.players:
                     await register(port, tournament, args.players)
+                await wait_folded(port, tournament, t0, pid, store)
 
             for run in range(args.runs + 1):
-                r = await one_run(db, schema, players if run == 0 else None)
+                r = await one_run(db, schema, args.tables, players if run == 0 else None)
+                print(f"# {store} {'first' if run == 0 else 'restart'}: a command at table "
+                      f"{args.tables} (the last) accepted at {r['last']:.2f} s", file=sys.stderr,
+                      flush=True)
                 print(f"| {store} | {'first' if run == 0 else 'restart'} "
                       f"| {args.tables} x {args.events} | {args.players} | {r['url']:.2f} "
                       f"| {r['answers']:.2f} | {r['press']:.2f} | {r['rss']:.0f} | {bare:.0f} "

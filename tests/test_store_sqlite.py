@@ -32,8 +32,7 @@ async def test_commit_one_statement_per_kind_same_rows(tmp_path: Path, bulk: boo
                                                       monkeypatch: pytest.MonkeyPatch) -> None:
     """The bulk commit (JSON array, one statement per kind of row) stores
     exactly what one statement per row stores, and is all or nothing."""
-    from bgclock.store import StoredEvent, StoredNote, StoreError, TableSpec
-    from bgclock.store import _sqlite
+    from bgclock.store import StoredEvent, StoredNote, StoreError, TableSpec, _sqlite
 
     monkeypatch.setattr(_sqlite, "SMALL_COMMIT", 0)  # every commit below goes bulk (or not)
 

@@ -107,7 +107,8 @@ def create_app(
         server.tokens = TableTokens(bytes.fromhex(key))
         server.recovered = await server.hub.start()
         for table in server.hub.tables.values():  # a match that ended while the server was down
-            if not table.closed and table.quarantined is None:
+            # (a table the start left unfolded is told when it is folded: ``Hub.ready``)
+            if table.folded and not table.closed and table.quarantined is None:
                 table.report_over(table.match.state())
         await server.tourneys.resume()  # late counts and late starts due go on
         heap = HeapKeeper(heap_settle_s) if heap_settle_s else None

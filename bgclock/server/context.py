@@ -49,6 +49,7 @@ class Server:
         self.recovered: list[int] = []
         self.tourneys = Tourneys(self)
         self.hub.on_over = self.tourneys.on_table_over
+        self.hub.on_folded = self.tourneys.table_folded
         #: The room displays' streams (``live.roomfeed``), woken by any change.
         self.room_feed = RoomFeed(lambda tid: room_body(self, tid))
         self.hub.on_change = self.room_feed.changed
@@ -76,10 +77,11 @@ class Server:
         return {**table.info(), "url": self.table_link(request, table.id),
                 "token": self.tokens.token(table.id) if self.tokens else None}
 
-    def table_or_404(self, request: Request) -> TableHub:
-        """The path's table (its id bounded by the ``id`` convertor); ``NotFound``."""
+    async def table_or_404(self, request: Request) -> TableHub:
+        """The path's table (its id bounded by the ``id`` convertor), folded
+        (``Hub.ready``); ``NotFound``."""
         table_id: int = request.path_params["table_id"]
-        table = self.hub.tables.get(table_id)
+        table = await self.hub.ready(table_id)
         if table is None:
             raise NotFound(f"no table {table_id}")
         return table
@@ -91,7 +93,7 @@ class Server:
         table_id: int = request.path_params["table_id"]
         if self.cluster is not None and table_id not in self.hub.tables:
             await self.cluster.known(table_id)  # made by another process just now
-        table = self.table_or_404(request)
+        table = await self.table_or_404(request)
         if self.cluster is not None and not self.cluster.owns(table.id):
             return await self.cluster.mirrors.table(table.id)
         return table

@@ -500,6 +500,10 @@ class TableHub:
         #: read only, it never writes; ``mirrored`` is the keeper's last ``info``.
         self.mirror = False
         self.mirrored: dict[str, Any] | None = None
+        #: The table's log is folded (its match, seq, notes and keeper are
+        #: known).  False only for a table a first start registered without
+        #: folding it (``Hub.ready`` folds it): nothing reads its state then.
+        self.folded = True
 
     # ------------------------------------------------------------- reading
 
@@ -514,6 +518,12 @@ class TableHub:
         return match.state(max(self.match_now(), match.now))
 
     def info(self) -> dict[str, Any]:
+        if not self.folded:  # its row only: nothing is known of its match yet
+            return {"id": self.id, "tournament_id": self.row.tournament_id,
+                    **self.row.spec.to_dict(), "status": "closed" if self.closed else "open",
+                    "attention": None, "created_ms": self.row.created_ms, "seq": 0,
+                    "quarantined": None, "link": self.link(), "provisional": None,
+                    "conflict": None, "loading": True}
         if self.mirrored is not None:  # the keeper's, at the seq this mirror holds
             return {**self.mirrored, "seq": self.committed_seq}
         return {"id": self.id, "tournament_id": self.row.tournament_id,
@@ -724,15 +734,19 @@ class TableHub:
                 raise Unfoldable(f"event {stored.seq} cannot be replayed: {exc}") from exc
         return match
 
-    def recover(self, checkpoint_ms: int | None) -> StoredEvent | None:
+    def recover(self, checkpoint_ms: int | None,
+                started_ms: int | None = None) -> StoredEvent | None:
         """After a restart: a running clock stops at its last checkpoint,
         unless a device keeps the table's time: that clock ran on at the
-        table, and the device's queued presses count when it reconciles."""
+        table, and the device's queued presses count when it reconciles.
+        ``started_ms``: the server's start (a table folded after it is
+        recovered as of then); None: now."""
         if self.closed or self.match.expires_at() is None:
             return None
+        now = self.hub.clock.now_ms() if started_ms is None else started_ms
         if self.keeper is not None:
             self.recovering = True
-            self.keeper_offline_since_ms = self.hub.clock.now_ms()
+            self.keeper_offline_since_ms = now
             return None
         at = max(checkpoint_ms or 0, self.match.now)
         self.match.advance(at)  # an expiry before the checkpoint happened: apply it
@@ -743,7 +757,7 @@ class TableHub:
         self.seq += 1
         stored = StoredEvent(table_id=self.id, seq=self.seq, idem_key=None, at_ms=at,
                              event=stop.to_dict(), source="server", lag_credit_ms=0,
-                             received_ms=self.hub.clock.now_ms())
+                             received_ms=now)
         self.log.append(stored)
         return stored
 
@@ -844,6 +858,8 @@ class TableHub:
     def keep(self, sender: Watcher, role: str, msg: Keep) -> None:
         """"Keep the time on this device": the sender takes the claim (over);
         stored as a ``keeper`` note, then every device and dashboard hears of it."""
+        if not self.folded:
+            raise ProtocolError("loading", f"table {self.id} is being loaded: send it again")
         answer = keep(self.table_state(), getattr(sender, "device", None),
                       getattr(sender, "name", None), role)
         if isinstance(answer, Refuse):
@@ -980,6 +996,7 @@ class TableHub:
     async def edit(self, spec: TableSpec) -> None:
         """Store the director's edit; commands wait for it (``busy``), so an
         edit and the first command never both succeed."""
+        await self.hub.ready(self.id)  # a table a first start left unfolded
         await self.owned()
         self.check_editable()
         self.editing = True
@@ -1029,6 +1046,8 @@ class TableHub:
         if self.mirror:  # another process keeps it (a late start armed here, say)
             raise ProtocolError("not_owner", f"table {self.id} is kept by another process "
                                 "of the cluster", table=self.id)
+        if not self.folded:  # its caller did not await ``Hub.ready``
+            raise ProtocolError("loading", f"table {self.id} is being loaded: send it again")
         key = idem_key(role, cmd.id)
         existing = self.by_key.get(key)
         device = getattr(sender, "device", None) if role != "director" else None
@@ -1229,6 +1248,8 @@ class TableHub:
     def summon(self, sender: Watcher, role: str, msg: Summon) -> None:
         """Store a summons of the director as a note, then tell the director
         (and the table's devices); the sender gets an ack when it gave an id."""
+        if not self.folded:
+            raise ProtocolError("loading", f"table {self.id} is being loaded: send it again")
         self.check_open()
         if msg.id is not None:
             existing = self.note_keys.get(msg.id)
@@ -1281,6 +1302,8 @@ class TableHub:
         when the alert was handled already)."""
         if role != "director":
             raise ProtocolError("forbidden", "only the director handles alerts")
+        if not self.folded:
+            raise ProtocolError("loading", f"table {self.id} is being loaded: send it again")
         if self.closed:
             raise ProtocolError("closed", "this table is closed")
         existing = self.handled.get(msg.key)
@@ -1430,6 +1453,7 @@ class TableHub:
         the store and a fresh match starts on the same table (same id, same
         link and token) with its own time line.  ``ProtocolError`` when the
         table cannot take it now."""
+        await self.hub.ready(self.id)  # a table a first start left unfolded
         await self.owned()
         if self.closed:
             raise ProtocolError("closed", "this table is closed")
@@ -1512,15 +1536,32 @@ class Hub:
         self.lazy = False
         self.owns: Callable[[int], bool] | None = None
         self.acquire: Callable[[int], Awaitable[bool]] | None = None
+        #: Told of a table a first start left unfolded, once it is folded.
+        self.on_folded: Callable[[TableHub], None] | None = None
         #: Told the id of a table this process made (the others learn of it).
         self.on_added: Callable[[int], None] | None = None
         #: (table id, text, for its devices too: else for the directors only)
         self.on_relay: Callable[[int, str, bool], None] | None = None
+        #: The start's instant (wall ms): a table folded after it is recovered as of then.
+        self.started_ms = 0
+        #: The folds of tables a first start registered unfolded, under way.
+        self._folds: dict[int, asyncio.Task[None]] = {}
+        self._keeps: dict[int, bool] = {}
+        self._background: asyncio.Task[None] | None = None
+        #: How many times each table registered unfolded was folded (once).
+        self.deferred_folds: dict[int, int] = {}
 
     async def start(self) -> list[int]:
-        """Rebuild every table from its snapshot and the events after it (or
-        its whole log); return the tables stopped for the restart."""
+        """Rebuild every table from its snapshot and the events after it;
+        return the tables stopped for the restart.
+
+        A table without a usable snapshot and with a long log (the first
+        start after an upgrade) is registered, not folded: its row is known
+        and listed, and it is folded on its first use (``ready``) or by a
+        background task, one table at a time, so the server answers within
+        about one table's fold whatever the evening's log."""
         rows = await self.store.tables()
+        self.started_ms = self.clock.now_ms()
         if self.lazy:  # a cluster: each table is loaded when its lease is taken
             for row in rows:
                 self.dormant(row)
@@ -1532,17 +1573,23 @@ class Hub:
         tails = await self.store.all_tails(2 * SNAPSHOT_EVERY)
         notes = await self.store.all_notes()
         restarts: list[StoredEvent] = []
+        deferred: list[TableHub] = []
         for row in rows:
             if row.closed_ms is not None:  # its final state, for the record (read once)
                 snap = await self.store.snapshot(row.id)
+                if snap is None:
+                    deferred.append(self._unfolded(row))
+                    continue
                 table = await self._load_one(
-                    row, snap, await self.store.events(row.id, snap.seq if snap else 0), [])
+                    row, snap, await self.store.events(row.id, snap.seq), [])
             else:
                 snap = stored.get(row.id)
                 tail = tails.get(row.id)
-                if tail is None:  # a longer log without a snapshot: read alone
-                    tail = [] if snap else await self.store.events(row.id)
-                table = await self._load_one(row, snap, tail, notes.get(row.id, []))
+                if tail is None and snap is None:  # a long log without a snapshot
+                    deferred.append(self._unfolded(row, keeps=keeper_of(
+                        notes.get(row.id, [])) is not None))
+                    continue
+                table = await self._load_one(row, snap, tail or [], notes.get(row.id, []))
             stop = self._recover(table)
             if stop is not None:
                 restarts.append(stop)
@@ -1558,13 +1605,95 @@ class Hub:
         self.writer.start()
         self._ticker = asyncio.get_running_loop().create_task(self._checkpoints(),
                                                               name="bgclock-checkpoints")
+        if deferred:
+            log.warning("%d tables have no snapshot yet (a first start): each is folded "
+                        "on its first use, the others one at a time meanwhile", len(deferred))
+            # the tables a device keeps first: their clock ran on at the table
+            deferred.sort(key=lambda t: (not self._keeps.get(t.id, False), t.id))
+            self._background = asyncio.get_running_loop().create_task(
+                self._fold_in_background([t.id for t in deferred]), name="bgclock-folds")
         return [s.table_id for s in restarts]
+
+    def _unfolded(self, row: TableRow, *, keeps: bool = False) -> TableHub:
+        """A table registered at start without its fold (``ready`` folds it)."""
+        table = TableHub(self, row)
+        table.folded = False
+        self.tables[row.id] = table
+        self._keeps[row.id] = keeps
+        return table
+
+    async def ready(self, table_id: int | None) -> TableHub | None:
+        """The table, folded (None: no such table).  A table a first start
+        left unfolded is folded now, once however many callers wait for it
+        (they share one task, which a caller's cancellation does not stop);
+        ``StoreError`` if its log cannot be read (a later call tries again)."""
+        table = self.tables.get(table_id) if table_id is not None else None
+        if table is None or table.folded:
+            return table
+        task = self._folds.get(table.id)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._fold_deferred(table),
+                                                          name=f"bgclock-fold-{table.id}")
+            self._folds[table.id] = task
+        await asyncio.shield(task)
+        return self.tables.get(table.id)
+
+    async def _fold_deferred(self, table: TableHub) -> None:
+        """Fold a table the start registered unfolded, as the start would
+        have (its stop at the checkpoint as of the start's instant), store
+        its snapshot, and show it to the dashboards."""
+        try:
+            row = await self.store.table(table.id)  # closed meanwhile, maybe
+            snap = await self.store.snapshot(table.id)
+            tail = await self.store.events(table.id, snap.seq if snap else 0)
+            notes = [] if row.closed_ms is not None else await self.store.notes(table.id)
+            table.row = row
+            table.closed = table.closed or row.closed_ms is not None
+            await self._load_one(row, snap, tail, notes, into=table)
+            stop = self._recover(table, self.started_ms)
+            if stop is not None:
+                await self.store.commit([stop], {})
+                table.recovered(stop)
+                log.warning("clock stopped by the restart at table %d", table.id)
+        finally:
+            self._folds.pop(table.id, None)  # done, or the next use tries again
+        table.folded = True
+        self.deferred_folds[table.id] = self.deferred_folds.get(table.id, 0) + 1
+        table.rearm()
+        if not table.closed and table.quarantined is None:  # ended while the server was down
+            table.report_over(table.match.state())
+        if self.on_folded is not None:
+            self.on_folded(table)
+        if not table.closed:
+            table.broadcast_directors(table.table_message())
+            snapshot = table.snapshot_message()
+            for director in list(self.directors):
+                director.send(snapshot)
+                table.send_summons(director, None)
+                table.send_handled(director)
+
+    async def _fold_in_background(self, table_ids: list[int]) -> None:
+        """Fold the tables the start left unfolded, one at a time, yielding
+        to the loop between them: a press at a folded table waits at most
+        for one table's fold."""
+        for table_id in table_ids:
+            try:
+                await self.ready(table_id)
+            except StoreError as exc:
+                log.error("table %d could not be folded now (its first use tries again): %s",
+                          table_id, exc)
+            await asyncio.sleep(0)
 
     async def load_table(self, table_id: int) -> TableHub:
         """Load one table from its snapshot and the events after it (a clock
         that ran is stopped at its checkpoint, as at a start) and serve it:
         what a process taking a table over, or a first use, calls.
         ``StoreError`` (``NotFound``) from the store."""
+        pending = self.tables.get(table_id)
+        if pending is not None and not pending.folded:  # its first fold is this load
+            table = await self.ready(table_id)
+            assert table is not None
+            return table
         row = await self.store.table(table_id)
         snap = await self.store.snapshot(table_id)
         tail = await self.store.events(table_id, snap.seq if snap else 0)
@@ -1593,11 +1722,13 @@ class Hub:
 
     async def _load_one(self, row: TableRow, snap: StoredSnapshot | None,
                         tail: list[StoredEvent], notes: list[StoredNote], *,
-                        mirror: bool = False) -> TableHub:
+                        mirror: bool = False, into: TableHub | None = None) -> TableHub:
         """A table folded from ``snap`` and ``tail`` (the events after it), or
         from its whole log when the snapshot cannot be used; quarantined
-        when the log cannot be replayed."""
-        table = TableHub(self, row)
+        when the log cannot be replayed.  ``mirror``: another process's
+        table, read only (``cluster.mirror``); ``into``: the table registered
+        unfolded, folded in place (every reference to it stays good)."""
+        table = TableHub(self, row) if into is None else into
         table.mirror = mirror
         base: Base | None = None
         if snap is not None:
@@ -1620,21 +1751,34 @@ class Hub:
                 log.warning("table %d: %s after its snapshot: the whole log is folded",
                             row.id, exc)
                 return await self._load_one(row, None, await self.store.events(row.id), notes,
-                                            mirror=mirror)
+                                            mirror=mirror, into=into)
             # one bad log never stops the server: the table keeps its log,
             # takes no commands, and the director sees why
             table.quarantine(str(exc), tail, notes)
         return table
 
-    def _recover(self, table: TableHub) -> StoredEvent | None:
-        """A loaded table after a restart: its running clock's stop, if any."""
+    def _recover(self, table: TableHub, started_ms: int | None = None) -> StoredEvent | None:
+        """A loaded table after a restart: its running clock's stop, if any
+        (``started_ms``: the start's instant, for a table folded after it)."""
         if table.quarantined is not None:
             return None
         if table.keeper is not None:  # no device is connected yet
-            table.keeper_offline_since_ms = self.clock.now_ms()
-        return table.recover(table.row.checkpoint_ms)
+            table.keeper_offline_since_ms = (self.clock.now_ms() if started_ms is None
+                                             else started_ms)
+        return table.recover(table.row.checkpoint_ms, started_ms)
 
     async def stop(self) -> None:
+        if self._background is not None:
+            self._background.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._background
+            self._background = None
+        for task in list(self._folds.values()):
+            # a fold under way stops: what it stored (a snapshot, the restart's
+            # stop) is what a fold of the next start reads
+            task.cancel()
+            with contextlib.suppress(Exception, asyncio.CancelledError):
+                await task
         if self._ticker is not None:
             self._ticker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -1652,7 +1796,7 @@ class Hub:
         checkpoints = {
             t.id: max(t.match_now(), t.match.now)
             for t in self.tables.values()
-            if not t.closed and t.quarantined is None and not t.mirror
+            if t.folded and not t.closed and t.quarantined is None and not t.mirror
             and t.match.expires_at() is not None
         }
         if checkpoints:
@@ -1705,4 +1849,7 @@ class Hub:
         if self.owns is not None and not self.owns(table.id):
             raise ProtocolError("not_owner", f"table {table_id} is kept by another process "
                                 "of the cluster: open it there", table=table_id)
+        if not table.folded:  # its caller did not await ``ready``: never a blank state
+            raise ProtocolError("loading", f"table {table_id} is being loaded: send it again",
+                                table=table_id)
         return table

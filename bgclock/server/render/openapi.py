@@ -227,6 +227,10 @@ def openapi() -> dict[str, Any]:
                     "conflict": {"type": ["object", "null"], "description":
                                  "the result told to the tournament and the table's final "
                                  "log disagree: {told, final}"},
+                    "loading": {"type": "boolean", "description":
+                                "present (true) while a first start without snapshots has "
+                                "not folded the table yet: its row only, no state "
+                                "(docs/architecture.md)"},
                     "state": {"type": "object", "description": "the clock state now"}}},
             },
         },

@@ -83,7 +83,7 @@ def suggestion(state: MatchState, text: str, *, nodes: int = DEFAULT_NODE_BUDGET
 async def adjudicate(request: Request) -> Response:
     """Suggest the ruling on a table's dispute from the position on its board."""
     server = server_of(request)
-    table: _Table = server.table_or_404(request)
+    table: _Table = await server.table_or_404(request)
     try:
         text, nodes = _read_body(await read_bounded(request, MAX_BODY))
     except BodyTooLarge as exc:

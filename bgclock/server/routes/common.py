@@ -128,6 +128,8 @@ async def run_actions(server: Server, request: Request, actions: list[dict[str, 
     row = await server.store.tournament(hub.id)
     if row.closed_ms is not None:
         raise ApiError(409, "closed", "this tournament is closed")
+    if check is not None:  # it reads the tables' clocks (``check_reusable``)
+        await server.tourneys.tables_folded(hub)
     async with hub.lock:
         done = await server.tourneys.act(
             hub, actions, check=None if check is None else lambda d: check(hub, d))

@@ -20,7 +20,7 @@ async def director_page(request: Request) -> Response:
 
 
 async def table_page(request: Request) -> Response:
-    table = table_by_token(server_of(request), request)
+    table = await table_by_token(server_of(request), request)
     return HTMLResponse(web.table_page(table.id))
 
 

@@ -77,7 +77,7 @@ async def get_table(request: Request) -> Response:
 
 async def edit_table(request: Request) -> Response:
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.table_or_404(request)
     try:
         table.check_editable()
         spec = spec_from(await raw_body(request), table.row.spec)
@@ -95,7 +95,7 @@ async def next_match(request: Request) -> Response:
     """A fresh match on the same table (same id, link and token): the body is
     a whole spec; the finished match's log is archived (``archive.json``)."""
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.table_or_404(request)
     try:
         spec = spec_from(await raw_body(request))
         await table.renew(spec)
@@ -109,7 +109,7 @@ async def next_match(request: Request) -> Response:
 async def table_archive(request: Request) -> Response:
     """The matches the table played before its current one, with their logs."""
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.table_or_404(request)
     archived = await server.store.archive(table.id)
     return JSONResponse({"table": table.id, "matches": [
         {"n": a.n, "spec": a.spec.to_dict(), "created_ms": a.created_ms,
@@ -119,7 +119,7 @@ async def table_archive(request: Request) -> Response:
 
 async def close_table(request: Request) -> Response:
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.table_or_404(request)
     try:
         await table.owned()  # a cluster: its keeper closes it
     except ProtocolError as exc:
@@ -132,7 +132,7 @@ async def close_table(request: Request) -> Response:
 
 async def table_qr(request: Request) -> Response:
     server = server_of(request)
-    table = server.table_or_404(request)
+    table = await server.table_or_404(request)
     buf = io.BytesIO()
     segno.make(server.table_link(request, table.id), error="m").save(
         buf, kind="svg", scale=6, border=2, title=f"Table {table.row.spec.name or table.id}")
@@ -210,14 +210,15 @@ async def table_report_html(request: Request) -> Response:
     return HTMLResponse(_sheet.sheet_html(report, request.query_params.get("lang", "en")))
 
 
-def table_by_token(server: Server, request: Request) -> TableHub:
-    """The table of the path if the query's ``token`` opens it, else
-    ``ApiError`` (404 no such table, 403 another table's token)."""
+async def table_by_token(server: Server, request: Request) -> TableHub:
+    """The table of the path if the query's ``token`` opens it, folded
+    (``Hub.ready``), else ``ApiError`` (404 no such table, 403 another
+    table's token)."""
     assert server.tokens is not None
     table_id: int = request.path_params["table_id"]
     if server.tokens.table_of(request.query_params.get("token")) != table_id:
         raise ApiError(403, "forbidden", "this link does not open this table")
-    table = server.hub.tables.get(table_id)
+    table = await server.hub.ready(table_id)
     if table is None:
         raise ApiError(404, "not_found", f"no table {table_id}")
     return table
@@ -226,7 +227,7 @@ def table_by_token(server: Server, request: Request) -> TableHub:
 async def live_by_token(server: Server, request: Request) -> TableHub:
     """``table_by_token``'s table as its keeper holds it now (a cluster: this
     process's mirror of another process's table)."""
-    table = table_by_token(server, request)
+    table = await table_by_token(server, request)
     if server.cluster is not None and not server.cluster.owns(table.id):
         return await server.cluster.mirrors.table(table.id)
     return table
@@ -244,7 +245,7 @@ async def table_sheet(request: Request) -> Response:
 
     server = server_of(request)
     try:
-        table = server.table_or_404(request)
+        table = await server.table_or_404(request)
     except NotFound as exc:
         raise ApiError(404, "not_found", str(exc)) from None
     token = request.query_params.get("token")

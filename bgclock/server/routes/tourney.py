@@ -291,6 +291,8 @@ async def post_result(request: Request) -> Response:
     hub = await tournament_hub(server, request)
     key = (str(data.get("event", "main")), int(data["round"]), int(data["match"]))
     table = server.tourneys.desk.table_of(hub, key)
+    if table is not None:
+        await server.hub.ready(table.id)  # its clock is read: folded first
     if table is not None and table.match.expires_at() is not None:
         number = hub.state.tables[key]
         if not stop:

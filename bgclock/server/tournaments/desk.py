@@ -172,7 +172,8 @@ class LateDesk:
             if (hub.id, key, side) in self.starts:
                 continue
             table = self.table_of(hub, key)
-            if table is None or table.state_now().phase != "setup":
+            # a table not folded yet is armed when it is (``Tourneys.table_folded``)
+            if table is None or not table.folded or table.state_now().phase != "setup":
                 continue
             self.start_clock(hub, key, side, late.from_ms)
 

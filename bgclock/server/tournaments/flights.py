@@ -106,6 +106,7 @@ class RoomSeating:
                                            a["table"]) is not None:
                         tourneys.check_reusable(hub, a["table"])
 
+        await tourneys.tables_folded(hub)  # ``check`` reads their clocks
         async with hub.lock:
             done = await tourneys.act(hub, actions, source="director" if first else "server",
                                       check=check)

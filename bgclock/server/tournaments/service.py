@@ -225,11 +225,26 @@ class Tourneys:
         table = self.server.hub.tables.get(tid) if tid is not None else None
         if table is None or table.closed:
             return  # a new table will be made
+        if not table.folded:  # the caller did not await ``tables_folded``
+            raise ApiError(503, "loading", f"table {number} is being loaded: send it again")
         if table.quarantined is not None:
             raise ApiError(409, "quarantined", f"table {number}'s log cannot be replayed")
         if table.match.expires_at() is not None:
             raise ApiError(409, "running", f"table {number}'s clock is still running: "
                           "stop it or finish its match first")
+
+    async def tables_folded(self, hub: TournamentHub) -> None:
+        """Every clock table bound to the tournament folded (``Hub.ready``):
+        before a check that reads their clocks (``check_reusable``)."""
+        for tid in list(hub.state.table_ids.values()):
+            await self.server.hub.ready(tid)
+
+    def table_folded(self, table: TableHub) -> None:
+        """A table a first start left unfolded is folded: the late starts
+        due at it are armed now (``desk.arm`` skipped it)."""
+        hub = self.hubs.get(table.row.tournament_id)
+        if hub is not None:
+            self.desk.arm(hub)
 
     async def seat(self, hub: TournamentHub, number: int,
                    spec: TableSpec) -> dict[str, Any] | None:
@@ -241,7 +256,7 @@ class Tourneys:
         writes) is found and bound, not made again."""
         server = self.server
         tid = hub.state.table_ids.get(number)
-        table = server.hub.tables.get(tid) if tid is not None else None
+        table = await server.hub.ready(tid)
         if tid is None:
             bound = set(hub.state.table_ids.values())
             orphan = next((t for t in server.hub.tables.values()
@@ -270,6 +285,11 @@ class Tourneys:
                 return {"table": number, "table_id": table.id,
                         "error": str(answer.get("error", "not_owner")),
                         "message": str(answer.get("message", "")), "spec": spec.to_dict()}
+            # kept here now (taken just now: loaded afresh, a new object)
+            table = await server.hub.ready(table.id)
+            if table is None or table.closed:
+                return {"table": number, "table_id": tid, "error": "closed",
+                        "message": "this table is closed", "spec": spec.to_dict()}
         try:
             if table.seq == 0:
                 await table.edit(spec)
@@ -519,6 +539,7 @@ async def room_body(server: Host, tid: int) -> dict[str, Any]:
         table = server.hub.tables.get(m["table_id"]) if m["table_id"] is not None else None
         if table is not None and m["winner"] is None and table.row.spec.players == (m["a"],
                                                                                      m["b"]):
+            await server.hub.ready(table.id)  # a table a first start left unfolded
             s = table.state_now()
             clocks[i] = {"phase": s.phase, "score": list(s.score), "on_turn": s.on_turn,
                          "reserve_ms": [s.A.reserve_ms, s.B.reserve_ms], "length": s.length,

@@ -32,6 +32,7 @@ from bgclock.server.ws.protocol import (
     dumps,
 )
 from bgclock.server.ws.silence import SilenceWatch
+from bgclock.store import StoreError
 
 log = logging.getLogger("bgclock.server")
 
@@ -236,6 +237,9 @@ async def _session(server: Server, conn: Connection) -> None:
         for watched in tables:
             if server.cluster is not None and not server.cluster.owns(watched):
                 continue  # its keeper sends the catch-up (``director_hello``)
+            if not hub.tables[watched].folded:  # its card now, its state once folded
+                conn.send(hub.tables[watched].table_message())
+                continue
             hub.tables[watched].catch_up(conn, hello.since.get(watched))
             hub.tables[watched].send_summons(conn, hello.since.get(watched))
             hub.tables[watched].send_handled(conn)
@@ -251,6 +255,11 @@ async def _session(server: Server, conn: Connection) -> None:
                 return
         if opened is None or opened not in hub.tables:
             await _refuse(conn, "unauthorized", "this link's token is not valid")
+            return
+        try:
+            await hub.ready(opened)  # a table a first start left unfolded: folded now
+        except StoreError as exc:
+            await _refuse(conn, "storage", f"the table could not be loaded: {exc}")
             return
         conn.role = "table"
         conn.table_id = table_id = opened
@@ -280,34 +289,81 @@ async def _session(server: Server, conn: Connection) -> None:
             watch.heard()
             if message["type"] == "websocket.disconnect":
                 return
-            if _handle(server, conn, message, watch):
-                continue
-            if conn.limiter.refused_in_a_row >= FLOOD_CLOSE:
-                watch.stop()
-                await conn.close(1008)
-                return
+            waits = _handle(server, conn, message, watch)
+            if waits is REFUSED:
+                if conn.limiter.refused_in_a_row >= FLOOD_CLOSE:
+                    watch.stop()
+                    await conn.close(1008)
+                    return
+            elif waits is not None:  # its table is being folded: then it is dispatched
+                await _dispatch_folded(server, conn, waits)
     finally:
         watch.stop()
     await conn.close(1011)
 
 
-def _handle(server: Server, conn: Connection, message: Any, watch: SilenceWatch) -> bool:
-    """One message of an open session (False: refused by the rate limit)."""
+#: ``_handle``: the message was refused by the rate limit.
+REFUSED: Any = object()
+
+
+def _handle(server: Server, conn: Connection, message: Any, watch: SilenceWatch) -> Any:
+    """One message of an open session: None when it was dispatched (or
+    answered with an error), ``REFUSED`` by the rate limit, else the decoded
+    message, whose table must be folded before it is dispatched."""
     if not conn.limiter.allow():
         conn.send_json(ProtocolError("rate_limited", "too many messages: slow down")
                        .to_message())
-        return False
+        return REFUSED
     try:
         decoded = decode(message.get("text"))
         if isinstance(decoded, Ping):
             watch.start()
         if server.cluster is not None and server.cluster.forwards(
                 conn, decoded, str(message.get("text"))):
-            return True  # a director's message for a table another process keeps
+            return None  # a director's message for a table another process keeps
+        if _unfolded(server, conn, decoded):
+            return decoded
         dispatch(server, conn, decoded)
     except ProtocolError as exc:
         conn.send_json(exc.to_message())
-    return True
+    return None
+
+
+def _table_of(conn: Connection, message: Any) -> int | None:
+    """The table a message concerns (None: no table's)."""
+    if not isinstance(message, Command | Summon | Handle | Keep | Sync):
+        return None
+    return conn.table_id if conn.role == "table" else message.table
+
+
+def _unfolded(server: Server, conn: Connection, message: Any) -> bool:
+    """The message concerns a table a first start left unfolded."""
+    table_id = _table_of(conn, message)
+    table = server.hub.tables.get(table_id) if table_id is not None else None
+    return table is not None and not table.folded
+
+
+async def _dispatch_folded(server: Server, conn: Connection, message: Any) -> None:
+    """Fold the message's table, then dispatch it (the connection's next
+    message waits, so its messages keep their order)."""
+    try:
+        await _folded(server, conn, message)
+        dispatch(server, conn, message)
+    except ProtocolError as exc:
+        conn.send_json(exc.to_message())
+
+
+async def _folded(server: Server, conn: Connection, message: Any) -> None:
+    """The table a message concerns is folded before it is dispatched (a
+    table a first start left unfolded: ``Hub.ready``)."""
+    table_id = _table_of(conn, message)
+    if table_id is None:
+        return
+    try:
+        await server.hub.ready(table_id)
+    except StoreError as exc:
+        raise ProtocolError("storage", f"table {table_id} could not be loaded: {exc}",
+                            msg_id=getattr(message, "id", None), table=table_id) from None
 
 
 def dispatch(server: Server, conn: Connection, message: Any) -> None:
@@ -358,7 +414,7 @@ def dispatch(server: Server, conn: Connection, message: Any) -> None:
             conn.send(hub.table(message.table).snapshot_message())
         else:
             for table in hub.tables.values():
-                if not table.closed:
+                if not table.closed and table.folded:  # the others' once folded
                     conn.send(table.snapshot_message())
     elif isinstance(message, Hello):
         raise ProtocolError("bad_message", "hello was already said")
