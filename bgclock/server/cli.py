@@ -21,6 +21,7 @@ import math
 import socket
 import sqlite3
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit
@@ -70,15 +71,17 @@ HEADER_TIMEOUT_RANGE = (0.1, 3600.0)
 PER_CLIENT_RANGE = (1, 65536)
 
 
-def _header_timeout(text: str) -> float:
-    low, high = HEADER_TIMEOUT_RANGE
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not math.isfinite(seconds) or not low <= seconds <= high:
-        raise argparse.ArgumentTypeError(f"{text!r} seconds is outside {low:g}-{high:g}")
-    return seconds
+def _seconds_in(low: float, high: float) -> Callable[[str], float]:
+    """An argparse type: a finite number of seconds from ``low`` to ``high``."""
+    def seconds_in(text: str) -> float:
+        try:
+            seconds = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+        if not math.isfinite(seconds) or not low <= seconds <= high:
+            raise argparse.ArgumentTypeError(f"{text!r} seconds is outside {low:g}-{high:g}")
+        return seconds
+    return seconds_in
 
 
 def _per_client(text: str) -> int:
@@ -100,17 +103,6 @@ def _redis_url(text: str) -> str:
 
 #: Bounds of ``--release-idle-s`` (seconds).
 RELEASE_IDLE_RANGE = (0.1, 86400.0)
-
-
-def _release_idle(text: str) -> float:
-    low, high = RELEASE_IDLE_RANGE
-    try:
-        seconds = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
-    if not math.isfinite(seconds) or not low <= seconds <= high:
-        raise argparse.ArgumentTypeError(f"{text!r} seconds is outside {low:g}-{high:g}")
-    return seconds
 
 
 def _cluster_name(text: str) -> str:
@@ -189,7 +181,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         type=_host_name,
                         help="another host name the server is reached at (repeatable; "
                              "WebSockets opened at any other Host are refused)")
-    parser.add_argument("--header-timeout", type=_header_timeout, default=10.0,
+    parser.add_argument("--header-timeout", type=_seconds_in(*HEADER_TIMEOUT_RANGE), default=10.0,
                         metavar="SECONDS",
                         help="seconds a client has to send a request's headers, "
                              f"{HEADER_TIMEOUT_RANGE[0]:g}-{HEADER_TIMEOUT_RANGE[1]:g} "
@@ -215,7 +207,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="Redis channel prefix of this cluster (default bgclock)")
     parser.add_argument("--node-name", default=None, metavar="NAME", type=_cluster_name,
                         help="this process's name in the cluster (default HOST-PID)")
-    parser.add_argument("--release-idle-s", default=60.0, type=_release_idle,
+    parser.add_argument("--release-idle-s", default=60.0, type=_seconds_in(*RELEASE_IDLE_RANGE),
                         metavar="S",
                         help="a cluster's process hands a table's lease back after S "
                              "seconds with no device and its clock stopped (default 60)")

@@ -47,6 +47,25 @@ def _wake(woken: asyncio.Future[None], _: object) -> None:
         woken.set_result(None)
 
 
+async def _finish_send(sending: Coroutine[Any, Any, None], waiting: Any) -> None:
+    """Finish a send stepped outside a task that suspended on ``waiting``
+    (the future it yielded): woken when that future is done, it reads the
+    future's outcome itself when stepped again."""
+    try:
+        while True:
+            if isinstance(waiting, asyncio.Future):
+                woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+                waiting.add_done_callback(partial(_wake, woken))
+                await woken
+            else:
+                await asyncio.sleep(0)
+            waiting = sending.send(None)
+    except StopIteration:
+        pass
+    finally:
+        sending.close()
+
+
 class Connection:
     """One WebSocket, whose ``send`` never blocks: a frame goes to the socket
     at once (the ASGI send stepped in place), or, while the socket's buffer is
@@ -92,7 +111,7 @@ class Connection:
             # The usual case: the socket takes the frame now.  The ASGI send
             # is stepped here, without a task: uvicorn's send suspends only
             # while the transport's buffer is full, and then a task finishes
-            # it (``_finish``) and sends what queued meanwhile, in order.
+            # it (``_finish_send``) and sends what queued meanwhile, in order.
             sending = self.ws.send_text(text)
             try:
                 waiting = sending.send(None)
@@ -102,7 +121,7 @@ class Connection:
                 self.dead = True
                 return
             self._drained.clear()
-            self._task = asyncio.get_running_loop().create_task(self._finish(sending, waiting))
+            self._task = asyncio.get_running_loop().create_task(self._pump(sending, waiting))
             return
         self._outbox.append(text)
         if self._task is None:
@@ -112,35 +131,13 @@ class Connection:
     def send_json(self, message: dict[str, Any]) -> None:
         self.send(dumps(message))
 
-    async def _finish(self, sending: Coroutine[Any, Any, None], waiting: Any) -> None:
-        """Finish a send that suspended in ``send`` (it yielded ``waiting``,
-        the future it waits on), then send what queued meanwhile."""
+    async def _pump(self, sending: Coroutine[Any, Any, None] | None = None,
+                    waiting: Any = None) -> None:
+        """Send the outbox, after finishing ``sending`` (a send that suspended
+        in ``send``: it yielded ``waiting``)."""
         try:
-            try:
-                while True:
-                    if isinstance(waiting, asyncio.Future):
-                        # woken when the future the send waits on is done;
-                        # the send reads its outcome itself when stepped
-                        woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-                        waiting.add_done_callback(partial(_wake, woken))
-                        await woken
-                    else:
-                        await asyncio.sleep(0)
-                    waiting = sending.send(None)
-            except StopIteration:
-                pass
-            finally:
-                sending.close()
-            while self._outbox:
-                await self.ws.send_text(self._outbox.popleft())
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            self.dead = True
-        finally:
-            self._task = None
-            self._drained.set()
-
-    async def _pump(self) -> None:
-        try:
+            if sending is not None:
+                await _finish_send(sending, waiting)
             while self._outbox:
                 await self.ws.send_text(self._outbox.popleft())
         except (WebSocketDisconnect, RuntimeError, OSError):
