@@ -96,20 +96,27 @@ def forwarded_scope(msg: Mapping[str, Any]) -> tuple[dict[str, Any], bytes]:
     return scope, _unpack(msg)
 
 
+def replay(body: bytes) -> Any:
+    """The ASGI ``receive`` of a request whose body was read already."""
+    given = False
+
+    async def receive() -> dict[str, Any]:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return {"type": "http.disconnect"}
+
+    return receive
+
+
 async def run(app: Any, scope: dict[str, Any], body: bytes) -> Answer:
     """Run a request through ``app`` (the whole application: its guard, its
     routes, its error handlers) and keep its answer."""
-    sent = False
     status = 500
     headers: list[tuple[str, str]] = []
     chunks: list[bytes] = []
-
-    async def receive() -> dict[str, Any]:
-        nonlocal sent
-        if not sent:
-            sent = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return {"type": "http.disconnect"}
+    receive = replay(body)
 
     async def send(message: Mapping[str, Any]) -> None:
         nonlocal status

@@ -18,7 +18,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import Response
 
-from bgclock.server.cluster.forward import FORWARDED, MAX_FORWARDED_BODY
+from bgclock.server.cluster.forward import FORWARDED, MAX_FORWARDED_BODY, replay
 from bgclock.server.context import server_of
 from bgclock.server.edge.limits import BodyTooLarge, read_bounded
 from bgclock.server.errors import ApiError
@@ -55,22 +55,8 @@ class ToKeeper:
             raise ApiError(413, "too_large", str(exc)) from None
         answer = await cluster.forward_http(self.kind, ident, owner, scope, body)
         if answer is None:  # the keeper went before anyone heard it: kept here now
-            await self.app(scope, _replay(body), send)
+            await self.app(scope, replay(body), send)
             return
         response = Response(answer.body, status_code=answer.status,
                             headers=dict(answer.headers))
         await response(scope, receive, send)
-
-
-def _replay(body: bytes) -> Any:
-    """The ``receive`` of a request whose body was read already."""
-    given = False
-
-    async def receive() -> dict[str, Any]:
-        nonlocal given
-        if not given:
-            given = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return {"type": "http.disconnect"}
-
-    return receive
