@@ -49,11 +49,12 @@ async def stored_actions(schema: str, tournament_id: int) -> list[dict[str, Any]
 
     conn = await asyncpg.connect(POSTGRES)
     try:
-        rows = await conn.fetch(f'SELECT n, body, source FROM "{schema}".tournament_actions '
-                                "WHERE tournament_id = $1 ORDER BY n", tournament_id)
+        rows = await conn.fetch(f'SELECT n, body, source, request_id FROM "{schema}".'
+                                "tournament_actions WHERE tournament_id = $1 ORDER BY n",
+                                tournament_id)
     finally:
         await conn.close()
-    return [{**json.loads(r[1]), "n": r[0], "by": r[2]} for r in rows]
+    return [{**json.loads(r[1]), "n": r[0], "by": r[2], "request": r[3]} for r in rows]
 
 
 def post(url: str, path: str, body: Any = None, **kw: Any) -> httpx.Response:
@@ -162,6 +163,12 @@ async def test_a_tournament_driven_through_two_processes_is_one_tournament() -> 
         assert without_links(get(b.url, f"{base}/state").json()) == without_links(state)
         # each result stored once, by the keeper
         log = await stored_actions(schema, tid)
+        # the actions a forwarded request stored carry its id (b's), the
+        # keeper's own none
+        imported = [x for x in log if x["do"] == "register"]
+        assert len({x["request"] for x in imported}) == 1
+        assert str(imported[0]["request"]).startswith("b.")
+        assert all(x["request"] is None for x in log if x["do"] == "settings")
         entered = [x for x in log if x["do"] == "result"]
         assert len(entered) == 2 and all(x["by"] == "server" and x["source"] == "clock"
                                       for x in entered)
@@ -208,9 +215,12 @@ async def test_an_action_forwarded_to_a_keeper_killed_meanwhile_is_done_once_or_
             # refused in words that say what happened, naming the silent process
             assert answer.status_code == 503, answer.text
             body = answer.json()
-            assert body["error"] == "no_answer" and body["params"] == {"owner": "a"}
-            assert "may or may not have been done" in body["message"]
-            assert len(bobs) <= 1
+            assert body["error"] == "no_answer" and body["params"]["owner"] == "a"
+            # the lease moved (a died): what a stored is final, and b says which
+            done = body["params"]["done"]
+            assert done in ("yes", "no"), body
+            assert (done == "yes") == (len(bobs) == 1), (body, bobs)
+            assert ("was done" if done == "yes" else "was not done") in body["message"]
             # b keeps the tournament now (a's lease died with it): sent again,
             # Bob is entered, or refused as the name already taken
             again = post(b.url, players, {"name": "Bob"})

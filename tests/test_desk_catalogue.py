@@ -93,3 +93,16 @@ def test_every_placeholder_of_a_refusal_is_given_by_each_raise() -> None:
         for code, wanted in lines.items():
             for where, keys in raised.get(code, []):
                 assert wanted <= keys, (lang, code, where, wanted - keys)
+
+
+def test_a_cluster_s_refusals_have_their_lines_in_english_and_italian() -> None:
+    """``not_owner`` and ``no_answer`` (``cluster.node``: a request whose
+    keeping process is away) in both languages, ``no_answer`` by whether the
+    request was done (``params.done``: yes, no, unknown)."""
+    catalogue = _catalogue()
+    for lang in ("en", "it"):
+        assert "not_owner" in catalogue[lang]
+    text = STRINGS.read_text()
+    for lang_part in text.split("\n  it: {", 1):
+        for done in ("yes", "no", "unknown"):
+            assert f'"err.no_answer.{done}":' in lang_part

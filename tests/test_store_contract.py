@@ -207,3 +207,31 @@ async def test_a_table_from_before_the_warnings_migration_gets_the_default(
         assert row.spec.name == "3" and row.spec.warn_s == (60, 20, 10)
     finally:
         await new.close()
+
+
+async def test_a_forwarded_requests_actions_are_found_by_its_id(
+        make: Callable[[], Store]) -> None:
+    """A cluster's forwarded request stores its id on its actions (PostgreSQL:
+    the process it came from can tell whether it was done); SQLite, which no
+    cluster runs on, holds none."""
+    from bgclock.store import StoredAction
+
+    store = make()
+    await store.open()
+    try:
+        t = await store.create_tournament("Open", 1)
+        await store.append_actions([
+            StoredAction(tournament_id=t.id, n=1, at_ms=5, action={"do": "register",
+                                                                   "name": "Ann"},
+                         source="director", request_id="b.h7"),
+            StoredAction(tournament_id=t.id, n=2, at_ms=6, action={"do": "register",
+                                                                   "name": "Bob"},
+                         source="director")])
+        kept = isinstance(store, PostgresStore)
+        assert await store.request_stored("b.h7") is kept
+        assert await store.request_stored("b.h8") is False
+        # the bodies are as before: the id is beside them, not in them
+        assert [a.action for a in await store.actions(t.id)] == [
+            {"do": "register", "name": "Ann"}, {"do": "register", "name": "Bob"}]
+    finally:
+        await store.close()

@@ -272,6 +272,9 @@ class StoredAction:
     action: dict[str, Any]
     #: "director" or "server" (a result from a table's clock).
     source: str
+    #: The id of the forwarded request that stored it (a cluster: PostgreSQL
+    #: only), or None.
+    request_id: str | None = None
 
     def body(self) -> str:
         # msgspec: a 2,048-row import's bodies in 0.6 ms, not 8, on the event loop
@@ -453,6 +456,12 @@ class Store(RegisterStore):
     async def append_actions(self, actions: Sequence[StoredAction]) -> None:
         """Append actions in one transaction (durable when this returns; all or
         nothing); ``StoreError`` if a number is taken."""
+
+    async def request_stored(self, request_id: str) -> bool:
+        """Whether a forwarded request (``StoredAction.request_id``) stored
+        any action.  Only a cluster forwards requests, and it runs on
+        PostgreSQL: another store never holds one."""
+        return False
 
     @abc.abstractmethod
     async def next_match(self, table_id: int, spec: TableSpec, created_ms: int) -> TableRow:

@@ -687,7 +687,8 @@ class PostgresStore(PostgresRegister, Store):
                              action=json.loads(r[2]), source=r[3]) for r in rows]
 
     async def append_actions(self, actions: Sequence[StoredAction]) -> None:
-        rows = [(a.tournament_id, a.n, a.at_ms, a.body(), a.source) for a in actions]
+        rows = [(a.tournament_id, a.n, a.at_ms, a.body(), a.source, a.request_id)
+                for a in actions]
         fenced: dict[int, int] = {}
         if self.fence_tournament is not None:
             for tid in {a.tournament_id for a in actions}:
@@ -703,12 +704,17 @@ class PostgresStore(PostgresRegister, Store):
                         raise Fenced(f"tournament {tid} is kept by another process now (a "
                                      "newer lease epoch): nothing written", [])
                 await c.executemany(
-                    "INSERT INTO tournament_actions (tournament_id, n, at_ms, body, source) "
-                    "VALUES ($1, $2, $3, $4, $5)", rows)
+                    "INSERT INTO tournament_actions (tournament_id, n, at_ms, body, source, "
+                    "request_id) VALUES ($1, $2, $3, $4, $5, $6)", rows)
 
         writes = Doubt()
         writes.add(actions=actions)
         await self._with(append, writes=writes)
+
+    async def request_stored(self, request_id: str) -> bool:
+        rows = await self._fetch(
+            "SELECT 1 FROM tournament_actions WHERE request_id = $1 LIMIT 1", request_id)
+        return bool(rows)
 
     async def next_match(self, table_id: int, spec: TableSpec, created_ms: int) -> TableRow:
         async def renew(c: Any) -> TableRow:

@@ -189,11 +189,23 @@ MIGRATIONS: Final[tuple[tuple[int, tuple[str, ...]], ...]] = (
             )""",
         ),
     ),
+    (
+        8,
+        (
+            # a director's request forwarded to the tournament's keeper
+            # (bgclock.server.cluster.forward): the id it travelled with, on the
+            # actions it stored, so the process it came from can tell whether
+            # it was done when the keeper died before answering.  PostgreSQL only.
+            "ALTER TABLE tournament_actions ADD COLUMN request_id TEXT",
+            "CREATE INDEX tournament_actions_request ON tournament_actions (request_id) "
+            "WHERE request_id IS NOT NULL",
+        ),
+    ),
 )
 
 #: Migrations only PostgreSQL runs (SQLite records their number, runs nothing):
 #: a cluster needs PostgreSQL, and SQLite stays as it was.
-POSTGRES_ONLY: Final = frozenset({7})
+POSTGRES_ONLY: Final = frozenset({7, 8})
 
 
 def statements(dialect: str, version: int) -> list[str]:

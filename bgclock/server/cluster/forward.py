@@ -25,11 +25,16 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Mapping
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Final
 
 #: The scope key a forwarded request carries (the forwarding process's name).
 FORWARDED: Final = "bgclock.forwarded_from"
+#: The id of the forwarded request being run here (``run``), or None: the
+#: tournament's actions it stores carry it (``StoredAction.request_id``), so
+#: the process it came from can tell whether it was done.
+REQUEST_ID: ContextVar[str | None] = ContextVar("bgclock_forwarded_request", default=None)
 #: How long a forwarding process waits for the keeper's answer (s).
 FORWARD_S: Final = 5.0
 #: The largest body forwarded: the largest any forwarded route reads
@@ -110,9 +115,12 @@ def replay(body: bytes) -> Any:
     return receive
 
 
-async def run(app: Any, scope: dict[str, Any], body: bytes) -> Answer:
+async def run(app: Any, scope: dict[str, Any], body: bytes,
+              request_id: str | None = None) -> Answer:
     """Run a request through ``app`` (the whole application: its guard, its
-    routes, its error handlers) and keep its answer."""
+    routes, its error handlers) and keep its answer; the actions it stores
+    carry ``request_id`` (``REQUEST_ID``)."""
+    REQUEST_ID.set(request_id)  # this task's context: the request's own
     status = 500
     headers: list[tuple[str, str]] = []
     chunks: list[bytes] = []

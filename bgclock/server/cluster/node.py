@@ -418,7 +418,10 @@ class Cluster:
                 except ApiError:
                     continue
                 if now != owner:
-                    raise self._no_answer(kind, ident, owner, "stopped before it answered")
+                    # the lease moved: whatever the keeper stored is in the log
+                    # now (a write after the move is fenced), so it can be told
+                    raise self._no_answer(kind, ident, owner, "stopped before it answered",
+                                          await self._request_stored(rid))
             answer: Answer = waiting.result()
             return answer
         finally:
@@ -456,10 +459,28 @@ class Cluster:
         return answer
 
     @staticmethod
-    def _no_answer(kind: str, ident: int, owner: str, what: str) -> ApiError:
+    def _no_answer(kind: str, ident: int, owner: str, what: str,
+                   done: bool | None = None) -> ApiError:
+        """503 ``no_answer``: ``done`` whether the request stored anything
+        (None: not known, the keeper may still write)."""
+        if done is None:
+            outcome = ("your request may or may not have been done; read the state again "
+                       "before you send it again")
+        elif done:
+            outcome = "your request was done (the log holds it): do not send it again"
+        else:
+            outcome = "your request was not done: send it again"
         return ApiError(503, "no_answer", f"process {owner} of the cluster, which keeps {kind} "
-                        f"{ident}, {what}: your request may or may not have been done; read "
-                        "the state again before you send it again", {"owner": owner})
+                        f"{ident}, {what}: {outcome}", {"owner": owner,
+                         "done": "unknown" if done is None else "yes" if done else "no"})
+
+    async def _request_stored(self, rid: str) -> bool | None:
+        """Whether a forwarded request stored an action (None: the database
+        cannot say now)."""
+        try:
+            return await self.store.request_stored(rid)
+        except StoreError:
+            return None
 
     async def _serve_http(self, msg: dict[str, Any]) -> None:
         """A director's request forwarded here: run through the whole
@@ -480,7 +501,7 @@ class Cluster:
             return
         else:
             scope, body_in = forwarded_scope(msg)
-            answer = await run(self.app, scope, body_in)
+            answer = await run(self.app, scope, body_in, rid)
         self.bus.publish(self.bus.node_channel(origin), orjson.dumps(answer_message(rid, answer)))
 
     async def deliver_result(self, result: TableResult) -> None:

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any, Final
 from starlette.requests import Request
 
 from bgclock.core import MatchState
+from bgclock.server.cluster.forward import REQUEST_ID
 from bgclock.server.errors import ApiError, refusal
 from bgclock.server.render.room import room_view
 from bgclock.server.tournaments.contests import clock_result, couples_spec, swing_spec
@@ -177,7 +178,7 @@ class Tourneys:
             now = self.server.clock.now_ms()
             await self.server.store.append_actions([
                 StoredAction(tournament_id=hub.id, n=first + k, at_ms=now,
-                             action=a, source=source)
+                             action=a, source=source, request_id=REQUEST_ID.get())
                 for k, a in enumerate(clean)])
         except BaseException as exc:
             if state.count >= first:  # some were decided in place: they go

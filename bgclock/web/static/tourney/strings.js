@@ -77,6 +77,10 @@ const STRINGS = {
     "err.forbidden": "Not allowed with this key.",
     "err.running": "The table's clock is still running: stop it or finish its match first.",
     "err.loading": "The table is still being loaded after the server's start: send it again in a moment.",
+    "err.not_owner": "Another process of the server keeps this just now: send it again in a moment.",
+    "err.no_answer.yes": "Server process {owner} stopped before it answered, but your request was done: do not send it again.",
+    "err.no_answer.no": "Server process {owner} stopped before it answered: your request was not done, send it again.",
+    "err.no_answer.unknown": "Server process {owner} did not answer: your request may or may not have been done; read the state again before you send it again.",
     "err.quarantined": "The table's log cannot be replayed.",
     "err.no_match": "No match at this table.",
     "err.too_large": "Too much data at once.",
@@ -359,6 +363,10 @@ const STRINGS = {
     "err.forbidden": "Non consentito con questa chiave.",
     "err.running": "L'orologio del tavolo è ancora in corsa: fermalo o finisci prima l'incontro.",
     "err.loading": "Il tavolo si sta ancora caricando dopo l'avvio del server: riprova tra un momento.",
+    "err.not_owner": "Un altro processo del server lo gestisce in questo momento: riprova tra un momento.",
+    "err.no_answer.yes": "Il processo {owner} del server si è fermato prima di rispondere, ma la richiesta è stata eseguita: non inviarla di nuovo.",
+    "err.no_answer.no": "Il processo {owner} del server si è fermato prima di rispondere: la richiesta non è stata eseguita, inviala di nuovo.",
+    "err.no_answer.unknown": "Il processo {owner} del server non ha risposto: la richiesta potrebbe essere stata eseguita o no; rileggi lo stato prima di inviarla di nuovo.",
     "err.quarantined": "Il registro del tavolo non si può rileggere.",
     "err.no_match": "Nessun incontro a questo tavolo.",
     "err.too_large": "Troppi dati in una volta.",
@@ -591,7 +599,12 @@ export function i18n() {
  */
 export function refusalText(err) {
   const words = WORDS;
-  const key = "err." + err.code;
+  let key = "err." + err.code;
+  // a request the tournament's keeping process never answered: whether it
+  // was done, when the server can tell (a cluster's params.done)
+  if (err.code === "no_answer" && err.params && typeof err.params.done === "string") {
+    key += "." + err.params.done;
+  }
   if (err.code && words.STRINGS[words.lang] && words.STRINGS[words.lang][key] !== undefined) {
     const params = Object.assign({}, err.params || {});
     // words among the params (an event, a result's source) in the page's language too
