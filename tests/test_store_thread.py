@@ -54,8 +54,16 @@ def test_a_call_its_caller_gave_up_is_dropped_quietly() -> None:
             async with asyncio.timeout(0.05):
                 await slow
         assert slow.cancelled()
+        # a call queued behind it whose caller gives up too never runs (its
+        # caller put its writes in doubt: a settle may run before it would)
+        ran: list[str] = []
+        queued = pool.submit(lambda: ran.append("late"))
+        with pytest.raises(TimeoutError):
+            async with asyncio.timeout(0.05):
+                await queued
         gate.set()
         assert await pool.submit(lambda: "after") == "after"
+        assert ran == []
         pool.shutdown(wait=True)
 
     asyncio.run(run())

@@ -186,7 +186,10 @@ class StoreThread:
     def _work(self) -> None:
         while (call := self._calls.get()) is not None:
             loop, future, fn = call
-            if self._dropping:
+            if self._dropping or future.cancelled():
+                # dropped, or its caller gave up before it began (a deadline:
+                # the caller put its writes in doubt, and a settle may already
+                # have run for them): it must never run late
                 outcome: tuple[bool, Any] = (False, None)
             else:
                 try:
