@@ -120,40 +120,35 @@ def make_table(node: Node, **spec: Any) -> dict[str, Any]:
     return dict(table)
 
 
-async def stored(schema: str, table_id: int) -> list[dict[str, Any]]:
+async def query(sql: str, *args: Any) -> list[Any]:
+    """Rows read beside the processes, on a connection of the test's own."""
     import asyncpg
 
     conn = await asyncpg.connect(POSTGRES)
     try:
-        rows = await conn.fetch(f'SELECT seq, idem_key, at_ms, body, source FROM "{schema}".'
-                                "clock_events WHERE table_id = $1 ORDER BY seq", table_id)
+        return list(await conn.fetch(sql, *args))
     finally:
         await conn.close()
+
+
+async def stored(schema: str, table_id: int) -> list[dict[str, Any]]:
+    rows = await query(f'SELECT seq, idem_key, at_ms, body, source FROM "{schema}".'
+                       "clock_events WHERE table_id = $1 ORDER BY seq", table_id)
     return [{"seq": r[0], "idem_key": r[1], "at_ms": r[2], **json.loads(r[3])} for r in rows]
 
 
-async def lease(schema: str, table_id: int) -> tuple[str, int] | None:
-    import asyncpg
+async def _lease(schema: str, kind: str, ident: int) -> tuple[str, int] | None:
+    rows = await query(f'SELECT owner, epoch FROM "{schema}".leases '
+                       "WHERE kind = $1 AND id = $2", kind, ident)
+    return None if not rows else (str(rows[0][0]), int(rows[0][1]))
 
-    conn = await asyncpg.connect(POSTGRES)
-    try:
-        row = await conn.fetchrow(f'SELECT owner, epoch FROM "{schema}".leases '
-                                  "WHERE kind = 'table' AND id = $1", table_id)
-    finally:
-        await conn.close()
-    return None if row is None else (str(row[0]), int(row[1]))
+
+async def lease(schema: str, table_id: int) -> tuple[str, int] | None:
+    return await _lease(schema, "table", table_id)
 
 
 async def tournament_lease(schema: str, tournament_id: int) -> tuple[str, int] | None:
-    import asyncpg
-
-    conn = await asyncpg.connect(POSTGRES)
-    try:
-        row = await conn.fetchrow(f'SELECT owner, epoch FROM "{schema}".leases '
-                                  "WHERE kind = 'tournament' AND id = $1", tournament_id)
-    finally:
-        await conn.close()
-    return None if row is None else (str(row[0]), int(row[1]))
+    return await _lease(schema, "tournament", tournament_id)
 
 
 class Phone:

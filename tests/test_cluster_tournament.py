@@ -29,6 +29,7 @@ from tests.test_cluster import (
     cluster,
     eventually,
     lease,
+    query,
     tournament_lease,
 )
 
@@ -45,15 +46,8 @@ SETTINGS = {"rounds": [{"length": 1, "rules": "usbgf-2013-delay", "clock": "requ
 
 
 async def stored_actions(schema: str, tournament_id: int) -> list[dict[str, Any]]:
-    import asyncpg
-
-    conn = await asyncpg.connect(POSTGRES)
-    try:
-        rows = await conn.fetch(f'SELECT n, body, source, request_id FROM "{schema}".'
-                                "tournament_actions WHERE tournament_id = $1 ORDER BY n",
-                                tournament_id)
-    finally:
-        await conn.close()
+    rows = await query(f'SELECT n, body, source, request_id FROM "{schema}".'
+                       "tournament_actions WHERE tournament_id = $1 ORDER BY n", tournament_id)
     return [{**json.loads(r[1]), "n": r[0], "by": r[2], "request": r[3]} for r in rows]
 
 

@@ -81,7 +81,7 @@ from bgclock.server.live.roomfeed import RoomFeed
 from bgclock.server.live.time import ServerClock
 from bgclock.server.tournaments.host import TableResult
 from bgclock.server.ws.protocol import Hello, Ping, ProtocolError, decode, dumps
-from bgclock.server.ws.silence import SilenceWatch
+from bgclock.server.ws.silence import SILENT_LINK_S, SilenceWatch
 from bgclock.store import Fenced, NotFound, StoreError
 
 if TYPE_CHECKING:
@@ -139,8 +139,6 @@ MOVED_CLOSE: Final = 1012
 #: table's live owner before it sends the device to reconnect.
 OWNER_TRIES: Final = 20
 OWNER_RETRY_S: Final = 0.05
-#: A relayed device silent this long (after it pinged) is gone (as ``app``).
-SILENT_LINK_S: Final = 5.0
 #: A table's result sent to its tournament's keeper: how long it waits for
 #: the keeper's receipt (s), how long apart and how often it tries (a
 #: keeper that died meanwhile: the next try takes the tournament).
@@ -583,7 +581,8 @@ class Cluster:
             row = await self.store.table(table_id)
         except NotFound:
             return False
-        hub.dormant(row)
+        if table_id not in hub.tables:  # nobody loaded it meanwhile
+            hub.dormant(row)
         return True
 
     def drop(self, table_id: int, why: str) -> None:
@@ -920,17 +919,16 @@ class Cluster:
         if table_id in hub.tables:
             return
         try:
-            row = await self.store.table(table_id)
+            if not await self.known(table_id):
+                return
         except StoreError as exc:
             log.warning("table %d made by another process is not read: %s", table_id, exc)
             return
-        if table_id in hub.tables:
-            return
-        table = hub.dormant(row)
+        table = hub.tables[table_id]
         for director in list(hub.directors):
             director.send(table.table_message())
             director.send(table.snapshot_message())
-        if self.mirrors.wanted(row.tournament_id):
+        if self.mirrors.wanted(table.row.tournament_id):
             await self.mirrors.ensure(table_id)
 
     async def _sweep(self) -> None:

@@ -518,15 +518,9 @@ class TableHub:
         return match.state(max(self.match_now(), match.now))
 
     def info(self) -> dict[str, Any]:
-        if not self.folded:  # its row only: nothing is known of its match yet
-            return {"id": self.id, "tournament_id": self.row.tournament_id,
-                    **self.row.spec.to_dict(), "status": "closed" if self.closed else "open",
-                    "attention": None, "created_ms": self.row.created_ms, "seq": 0,
-                    "quarantined": None, "link": self.link(), "provisional": None,
-                    "conflict": None, "loading": True}
         if self.mirrored is not None:  # the keeper's, at the seq this mirror holds
             return {**self.mirrored, "seq": self.committed_seq}
-        return {"id": self.id, "tournament_id": self.row.tournament_id,
+        info = {"id": self.id, "tournament_id": self.row.tournament_id,
                 **self.row.spec.to_dict(), "status": "closed" if self.closed else "open",
                 "attention": self.attention(), "created_ms": self.row.created_ms,
                 "seq": self.committed_seq, "quarantined": self.quarantined,
@@ -534,8 +528,12 @@ class TableHub:
                 "provisional": None if self.provisional is None else {
                     "at_ms": self.provisional.at_ms, "side": self.provisional_side,
                     "key": provisional_key(self.id, self.provisional.at_ms)},
-                "conflict": self.conflict,
-                **({"late": self.tournament_note} if self.tournament_note else {})}
+                "conflict": self.conflict}
+        if not self.folded:  # its row only: nothing is known of its match yet
+            info["loading"] = True
+        elif self.tournament_note:
+            info["late"] = self.tournament_note
+        return info
 
     def keeper_online(self) -> bool:
         """A connection of the keeper's device is open."""
@@ -858,8 +856,7 @@ class TableHub:
     def keep(self, sender: Watcher, role: str, msg: Keep) -> None:
         """"Keep the time on this device": the sender takes the claim (over);
         stored as a ``keeper`` note, then every device and dashboard hears of it."""
-        if not self.folded:
-            raise ProtocolError("loading", f"table {self.id} is being loaded: send it again")
+        self.check_folded()
         answer = keep(self.table_state(), getattr(sender, "device", None),
                       getattr(sender, "name", None), role)
         if isinstance(answer, Refuse):
@@ -981,6 +978,14 @@ class TableHub:
 
         self.hub.writer.submit(note, done)
 
+    def check_folded(self) -> None:
+        """Refuse (``loading``) a table a first start left unfolded: its
+        callers await ``Hub.ready`` first, so this never decides on a blank
+        match."""
+        if not self.folded:
+            raise ProtocolError("loading", f"table {self.id} is being loaded: send it again",
+                                table=self.id)
+
     def check_editable(self) -> None:
         """Raise ``ProtocolError`` unless the director may edit the table now."""
         if self.closed:
@@ -1046,8 +1051,7 @@ class TableHub:
         if self.mirror:  # another process keeps it (a late start armed here, say)
             raise ProtocolError("not_owner", f"table {self.id} is kept by another process "
                                 "of the cluster", table=self.id)
-        if not self.folded:  # its caller did not await ``Hub.ready``
-            raise ProtocolError("loading", f"table {self.id} is being loaded: send it again")
+        self.check_folded()
         key = idem_key(role, cmd.id)
         existing = self.by_key.get(key)
         device = getattr(sender, "device", None) if role != "director" else None
@@ -1248,8 +1252,7 @@ class TableHub:
     def summon(self, sender: Watcher, role: str, msg: Summon) -> None:
         """Store a summons of the director as a note, then tell the director
         (and the table's devices); the sender gets an ack when it gave an id."""
-        if not self.folded:
-            raise ProtocolError("loading", f"table {self.id} is being loaded: send it again")
+        self.check_folded()
         self.check_open()
         if msg.id is not None:
             existing = self.note_keys.get(msg.id)
@@ -1302,8 +1305,7 @@ class TableHub:
         when the alert was handled already)."""
         if role != "director":
             raise ProtocolError("forbidden", "only the director handles alerts")
-        if not self.folded:
-            raise ProtocolError("loading", f"table {self.id} is being loaded: send it again")
+        self.check_folded()
         if self.closed:
             raise ProtocolError("closed", "this table is closed")
         existing = self.handled.get(msg.key)
@@ -1643,10 +1645,8 @@ class Hub:
         have (its stop at the checkpoint as of the start's instant), store
         its snapshot, and show it to the dashboards."""
         try:
-            row = await self.store.table(table.id)  # closed meanwhile, maybe
-            snap = await self.store.snapshot(table.id)
-            tail = await self.store.events(table.id, snap.seq if snap else 0)
-            notes = [] if row.closed_ms is not None else await self.store.notes(table.id)
+            # its row again: closed meanwhile, maybe
+            row, snap, tail, notes = await self._stored(table.id, closed_notes=False)
             table.row = row
             table.closed = table.closed or row.closed_ms is not None
             await self._load_one(row, snap, tail, notes, into=table)
@@ -1694,10 +1694,7 @@ class Hub:
             table = await self.ready(table_id)
             assert table is not None
             return table
-        row = await self.store.table(table_id)
-        snap = await self.store.snapshot(table_id)
-        tail = await self.store.events(table_id, snap.seq if snap else 0)
-        table = await self._load_one(row, snap, tail, await self.store.notes(table_id))
+        table = await self._load_one(*await self._stored(table_id))
         stop = self._recover(table)
         if stop is not None:
             await self.store.commit([stop], {})
@@ -1714,11 +1711,19 @@ class Hub:
         """A table another process keeps, folded from the store for reading
         only (a cluster's mirror, ``cluster.mirror``): not served, no timer,
         nothing written.  ``StoreError`` (``NotFound``) from the store."""
+        return await self._load_one(*await self._stored(table_id), mirror=True)
+
+    async def _stored(self, table_id: int, *, closed_notes: bool = True) -> tuple[
+            TableRow, StoredSnapshot | None, list[StoredEvent], list[StoredNote]]:
+        """What folding one table reads: its row, its snapshot, the events
+        after it and its notes (none for a closed table unless
+        ``closed_notes``, as a start reads it)."""
         row = await self.store.table(table_id)
         snap = await self.store.snapshot(table_id)
         tail = await self.store.events(table_id, snap.seq if snap else 0)
-        return await self._load_one(row, snap, tail, await self.store.notes(table_id),
-                                    mirror=True)
+        if row.closed_ms is not None and not closed_notes:
+            return row, snap, tail, []
+        return row, snap, tail, await self.store.notes(table_id)
 
     async def _load_one(self, row: TableRow, snap: StoredSnapshot | None,
                         tail: list[StoredEvent], notes: list[StoredNote], *,
@@ -1849,7 +1854,5 @@ class Hub:
         if self.owns is not None and not self.owns(table.id):
             raise ProtocolError("not_owner", f"table {table_id} is kept by another process "
                                 "of the cluster: open it there", table=table_id)
-        if not table.folded:  # its caller did not await ``ready``: never a blank state
-            raise ProtocolError("loading", f"table {table_id} is being loaded: send it again",
-                                table=table_id)
+        table.check_folded()  # its caller did not await ``ready``: never a blank state
         return table

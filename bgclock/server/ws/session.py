@@ -31,7 +31,7 @@ from bgclock.server.ws.protocol import (
     decode,
     dumps,
 )
-from bgclock.server.ws.silence import SilenceWatch
+from bgclock.server.ws.silence import SILENT_LINK_S, SilenceWatch
 from bgclock.store import StoreError
 
 log = logging.getLogger("bgclock.server")
@@ -162,11 +162,6 @@ class Connection:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-
-
-#: A client that has pinged and then says nothing for this long is gone
-#: (the pages ping every second and give up after 2.5 s themselves).
-SILENT_LINK_S = 5.0
 
 
 async def websocket(ws: WebSocket) -> None:

@@ -5,6 +5,11 @@ devices, ``cluster.node``)."""
 from __future__ import annotations
 
 import asyncio
+from typing import Final
+
+#: A client that has pinged and then says nothing for this long is gone
+#: (the pages ping every second and give up after 2.5 s themselves).
+SILENT_LINK_S: Final = 5.0
 
 
 class SilenceWatch:
