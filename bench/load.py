@@ -159,6 +159,26 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
+def thread_cpu(pids: list[int]) -> dict[str, float]:
+    """CPU seconds of the servers' threads by name (``loop``: each process's
+    main thread, where the event loop runs; others by their names)."""
+    out: dict[str, float] = {}
+    for pid in pids:
+        try:
+            tasks = list(Path(f"/proc/{pid}/task").iterdir())
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                stat = (task / "stat").read_text()
+            except OSError:
+                continue
+            name = "loop" if task.name == str(pid) else stat[stat.index("(") + 1:stat.rindex(")")]
+            fields = stat.rsplit(")", 1)[1].split()
+            out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / CLK_TCK
+    return out
+
+
 def rss_mb(pid: int) -> float:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -443,6 +463,7 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
         load0 = os.getloadavg()[0]
         cpu0 = sum(cpu_seconds(pr.pid) for pr in procs)
         server_pids = [pr.pid for pr in procs]
+        threads0 = thread_cpu(server_pids)
         busy0, dbs0 = machine_busy(), await db_cpu(db, ports, server_pids)
         redis0 = redis_cpu(rpid)
         profilers = []
@@ -453,12 +474,14 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
             for name, pid in pids.items():
                 out = profile / f"{kind}-{n}-{name}.txt"
                 profilers.append(subprocess.Popen(
-                    ["py-spy", "record", "--pid", str(pid), "-d", str(int(duration)), "-r", "100",
+                    ["py-spy", "record", "--pid", str(pid), "-d", str(int(duration)), "-r",
+                     os.environ.get("BGCLOCK_BENCH_PYSPY_RATE", "100"),
                      "--nonblocking", "-f", "raw", "-o", str(out),
                      *os.environ.get("BGCLOCK_BENCH_PYSPY", "").split()],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         await asyncio.sleep(max(0.0, measure_to - time.monotonic()))
         cpu1 = sum(cpu_seconds(pr.pid) for pr in procs)
+        threads1 = thread_cpu(server_pids)
         busy1, dbs1 = machine_busy(), await db_cpu(db, ports, server_pids)
         redis1 = redis_cpu(rpid)
         load1 = os.getloadavg()[0]
@@ -486,6 +509,11 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
         row["store"] = "postgresql" if db else ("sqlite" if kind == "bgclock" else "-")
         presses = max(1, row["presses"])
         row["cpu_press_ms"] = 1000 * (cpu1 - cpu0) / presses
+        # the event loop's thread against the rest (the store's thread...);
+        # a thread gone during the window is not counted
+        row["thread_press_ms"] = {name: round(1000 * (t - threads0.get(name, 0.0)) / presses, 3)
+                                  for name, t in sorted(threads1.items())
+                                  if t - threads0.get(name, 0.0) > 0}
         row["db_press_ms"] = row["db_cpu"] * duration * 10 / presses
         row["redis_press_ms"] = row["redis_cpu"] * duration * 10 / presses
         row["rss_mb"] = rss
@@ -565,7 +593,9 @@ async def main_async(args: argparse.Namespace) -> None:
                 print(f"# {label(row)} ({row['store']}) {n} tables: p50 {row['p50']:.1f} ms, "
                       f"p99 {row['p99']:.1f} ms, max {row['max']:.1f} ms, "
                       f"server CPU {row['server_cpu']:.0f}% "
-                      f"({row['cpu_press_ms']:.3f} ms a press), "
+                      f"({row['cpu_press_ms']:.3f} ms a press; by thread, ms a press: "
+                      + ", ".join(f"{k} {v:.3f}" for k, v in row["thread_press_ms"].items())
+                      + "), "
                       f"database CPU {row['db_cpu']:.0f}% ({row['db_press_ms']:.3f} ms a press, "
                       f"{row['db_backends']} backends"
                       + (f", {row['db_gone']} gone meanwhile" if row["db_gone"] else "") + "), "

@@ -69,7 +69,7 @@ def create_app(
     table_rate: tuple[float, float] = (30, 10),
     director_rate: tuple[float, float] = (600, 300),
     static_dir: Path | None = WEB_STATIC,
-    heap_settle_s: float | None = 0.5,
+    heap_settle_s: float | None = 0.1,
     bind_host: str | None = None,
     allow_hosts: Iterable[str] = (),
     handshake_rate: tuple[float, float] | None = HANDSHAKES,

@@ -1507,6 +1507,11 @@ def _handled_of(notes: list[StoredNote]) -> dict[str, StoredNote]:
     return {str(x.note["key"]): x for x in notes if x.note.get("type") == "handled"}
 
 
+#: The checkpoint ticker's parts: a tenth of the tables every tenth of the
+#: interval.
+CHECKPOINT_PARTS = 10
+
+
 class Hub:
     """Every table of the server, the director's connections, the writer."""
 
@@ -1797,20 +1802,29 @@ class Hub:
         self.checkpoint_now()
         await self.writer.close()
 
-    def checkpoint_now(self) -> None:
+    def checkpoint_now(self, part: int | None = None) -> None:
+        """Store the match time now of every running table, or of the
+        ``part``-th of ``CHECKPOINT_PARTS`` (the tables whose id gives that
+        remainder)."""
         checkpoints = {
             t.id: max(t.match_now(), t.match.now)
             for t in self.tables.values()
-            if t.folded and not t.closed and t.quarantined is None and not t.mirror
+            if (part is None or t.id % CHECKPOINT_PARTS == part)
+            and t.folded and not t.closed and t.quarantined is None and not t.mirror
             and t.match.expires_at() is not None
         }
         if checkpoints:
             self.writer.checkpoint(checkpoints)
 
     async def _checkpoints(self) -> None:
+        """Each running table's checkpoint once an interval, a part of the
+        tables at a time: all of them at once was a stop of every table's
+        presses (at 2,000 tables about 10 ms each second, the p99's worst)."""
+        part = 0
         while True:
-            await asyncio.sleep(self.checkpoint_interval_ms / 1000)
-            self.checkpoint_now()
+            await asyncio.sleep(self.checkpoint_interval_ms / 1000 / CHECKPOINT_PARTS)
+            self.checkpoint_now(part)
+            part = (part + 1) % CHECKPOINT_PARTS
 
     def dormant(self, row: TableRow) -> TableHub:
         """A table this process knows but does not own (a cluster): its row
