@@ -55,7 +55,11 @@ did before; ``--no-batch`` measures bgclock that way too.
 Each row prints p50/p99/max, the server's CPU per press (and the database's;
 with N processes, summed over all of them), the server's RSS (summed), the
 machine's load average, and the ratios against the bare server's row of the
-same run (CPU per press, counting the database, and p99). The machine may be
+same run (CPU per press, counting the database, and p99); its summary line
+also splits the server's CPU per press by thread (``loop``: the event
+loop's; the SQLite store's thread under its process name), from
+``/proc/PID/task``.  ``--profile DIR`` samples at 100 Hz
+(``BGCLOCK_BENCH_PYSPY_RATE`` for another rate). The machine may be
 shared: CPU per press and the ratios are the figures that
 move least with other load.
 
