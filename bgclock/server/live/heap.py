@@ -16,10 +16,10 @@ every message): at 2,000 tables about 25,000 of them are alive at any
 instant, each renewed about once a second, and a walk costs about 0.45 us
 an object here.  So a settle's pause is what was renewed since the last
 one: every 0.5 s it was 11-12 ms (measured, every half second: the p99 of
-a press at 2,000 tables), every 0.1 s it is about 2 ms, for the same
-collector CPU in all.  Measured: after a 25 s run at 2,000 tables, a
-thorough collection found 56-109 objects of cyclic garbage among what had
-been frozen.  The price is that a cycle among frozen objects that dies later
+a press at 2,000 tables), every 0.1 s it is 2-4 ms, for the same
+collector CPU in all.  Measured (settling every 0.5 s): after a 25 s run at
+2,000 tables, a thorough collection found 56-109 objects of cyclic garbage
+among what had been frozen.  The price is that a cycle among frozen objects that dies later
 is only freed by the next thorough collection (``gc.unfreeze()`` then ``gc.collect()``),
 which runs every ``thorough_s`` seconds (one long pause, rarely) and at the
 end.
