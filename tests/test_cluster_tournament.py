@@ -264,3 +264,49 @@ async def test_a_result_whose_tournament_keeper_died_is_entered_by_the_tables_pr
         assert final["winner"] == final["a"]
         log = await stored_actions(schema, tid)
         assert [x["do"] for x in log].count("result") == 1
+
+
+async def test_a_players_sheet_at_the_other_process_is_entered_by_the_keeper() -> None:
+    """A table's score sheet (the table page's link, its token and the
+    player's PIN) reaches the process that keeps the tournament, whichever
+    process the phone reached: entered once, refusals as the keeper's."""
+    async with cluster("a", "b") as (schema, (a, b)):
+        tid = httpx.post(f"{a.url}/api/tournaments", json={"name": "Club"}, headers=AUTH,
+                         timeout=10).json()["id"]
+        base = f"/api/tournaments/{tid}"
+        assert post(a.url, f"{base}/settings", SETTINGS).status_code == 200
+        csv = post(a.url, f"{base}/players.csv", content=b"name\nP1\nP2\n",
+                   headers={"content-type": "text/csv"})
+        assert csv.status_code == 201, csv.text
+        for pid in (1, 2):
+            assert post(a.url, f"{base}/players/{pid}/check-in").status_code == 200
+        assert post(a.url, f"{base}/draw", {"seed": 3}).status_code == 200
+        started = post(a.url, f"{base}/rounds", {"event": "main", "round": 0})
+        assert started.status_code == 200, started.text
+        [table] = started.json()["tables"]
+        match = started.json()["state"]["main"]["rounds"][0][table["match"]]
+        info = get(a.url, f"/api/tables/{table['table_id']}").json()
+        pins = {p["name"]: p["pin"] for p in get(a.url, f"{base}/sheet-pins").json()["pins"]}
+        url = f"{b.url}/api/tables/{table['table_id']}/sheet"
+        sheet = {"by": "A", "winner": match["a"], "score": [1, 0]}
+        # a wrong PIN at b: the keeper's refusal, word for word
+        wrong = httpx.post(url, params={"token": info["token"]},
+                           json={**sheet, "pin": "00000000"}, timeout=15)
+        here = httpx.post(f"{a.url}/api/tables/{table['table_id']}/sheet",
+                          params={"token": info["token"]}, json={**sheet, "pin": "00000001"},
+                          timeout=15)
+        assert wrong.status_code == here.status_code == 403, wrong.text
+        assert wrong.json()["message"] == here.json()["message"]
+        # A's player's own sheet, then B's, through b: the keeper enters both
+        for by, name in (("A", match["a"]), ("B", match["b"])):
+            r = httpx.post(url, params={"token": info["token"]},
+                           json={**sheet, "by": by, "pin": pins[name]}, timeout=15)
+            assert r.status_code == 200, r.text
+        assert await tournament_lease(schema, tid) == ("a", 1)  # b never took it
+        log = await stored_actions(schema, tid)
+        sheets = [x for x in log if x["do"] == "sheet"]
+        # (``by`` here is who stored it: the table's link)
+        assert [(x["by"], x["via"]) for x in sheets] == [("table", "player")] * 2
+        assert all(str(x["request"]).startswith("b.") for x in sheets)
+        state = get(b.url, f"{base}/state").json()
+        assert state["main"]["rounds"][0][table["match"]]["winner"] == match["a"]

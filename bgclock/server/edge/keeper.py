@@ -1,6 +1,7 @@
 """A director's request sent to the process of a cluster that keeps what it
-acts on: the middleware of the tournament's routes (its Mount) and of a
-table's writes (edit, next match, close).
+acts on: the middleware of the tournament's routes (its Mount), of a
+table's writes (edit, next match, close), and of a table's score sheet (an
+action on the table's tournament: sent to the tournament's keeper).
 
 Applied where the route's path has been decoded (the tournament's or the
 table's id is a path parameter) and the director's guard has run, so what
@@ -28,12 +29,14 @@ class ToKeeper:
     """ASGI middleware: run the request here when this process keeps the
     ``kind`` (``tournament`` or ``table``) whose id is the path parameter
     ``param``, else forward it to the process that does and answer with
-    its answer."""
+    its answer.  ``of_table``: the parameter is a table's id, and what is
+    kept is that table's tournament."""
 
-    def __init__(self, app: Any, *, kind: str, param: str) -> None:
+    def __init__(self, app: Any, *, kind: str, param: str, of_table: bool = False) -> None:
         self.app = app
         self.kind = kind
         self.param = param
+        self.of_table = of_table
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http" or FORWARDED in scope:
@@ -45,6 +48,13 @@ class ToKeeper:
         if cluster is None or not isinstance(ident, int):
             await self.app(scope, receive, send)
             return
+        if self.of_table:
+            table = (server_of(request).hub.tables.get(ident)
+                     if await cluster.known(ident) else None)
+            if table is None:
+                await self.app(scope, receive, send)  # the route answers it
+                return
+            ident = table.row.tournament_id
         owner = await cluster.keeper(self.kind, ident)
         if owner is None:
             await self.app(scope, receive, send)

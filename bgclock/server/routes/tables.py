@@ -288,10 +288,14 @@ async def table_sheet(request: Request) -> Response:
 
 
 #: What a table's own link opens (its token; the sheet: the token or the
-#: director's key): listed before the director's mount.
+#: director's key): listed before the director's mount.  The sheet is an
+#: action on the table's tournament: in a cluster, run by its keeper (the
+#: token, the PIN and the wrong PINs' count are checked there).
 public = [
     Route("/api/tables/{table_id:id}/events", table_events),
-    Route("/api/tables/{table_id:id}/sheet", table_sheet, methods=["POST"]),
+    Route("/api/tables/{table_id:id}/sheet", table_sheet, methods=["POST"],
+          middleware=[Middleware(ToKeeper, kind="tournament", param="table_id",
+                                 of_table=True)]),
 ]
 
 #: A table's writes, in a cluster: run by the process that keeps the table.
