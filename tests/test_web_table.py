@@ -219,7 +219,9 @@ def test_stop_is_one_tap_and_the_reason_comes_after(live: LiveServer, pages: Pag
     page.click("#center [data-reason='director']")
     until(other, "document.querySelector('#half-A .ctx').innerText"
                             ".includes('waiting for the director')")
-    assert "in attesa del direttore" in page.locator("#half-B .ctx").inner_text()
+    # each page renders the summons when it hears it: wait on this one too
+    until(page, "document.querySelector('#half-B .ctx').innerText"
+                ".includes('in attesa del direttore')")
     assert "chiamato il direttore" in page.locator("#phase").inner_text()
     notes = live.api("GET", f"/api/tables/{table['id']}/log.json")["notes"]
     assert [(n["why"], n["side"]) for n in notes if "why" in n] == [("director", "A")]
