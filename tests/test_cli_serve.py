@@ -231,8 +231,6 @@ def test_a_public_url_is_the_base_of_every_link(tmp_path: Path) -> None:
         serving.stop()
 
 
-# A real browser on a 2-core machine CI may load fully: run again (twice at most).
-@pytest.mark.flaky(reruns=2, reruns_delay=1)
 def test_an_open_dashboard_comes_back_after_a_restart(tmp_path: Path) -> None:
     """The laptop dies and ``bgclock serve`` starts again with the same
     command: the dashboard already open in the browser reconnects by itself,

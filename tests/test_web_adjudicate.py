@@ -15,12 +15,8 @@ from bgclock.board import Position, position_id
 from tests._web import settle
 
 sync_api = pytest.importorskip("playwright.sync_api")
-# Browser tests drive real pages against real timers on a 2-core machine that
-# CI may load fully: a test that fails is run again (twice at most) before it
-# counts; one that fails three times is a failure.
 pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing"),
-    pytest.mark.flaky(reruns=2, reruns_delay=1),
 ]
 
 # Ann (A, on roll) bears off her last two checkers with any roll; Bob has all 15

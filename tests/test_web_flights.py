@@ -20,7 +20,6 @@ from tests.test_web_table import axe
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing"),
-    pytest.mark.flaky(reruns=2, reruns_delay=1),
 ]
 WIDE = {"width": 1280, "height": 900}
 

@@ -20,7 +20,6 @@ from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server,
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing"),
-    pytest.mark.flaky(reruns=2, reruns_delay=1),
 ]
 WIDE = {"width": 1280, "height": 900}
 

@@ -27,12 +27,8 @@ from bench.web_kit import (
 from tests._web import PHONE, Pages, settle
 
 sync_api = pytest.importorskip("playwright.sync_api")
-# Browser tests drive real pages against real timers on a 2-core machine that
-# CI may load fully: a test that fails is run again (twice at most) before it
-# counts; one that fails three times is a failure.
 pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing"),
-    pytest.mark.flaky(reruns=2, reruns_delay=1),
 ]
 
 

@@ -17,7 +17,6 @@ from tests._web import Pages
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing"),
-    pytest.mark.flaky(reruns=2, reruns_delay=1),
 ]
 WIDE = {"width": 1280, "height": 900}
 #: BGCLOCK_SHOTS=docs/screenshots refreshes the docs' pictures.

@@ -24,7 +24,6 @@ from tests.test_web_table import AXE, axe
 pytest.importorskip("playwright.sync_api")
 pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing"),
-    pytest.mark.flaky(reruns=2, reruns_delay=1),
 ]
 #: BGCLOCK_SHOTS=docs/screenshots refreshes the docs' pictures.
 SHOTS = os.environ.get("BGCLOCK_SHOTS")

@@ -28,7 +28,6 @@ from tests.test_web_match import Pages, press, roll, state, table_page, wait
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing"),
-    pytest.mark.flaky(reruns=2, reruns_delay=1),
 ]
 
 ROOT = Path(__file__).resolve().parent.parent

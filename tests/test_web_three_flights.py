@@ -38,7 +38,6 @@ from tests.test_web_table import AXE, axe
 pytest.importorskip("playwright.sync_api")
 pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing"),
-    pytest.mark.flaky(reruns=2, reruns_delay=1),
 ]
 #: BGCLOCK_SHOTS=docs/screenshots refreshes the docs' pictures.
 SHOTS = os.environ.get("BGCLOCK_SHOTS")
@@ -64,8 +63,8 @@ ENGLISH = ["Standings", "Round", "Place", "Player", "Prize", "Table", "Tables", 
 
 @pytest.fixture
 def live() -> Iterator[LiveServer]:
-    """A server of its own for each attempt: the register is the server's,
-    so a rerun (``flaky``) starts from an empty one."""
+    """A server of its own for each test: the register is the server's,
+    so each test starts from an empty one."""
     with running_server() as server:
         yield server
 
