@@ -158,9 +158,14 @@ def redis_cpu(pid: int | None) -> float:
         return 0.0
 
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+def _stat_cpu(stat: str) -> float:
+    """User plus system CPU seconds of a ``/proc/.../stat`` line."""
+    fields = stat.rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / CLK_TCK
+
+
+def cpu_seconds(pid: int) -> float:
+    return _stat_cpu(Path(f"/proc/{pid}/stat").read_text())
 
 
 def thread_cpu(pids: list[int]) -> dict[str, float]:
@@ -178,8 +183,7 @@ def thread_cpu(pids: list[int]) -> dict[str, float]:
             except OSError:
                 continue
             name = "loop" if task.name == str(pid) else stat[stat.index("(") + 1:stat.rindex(")")]
-            fields = stat.rsplit(")", 1)[1].split()
-            out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / CLK_TCK
+            out[name] = out.get(name, 0.0) + _stat_cpu(stat)
     return out
 
 

@@ -120,4 +120,3 @@ async def test_checkpoint_now_without_a_part_is_every_running_table() -> None:
         assert set(store.checkpoints[0]) == running
     finally:
         await hub.writer.close()
-

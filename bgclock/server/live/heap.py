@@ -19,10 +19,10 @@ one: every 0.5 s it was 11-12 ms (measured, every half second: the p99 of
 a press at 2,000 tables), every 0.1 s it is 2-4 ms, for the same
 collector CPU in all.  Measured (settling every 0.5 s): after a 25 s run at
 2,000 tables, a thorough collection found 56-109 objects of cyclic garbage
-among what had been frozen.  The price is that a cycle among frozen objects that dies later
-is only freed by the next thorough collection (``gc.unfreeze()`` then ``gc.collect()``),
-which runs every ``thorough_s`` seconds (one long pause, rarely) and at the
-end.
+among what had been frozen.  The price is that a cycle among frozen objects
+that dies later is only freed by the next thorough collection
+(``gc.unfreeze()`` then ``gc.collect()``), which runs every ``thorough_s``
+seconds (one long pause, rarely) and at the end.
 """
 
 from __future__ import annotations
