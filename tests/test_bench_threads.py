@@ -24,13 +24,14 @@ def test_threads_by_name_sum_to_the_process() -> None:
     worker.start()
     try:
         before, whole_before = thread_cpu([os.getpid()]), cpu_seconds(os.getpid())
-        _busy(0.1)
+        _busy(0.3)
         by_thread, whole = thread_cpu([os.getpid()]), cpu_seconds(os.getpid())
     finally:
         stop.set()
         worker.join()
     assert "loop" in by_thread and len(by_thread) >= 2  # the waiting thread too
-    assert by_thread["loop"] - before["loop"] >= 0.09  # at the clock's tick
+    # the kernel counts CPU in clock ticks, by sampling: a few either way
+    assert by_thread["loop"] - before["loop"] >= 0.2
     # what the process spent meanwhile is what its threads spent (a thread
     # that ended earlier counts in the process's CPU, not in any thread's)
     assert abs((sum(by_thread.values()) - sum(before.values()))
