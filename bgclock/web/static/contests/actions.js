@@ -4,19 +4,34 @@
  * message line, the table links an action gives kept. */
 import { api } from "../kit/api.js";
 import { refusalText } from "../tourney/strings.js";
-import { base, screen, ui } from "./state.js";
+import { refreshJudge } from "../kit/screen.js";
+import { base, root, screen, ui } from "./state.js";
 import { i18n } from "./strings.js";
 
 const t = i18n().t;
 
-export async function load() {
+const refreshShows = refreshJudge();
+
+/** What the screen shows, as JSON (a background load compares it). */
+function shown() {
+  return JSON.stringify([screen.state, screen.message, screen.error]);
+}
+
+/**
+ * Read the tournament's state again, and show it.
+ * @param {boolean} [background] the screen's periodic refresh: shown only
+ *   when something changed and the director is not in the screen
+ */
+export async function load(background) {
   if (screen.tournament == null) return;
+  const before = background ? shown() : "";
   try {
     screen.state = await api("GET", base() + "/state");
   } catch (e) {
     screen.message = refusalText(/** @type {Error} */ (e));
     screen.error = true;
   }
+  if (background && !refreshShows(root(), before, shown())) return;
   ui.render();
 }
 

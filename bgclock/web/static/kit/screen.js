@@ -6,6 +6,25 @@
 import { api } from "./api.js";
 import { h } from "./dom.js";
 
+/** The tournaments as last listed, so that a screen built again shows its
+ * picker whole at once (no row that grows under the director's pointer while
+ * the list is read again).
+ * @type {{id: number, name: string}[]} */
+let listed = [];
+
+/**
+ * @param {HTMLElement} picker
+ * @param {{id: number, name: string}[]} tournaments
+ * @param {number|null} chosen
+ */
+function fillPicker(picker, tournaments, chosen) {
+  picker.replaceChildren(...tournaments.map((tn) => {
+    const opt = h("option", { value: String(tn.id) }, tn.name);
+    if (tn.id === chosen) opt.setAttribute("selected", "");
+    return opt;
+  }));
+}
+
 /**
  * A screen's heading with its tournament picker: the tournaments are listed
  * (the last one chosen when none was), and choosing one loads it.
@@ -16,14 +35,16 @@ import { h } from "./dom.js";
  */
 export function tournamentHead(screen, what, load) {
   const picker = h("select", { id: what.id, "aria-label": what.label });
+  fillPicker(picker, listed, screen.tournament);
   api("GET", "/api/tournaments").then((list) => {
-    for (const tn of list.tournaments) {
-      const opt = h("option", { value: String(tn.id) }, tn.name);
-      if (tn.id === screen.tournament) opt.setAttribute("selected", "");
-      picker.append(opt);
+    /** @type {{id: number, name: string}[]} */
+    const now = list.tournaments.map((/** @type {{id: number, name: string}} */ tn) => ({ id: tn.id, name: tn.name }));
+    if (JSON.stringify(now) !== JSON.stringify(listed)) {
+      listed = now;
+      fillPicker(picker, listed, screen.tournament);
     }
-    if (screen.tournament == null && list.tournaments.length) {
-      screen.tournament = list.tournaments[list.tournaments.length - 1].id;
+    if (screen.tournament == null && listed.length) {
+      screen.tournament = listed[listed.length - 1].id;
       load();
     }
   }).catch(() => { /* the message line says why on the next action */ });
@@ -36,11 +57,34 @@ export function tournamentHead(screen, what, load) {
 }
 
 /**
+ * A screen's judge of its background refreshes: whether one shows what it
+ * read.  Only when that differs from what the screen shows, and only when
+ * nothing in the screen has focus as the answer comes (the director may
+ * have started typing, or clicking, since the refresh was asked: building
+ * the screen again then would take the field, or the button, from under
+ * them).  What a refresh read but could not show is shown by the next one
+ * that finds the director out of the screen, even if it reads nothing new.
+ * @returns {function(HTMLElement, string, string): boolean} (the screen,
+ *   what it showed and what the refresh read, as JSON) -> show it
+ */
+export function refreshJudge() {
+  let unseen = false;
+  return (node, before, after) => {
+    if (before !== after) unseen = true;
+    if (!unseen || node.contains(document.activeElement)) return false;
+    unseen = false;
+    return true;
+  };
+}
+
+/**
  * A screen opened and closed by its header button: while open it re-reads
  * its state every `refreshMs` (never under the director's typing: only when
- * nothing in the screen has focus); the button follows the language.
+ * nothing in the screen has focus), a background load that builds the
+ * screen again only when what it read changed (refreshJudge); the button
+ * follows the language.
  * @param {{root: function(): HTMLElement, opener: string, openText: function(): string,
- *   refreshMs: number, load: function(): void, render: function(): void,
+ *   refreshMs: number, load: function(boolean=): void, render: function(): void,
  *   screen: {timer: number|null}}} s
  * @returns {function(): void} the toggle
  */
@@ -51,7 +95,7 @@ export function mountScreen(s) {
     if (s.screen.timer != null) { clearInterval(s.screen.timer); s.screen.timer = null; }
     if (!node.hidden) {
       s.screen.timer = window.setInterval(() => {
-        if (!node.contains(document.activeElement)) s.load();
+        if (!node.contains(document.activeElement)) s.load(true);
       }, s.refreshMs);
       s.render();
       s.load();

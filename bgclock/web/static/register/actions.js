@@ -3,11 +3,25 @@
  * action said in words then the search again, a player's history), through
  * /api/register... with the director's key. */
 import { api } from "../kit/api.js";
-import { PAGE, say, screen, ui } from "./state.js";
+import { refreshJudge } from "../kit/screen.js";
+import { PAGE, root, say, screen, ui } from "./state.js";
 
 /** @typedef {import("./state.js").Entry} Entry */
 
-export async function load() {
+const refreshShows = refreshJudge();
+
+/** What the screen shows of what a load reads, as JSON. */
+function shown() {
+  return JSON.stringify([screen.entries, screen.total, screen.message, screen.error]);
+}
+
+/**
+ * Search the register again, and show what is found.
+ * @param {boolean} [background] the screen's periodic refresh: shown only
+ *   when something changed and the director is not in the screen
+ */
+export async function load(background) {
+  const before = background ? shown() : "";
   const query = "?q=" + encodeURIComponent(screen.q) + "&order=" + screen.order
     + "&limit=" + PAGE + "&offset=" + screen.offset;
   const path = screen.tournament == null ? "/api/register" + query
@@ -19,6 +33,7 @@ export async function load() {
   } catch (e) {
     say(String(/** @type {Error} */ (e).message), true);
   }
+  if (background && !refreshShows(root(), before, shown())) return;
   ui.render();
 }
 

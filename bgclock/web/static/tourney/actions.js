@@ -6,7 +6,8 @@
  * (kit/confirm.js). */
 import { api } from "../kit/api.js";
 import { openConfirm } from "../kit/confirm.js";
-import { base, screen, ui } from "./state.js";
+import { refreshJudge } from "../kit/screen.js";
+import { base, root, screen, ui } from "./state.js";
 import { i18n, refusalText } from "./strings.js";
 
 const t = i18n().t;
@@ -14,8 +15,21 @@ const t = i18n().t;
 /** The refusals that answer an action already done (a repeated click). */
 const ALREADY = new Set(["already_drawn", "round_not_ready"]);
 
-export async function load() {
+const refreshShows = refreshJudge();
+
+/** What the screen shows, as JSON (a background load compares it). */
+function shown() {
+  return JSON.stringify([screen.state, screen.history, screen.flight, screen.message, screen.error]);
+}
+
+/**
+ * Read the tournament's state, log and room again, and show them.
+ * @param {boolean} [background] the screen's periodic refresh: shown only
+ *   when something changed and the director is not in the screen
+ */
+export async function load(background) {
   if (screen.tournament == null) return;
+  const before = background ? shown() : "";
   try {
     screen.state = await api("GET", base() + "/state");
     screen.history = (await api("GET", base() + "/actions")).actions;
@@ -24,6 +38,7 @@ export async function load() {
     screen.message = String(/** @type {Error} */ (e).message);
     screen.error = true;
   }
+  if (background && !refreshShows(root(), before, shown())) return;
   ui.render();
 }
 
