@@ -13,6 +13,7 @@ import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
 from tests._web import settle
+from tests.test_web_match import press, roll
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -204,3 +205,38 @@ def test_a_position_entered_by_clicks_gives_the_typed_id(live: LiveServer, pages
     d.click("[data-act='make-id']")
     assert d.wait_for_selector("#be-id").inner_text() == typed
     assert d.input_value("#sugg-position") == typed
+
+
+def test_the_director_types_in_a_table_detail_while_other_tables_press(
+        live: LiveServer, pages: Any) -> None:
+    """Every update rebuilds the dashboard (cards, alerts, the open detail):
+    the field the director types in keeps its focus, its text and its caret,
+    so the keys typed after another table's press land in it; a card reached
+    with the keyboard keeps the focus likewise."""
+    t1 = live.table(name="Table 21", players=["Ann", "Bob"], clock={"reserve_ms": 192_000})
+    t2 = live.table(name="Table 22", players=["Cyd", "Dee"], clock={"reserve_ms": 192_000})
+    d = pages(live.director_url(), WIDE)
+    clock = pages(LiveServer.table_url(t2, live.url), PHONE)
+    wait(clock, "s.phase !== undefined")
+    d.click(f".card[data-table='{t1['id']}']")
+    d.wait_for_selector("#adj-amount")
+    d.click("#adj-amount")
+    d.keyboard.type("0:30")
+    d.keyboard.press("Home")
+    seq = d.evaluate(f"__bgclockDesk.app.tables[{t2['id']}].seq")
+    roll(clock, 6, 1)
+    until(d, f"__bgclockDesk.app.tables[{t2['id']}].seq > {seq}")
+    # the update is drawn: the card of the table that pressed shows A's clock running
+    until(d, f"!!document.querySelector('.card[data-table=\"{t2['id']}\"] .times .run')")
+    d.keyboard.type("1")
+    assert d.evaluate("document.activeElement.id") == "adj-amount"
+    assert d.input_value("#adj-amount") == "10:30"
+
+    d.focus(f"#card-{t1['id']}")
+    seq = d.evaluate(f"__bgclockDesk.app.tables[{t2['id']}].seq")
+    settle(clock)
+    press(clock, "A")
+    until(d, f"__bgclockDesk.app.tables[{t2['id']}].seq > {seq}")
+    until(d, f"document.querySelector('#card-{t2['id']} .times .run').textContent === 'B'")
+    assert d.evaluate("document.activeElement.id") == f"card-{t1['id']}"
+    assert pages.errors == []

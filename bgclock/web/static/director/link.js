@@ -111,7 +111,7 @@ export function setState(id, state, seq) {
   row.state = state;
   if (seq != null) row.seq = seq;
   row.recvAt = performance.now();
-  ui.render();
+  ui.renderSoon();
 }
 /** @param {number} id */
 export async function fetchLink(id) {

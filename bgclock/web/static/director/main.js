@@ -16,6 +16,7 @@
 import "../dir-strings.js";
 import "../timekeeper-strings.js";
 import { modeOf, viewAt } from "../engine/countdown.js";
+import { keepingFocus } from "../kit/dom.js";
 import { fmtClock, fmtShort } from "../kit/format.js";
 import { I18N } from "../kit/i18n.js";
 import { unlockAudio } from "../kit/sound.js";
@@ -27,13 +28,24 @@ import { renderAlerts, renderCards, renderConn } from "./view/cards.js";
 import { renderDetail, renderLog } from "./view/detail.js";
 import { openTableForm, openTournamentForm, printSheet } from "./view/forms.js";
 
-/** The whole dashboard, now. */
+/** The whole dashboard, now; the focus stays where the director has it
+ * (a field typed in, a card tabbed to), however often updates come. */
 function render() {
-  I18N.apply(document.body);
-  renderConn(conn.status, conn.pending.length);
-  renderAlerts();
-  renderCards();
-  renderDetail();
+  keepingFocus(() => {
+    I18N.apply(document.body);
+    renderConn(conn.status, conn.pending.length);
+    renderAlerts();
+    renderCards();
+    renderDetail();
+  });
+}
+let renderAsked = false;
+/** The whole dashboard once the messages in hand are read: a frame's
+ * batch of updates (docs/protocol.md) is one render, not one each. */
+function renderSoon() {
+  if (renderAsked) return;
+  renderAsked = true;
+  queueMicrotask(() => { renderAsked = false; render(); });
 }
 /* The running clocks, every frame. */
 function frame() {
@@ -63,7 +75,7 @@ function frame() {
 // breaks running over appear without a new message
 setInterval(() => {
   if (app.setPreview && document.getElementById("set-to")) app.setPreview();
-  for (const id in app.tables) { const s = app.tables[id].state; if (s && s.phase === "break") { renderAlerts(); renderCards(); break; } }
+  for (const id in app.tables) { const s = app.tables[id].state; if (s && s.phase === "break") { keepingFocus(() => { renderAlerts(); renderCards(); }); break; } }
 }, 1000);
 
 $("btn-new-tournament").addEventListener("click", openTournamentForm);
@@ -73,7 +85,8 @@ $("btn-lang").addEventListener("click", () => { I18N.setLang(I18N.lang === "en" 
 document.addEventListener("pointerdown", () => unlockAudio(), { once: true });
 
 ui.render = render;
-ui.renderDetail = renderDetail;
+ui.renderSoon = renderSoon;
+ui.renderDetail = () => keepingFocus(renderDetail);
 ui.renderLog = renderLog;
 ui.refreshLog = refreshLog;
 ui.status = renderConn;

@@ -48,6 +48,32 @@ export function button(text, fn, attrs) {
   return b;
 }
 
+/**
+ * Run `build`, which replaces part of the page, and give the focus back to
+ * the element that had it: the one with the same id in what was built (a
+ * field keeps its caret and selection).  A page built again while the
+ * director types, or tabs through it, then takes neither the field nor the
+ * keys typed next.
+ * @param {function(): void} build
+ */
+export function keepingFocus(build) {
+  const had = document.activeElement;
+  const id = had && had !== document.body ? had.id : "";
+  /** @type {[number|null, number|null]|null} */
+  let caret = null;
+  if (had instanceof HTMLInputElement || had instanceof HTMLTextAreaElement) {
+    try { caret = [had.selectionStart, had.selectionEnd]; } catch (e) { caret = null; }  // a type with no caret
+  }
+  build();
+  if (!id || (had && had.isConnected)) return;
+  const now = document.getElementById(id);
+  if (!now || now === document.activeElement) return;
+  now.focus({ preventScroll: true });
+  if (caret && caret[0] != null && (now instanceof HTMLInputElement || now instanceof HTMLTextAreaElement)) {
+    try { now.setSelectionRange(caret[0], caret[1]); } catch (e) { /* a type with no caret */ }
+  }
+}
+
 /** The element with this id (the page's own markup: it is there).
  * @param {string} id @returns {HTMLElement} */
 export function byId(id) { return /** @type {HTMLElement} */ (document.getElementById(id)); }

@@ -107,7 +107,7 @@ export function renderCards() {
 export function card(row) {
   const s = row.state, n = names(row), id = row.info.id, alerts = alertsOf(row);
   const c = el("button", { type: "button", class: "card" + (app.selected === id ? " sel" : "") + (alerts.length ? " alerting" : ""),
-    "data-table": id, onclick: () => select(id) });
+    id: "card-" + id, "data-table": id, onclick: () => select(id) });
   c.append(el("h3", {}, [el("span", { text: title(row) }), el("span", { text: s ? s.score[0] + "–" + s.score[1] + " /" + s.length : "" })]));
   if (s) {
     const times = el("div", { class: "times" });
