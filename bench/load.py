@@ -122,6 +122,15 @@ async def receive(pipe: Any) -> Any:
     return msg
 
 
+def stop_workers(workers: list[tuple[Any, Any]]) -> None:
+    """Each worker process joined (killed if it lingers) and its pipe closed."""
+    for p, pipe in workers:
+        p.join(5)
+        if p.is_alive():
+            p.kill()
+        pipe.close()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -538,11 +547,7 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
         row["other_cpu"] = 100 * (busy1 - busy0) / duration - row["server_cpu"] - row["client_cpu"]
         return row
     finally:
-        for p, pipe in workers:
-            p.join(5)
-            if p.is_alive():
-                p.kill()
-            pipe.close()
+        stop_workers(workers)
         for pr in procs:
             pr.terminate()
         for pr in procs:

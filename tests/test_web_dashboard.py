@@ -240,3 +240,31 @@ def test_the_director_types_in_a_table_detail_while_other_tables_press(
     until(d, f"document.querySelector('#card-{t2['id']} .times .run').textContent === 'B'")
     assert d.evaluate("document.activeElement.id") == f"card-{t1['id']}"
     assert pages.errors == []
+
+
+def test_an_update_draws_its_own_card_and_no_other(live: LiveServer, pages: Any) -> None:
+    """An update is drawn on its own table's card only: the other cards, and
+    the detail open on another table, are the very nodes drawn before; the
+    card drawn again goes on counting its running clock."""
+    t1 = live.table(name="Table 31", players=["Ann", "Bob"], clock={"reserve_ms": 192_000})
+    # no delay: the running clock's reserve counts down at once
+    t2 = live.table(name="Table 32", players=["Cyd", "Dee"],
+                    clock={"reserve_ms": 192_000, "delay_ms": 0})
+    d = pages(live.director_url(), WIDE)
+    clock = pages(LiveServer.table_url(t2, live.url), PHONE)
+    wait(clock, "s.phase !== undefined")
+    d.click(f"#card-{t1['id']}")
+    d.wait_for_selector("#adj-amount")
+    d.evaluate(f"""() => {{
+        document.getElementById('card-{t1['id']}').dataset.mark = 'kept';
+        document.getElementById('card-{t2['id']}').dataset.mark = 'kept';
+        document.getElementById('actions').dataset.mark = 'kept'; }}""")
+    roll(clock, 6, 1)
+    running = f"#card-{t2['id']} .times .t.run"
+    until(d, f"!!document.querySelector('{running}')")
+    assert d.evaluate(f"document.getElementById('card-{t2['id']}').dataset.mark") is None
+    assert d.evaluate(f"document.getElementById('card-{t1['id']}').dataset.mark") == "kept"
+    assert d.evaluate("document.getElementById('actions').dataset.mark") == "kept"
+    shown = d.inner_text(running)
+    until(d, f"document.querySelector('{running}').textContent !== {shown!r}")
+    assert pages.errors == []

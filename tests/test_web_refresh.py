@@ -17,7 +17,7 @@ import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
 from tests._web import Pages
-from tests.test_web_standings import LAPTOP, NAMES, _field
+from tests.test_web_standings import NAMES, _field, tourney_screen
 
 pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -62,21 +62,11 @@ def _pump_until(page: Any, cond: Any, timeout_s: float = 15.0) -> None:
         page.evaluate("1")
 
 
-def _open_screen(live: LiveServer, pages: Pages, base: str) -> Any:
-    d = pages.open(live.director_url() + "&lang=it", LAPTOP)
-    d.click("#btn-tourney")
-    tid = base.rsplit("/", 1)[1]
-    until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    d.select_option("#trn-pick", tid)
-    d.wait_for_selector("#pool-save")
-    return d
-
-
 def test_a_refresh_that_reads_nothing_new_leaves_the_screen_as_it_is(
         live: LiveServer, pages: Pages) -> None:
     base = _field(live, "Refresh a vuoto", NAMES[:4])
     live.api("POST", f"{base}/draw", {"seed": 1})
-    d = _open_screen(live, pages, base)
+    d = tourney_screen(live, pages, base, "#pool-save")
     loads = Loads(d)
     d.evaluate("document.body.focus()")
     # a mark on the screen's nodes: a screen built again has none
@@ -96,7 +86,7 @@ def test_a_refresh_answered_after_the_director_clicked_into_a_field_leaves_it_al
         live: LiveServer, pages: Pages) -> None:
     base = _field(live, "Refresh in volo", NAMES[:4])
     live.api("POST", f"{base}/draw", {"seed": 2})
-    d = _open_screen(live, pages, base)
+    d = tourney_screen(live, pages, base, "#pool-save")
     d.evaluate("document.body.focus()")
     loads = Loads(d)
     held: list[Any] = []

@@ -48,6 +48,18 @@ def _field(live: LiveServer, name: str, names: list[str]) -> str:
     return base
 
 
+def tourney_screen(live: LiveServer, pages: Pages, base: str, ready: str) -> Any:
+    """The dashboard in Italian at 1366x768, its tournament screen open on
+    the tournament at ``base``, once ``ready`` (a selector) is drawn."""
+    d = pages.open(live.director_url() + "&lang=it", LAPTOP)
+    d.click("#btn-tourney")
+    tid = base.rsplit("/", 1)[1]
+    until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
+    d.select_option("#trn-pick", tid)
+    d.wait_for_selector(ready)
+    return d
+
+
 def _play_out(live: LiveServer, base: str) -> dict[str, Any]:
     """Every Main and consolation match at its tables, won by hand by side A."""
     state = live.api("POST", f"{base}/draw", {"seed": 5})["state"]
@@ -184,12 +196,7 @@ def test_the_room_welcomes_before_round_1_and_finds_where_a_player_plays(
     assert "Main · turno 1" in found
     _shot(room, "room-1920x1080-search.png")
 
-    d = pages.open(live.director_url() + "&lang=it", LAPTOP)
-    d.click("#btn-tourney")
-    tid = base.rsplit("/", 1)[1]
-    until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    d.select_option("#trn-pick", tid)
-    d.wait_for_selector("#st-search")
+    d = tourney_screen(live, pages, base, "#st-search")
     # the dashboard's draw: the open late slots by name, not "bye"
     until(d, "document.getElementById('tourney').textContent.includes('ritardatario')")
     d.fill("#st-search", who[:3])
@@ -217,12 +224,7 @@ def test_a_side_pool_is_added_replaced_and_removed_on_the_dashboard_in_italian(
     base = _field(live, "Jackpot del giovedì", NAMES[:6])
     state = live.api("POST", f"{base}/draw", {"seed": 3})["state"]
     assert state["side_pools"] == []
-    d = pages.open(live.director_url() + "&lang=it", LAPTOP)
-    d.click("#btn-tourney")
-    tid = base.rsplit("/", 1)[1]
-    until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    d.select_option("#trn-pick", tid)
-    d.wait_for_selector("#pool-save")
+    d = tourney_screen(live, pages, base, "#pool-save")
     assert d.locator("#pool-list").inner_text() == "Nessun fondo premi."
     msg = "document.querySelector('#tourney .msg')"
 

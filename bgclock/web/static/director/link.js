@@ -78,12 +78,12 @@ export function onMessage(msg) {
       mergeInfo(msg.info);
       if (!app.tournaments[msg.info.tournament_id]) loadTournaments().catch(() => {});
       if (!app.tables[msg.table].url) fetchLink(msg.table);
-      ui.render();
+      ui.renderSoon(msg.table);
       break;
     case "summon":
       (app.summons[msg.table] = app.summons[msg.table] || {})[msg.n] = msg;
       if (app.selected === msg.table) ui.refreshLog();
-      ui.render();
+      ui.renderSoon(msg.table);
       break;
     case "handled":
       for (const k of msg.keys || []) app.handled.add(k);
@@ -111,7 +111,7 @@ export function setState(id, state, seq) {
   row.state = state;
   if (seq != null) row.seq = seq;
   row.recvAt = performance.now();
-  ui.renderSoon();
+  ui.renderSoon(id);
 }
 /** @param {number} id */
 export async function fetchLink(id) {

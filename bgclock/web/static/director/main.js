@@ -24,7 +24,7 @@ import { $, SIDES, app, isLow, key, presets, ui } from "./state.js";
 import { conn, loadTournaments, unauthorized } from "./link.js";
 import { alertsOf } from "./attention.js";
 import { closeDetail, refreshLog, select } from "./actions.js";
-import { renderAlerts, renderCards, renderConn } from "./view/cards.js";
+import { cardClock, renderAlerts, renderCards, renderConn } from "./view/cards.js";
 import { renderDetail, renderLog } from "./view/detail.js";
 import { openTableForm, openTournamentForm, printSheet } from "./view/forms.js";
 
@@ -39,13 +39,26 @@ function render() {
     renderDetail();
   });
 }
-let renderAsked = false;
-/** The whole dashboard once the messages in hand are read: a frame's
- * batch of updates (docs/protocol.md) is one render, not one each. */
-function renderSoon() {
-  if (renderAsked) return;
-  renderAsked = true;
-  queueMicrotask(() => { renderAsked = false; render(); });
+/** The tables updated since the last render.  @type {Set<number>|null} */
+let updated = null;
+/** What table `id`'s update changes, once the messages in hand are read (a
+ * frame's batch of updates, docs/protocol.md, is one render, not one each):
+ * the alerts, the cards (each drawn again only if it changed), and the
+ * detail when it shows one of the tables updated.
+ * @param {number} id */
+function renderSoon(id) {
+  if (updated) { updated.add(id); return; }
+  updated = new Set([id]);
+  queueMicrotask(() => {
+    const ids = updated || new Set();
+    updated = null;
+    keepingFocus(() => {
+      renderConn(conn.status, conn.pending.length);
+      renderAlerts();
+      renderCards(ids);
+      if (app.selected != null && ids.has(app.selected)) renderDetail();
+    });
+  });
 }
 /* The running clocks, every frame. */
 function frame() {
@@ -57,10 +70,11 @@ function frame() {
     for (const side of SIDES) {
       if (!s[side].running) continue;
       const txt = fmtClock(v[side].reserve_ms), low = isLow(row, v[side].reserve_ms);
-      document.querySelectorAll('[data-clock="' + id + side + '"]').forEach((n) => {
+      const n = cardClock(Number(id), side);
+      if (n) {
         if (n.textContent !== txt) n.textContent = txt;
         if (n.classList.contains("low") !== low) n.classList.toggle("low", low);
-      });
+      }
       if (app.selected === Number(id)) {
         const dt = document.querySelector('[data-clock="detail' + side + '"]');
         if (dt && dt.textContent !== txt) dt.textContent = txt;
@@ -72,10 +86,16 @@ function frame() {
   }
   requestAnimationFrame(frame);
 }
-// breaks running over appear without a new message
+// breaks running over appear without a new message, and a device's time offline counts on
 setInterval(() => {
   if (app.setPreview && document.getElementById("set-to")) app.setPreview();
-  for (const id in app.tables) { const s = app.tables[id].state; if (s && s.phase === "break") { keepingFocus(() => { renderAlerts(); renderCards(); }); break; } }
+  for (const id in app.tables) {
+    const row = app.tables[id], s = row.state, link = row.info && row.info.link;
+    if ((s && s.phase === "break") || (link && link.state === "offline")) {
+      keepingFocus(() => { renderAlerts(); renderCards(); });
+      break;
+    }
+  }
 }, 1000);
 
 $("btn-new-tournament").addEventListener("click", openTournamentForm);

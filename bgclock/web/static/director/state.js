@@ -126,8 +126,9 @@ export function settleConfirm(id) {
 export const ui = {
   /** Render the whole dashboard. */
   render: () => {},
-  /** Render the whole dashboard once the messages in hand are read (one
-   * render for a frame's batch of updates). */
+  /** Render what table `id`'s update changes, once the messages in hand
+   * are read (one render for a frame's batch of updates).
+   * @type {(id: number) => void} */
   renderSoon: () => {},
   /** Render the selected table's detail. */
   renderDetail: () => {},

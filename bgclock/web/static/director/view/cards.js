@@ -50,17 +50,25 @@ export function renderConn(status, queued) {
   const line = c.querySelector(".conn-text");
   if (line) line.textContent = text;
 }
+/** The alerts as last drawn, as a string: the list is drawn again only when it changes. */
+let alertsShown = "";
+
 export function renderAlerts() {
   const list = $("alert-list");
-  list.replaceChildren();
-  let n = 0;
   const all = [];
   for (const id of Object.keys(app.tables)) {
     const row = app.tables[id];
     if (row.info && row.info.status === "closed") continue;
     all.push(...alertsOf(row));
   }
-  for (const a of /** @type {Alert[]} */ (sortAlerts(all))) {
+  const sorted = /** @type {Alert[]} */ (sortAlerts(all));
+  const shown = JSON.stringify([t("dir.no_alerts"), sorted.map((a) => [a.table, a.kind, a.key, a.text, a.premature || "",
+    a.overrun || null, title(app.tables[String(a.table)])])]);
+  if (shown === alertsShown && list.isConnected) return;
+  alertsShown = shown;
+  list.replaceChildren();
+  let n = 0;
+  for (const a of sorted) {
     const id = String(a.table), row = app.tables[id];
     {
       n += 1;
@@ -84,9 +92,34 @@ export function renderAlerts() {
   $("alerts").classList.toggle("has", n > 0);
 }
 
-export function renderCards() {
+/** Each table's card as last drawn, with what it was drawn from (its key)
+ * and its two clocks, which the page's frame loop updates in place.
+ * @type {Map<number, {key: string, node: HTMLElement, clocks: Object<string, HTMLElement|null>}>} */
+let drawn = new Map();
+/** The grid's shape as last drawn: the tournaments, their names and their tables in order. */
+let drawnShape = "";
+
+/** What a table's card is drawn from, as a string: the card is drawn again
+ * only when it changes.  It holds the time-dependent parts too (how long a
+ * device has been offline, to the second; a recent reconciliation).
+ * @param {Row} row @returns {string} */
+function cardKey(row) {
+  const link = row.info.link;
+  const offline = link && link.state === "offline" && link.offline_since_ms != null
+    ? Math.floor(Math.max(0, Date.now() - link.offline_since_ms) / 1000) : null;
+  const fresh = !!(link && link.reconciled && Date.now() - link.reconciled.at_ms < 10 * 60000);
+  return JSON.stringify([row.state, row.info, app.selected === row.info.id, offline, fresh,
+    alertsOf(row).map((a) => [a.kind, a.badge || ""]), t("phase.playing")]);
+}
+
+/** The tables' cards by tournament.  A card is drawn again only when what it
+ * is drawn from changed (cardKey); when the tables and tournaments are the
+ * ones already shown, only those cards are swapped, so an update of one
+ * table costs one card, not the room's.  `only`: the tables updated (the
+ * others' cards are not looked at), when the grid's shape is unchanged.
+ * @param {Set<number>} [only] */
+export function renderCards(only) {
   const box = $("tournaments");
-  box.replaceChildren();
   /** @type {Object<string, Row[]>} */
   const byT = {};
   for (const id in app.tables) {
@@ -94,13 +127,48 @@ export function renderCards() {
     (byT[tid] = byT[tid] || []).push(row);
   }
   const tids = Object.keys(byT).sort((a, b) => Number(a) - Number(b));
-  if (!tids.length) box.append(el("p", { class: "hint", text: t("dir.no_tables") }));
-  for (const tid of tids) {
-    const tn = app.tournaments[tid];
-    const grid = el("div", { class: "grid" });
-    box.append(el("div", { class: "tourn" }, [el("h3", { text: tn ? tn.name : "#" + tid }), grid]));
-    for (const row of byT[tid].sort((a, b) => a.info.id - b.info.id)) grid.append(card(row));
+  for (const tid of tids) byT[tid].sort((a, b) => a.info.id - b.info.id);
+  const shape = JSON.stringify([t("dir.no_tables"), tids.map((tid) => [tid, app.tournaments[tid] ? app.tournaments[tid].name : "",
+    byT[tid].map((row) => row.info.id)])]);
+  /** @type {typeof drawn} */
+  const now = new Map();
+  /** @param {Row} row */
+  const cardOf = (row) => {
+    const id = row.info.id, key = cardKey(row), had = drawn.get(id);
+    if (had && had.key === key) { now.set(id, had); return had; }
+    const node = card(row);
+    const got = { key: key, node: node, clocks: {
+      A: /** @type {HTMLElement|null} */ (node.querySelector('[data-clock="' + id + 'A"]')),
+      B: /** @type {HTMLElement|null} */ (node.querySelector('[data-clock="' + id + 'B"]')) } };
+    now.set(id, got);
+    if (had && shape === drawnShape) had.node.replaceWith(node);
+    return got;
+  };
+  if (shape === drawnShape && box.isConnected) {
+    for (const tid of tids) for (const row of byT[tid]) {
+      const had = drawn.get(row.info.id);
+      if (only && had && !only.has(row.info.id)) now.set(row.info.id, had);
+      else cardOf(row);
+    }
+  } else {
+    box.replaceChildren();
+    if (!tids.length) box.append(el("p", { class: "hint", text: t("dir.no_tables") }));
+    for (const tid of tids) {
+      const tn = app.tournaments[tid];
+      const grid = el("div", { class: "grid" });
+      box.append(el("div", { class: "tourn" }, [el("h3", { text: tn ? tn.name : "#" + tid }), grid]));
+      for (const row of byT[tid]) grid.append(cardOf(row).node);
+    }
+    drawnShape = shape;
   }
+  drawn = now;
+}
+
+/** Table `id`'s clock `side` on its card, as last drawn (the frame loop's).
+ * @param {number} id @param {string} side @returns {HTMLElement|null} */
+export function cardClock(id, side) {
+  const got = drawn.get(id);
+  return got ? got.clocks[side] : null;
 }
 
 /** A table's card. @param {Row} row @returns {HTMLElement} */
