@@ -27,27 +27,24 @@ pytestmark = [
 
 class Loads:
     """The tournament screen's reads as the page makes them: a load reads
-    ``/state`` and then ``/actions``, so a finished ``/actions`` read ends one."""
+    ``/state`` and then ``/actions``, so a finished ``/actions`` read ends one.
+    Only the reads asked since this began watching are counted (a read on
+    its way before then is neither pending nor done)."""
 
     def __init__(self, page: Any) -> None:
-        self.asked = 0
-        self.finished = 0
+        self.pending: set[Any] = set()
         self.done = 0
         page.on("request", self._asked)
         page.on("requestfinished", self._finished)
         page.on("requestfailed", self._finished)
 
-    @staticmethod
-    def _ours(req: Any) -> bool:
-        return bool(req.method == "GET" and req.url.endswith(("/state", "/actions")))
-
     def _asked(self, req: Any) -> None:
-        if self._ours(req):
-            self.asked += 1
+        if req.method == "GET" and req.url.endswith(("/state", "/actions")):
+            self.pending.add(req)
 
     def _finished(self, req: Any) -> None:
-        if self._ours(req):
-            self.finished += 1
+        if req in self.pending:
+            self.pending.discard(req)
             if req.url.endswith("/actions"):
                 self.done += 1
 
@@ -100,10 +97,10 @@ def test_a_refresh_answered_after_the_director_clicked_into_a_field_leaves_it_al
                                             "entry": 500, "split": [100]})
     d.fill("#pool-name", "Jackpot")
     # the director is in the screen: no load starts now; the held one is the only read left
-    _pump_until(d, lambda: loads.asked - loads.finished == 1)
+    _pump_until(d, lambda: len(loads.pending) == 1)
     done = loads.done
     held[0].continue_()
-    _pump_until(d, lambda: loads.done > done and loads.asked == loads.finished)
+    _pump_until(d, lambda: loads.done > done and not loads.pending)
     d.evaluate("new Promise((ok) => setTimeout(ok, 0))")  # the load's last step
     assert d.evaluate("document.activeElement && document.activeElement.id") == "pool-name"
     assert d.input_value("#pool-name") == "Jackpot"
