@@ -31,8 +31,18 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench._loadgen import run_worker  # noqa: E402
-from bench.load import KEY, create_tables, free_port, receive, start_server, stop_workers  # noqa: E402
+from bench.load import (  # noqa: E402
+    KEY,
+    create_tables,
+    device_specs,
+    free_port,
+    launch_worker,
+    receive,
+    send_plan,
+    start_clocks,
+    start_server,
+    stop_workers,
+)
 from bench.web_kit import CHROMIUM  # noqa: E402
 
 METRICS = ("TaskDuration", "ScriptDuration", "LayoutDuration", "RecalcStyleDuration")
@@ -59,7 +69,6 @@ async def measure(n: int, duration: float, warmup: float, device_procs: int) -> 
     try:
         tables = await create_tables(port, n)
         hellos = [(tid, {"type": "hello", "token": tok, "batch": True}) for tid, tok in tables]
-        index_of = {str(tid): i for i, (tid, _) in enumerate(hellos)}
         async with async_playwright() as p:
             browser = await p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
             page = await browser.new_page(viewport={"width": 1366, "height": 768})
@@ -69,27 +78,12 @@ async def measure(n: int, duration: float, warmup: float, device_procs: int) -> 
                 if time.monotonic() > deadline:
                     raise RuntimeError("the dashboard did not show every table")
                 await asyncio.sleep(0.1)
-            for share in (hellos[i::device_procs] for i in range(device_procs)):
-                if not share:
-                    continue
-                here, there = ctx.Pipe()
-                proc = ctx.Process(target=run_worker, daemon=True, args=(
-                    {"role": "devices", "port": port, "tables": share, "total_tables": n,
-                     "index_of": index_of}, there))
-                proc.start()
-                there.close()
-                workers.append((proc, here))
-            for _, pipe in workers:
+            pipes = [launch_worker(ctx, workers, spec)
+                     for spec in device_specs(port, hellos, device_procs)]
+            for pipe in pipes:
                 await receive(pipe)  # connected
-            for _, pipe in workers:
-                pipe.send("roll")
-            for _, pipe in workers:
-                await receive(pipe)
-            t0 = time.monotonic() + 0.5
-            measure_from, measure_to = t0 + warmup, t0 + warmup + duration
-            for _, pipe in workers:
-                pipe.send({"t0": t0, "end": measure_to, "stop": measure_to + 1.0,
-                           "measure_from": measure_from, "measure_to": measure_to})
+            await start_clocks(workers)
+            measure_from, measure_to = send_plan(workers, warmup, duration)
             cdp = await page.context.new_cdp_session(page)
             await cdp.send("Performance.enable")
             await asyncio.sleep(max(0.0, measure_from - time.monotonic()))

@@ -131,6 +131,47 @@ def stop_workers(workers: list[tuple[Any, Any]]) -> None:
         pipe.close()
 
 
+def launch_worker(ctx: Any, workers: list[tuple[Any, Any]], spec: dict[str, Any]) -> Any:
+    """A load worker for ``spec``, started and kept in ``workers``; its pipe."""
+    here, there = ctx.Pipe()
+    p = ctx.Process(target=run_worker, args=(spec, there), daemon=True)
+    p.start()
+    there.close()  # the worker's end: a dead worker then reads as EOF here
+    workers.append((p, here))
+    return here
+
+
+def device_specs(port: int, hellos: list[tuple[int, dict[str, Any]]],
+                 device_procs: int) -> list[dict[str, Any]]:
+    """The table devices' workers: the tables shared among ``device_procs``."""
+    index_of = {str(tid): i for i, (tid, _) in enumerate(hellos)}
+    shares = [hellos[i::device_procs] for i in range(device_procs)]
+    return [{"role": "devices", "port": port, "tables": share, "total_tables": len(hellos),
+             "index_of": index_of} for share in shares if share]
+
+
+async def start_clocks(workers: list[tuple[Any, Any]]) -> None:
+    """Every table's opening roll (A is then on turn), each worker's at once."""
+    for _, pipe in workers:
+        pipe.send("roll")
+    for _, pipe in workers:
+        await receive(pipe)
+
+
+def send_plan(workers: list[tuple[Any, Any]], warmup: float,
+              duration: float) -> tuple[float, float]:
+    """The schedule to every worker: presses from half a second on, measured
+    after ``warmup`` for ``duration``; the measured window."""
+    t0 = time.monotonic() + 0.5
+    measure_from = t0 + warmup
+    measure_to = measure_from + duration
+    plan = {"t0": t0, "end": measure_to, "stop": measure_to + DRAIN_S,
+            "measure_from": measure_from, "measure_to": measure_to}
+    for _, pipe in workers:
+        pipe.send(plan)
+    return measure_from, measure_to
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -430,51 +471,31 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
         else:
             hellos = [(i + 1, {"type": "hello", "table": i + 1}) for i in range(n)]
             director_hello = {"type": "hello", "director": True}
-        index_of = {str(tid): i for i, (tid, _) in enumerate(hellos)}
-        shares = [hellos[i::device_procs] for i in range(device_procs)]
+        devices = device_specs(port, hellos, device_procs)
         dashboard = {"role": "dashboard", "port": port, "tables": [], "total_tables": n,
-                     "director_hello": director_hello, "index_of": index_of}
-        devices = [{"role": "devices", "port": port, "tables": share, "total_tables": n,
-                    "index_of": index_of} for share in shares if share]
+                     "director_hello": director_hello,
+                     "index_of": {str(tid): i for i, (tid, _) in enumerate(hellos)}}
         if clustered:
             where = {str(tid): device_ports(ports, i, placement)
                      for i, (tid, _) in enumerate(hellos)}
             for spec in devices:
                 spec["device_ports"] = where
-
-        def launch(spec: dict[str, Any]) -> Any:
-            here, there = ctx.Pipe()
-            p = ctx.Process(target=run_worker, args=(spec, there), daemon=True)
-            p.start()
-            there.close()  # the worker's end: a dead worker then reads as EOF here
-            workers.append((p, here))
-            return here
-
         if clustered:
             # The devices first (each table's A takes its lease at its
             # process), then the dashboard: at its hello, process 0 would
             # take every table nobody keeps yet.
-            for pipe in [launch(spec) for spec in devices]:
+            for pipe in [launch_worker(ctx, workers, spec) for spec in devices]:
                 await receive(pipe)  # connected
-            await receive(launch(dashboard))
+            await receive(launch_worker(ctx, workers, dashboard))
         else:
             # The dashboard first: it then sees every table's setup.
-            await receive(launch(dashboard))
-            for pipe in [launch(spec) for spec in devices]:
+            await receive(launch_worker(ctx, workers, dashboard))
+            for pipe in [launch_worker(ctx, workers, spec) for spec in devices]:
                 await receive(pipe)  # connected
         if kind == "bgclock":  # every clock starts: A is on turn
-            for _, pipe in workers:
-                pipe.send("roll")
-            for _, pipe in workers:
-                await receive(pipe)
+            await start_clocks(workers)
             await asyncio.sleep(n / 2000)
-        t0 = time.monotonic() + 0.5
-        measure_from = t0 + warmup
-        measure_to = measure_from + duration
-        plan = {"t0": t0, "end": measure_to, "stop": measure_to + DRAIN_S,
-                "measure_from": measure_from, "measure_to": measure_to}
-        for _, pipe in workers:
-            pipe.send(plan)
+        measure_from, measure_to = send_plan(workers, warmup, duration)
         rpid = redis_pid()
         await asyncio.sleep(max(0.0, measure_from - time.monotonic()))
         load0 = os.getloadavg()[0]

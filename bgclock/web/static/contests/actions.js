@@ -10,12 +10,10 @@ import { i18n } from "./strings.js";
 
 const t = i18n().t;
 
-const refreshShows = refreshJudge();
-
-/** What the screen shows, as JSON (a background load compares it). */
-function shown() {
-  return JSON.stringify([screen.state, screen.message, screen.error]);
-}
+/** What the screen shows of what a load reads, as JSON: a background load
+ * is shown only when it changed (kit/screen.js). */
+const refresh = refreshJudge(root,
+  () => JSON.stringify([screen.state, screen.message, screen.error]));
 
 /**
  * Read the tournament's state again, and show it.
@@ -24,15 +22,14 @@ function shown() {
  */
 export async function load(background) {
   if (screen.tournament == null) return;
-  const before = background ? shown() : "";
+  const show = refresh(background);
   try {
     screen.state = await api("GET", base() + "/state");
   } catch (e) {
     screen.message = refusalText(/** @type {Error} */ (e));
     screen.error = true;
   }
-  if (background && !refreshShows(root(), before, shown())) return;
-  ui.render();
+  if (show()) ui.render();
 }
 
 /**

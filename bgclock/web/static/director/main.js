@@ -28,23 +28,26 @@ import { cardClock, renderAlerts, renderCards, renderConn } from "./view/cards.j
 import { renderDetail, renderLog } from "./view/detail.js";
 import { openTableForm, openTournamentForm, printSheet } from "./view/forms.js";
 
-/** The whole dashboard, now; the focus stays where the director has it
- * (a field typed in, a card tabbed to), however often updates come. */
-function render() {
+/** The dashboard, now: whole, or what the updates of tables `ids` change
+ * (the alerts, their cards, and the detail when it shows one of them).  The
+ * focus stays where the director has it (a field typed in, a card tabbed
+ * to), however often updates come.
+ * @param {Set<number>} [ids] */
+function draw(ids) {
   keepingFocus(() => {
-    I18N.apply(document.body);
+    if (!ids) I18N.apply(document.body);
     renderConn(conn.status, conn.pending.length);
     renderAlerts();
-    renderCards();
-    renderDetail();
+    renderCards(ids);
+    if (!ids || (app.selected != null && ids.has(app.selected))) renderDetail();
   });
 }
-/** The tables updated since the last render.  @type {Set<number>|null} */
+/** The whole dashboard, now. */
+function render() { draw(); }
+/** The tables updated since the last draw.  @type {Set<number>|null} */
 let updated = null;
-/** What table `id`'s update changes, once the messages in hand are read (a
- * frame's batch of updates, docs/protocol.md, is one render, not one each):
- * the alerts, the cards (each drawn again only if it changed), and the
- * detail when it shows one of the tables updated.
+/** What table `id`'s update changes, once the messages in hand are read: a
+ * frame's batch of updates (docs/protocol.md) is one draw, not one each.
  * @param {number} id */
 function renderSoon(id) {
   if (updated) { updated.add(id); return; }
@@ -52,12 +55,7 @@ function renderSoon(id) {
   queueMicrotask(() => {
     const ids = updated || new Set();
     updated = null;
-    keepingFocus(() => {
-      renderConn(conn.status, conn.pending.length);
-      renderAlerts();
-      renderCards(ids);
-      if (app.selected != null && ids.has(app.selected)) renderDetail();
-    });
+    draw(ids);
   });
 }
 /* The running clocks, every frame. */

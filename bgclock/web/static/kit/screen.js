@@ -57,23 +57,31 @@ export function tournamentHead(screen, what, load) {
 }
 
 /**
- * A screen's judge of its background refreshes: whether one shows what it
- * read.  Only when that differs from what the screen shows, and only when
- * nothing in the screen has focus as the answer comes (the director may
- * have started typing, or clicking, since the refresh was asked: building
- * the screen again then would take the field, or the button, from under
- * them).  What a refresh read but could not show is shown by the next one
- * that finds the director out of the screen, even if it reads nothing new.
- * @returns {function(HTMLElement, string, string): boolean} (the screen,
- *   what it showed and what the refresh read, as JSON) -> show it
+ * A screen's background refreshes: `refresh(background)` is asked before a
+ * load reads, and the function it returns says, once the answer is in,
+ * whether to show it.  A load the director asked for is always shown.  A
+ * background one only when what the screen shows (`shown`, as JSON)
+ * changed, and only when nothing in the screen has focus as the answer
+ * comes (the director may have started typing, or clicking, since the
+ * refresh was asked: building the screen again then would take the field,
+ * or the button, from under them).  What a refresh read but could not show
+ * is shown by the next one that finds the director out of the screen, even
+ * if it reads nothing new.
+ * @param {function(): HTMLElement} root the screen
+ * @param {function(): string} shown what the screen shows of what a load reads
+ * @returns {function(boolean=): function(): boolean}
  */
-export function refreshJudge() {
+export function refreshJudge(root, shown) {
   let unseen = false;
-  return (node, before, after) => {
-    if (before !== after) unseen = true;
-    if (!unseen || node.contains(document.activeElement)) return false;
-    unseen = false;
-    return true;
+  return (background) => {
+    if (!background) return () => true;
+    const before = shown();
+    return () => {
+      if (shown() !== before) unseen = true;
+      if (!unseen || root().contains(document.activeElement)) return false;
+      unseen = false;
+      return true;
+    };
   };
 }
 

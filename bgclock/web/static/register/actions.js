@@ -8,12 +8,10 @@ import { PAGE, root, say, screen, ui } from "./state.js";
 
 /** @typedef {import("./state.js").Entry} Entry */
 
-const refreshShows = refreshJudge();
-
-/** What the screen shows of what a load reads, as JSON. */
-function shown() {
-  return JSON.stringify([screen.entries, screen.total, screen.message, screen.error]);
-}
+/** What the screen shows of what a load reads, as JSON: a background load
+ * is shown only when it changed (kit/screen.js). */
+const refresh = refreshJudge(root,
+  () => JSON.stringify([screen.entries, screen.total, screen.message, screen.error]));
 
 /**
  * Search the register again, and show what is found.
@@ -21,7 +19,7 @@ function shown() {
  *   when something changed and the director is not in the screen
  */
 export async function load(background) {
-  const before = background ? shown() : "";
+  const show = refresh(background);
   const query = "?q=" + encodeURIComponent(screen.q) + "&order=" + screen.order
     + "&limit=" + PAGE + "&offset=" + screen.offset;
   const path = screen.tournament == null ? "/api/register" + query
@@ -33,8 +31,7 @@ export async function load(background) {
   } catch (e) {
     say(String(/** @type {Error} */ (e).message), true);
   }
-  if (background && !refreshShows(root(), before, shown())) return;
-  ui.render();
+  if (show()) ui.render();
 }
 
 /**

@@ -15,12 +15,10 @@ const t = i18n().t;
 /** The refusals that answer an action already done (a repeated click). */
 const ALREADY = new Set(["already_drawn", "round_not_ready"]);
 
-const refreshShows = refreshJudge();
-
-/** What the screen shows, as JSON (a background load compares it). */
-function shown() {
-  return JSON.stringify([screen.state, screen.history, screen.flight, screen.message, screen.error]);
-}
+/** What the screen shows of what a load reads, as JSON: a background load
+ * is shown only when it changed (kit/screen.js). */
+const refresh = refreshJudge(root,
+  () => JSON.stringify([screen.state, screen.history, screen.flight, screen.message, screen.error]));
 
 /**
  * Read the tournament's state, log and room again, and show them.
@@ -29,7 +27,7 @@ function shown() {
  */
 export async function load(background) {
   if (screen.tournament == null) return;
-  const before = background ? shown() : "";
+  const show = refresh(background);
   try {
     screen.state = await api("GET", base() + "/state");
     screen.history = (await api("GET", base() + "/actions")).actions;
@@ -38,8 +36,7 @@ export async function load(background) {
     screen.message = String(/** @type {Error} */ (e).message);
     screen.error = true;
   }
-  if (background && !refreshShows(root(), before, shown())) return;
-  ui.render();
+  if (show()) ui.render();
 }
 
 /** The room's events, when this event shares a room. */

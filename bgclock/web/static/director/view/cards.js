@@ -4,7 +4,7 @@
 import { sortAlerts } from "../../alerts.js";
 import { el } from "../../kit/dom.js";
 import { fmtClock } from "../../kit/format.js";
-import { t } from "../../kit/i18n.js";
+import { I18N, t } from "../../kit/i18n.js";
 import { beep } from "../../kit/sound.js";
 import { $, SIDES, app, isLow, names, presets, tableName, title } from "../state.js";
 import { alertsOf } from "../attention.js";
@@ -62,7 +62,7 @@ export function renderAlerts() {
     all.push(...alertsOf(row));
   }
   const sorted = /** @type {Alert[]} */ (sortAlerts(all));
-  const shown = JSON.stringify([t("dir.no_alerts"), sorted.map((a) => [a.table, a.kind, a.key, a.text, a.premature || "",
+  const shown = JSON.stringify([I18N.lang, sorted.map((a) => [a.table, a.kind, a.key, a.text, a.premature || "",
     a.overrun || null, title(app.tables[String(a.table)])])]);
   if (shown === alertsShown && list.isConnected) return;
   alertsShown = shown;
@@ -102,14 +102,14 @@ let drawnShape = "";
 /** What a table's card is drawn from, as a string: the card is drawn again
  * only when it changes.  It holds the time-dependent parts too (how long a
  * device has been offline, to the second; a recent reconciliation).
- * @param {Row} row @returns {string} */
-function cardKey(row) {
+ * @param {Row} row @param {Alert[]} alerts the table's @returns {string} */
+function cardKey(row, alerts) {
   const link = row.info.link;
   const offline = link && link.state === "offline" && link.offline_since_ms != null
     ? Math.floor(Math.max(0, Date.now() - link.offline_since_ms) / 1000) : null;
   const fresh = !!(link && link.reconciled && Date.now() - link.reconciled.at_ms < 10 * 60000);
   return JSON.stringify([row.state, row.info, app.selected === row.info.id, offline, fresh,
-    alertsOf(row).map((a) => [a.kind, a.badge || ""]), t("phase.playing")]);
+    alerts.map((a) => [a.kind, a.badge || ""]), I18N.lang]);
 }
 
 /** The tables' cards by tournament.  A card is drawn again only when what it
@@ -128,27 +128,25 @@ export function renderCards(only) {
   }
   const tids = Object.keys(byT).sort((a, b) => Number(a) - Number(b));
   for (const tid of tids) byT[tid].sort((a, b) => a.info.id - b.info.id);
-  const shape = JSON.stringify([t("dir.no_tables"), tids.map((tid) => [tid, app.tournaments[tid] ? app.tournaments[tid].name : "",
+  const shape = JSON.stringify([I18N.lang, tids.map((tid) => [tid, app.tournaments[tid] ? app.tournaments[tid].name : "",
     byT[tid].map((row) => row.info.id)])]);
   /** @type {typeof drawn} */
   const now = new Map();
-  /** @param {Row} row */
+  /** The card of `row`: the one drawn before if what it is drawn from is unchanged.
+   * @param {Row} row */
   const cardOf = (row) => {
-    const id = row.info.id, key = cardKey(row), had = drawn.get(id);
-    if (had && had.key === key) { now.set(id, had); return had; }
-    const node = card(row);
-    const got = { key: key, node: node, clocks: {
-      A: /** @type {HTMLElement|null} */ (node.querySelector('[data-clock="' + id + 'A"]')),
-      B: /** @type {HTMLElement|null} */ (node.querySelector('[data-clock="' + id + 'B"]')) } };
+    const id = row.info.id, alerts = alertsOf(row), key = cardKey(row, alerts), had = drawn.get(id);
+    const got = had && had.key === key ? had : withClocks(id, key, card(row, alerts));
     now.set(id, got);
-    if (had && shape === drawnShape) had.node.replaceWith(node);
     return got;
   };
   if (shape === drawnShape && box.isConnected) {
+    // the same tables in the same places: swap the cards that changed
     for (const tid of tids) for (const row of byT[tid]) {
-      const had = drawn.get(row.info.id);
-      if (only && had && !only.has(row.info.id)) now.set(row.info.id, had);
-      else cardOf(row);
+      const id = row.info.id, had = drawn.get(id);
+      if (only && had && !only.has(id)) { now.set(id, had); continue; }
+      const got = cardOf(row);
+      if (had && got !== had) had.node.replaceWith(got.node);
     }
   } else {
     box.replaceChildren();
@@ -164,6 +162,14 @@ export function renderCards(only) {
   drawn = now;
 }
 
+/** A card as kept in `drawn`: with its two clocks, found once.
+ * @param {number} id @param {string} key @param {HTMLElement} node */
+function withClocks(id, key, node) {
+  /** @param {string} side @returns {HTMLElement|null} */
+  const clock = (side) => node.querySelector('[data-clock="' + id + side + '"]');
+  return { key: key, node: node, clocks: { A: clock("A"), B: clock("B") } };
+}
+
 /** Table `id`'s clock `side` on its card, as last drawn (the frame loop's).
  * @param {number} id @param {string} side @returns {HTMLElement|null} */
 export function cardClock(id, side) {
@@ -171,9 +177,9 @@ export function cardClock(id, side) {
   return got ? got.clocks[side] : null;
 }
 
-/** A table's card. @param {Row} row @returns {HTMLElement} */
-export function card(row) {
-  const s = row.state, n = names(row), id = row.info.id, alerts = alertsOf(row);
+/** A table's card. @param {Row} row @param {Alert[]} alerts the table's (alertsOf) @returns {HTMLElement} */
+function card(row, alerts) {
+  const s = row.state, n = names(row), id = row.info.id;
   const c = el("button", { type: "button", class: "card" + (app.selected === id ? " sel" : "") + (alerts.length ? " alerting" : ""),
     id: "card-" + id, "data-table": id, onclick: () => select(id) });
   c.append(el("h3", {}, [el("span", { text: title(row) }), el("span", { text: s ? s.score[0] + "–" + s.score[1] + " /" + s.length : "" })]));
