@@ -59,16 +59,26 @@ def _pump_until(page: Any, cond: Any, timeout_s: float = 15.0) -> None:
         page.evaluate("1")
 
 
+def _settled(page: Any, loads: Loads) -> None:
+    """Until the screen's opening loads are over: the first background
+    refresh (one interval after the screen opened, with nothing in it
+    focused) has come and gone, and nothing is being read."""
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    done = loads.done
+    _pump_until(page, lambda: loads.done > done and not loads.pending)
+
+
 def test_a_refresh_that_reads_nothing_new_leaves_the_screen_as_it_is(
         live: LiveServer, pages: Pages) -> None:
     base = _field(live, "Refresh a vuoto", NAMES[:4])
     live.api("POST", f"{base}/draw", {"seed": 1})
     d = tourney_screen(live, pages, base, "#pool-save")
     loads = Loads(d)
-    d.evaluate("document.body.focus()")
+    _settled(d, loads)
     # a mark on the screen's nodes: a screen built again has none
     d.evaluate("document.getElementById('pool-save').dataset.mark = 'kept'")
-    _pump_until(d, lambda: loads.done >= 2)
+    done = loads.done
+    _pump_until(d, lambda: loads.done >= done + 2)
     assert d.evaluate("document.getElementById('pool-save').dataset.mark") == "kept"
 
     # what changes is shown by the next refresh
@@ -84,8 +94,8 @@ def test_a_refresh_answered_after_the_director_clicked_into_a_field_leaves_it_al
     base = _field(live, "Refresh in volo", NAMES[:4])
     live.api("POST", f"{base}/draw", {"seed": 2})
     d = tourney_screen(live, pages, base, "#pool-save")
-    d.evaluate("document.body.focus()")
     loads = Loads(d)
+    _settled(d, loads)
     held: list[Any] = []
     # the first read of the state is held; any later one goes through
     d.route("**/api/tournaments/*/state",
