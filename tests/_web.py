@@ -5,6 +5,7 @@ of its own); their fixtures (``live``, ``browser``, ``pages``) are in
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 PHONE = {"width": 412, "height": 915}
@@ -19,6 +20,17 @@ def settle(page: Any) -> None:
     from bench.web_kit import until
 
     until(page, "!window.__bgclock || !(performance.now() - __bgclock.app.layoutAt < 400)", 3000)
+
+
+def pump_until(page: Any, cond: Any, timeout_s: float = 15.0) -> None:
+    """Until ``cond()`` holds, letting the page's events (a request, a route
+    to hold, a finished read) reach this thread: each ``evaluate``
+    dispatches what Playwright received meanwhile."""
+    deadline = time.monotonic() + timeout_s
+    while not cond():
+        if time.monotonic() > deadline:
+            raise AssertionError("not true in time")
+        page.evaluate("1")
 
 
 class Pages:

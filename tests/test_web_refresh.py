@@ -10,13 +10,12 @@ Debian's chromium only; skipped without it.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
-from tests._web import Pages
+from tests._web import Pages, pump_until
 from tests.test_web_standings import NAMES, _field, tourney_screen
 
 pytest.importorskip("playwright.sync_api")
@@ -49,23 +48,13 @@ class Loads:
                 self.done += 1
 
 
-def _pump_until(page: Any, cond: Any, timeout_s: float = 15.0) -> None:
-    """Until ``cond()`` holds, letting the page's events reach this thread
-    (each ``evaluate`` dispatches what Playwright received meanwhile)."""
-    deadline = time.monotonic() + timeout_s
-    while not cond():
-        if time.monotonic() > deadline:
-            raise AssertionError("not true in time")
-        page.evaluate("1")
-
-
 def _settled(page: Any, loads: Loads) -> None:
     """Until the screen's opening loads are over: the first background
     refresh (one interval after the screen opened, with nothing in it
     focused) has come and gone, and nothing is being read."""
     page.evaluate("document.activeElement && document.activeElement.blur()")
     done = loads.done
-    _pump_until(page, lambda: loads.done > done and not loads.pending)
+    pump_until(page, lambda: loads.done > done and not loads.pending)
 
 
 def test_a_refresh_that_reads_nothing_new_leaves_the_screen_as_it_is(
@@ -78,7 +67,7 @@ def test_a_refresh_that_reads_nothing_new_leaves_the_screen_as_it_is(
     # a mark on the screen's nodes: a screen built again has none
     d.evaluate("document.getElementById('pool-save').dataset.mark = 'kept'")
     done = loads.done
-    _pump_until(d, lambda: loads.done >= done + 2)
+    pump_until(d, lambda: loads.done >= done + 2)
     assert d.evaluate("document.getElementById('pool-save').dataset.mark") == "kept"
 
     # what changes is shown by the next refresh
@@ -101,16 +90,16 @@ def test_a_refresh_answered_after_the_director_clicked_into_a_field_leaves_it_al
     d.route("**/api/tournaments/*/state",
             lambda route: route.continue_() if held else held.append(route))
     # the refresh is asked while nothing in the screen has focus ...
-    _pump_until(d, lambda: bool(held))
+    pump_until(d, lambda: bool(held))
     # ... the tournament changes meanwhile, and the director starts typing
     live.api("POST", f"{base}/side-pools", {"pool": "Serata", "event": "main", "players": [1, 2],
                                             "entry": 500, "split": [100]})
     d.fill("#pool-name", "Jackpot")
     # the director is in the screen: no load starts now; the held one is the only read left
-    _pump_until(d, lambda: len(loads.pending) == 1)
+    pump_until(d, lambda: len(loads.pending) == 1)
     done = loads.done
     held[0].continue_()
-    _pump_until(d, lambda: loads.done > done and not loads.pending)
+    pump_until(d, lambda: loads.done > done and not loads.pending)
     d.evaluate("new Promise((ok) => setTimeout(ok, 0))")  # the load's last step
     assert d.evaluate("document.activeElement && document.activeElement.id") == "pool-name"
     assert d.input_value("#pool-name") == "Jackpot"
@@ -120,4 +109,75 @@ def test_a_refresh_answered_after_the_director_clicked_into_a_field_leaves_it_al
     d.evaluate("document.activeElement.blur()")
     until(d, "!!document.querySelector('#pool-list li[data-pool=\"Serata\"]')", 15000)
     assert d.input_value("#pool-name") == "Jackpot"
+    assert pages.errors == []
+
+
+def test_an_answer_for_a_tournament_no_longer_chosen_is_not_shown(
+        live: LiveServer, pages: Pages) -> None:
+    """The director picks tournament A, then B before A's state has come:
+    A's answer, come last, is dropped, and the screen shows B under B's
+    name."""
+    a = _field(live, "Torneo Alfa", NAMES[:4])
+    b = _field(live, "Torneo Beta", NAMES[4:])
+    a_id, b_id = a.rsplit("/", 1)[1], b.rsplit("/", 1)[1]
+    live.api("POST", f"{a}/draw", {"seed": 3})
+    live.api("POST", f"{b}/draw", {"seed": 4})
+    d = tourney_screen(live, pages, b, "#pool-save")
+    loads = Loads(d)
+    _settled(d, loads)
+    assert NAMES[4] in d.locator("#tourney").inner_text()
+    held: list[Any] = []
+    # the first read of A's state is held
+    d.route(f"**/api/tournaments/{a_id}/state",
+            lambda route: route.continue_() if held else held.append(route))
+    d.select_option("#trn-pick", a_id)
+    pump_until(d, lambda: bool(held))
+    d.select_option("#trn-pick", b_id)
+    until(d, f"document.getElementById('tourney').innerText.includes({NAMES[4]!r})", 15000)
+    done = loads.done
+    held[0].continue_()
+    # A's load reads its log too, after its state: once that is in, the load is over
+    pump_until(d, lambda: loads.done > done and not loads.pending)
+    d.evaluate("new Promise((ok) => setTimeout(ok, 0))")
+    text = d.locator("#tourney").inner_text()
+    assert NAMES[4] in text and NAMES[0] not in text
+    assert d.input_value("#trn-pick") == b_id
+    assert pages.errors == []
+
+
+def test_an_action_answered_after_another_tournament_was_chosen_shows_that_one(
+        live: LiveServer, pages: Pages) -> None:
+    """The director saves a side pool in A and picks B before the answer has
+    come: the pool is saved in A, and the screen shows B, not A's state."""
+    a = _field(live, "Torneo Alfa", NAMES[:4])
+    b = _field(live, "Torneo Beta", NAMES[4:])
+    a_id, b_id = a.rsplit("/", 1)[1], b.rsplit("/", 1)[1]
+    live.api("POST", f"{a}/draw", {"seed": 3})
+    live.api("POST", f"{b}/draw", {"seed": 4})
+    d = tourney_screen(live, pages, a, "#pool-save")
+    loads = Loads(d)
+    _settled(d, loads)
+    held: list[Any] = []
+    saved: list[Any] = []
+    d.route(f"**/api/tournaments/{a_id}/side-pools", lambda route: held.append(route))
+    d.on("requestfinished",
+         lambda req: saved.append(req) if req.url.endswith("/side-pools") else None)
+    d.fill("#pool-name", "Jackpot")
+    d.fill("#pool-entry", "10")
+    for pid in (1, 2):
+        d.check(f"#pool-p{pid}")
+    d.fill("#pool-split", "100")
+    d.click("#pool-save")
+    pump_until(d, lambda: bool(held))
+    d.select_option("#trn-pick", b_id)
+    until(d, f"document.getElementById('tourney').innerText.includes({NAMES[4]!r})", 15000)
+    done = loads.done
+    held[0].continue_()
+    # the action reads A's log after its answer: once that is in, it is over
+    pump_until(d, lambda: bool(saved) and loads.done > done and not loads.pending)
+    d.evaluate("new Promise((ok) => setTimeout(ok, 0))")
+    assert [p["pool"] for p in live.api("GET", f"{a}/state")["side_pools"]] == ["Jackpot"]
+    text = d.locator("#tourney").inner_text()
+    assert NAMES[4] in text and NAMES[0] not in text
+    assert d.locator("#pool-list").inner_text() == "Nessun fondo premi."
     assert pages.errors == []

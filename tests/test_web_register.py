@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
-from tests._web import Pages
+from tests._web import Pages, pump_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -117,3 +117,61 @@ def test_the_players_screen_registers_a_known_player_from_the_register(
     players = live.api("GET", f"{base}/state")["players"]
     assert [(p["name"], p["federation_id"], p["register_id"]) for p in players] == [
         ("Elena Sala", "FIBT77", entry["id"])]
+
+
+def _held_search(d: Any, box: str, pattern: str, first: str, second: str, found: str) -> None:
+    """Search ``first`` in ``box`` with its answer held (``pattern``, the
+    route), then ``second``; once ``found`` (a selector) lists the second's
+    one row, release the first's answer and wait until the page has it."""
+    held: list[Any] = []
+    finished: list[Any] = []
+    d.route(pattern, lambda route: held.append(route))
+    d.on("requestfinished",
+         lambda req: finished.append(req) if f"q={first}" in req.url else None)
+    d.fill(box, first)
+    d.press(box, "Enter")
+    pump_until(d, lambda: bool(held))
+    d.fill(box, second)
+    d.press(box, "Enter")
+    until(d, f"document.querySelectorAll({found!r}).length === 1")
+    held[0].continue_()
+    pump_until(d, lambda: bool(finished))
+    d.evaluate("new Promise((ok) => setTimeout(ok, 0))")  # the search's last step
+
+
+def test_a_search_typed_over_shows_the_last_one_asked(live: LiveServer, pages: Pages) -> None:
+    """The director searches "Tosi", then "Sarti" before the first answer has
+    come: the answer for "Tosi", come last, is not shown under "Sarti"."""
+    for n in ("Ilario Tosi", "Ivo Sarti"):
+        live.api("POST", "/api/register", {"name": n})
+    d = pages.open(live.director_url() + "&lang=it", WIDE)
+    until(d, "document.getElementById('btn-register').textContent === 'Registro'")
+    d.click("#btn-register")
+    until(d, "document.getElementById('register').innerText.includes('Ivo Sarti')")
+    _held_search(d, "#reg-q", "**/*q=Tosi*", "Tosi", "Sarti",
+                 "table.reg-list tbody tr")
+    rows = d.locator("table.reg-list tbody tr")
+    assert rows.count() == 1 and "Ivo Sarti" in rows.first.inner_text()
+    assert d.input_value("#reg-q") == "Sarti"
+    assert pages.errors == []
+
+
+def test_a_search_typed_over_in_the_registration_form_keeps_the_last_one(
+        live: LiveServer, pages: Pages) -> None:
+    """The same in the Players & draw screen's search of the register: the
+    answer for "Mori", come after the one for "Bassi", neither lists Olga
+    Mori nor puts "Mori" back in the box."""
+    for n in ("Olga Mori", "Oreste Bassi"):
+        live.api("POST", "/api/register", {"name": n})
+    tid = int(live.tournament("Coppa dei Colli")["id"])
+    d = pages.open(live.director_url() + "&lang=it", WIDE)
+    d.click("#btn-tourney")
+    until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
+    d.select_option("#trn-pick", str(tid))
+    d.wait_for_selector("#trn-reg-q")
+    _held_search(d, "#trn-reg-q", "**/register-search?*q=Mori*", "Mori", "Bassi",
+                 "#trn-reg-found li")
+    items = d.locator("#trn-reg-found li")
+    assert items.count() == 1 and "Oreste Bassi" in items.first.inner_text()
+    assert d.input_value("#trn-reg-q") == "Bassi"
+    assert pages.errors == []

@@ -22,14 +22,23 @@ const refresh = refreshJudge(root,
  */
 export async function load(background) {
   if (screen.tournament == null) return;
-  const show = refresh(background);
+  const read = refresh(background);
+  if (!read) return;
+  /** @type {any} */ let state = null;
+  /** @type {Error|null} */ let failed = null;
   try {
-    screen.state = await api("GET", base() + "/state");
+    state = await api("GET", base() + "/state");
   } catch (e) {
-    screen.message = refusalText(/** @type {Error} */ (e));
-    screen.error = true;
+    failed = /** @type {Error} */ (e);
   }
-  if (show()) ui.render();
+  if (!read.fresh()) return;  // a later read or action was asked meanwhile (kit/screen.js)
+  if (failed) {
+    screen.message = refusalText(failed);
+    screen.error = true;
+  } else {
+    screen.state = state;
+  }
+  if (read.show()) ui.render();
 }
 
 /**
@@ -38,9 +47,12 @@ export async function load(background) {
  * @param {any} body
  */
 export async function act(path, body) {
+  // the action's answer is what the screen shows next, unless the director
+  // asks for something else (another tournament) before it comes
+  const read = /** @type {import("../kit/screen.js").Read} */ (refresh());
   try {
     const out = await api("POST", base() + path, body);
-    if (out && out.state) screen.state = out.state;
+    if (read.fresh() && out && out.state) screen.state = out.state;
     for (const tb of (out && out.tables) || []) if (tb.table_id && tb.url) screen.links[String(tb.table_id)] = tb.url;
     screen.message = t("con.done");
     screen.error = false;
@@ -48,6 +60,7 @@ export async function act(path, body) {
     screen.notReady = (out && out.not_ready) || [];
     if (screen.notReady.length) screen.error = true;
   } catch (e) {
+    read.fresh();
     screen.message = refusalText(/** @type {Error} */ (e));
     screen.error = true;
   }

@@ -57,9 +57,22 @@ export function tournamentHead(screen, what, load) {
 }
 
 /**
- * A screen's background refreshes: `refresh(background)` is asked before a
- * load reads, and the function it returns says, once the answer is in,
- * whether to show it.  A load the director asked for is always shown.  A
+ * A read of the screen's state, as `refreshJudge` hands it out: `fresh()`
+ * says whether it is still the newest read or action asked (the answer of
+ * an older one, come last, is dropped whole: it would show an earlier
+ * state, or another tournament's, or another search's, under what the
+ * director has asked since); `show()`, once its answer is written, whether
+ * to build the screen again.
+ * @typedef {{fresh: function(): boolean, show: function(): boolean}} Read
+ */
+
+/**
+ * A screen's reads.  `refresh(background)` is asked as a load or an action
+ * begins, and gives a `Read`, or `null` for a background refresh while
+ * another read is on its way (refreshes do not pile up behind a slow
+ * answer, each one making the one before it stale).  Only the newest read
+ * or action asked writes what it got: a read answered after a later one was
+ * asked is dropped.  A load the director asked for is always shown.  A
  * background one only when what the screen shows (`shown`, as JSON)
  * changed, and only when nothing in the screen has focus as the answer
  * comes (the director may have started typing, or clicking, since the
@@ -69,18 +82,32 @@ export function tournamentHead(screen, what, load) {
  * if it reads nothing new.
  * @param {function(): HTMLElement} root the screen
  * @param {function(): string} shown what the screen shows of what a load reads
- * @returns {function(boolean=): function(): boolean}
+ * @returns {function(boolean=): (Read|null)}
  */
 export function refreshJudge(root, shown) {
   let unseen = false;
+  let newest = 0;
+  let away = 0;
   return (background) => {
-    if (!background) return () => true;
-    const before = shown();
-    return () => {
-      if (shown() !== before) unseen = true;
-      if (!unseen || root().contains(document.activeElement)) return false;
-      unseen = false;
-      return true;
+    if (background && away > 0) return null;
+    const mine = ++newest;
+    away += 1;
+    let answered = false;
+    const before = background ? shown() : "";
+    const fresh = () => {
+      if (!answered) { answered = true; away -= 1; }
+      return mine === newest;
+    };
+    return {
+      fresh: fresh,
+      show: () => {
+        if (!fresh()) return false;
+        if (!background) return true;
+        if (shown() !== before) unseen = true;
+        if (!unseen || root().contains(document.activeElement)) return false;
+        unseen = false;
+        return true;
+      },
     };
   };
 }

@@ -19,19 +19,29 @@ const refresh = refreshJudge(root,
  *   when something changed and the director is not in the screen
  */
 export async function load(background) {
-  const show = refresh(background);
+  const read = refresh(background);
+  if (!read) return;
   const query = "?q=" + encodeURIComponent(screen.q) + "&order=" + screen.order
     + "&limit=" + PAGE + "&offset=" + screen.offset;
   const path = screen.tournament == null ? "/api/register" + query
     : "/api/tournaments/" + screen.tournament + "/register-search" + query;
+  /** @type {any} */ let found = null;
+  /** @type {string|null} */ let failed = null;
   try {
-    const found = await api("GET", path);
+    found = await api("GET", path);
+  } catch (e) {
+    failed = String(/** @type {Error} */ (e).message);
+  }
+  // a later search (another name typed, another page) was asked meanwhile:
+  // its answer is the one to show (kit/screen.js)
+  if (!read.fresh()) return;
+  if (failed != null) {
+    say(failed, true);
+  } else {
     screen.entries = found.entries;
     screen.total = found.total;
-  } catch (e) {
-    say(String(/** @type {Error} */ (e).message), true);
   }
-  if (show()) ui.render();
+  if (read.show()) ui.render();
 }
 
 /**

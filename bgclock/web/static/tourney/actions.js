@@ -21,28 +21,48 @@ const refresh = refreshJudge(root,
   () => JSON.stringify([screen.state, screen.history, screen.flight, screen.message, screen.error]));
 
 /**
- * Read the tournament's state, log and room again, and show them.
- * @param {boolean} [background] the screen's periodic refresh: shown only
- *   when something changed and the director is not in the screen
+ * Read the tournament's state, log and room again, and show them: all
+ * three, or none when a later read or action was asked meanwhile (another
+ * tournament chosen, say: kit/screen.js).
+ * @param {boolean} [background] the screen's periodic refresh: none while an
+ *   action is on its way; shown only when something changed and the
+ *   director is not in the screen
  */
 export async function load(background) {
   if (screen.tournament == null) return;
-  const show = refresh(background);
+  const read = refresh(background);
+  if (!read) return;
+  const path = base();
+  /** @type {any} */ let state = null;
+  /** @type {any[]} */ let history = [];
+  /** @type {any} */ let flight = null;
+  /** @type {string|null} */ let failed = null;
   try {
-    screen.state = await api("GET", base() + "/state");
-    screen.history = (await api("GET", base() + "/actions")).actions;
-    await loadFlight();
+    state = await api("GET", path + "/state");
+    history = (await api("GET", path + "/actions")).actions;
+    flight = await readFlight(path, state);
   } catch (e) {
-    screen.message = String(/** @type {Error} */ (e).message);
-    screen.error = true;
+    failed = String(/** @type {Error} */ (e).message);
   }
-  if (show()) ui.render();
+  if (!read.fresh()) return;
+  if (failed != null) {
+    screen.message = failed;
+    screen.error = true;
+  } else {
+    screen.state = state;
+    screen.history = history;
+    screen.flight = flight;
+  }
+  if (read.show()) ui.render();
 }
 
-/** The room's events, when this event shares a room. */
-async function loadFlight() {
-  const st = /** @type {any} */ (screen.state);
-  screen.flight = st && st.flight ? (await api("GET", base() + "/flight")).flight : null;
+/**
+ * The room's events, when this event shares a room.
+ * @param {string} path the tournament's
+ * @param {any} state its state
+ */
+async function readFlight(path, state) {
+  return state && state.flight ? (await api("GET", path + "/flight")).flight : null;
 }
 
 /**
@@ -56,14 +76,24 @@ export async function act(method, path, body, type) {
   const what = method + " " + path;
   if (screen.pending.has(what)) return;  // a double click: the action is on its way
   screen.pending.add(what);
+  // the action's answer is what the screen shows next, unless the director
+  // asks for something else (another tournament) before it comes
+  const read = /** @type {import("../kit/screen.js").Read} */ (refresh());
+  const at = base();
   try {
-    const out = await api(method, base() + path, body, type);
-    if (out && out.state) screen.state = out.state;
+    const out = await api(method, at + path, body, type);
     screen.message = out && out.waiting && out.waiting.length ? t("fl.waiting_n", { n: out.waiting.length }) : t("trn.done");
     screen.error = false;
-    screen.history = (await api("GET", base() + "/actions")).actions;
-    await loadFlight();
+    const history = (await api("GET", at + "/actions")).actions;
+    const state = out && out.state ? out.state : screen.state;
+    const flight = await readFlight(at, state);
+    if (read.fresh()) {
+      screen.state = state;
+      screen.history = history;
+      screen.flight = flight;
+    }
   } catch (e) {
+    read.fresh();
     const err = /** @type {Error & {code?: string, params?: Object<string, (string|number)>}} */ (e);
     if (err.code === "clock_running" && body && typeof body === "object" && !body.stop_clock) {
       // the match's clock runs: ask again, then stop it and enter the result

@@ -17,16 +17,23 @@ const found = {
    *   player: (number|null)}[]} */ entries: [],
   total: 0
 };
+/** How many searches were asked: only the newest one's answer is shown. */
+let searches = 0;
 
 /**
- * Search the register for the tournament; then `done()`.
+ * Search the register for the tournament; then `done()`, unless a later
+ * search was asked before this one's answer came.
  * @param {number} tournament
  * @param {string} q
  * @param {function(): void} done
  */
 async function search(tournament, q, done) {
+  const mine = ++searches;
   const out = await api("GET", "/api/tournaments/" + tournament + "/register-search?limit=10&q="
     + encodeURIComponent(q));
+  // a later search was asked meanwhile: its answer is the one to show (an
+  // older one, come last, would put its words back in the box)
+  if (mine !== searches) return;
   found.tournament = tournament; found.q = q; found.entries = out.entries; found.total = out.total;
   done();
 }
