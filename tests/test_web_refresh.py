@@ -112,19 +112,27 @@ def test_a_refresh_answered_after_the_director_clicked_into_a_field_leaves_it_al
     assert pages.errors == []
 
 
+def _alfa_and_beta(live: LiveServer, pages: Pages,
+                   shown: str) -> tuple[Any, Loads, str, str, str]:
+    """Two drawn tournaments, Alfa (``NAMES[:4]``) and Beta (the rest), and
+    the screen on the one ``shown``, its opening loads over: the page, its
+    loads, Alfa's path, Alfa's id and Beta's id."""
+    a = _field(live, "Torneo Alfa", NAMES[:4])
+    b = _field(live, "Torneo Beta", NAMES[4:])
+    live.api("POST", f"{a}/draw", {"seed": 3})
+    live.api("POST", f"{b}/draw", {"seed": 4})
+    d = tourney_screen(live, pages, a if shown == "alfa" else b, "#pool-save")
+    loads = Loads(d)
+    _settled(d, loads)
+    return d, loads, a, a.rsplit("/", 1)[1], b.rsplit("/", 1)[1]
+
+
 def test_an_answer_for_a_tournament_no_longer_chosen_is_not_shown(
         live: LiveServer, pages: Pages) -> None:
     """The director picks tournament A, then B before A's state has come:
     A's answer, come last, is dropped, and the screen shows B under B's
     name."""
-    a = _field(live, "Torneo Alfa", NAMES[:4])
-    b = _field(live, "Torneo Beta", NAMES[4:])
-    a_id, b_id = a.rsplit("/", 1)[1], b.rsplit("/", 1)[1]
-    live.api("POST", f"{a}/draw", {"seed": 3})
-    live.api("POST", f"{b}/draw", {"seed": 4})
-    d = tourney_screen(live, pages, b, "#pool-save")
-    loads = Loads(d)
-    _settled(d, loads)
+    d, loads, a, a_id, b_id = _alfa_and_beta(live, pages, "beta")
     assert NAMES[4] in d.locator("#tourney").inner_text()
     held: list[Any] = []
     # the first read of A's state is held
@@ -149,14 +157,7 @@ def test_an_action_answered_after_another_tournament_was_chosen_shows_that_one(
         live: LiveServer, pages: Pages) -> None:
     """The director saves a side pool in A and picks B before the answer has
     come: the pool is saved in A, and the screen shows B, not A's state."""
-    a = _field(live, "Torneo Alfa", NAMES[:4])
-    b = _field(live, "Torneo Beta", NAMES[4:])
-    a_id, b_id = a.rsplit("/", 1)[1], b.rsplit("/", 1)[1]
-    live.api("POST", f"{a}/draw", {"seed": 3})
-    live.api("POST", f"{b}/draw", {"seed": 4})
-    d = tourney_screen(live, pages, a, "#pool-save")
-    loads = Loads(d)
-    _settled(d, loads)
+    d, loads, a, a_id, b_id = _alfa_and_beta(live, pages, "alfa")
     held: list[Any] = []
     saved: list[Any] = []
     d.route(f"**/api/tournaments/{a_id}/side-pools", lambda route: held.append(route))

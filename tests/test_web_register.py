@@ -119,10 +119,12 @@ def test_the_players_screen_registers_a_known_player_from_the_register(
         ("Elena Sala", "FIBT77", entry["id"])]
 
 
-def _held_search(d: Any, box: str, pattern: str, first: str, second: str, found: str) -> None:
+def _held_search(d: Any, box: str, pattern: str, first: str, second: str, found: str,
+                 name: str) -> None:
     """Search ``first`` in ``box`` with its answer held (``pattern``, the
     route), then ``second``; once ``found`` (a selector) lists the second's
-    one row, release the first's answer and wait until the page has it."""
+    one row, release the first's answer, wait until the page has it, and
+    check that the one row is still ``name`` and the box still ``second``."""
     held: list[Any] = []
     finished: list[Any] = []
     d.route(pattern, lambda route: held.append(route))
@@ -137,6 +139,9 @@ def _held_search(d: Any, box: str, pattern: str, first: str, second: str, found:
     held[0].continue_()
     pump_until(d, lambda: bool(finished))
     d.evaluate("new Promise((ok) => setTimeout(ok, 0))")  # the search's last step
+    rows = d.locator(found)
+    assert rows.count() == 1 and name in rows.first.inner_text()
+    assert d.input_value(box) == second
 
 
 def test_a_search_typed_over_shows_the_last_one_asked(live: LiveServer, pages: Pages) -> None:
@@ -149,10 +154,7 @@ def test_a_search_typed_over_shows_the_last_one_asked(live: LiveServer, pages: P
     d.click("#btn-register")
     until(d, "document.getElementById('register').innerText.includes('Ivo Sarti')")
     _held_search(d, "#reg-q", "**/*q=Tosi*", "Tosi", "Sarti",
-                 "table.reg-list tbody tr")
-    rows = d.locator("table.reg-list tbody tr")
-    assert rows.count() == 1 and "Ivo Sarti" in rows.first.inner_text()
-    assert d.input_value("#reg-q") == "Sarti"
+                 "table.reg-list tbody tr", "Ivo Sarti")
     assert pages.errors == []
 
 
@@ -170,8 +172,5 @@ def test_a_search_typed_over_in_the_registration_form_keeps_the_last_one(
     d.select_option("#trn-pick", str(tid))
     d.wait_for_selector("#trn-reg-q")
     _held_search(d, "#trn-reg-q", "**/register-search?*q=Mori*", "Mori", "Bassi",
-                 "#trn-reg-found li")
-    items = d.locator("#trn-reg-found li")
-    assert items.count() == 1 and "Oreste Bassi" in items.first.inner_text()
-    assert d.input_value("#trn-reg-q") == "Bassi"
+                 "#trn-reg-found li", "Oreste Bassi")
     assert pages.errors == []
