@@ -16,7 +16,7 @@ import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
 from tests._web import Pages, pump_until
-from tests.test_web_standings import NAMES, _field, tourney_screen
+from tests.test_web_standings import LAPTOP, NAMES, _field, tourney_screen
 
 pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -181,4 +181,43 @@ def test_an_action_answered_after_another_tournament_was_chosen_shows_that_one(
     text = d.locator("#tourney").inner_text()
     assert NAMES[4] in text and NAMES[0] not in text
     assert d.locator("#pool-list").inner_text() == "Nessun fondo premi."
+    assert pages.errors == []
+
+
+def test_a_read_lost_on_the_way_does_not_stop_the_refreshes(
+        live: LiveServer, pages: Pages) -> None:
+    """A background refresh waits while a read is on its way, but not for
+    ever: a read whose answer was lost (the Wi-Fi dropped it) holds the
+    refreshes back for 20 s at most; its answer, should it come after all,
+    is dropped.  The page's clock is Playwright's, moved on by the test."""
+    base = _field(live, "Lettura persa", NAMES[:4])
+    live.api("POST", f"{base}/draw", {"seed": 5})
+    d = pages.open(live.director_url() + "&lang=it", LAPTOP)
+    d.clock.install()  # before the screen's refresh timer is set
+    d.click("#btn-tourney")
+    tid = base.rsplit("/", 1)[1]
+    until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
+    d.select_option("#trn-pick", tid)
+    d.wait_for_selector("#pool-save")
+    loads = Loads(d)
+    _settled(d, loads)
+    held: list[Any] = []
+    d.route("**/api/tournaments/*/state", lambda route: held.append(route))
+    d.clock.fast_forward(3500)
+    pump_until(d, lambda: len(held) == 1)
+    # 14 s later the first is still away: the refresh that came due asked nothing
+    d.clock.fast_forward(14000)
+    d.evaluate("new Promise((ok) => requestAnimationFrame(() => ok(0)))")
+    assert len(held) == 1
+    # past 20 s, the next one reads again
+    d.clock.fast_forward(10000)
+    pump_until(d, lambda: len(held) == 2)
+    live.api("POST", f"{base}/side-pools", {"pool": "Serata", "event": "main", "players": [1, 2],
+                                            "entry": 500, "split": [100]})
+    held[1].continue_()
+    until(d, "!!document.querySelector('#pool-list li[data-pool=\"Serata\"]')", 15000)
+    # the lost read's failure, come last, says nothing
+    held[0].abort()
+    d.evaluate("new Promise((ok) => setTimeout(ok, 0))")
+    assert d.locator("#tourney .msg").inner_text() == ""
     assert pages.errors == []

@@ -66,11 +66,17 @@ export function tournamentHead(screen, what, load) {
  * @typedef {{fresh: function(): boolean, show: function(): boolean}} Read
  */
 
+/** How long a read may be away before a background refresh is asked all
+ * the same (an answer lost with the Wi-Fi may never come; the refresh then
+ * makes it stale, so it is dropped if it comes after all). */
+const STUCK_MS = 20000;
+
 /**
  * A screen's reads.  `refresh(background)` is asked as a load or an action
  * begins, and gives a `Read`, or `null` for a background refresh while
  * another read is on its way (refreshes do not pile up behind a slow
- * answer, each one making the one before it stale).  Only the newest read
+ * answer, each one making the one before it stale), unless that read was
+ * asked more than `STUCK_MS` ago.  Only the newest read
  * or action asked writes what it got: a read answered after a later one was
  * asked is dropped.  A load the director asked for is always shown.  A
  * background one only when what the screen shows (`shown`, as JSON)
@@ -88,10 +94,12 @@ export function refreshJudge(root, shown) {
   let unseen = false;
   let newest = 0;
   let away = 0;
+  let askedAt = 0;
   return (background) => {
-    if (background && away > 0) return null;
+    if (background && away > 0 && performance.now() - askedAt < STUCK_MS) return null;
     const mine = ++newest;
     away += 1;
+    askedAt = performance.now();
     let answered = false;
     const before = background ? shown() : "";
     const fresh = () => {
