@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
-from tests._web import Pages
+from tests._web import Pages, pump_until
 from tests.test_web_match import act, menu, roll, wait
 from tests.test_web_table import AXE, axe
 
@@ -241,3 +241,37 @@ def test_couples_encounters_decided_in_phase_two_and_in_phase_three(
     if AXE.exists():
         assert axe(room) == []
         assert axe(d) == []
+
+
+def test_a_swing_read_for_a_tournament_no_longer_chosen_is_not_shown(
+        live: LiveServer, pages: Pages) -> None:
+    """The director picks the tournament with a Swing, then the one without
+    before the first's state has come: the first's answer, come last, does
+    not put its Swing under the second's name (kit/screen.js)."""
+    ids = []
+    for name in ("Swing Alfa", "Swing Beta"):
+        tid = int(live.tournament(name)["id"])
+        for player in ("Ada", "Bruno", "Carla", "Dario"):
+            live.api("POST", f"/api/tournaments/{tid}/players", {"name": player})
+        ids.append(tid)
+    alfa, beta = ids
+    live.api("POST", f"/api/tournaments/{alfa}/swing", {"start_vp": 100, "cpp": [40]})
+    d = pages.open(live.director_url(), WIDE)
+    _open_screen(d, beta)
+    d.wait_for_selector("#sw-create")
+    held: list[Any] = []
+    answered: list[str] = []
+    d.route(f"**/api/tournaments/{alfa}/state", lambda route: held.append(route))
+    d.on("requestfinished",
+         lambda req: answered.append(req.url) if req.url.endswith("/state") else None)
+    d.select_option("#con-pick", str(alfa))
+    pump_until(d, lambda: bool(held))
+    d.select_option("#con-pick", str(beta))
+    pump_until(d, lambda: any(u.endswith(f"/{beta}/state") for u in answered))
+    held[0].continue_()
+    pump_until(d, lambda: any(u.endswith(f"/{alfa}/state") for u in answered))
+    d.evaluate("new Promise((ok) => setTimeout(ok, 0))")  # the load's last step
+    assert d.locator("#sw-create").count() == 1
+    assert d.locator("#contests .cpp-now").count() == 0
+    assert d.input_value("#con-pick") == str(beta)
+    assert pages.errors == []
