@@ -7,6 +7,7 @@ Debian's chromium only (never a downloaded one); skipped without it.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -15,6 +16,7 @@ import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until
 from bgclock.web import versioned_url
+from tests._web import pump_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing")]
@@ -26,19 +28,31 @@ def live() -> Iterator[LiveServer]:
         yield server
 
 
-def test_a_result_reaches_the_room_display_pushed_not_polled(live: LiveServer) -> None:
-    tid = int(live.tournament("Coppa Push")["id"])
+def _round_under_way(live: LiveServer, name: str) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """A four-player tournament with its first round started: its path, its
+    state and its first match."""
+    tid = int(live.tournament(name)["id"])
     base = f"/api/tournaments/{tid}"
     live.api("POST", f"{base}/settings", {"rounds": [
         {"length": 3, "rules": "usbgf-2013-delay", "clock": "required"}], "seed": 5})
-    for name in ("Ann", "Bob", "Cleo", "Dan"):
-        live.api("POST", f"{base}/players", {"name": name})
+    for player in ("Ann", "Bob", "Cleo", "Dan"):
+        live.api("POST", f"{base}/players", {"name": player})
     for pid in (1, 2, 3, 4):
         live.api("POST", f"{base}/players/{pid}/check-in", {})
     live.api("POST", f"{base}/draw", {"seed": 5})
     live.api("POST", f"{base}/rounds", {"round": 0})
     state = live.api("GET", f"{base}/state")
-    first = state["main"]["rounds"][0][0]
+    return base, state, state["main"]["rounds"][0][0]
+
+
+def _won(name: str) -> str:
+    """The expression: the main sheet shows ``name`` as a winner."""
+    return (f"[...document.querySelectorAll('#sheet-main .won')]"
+            f".some((n) => n.textContent === {name!r})")
+
+
+def test_a_result_reaches_the_room_display_pushed_not_polled(live: LiveServer) -> None:
+    base, state, first = _round_under_way(live, "Coppa Push")
     errors: list[str] = []
     reads: list[str] = []
     with sync_api.sync_playwright() as p:
@@ -64,10 +78,46 @@ def test_a_result_reaches_the_room_display_pushed_not_polled(live: LiveServer) -
             live.api("POST", f"{base}/results", {"round": 0, "match": 0,
                                                  "winner": first["a"], "score": [3, 0]})
             until(page, f"Number(document.body.dataset.pushed) > {pushed}")
-            until(page, f"[...document.querySelectorAll('#sheet-main .won')]"
-                        f".some((n) => n.textContent === {first['a']!r})")
+            until(page, _won(first["a"]))
             # the stream was open all along: no read of room.json since it opened
             assert len(reads) == reads_before, reads
+        finally:
+            browser.close()
+    assert not errors, errors
+
+
+def test_a_read_answered_after_the_stream_opened_does_not_hide_a_result(
+        live: LiveServer) -> None:
+    """The display reads room.json once as it opens, beside its stream.  An
+    answer to that read which comes after the stream has opened and pushed a
+    result is older than what the display shows: it is dropped, and the
+    result stays on the wall (shown, it hid the result until the next
+    change in the room)."""
+    base, state, first = _round_under_way(live, "Coppa Lettura")
+    before = live.api("GET", f"{base}/room.json")  # the room before the result
+    errors: list[str] = []
+    held: list[Any] = []
+    answered: list[str] = []
+    with sync_api.sync_playwright() as p:
+        browser = launch_chromium(p)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.route("**/room.json?*", lambda route: held.append(route))
+            page.on("requestfinished",
+                    lambda req: answered.append(req.url) if "/room.json" in req.url else None)
+            page.goto(state["room_url"])
+            until(page, "Number(document.body.dataset.pushed || 0) >= 1")
+            pump_until(page, lambda: bool(held))
+            live.api("POST", f"{base}/results", {"round": 0, "match": 0,
+                                                 "winner": first["a"], "score": [3, 0]})
+            until(page, _won(first["a"]))
+            # the opening read's answer, built before the result, comes now
+            held[0].fulfill(status=200, content_type="application/json",
+                            body=json.dumps(before))
+            pump_until(page, lambda: bool(answered))
+            page.evaluate("new Promise((ok) => setTimeout(ok, 0))")  # the read's last step
+            assert page.evaluate(_won(first["a"]))
         finally:
             browser.close()
     assert not errors, errors

@@ -5,26 +5,41 @@
  * (reconnecting, refused, or no EventSource), reads room.json instead. */
 import { credential, received, tournamentId, ui, view } from "./state.js";
 
+/** The pushed room (null: not opened, or no EventSource in this browser).
+ * @type {EventSource|null} */
+let stream = null;
+/** The views the stream has given since it last opened. */
+let pushedSinceOpen = 0;
+
+/** Whether the stream owns the view: it is open and has given a view since
+ * it opened.  A read of room.json answered then was asked before it
+ * opened: its view is older than the one shown, or no newer than one the
+ * stream will push (every change after the stream's first view is pushed),
+ * so it is dropped; shown, it would hide a result until the next change. */
+function streamOwns() {
+  return stream !== null && stream.readyState === 1 && pushedSinceOpen > 0;
+}
+
 export async function poll() {
   try {
     const r = await fetch("/api/tournaments/" + tournamentId + "/room.json?" + credential());
     const data = await r.json();
     if (!r.ok) throw new Error(data.message || String(r.status));
+    if (streamOwns()) return;
     received(data);
   } catch (e) {
+    if (streamOwns()) return;
     view.failed = true;
   }
   ui.render();
 }
 
-/** The pushed room (null: not opened, or no EventSource in this browser).
- * @type {EventSource|null} */
-let stream = null;
-
 export function listen() {
   if (typeof EventSource === "undefined") return;
   stream = new EventSource("/api/tournaments/" + tournamentId + "/room.stream?" + credential());
+  stream.addEventListener("open", () => { pushedSinceOpen = 0; });
   stream.addEventListener("room", (e) => {
+    pushedSinceOpen += 1;
     try {
       received(JSON.parse(/** @type {MessageEvent} */ (e).data));
     } catch (err) {
