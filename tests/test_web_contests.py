@@ -6,6 +6,7 @@ display.  Debian's chromium only (never a downloaded one); skipped without it.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from typing import Any
@@ -274,4 +275,40 @@ def test_a_swing_read_for_a_tournament_no_longer_chosen_is_not_shown(
     assert d.locator("#sw-create").count() == 1
     assert d.locator("#contests .cpp-now").count() == 0
     assert d.input_value("#con-pick") == str(beta)
+    assert pages.errors == []
+
+
+def test_the_room_shows_the_newest_read_of_the_swing(live: LiveServer, pages: Pages) -> None:
+    """The room display reads the Swing every two seconds.  A read
+    answered after a later one (here with the events as they were before the
+    Swing was created) does not take the Swing off the wall."""
+    tid = int(live.tournament("Swing in sala")["id"])
+    base = f"/api/tournaments/{tid}"
+    for player in ("Ada", "Bruno", "Carla", "Dario"):
+        live.api("POST", f"{base}/players", {"name": player})
+    before = live.api("GET", f"{base}/events.json")
+    assert before["swing"] is None
+    live.api("POST", f"{base}/swing", {"start_vp": 100, "cpp": [40]})
+    room = pages.open(live.api("GET", f"{base}/state")["room_url"], WIDE)
+    room.wait_for_selector("#room-swing:not([hidden]) .vp-table")
+    held: list[Any] = []
+    finished: list[Any] = []
+    asked_after: list[Any] = []
+
+    def hold(route: Any) -> None:
+        if held:
+            asked_after.append(route.request)
+            route.continue_()
+        else:
+            held.append(route)
+
+    # the next read is held; the one after it goes through and is answered
+    room.route("**/events.json?*", hold)
+    room.on("requestfinished",
+            lambda req: finished.append(req) if "/events.json" in req.url else None)
+    pump_until(room, lambda: any(r in finished for r in asked_after))
+    held[0].fulfill(status=200, content_type="application/json", body=json.dumps(before))
+    pump_until(room, lambda: held[0].request in finished)
+    room.evaluate("new Promise((ok) => setTimeout(ok, 0))")  # the read's last step
+    assert room.locator("#room-swing").is_visible()
     assert pages.errors == []

@@ -16,11 +16,19 @@ const POLL_MS = 2000;
  *   couples: (import("../../contests/view/parts.js").CouplesState|null)}|null} */
 let events = null;
 
+/** Reads asked: only the newest one's answer is shown (a read is asked
+ * every two seconds, so a slow answer can come after a later one's, and
+ * would show the events as they were before it). */
+let asked = 0;
+
 async function poll() {
   const q = credential();
+  const mine = ++asked;
   try {
     const r = await fetch("/api/tournaments/" + tournamentId + "/events.json?" + q);
-    if (r.ok) events = await r.json();
+    const got = r.ok ? await r.json() : null;
+    if (mine !== asked) return;
+    if (got) events = got;
   } catch (e) { /* main.js says the connection is lost */ }
   render();
 }
