@@ -7,6 +7,7 @@ Debian's chromium only (never a downloaded one); skipped without it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Iterator
@@ -51,38 +52,45 @@ def _won(name: str) -> str:
             f".some((n) => n.textContent === {name!r})")
 
 
-def test_a_result_reaches_the_room_display_pushed_not_polled(live: LiveServer) -> None:
-    base, state, first = _round_under_way(live, "Coppa Push")
-    errors: list[str] = []
-    reads: list[str] = []
+@contextlib.contextmanager
+def _room_page(errors: list[str]) -> Iterator[Any]:
+    """A page at 1280x900 in Debian's chromium, its errors into ``errors``."""
     with sync_api.sync_playwright() as p:
         browser = launch_chromium(p)
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 900})
             page.on("pageerror", lambda e: errors.append(str(e)))
-            files: list[str] = []
-
-            def seen(request: Any) -> None:
-                if "/room.json" in request.url:
-                    reads.append(request.url)
-                if "/static/" in request.url:
-                    files.append(request.url)
-
-            page.on("request", seen)
-            page.goto(state["room_url"])
-            until(page, "Number(document.body.dataset.pushed || 0) >= 1")
-            until(page, "document.getElementById('room-title').textContent === 'Coppa Push'")
-            assert files and all(versioned_url() + "/" in u for u in files), files
-            reads_before = len(reads)
-            pushed = page.evaluate("Number(document.body.dataset.pushed)")
-            live.api("POST", f"{base}/results", {"round": 0, "match": 0,
-                                                 "winner": first["a"], "score": [3, 0]})
-            until(page, f"Number(document.body.dataset.pushed) > {pushed}")
-            until(page, _won(first["a"]))
-            # the stream was open all along: no read of room.json since it opened
-            assert len(reads) == reads_before, reads
+            yield page
         finally:
             browser.close()
+
+
+def test_a_result_reaches_the_room_display_pushed_not_polled(live: LiveServer) -> None:
+    base, state, first = _round_under_way(live, "Coppa Push")
+    errors: list[str] = []
+    reads: list[str] = []
+    with _room_page(errors) as page:
+        files: list[str] = []
+
+        def seen(request: Any) -> None:
+            if "/room.json" in request.url:
+                reads.append(request.url)
+            if "/static/" in request.url:
+                files.append(request.url)
+
+        page.on("request", seen)
+        page.goto(state["room_url"])
+        until(page, "Number(document.body.dataset.pushed || 0) >= 1")
+        until(page, "document.getElementById('room-title').textContent === 'Coppa Push'")
+        assert files and all(versioned_url() + "/" in u for u in files), files
+        reads_before = len(reads)
+        pushed = page.evaluate("Number(document.body.dataset.pushed)")
+        live.api("POST", f"{base}/results", {"round": 0, "match": 0,
+                                             "winner": first["a"], "score": [3, 0]})
+        until(page, f"Number(document.body.dataset.pushed) > {pushed}")
+        until(page, _won(first["a"]))
+        # the stream was open all along: no read of room.json since it opened
+        assert len(reads) == reads_before, reads
     assert not errors, errors
 
 
@@ -98,28 +106,22 @@ def test_a_read_answered_after_the_stream_opened_does_not_hide_a_result(
     errors: list[str] = []
     held: list[Any] = []
     answered: list[str] = []
-    with sync_api.sync_playwright() as p:
-        browser = launch_chromium(p)
-        try:
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.route("**/room.json?*", lambda route: held.append(route))
-            page.on("requestfinished",
-                    lambda req: answered.append(req.url) if "/room.json" in req.url else None)
-            page.goto(state["room_url"])
-            until(page, "Number(document.body.dataset.pushed || 0) >= 1")
-            pump_until(page, lambda: bool(held))
-            live.api("POST", f"{base}/results", {"round": 0, "match": 0,
-                                                 "winner": first["a"], "score": [3, 0]})
-            until(page, _won(first["a"]))
-            # the opening read's answer, built before the result, comes now
-            held[0].fulfill(status=200, content_type="application/json",
-                            body=json.dumps(before))
-            pump_until(page, lambda: bool(answered))
-            page.evaluate("new Promise((ok) => setTimeout(ok, 0))")  # the read's last step
-            assert page.evaluate(_won(first["a"]))
-        finally:
-            browser.close()
+    with _room_page(errors) as page:
+        page.route("**/room.json?*", lambda route: held.append(route))
+        page.on("requestfinished",
+                lambda req: answered.append(req.url) if "/room.json" in req.url else None)
+        page.goto(state["room_url"])
+        until(page, "Number(document.body.dataset.pushed || 0) >= 1")
+        pump_until(page, lambda: bool(held))
+        live.api("POST", f"{base}/results", {"round": 0, "match": 0,
+                                             "winner": first["a"], "score": [3, 0]})
+        until(page, _won(first["a"]))
+        # the opening read's answer, built before the result, comes now
+        held[0].fulfill(status=200, content_type="application/json",
+                        body=json.dumps(before))
+        pump_until(page, lambda: bool(answered))
+        page.evaluate("new Promise((ok) => setTimeout(ok, 0))")  # the read's last step
+        assert page.evaluate(_won(first["a"]))
     assert not errors, errors
 
 
