@@ -436,12 +436,14 @@ def test_a_table_token_cannot_open_the_dashboard_nor_another_table(live: LiveSer
                 f"{live.url}/t/{t2['id']}?token={t1['token']}"):
         with pytest.raises(urllib.error.HTTPError) as err:
             urllib.request.urlopen(url, timeout=5)
+        err.value.close()  # its socket, else finalized by a later test's collection
         assert err.value.code in (401, 403)
     page = pages.open(f"{live.url}/director?key={t1['token']}")
     assert "Director's dashboard" not in page.content()
     # the API refuses the token too
     with pytest.raises(urllib.error.HTTPError) as err:
         live.api("GET", "/api/tournaments", key=t1["token"])
+    err.value.close()
     assert err.value.code == 401
     # a dashboard given a table's token over the WebSocket is told so
     good = pages.open(live.director_url())
