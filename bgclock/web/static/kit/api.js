@@ -41,6 +41,21 @@ export async function request(method, path, body, type, auth) {
 }
 
 /**
+ * A series of reads of which only the newest one's answer is to be shown
+ * (an older answer, come last, would show what was there before it): each
+ * call starts a read and returns the function that says, once its answer
+ * is in, whether it is still the newest one asked.
+ * @returns {function(): function(): boolean}
+ */
+export function newestOnly() {
+  let asked = 0;
+  return () => {
+    const mine = ++asked;
+    return () => mine === asked;
+  };
+}
+
+/**
  * The director's API (the dashboard's key as the credential).
  * @param {string} method @param {string} path @param {any} [body] @param {string} [type]
  * @returns {Promise<any>}

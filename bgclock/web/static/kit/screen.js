@@ -3,7 +3,7 @@
  * register/): the tournament picker and the screen's toggle, over the kit
  * (kit/dom.js, kit/api.js). */
 
-import { api } from "./api.js";
+import { api, newestOnly } from "./api.js";
 import { h } from "./dom.js";
 
 /** The tournaments as last listed, so that a screen built again shows its
@@ -92,19 +92,19 @@ const STUCK_MS = 20000;
  */
 export function refreshJudge(root, shown) {
   let unseen = false;
-  let newest = 0;
+  const ask = newestOnly();
   let away = 0;
   let askedAt = 0;
   return (background) => {
     if (background && away > 0 && performance.now() - askedAt < STUCK_MS) return null;
-    const mine = ++newest;
+    const newest = ask();
     away += 1;
     askedAt = performance.now();
     let answered = false;
     const before = background ? shown() : "";
     const fresh = () => {
       if (!answered) { answered = true; away -= 1; }
-      return mine === newest;
+      return newest();
     };
     return {
       fresh: fresh,

@@ -21,16 +21,14 @@ function streamOwns() {
 }
 
 export async function poll() {
+  /** @type {any} */ let data = null;
   try {
     const r = await fetch("/api/tournaments/" + tournamentId + "/room.json?" + credential());
-    const data = await r.json();
-    if (!r.ok) throw new Error(data.message || String(r.status));
-    if (streamOwns()) return;
-    received(data);
-  } catch (e) {
-    if (streamOwns()) return;
-    view.failed = true;
-  }
+    const body = await r.json();
+    if (r.ok) data = body;
+  } catch (e) { /* shown as failed, below */ }
+  if (streamOwns()) return;
+  if (data) received(data); else view.failed = true;
   ui.render();
 }
 

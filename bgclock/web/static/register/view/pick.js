@@ -4,7 +4,7 @@
  * linked to the register entry (register_id), so closing the tournament rates
  * their matches.  The results are kept here, so the screen's refresh (every
  * few seconds) does not lose them. */
-import { api } from "../../kit/api.js";
+import { api, newestOnly } from "../../kit/api.js";
 import { button, h } from "../../kit/dom.js";
 import { i18n } from "../strings.js";
 
@@ -17,8 +17,8 @@ const found = {
    *   player: (number|null)}[]} */ entries: [],
   total: 0
 };
-/** How many searches were asked: only the newest one's answer is shown. */
-let searches = 0;
+/** The searches: only the newest one's answer is shown. */
+const searches = newestOnly();
 
 /**
  * Search the register for the tournament; then `done()`, unless a later
@@ -28,12 +28,12 @@ let searches = 0;
  * @param {function(): void} done
  */
 async function search(tournament, q, done) {
-  const mine = ++searches;
+  const newest = searches();
   const out = await api("GET", "/api/tournaments/" + tournament + "/register-search?limit=10&q="
     + encodeURIComponent(q));
   // a later search was asked meanwhile: its answer is the one to show (an
   // older one, come last, would put its words back in the box)
-  if (mine !== searches) return;
+  if (!newest()) return;
   found.tournament = tournament; found.q = q; found.entries = out.entries; found.total = out.total;
   done();
 }

@@ -4,6 +4,7 @@
  * key) every two seconds: the VP table, the CPP now and next, who is all-in,
  * the VP chart and the couples standings with each encounter (contests/view/parts.js).
  * Its sections stay hidden while the tournament has neither event. */
+import { newestOnly } from "../../kit/api.js";
 import { credential, tournamentId } from "../state.js";
 import { i18n } from "../../contests/strings.js";
 import { encounterView, standingsTable, swingGames, swingHead, vpChart, vpTable } from "../../contests/view/parts.js";
@@ -16,18 +17,17 @@ const POLL_MS = 2000;
  *   couples: (import("../../contests/view/parts.js").CouplesState|null)}|null} */
 let events = null;
 
-/** Reads asked: only the newest one's answer is shown (a read is asked
- * every two seconds, so a slow answer can come after a later one's, and
- * would show the events as they were before it). */
-let asked = 0;
+/** The reads: only the newest one's answer is shown (a read is asked
+ * every two seconds, so a slow answer can come after a later one's). */
+const reads = newestOnly();
 
 async function poll() {
   const q = credential();
-  const mine = ++asked;
+  const newest = reads();
   try {
     const r = await fetch("/api/tournaments/" + tournamentId + "/events.json?" + q);
     const got = r.ok ? await r.json() : null;
-    if (mine !== asked) return;
+    if (!newest()) return;
     if (got) events = got;
   } catch (e) { /* main.js says the connection is lost */ }
   render();
