@@ -13,13 +13,18 @@ holds one press, as at a lightly loaded table), and CPU time is counted
   alone: what a press costs above the bare server's frame work);
 - ``--store sqlite``: the SQLite store on a temporary file (WAL,
   ``synchronous=FULL``: a fsync per commit), its thread included;
-- ``--store postgresql://...``: PostgreSQL (a fresh schema, dropped after).
+- ``--store postgresql://...``: PostgreSQL (a fresh schema, dropped after);
+- ``--store hop``: no disk, but each commit goes to a ``StoreThread`` (the
+  SQLite store's thread and hand-off) that sleeps ``--hop-wait-us`` there in
+  place of the fsync, and answers: what the hand-off and the waits cost a
+  press, apart from SQLite's own work.
 
 Compare with ``bench/load.py``'s server CPU per press: what is not here is
 the WebSocket's receive and sends and the event loop's network work, which
 the bare server pays too.
 
     python bench/press_path.py [--presses 5000] [--store none --store sqlite]
+                               [--store hop --hop-wait-us 300]
 """
 
 from __future__ import annotations
@@ -55,6 +60,26 @@ class NoStore:
         return None
 
 
+class HopStore(NoStore):
+    """No disk: each commit is a call on a ``StoreThread`` (the SQLite
+    store's thread and hand-off) that sleeps ``wait_s`` there, as a commit's
+    fsync would, and then answers."""
+
+    def __init__(self, wait_s: float) -> None:
+        from bgclock.store._sqlite import StoreThread
+
+        self.wait_s = wait_s
+        self.thread = StoreThread()
+
+    async def commit(self, events: list[StoredEvent], checkpoints: dict[int, int],
+                     notes: Sequence[StoredNote] = ()) -> None:
+        wait_s = self.wait_s
+        await self.thread.submit(lambda: time.sleep(wait_s) if wait_s else None)
+
+    def close(self) -> None:
+        self.thread.shutdown(wait=True)
+
+
 class Watcher:
     """A device or a dashboard that counts its messages."""
 
@@ -77,12 +102,16 @@ def _cmd(i: int, do: str, **fields: Any) -> Command:
     return message
 
 
-async def run(store_kind: str, presses: int) -> dict[str, Any]:
+async def run(store_kind: str, presses: int, hop_wait_s: float = 0.0) -> dict[str, Any]:
     clock = WallClock()
     store: Any
     cleanup: Any = None
+    table_id = 1
     if store_kind == "none":
-        store, table_id = NoStore(), 1
+        store = NoStore()
+    elif store_kind == "hop":
+        store = HopStore(hop_wait_s)
+        cleanup = store.close
     else:
         if store_kind == "sqlite":
             from bgclock.store._sqlite import SqliteStore
@@ -110,7 +139,7 @@ async def run(store_kind: str, presses: int) -> dict[str, Any]:
                      crawford=True, clock={})
     hub = Hub(store, clock)
     try:
-        if store_kind == "none":
+        if store_kind in ("none", "hop"):
             from bgclock.store import TableRow
 
             row = TableRow(id=table_id, tournament_id=1, spec=spec, created_ms=clock.now_ms())
@@ -137,12 +166,14 @@ async def run(store_kind: str, presses: int) -> dict[str, Any]:
                 await device.heard.wait()
         cpu = time.process_time() - cpu0
         wall = time.perf_counter() - wall0
-        return {"store": store_kind if store_kind in ("none", "sqlite") else "postgresql",
+        name = (store_kind if store_kind in ("none", "sqlite") else
+                f"hop ({hop_wait_s * 1e6:.0f} µs)" if store_kind == "hop" else "postgresql")
+        return {"store": name,
                 "presses": presses, "cpu_us": cpu / presses * 1e6,
                 "wall_us": wall / presses * 1e6, "messages": device.received + director.received}
     finally:
         await hub.writer.close()
-        if store_kind != "none":
+        if store_kind not in ("none", "hop"):
             await store.close()
         if cleanup is not None:
             result = cleanup()
@@ -155,21 +186,26 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--presses", type=int, default=5000)
     parser.add_argument("--store", action="append",
-                        help="none, sqlite or a postgresql:// URL (repeatable; "
+                        help="none, hop, sqlite or a postgresql:// URL (repeatable; "
                              "default: none and sqlite)")
+    parser.add_argument("--hop-wait-us", type=int, default=300,
+                        help="--store hop: how long the store's thread sleeps a commit "
+                             "(default 300: about this machine's fsync)")
     args = parser.parse_args()
     if not 10 <= args.presses <= 1_000_000:
         parser.error("--presses: from 10 to 1,000,000")
+    if not 0 <= args.hop_wait_us <= 100_000:
+        parser.error("--hop-wait-us: from 0 to 100,000")
     kinds = args.store or ["none", "sqlite"]
     for kind in kinds:
-        if kind not in ("none", "sqlite") and not kind.startswith("postgresql://"):
-            parser.error(f"--store: none, sqlite or a postgresql:// URL, not {kind!r}")
+        if kind not in ("none", "hop", "sqlite") and not kind.startswith("postgresql://"):
+            parser.error(f"--store: none, hop, sqlite or a postgresql:// URL, not {kind!r}")
     print("| store | presses (one per commit) | CPU per press µs | wall per press µs | load avg |")
     print("|---|---|---|---|---|")
     import os
 
     for kind in kinds:
-        row = asyncio.run(run(kind, args.presses))
+        row = asyncio.run(run(kind, args.presses, args.hop_wait_us / 1e6))
         print(f"| {row['store']} | {row['presses']} | {row['cpu_us']:.1f} | "
               f"{row['wall_us']:.1f} | {os.getloadavg()[0]:.2f} |", flush=True)
 

@@ -11,7 +11,7 @@ from bench.press_path import run
 from tests._server_kit import POSTGRES
 
 
-@pytest.mark.parametrize("store", ["none", "sqlite", pytest.param(
+@pytest.mark.parametrize("store", ["none", "hop", "sqlite", pytest.param(
     "postgres", marks=pytest.mark.skipif(not POSTGRES, reason="BGCLOCK_TEST_POSTGRES is not set"))])
 def test_a_short_press_path_run(store: str) -> None:
     kind = POSTGRES if store == "postgres" else store
