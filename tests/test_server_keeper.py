@@ -138,6 +138,96 @@ async def test_a_second_device_takes_the_time_only_by_keep(manual: Any) -> None:
         ("one", "press", None), ("two", "keep", "one")]
 
 
+async def test_the_former_keepers_presses_before_a_hand_over_count(manual: Any) -> None:
+    """The phone keeps the time and loses its Wi-Fi; the players go on
+    pressing it. A tablet takes the time over. When the phone comes back,
+    what it did before the hand-over counts at its instants; what it did
+    after is refused; and once the tablet has pressed, a press the phone
+    made before the hand-over is refused and the dashboard is told."""
+    live, clock = manual
+    table = await live.table(clock={"mode": "standard"})
+    async with (
+        Device.open(live.ws_url, {"key": KEY}) as director,
+        Device.open(live.ws_url, {"token": table["token"], "device": "phone",
+                                  "name": "Pixel"}) as phone,
+        Device.open(live.ws_url, {"token": table["token"], "device": "tablet"}) as tablet,
+    ):
+        await director.welcome()
+        await phone.welcome()
+        await tablet.welcome()
+        await phone.cmd("opening_roll", dice=[6, 1], device_at_ms=_now(clock, table))
+        start = _now(clock, table)
+        # the phone, offline, applies A's press at +2 s, B's at +4 s and A's at +7 s
+        clock.advance(5_000)
+        await tablet.send({"type": "keep", "id": "k1"})
+        assert (await tablet.expect("ack"))["keeper"] is True
+        handover = await _told(director, lambda i: (i["link"]["handover"] or {}).get(
+            "from_name") == "Pixel")
+        assert handover["link"]["handover"] == {"from_name": "Pixel", "at_ms": start + 5_000,
+                                                "refused": 0}
+        clock.advance(3_000)
+        a = await phone.cmd("hit", side="A", device_at_ms=start + 2_000)
+        b = await phone.cmd("hit", side="B", device_at_ms=start + 4_000)
+        assert (a["type"], a["at_ms"], b["type"], b["at_ms"]) == (
+            "ack", start + 2_000, "ack", start + 4_000)
+        late = await phone.cmd("hit", side="A", device_at_ms=start + 7_000)
+        assert late["code"] == "not_keeper"
+        # the tablet's players press on from the phone's presses: A is on turn
+        assert (await tablet.cmd("hit", side="A", device_at_ms=_now(clock, table)))["type"] == "ack"
+        refused = await phone.cmd("hit", side="B", device_at_ms=start + 4_500, id="q4")
+        assert refused["code"] == "handed_over" and refused["refusal"] == "handed_over"
+        assert refused["params"] == {"keeper": "…blet"}
+        told = await _told(director, lambda i: (i["link"]["handover"] or {}).get("refused") == 1)
+        assert told["link"]["keeper_device"] == "tablet"
+    events = await live.stored(table["id"])
+    assert [(e["event"]["do"], e["event"].get("side"), e["at_ms"] - start) for e in events[1:]] == [
+        ("hit", "A", 2_000), ("hit", "B", 4_000), ("hit", "A", 8_000)]
+    assert [(n["device"], n["by"], n.get("previous")) for n in await _notes(live, table)] == [
+        ("phone", "press", None), ("tablet", "keep", "phone")]
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_hand_over_not_yet_pressed_on_survives_a_restart(kind: str,
+                                                                tmp_path: Path) -> None:
+    async with store_factory(kind, tmp_path) as make:
+        clock = ManualClock()
+        async with live_server(make, clock=clock) as live:
+            table = await live.table(clock={"mode": "standard"})
+            async with (
+                Device.open(live.ws_url, {"token": table["token"], "device": "phone"}) as phone,
+                Device.open(live.ws_url, {"token": table["token"], "device": "tablet"}) as tablet,
+            ):
+                await phone.welcome()
+                await tablet.welcome()
+                await phone.cmd("opening_roll", dice=[6, 1], device_at_ms=_now(clock, table))
+                start = _now(clock, table)
+                clock.advance(5_000)
+                await tablet.send({"type": "keep", "id": "k1"})
+                await tablet.expect("ack")
+        # the server restarts; the phone comes back with what it did before
+        later = ManualClock(start_ms=clock.now_ms() + 10_000)
+        async with live_server(make, clock=later) as live:
+            info = await _info(live, table)
+            assert info["link"]["keeper_device"] == "tablet"
+            assert info["link"]["handover"]["at_ms"] == start + 5_000
+            hello = {"token": table["token"], "device": "phone", "last_seq": 1, "queued": 1}
+            async with Device.open(live.ws_url, hello) as phone:
+                await phone.expect("welcome")
+                ack = await phone.cmd("hit", side="A", device_at_ms=start + 3_000)
+                assert (ack["type"], ack["at_ms"]) == ("ack", start + 3_000)
+            # the tablet pressed since: the next restart knows it too
+            async with Device.open(live.ws_url, {"token": table["token"],
+                                                 "device": "tablet"}) as tablet:
+                await tablet.expect("welcome")
+                assert (await tablet.cmd("hit", side="B"))["type"] == "ack"
+        async with live_server(make, clock=ManualClock(start_ms=later.now_ms() + 1_000)) as live:
+            hello = {"token": table["token"], "device": "phone"}
+            async with Device.open(live.ws_url, hello) as phone:
+                await phone.expect("welcome")
+                refused = await phone.cmd("hit", side="B", device_at_ms=start + 4_000)
+                assert refused["code"] == "handed_over"
+
+
 async def test_keep_needs_a_device_id(manual: Any) -> None:
     live, _ = manual
     table = await live.table()

@@ -14,6 +14,7 @@ from bgclock.server.live.table_state import (
     Claimed,
     Duplicate,
     Flag,
+    Handover,
     Keeper,
     Press,
     Refuse,
@@ -114,6 +115,40 @@ def test_keep_hands_the_time_over_on_the_devices_own_act() -> None:
     assert isinstance(anon, Refuse) and anon.field == "hello.device"
     closed = keep(dataclasses.replace(KEPT, closed=True), "tablet", None, "table")
     assert isinstance(closed, Refuse) and closed.code == "closed"
+
+
+def test_the_former_keepers_press_before_the_hand_over_counts_at_its_instant() -> None:
+    # the tablet took the time over at 18 s; the phone, offline, had pressed at 14 s
+    tablet = Keeper("tablet", "Tab")
+    state = dataclasses.replace(KEPT, keeper=tablet,
+                                handover=Handover(KEEPER, at_ms=18_000))
+    answer = accepted(decide(state, press(device_at_ms=14_000)))
+    assert (answer.at_ms, answer.credit_ms, answer.before_handover) == (14_000, 6_000, True)
+    assert answer.claim is None  # the time stays the tablet's
+    # never before the last event the phone could have seen
+    assert accepted(decide(state, press(device_at_ms=1))).at_ms == 10_000
+    # before the director's events since: merged by instant
+    later = dataclasses.replace(state, log_end_ms=16_000, match_ms=16_000)
+    assert accepted(decide(later, press(device_at_ms=14_000))).merge
+    # made at or after the hand-over: the phone no longer keeps the time
+    for at in (18_000, 19_000):
+        refusal = decide(state, press(device_at_ms=at))
+        assert isinstance(refusal, Refuse) and refusal.code == "not_keeper"
+    # without its device instant (a device that sent none), or another device
+    assert decide(state, press()) == decide(state, press(device="other", device_at_ms=14_000))
+    assert isinstance(decide(state, press()), Refuse)
+
+
+def test_once_the_new_keeper_pressed_the_former_keepers_past_is_refused() -> None:
+    tablet = Keeper("tablet", "Tab")
+    state = dataclasses.replace(KEPT, keeper=tablet,
+                                handover=Handover(KEEPER, at_ms=18_000, pressed=True))
+    refusal = decide(state, press(device_at_ms=14_000))
+    assert isinstance(refusal, Refuse) and refusal.code == refusal.refusal == "handed_over"
+    assert dict(refusal.params or {}) == {"keeper": "Tab"}
+    assert "director has been told" in refusal.message
+    # the new keeper's own presses are the keeper's, as before
+    assert accepted(decide(state, press(device="tablet", device_at_ms=19_000))).at_ms == 19_000
 
 
 def test_a_keepers_label_is_its_name_or_the_end_of_its_id() -> None:

@@ -52,7 +52,7 @@ import dataclasses
 import logging
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -76,11 +76,13 @@ from bgclock.server.live.table_state import (
     Claimed,
     Duplicate,
     Flag,
+    Handover,
     Keeper,
     Press,
     Refuse,
     TableState,
     decide,
+    handed_over,
     keep,
     provisional_final,
 )
@@ -237,6 +239,28 @@ def keeper_of(notes: Iterable[StoredNote]) -> Keeper | None:
             name = x.note.get("name")
             keeper = Keeper(str(x.note["device"]), name if isinstance(name, str) else None)
     return keeper
+
+
+def handover_of(notes: Sequence[StoredNote], log: Sequence[StoredEvent]) -> Handover | None:
+    """The match's last hand-over of the time: its last ``keeper`` note, when
+    it is a ``keep`` from another device; ``pressed`` once a table device's
+    event was stored after it at or past its instant (the new keeper's: the
+    former keeper's own presses before it are folded in before that instant).
+    ``log`` may start after a snapshot: a press folded into it is then not
+    seen here, and a press of the former keeper before the snapshot's end is
+    refused by the fold (``TableHub._merged``) instead."""
+    keepers = [x for x in notes if x.note.get("type") == "keeper"]
+    if not keepers or keepers[-1].note.get("by") != "keep" or not keepers[-1].note.get("previous"):
+        return None
+    last = keepers[-1]
+    previous, name = str(last.note["previous"]), None
+    for x in keepers[:-1]:  # the former keeper's name, as its own claim said it
+        if x.note.get("device") == previous:
+            said = x.note.get("name")
+            name = said if isinstance(said, str) else None
+    pressed = any(e.seq > last.seq and e.source == "table" and e.at_ms >= last.at_ms
+                  for e in log)
+    return Handover(Keeper(previous, name), last.at_ms, pressed)
 
 
 _Done = Callable[[BaseException | None], None]
@@ -460,6 +484,10 @@ class TableHub:
         #: The device that keeps the table's time (it claimed it by a roll, a
         #: press or ``keep``): its commands count at the instants it applied them.
         self.keeper: Keeper | None = None
+        #: The last hand-over of the time (``keep`` from another device), and
+        #: how many presses of the former keeper made before it were refused.
+        self.handover: Handover | None = None
+        self.handover_refused = 0
         #: Since when (wall ms) no connection of the keeper is open.
         self.keeper_offline_since_ms: int | None = None
         #: A flag worked out while the keeper was away: not a result yet.
@@ -558,13 +586,16 @@ class TableHub:
                 "keeper": keeper is not None,
                 "keeper_device": None if keeper is None else keeper.device,
                 "keeper_name": None if keeper is None else keeper.label(),
-                "reconciled": self.reconciled}
+                "reconciled": self.reconciled,
+                "handover": None if self.handover is None else {
+                    "from_name": self.handover.previous.label(), "at_ms": self.handover.at_ms,
+                    "refused": self.handover_refused}}
 
     def table_state(self) -> TableState:
         """What the table's rules read now (``live.table_state``)."""
         return TableState(
             closed=self.closed, quarantined=self.quarantined, editing=self.editing,
-            keeper=self.keeper, keeper_online=self.keeper_online(),
+            keeper=self.keeper, keeper_online=self.keeper_online(), handover=self.handover,
             recovering=self.recovering, reconcile_left=self.reconcile_left,
             log_end_ms=self.log[-1].at_ms if self.log else self.base.log_end_ms,
             device_floor_ms=self._device_floor(), match_ms=self.match.now,
@@ -666,6 +697,7 @@ class TableHub:
         self.note_keys = {x.idem_key: x for x in self.notes if x.idem_key is not None}
         self.handled = _handled_of(self.notes)
         self.keeper = keeper_of(self.notes)
+        self.handover = handover_of(self.notes, self.log)
         self.final_flags = _final_flags_of(self.notes)
         self.take_snapshot()
 
@@ -887,6 +919,10 @@ class TableHub:
         if with_event:
             return self._new_note(body, "table")
         self._store_note(body, "table")
+        if how == "keep" and claimed.previous is not None:
+            # what the former keeper did before this instant may still come
+            self.handover = Handover(claimed.previous, self.notes[-1].at_ms)
+            self.handover_refused = 0
         self.broadcast(self.table_message())
         return None
 
@@ -1061,6 +1097,8 @@ class TableHub:
             arrival_ms=self.match_now(), handles=cmd.handles, known=existing is not None,
             handled=cmd.handles is not None and cmd.handles in self.handled))
         if isinstance(answer, Refuse):
+            if answer.code == "handed_over":
+                self.refused_before_handover()
             raise refused(answer)
         if isinstance(answer, Duplicate):
             assert existing is not None
@@ -1084,6 +1122,11 @@ class TableHub:
                 claim = self._claim_with_event(answer)
                 self._accept_merged(sender, cmd, key, role, merged, arrival, claim)
                 return
+            if answer.before_handover:
+                # never after the new keeper's time line: not counted at all
+                assert self.keeper is not None
+                self.refused_before_handover()
+                raise refused(handed_over(self.keeper))
             # the director's events refuse it there: after them
             at = self.log[-1].at_ms if self.log else self.base.log_end_ms
             credit = max(arrival - at, 0)
@@ -1133,10 +1176,21 @@ class TableHub:
         self.rearm()
         self._submit(sender, cmd.id, key, stored, after, attention_changed, handled)
 
+    def refused_before_handover(self) -> None:
+        """A press of the former keeper made before the hand-over was not
+        counted: the dashboard's card says how many."""
+        self.handover_refused += 1
+        self.broadcast_directors(self.table_message())
+
     def _submit(self, sender: Watcher, msg_id: str, key: str, stored: StoredEvent,
                 after: Match, attention_changed: bool, handled: StoredNote | None) -> None:
         """Commit an accepted event (with its handled alert); then tell every
         watcher and ack it, or roll back and say why."""
+        h = self.handover
+        if (h is not None and not h.pressed and self.keeper is not None
+                and getattr(sender, "device", None) == self.keeper.device):
+            # the new keeper pressed: the former keeper's past is closed
+            self.handover = dataclasses.replace(h, pressed=True)
         after_state = after.state()
         text = dumps(update_message(stored, after_state.to_dict()))
         generation = self.generation
@@ -1372,6 +1426,7 @@ class TableHub:
         self.handled = _handled_of(self.notes)
         self.handle_waiters.clear()
         self.keeper = keeper_of(self.notes)
+        self.handover = handover_of(self.notes, self.log)
         self.final_flags = _final_flags_of(self.notes)
         self.match = self.committed_match.copy()
         self.rearm()

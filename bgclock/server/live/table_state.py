@@ -25,6 +25,12 @@ The rules decided here:
   a keeper holds the claim, another device's commands are refused
   (``not_keeper``) until that device takes the claim over by an explicit act
   (``keep``).  The claim belongs to the table (its link), not to the match.
+- **The hand-over.**  A press the former keeper made before another device
+  took the time over (by its own device instant) was made by the table's
+  keeper: it counts, at that instant, as long as the new keeper has not
+  pressed since; after that it cannot be folded in under what the new
+  keeper's players saw, and is refused (``handed_over``) with the director
+  told.  A press the former keeper made after the hand-over is ``not_keeper``.
 - **The three instant rules.**  The director's commands count at their
   arrival; the keeper's at the instant it applied them (``device_at_ms``),
   never after the arrival, never before the last event it could have seen
@@ -68,6 +74,18 @@ class Keeper:
         return self.name or f"…{self.device[-4:]}"
 
 
+@dataclass(frozen=True, slots=True)
+class Handover:
+    """The last time the table's time was taken over (``keep``) from another
+    device: who had it, and the table's instant of the hand-over."""
+
+    previous: Keeper
+    at_ms: int
+    #: The new keeper has pressed since (what the former keeper did before
+    #: the hand-over can no longer be folded in).
+    pressed: bool = False
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableState:
     """What the table's rules read, at one moment (immutable)."""
@@ -79,6 +97,8 @@ class TableState:
     keeper: Keeper | None = None
     #: A connection of the keeper's device is open now.
     keeper_online: bool = False
+    #: The last hand-over of the time, if any (this match's).
+    handover: Handover | None = None
     #: Restarted with a kept clock running: the keeper has not reconciled yet.
     recovering: bool = False
     #: The keeper's queued commands still to come after its hello.
@@ -181,6 +201,9 @@ class Accept:
     refold: bool = False
     #: The running clock expired at or before ``at_ms``: flag it first.
     flag: Flag | None = None
+    #: The former keeper's press made before the hand-over: it folds in at
+    #: its instant or not at all (never after the new keeper's time line).
+    before_handover: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +233,30 @@ def not_keeper(keeper: Keeper) -> Refuse:
                   refusal="not_keeper", params=MappingProxyType({"keeper": keeper.label()}))
 
 
+def handed_over(keeper: Keeper) -> Refuse:
+    """The refusal of the former keeper's press made before the hand-over,
+    once the new keeper has pressed."""
+    return Refuse("handed_over", f"this press was made before {keeper.label()} took the "
+                  f"time over, and {keeper.label()} has pressed since: it is not counted "
+                  "(the director has been told)",
+                  refusal="handed_over", params=MappingProxyType({"keeper": keeper.label()}))
+
+
+def _before_handover(state: TableState, press: Press,
+                     keeper: Keeper) -> Accept | Refuse | None:
+    """A press of the former keeper made before the hand-over (None: it is
+    not one)."""
+    h = state.handover
+    if (h is None or press.device != h.previous.device or press.device_at_ms is None
+            or press.device_at_ms >= h.at_ms):
+        return None
+    if h.pressed:
+        return handed_over(keeper)
+    at = max(min(press.device_at_ms, press.arrival_ms), state.device_floor_ms)
+    return Accept(at_ms=at, credit_ms=max(press.arrival_ms - at, 0), merge=at < state.log_end_ms,
+                  refold=at < state.match_ms, flag=_flag_by(state, at), before_handover=True)
+
+
 def decide(state: TableState, press: Press) -> Accept | Refuse | Duplicate:
     """The table's answer to one command (see the module's rules)."""
     if press.role != "director" and press.do not in PLAYER_COMMANDS:
@@ -232,7 +279,7 @@ def decide(state: TableState, press: Press) -> Accept | Refuse | Duplicate:
         # the first roll or press of a device with an id claims the table's time
         keeper = claim = Keeper(press.device, press.device_name)
     if keeper is not None and press.device != keeper.device:
-        return not_keeper(keeper)
+        return _before_handover(state, press, keeper) or not_keeper(keeper)
     if keeper is not None and press.device_at_ms is not None:
         # the keeper applied it at device_at_ms: it counts there, never after
         # its arrival, never before the last event the device could have seen
