@@ -178,6 +178,70 @@ def test_a_second_phone_while_the_keeper_is_offline(served: Served, pages: Pages
         second.screenshot(path=f"{SHOTS}/keeper-claimed-phone-it.png")
 
 
+@pytest.mark.parametrize("pressed_since", [False, True], ids=["kept", "pressed-since"])
+def test_a_hand_over_while_the_keeper_is_offline(served: Served, pages: Pages,
+                                                 pressed_since: bool) -> None:
+    """The keeper's Wi-Fi drops and the players go on pressing it; a second
+    phone takes the time over.  When the keeper comes back, its presses
+    made before the hand-over are stored at their taps' instants, unless the
+    second phone has been pressed since: then none is, the keeper's page
+    says why in Italian, and the dashboard's card counts them."""
+    live = served.live
+    assert live is not None
+    table = live.table(players=["Ann", "Bob"], length=5, rules="it-tournament")
+    keeper = open_table(pages, served, table, SMALL, "it")
+    engine_ready(keeper)
+    roll(keeper, 6, 2)
+    wait(keeper, "s.on_turn === 'A'")
+    keeper_id = keeper.evaluate("__bgclock.link.deviceId()")
+    until_api(lambda: link(live, table["id"])["keeper_device"] == keeper_id)
+    until(keeper, "__bgclock.conn.offset !== null", 5000)
+    director = pages.open(live.director_url(lan(served)) + "&lang=it", LAPTOP)
+    director.wait_for_selector("[data-badge='keeper'][data-keeper='online']")
+    keeper.context.set_offline(True)                            # the Wi-Fi drops
+    keeper.wait_for_selector("#conn[data-status='offline']", timeout=10_000)
+    until_api(lambda: link(live, table["id"])["state"] == "offline")
+    press(keeper, "A")
+    until(keeper, "__bgclock.display().state.on_turn === 'B'", 2000)
+    press(keeper, "B")
+    until(keeper, "__bgclock.display().state.on_turn === 'A'", 2000)
+    made = keeper.evaluate("__bgclock.app.engine.pending.map((p) => [p.id, p.at_ms])")
+    assert len(made) == 2
+    second = open_table(pages, served, table, SMALL, "it")
+    engine_ready(second)
+    second.once("dialog", lambda d: d.accept())
+    second.click("#keeper [data-act='keep']")
+    second_id = second.evaluate("__bgclock.link.deviceId()")
+    until_api(lambda: link(live, table["id"])["keeper_device"] == second_id)
+    if pressed_since:
+        # the second phone's players press on from the clocks it shows
+        wait(second, "s.on_turn === 'A'")
+        until(second, "__bgclock.conn.offset !== null", 5000)
+        press(second, "A")
+        until_api(lambda: len(hits(live, table["id"])) == 1)
+    keeper.context.set_offline(False)                           # the keeper is back
+    keeper.wait_for_selector("#conn[data-synced='1']", timeout=30_000)
+    until(keeper, "__bgclock.app.engine.pending.length === 0", 10_000)
+    stored = {h["idem_key"]: h["at_ms"] for h in hits(live, table["id"])}
+    handover = link(live, table["id"])["handover"]
+    if not pressed_since:
+        assert len(stored) == 2
+        for cmd_id, at in made:
+            assert abs(stored[cmd_id] - at) <= 250, (cmd_id, at, stored)
+        assert handover["refused"] == 0
+        wait(second, "s.on_turn === 'A'")                     # it follows the keeper's presses
+        assert director.locator("[data-badge='handover']").count() == 0
+    else:
+        assert len(stored) == 1 and not {cmd_id for cmd_id, _ in made} & set(stored)
+        assert handover["refused"] == 2
+        badge = director.wait_for_selector("[data-badge='handover']")
+        assert "2" in badge.inner_text() and "non contate" in badge.inner_text()
+        assert "non conta" in keeper.locator("#conn, #toast").all_inner_texts().__str__()
+    assert link(live, table["id"])["keeper_device"] == second_id
+    if SHOTS:
+        keeper.screenshot(path=f"{SHOTS}/keeper-handover-{'pressed' if pressed_since else 'kept'}-it.png")
+
+
 def test_round_2_at_the_same_table_with_kill_9(served: Served, pages: Pages) -> None:
     """The claim survives the next match at the same link and a ``kill -9``:
     presses made meanwhile are stored at their instants, no restart stop."""

@@ -234,6 +234,13 @@ function card(row, alerts) {
       badges.append(el("span", { class: "badge reconciled", "data-badge": "reconciled",
         text: r.refused ? t("card.reconciled_refused", { n: r.applied, r: r.refused }) : t("card.reconciled", { n: r.applied }) }));
     }
+    // presses of the former keeper made before a hand-over and not counted
+    // (protocol: The timekeeper is a claim, the hand-over)
+    const h = link.handover;
+    if (h && h.refused > 0) {
+      badges.append(el("span", { class: "badge handover", "data-badge": "handover",
+        text: "⚠ " + t("card.handover_refused", { name: h.from_name, n: h.refused }) }));
+    }
   }
   for (const a of alerts) badges.append(el("span", { class: "badge alert-b", "data-alert": a.kind, text: "⚠ " + (a.badge || t("alert." + a.kind)) }));
   c.append(badges);
