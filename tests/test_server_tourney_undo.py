@@ -192,3 +192,30 @@ async def test_the_printed_draw_sheet_speaks_the_directors_language(live: Any) -
     # an unknown language is English; the English sheet as before
     r = await live.http.get(f"{base}/draw/main.html?lang=xx<script>", headers=DIRECTOR)
     assert '<html lang="en">' in r.text and "Round 1" in r.text and "<script>" not in r.text
+
+
+async def test_two_dashboards_confirming_the_same_undo_undo_it_once(live: Any) -> None:
+    """Each dashboard's undo names what it showed (the winner and how many
+    corrections): the second one, sent after the first was applied, is
+    refused with its code and the hand result stands."""
+    base = await _entered(live, "Two desks", 4)
+    drawn = await _post(live, f"{base}/draw", {"seed": 4})
+    a, b = drawn["state"]["main"]["rounds"][0][0]["a"], drawn["state"]["main"]["rounds"][0][0]["b"]
+    await _post(live, f"{base}/results", {"round": 0, "match": 0, "winner": a})
+    await _post(live, f"{base}/corrections", {"round": 0, "match": 0, "winner": b,
+                                              "reason": "the sheet"})
+    seen = {"round": 0, "match": 0, "winner": b, "corrections": 1}
+    first, second = await asyncio.gather(
+        live.http.post(f"{base}/results/revert", json=seen, headers=DIRECTOR),
+        live.http.post(f"{base}/results/revert", json=seen, headers=DIRECTOR))
+    codes = sorted([first.status_code, second.status_code])
+    assert codes == [200, 409], (first.text, second.text)
+    refusal = (second if second.status_code == 409 else first).json()
+    assert refusal["error"] == "result_changed" and refusal["params"] == {"name": a}
+    state = (await live.http.get(f"{base}/state", headers=DIRECTOR)).json()
+    assert state["main"]["rounds"][0][0]["winner"] == a
+    assert [s["action"]["do"] for s in await _log(live, base)][-3:] == [
+        "result", "correct", "revert"]
+    r = await live.http.post(f"{base}/results/revert", json={**seen, "corrections": -1},
+                             headers=DIRECTOR)
+    assert r.status_code == 422 and "corrections" in r.json()["message"]

@@ -155,3 +155,54 @@ def test_undo_is_refused_once_the_consolation_is_drawn_with_the_loser() -> None:
         t.apply({"do": "revert", "round": 0, "match": 0})
     assert refused.value.code == "consolation_drawn"
     assert _results(t) == before
+
+
+def test_two_dashboards_undoing_the_same_correction_undo_it_once() -> None:
+    """Both dashboards showed "undo the last correction" of a hand result
+    corrected to the other player. The first undo puts the hand result
+    back; the second names what it saw (the corrected winner, one
+    correction) and is refused instead of wiping the hand result too."""
+    t = _drawn(8, 5)
+    m = t.main.bracket.rounds[0][0]  # type: ignore[union-attr]
+    t.apply({"do": "result", "round": 0, "match": 0, "winner": m.a, "source": "hand"})
+    hand = _results(t)
+    t.apply({"do": "correct", "round": 0, "match": 0, "winner": m.b, "reason": "sheet"})
+    seen = {"do": "revert", "round": 0, "match": 0, "winner": m.b, "corrections": 1}
+    assert t.apply(seen) == {"winner": m.a, "reverted": "correction"}
+    assert _results(t) == hand
+    with pytest.raises(IllegalContest) as refused:
+        t.apply(seen)
+    assert refused.value.code == "result_changed" and refused.value.params == {"name": m.a}
+    assert _results(t) == hand
+    # the same on undoing the hand result itself: what was seen must still be there
+    t.apply({"do": "correct", "round": 0, "match": 0, "winner": m.b, "reason": "again"})
+    t.apply({"do": "correct", "round": 0, "match": 0, "winner": m.b, "reason": "score",
+             "score": [5, 3]})  # a correction of the score only: the same winner
+    with pytest.raises(IllegalContest):  # it saw one correction; there are two now
+        t.apply({**seen, "corrections": 1})
+    t.apply({**seen, "corrections": 2})
+    t.apply({**seen, "corrections": 1})
+    assert _results(t) == hand
+    t.apply({"do": "revert", "round": 0, "match": 0, "winner": m.a, "corrections": 0})
+    assert t.main.bracket.rounds[0][0].winner is None  # type: ignore[union-attr]
+    # a stored revert that names nothing (an older log) still replays
+    assert t.apply({"do": "result", "round": 0, "match": 0, "winner": m.a, "source": "hand"})
+    assert t.apply({"do": "revert", "round": 0, "match": 0}) == {
+        "winner": None, "reverted": "result"}
+
+
+def test_the_state_says_how_many_corrections_an_undo_walks_back() -> None:
+    t = _drawn(8, 5)
+    m = t.main.bracket.rounds[0][0]  # type: ignore[union-attr]
+    t.apply({"do": "start_round", "round": 0})
+    t.apply({"do": "result", "round": 0, "match": 0, "winner": m.a, "source": "hand"})
+
+    def result() -> dict[str, Any]:
+        [seat] = [x for x in t.to_dict()["matches"] if (x["round"], x["match"]) == (0, 0)]
+        return dict(seat["result"])
+
+    assert "corrections" not in result()
+    t.apply({"do": "correct", "round": 0, "match": 0, "winner": m.b, "reason": "sheet"})
+    assert result()["corrections"] == 1
+    t.apply({"do": "correct", "round": 0, "match": 0, "winner": m.a, "reason": "again"})
+    assert result()["corrections"] == 2

@@ -239,7 +239,8 @@ def test_a_hand_over_while_the_keeper_is_offline(served: Served, pages: Pages,
         assert "non conta" in keeper.locator("#conn, #toast").all_inner_texts().__str__()
     assert link(live, table["id"])["keeper_device"] == second_id
     if SHOTS:
-        keeper.screenshot(path=f"{SHOTS}/keeper-handover-{'pressed' if pressed_since else 'kept'}-it.png")
+        which = "pressed" if pressed_since else "kept"
+        keeper.screenshot(path=f"{SHOTS}/keeper-handover-{which}-it.png")
 
 
 def test_round_2_at_the_same_table_with_kill_9(served: Served, pages: Pages) -> None:

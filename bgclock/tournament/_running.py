@@ -444,7 +444,12 @@ class Tournament:
 
     def _result_view(self, key: MatchKey) -> dict[str, Any] | None:
         detail = self.results.get(key)
-        return None if detail is None else detail.to_dict()
+        if detail is None:
+            return None
+        view = detail.to_dict()
+        if key in self.corrected_from:  # how many corrections an undo would walk back
+            view["corrections"] = len(self.corrected_from[key])
+        return view
 
     # ------------------------------------------------------------ actions
 
@@ -840,6 +845,12 @@ class Tournament:
         if m.winner is None or result is None:
             raise IllegalContest("this match has no result to undo", "no_result")
         stack = self.corrected_from.get(key)
+        seen = _or(a.corrections, None)
+        if _or(a.winner, m.winner) != m.winner or (seen is not None and seen != len(stack or ())):
+            # another dashboard changed it first: undo only what the director saw
+            raise IllegalContest(f"this match's result has changed meanwhile ({m.winner} won "
+                                 "now): look at it again", "result_changed",
+                                 {"name": m.winner})
         if stack:
             back = stack[-1]
             if back.winner != m.winner:

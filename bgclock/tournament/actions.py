@@ -72,6 +72,8 @@ MAX_MATCH_LABEL: Final = 200
 MAX_CPP: Final = 1000
 MAX_OVERRIDE_MS: Final = 10**9
 MAX_CUBE: Final = 4096
+#: The corrections a revert says it saw on a match (a bound on input, not on play).
+MAX_CORRECTIONS: Final = 100_000
 MAX_COUPLES: Final = 256
 #: An appeal's substitutes (a committee has at most 5 members).
 MAX_COMMITTEE: Final = 5
@@ -300,7 +302,14 @@ class Correct(CorrectionBody, tag="correct", tag_field="do",
 
 class RevertBody(MatchBody, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """``POST .../results/revert``: undo a match's last correction, else its
-    result entered by hand (a compensating action in the log)."""
+    result entered by hand (a compensating action in the log).  ``winner``
+    and ``corrections``: what the director saw undone (the match's winner,
+    and how many corrections it had: 0 undoes the result itself); when the
+    match has changed since (another dashboard undid it first), the undo is
+    refused instead of undoing the next thing down."""
+
+    winner: Name | UnsetType = UNSET
+    corrections: Annotated[int, Meta(ge=0, le=MAX_CORRECTIONS)] | UnsetType = UNSET
 
 
 class Revert(RevertBody, tag="revert", tag_field="do",

@@ -55,6 +55,21 @@ export function drawSection() {
 }
 
 /**
+ * An undo's body: the match, and what the director sees undone (its winner,
+ * and how many corrections it has, where the state shows its result), so
+ * that an undo another dashboard made first is not undone again one step down.
+ * @param {string} event @param {number} r @param {number} i @param {string|null} winner
+ * @returns {Object<string, any>}
+ */
+export function revertBody(event, r, i, winner) {
+  const st = /** @type {TourneyState} */ (screen.state);
+  const at = st.matches.find((x) => x.event === event && x.round === r && x.match === i);
+  const result = at && at.result;
+  return { event: event, round: r, match: i, winner: winner,
+    ...(result ? { corrections: result.corrections || 0 } : {}) };
+}
+
+/**
  * One match: its players, table, result and the director's buttons.
  * @param {string} event
  * @param {number} r
@@ -106,7 +121,7 @@ function matchItem(event, r, i, m) {
     if (m.winner && (!result || result.source === "hand" || result.corrected)) {
       item.append(" ", button(t("trn.undo_result"), confirmed(
         t(result && result.corrected ? "cf.revert_correction" : "cf.revert", { name: m.winner, match: pair }),
-        "POST", "/results/revert", { event: event, round: r, match: i })));
+        "POST", "/results/revert", revertBody(event, r, i, m.winner))));
     }
   }
   return item;

@@ -4,6 +4,7 @@
 import { timeOfDay } from "../../kit/format.js";
 import { button, h } from "../../kit/dom.js";
 import { confirmed } from "../actions.js";
+import { revertBody } from "./draw.js";
 import { screen } from "../state.js";
 import { i18n } from "../strings.js";
 
@@ -56,7 +57,7 @@ function undoOf(a) {
     if (!m || m.winner !== a.winner) return null;
     const pair = m.a + " – " + m.b;
     return [t("trn.undo"), t(a.do === "correct" ? "cf.revert_correction" : "cf.revert", { name: String(m.winner), match: pair }),
-      "/results/revert", { event: event, round: a.round, match: a.match }];
+      "/results/revert", revertBody(event, a.round, a.match, m.winner)];
   }
   return null;
 }
