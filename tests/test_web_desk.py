@@ -217,6 +217,42 @@ def test_the_desk_in_italian_draws_at_random_and_undoes_each_change_it_confirmed
         assert axe(d) == []
 
 
+def test_two_dashboards_confirming_the_same_undo_undo_it_once(
+        live: LiveServer, pages: Any) -> None:
+    """Both dashboards ask to undo the last correction of a hand result; the
+    first confirms, then the second: the hand result stands, and the second
+    dashboard says, in Italian, that the match changed meanwhile."""
+    tid = int(live.tournament("Coppa Due Banchi")["id"])
+    base = f"/api/tournaments/{tid}"
+    for k, name in enumerate(("Ada", "Bea", "Cloe", "Dora"), 1):
+        live.api("POST", f"{base}/players", {"name": name})
+        live.api("POST", f"{base}/players/{k}/check-in", {})
+    live.api("POST", f"{base}/draw", {"seed": 3})
+    m = live.api("GET", f"{base}/state")["main"]["rounds"][0][0]
+    a, b = m["a"], m["b"]
+    live.api("POST", f"{base}/results", {"round": 0, "match": 0, "winner": a})
+    live.api("POST", f"{base}/corrections", {"round": 0, "match": 0, "winner": b,
+                                             "reason": "referto"})
+    desks = []
+    for _ in range(2):
+        d = pages(live.director_url() + "&lang=it", DESK)
+        d.click("#btn-tourney")
+        until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
+        d.select_option("#trn-pick", str(tid))
+        d.wait_for_selector(f"#tourney >> text=ha vinto {b}")
+        d.locator("#tourney button", has_text="Annulla il risultato").first.click()
+        d.wait_for_selector("#dlg-confirm[open]")
+        desks.append(d)
+    _confirm(desks[0], "ultima correzione")
+    _api_until(lambda: live.api("GET", f"{base}/state")["main"]["rounds"][0][0]["winner"] == a)
+    _confirm(desks[1], "ultima correzione")
+    desks[1].wait_for_selector("#tourney .msg.err >> text=cambiato nel frattempo")
+    assert live.api("GET", f"{base}/state")["main"]["rounds"][0][0]["winner"] == a
+    reverts = [x for x in live.api("GET", f"{base}/actions")["actions"]
+               if x["action"]["do"] == "revert"]
+    assert len(reverts) == 1
+
+
 def test_a_result_by_hand_while_the_clock_runs_is_asked_twice_and_stops_it(
         live: LiveServer, pages: Any) -> None:
     tid = int(live.tournament("Coppa Orologio")["id"])

@@ -425,6 +425,11 @@ class Tournament:
             "consolation": bracket(self.consolation.bracket if self.consolation else None),
             "last_chance": bracket(self.last_chance.bracket if self.last_chance else None),
             "matches": matches,
+            # how every decided match was decided, at a table or not (the
+            # undo's confirmation and what it names: ``revert``)
+            "results": [{"event": e, "round": r, "match": i, **view}
+                        for (e, r, i) in sorted(self.results)
+                        if (view := self._result_view((e, r, i))) is not None],
             "tables": {str(n): t for n, t in sorted(self.table_ids.items())},
             "late": [self._late_dict(k, None) for k in sorted(self.lates)],
             "sheets": [self._sheet_dict(k) for k in sorted(self.sheets)],

@@ -17,8 +17,10 @@
  *   late_slots: number, seed: number, seed_given?: boolean, last_chance?: boolean,
  *   seeds?: number[], groups?: number[][]}, players: Player[], drawn: boolean,
  *   main: (Bracket|null), consolation: (Bracket|null), last_chance?: (Bracket|null),
- *   matches: TableMatch[],
+ *   matches: TableMatch[], results?: MatchResult[],
  *   room_url: string}} TourneyState
+ * @typedef {{event: string, round: number, match: number, source: string,
+ *   corrected?: Object<string, any>, corrections?: number}} MatchResult
  */
 
 export const screen = {

@@ -62,11 +62,19 @@ export function drawSection() {
  * @returns {Object<string, any>}
  */
 export function revertBody(event, r, i, winner) {
-  const st = /** @type {TourneyState} */ (screen.state);
-  const at = st.matches.find((x) => x.event === event && x.round === r && x.match === i);
-  const result = at && at.result;
+  const result = resultOf(event, r, i);
   return { event: event, round: r, match: i, winner: winner,
     ...(result ? { corrections: result.corrections || 0 } : {}) };
+}
+
+/**
+ * How a match was decided (the state's `results`), at a table or not; null: undecided.
+ * @param {string} event @param {number} r @param {number} i
+ * @returns {Object<string, any>|null}
+ */
+function resultOf(event, r, i) {
+  const st = /** @type {TourneyState} */ (screen.state);
+  return (st.results || []).find((x) => x.event === event && x.round === r && x.match === i) || null;
 }
 
 /**
@@ -91,7 +99,7 @@ function matchItem(event, r, i, m) {
     item.append(" · " + t("fl.waits"));
   }
   if (m.winner) {
-    const result = at && at.result;
+    const result = resultOf(event, r, i);
     item.append(" · ★ " + m.winner + (result ? " (" + t("trn.source." + result.source) + (result.corrected ? ", " + t("trn.corrected") : "") + ")" : ""));
   }
   for (const b of matchButtons(/** @type {any} */ (st), event, r, i, m, act)) item.append(" ", b);
@@ -117,7 +125,7 @@ function matchItem(event, r, i, m) {
         }));
       }
     }
-    const result = at && at.result;
+    const result = resultOf(event, r, i);
     if (m.winner && (!result || result.source === "hand" || result.corrected)) {
       item.append(" ", button(t("trn.undo_result"), confirmed(
         t(result && result.corrected ? "cf.revert_correction" : "cf.revert", { name: m.winner, match: pair }),
