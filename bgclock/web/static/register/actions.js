@@ -3,6 +3,7 @@
  * action said in words then the search again, a player's history), through
  * /api/register... with the director's key. */
 import { api } from "../kit/api.js";
+import { once } from "../kit/once.js";
 import { refreshJudge } from "../kit/screen.js";
 import { PAGE, root, say, screen, ui } from "./state.js";
 
@@ -45,16 +46,53 @@ export async function load(background) {
 }
 
 /**
- * Run one request; say how it went; search again.
+ * Run one request; say how it went; search again.  As the action `name`, it
+ * is sent once while it is on its way (kit/once.js): a second click on its
+ * button (`onceAttrs(name)`, disabled meanwhile) does nothing until the
+ * screen shows how the first one went.  A refused request leaves what was
+ * typed in the screen's boxes, for the director to correct and try again.
+ * @param {string} name
  * @param {function(): Promise<string>} fn what it did, in words
+ * @returns {Promise<void>}
  */
-export async function act(fn) {
-  try {
-    say(await fn());
-  } catch (e) {
-    say(String(/** @type {Error} */ (e).message), true);
+export function act(name, fn) {
+  return once(name, async () => {
+    /** @type {Map<string, string>|null} */ let typed = null;
+    try {
+      say(await fn());
+    } catch (e) {
+      say(String(/** @type {Error} */ (e).message), true);
+      typed = typedIn(root());
+    }
+    await load();
+    if (typed) giveBack(typed);
+  });
+}
+
+/**
+ * What is typed in the screen's boxes, by their ids.
+ * @param {HTMLElement} node
+ * @returns {Map<string, string>}
+ */
+function typedIn(node) {
+  /** @type {Map<string, string>} */
+  const typed = new Map();
+  node.querySelectorAll("input[id], textarea[id]").forEach((box) => {
+    typed.set(box.id, /** @type {HTMLInputElement|HTMLTextAreaElement} */ (box).value);
+  });
+  return typed;
+}
+
+/**
+ * Put what was typed back in the boxes of the same ids (the screen was built
+ * again with the answer).
+ * @param {Map<string, string>} typed
+ */
+function giveBack(typed) {
+  for (const [id, text] of typed) {
+    const box = document.getElementById(id);
+    if (box instanceof HTMLInputElement || box instanceof HTMLTextAreaElement) box.value = text;
   }
-  await load();
 }
 
 /** @param {Entry} e */

@@ -5,6 +5,7 @@ import { api } from "../../kit/api.js";
 import { el } from "../../kit/dom.js";
 import { fmtClock, parseClock } from "../../kit/format.js";
 import { t } from "../../kit/i18n.js";
+import { submitOnce } from "../../kit/once.js";
 import { $, app, dialog, errText, input, key, presets, title, ui } from "../state.js";
 import { conn, mergeInfo } from "../link.js";
 import { select } from "../actions.js";
@@ -56,8 +57,10 @@ export function openTableForm(info) {
 function warnSeconds(text) {
   return String(text || "").split(/[ ,;]+/).filter(Boolean).map(Number);
 }
-$("form-tournament").addEventListener("submit", async (e) => {
-  e.preventDefault();
+/* Each form sends once while its request is on its way (kit/once.js): a
+ * double click on Create, or Enter pressed again, made a second tournament or
+ * table; its button is enabled again once the answer, or the failure, has come. */
+submitOnce($("form-tournament"), "form-tournament", async () => {
   try {
     const tn = await api("POST", "/api/tournaments", { name: input("tn-name").value });
     app.tournaments[tn.id] = Object.assign({ tables: [] }, tn);
@@ -65,8 +68,7 @@ $("form-tournament").addEventListener("submit", async (e) => {
     ui.render();
   } catch (err) { $("tn-msg").textContent = errText(err); $("tn-msg").className = "msg err"; }
 });
-$("form-table").addEventListener("submit", async (e) => {
-  e.preventDefault();
+submitOnce($("form-table"), "form-table", async () => {
   /** @type {Object<string, any>} */
   const clock = {};
   if (input("tb-mode").value) clock.mode = input("tb-mode").value;

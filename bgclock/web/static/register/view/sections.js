@@ -5,6 +5,7 @@
 import { api, directorKey } from "../../kit/api.js";
 import { openConfirm } from "../../kit/confirm.js";
 import { button, h } from "../../kit/dom.js";
+import { onceAttrs } from "../../kit/once.js";
 import { act, load, showHistory } from "../actions.js";
 import { PAGE, screen, ui, value } from "../state.js";
 import { i18n } from "../strings.js";
@@ -35,13 +36,13 @@ export function searchSection() {
       button(t("reg.edit"), () => { screen.editing = e; ui.render(); }));
     if (screen.tournament != null) {
       if (e.player != null) actions.append(" " + t("reg.entered", { n: e.player }));
-      else actions.append(button(t("reg.enter"), () => act(async () => {
+      else actions.append(button(t("reg.enter"), () => act("reg-enter-" + e.id, async () => {
         /** @type {Object<string, any>} */
         const body = { name: e.name, register_id: e.id };
         if (e.federation_id) body.federation_id = e.federation_id;
         await api("POST", "/api/tournaments/" + screen.tournament + "/players", body);
         return t("reg.done");
-      }), { "data-entry": String(e.id) }));
+      }), Object.assign({ "data-entry": String(e.id) }, onceAttrs("reg-enter-" + e.id))));
     }
     return h("tr", {}, h("td", {}, e.name), h("td", {}, e.federation_id || ""), h("td", {}, e.club || ""),
       h("td", { class: "num" }, e.rating_points), h("td", { class: "num" }, String(e.experience)), actions);
@@ -65,7 +66,7 @@ export function editSection() {
     h("label", { for: "reg-rating" }, t("reg.rating_hint")),
     h("input", { id: "reg-rating", inputmode: "decimal", value: e ? e.rating_points : "" }),
     h("span", {}),
-    h("div", { class: "row" }, button(t("reg.save"), () => act(async () => {
+    h("div", { class: "row" }, button(t("reg.save"), () => act("reg-save", async () => {
       const fed = value("reg-fed").trim(), club = value("reg-club").trim(), rating = value("reg-rating").trim();
       /** @type {Object<string, any>} */
       const body = { name: value("reg-name"), federation_id: fed || null, club: club || null };
@@ -74,7 +75,7 @@ export function editSection() {
       else await api("POST", "/api/register", body);
       screen.editing = null;
       return t("reg.done");
-    }), { id: "reg-save" }), e ? button(t("reg.cancel"), () => { screen.editing = null; ui.render(); }) : null));
+    }), Object.assign({ id: "reg-save" }, onceAttrs("reg-save"))), e ? button(t("reg.cancel"), () => { screen.editing = null; ui.render(); }) : null));
   return h("section", {}, h("h3", {}, e ? t("reg.edit_title", { name: e.name }) : t("reg.add_title")), form);
 }
 
@@ -84,10 +85,10 @@ export function filesSection() {
   const lang = I18N.lang === "it" ? "it" : "en";
   return h("section", {}, h("h3", {}, t("reg.import_title")),
     h("div", { class: "form" }, h("label", { for: "reg-csv" }, t("reg.csv")), h("textarea", { id: "reg-csv", rows: "3" }),
-      h("span", {}), button(t("reg.import"), () => act(async () => {
+      h("span", {}), button(t("reg.import"), () => act("reg-import", async () => {
         const done = await api("POST", "/api/register.csv", value("reg-csv"), "text/csv");
         return t("reg.imported", { a: done.added, u: done.updated });
-      }), { id: "reg-import" })),
+      }), Object.assign({ id: "reg-import" }, onceAttrs("reg-import")))),
     h("p", { class: "row" }, h("a", { href: "/api/register.csv" + q, download: "register.csv" }, t("reg.export"))),
     h("h3", {}, t("reg.list_title")),
     h("p", { class: "row" },
@@ -117,7 +118,7 @@ export function closeSection() {
     const name = pick && pick.selectedOptions[0] ? pick.selectedOptions[0].textContent || "" : String(screen.tournament);
     openConfirm({ text: t("reg.close_confirm", { name: name }), confirmLabel: t("reg.confirm"),
       cancelLabel: t("reg.cancel"), busyLabel: t("reg.closing"), opener: b,
-      onConfirm: () => act(async () => {
+      onConfirm: () => act("reg-close", async () => {
         const out = await api("POST", "/api/tournaments/" + screen.tournament + "/close");
         if (out.rated.error) throw new Error(out.rated.error);
         return t(out.rated.now ? "reg.closed" : "reg.closed_before", { n: out.rated.matches });
