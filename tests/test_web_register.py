@@ -42,10 +42,10 @@ def test_the_register_screen_in_italian_rates_a_closed_tournament(
     d.fill("#reg-csv", csv_text)
     d.click("#reg-import")
     _message(d, "Importati: 4 aggiunti, 0 aggiornati.")
-    # a row in error names its row and field, and nothing is imported
+    # a row in error names its row and field, in Italian, and nothing is imported
     d.fill("#reg-csv", "name,rating\nEva,mille\n")
     d.click("#reg-import")
-    _message(d, "row 2: rating: must be a rating such as 1500 or 1522.36")
+    _message(d, "Riga 2: rating: scrivi un rating da -10000,00 a 10000,00, come 1500 o 1522,36.")
     assert live.api("GET", "/api/register")["total"] == 4
     # registration from the register, in the tournament picked
     until(d, f"!!document.querySelector('#reg-pick option[value=\"{tid}\"]')")

@@ -130,7 +130,7 @@ async def _body(request: Request, into: type[Any]) -> dict[str, Any]:
         if key in out:
             out[key] = _clean(out[key])
             if key == "name" and out[key] is None:
-                raise ApiError(422, "invalid", "body.name: must not be blank")
+                raise ApiError(422, "blank", "body.name: must not be blank", {"field": "name"})
     return out
 
 
@@ -142,12 +142,15 @@ async def _check_identity(server: Server, name: str, fed: str | None, *,
         for e in await server.store.register_find(federation_id=fed):
             if e.id != other_than:
                 raise ApiError(409, "taken", f"{where}federation_id: {fed} is already in the "
-                              f"register ({e.name}, #{e.id})")
+                              f"register ({e.name}, #{e.id})",
+                              {"field": "federation_id", "federation_id": fed,
+                               "other": e.name, "id": e.id})
         return
     for e in await server.store.register_find(name_key=register_key(name)):
         if e.id != other_than and e.federation_id is None:
             raise ApiError(409, "taken", f"{where}name: {name} is already in the register as "
-                          f"{e.name} (#{e.id}); give a federation id to tell two people apart")
+                          f"{e.name} (#{e.id}); give a federation id to tell two people apart",
+                          {"field": "name", "name": name, "other": e.name, "id": e.id})
 
 
 def _int_param(request: Request, name: str, default: int, high: int) -> int:
@@ -218,7 +221,7 @@ async def _check_room(server: Server, more: int, where: str) -> None:
     _, total = await server.store.register_search("", limit=0)
     if total + more > MAX_ENTRIES:
         raise ApiError(409, "full", f"{where}: the register holds at most {MAX_ENTRIES} "
-                      f"players ({total} now)")
+                      f"players ({total} now)", {"max": MAX_ENTRIES, "total": total})
 
 
 async def get_entry(request: Request) -> Response:
@@ -241,7 +244,7 @@ async def patch_entry(request: Request) -> Response:
             await server.store.register_history(entry.id):
         field = "rating" if "rating" in data else "experience"
         raise ApiError(409, "rated", f"body.{field}: this player has rated matches: "
-                      "the rating follows from them")
+                      "the rating follows from them", {"field": field, "name": entry.name})
     name = data.get("name", entry.name)
     fed = data.get("federation_id", entry.federation_id)
     await _check_identity(server, name, fed, other_than=entry.id)
@@ -296,22 +299,28 @@ def _import_rows(text: str) -> tuple[list[dict[str, Any]], int]:
     """The CSV's rows as fields by column (a header naming them is required)."""
     rows = [r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r)]
     if not rows:
-        raise ApiError(422, "invalid", "body: no rows in the CSV")
+        raise ApiError(422, "csv_empty", "body: no rows in the CSV")
     header = [c.strip().lower() for c in rows[0]]
     unknown = [c for c in header if c not in CSV_COLUMNS]
     if unknown:
-        raise ApiError(422, "invalid", f"row 1: {unknown[0] or '(empty)'}: unknown column "
-                      f"(columns: {', '.join(CSV_COLUMNS)})")
+        raise ApiError(422, "csv_unknown_column", f"row 1: {unknown[0] or '(empty)'}: unknown "
+                      f"column (columns: {', '.join(CSV_COLUMNS)})",
+                      {"row": 1, "column": unknown[0], "columns": ", ".join(CSV_COLUMNS)})
     if "name" not in header:
-        raise ApiError(422, "invalid", "row 1: name: the header must name a name column")
+        raise ApiError(422, "csv_no_name_column",
+                      "row 1: name: the header must name a name column", {"row": 1})
     if len(set(header)) != len(header):
-        raise ApiError(422, "invalid", "row 1: a column is named twice")
+        twice = next(c for c in header if header.count(c) > 1)
+        raise ApiError(422, "csv_column_twice", "row 1: a column is named twice",
+                      {"row": 1, "column": twice})
     if len(rows) - 1 > MAX_CSV_ROWS:
-        raise ApiError(422, "invalid", f"body: at most {MAX_CSV_ROWS} rows")
+        raise ApiError(422, "csv_too_many_rows", f"body: at most {MAX_CSV_ROWS} rows",
+                      {"max": MAX_CSV_ROWS})
     out = []
     for k, row in enumerate(rows[1:], start=2):
         if len(row) > len(header):
-            raise ApiError(422, "invalid", f"row {k}: more cells than columns")
+            raise ApiError(422, "csv_too_many_cells", f"row {k}: more cells than columns",
+                          {"row": k})
         out.append({"row": k, **{h: (row[i].strip() if i < len(row) else "")
                                  for i, h in enumerate(header)}})
     return out, len(rows) - 1
@@ -333,39 +342,49 @@ def _import_entry(known: _Known, r: dict[str, Any], now: int,
     """One CSV row as the entry it adds or updates; ``ApiError`` naming row and field."""
     where = f"row {r['row']}: "
 
-    def bad(field: str, words: str) -> ApiError:
-        return ApiError(422, "invalid", f"{where}{field}: {words}")
+    def bad(field: str, code: str, words: str, **params: str | int) -> ApiError:
+        """The row's refusal: its words naming row and field; its code, and
+        the row and the field among its params (the page's catalogue)."""
+        return ApiError(422, code, f"{where}{field}: {words}",
+                        {"row": r["row"], "field": field, **params})
 
     name = _clean(r.get("name"))
     if name is None:
-        raise bad("name", "must not be empty")
+        raise bad("name", "csv_blank", "must not be empty")
     fed = _clean(r.get("federation_id"))
     club = _clean(r.get("club"))
     for field, value, limit in (("name", name, MAX_PLAYER_NAME),
                                 ("federation_id", fed, MAX_FEDERATION_ID),
                                 ("club", club, MAX_CLUB)):
-        if value is not None:
-            try:
-                check_name(field, value, limit=limit)
-            except LimitError as exc:
-                raise ApiError(422, "invalid", f"{where}{exc}") from None
+        if value is None:
+            continue
+        if len(value) > limit:
+            raise bad(field, "csv_too_long", f"must have at most {limit} characters", max=limit)
+        try:
+            check_name(field, value, limit=limit)
+        except LimitError as exc:
+            raise ApiError(422, "csv_bad_text", f"{where}{exc}",
+                           {"row": r["row"], "field": field}) from None
     rating: int | None = None
     if r.get("rating"):
         try:
             rating = parse_points(r["rating"], "rating")
         except InvalidContest as exc:
-            raise ApiError(422, "invalid", f"{where}{exc}") from None
+            raise ApiError(422, "csv_rating", f"{where}{exc}",
+                           {"row": r["row"], "field": "rating", "min": points(MIN_RATING),
+                            "max": points(MAX_RATING)}) from None
     experience: int | None = None
     if r.get("experience"):
         raw = r["experience"]
         if not raw.isascii() or not raw.isdigit() or len(raw) > 8 or int(raw) > MAX_EXPERIENCE:
-            raise bad("experience", f"must be a whole number 0..{MAX_EXPERIENCE}")
+            raise bad("experience", "csv_experience",
+                      f"must be a whole number 0..{MAX_EXPERIENCE}", max=MAX_EXPERIENCE)
         experience = int(raw)
     key = register_key(name)
     ident = f"id:{fed}" if fed is not None else f"name:{key}"
     if ident in taken:
-        raise bad("federation_id" if fed is not None else "name",
-                  f"the same person as row {taken[ident]}")
+        raise bad("federation_id" if fed is not None else "name", "csv_same_person",
+                  f"the same person as row {taken[ident]}", other_row=taken[ident])
     taken[ident] = r["row"]
     # the entry it is: by federation id first, else the same name (without an id)
     found = [known.by_fed[fed]] if fed is not None and fed in known.by_fed else []
@@ -375,16 +394,19 @@ def _import_entry(known: _Known, r: dict[str, Any], now: int,
     if r.get("id"):
         raw = r["id"]
         if not raw.isascii() or not raw.isdigit() or len(raw) > 12:
-            raise bad("id", "must be a register entry's number")
+            raise bad("id", "csv_bad_id", "must be a register entry's number")
         if found and found[0].id != int(raw):
-            raise bad("id", f"{raw} is not the entry of this player (#{found[0].id})")
+            raise bad("id", "csv_id_mismatch",
+                      f"{raw} is not the entry of this player (#{found[0].id})",
+                      id=raw, entry=found[0].id)
         if not found:
             if int(raw) not in known.by_id:
-                raise bad("id", f"no register entry {raw}")
+                raise bad("id", "csv_no_entry", f"no register entry {raw}", id=raw)
             found = [known.by_id[int(raw)]]
             if found[0].federation_id is not None and found[0].federation_id != fed:
-                raise bad("federation_id", f"entry {raw} has federation id "
-                          f"{found[0].federation_id}")
+                raise bad("federation_id", "csv_id_federation", f"entry {raw} has federation id "
+                          f"{found[0].federation_id}", id=raw,
+                          federation_id=found[0].federation_id)
     if found:
         old = found[0]
         return RegisterEntry(id=old.id, name=name, name_key=key, federation_id=fed,
@@ -413,12 +435,15 @@ async def post_register_csv(request: Request) -> Response:
         if len(ids) != len(set(ids)):
             twice = next(i for i in ids if ids.count(i) > 1)
             rows_of = [r["row"] for r, e in zip(rows, entries, strict=True) if e.id == twice]
-            raise ApiError(422, "invalid", f"row {rows_of[1]}: name: the same register "
-                          f"entry (#{twice}) as row {rows_of[0]}")
+            raise ApiError(422, "csv_same_entry", f"row {rows_of[1]}: name: the same register "
+                          f"entry (#{twice}) as row {rows_of[0]}",
+                          {"row": rows_of[1], "field": "name", "entry": twice,
+                           "other_row": rows_of[0]})
         added = sum(1 for e in entries if not e.id)
         if len(known.by_id) + added > MAX_ENTRIES:
             raise ApiError(409, "full", f"body: the register holds at most {MAX_ENTRIES} "
-                          f"players ({len(known.by_id)} now)")
+                          f"players ({len(known.by_id)} now)",
+                          {"max": MAX_ENTRIES, "total": len(known.by_id)})
         try:
             saved = await server.store.register_save(entries)
         except StoreError as exc:

@@ -49,7 +49,7 @@ function render() {
 
 /** Open or close the screen (the header's button). */
 const toggle = mountScreen({ root: root, opener: "btn-contests", openText: () => t("con.open"),
-  refreshMs: REFRESH_MS, load: load, render: render, screen: screen });
+  label: () => t("con.title"), refreshMs: REFRESH_MS, load: load, render: render, screen: screen });
 
 ui.render = render;
 

@@ -26,6 +26,57 @@ function fillPicker(picker, tournaments, chosen) {
 }
 
 /**
+ * The pickers drawn, by their ids: the screen whose tournament each one
+ * picks, and the screen's load.
+ * @type {Map<string, {screen: {tournament: number|null, state: any}, load: function(): void}>}
+ */
+const heads = new Map();
+/** What each picker was last filled with (the list, as JSON). */
+const filled = new WeakMap();
+/** The lists asked: only the newest one's answer is written. */
+const lists = newestOnly();
+
+/**
+ * Fill a picker with the tournaments as last listed, its screen's choice
+ * kept, unless it holds them already.
+ * @param {HTMLElement} picker
+ * @param {number|null} chosen
+ */
+function showListed(picker, chosen) {
+  const now = JSON.stringify(listed);
+  if (filled.get(picker) === now) return;
+  fillPicker(picker, listed, chosen);
+  filled.set(picker, now);
+}
+
+/**
+ * List the tournaments again, and show the list in every open screen's
+ * picker, its choice kept (not in a picker the director is in: the next
+ * list does it); a screen with none chosen gets the last one, and loads it.
+ * Each screen's heading does it as it is drawn, and each open screen with
+ * its background refresh (`mountScreen`): a tournament made on another
+ * dashboard is in the picker within a refresh, not only once the screen
+ * is drawn again.
+ * @returns {Promise<void>}
+ */
+export function relist() {
+  const newest = lists();
+  return api("GET", "/api/tournaments").then((list) => {
+    if (!newest()) return;  // a later list was asked: its answer writes
+    listed = list.tournaments.map((/** @type {{id: number, name: string}} */ tn) => ({ id: tn.id, name: tn.name }));
+    for (const [id, head] of heads) {
+      const picker = document.getElementById(id);
+      if (!picker || picker.closest("[hidden]")) continue;
+      if (picker !== document.activeElement) showListed(picker, head.screen.tournament);
+      if (head.screen.tournament == null && listed.length) {
+        head.screen.tournament = listed[listed.length - 1].id;
+        head.load();
+      }
+    }
+  }).catch(() => { /* the message line says why on the next action */ });
+}
+
+/**
  * A screen's heading with its tournament picker: the tournaments are listed
  * (the last one chosen when none was), and choosing one loads it.
  * @param {{tournament: number|null, state: any}} screen
@@ -35,19 +86,9 @@ function fillPicker(picker, tournaments, chosen) {
  */
 export function tournamentHead(screen, what, load) {
   const picker = h("select", { id: what.id, "aria-label": what.label });
-  fillPicker(picker, listed, screen.tournament);
-  api("GET", "/api/tournaments").then((list) => {
-    /** @type {{id: number, name: string}[]} */
-    const now = list.tournaments.map((/** @type {{id: number, name: string}} */ tn) => ({ id: tn.id, name: tn.name }));
-    if (JSON.stringify(now) !== JSON.stringify(listed)) {
-      listed = now;
-      fillPicker(picker, listed, screen.tournament);
-    }
-    if (screen.tournament == null && listed.length) {
-      screen.tournament = listed[listed.length - 1].id;
-      load();
-    }
-  }).catch(() => { /* the message line says why on the next action */ });
+  heads.set(what.id, { screen: screen, load: load });
+  showListed(picker, screen.tournament);
+  relist();
   picker.addEventListener("change", () => {
     screen.tournament = Number(/** @type {HTMLSelectElement} */ (picker).value);
     screen.state = null;
@@ -124,9 +165,11 @@ export function refreshJudge(root, shown) {
  * A screen opened and closed by its header button: while open it re-reads
  * its state every `refreshMs` (never under the director's typing: only when
  * nothing in the screen has focus), a background load that builds the
- * screen again only when what it read changed (refreshJudge); the button
- * follows the language.
+ * screen again only when what it read changed (refreshJudge), and the list
+ * of tournaments for its picker (`relist`); the button and the screen's
+ * name for screen readers (`label`, its `aria-label`) follow the language.
  * @param {{root: function(): HTMLElement, opener: string, openText: function(): string,
+ *   label?: function(): string,
  *   refreshMs: number, load: function(boolean=): void, render: function(): void,
  *   screen: {timer: number|null}}} s
  * @returns {function(): void} the toggle
@@ -138,20 +181,25 @@ export function mountScreen(s) {
     if (s.screen.timer != null) { clearInterval(s.screen.timer); s.screen.timer = null; }
     if (!node.hidden) {
       s.screen.timer = window.setInterval(() => {
-        if (!node.contains(document.activeElement)) s.load(true);
+        if (node.contains(document.activeElement)) return;
+        s.load(true);
+        relist();
       }, s.refreshMs);
       s.render();
       s.load();
     }
   };
   const opener = document.getElementById(s.opener);
-  if (opener) {
-    opener.textContent = s.openText();
-    opener.addEventListener("click", toggle);
-  }
+  const named = () => {
+    if (opener) opener.textContent = s.openText();
+    const node = s.root();
+    if (node && s.label) node.setAttribute("aria-label", s.label());
+  };
+  named();
+  if (opener) opener.addEventListener("click", toggle);
   const lang = document.getElementById("btn-lang");
   if (lang) lang.addEventListener("click", () => setTimeout(() => {
-    if (opener) opener.textContent = s.openText();
+    named();
     s.render();
   }, 0));
   return toggle;

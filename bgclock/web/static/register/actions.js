@@ -6,6 +6,7 @@ import { api } from "../kit/api.js";
 import { once } from "../kit/once.js";
 import { refreshJudge } from "../kit/screen.js";
 import { PAGE, root, say, screen, ui } from "./state.js";
+import { refusalText } from "./strings.js";
 
 /** @typedef {import("./state.js").Entry} Entry */
 
@@ -31,7 +32,7 @@ export async function load(background) {
   try {
     found = await api("GET", path);
   } catch (e) {
-    failed = String(/** @type {Error} */ (e).message);
+    failed = refusalText(/** @type {Error} */ (e));
   }
   // a later search (another name typed, another page) was asked meanwhile:
   // its answer is the one to show (kit/screen.js)
@@ -61,7 +62,8 @@ export function act(name, fn) {
     try {
       say(await fn());
     } catch (e) {
-      say(String(/** @type {Error} */ (e).message), true);
+      // the refusal in the page's language, by its code (strings.js)
+      say(refusalText(/** @type {Error} */ (e)), true);
       typed = typedIn(root());
     }
     await load();
@@ -100,7 +102,7 @@ export async function showHistory(e) {
   try {
     screen.history = await api("GET", "/api/register/" + e.id);
   } catch (err) {
-    say(String(/** @type {Error} */ (err).message), true);
+    say(refusalText(/** @type {Error} */ (err)), true);
   }
   ui.render();
 }

@@ -36,7 +36,7 @@ function render() {
 
 /** Open or close the screen (the header's button). */
 const toggle = mountScreen({ root: root, opener: "btn-register", openText: () => t("reg.open"),
-  refreshMs: REFRESH_MS, load: load, render: render, screen: screen });
+  label: () => t("reg.title"), refreshMs: REFRESH_MS, load: load, render: render, screen: screen });
 
 ui.render = render;
 

@@ -49,7 +49,7 @@ function render() {
 
 /** Open or close the screen (the header's button). */
 const toggle = mountScreen({ root: root, opener: "btn-tourney", openText: () => t("trn.open"),
-  refreshMs: REFRESH_MS, load: load, render: render, screen: screen });
+  label: () => t("trn.section"), refreshMs: REFRESH_MS, load: load, render: render, screen: screen });
 
 ui.render = render;
 

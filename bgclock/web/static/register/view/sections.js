@@ -8,7 +8,7 @@ import { button, h } from "../../kit/dom.js";
 import { onceAttrs } from "../../kit/once.js";
 import { act, load, showHistory } from "../actions.js";
 import { PAGE, screen, ui, value } from "../state.js";
-import { i18n } from "../strings.js";
+import { i18n, parseRating } from "../strings.js";
 
 const I18N = i18n();
 const t = I18N.t;
@@ -44,8 +44,11 @@ export function searchSection() {
         return t("reg.done");
       }), Object.assign({ "data-entry": String(e.id) }, onceAttrs("reg-enter-" + e.id))));
     }
-    return h("tr", {}, h("td", {}, e.name), h("td", {}, e.federation_id || ""), h("td", {}, e.club || ""),
-      h("td", { class: "num" }, e.rating_points), h("td", { class: "num" }, String(e.experience)), actions);
+    // each cell says what it is (data-label) where a phone draws the row in lines (style.css)
+    return h("tr", {}, h("td", {}, e.name), h("td", { "data-label": t("reg.fed") }, e.federation_id || ""),
+      h("td", { "data-label": t("reg.club") }, e.club || ""),
+      h("td", { class: "num", "data-label": t("reg.rating") }, e.rating_points),
+      h("td", { class: "num", "data-label": t("reg.experience") }, String(e.experience)), actions);
   });
   const head = h("tr", {}, ...["reg.name", "reg.fed", "reg.club", "reg.rating", "reg.experience", ""]
     .map((k) => h("th", {}, k ? t(k) : "")));
@@ -53,7 +56,9 @@ export function searchSection() {
   if (screen.offset > 0) pager.append(button(t("reg.prev"), () => { screen.offset = Math.max(0, screen.offset - PAGE); load(); }));
   if (screen.offset + PAGE < screen.total) pager.append(button(t("reg.next"), () => { screen.offset += PAGE; load(); }));
   return h("section", {}, h("div", { class: "row" }, input, order, button(t("reg.find"), go, { id: "reg-find" })),
-    h("table", { class: "reg-list" }, h("thead", {}, head), h("tbody", {}, ...rows)), pager);
+    // on a phone each row is drawn in lines (style.css); the list scrolls in
+    // its own box if it is still wider than the screen
+    h("div", { class: "scroll-x" }, h("table", { class: "reg-list reg-found" }, h("thead", {}, head), h("tbody", {}, ...rows))), pager);
 }
 
 /** @returns {HTMLElement} */
@@ -70,7 +75,12 @@ export function editSection() {
       const fed = value("reg-fed").trim(), club = value("reg-club").trim(), rating = value("reg-rating").trim();
       /** @type {Object<string, any>} */
       const body = { name: value("reg-name"), federation_id: fed || null, club: club || null };
-      if (rating && (!e || rating !== e.rating_points)) body.rating = Math.round(Number(rating.replace(",", ".")) * 100);
+      if (rating && (!e || rating !== e.rating_points)) {
+        // a rating the server could not read is said here, in the page's language, and not sent
+        const hundredths = parseRating(rating);
+        if (hundredths == null) throw new Error(t("reg.bad_rating"));
+        body.rating = hundredths;
+      }
       if (e) await api("PATCH", "/api/register/" + e.id, body);
       else await api("POST", "/api/register", body);
       screen.editing = null;
@@ -106,7 +116,8 @@ export function historySection() {
     h("td", { class: "num" }, String(x.length)), h("td", {}, t(x.won ? "reg.won" : "reg.lost")),
     h("td", { class: "num" }, x.before_points), h("td", { class: "num" }, x.after_points)));
   return h("section", { id: "reg-history" }, h("h3", {}, t("reg.history_of", { name: e.name }) + " · " + e.rating_points),
-    rows.length ? h("table", { class: "reg-list" }, h("thead", {}, head), h("tbody", {}, ...rows)) : h("p", {}, t("reg.no_history")),
+    rows.length ? h("div", { class: "scroll-x" }, h("table", { class: "reg-list" }, h("thead", {}, head), h("tbody", {}, ...rows)))
+      : h("p", {}, t("reg.no_history")),
     button(t("reg.cancel"), () => { screen.history = null; ui.render(); }));
 }
 
@@ -120,7 +131,8 @@ export function closeSection() {
       cancelLabel: t("reg.cancel"), busyLabel: t("reg.closing"), opener: b,
       onConfirm: () => act("reg-close", async () => {
         const out = await api("POST", "/api/tournaments/" + screen.tournament + "/close");
-        if (out.rated.error) throw new Error(out.rated.error);
+        // closed, but the store refused to rate it (out.rated.error, the server's words)
+        if (out.rated.error) throw new Error(t("reg.err.not_rated"));
         return t(out.rated.now ? "reg.closed" : "reg.closed_before", { n: out.rated.matches });
       }) });
   }, { id: "reg-close" });

@@ -157,7 +157,7 @@ function sheetSection(st, act, key) {
     }
   }
   out.append(list);
-  const by = h("select", { id: "desk-sheet-by" }, h("option", { value: "director" }, "director"),
+  const by = h("select", { id: "desk-sheet-by" }, h("option", { value: "director" }, t("desk.sheet_by.director")),
     h("option", { value: "A" }, "A"), h("option", { value: "B" }, "B"));
   out.append(h("div", { class: "form" },
     h("label", { for: "desk-sheet-table" }, t("desk.sheet_table")), h("input", { id: "desk-sheet-table", type: "number", min: "1" }),

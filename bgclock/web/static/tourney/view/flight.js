@@ -54,11 +54,11 @@ export function flightSection(st, flight, act, key) {
   const q = "?key=" + encodeURIComponent(key);
   const link = (/** @type {string} */ href, /** @type {string} */ text, /** @type {string} */ extra) =>
     h("a", { href: base + href + q + extra, target: "_blank", rel: "noopener" }, text);
-  out.append(h("table", { class: "trn-history", id: "fl-events" },
+  out.append(h("div", { class: "scroll-x" }, h("table", { class: "trn-history", id: "fl-events" },
     h("caption", {}, t("fl.room_title", { room: flight.room })),
     h("thead", {}, h("tr", {}, ...[t("fl.event"), t("fl.precedence"), t("fl.at_tables"), t("fl.waiting")]
       .map((x) => h("th", { scope: "col" }, x)))),
-    h("tbody", {}, ...rows)),
+    h("tbody", {}, ...rows))),
   h("p", {}, link("/flight/pairings.html", t("fl.wall"), "&lang=" + (I18N.lang === "it" ? "it" : "en")), " · ",
     link("/flight.csv", t("fl.csv"), ""), " · ", link("/flight/standings.csv", t("fl.standings_csv"), "")));
   return out;

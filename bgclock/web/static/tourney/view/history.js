@@ -79,9 +79,11 @@ export function historySection() {
       h("td", {}, t(x.source === "director" ? "hist.by_director" : "hist.by_table")),
       h("td", {}, describe(x.action)), cell);
   });
+  // on a phone each row is drawn in lines (who and when, what, the undo: style.css);
+  // the table scrolls in its own box if it is still wider than the screen
   return h("section", { id: "trn-history" }, h("h3", {}, t("hist.title")),
-    h("table", { class: "trn-history" },
+    h("div", { class: "scroll-x" }, h("table", { class: "trn-history trn-log" },
       h("thead", {}, h("tr", {}, ...["#", t("hist.when"), t("hist.who"), t("hist.what"), ""].map((x) => h("th", { scope: "col" }, x)))),
-      h("tbody", {}, ...rows)));
+      h("tbody", {}, ...rows))));
 }
 

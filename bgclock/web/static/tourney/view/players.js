@@ -94,7 +94,7 @@ export function playersSection() {
     h("span", {}),
     button(t("trn.import"), () => act("POST", "/players.csv", value("trn-csv"), "text/csv")));
   return h("section", {}, h("h3", {}, t("trn.players") + " (" + st.players.length + ")"),
-    h("table", { class: "trn-players" }, h("tbody", {}, ...rows)),
+    h("div", { class: "scroll-x" }, h("table", { class: "trn-players" }, h("tbody", {}, ...rows))),
     registerPick(/** @type {number} */ (screen.tournament), act, ui.render), add);
 }
 
