@@ -162,7 +162,7 @@ def test_reload_offline_then_online_keeps_the_queue_at_its_instants(
     for h, t in zip(stored, taps, strict=True):
         assert abs(h["at_ms"] - t) <= 250, (stored, taps)
     text = page.locator("#conn").inner_text()
-    assert "applicati al loro istante: 3 pressioni" in text, text
+    assert "applicate al loro istante: 3 pressioni" in text, text
     # what was sent is no longer kept as waiting
     assert page.evaluate("__bgclock.leaveAsks()") is False
     assert page.evaluate(

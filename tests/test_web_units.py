@@ -34,7 +34,8 @@ def page() -> Iterator[Any]:
         pg.evaluate("""async () => {
             const parts = await Promise.all(["kit/format.js", "kit/link.js", "kit/dom.js",
                 "engine/countdown.js", "table/warnings.js", "table/options.js", "kit/i18n.js",
-                "dir-strings.js", "timekeeper-strings.js"].map((p) => import("/static/" + p)));
+                "dir-strings.js", "timekeeper-strings.js", "table/strings.js"
+            ].map((p) => import("/static/" + p)));
             window.kit = Object.assign({}, ...parts);
         }""")
         until(pg, "!!kit.I18N.STRINGS.en['dir.sending'] && !!kit.I18N.STRINGS.en['kp.claim']")

@@ -11,7 +11,8 @@
 import { I18N } from "../kit/i18n.js";
 import * as link from "../kit/link.js";
 import { unlockAudio } from "../kit/sound.js";
-import { SIDES, app, names, other, thresholds, token, ui } from "./state.js";
+import { SIDES, app, names, other, tableId, thresholds, token, ui } from "./state.js";
+import { pageTitle } from "./strings.js";
 import { conn, tableNow } from "./link.js";
 import { display } from "./match.js";
 import { persist, persistNow, restore } from "./store.js";
@@ -25,7 +26,7 @@ import { renderCenter, rerenderCenter } from "./view/center.js";
 import { forgetShown, renderTimes } from "./view/clock.js";
 import { renderHalf } from "./view/half.js";
 import { $, fullscreen, halves, q } from "./view/screen.js";
-import { renderConn, setAwake, toast } from "./view/status.js";
+import { openConn, renderConn, setAwake, toast } from "./view/status.js";
 
 /** @typedef {import("../kit/types.js").WireState} WireState */
 
@@ -54,6 +55,8 @@ function renderAll() {
   persist();
   const d = display();
   I18N.apply(document.body);
+  const title = pageTitle(tableId);
+  if (document.title !== title) document.title = title;
   renderConn(conn.status);
   layout();
   if (!d) return;
@@ -103,6 +106,7 @@ for (const side of SIDES) {
     const target = /** @type {Element|null} */ (e.target);
     if (target && target.closest("button, .panel, input, select, a, .edge")) return;
     e.preventDefault();
+    openConn(false);
     press(side);
   });
   q(side, ".more").addEventListener("click", () => { app.panel[side] = app.panel[side] ? null : { kind: "menu" }; renderAll(); });
@@ -110,11 +114,13 @@ for (const side of SIDES) {
 document.addEventListener("keydown", (e) => {
   const target = /** @type {Element|null} */ (e.target);
   if (target && target.closest && target.closest("input, select, textarea")) return;
-  if (e.key === "Escape") { app.panel = { A: null, B: null }; app.center = null; renderAll(); return; }
+  if (e.key === "Escape") { app.panel = { A: null, B: null }; app.center = null; openConn(false); renderAll(); return; }
   if (e.repeat) return;
   if (e.code === "ShiftLeft" || e.key === "a" || e.key === "A") { e.preventDefault(); press("A"); }
   else if (e.code === "ShiftRight" || e.key === "l" || e.key === "L") { e.preventDefault(); press("B"); }
 });
+/* The link's words, ellipsized in the bar's row: a tap shows them whole. */
+$("conn").addEventListener("click", () => openConn());
 $("btn-stop").addEventListener("click", () => stopNow(null));
 $("btn-director").addEventListener("click", () => { app.center = { kind: "summon" }; renderAll(); });
 $("btn-resume").addEventListener("click", () => { command({ do: "resume" }); });

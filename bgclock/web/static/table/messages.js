@@ -6,7 +6,7 @@ import { beep, vibrate } from "../kit/sound.js";
 import { app, names, other, tableId, ui } from "./state.js";
 import { conn } from "./link.js";
 import { confirmEvent, syncEngine } from "./match.js";
-import { checkRestored, persist } from "./store.js";
+import { checkRestored, persist, settleRestored } from "./store.js";
 import { judge } from "./words.js";
 import { keeper } from "./view/keeper.js";
 
@@ -72,6 +72,7 @@ export function onMessage(msg) {
   switch (msg.type) {
     case "snapshot":
       checkRestored(msg.info);
+      settleRestored();
       app.anchor = { ms: msg.state.at_ms, perf: performance.now() };
       if (app.engine && msg.seq < app.engine.seq) app.engine = null;   // a log that went back: start over
       setState(msg.state, msg.seq, msg.info);
@@ -110,6 +111,7 @@ export function onMessage(msg) {
       break;
     case "ack":
       noteOutcome(msg);
+      settleRestored();
       ui.status(conn.status);
       if (msg.id) app.sides.delete(msg.id);
       // the seq each of this page's commands was stored as (bench/web_latency.py reads it)
@@ -124,6 +126,7 @@ export function onMessage(msg) {
       break;
     case "error":
       noteOutcome(msg);
+      settleRestored();
       ui.status(conn.status);
       if (msg.id) app.hits = app.hits.filter((h) => h.id !== msg.id);
       if (msg.id && app.engine) app.engine.drop(msg.id);

@@ -115,7 +115,10 @@ export const app = {
   /** @type {number|null} the server process's start (welcome.started_ms) */
   serverStarted: null,
   restarted: false,     // the server restarted while this page was away from it
-  /** @type {{created_ms: number, ids: string[], confirmed: boolean}|null} what a reload brought back (device-store.js) */
+  /** what a reload brought back (device-store.js): the match it was for, its
+   * queue's ids, whether the server named that match, and whether all of it
+   * is decided (sent and answered, or dropped: the bar no longer says it)
+   * @type {{created_ms: number, ids: string[], confirmed: boolean, settled: boolean}|null} */
   restored: null,
   /** @type {string[]|null} the kinds of a kept queue not sent: a next match had begun */
   dropped: null,

@@ -44,7 +44,7 @@ export function restore() {
   if (!token) return;
   const saved = loadSaved(storage, token);
   if (!saved) return;
-  app.restored = { created_ms: saved.created_ms, ids: saved.queue.map((c) => c.id), confirmed: false };
+  app.restored = { created_ms: saved.created_ms, ids: saved.queue.map((c) => c.id), confirmed: false, settled: false };
   if (saved.serverMinusEpoch != null) { conn.offset = saved.serverMinusEpoch + performance.timeOrigin; conn.offsetRtt = Infinity; }
   if (saved.info) app.info = /** @type {TableInfo} */ (saved.info);
   app.serverStarted = saved.server_started;
@@ -84,4 +84,15 @@ export function checkRestored(info) {
   app.hits = [];
   app.engine = null;
   if (token) clearSaved(storage, token);
+}
+
+/** Once the server has named the match and no command of the restored queue
+ * waits any more (each answered, or dropped for a next match), the restore
+ * is over: a later outage is not said to be restored on this device. */
+export function settleRestored() {
+  const r = app.restored;
+  if (!r || r.settled || !r.confirmed) return;
+  const ids = new Set(r.ids);
+  if (conn.pending.some((p) => ids.has(p.id))) return;
+  r.settled = true;
 }

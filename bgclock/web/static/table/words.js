@@ -3,8 +3,11 @@
  *
  * What waits is counted by kind ("2 presses, a double"), and after an outage
  * each command's answer is judged: applied at the instant the device applied
- * it, re-timed by the server, refused, or not needed any more; the bar names
- * the last three one by one.  Pure: the strings come through `t`. */
+ * it, re-timed by the server, refused, or not needed any more; the bar says
+ * each outcome once, with its count.  Pure: the strings come through `t`
+ * (kit/i18n.js's, with table/strings.js merged in: imported here, so that
+ * wherever these words are used the dictionary holds them). */
+import "./strings.js";
 
 /** A translation: key and parameters to text (kit/i18n.js's `t`).
  * @typedef {(key: string, params?: Record<string, unknown>) => string} Translate */
@@ -61,19 +64,49 @@ export function judge(o, answer, why) {
 }
 
 /**
+ * Outcome `base`'s words for `n` commands of `kinds`, the participle agreeing
+ * with them where the language's words agree (table/strings.js: a kind's
+ * `gender`; feminine only when every kind is).
+ * @param {string} base @param {string[]} kinds @param {number} n
+ * @param {Record<string, unknown>} params @param {Translate} t @returns {string}
+ */
+function agreed(base, kinds, n, params, t) {
+  const genders = kinds.map((k) => t("kind." + k + ".gender"));
+  const g = !genders.length || genders.some((x) => x !== "f" && x !== "m") ? ""
+    : genders.every((x) => x === "f") ? "f" : "m";
+  return t(g ? base + "." + g : base, { ...params, n: n });
+}
+
+/**
  * The bar once every command that waited has its answer: what was applied at
- * its instant, then each one re-timed, refused or not needed.
+ * its instant, then what was re-timed, refused or not needed, each outcome
+ * said once with its count, in the order they first came ("4 presses
+ * refused: …", not the same refusal four times).
  * @param {Outcome[]} outcomes @param {Translate} t @param {(ms: number) => string} signed
  * @returns {string}
  */
 export function syncedText(outcomes, t, signed) {
   const applied = outcomes.filter((o) => o.result === "applied").map((o) => o.kind);
-  const parts = [applied.length ? t("conn.synced_list", { list: kindsList(applied, t) }) : t("conn.synced")];
+  const parts = [applied.length
+    ? agreed("conn.synced_list", applied, applied.length, { list: kindsList(applied, t) }, t) : t("conn.synced")];
+  /** @type {Map<string, {result: string, kind: string, why: string, by: number[]}>} */
+  const groups = new Map();
   for (const o of outcomes) {
-    const what = t("kind." + o.kind, { n: 1 });
-    if (o.result === "retimed") parts.push(t("conn.retimed", { what: what, by: signed(o.by || 0) }));
-    else if (o.result === "refused") parts.push(t("conn.refused", { what: what, why: o.why || "" }));
-    else if (o.result === "ignored") parts.push(t("conn.ignored", { what: what }));
+    if (o.result !== "retimed" && o.result !== "refused" && o.result !== "ignored") continue;
+    const why = o.result === "refused" ? o.why || "" : "";
+    const key = JSON.stringify([o.result, o.kind, why]);
+    const g = groups.get(key) || { result: o.result, kind: o.kind, why: why, by: [] };
+    g.by.push(o.by || 0);
+    groups.set(key, g);
+  }
+  for (const g of groups.values()) {
+    const n = g.by.length, what = t("kind." + g.kind, { n: n });
+    if (g.result === "retimed") {
+      const lo = Math.min(...g.by), hi = Math.max(...g.by);
+      parts.push(lo === hi ? t("conn.retimed_n", { what: what, by: signed(lo), n: n })
+        : t("conn.retimed_range", { what: what, from: signed(lo), to: signed(hi) }));
+    } else if (g.result === "refused") parts.push(agreed("conn.refused", [g.kind], n, { what: what, why: g.why }, t));
+    else parts.push(agreed("conn.ignored", [g.kind], n, { what: what }, t));
   }
   return parts.join(" · ");
 }

@@ -1,9 +1,14 @@
 // @ts-check
 /* bgclock table page: the bar's honest words: the link (offline with what
  * waits, synced with what became of it, a server restart), whether the
- * screen stays awake, and the toast over the screen. */
+ * screen stays awake, and the toast over the screen.
+ *
+ * Neither ever hides a clock: the link's words take no more than the row of
+ * the bar's tools (two or three lines, the rest ellipsized; the whole in the
+ * title, and shown over the bar on a tap), and the toast sits over the bar,
+ * three lines at most, turned to the player it is for (style.css). */
 import { fmtSigned } from "../../kit/format.js";
-import { t } from "../../kit/i18n.js";
+import { t } from "../strings.js";
 import { app } from "../state.js";
 import { conn } from "../link.js";
 import { kindOf, kindsList as countKinds, syncedText as outcomeText } from "../words.js";
@@ -35,14 +40,24 @@ export function renderConn(status, queued) {
   } else if (status === "online" && !conn.synced && !conn.reconciling) app.outage.clear();
   if (app.restarted) text += " · " + t("conn.restarted");
   if (app.dropped) text += " · " + t("conn.dropped", { list: kindsList(app.dropped) });
-  if (app.restored && status !== "online") text += " · " + t("conn.restored");
+  // a queue brought back by a reload, until it is all decided (store.js settleRestored)
+  const restoring = !!app.restored && !app.restored.settled;
+  if (restoring && status !== "online") text += " · " + t("conn.restored");
   c.dataset.status = shownStatus;
   c.dataset.synced = synced ? "1" : "0";
   c.dataset.queued = String(n);
-  c.dataset.restored = app.restored ? "1" : "0";
+  c.dataset.restored = restoring ? "1" : "0";
   c.dataset.restarted = app.restarted ? "1" : "0";
   const node = /** @type {HTMLElement} */ (c.querySelector(".conn-text"));
-  if (node.textContent !== text) node.textContent = text;
+  if (node.textContent !== text) { node.textContent = text; c.title = text; }
+}
+
+/** The link's words in full over the bar (a tap on them), or back in the
+ * tools' row (a tap again, Esc, a press). @param {boolean} [open] */
+export function openConn(open) {
+  const c = $("conn");
+  const now = open === undefined ? c.dataset.open !== "1" : open;
+  if (now) c.dataset.open = "1"; else delete c.dataset.open;
 }
 
 /** How the screen is kept awake (table/awake.js); the bar says when it cannot.
@@ -65,7 +80,9 @@ let toastTimer;
  * @param {string} text @param {Side|null} [side] */
 export function toast(text, side) {
   const n = $("toast");
-  n.textContent = text; n.hidden = false;
+  const words = /** @type {HTMLElement} */ (n.querySelector(".toast-text"));
+  words.textContent = text;
+  n.title = text; n.hidden = false;
   n.dataset.side = side || "";
   n.classList.toggle("far", !!side && halves[side].classList.contains("far"));
   n.classList.toggle("near", !!side && halves[side].classList.contains("near"));

@@ -1,0 +1,58 @@
+// @ts-check
+/* bgclock: the table page's own strings (English, Italian), merged one way
+ * into the page's dictionary (kit/i18n.js):
+ *
+ * - the page's title;
+ * - what became of the commands that waited through an outage, said once per
+ *   outcome with its count (table/words.js): the participle agrees with what
+ *   it tells of in Italian ("1 pressione: rifiutata", "4 pressioni:
+ *   rifiutate", "2 arresti: rifiutati").  `kind.K.gender` is the gender of
+ *   kind K's noun ("f" or "m"; "" in a language whose words do not agree,
+ *   which then uses the dictionary's own `conn.*` key); `conn.X.f` and
+ *   `conn.X.m` (and their `.one`) are outcome X's words for each;
+ *   `conn.retimed_n` the re-timed ones counted (their instants one way). */
+import { I18N, withStrings } from "../kit/i18n.js";
+
+/** @type {Object<string, Object<string, string>>} */
+export const STRINGS = {
+  en: {
+    "title.table": "bgclock — table {id}", "title.page": "bgclock — table",
+    "kind.hit.gender": "", "kind.double.gender": "", "kind.take.gender": "", "kind.pass.gender": "",
+    "kind.stop.gender": "", "kind.resume.gender": "", "kind.opening_roll.gender": "",
+    "kind.summon.gender": "", "kind.cmd.gender": "",
+    "conn.synced_list.one": "synced: {list} applied at its instant",
+    "conn.retimed_n": "{what} re-timed by {by}",
+    "conn.retimed_range": "{what} re-timed by {from} to {to}"
+  },
+  it: {
+    "title.table": "bgclock — tavolo {id}", "title.page": "bgclock — tavolo",
+    "kind.hit.gender": "f", "kind.double.gender": "m", "kind.take.gender": "m", "kind.pass.gender": "m",
+    "kind.stop.gender": "m", "kind.resume.gender": "f", "kind.opening_roll.gender": "m",
+    "kind.summon.gender": "f", "kind.cmd.gender": "m",
+    "conn.synced_list.one": "sincronizzato, applicato al suo istante: {list}",
+    "conn.synced_list.m": "sincronizzato, applicati al loro istante: {list}",
+    "conn.synced_list.m.one": "sincronizzato, applicato al suo istante: {list}",
+    "conn.synced_list.f": "sincronizzato, applicate al loro istante: {list}",
+    "conn.synced_list.f.one": "sincronizzato, applicata al suo istante: {list}",
+    "conn.retimed_n.one": "{what}: istante spostato di {by}",
+    "conn.retimed_n": "{what}: istanti spostati di {by}",
+    "conn.retimed_range": "{what}: istanti spostati da {from} a {to}",
+    "conn.refused.m": "{what}: rifiutati ({why})", "conn.refused.m.one": "{what}: rifiutato ({why})",
+    "conn.refused.f": "{what}: rifiutate ({why})", "conn.refused.f.one": "{what}: rifiutata ({why})",
+    "conn.ignored.m": "{what}: non più necessari", "conn.ignored.m.one": "{what}: non più necessario",
+    "conn.ignored.f": "{what}: non più necessarie", "conn.ignored.f.one": "{what}: non più necessaria"
+  }
+};
+
+/** The page's words with these merged in. */
+export const i18n = withStrings(STRINGS);
+
+/** The shorthand the table's views use (these strings merged in).
+ * @param {string} key @param {Object<string, unknown>} [params] @returns {string} */
+export function t(key, params) { return I18N.t(key, params); }
+
+/** The page's title in its language: the table's number when known.
+ * @param {number} tableId @returns {string} */
+export function pageTitle(tableId) {
+  return tableId > 0 ? t("title.table", { id: tableId }) : t("title.page");
+}
