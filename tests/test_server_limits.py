@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bgclock import web
 from bgclock.server.edge.guard import (
     CSP,
     RedactSecrets,
@@ -316,6 +318,30 @@ async def test_an_allowed_host_is_served(tmp_path: Path) -> None:
         for name in ("clock.club.example", "tables.club.example:8000"):
             assert await _handshake(live.url, name, f"http://{name}") == 101
         assert await _handshake(live.url, "other.example", "http://other.example") == 403
+
+
+async def test_the_table_page_at_a_refused_name_says_so(tmp_path: Path) -> None:
+    """The page opened at a name its WebSocket would be refused at names it
+    (escaped), so that the page says why instead of reconnecting for ever."""
+    async with (
+        store_factory("sqlite", tmp_path) as make,
+        live_server(make, allow_hosts=["clock.club.example"]) as live,
+    ):
+        table = await live.table()
+        path = f"/t/{table['id']}?token={table['token']}"
+
+        async def refused(host: str) -> str:
+            r = await live.http.get(path, headers={"host": host})
+            assert r.status_code == 200
+            found = re.search(r'data-refused-host="([^"]*)"', r.text)
+            assert found is not None
+            return found.group(1)
+
+        assert await refused("clock.club.example") == ""
+        assert await refused(live.url.split("//", 1)[1]) == ""
+        assert await refused("bgclock.lan:8000") == "bgclock.lan"
+    page = web.table_page(3, refused_host='a"><script>x</script>')
+    assert '<script>x' not in page and 'data-refused-host="a&quot;&gt;&lt;script&gt;' in page
 
 
 # ------------------------------------------------- security headers (item 14)

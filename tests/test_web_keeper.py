@@ -38,6 +38,8 @@ sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing")
 
 HOST = "tables.lan"
+#: A venue name the server was not started with (neither --public-url nor --allow-host).
+OTHER = "bgclock.lan"
 SMALL = {"width": 360, "height": 640}
 LAPTOP = {"width": 1280, "height": 800}
 #: BGCLOCK_SHOTS=docs/screenshots refreshes the docs' pictures.
@@ -49,7 +51,7 @@ def browser() -> Iterator[Any]:
     """Debian's chromium, resolving the venue's name to this machine."""
     with sync_api.sync_playwright() as p:
         b = p.chromium.launch(executable_path=str(CHROMIUM), args=[
-            "--no-sandbox", f"--host-resolver-rules=MAP {HOST} 127.0.0.1"])
+            "--no-sandbox", f"--host-resolver-rules=MAP {HOST} 127.0.0.1, MAP {OTHER} 127.0.0.1"])
         yield b
         b.close()
 
@@ -241,6 +243,25 @@ def test_a_hand_over_while_the_keeper_is_offline(served: Served, pages: Pages,
     if SHOTS:
         which = "pressed" if pressed_since else "kept"
         keeper.screenshot(path=f"{SHOTS}/keeper-handover-{which}-it.png")
+
+
+def test_a_name_the_server_was_not_started_with_says_why(served: Served, pages: Pages) -> None:
+    """The phone opens the table's link at a venue name the server refuses
+    WebSockets at (against DNS rebinding): the bar says so, in Italian, with
+    what to do, instead of "reconnecting" for ever; the link as printed works."""
+    live = served.live
+    assert live is not None
+    table = live.table(players=["Ann", "Bob"], length=5, rules="it-tournament")
+    url = LiveServer.table_url(table, f"http://{OTHER}:{served.port}") + "&lang=it"
+    phone = pages.open(url, SMALL)
+    phone.wait_for_selector("#conn[data-status='host_refused']")
+    text = phone.locator("#conn").get_attribute("title") or ""
+    assert f"«{OTHER}»" in text and f"--allow-host {OTHER}" in text, text
+    assert phone.evaluate("__bgclock.conn.stopped") is True
+    if SHOTS:
+        phone.screenshot(path=f"{SHOTS}/table-host-refused-it.png")
+    printed = open_table(pages, served, table, SMALL, "it")     # the link as printed
+    printed.wait_for_selector("#conn[data-status='online']")
 
 
 def test_round_2_at_the_same_table_with_kill_9(served: Served, pages: Pages) -> None:

@@ -153,6 +153,7 @@ def create_app(
                                 # 3 KiB gzipped) to clients that accept gzip
                                 Middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES)])
     app.state.server = server
+    server.ws_hosts = hosts
     if server.cluster is not None:  # a director's request forwarded here runs through it
         server.cluster.app = app
     return app

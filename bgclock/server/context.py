@@ -55,6 +55,9 @@ class Server:
         self.hub.on_change = self.room_feed.changed
         #: This process's part in a cluster (``bgclock serve --cluster``), or None.
         self.cluster: Cluster | None = None
+        #: The names a WebSocket may be opened at (``edge.guard.served_hosts``;
+        #: None: any), so that a page opened at another says why it cannot connect.
+        self.ws_hosts: frozenset[str] | None = None
 
     # ----------------------------------------------------------------- HTTP
 

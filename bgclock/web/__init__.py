@@ -11,6 +11,7 @@ the way the engine does).
 from __future__ import annotations
 
 import hashlib
+import html
 import json
 from functools import lru_cache
 from pathlib import Path
@@ -79,9 +80,12 @@ def _render(name: str, **values: str) -> str:
     return html
 
 
-def table_page(table_id: int) -> str:
-    """The table clock page of table ``table_id`` (its token stays in the URL)."""
-    return _render("table.html", TABLE_ID=str(int(table_id)))
+def table_page(table_id: int, refused_host: str | None = None) -> str:
+    """The table clock page of table ``table_id`` (its token stays in the URL).
+    ``refused_host``: the name the page was opened at, when the server would
+    refuse its WebSocket there (the page says so instead of reconnecting)."""
+    return _render("table.html", TABLE_ID=str(int(table_id)),
+                   REFUSED_HOST=html.escape(refused_host or "", quote=True))
 
 
 def director_page() -> str:

@@ -8,6 +8,7 @@ from starlette.routing import Route
 
 from bgclock import web
 from bgclock.server.context import server_of
+from bgclock.server.edge.guard import host_name
 from bgclock.server.render import pages as _pages
 from bgclock.server.render.openapi import openapi
 from bgclock.server.routes.tables import table_by_token
@@ -20,8 +21,11 @@ async def director_page(request: Request) -> Response:
 
 
 async def table_page(request: Request) -> Response:
-    table = await table_by_token(server_of(request), request)
-    return HTMLResponse(web.table_page(table.id))
+    server = server_of(request)
+    table = await table_by_token(server, request)
+    host = host_name(request.headers.get("host"))
+    refused = server.ws_hosts is not None and host not in server.ws_hosts
+    return HTMLResponse(web.table_page(table.id, refused_host=(host or "?") if refused else None))
 
 
 async def table_worker(request: Request) -> Response:

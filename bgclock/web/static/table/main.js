@@ -153,5 +153,11 @@ if (token) restore();
 renderAll();
 registerTableWorker(location).then((how) => { app.worker = how; });
 wakeLock();
-if (!token) renderConn("unauthorized"); else conn.start();
+/* A page opened at a name the server does not answer WebSockets at (a venue
+ * name it was not started with: --public-url, --allow-host) says so and why,
+ * instead of "reconnecting" for ever. */
+const refusedHost = document.body.dataset.refusedHost || "";
+if (!token) renderConn("unauthorized");
+else if (refusedHost) { conn.stopped = true; conn.setStatus("host_refused"); openConn(true); }
+else conn.start();
 requestAnimationFrame(frame);

@@ -17,6 +17,7 @@ import { I18N, withStrings } from "../kit/i18n.js";
 export const STRINGS = {
   en: {
     "title.table": "bgclock — table {id}", "title.page": "bgclock — table",
+    "conn.host_refused": "the server does not answer at “{host}”: open the table's link as the director printed it, or the director starts the server with --allow-host {host}",
     "kind.hit.gender": "", "kind.double.gender": "", "kind.take.gender": "", "kind.pass.gender": "",
     "kind.stop.gender": "", "kind.resume.gender": "", "kind.opening_roll.gender": "",
     "kind.summon.gender": "", "kind.cmd.gender": "",
@@ -26,6 +27,7 @@ export const STRINGS = {
   },
   it: {
     "title.table": "bgclock — tavolo {id}", "title.page": "bgclock — tavolo",
+    "conn.host_refused": "il server non risponde a «{host}»: apri il link del tavolo come lo ha stampato il direttore, o il direttore avvia il server con --allow-host {host}",
     "kind.hit.gender": "f", "kind.double.gender": "m", "kind.take.gender": "m", "kind.pass.gender": "m",
     "kind.stop.gender": "m", "kind.resume.gender": "f", "kind.opening_roll.gender": "m",
     "kind.summon.gender": "f", "kind.cmd.gender": "m",
