@@ -83,6 +83,20 @@ def link(live: LiveServer, table_id: int) -> dict[str, Any]:
     return dict(live.api("GET", f"/api/tables/{table_id}")["link"])
 
 
+def kept_in_italian(live: LiveServer, pages: Pages,
+                    served: Served) -> tuple[dict[str, Any], Any, str]:
+    """An Italian table whose phone (360×640) made the opening roll and so
+    keeps the time: the table, the phone's page and its device id."""
+    table = live.table(players=["Ann", "Bob"], length=5, rules="it-tournament")
+    keeper = open_table(pages, served, table, SMALL, "it")
+    engine_ready(keeper)
+    roll(keeper, 6, 2)
+    wait(keeper, "s.on_turn === 'A'")
+    keeper_id = str(keeper.evaluate("__bgclock.link.deviceId()"))
+    until_api(lambda: link(live, table["id"])["keeper_device"] == keeper_id)
+    return table, keeper, keeper_id
+
+
 def until_api(check: Any, timeout_s: float = 10.0) -> None:
     """Until ``check()`` (the server's state) holds."""
     end = time.monotonic() + timeout_s
@@ -130,13 +144,7 @@ def test_the_director_opens_the_link_first_then_the_phone_keeps_the_time(
 def test_a_second_phone_while_the_keeper_is_offline(served: Served, pages: Pages) -> None:
     live = served.live
     assert live is not None
-    table = live.table(players=["Ann", "Bob"], length=5, rules="it-tournament")
-    keeper = open_table(pages, served, table, SMALL, "it")
-    engine_ready(keeper)
-    roll(keeper, 6, 2)
-    wait(keeper, "s.on_turn === 'A'")
-    keeper_id = keeper.evaluate("__bgclock.link.deviceId()")
-    until_api(lambda: link(live, table["id"])["keeper_device"] == keeper_id)
+    table, keeper, keeper_id = kept_in_italian(live, pages, served)
     if SHOTS:
         keeper.screenshot(path=f"{SHOTS}/keeper-phone-it.png")
     director = pages.open(live.director_url(lan(served)) + "&lang=it", SMALL)
@@ -190,13 +198,7 @@ def test_a_hand_over_while_the_keeper_is_offline(served: Served, pages: Pages,
     says why in Italian, and the dashboard's card counts them."""
     live = served.live
     assert live is not None
-    table = live.table(players=["Ann", "Bob"], length=5, rules="it-tournament")
-    keeper = open_table(pages, served, table, SMALL, "it")
-    engine_ready(keeper)
-    roll(keeper, 6, 2)
-    wait(keeper, "s.on_turn === 'A'")
-    keeper_id = keeper.evaluate("__bgclock.link.deviceId()")
-    until_api(lambda: link(live, table["id"])["keeper_device"] == keeper_id)
+    table, keeper, keeper_id = kept_in_italian(live, pages, served)
     until(keeper, "__bgclock.conn.offset !== null", 5000)
     director = pages.open(live.director_url(lan(served)) + "&lang=it", LAPTOP)
     director.wait_for_selector("[data-badge='keeper'][data-keeper='online']")

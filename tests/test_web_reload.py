@@ -82,6 +82,20 @@ class Gate:
                 ws.close()
 
 
+def rolled_then_cut(pages: Pages, served: Served, table: dict[str, Any],
+                    dice: tuple[int, int]) -> tuple[Any, Gate]:
+    """The table's page at the venue's name, its opening roll acknowledged
+    (A on turn), then its link cut: offline."""
+    page, gate = lan_page(pages, served, table)
+    engine_ready(page)
+    roll(page, *dice)
+    wait(page, "s.on_turn === 'A'")
+    until(page, "__bgclock.conn.offset !== null && __bgclock.conn.pending.length === 0", 5000)
+    gate.cut()
+    page.wait_for_selector("#conn[data-status='offline']", timeout=5000)
+    return page, gate
+
+
 def lan_page(pages: Pages, served: Served, table: dict[str, Any],
              locale: str = "it-IT") -> tuple[Any, Gate]:
     """The table's page at 360×640 on the LAN-like origin, its link gated."""
@@ -117,14 +131,8 @@ def test_reload_offline_then_online_keeps_the_queue_at_its_instants(
     live = served.live
     assert live is not None
     table = live.table(players=["Ann", "Bob"], length=5)
-    page, gate = lan_page(pages, served, table)
-    engine_ready(page)
-    roll(page, 6, 1)
-    wait(page, "s.on_turn === 'A'")
-    until(page, "__bgclock.conn.offset !== null && __bgclock.conn.pending.length === 0", 5000)
     # the link goes down; A and B hit, then a reload (pull-to-refresh, a tap on ↻)
-    gate.cut()
-    page.wait_for_selector("#conn[data-status='offline']", timeout=5000)
+    page, gate = rolled_then_cut(pages, served, table, (6, 1))
     press(page, "A")
     taps = [tap_instant(page)]
     until(page, "__bgclock.display().state.on_turn === 'B'", 2000)
@@ -174,13 +182,7 @@ def test_a_closed_tab_during_an_outage_sends_its_queue_when_opened_again(
     live = served.live
     assert live is not None
     table = live.table(players=["Ann", "Bob"], length=5)
-    page, gate = lan_page(pages, served, table)
-    engine_ready(page)
-    roll(page, 3, 1)
-    wait(page, "s.on_turn === 'A'")
-    until(page, "__bgclock.conn.offset !== null && __bgclock.conn.pending.length === 0", 5000)
-    gate.cut()
-    page.wait_for_selector("#conn[data-status='offline']", timeout=5000)
+    page, gate = rolled_then_cut(pages, served, table, (3, 1))
     press(page, "A")
     tap = tap_instant(page)
     ids = page.evaluate("__bgclock.conn.pending.map((p) => p.id)")
@@ -201,13 +203,7 @@ def test_a_next_match_never_replays_the_last_ones_queue(
     live = served.live
     assert live is not None
     table = live.table(players=["Ann", "Bob"], length=1)
-    page, gate = lan_page(pages, served, table)
-    engine_ready(page)
-    roll(page, 5, 2)
-    wait(page, "s.on_turn === 'A'")
-    until(page, "__bgclock.conn.offset !== null && __bgclock.conn.pending.length === 0", 5000)
-    gate.cut()
-    page.wait_for_selector("#conn[data-status='offline']", timeout=5000)
+    page, gate = rolled_then_cut(pages, served, table, (5, 2))
     press(page, "A")
     page.wait_for_selector("#conn[data-queued='1']")
     ctx = page.context

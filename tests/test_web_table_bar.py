@@ -33,7 +33,13 @@ from tests._web import Pages
 from tests.js_engine import NODE
 from tests.test_web_device import Served, engine_ready
 from tests.test_web_match import press, roll, wait
-from tests.test_web_reload import LAN, Gate, browser, lan_page  # noqa: F401 - fixture
+from tests.test_web_reload import (  # noqa: F401 - fixture
+    LAN,
+    Gate,
+    browser,
+    lan_page,
+    rolled_then_cut,
+)
 
 pytestmark = pytest.mark.skipif(not CHROMIUM.exists(), reason="/usr/bin/chromium is missing")
 
@@ -169,13 +175,7 @@ def test_restored_is_said_only_until_the_restored_queue_is_decided(
     live = served.live
     assert live is not None
     table = live.table(players=["Ann", "Bob"], length=5)
-    page, gate = lan_page(pages, served, table)
-    engine_ready(page)
-    roll(page, 6, 1)
-    wait(page, "s.on_turn === 'A'")
-    until(page, "__bgclock.conn.offset !== null && __bgclock.conn.pending.length === 0", 5000)
-    gate.cut()
-    page.wait_for_selector("#conn[data-status='offline']", timeout=5000)
+    page, gate = rolled_then_cut(pages, served, table, (6, 1))
     press(page, "A")
     page.wait_for_selector("#conn[data-queued='1']")
     page.reload()
