@@ -85,6 +85,15 @@ def _director(live: LiveServer, pages: Pages) -> Any:
     return d
 
 
+def _sent_once_then_released(d: Any, hold: Hold, button: str, sent: str) -> None:
+    """The clicks on ``button`` made while its request is held: sent once,
+    the button disabled meanwhile; then the request is let go."""
+    pump_until(d, lambda: bool(hold.held))
+    assert _sent(d, sent) == 1
+    assert d.locator(button).is_disabled()
+    hold.release()
+
+
 def _named(live: LiveServer, name: str) -> int:
     return sum(1 for tn in live.api("GET", "/api/tournaments")["tournaments"] if tn["name"] == name)
 
@@ -97,10 +106,7 @@ def test_a_double_click_on_create_makes_one_tournament(live: LiveServer, pages: 
     d.fill("#tn-name", "Coppa Doppio Clic")
     d.dblclick(create)
     d.press("#tn-name", "Enter")  # Enter while the request is on its way
-    pump_until(d, lambda: bool(hold.held))
-    assert _sent(d, "POST /api/tournaments") == 1
-    assert d.locator(create).is_disabled()
-    hold.release()
+    _sent_once_then_released(d, hold, create, "POST /api/tournaments")
     until(d, "!document.getElementById('dlg-tournament').open")
     until(d, f"!document.querySelector({create!r}).disabled")
     assert _named(live, "Coppa Doppio Clic") == 1
@@ -131,10 +137,7 @@ def test_a_double_click_on_create_makes_one_table(live: LiveServer, pages: Pages
     d.fill("#tb-b", "Bea")
     d.dblclick("#tb-submit")
     d.press("#tb-name", "Enter")  # Enter while the request is on its way
-    pump_until(d, lambda: bool(hold.held))
-    assert _sent(d, f"POST /api/tournaments/{tid}/tables") == 1
-    assert d.locator("#tb-submit").is_disabled()
-    hold.release()
+    _sent_once_then_released(d, hold, "#tb-submit", f"POST /api/tournaments/{tid}/tables")
     until(d, "!document.getElementById('dlg-table').open")
     until(d, "!document.getElementById('tb-submit').disabled")
     tables = live.api("GET", f"/api/tournaments/{tid}")["tables"]
@@ -182,10 +185,7 @@ def test_a_double_click_on_save_adds_one_register_entry(live: LiveServer, pages:
     hold = Hold(d, lambda url: urllib.parse.urlsplit(url).path == "/api/register")
     d.fill("#reg-name", "Ada Doppia")
     d.dblclick("#reg-save")
-    pump_until(d, lambda: bool(hold.held))
-    assert _sent(d, "POST /api/register") == 1
-    assert d.locator("#reg-save").is_disabled()
-    hold.release()
+    _sent_once_then_released(d, hold, "#reg-save", "POST /api/register")
     _message(d, "Fatto.")
     until(d, "!document.getElementById('reg-save').disabled")
     assert "err" not in (d.get_attribute("#reg-msg", "class") or "")
@@ -210,10 +210,7 @@ def test_a_double_click_on_import_imports_once(live: LiveServer, pages: Pages) -
     hold = Hold(d, "**/api/register.csv")
     d.fill("#reg-csv", "name,federation_id\nCarlo Import,FIBT901\nDina Import,FIBT902\n")
     d.dblclick("#reg-import")
-    pump_until(d, lambda: bool(hold.held))
-    assert _sent(d, "POST /api/register.csv") == 1
-    assert d.locator("#reg-import").is_disabled()
-    hold.release()
+    _sent_once_then_released(d, hold, "#reg-import", "POST /api/register.csv")
     _message(d, "Importati: 2 aggiunti, 0 aggiornati.")
     until(d, "!document.getElementById('reg-import').disabled")
     assert _entries(live, "Import") == ["Carlo Import", "Dina Import"]

@@ -97,6 +97,19 @@ def kept_in_italian(live: LiveServer, pages: Pages,
     return table, keeper, keeper_id
 
 
+def a_then_b_offline(page: Any) -> list[tuple[str, int]]:
+    """A's press then B's on a page whose link is down: the two commands
+    waiting, as ``(id, instant the device applied it at)``."""
+    press(page, "A")
+    until(page, "__bgclock.display().state.on_turn === 'B'", 2000)
+    press(page, "B")
+    until(page, "__bgclock.display().state.on_turn === 'A'", 2000)
+    made = [(str(i), int(at)) for i, at in
+            page.evaluate("__bgclock.app.engine.pending.map((p) => [p.id, p.at_ms])")]
+    assert len(made) == 2
+    return made
+
+
 def until_api(check: Any, timeout_s: float = 10.0) -> None:
     """Until ``check()`` (the server's state) holds."""
     end = time.monotonic() + timeout_s
@@ -124,12 +137,7 @@ def test_the_director_opens_the_link_first_then_the_phone_keeps_the_time(
     until(phone, "__bgclock.conn.offset !== null", 5000)
     served.kill9()                                              # the outage
     phone.wait_for_selector("#conn[data-status='offline']", timeout=5000)
-    press(phone, "A")
-    until(phone, "__bgclock.display().state.on_turn === 'B'", 2000)
-    press(phone, "B")
-    until(phone, "__bgclock.display().state.on_turn === 'A'", 2000)
-    made = phone.evaluate("__bgclock.app.engine.pending.map((p) => [p.id, p.at_ms])")
-    assert len(made) == 2
+    made = a_then_b_offline(phone)
     served.start()
     phone.wait_for_selector("#conn[data-synced='1']", timeout=30_000)
     stored = {h["idem_key"]: h["at_ms"] for h in hits(live, table["id"])}
@@ -205,12 +213,7 @@ def test_a_hand_over_while_the_keeper_is_offline(served: Served, pages: Pages,
     keeper.context.set_offline(True)                            # the Wi-Fi drops
     keeper.wait_for_selector("#conn[data-status='offline']", timeout=10_000)
     until_api(lambda: link(live, table["id"])["state"] == "offline")
-    press(keeper, "A")
-    until(keeper, "__bgclock.display().state.on_turn === 'B'", 2000)
-    press(keeper, "B")
-    until(keeper, "__bgclock.display().state.on_turn === 'A'", 2000)
-    made = keeper.evaluate("__bgclock.app.engine.pending.map((p) => [p.id, p.at_ms])")
-    assert len(made) == 2
+    made = a_then_b_offline(keeper)
     second = open_table(pages, served, table, SMALL, "it")
     engine_ready(second)
     second.once("dialog", lambda d: d.accept())
@@ -292,12 +295,7 @@ def test_round_2_at_the_same_table_with_kill_9(served: Served, pages: Pages) -> 
     until(phone, "__bgclock.conn.offset !== null", 5000)
     served.kill9()
     phone.wait_for_selector("#conn[data-status='offline']", timeout=5000)
-    press(phone, "A")
-    until(phone, "__bgclock.display().state.on_turn === 'B'", 2000)
-    press(phone, "B")
-    until(phone, "__bgclock.display().state.on_turn === 'A'", 2000)
-    made = phone.evaluate("__bgclock.app.engine.pending.map((p) => [p.id, p.at_ms])")
-    assert len(made) == 2
+    made = a_then_b_offline(phone)
     served.start()
     phone.wait_for_selector("#conn[data-synced='1']", timeout=30_000)
     events = live.api("GET", f"/api/tables/{table['id']}/log.json")["events"]

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from bench.web_kit import CHROMIUM, until
+from bench.web_kit import CHROMIUM, LiveServer, until
 from tests._web import Pages
 from tests.test_web_device import Served, db_args, director_command, engine_ready, hits
 from tests.test_web_match import press, roll, wait
@@ -82,10 +82,14 @@ class Gate:
                 ws.close()
 
 
-def rolled_then_cut(pages: Pages, served: Served, table: dict[str, Any],
-                    dice: tuple[int, int]) -> tuple[Any, Gate]:
-    """The table's page at the venue's name, its opening roll acknowledged
-    (A on turn), then its link cut: offline."""
+def rolled_then_cut(pages: Pages, served: Served, dice: tuple[int, int], length: int = 5
+                    ) -> tuple[LiveServer, dict[str, Any], Any, Gate]:
+    """A new table (Ann and Bob, ``length`` points), its page at the venue's
+    name, its opening roll acknowledged (A on turn), then its link cut:
+    offline.  The server, the table, the page and the link's gate."""
+    live = served.live
+    assert live is not None
+    table = live.table(players=["Ann", "Bob"], length=length)
     page, gate = lan_page(pages, served, table)
     engine_ready(page)
     roll(page, *dice)
@@ -93,7 +97,7 @@ def rolled_then_cut(pages: Pages, served: Served, table: dict[str, Any],
     until(page, "__bgclock.conn.offset !== null && __bgclock.conn.pending.length === 0", 5000)
     gate.cut()
     page.wait_for_selector("#conn[data-status='offline']", timeout=5000)
-    return page, gate
+    return live, table, page, gate
 
 
 def lan_page(pages: Pages, served: Served, table: dict[str, Any],
@@ -128,11 +132,8 @@ def test_insecure_origin_has_no_wake_lock_api_nor_service_worker(
 
 def test_reload_offline_then_online_keeps_the_queue_at_its_instants(
         served: Served, pages: Pages) -> None:
-    live = served.live
-    assert live is not None
-    table = live.table(players=["Ann", "Bob"], length=5)
     # the link goes down; A and B hit, then a reload (pull-to-refresh, a tap on ↻)
-    page, gate = rolled_then_cut(pages, served, table, (6, 1))
+    live, table, page, gate = rolled_then_cut(pages, served, (6, 1))
     press(page, "A")
     taps = [tap_instant(page)]
     until(page, "__bgclock.display().state.on_turn === 'B'", 2000)
@@ -179,10 +180,7 @@ def test_reload_offline_then_online_keeps_the_queue_at_its_instants(
 
 def test_a_closed_tab_during_an_outage_sends_its_queue_when_opened_again(
         served: Served, pages: Pages) -> None:
-    live = served.live
-    assert live is not None
-    table = live.table(players=["Ann", "Bob"], length=5)
-    page, gate = rolled_then_cut(pages, served, table, (3, 1))
+    live, table, page, gate = rolled_then_cut(pages, served, (3, 1))
     press(page, "A")
     tap = tap_instant(page)
     ids = page.evaluate("__bgclock.conn.pending.map((p) => p.id)")
@@ -200,10 +198,7 @@ def test_a_closed_tab_during_an_outage_sends_its_queue_when_opened_again(
 
 def test_a_next_match_never_replays_the_last_ones_queue(
         served: Served, pages: Pages) -> None:
-    live = served.live
-    assert live is not None
-    table = live.table(players=["Ann", "Bob"], length=1)
-    page, gate = rolled_then_cut(pages, served, table, (5, 2))
+    live, table, page, gate = rolled_then_cut(pages, served, (5, 2), length=1)
     press(page, "A")
     page.wait_for_selector("#conn[data-queued='1']")
     ctx = page.context

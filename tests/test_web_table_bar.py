@@ -172,10 +172,7 @@ def test_a_refusals_toast_never_covers_a_reserve(served: Served, pages: Pages) -
 
 def test_restored_is_said_only_until_the_restored_queue_is_decided(
         served: Served, pages: Pages) -> None:
-    live = served.live
-    assert live is not None
-    table = live.table(players=["Ann", "Bob"], length=5)
-    page, gate = rolled_then_cut(pages, served, table, (6, 1))
+    _, _, page, gate = rolled_then_cut(pages, served, (6, 1))
     press(page, "A")
     page.wait_for_selector("#conn[data-queued='1']")
     page.reload()

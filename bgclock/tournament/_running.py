@@ -427,9 +427,8 @@ class Tournament:
             "matches": matches,
             # how every decided match was decided, at a table or not (the
             # undo's confirmation and what it names: ``revert``)
-            "results": [{"event": e, "round": r, "match": i, **view}
-                        for (e, r, i) in sorted(self.results)
-                        if (view := self._result_view((e, r, i))) is not None],
+            "results": [{"event": e, "round": r, "match": i, **self._result_dict((e, r, i), d)}
+                        for (e, r, i), d in sorted(self.results.items())],
             "tables": {str(n): t for n, t in sorted(self.table_ids.items())},
             "late": [self._late_dict(k, None) for k in sorted(self.lates)],
             "sheets": [self._sheet_dict(k) for k in sorted(self.sheets)],
@@ -449,8 +448,9 @@ class Tournament:
 
     def _result_view(self, key: MatchKey) -> dict[str, Any] | None:
         detail = self.results.get(key)
-        if detail is None:
-            return None
+        return None if detail is None else self._result_dict(key, detail)
+
+    def _result_dict(self, key: MatchKey, detail: ResultDetail) -> dict[str, Any]:
         view = detail.to_dict()
         if key in self.corrected_from:  # how many corrections an undo would walk back
             view["corrections"] = len(self.corrected_from[key])

@@ -49,6 +49,15 @@ def host_name(host: str | None) -> str | None:
     return host.rstrip(".") or None
 
 
+def refused_host(hosts: frozenset[str] | None, header: str | None) -> str | None:
+    """The name in a ``Host`` header when a WebSocket opened there is refused
+    (``hosts``: the names served, None: any); None when it is served."""
+    if hosts is None:
+        return None
+    host = host_name(header)
+    return None if host in hosts else (host or "?")
+
+
 def served_hosts(bind: str | None, public_url: str | None,
                  extra: Iterable[str] = ()) -> frozenset[str]:
     """The names this server answers to: localhost, the bind address, the
@@ -115,12 +124,9 @@ class EdgeGuard:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         kind = scope["type"]
-        if kind == "websocket" and self.hosts is not None:
-            host = host_name(_header(scope, b"host"))
-            if host not in self.hosts:
-                await send({"type": "websocket.close", "code": 1008,
-                            "reason": "unknown host"})
-                return
+        if kind == "websocket" and refused_host(self.hosts, _header(scope, b"host")):
+            await send({"type": "websocket.close", "code": 1008, "reason": "unknown host"})
+            return
         if kind == "websocket" and not self._allow(scope):
             self.refused += 1
             await send({"type": "websocket.close", "code": 1013,

@@ -1097,9 +1097,7 @@ class TableHub:
             arrival_ms=self.match_now(), handles=cmd.handles, known=existing is not None,
             handled=cmd.handles is not None and cmd.handles in self.handled))
         if isinstance(answer, Refuse):
-            if answer.code == "handed_over":
-                self.refused_before_handover()
-            raise refused(answer)
+            raise self.refused_handed_over() if answer.code == "handed_over" else refused(answer)
         if isinstance(answer, Duplicate):
             assert existing is not None
             if existing.seq <= self.committed_seq:
@@ -1124,9 +1122,7 @@ class TableHub:
                 return
             if answer.before_handover:
                 # never after the new keeper's time line: not counted at all
-                assert self.keeper is not None
-                self.refused_before_handover()
-                raise refused(handed_over(self.keeper))
+                raise self.refused_handed_over()
             # the director's events refuse it there: after them
             at = self.log[-1].at_ms if self.log else self.base.log_end_ms
             credit = max(arrival - at, 0)
@@ -1176,11 +1172,13 @@ class TableHub:
         self.rearm()
         self._submit(sender, cmd.id, key, stored, after, attention_changed, handled)
 
-    def refused_before_handover(self) -> None:
-        """A press of the former keeper made before the hand-over was not
-        counted: the dashboard's card says how many."""
+    def refused_handed_over(self) -> ProtocolError:
+        """The refusal of a press of the former keeper made before the
+        hand-over that cannot be counted; counted on the dashboard's card."""
+        assert self.keeper is not None
         self.handover_refused += 1
         self.broadcast_directors(self.table_message())
+        return refused(handed_over(self.keeper))
 
     def _submit(self, sender: Watcher, msg_id: str, key: str, stored: StoredEvent,
                 after: Match, attention_changed: bool, handled: StoredNote | None) -> None:

@@ -252,9 +252,18 @@ def _before_handover(state: TableState, press: Press,
         return None
     if h.pressed:
         return handed_over(keeper)
-    at = max(min(press.device_at_ms, press.arrival_ms), state.device_floor_ms)
-    return Accept(at_ms=at, credit_ms=max(press.arrival_ms - at, 0), merge=at < state.log_end_ms,
-                  refold=at < state.match_ms, flag=_flag_by(state, at), before_handover=True)
+    return _at_device_instant(state, press, press.device_at_ms, before_handover=True)
+
+
+def _at_device_instant(state: TableState, press: Press, device_at_ms: int, *,
+                       claim: Keeper | None = None, before_handover: bool = False) -> Accept:
+    """A keeper's command (or the former keeper's, before the hand-over) at
+    the instant its device applied it: never after its arrival, never before
+    the last event the device could have seen; merged before later events."""
+    at = max(min(device_at_ms, press.arrival_ms), state.device_floor_ms)
+    return Accept(at_ms=at, credit_ms=max(press.arrival_ms - at, 0), claim=claim,
+                  merge=at < state.log_end_ms, refold=at < state.match_ms,
+                  flag=_flag_by(state, at), before_handover=before_handover)
 
 
 def decide(state: TableState, press: Press) -> Accept | Refuse | Duplicate:
@@ -281,12 +290,8 @@ def decide(state: TableState, press: Press) -> Accept | Refuse | Duplicate:
     if keeper is not None and press.device != keeper.device:
         return _before_handover(state, press, keeper) or not_keeper(keeper)
     if keeper is not None and press.device_at_ms is not None:
-        # the keeper applied it at device_at_ms: it counts there, never after
-        # its arrival, never before the last event the device could have seen
-        at = max(min(press.device_at_ms, press.arrival_ms), state.device_floor_ms)
-        return Accept(at_ms=at, credit_ms=max(press.arrival_ms - at, 0), claim=claim,
-                      merge=at < state.log_end_ms, refold=at < state.match_ms,
-                      flag=_flag_by(state, at))
+        # the keeper applied it at device_at_ms: it counts there
+        return _at_device_instant(state, press, press.device_at_ms, claim=claim)
     side = press.side if press.side in SIDES else TABLE_QUOTA
     quota = state.quota(side)
     at, credit = credited_instant(press.arrival_ms, quota.offer(press.lag_ms), state.match_ms)

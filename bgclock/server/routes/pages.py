@@ -8,7 +8,7 @@ from starlette.routing import Route
 
 from bgclock import web
 from bgclock.server.context import server_of
-from bgclock.server.edge.guard import host_name
+from bgclock.server.edge.guard import refused_host
 from bgclock.server.render import pages as _pages
 from bgclock.server.render.openapi import openapi
 from bgclock.server.routes.tables import table_by_token
@@ -23,9 +23,8 @@ async def director_page(request: Request) -> Response:
 async def table_page(request: Request) -> Response:
     server = server_of(request)
     table = await table_by_token(server, request)
-    host = host_name(request.headers.get("host"))
-    refused = server.ws_hosts is not None and host not in server.ws_hosts
-    return HTMLResponse(web.table_page(table.id, refused_host=(host or "?") if refused else None))
+    return HTMLResponse(web.table_page(
+        table.id, refused_host=refused_host(server.ws_hosts, request.headers.get("host"))))
 
 
 async def table_worker(request: Request) -> Response:

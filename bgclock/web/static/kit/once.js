@@ -21,13 +21,6 @@ function mark(name, on) {
 }
 
 /**
- * Whether the action `name` is on its way.
- * @param {string} name
- * @returns {boolean}
- */
-export function isAway(name) { return away.has(name); }
-
-/**
  * Run `fn` as the action `name`, unless that action is already on its way
  * (then nothing is done).  Its buttons are disabled until `fn` settles.
  * @param {string} name

@@ -46,15 +46,10 @@ export const STRINGS = {
   }
 };
 
-/** The page's words with these merged in. */
-export const i18n = withStrings(STRINGS);
-
-/** The shorthand the table's views use (these strings merged in).
- * @param {string} key @param {Object<string, unknown>} [params] @returns {string} */
-export function t(key, params) { return I18N.t(key, params); }
+withStrings(STRINGS);  // merged into the page's dictionary as this module loads
 
 /** The page's title in its language: the table's number when known.
  * @param {number} tableId @returns {string} */
 export function pageTitle(tableId) {
-  return tableId > 0 ? t("title.table", { id: tableId }) : t("title.page");
+  return tableId > 0 ? I18N.t("title.table", { id: tableId }) : I18N.t("title.page");
 }

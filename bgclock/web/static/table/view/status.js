@@ -8,7 +8,8 @@
  * title, and shown over the bar on a tap), and the toast sits over the bar,
  * three lines at most, turned to the player it is for (style.css). */
 import { fmtSigned } from "../../kit/format.js";
-import { t } from "../strings.js";
+import { t } from "../../kit/i18n.js";
+import "../strings.js";  // the table's own words (the link's, the title) merged into t's
 import { app } from "../state.js";
 import { conn } from "../link.js";
 import { kindOf, kindsList as countKinds, syncedText as outcomeText } from "../words.js";
