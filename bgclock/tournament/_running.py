@@ -72,6 +72,7 @@ from typing import Any, Final, Protocol, TypeVar
 from msgspec import UnsetType
 
 from . import actions as act
+from ._breaks import BreakRecord, allowance
 from ._draw import Bracket, ConsolationDraw, MainDraw, Match
 from ._errors import IllegalContest, InvalidContest
 from ._events import EVENT_HANDLERS, Events
@@ -132,7 +133,11 @@ ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arriv
                   # side pools (jackpots) of an event (issue 23 §5, ``_side``)
                   "side_pool",
                   # the event's room, shared with other events (issue 23 §1, ``_flights``)
-                  "flight")
+                  "flight",
+                  # one sheet handed in: the presumption (issue 38 §4)
+                  "presume",
+                  # breaks at a match without a clock (issue 38 §3, ``_breaks``)
+                  "break_start", "break_end", "break_penalty")
 __all__ = ["CLOCK_POLICIES", "EVENTS", "MAX_FEDERATION_ID", "MAX_LATE_SLOTS",
            "MAX_MATCH_LENGTH", "MAX_PLAYER_NAME", "MAX_REGISTERED", "MAX_ROUND_SETTINGS",
            "MAX_SEED", "MAX_TABLE_NUMBER", "RESULT_SOURCES", "ACTIONS", "HANDLERS",
@@ -249,6 +254,8 @@ class Tournament:
     corrected_from: dict[MatchKey, list[PriorResult]] = field(default_factory=dict)
     #: Score sheets of hand-entered results: {"A"|"B"|"director": Sheet} (``_sheets``).
     sheets: dict[MatchKey, dict[str, Sheet]] = field(default_factory=dict)
+    #: Breaks taken at matches without a clock, in order (``_breaks``).
+    breaks: dict[MatchKey, list[BreakRecord]] = field(default_factory=dict)
     #: The ruling committee: 3 to 5 player ids.
     committee: list[int] = field(default_factory=list)
     #: Appeals of rulings, in order (number = index + 1).
@@ -432,6 +439,7 @@ class Tournament:
             "tables": {str(n): t for n, t in sorted(self.table_ids.items())},
             "late": [self._late_dict(k, None) for k in sorted(self.lates)],
             "sheets": [self._sheet_dict(k) for k in sorted(self.sheets)],
+            "breaks": [self._breaks_dict(k, None) for k in sorted(self.breaks)],
             "committee": [{"id": pid, "name": self.players[pid - 1].name}
                           for pid in self.committee],
             "appeals": [x.to_dict() for x in self.appeals],
@@ -1003,7 +1011,51 @@ class Tournament:
                 # the trailing player's sheet made the result: the director is told
                 "flagged": result is not None and result.sheets == "trailing",
                 "outcome": settled.outcome, "trailing": settled.trailing,
-                "game": settled.game, "why": settled.why}
+                "game": settled.game, "why": settled.why,
+                # one player's sheet in, the other's missing: the director
+                # may confirm the kept one (``presume``)
+                "presumption": self._presumption(key) if m.winner is None else None}
+
+    def _presumption(self, key: MatchKey) -> dict[str, Any] | None:
+        """The sheet a presumption would keep: exactly one player's sheet is
+        in (``by``), the other's is missing; None otherwise."""
+        sheets = self.sheets.get(key, {})
+        kept = [side for side in ("A", "B") if side in sheets]
+        if len(kept) != 1:
+            return None
+        sheet = sheets[kept[0]]
+        return {"by": kept[0], "missing": "B" if kept[0] == "A" else "A",
+                "winner": sheet.winner,
+                "score": None if sheet.score is None else list(sheet.score), "via": sheet.via}
+
+    def _presume(self, a: act.Presume) -> dict[str, Any]:
+        """The one sheet handed in makes the result, the director confirming.
+
+        **Reading** (rule book: "Failure to keep score creates presumption in
+        favor of an opponent in case of dispute"): a player whose sheet is
+        missing when the director asks for the result did not keep score;
+        the kept sheet stands, as the opponent's in a dispute, once the
+        director confirms it (never by itself: the missing sheet may still
+        come).  ``by`` names the sheet the director saw kept; a result held
+        since, or a second sheet come in, refuses it."""
+        key, m = self._at(a)
+        if m.a is None or m.b is None:
+            raise IllegalContest("this match's players are not both known", "players_unknown")
+        if m.winner is not None:
+            raise IllegalContest("this match already has its winner: correct it instead",
+                                 "already_decided")
+        presumed = self._presumption(key)
+        if presumed is None or presumed["by"] != a.by:
+            sheets = self.sheets.get(key, {})
+            if a.by not in sheets:
+                raise IllegalContest(f"no score sheet of {a.by} is in for this match",
+                                     "no_sheet", {"side": a.by})
+            raise IllegalContest("both players' score sheets are in: they decide, not a "
+                                 "presumption", "both_sheets")
+        sheet = self.sheets[key][a.by]
+        self.bracket(key[0]).set_winner(key[1], key[2], sheet.winner)
+        self.results[key] = ResultDetail(source="hand", sheets="presumed", score=sheet.score)
+        return {"winner": sheet.winner, "by": a.by, "missing": presumed["missing"]}
 
     def _start_score(self, key: MatchKey) -> tuple[int, int]:
         """The score a match began at: 0-0, or the points a late arrival cost
@@ -1053,6 +1105,133 @@ class Tournament:
                 "winner": settled.winner if final else None,
                 "outcome": "director" if by == "director" else settled.outcome,
                 "trailing": settled.trailing, "why": None if final else settled.why}
+
+    # ------------------------------------------------ breaks without a clock
+
+    def _breaks_dict(self, key: MatchKey, now_ms: int | None) -> dict[str, Any]:
+        """A match's breaks (with their time at ``now_ms``, when given), its
+        length and each player's allowance."""
+        event, r, i = key
+        m = self.bracket(event).rounds[r][i]
+        length = self.settings_for(r).length
+        taken = self.breaks.get(key, [])
+        return {"event": event, "round": r, "match": i, "table": self.tables.get(key),
+                "a": m.a, "b": m.b, "winner": m.winner, "length": length,
+                "allowance": allowance(length),
+                "used": {"A": sum(1 for b in taken if b.side == "A"),
+                         "B": sum(1 for b in taken if b.side == "B")},
+                "breaks": [b.to_dict() if now_ms is None else b.view(now_ms) for b in taken]}
+
+    def break_views(self, now_ms: int) -> list[dict[str, Any]]:
+        """Every match being played at a table (both players known, not
+        decided) with its breaks timed at ``now_ms``: the desk's "Pausa"
+        and its alerts (a break past its 10 minutes with no penalty decided)."""
+        out = []
+        for key in sorted(self.tables):
+            m = self.bracket(key[0]).rounds[key[1]][key[2]]
+            if m.a is not None and m.b is not None and m.winner is None:
+                out.append(self._breaks_dict(key, now_ms))
+        return out
+
+    def _break_match(self, a: act.BreakStart | act.BreakEnd | act.BreakPenalty
+                     ) -> tuple[MatchKey, Match, list[BreakRecord]]:
+        """The match a break action names: being played (at a table, both
+        players known, not decided), and its breaks so far."""
+        key, m = self._at(a)
+        if m.a is None or m.b is None:
+            raise IllegalContest("this match's players are not both known", "players_unknown")
+        if m.winner is not None:
+            raise IllegalContest("this match is decided", "already_decided")
+        if key not in self.tables:
+            raise IllegalContest("this match is not at a table yet", "not_at_table")
+        taken = self.breaks.get(key, [])
+        last = max([x for b in taken for x in (b.start_ms, b.end_ms, b.penalty_ms)
+                    if x is not None], default=0)
+        if a.at_ms < last:
+            raise InvalidContest(f"at_ms: time cannot go backwards at this match "
+                                 f"({a.at_ms} < {last})")
+        return key, m, taken
+
+    def _break_start(self, a: act.BreakStart) -> dict[str, Any]:
+        """A player's break starts: one at a time at a match, within the
+        player's allowance (two in a match of 13 points or more, else one)."""
+        key, m, taken = self._break_match(a)
+        player = self.player(a.player)
+        side = self._side_of(m, player)
+        running = next((b for b in taken if b.end_ms is None), None)
+        if running is not None:
+            raise IllegalContest(f"{running.player}'s break is still running at this match",
+                                 "break_running", {"player": running.player})
+        length = self.settings_for(key[1]).length
+        allowed = allowance(length)
+        used = sum(1 for b in taken if b.side == side)
+        if used >= allowed:
+            raise IllegalContest(f"{player.name} has taken the {allowed} break(s) a match of "
+                                 f"{length} points allows", "no_break_left",
+                                 {"player": player.name, "n": allowed, "length": length})
+        record = BreakRecord(player=player.name, side=side, number=used + 1,
+                             start_ms=a.at_ms)
+        self.breaks.setdefault(key, []).append(record)
+        return {"player": player.id, "side": side, "number": record.number,
+                "allowance": allowed, "limit_ms": record.limit_ms}
+
+    def _break_end(self, a: act.BreakEnd) -> dict[str, Any]:
+        """The break running at a match ends: how long it ran, how far over
+        its 10 minutes, the penalty offered (the director decides)."""
+        _, _, taken = self._break_match(a)
+        running = next((b for b in taken if b.end_ms is None), None)
+        if running is None:
+            raise IllegalContest("no break is running at this match", "no_break")
+        running.end_ms = a.at_ms
+        view = running.view(a.at_ms)
+        return {"player": running.player, "number": running.number,
+                "over_ms": view["over_ms"], "suggested": view["suggested"]}
+
+    def _break_penalty(self, a: act.BreakPenalty) -> dict[str, Any]:
+        """The director's penalty for a break past its 10 minutes: ``points``
+        to the opponent (0: none).  Given the score before it, points that
+        bring the opponent to the match length end the match, the opponent
+        winning, as a late arrival's points do (``disqualified``, reason
+        ``break``)."""
+        key, m, taken = self._break_match(a)
+        player = self.player(a.player)
+        side = self._side_of(m, player)
+        record = next((b for b in taken if b.side == side and b.number == a.number), None)
+        if record is None:
+            raise InvalidContest(f"number: {player.name} has taken no break {a.number} "
+                                 "at this match")
+        if record.penalty is not None:
+            raise IllegalContest(f"the penalty for {player.name}'s break {a.number} is "
+                                 "already decided", "penalty_decided",
+                                 {"player": player.name})
+        if record.over_ms(a.at_ms) <= 0:
+            raise IllegalContest(f"{player.name}'s break {a.number} has not run over its "
+                                 "10 minutes", "break_in_time", {"player": player.name})
+        length = self.settings_for(key[1]).length
+        if a.points > length:
+            raise InvalidContest(f"points: at most the match length, {length}")
+        score = _or(a.score, None)
+        if score is not None and max(score) >= length:
+            raise InvalidContest(f"score: {list(score)} is not a score of a match of "
+                                 f"{length} still being played")
+        record.penalty, record.penalty_ms = a.points, a.at_ms
+        done: dict[str, Any] = {"player": player.id, "number": a.number, "points": a.points}
+        if score is None or a.points == 0:
+            return done
+        opponent = 1 if side == "A" else 0
+        after = [score[0], score[1]]
+        after[opponent] = min(length, after[opponent] + a.points)
+        done["score"] = after
+        if after[opponent] >= length:  # the penalty ends the match
+            winner = m.b if side == "A" else m.a
+            assert winner is not None
+            if record.end_ms is None:
+                record.end_ms = a.at_ms
+            self.bracket(key[0]).set_winner(key[1], key[2], winner)
+            self.results[key] = ResultDetail(source="disqualified", player=player.name,
+                                             reason="break", score=(after[0], after[1]))
+            done["winner"] = winner
+        return done
 
     # ------------------------------------------------ the ruling committee
 
@@ -1107,15 +1286,20 @@ class Tournament:
         return {"appeal": number, "panel": panel}
 
     def _decide(self, a: act.Decide) -> dict[str, Any]:
-        """The panel's hearing and vote: every panel member and the director
-        vote, the majority decides, and a tie upholds the ruling.
+        """The hearing and its vote: the director and at least two panel
+        members sit and vote, the majority of those votes decides, and a tie
+        upholds the ruling.
 
-        **Reading** (rule book: "at least 2 members of the committee shall be
-        convene with the tournament director ... A ruling will be taken by
-        majority decision"): the director sits with the members and votes
-        (``votes["director"]``), so the rule book's smallest panel, two
-        members and the director, is an odd three; with an even count a tie
-        leaves the ruling standing (an appeal needs a majority to overturn)."""
+        **Reading** (rule book: "To resolve an appeal at least 2 members of
+        the committee shall be convene with the tournament director ... A
+        ruling will be taken by majority decision"): the hearing is lawful
+        with any two or more of the panel (the committee, each member who
+        plays the match replaced) and the director, who sits and votes
+        (``votes["director"]``): the smallest hearing, two members and the
+        director, is an odd three.  A panel member who does not sit casts no
+        vote and counts for nothing; the majority is of the votes cast.  With
+        an even count a tie leaves the ruling standing (an appeal needs a
+        majority to overturn)."""
         number = a.appeal
         if number > len(self.appeals):
             raise InvalidContest(f"appeal: no appeal {number}")
@@ -1124,10 +1308,17 @@ class Tournament:
             raise IllegalContest(f"appeal {number} is already decided", "appeal_decided",
                                  {"appeal": number})
         votes = a.votes
-        panel = {str(p) for p in appeal.panel} | {DIRECTOR_VOTE}
-        if set(votes) != panel:
-            raise InvalidContest(f"votes: must be the panel's and the director's, "
-                                 f"{sorted(panel)}")
+        panel = {str(p) for p in appeal.panel}
+        strangers = sorted(set(votes) - panel - {DIRECTOR_VOTE})
+        if strangers:
+            raise InvalidContest(f"votes: {', '.join(strangers)} does not sit on this "
+                                 f"appeal's panel, {sorted(panel)}")
+        if DIRECTOR_VOTE not in votes:
+            raise InvalidContest("votes: the director sits with the panel and votes "
+                                 "('director')")
+        if len(set(votes) & panel) < 2:
+            raise InvalidContest(f"votes: at least 2 members of the panel, {sorted(panel)}, "
+                                 "hear an appeal with the director")
         hearing = _or(a.hearing, None)
         if hearing is not None:
             hearing = _text(hearing, "hearing", act.MAX_HEARING)
@@ -1261,6 +1452,8 @@ HANDLERS: Final[dict[type[Any], Handler]] = {
     act.DismissClash: Tournament._dismiss_clash, act.Prizes: Tournament._prizes,
     act.Reinstate: Tournament._reinstate, act.Revert: Tournament._revert,
     act.SidePool: Tournament._side_pool, act.Flight: Tournament._flight,
+    act.Presume: Tournament._presume, act.BreakStart: Tournament._break_start,
+    act.BreakEnd: Tournament._break_end, act.BreakPenalty: Tournament._break_penalty,
     **{kind: Tournament._event for kind in EVENT_HANDLERS},
 }
 assert set(HANDLERS) == set(act.ACTION_TYPES)
@@ -1269,4 +1462,4 @@ assert {kind_of(k) for k in HANDLERS} - set(ACTIONS) == {kind_of(k) for k in EVE
 #: draw are settled (no other action can make either due).
 SETTLING: Final = frozenset({act.Withdraw, act.Draw, act.Arrive, act.CloseLate, act.Result,
                              act.Correct, act.Disqualify, act.Sheet, act.Reinstate,
-                             act.Revert})
+                             act.Revert, act.Presume, act.BreakPenalty})

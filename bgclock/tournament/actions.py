@@ -35,6 +35,7 @@ from msgspec import UNSET, Meta, Struct, UnsetType
 
 from bgclock.core import MODES, PRESETS
 
+from ._breaks import MAX_ALLOWANCE
 from ._errors import InvalidContest
 from ._flights import MAX_PRECEDENCE, MAX_ROOM_NAME, MAX_ROOM_TABLES
 from ._prizes import MAX_PRIZE_TEXT, MAX_PRIZES, STANDING_EVENTS
@@ -398,12 +399,14 @@ class Appeal(AppealBody, tag="appeal", tag_field="do",
 
 
 class DecisionBody(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
-    """``POST .../appeals/{appeal}/decision``: the panel's votes and the hearing."""
+    """``POST .../appeals/{appeal}/decision``: the votes of the director and of
+    the panel members who sat (at least two), and the hearing."""
 
     votes: Annotated[dict[Annotated[str, Meta(max_length=8)],
                           Literal["uphold", "overturn"]],
-                     Meta(max_length=MAX_COMMITTEE + 1, description="each panel member's id "
-                          "and 'director': their vote (the majority decides, a tie upholds)")]
+                     Meta(max_length=MAX_COMMITTEE + 1, description="the director's and "
+                          "each sitting panel member's (at least two) id: their vote (the "
+                          "majority of these decides, a tie upholds)")]
     hearing: Annotated[str, Meta(min_length=1, max_length=MAX_HEARING, pattern=PRINTABLE)
                        ] | None | UnsetType = UNSET
 
@@ -413,6 +416,63 @@ class Decide(DecisionBody, tag="decide", tag_field="do",
     """The panel's decision of appeal number ``appeal`` (1, 2, ...)."""
 
     appeal: Annotated[int, Meta(ge=1, le=MAX_APPEALS)]
+
+
+class PresumeBody(MatchBody, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``POST .../sheets/presume``: one player's sheet is in and the other's
+    is missing; the director confirms the kept sheet's result ("Failure to
+    keep score creates presumption in favor of an opponent in case of
+    dispute").  ``by``: the side whose sheet the director saw and keeps."""
+
+    by: Literal["A", "B"]
+
+
+class Presume(PresumeBody, tag="presume", tag_field="do",
+              frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """The one sheet handed in makes the match's result (``_running``)."""
+
+
+# ------------------------------------------------------------------ breaks (``_breaks``)
+
+class BreakBody(MatchBody, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``POST .../breaks``: a player's break starts at a match played
+    without a clock (the server writes the instant)."""
+
+    player: PlayerId
+
+
+class BreakStart(BreakBody, tag="break_start", tag_field="do",
+                 frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A player's break starts at ``at_ms`` (within the rule book's allowance)."""
+
+    at_ms: Ms
+
+
+class BreakEnd(MatchBody, tag="break_end", tag_field="do",
+               frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """The break running at a match ends at ``at_ms``
+    (``POST .../breaks/end``, the body a ``MatchBody``)."""
+
+    at_ms: Ms
+
+
+class BreakPenaltyBody(MatchBody, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``POST .../breaks/penalty``: the director's penalty for a break that
+    ran over its 10 minutes: ``points`` to the opponent (0: none); with
+    ``score`` (the score before it) the points can end the match."""
+
+    player: PlayerId
+    number: Annotated[int, Meta(ge=1, le=MAX_ALLOWANCE, description="the player's 1st or "
+                                "2nd break")]
+    points: Annotated[int, Meta(ge=0, le=MAX_MATCH_LENGTH)]
+    score: Score | UnsetType = UNSET
+
+
+class BreakPenalty(BreakPenaltyBody, tag="break_penalty", tag_field="do",
+                   frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """The director's decision on a break that ran over, at ``at_ms``."""
+
+    at_ms: Ms
 
 
 class ClockResult(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -672,6 +732,7 @@ class CouplesCorrect(CouplesCorrectionBody, tag="couples_correct", tag_field="do
 Action = (Settings | Register | CheckIn | Withdraw | Draw | Arrive | CloseLate | StartRound
           | BindTable | Result | Correct | Absent | Disqualify | Sheet | Committee | Appeal
           | Decide | Clash | DismissClash | Prizes | Reinstate | Revert | SidePool | Flight
+          | Presume | BreakStart | BreakEnd | BreakPenalty
           | SwingCreate | SwingRound | SwingResult | SwingCorrect
           | CouplesCreate | CouplesPhase | CouplesResult | CouplesCorrect)
 """Any tournament action (a tagged union: ``do`` names the kind)."""
@@ -681,6 +742,7 @@ ACTION_TYPES: Final[tuple[type[Struct], ...]] = (
     Settings, Register, CheckIn, Withdraw, Draw, Arrive, CloseLate, StartRound, BindTable,
     Result, Correct, Absent, Disqualify, Sheet, Committee, Appeal, Decide, Clash,
     DismissClash, Prizes, Reinstate, Revert, SidePool, Flight,
+    Presume, BreakStart, BreakEnd, BreakPenalty,
     SwingCreate, SwingRound, SwingResult, SwingCorrect,
     CouplesCreate, CouplesPhase, CouplesResult, CouplesCorrect)
 
@@ -804,4 +866,6 @@ __all__ = [
     "Decide", "Clash", "DismissClash", "Prizes", "Reinstate", "Revert", "SidePool",
     "SwingCreate", "SwingRound", "SwingResult", "SwingCorrect", "CouplesCreate",
     "CouplesPhase", "CouplesResult", "CouplesCorrect",
+    "Presume", "PresumeBody", "BreakBody", "BreakStart", "BreakEnd", "BreakPenaltyBody",
+    "BreakPenalty",
 ]
