@@ -138,7 +138,16 @@ def _evening() -> _Log:
     votes = {str(pid): "uphold" for pid in appealed["panel"]}
     t.do(do="decide", appeal=appealed["appeal"], votes={**votes, "director": "overturn"},
          hearing="both players heard")
-    for i in rest:
+    # a break run over, its penalty; then only one player's sheet: the presumption
+    t.do(do="break_start", event="main", round=0, match=rest[0], player=t.pid(a),
+         at_ms=31 * MIN)
+    t.do(do="break_end", event="main", round=0, match=rest[0], at_ms=43 * MIN)
+    t.do(do="break_penalty", event="main", round=0, match=rest[0], player=t.pid(a), number=1,
+         points=1, score=[1, 2], at_ms=44 * MIN)
+    t.do(do="sheet", event="main", round=0, match=rest[0], by="B", winner=b, score=[2, 5],
+         via="player")
+    t.do(do="presume", event="main", round=0, match=rest[0], by="B")
+    for i in rest[1:]:
         a, _ = players(i)
         t.do(do="result", event="main", round=0, match=i, winner=a, source="clock",
              score=[5, 1])

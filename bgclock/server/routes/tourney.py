@@ -32,6 +32,7 @@ from bgclock.server.edge.tourney_bodies import (
     SettingsBody,
 )
 from bgclock.server.errors import ApiError, read_csv_text
+from bgclock.server.routes.breaks import routes as break_routes
 from bgclock.server.routes.common import (
     check_names,
     checked_name,
@@ -364,4 +365,6 @@ routes = [
     Route("/corrections", post_correction, methods=["POST"]),
     Route("/results/revert", post_revert, methods=["POST"]),
     Route("/clashes/{clash:id}/dismiss", post_dismiss_clash, methods=["POST"]),
+    # breaks at a match without a clock, a missing score sheet (issue 38)
+    *break_routes,
 ]

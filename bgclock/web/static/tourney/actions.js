@@ -18,7 +18,8 @@ const ALREADY = new Set(["already_drawn", "round_not_ready"]);
 /** What the screen shows of what a load reads, as JSON: a background load
  * is shown only when it changed (kit/screen.js). */
 const refresh = refreshJudge(root,
-  () => JSON.stringify([screen.state, screen.history, screen.flight, screen.message, screen.error]));
+  () => JSON.stringify([screen.state, screen.history, screen.flight, screen.breaks, screen.message,
+    screen.error]));
 
 /**
  * Read the tournament's state, log and room again, and show them: all
@@ -36,11 +37,13 @@ export async function load(background) {
   /** @type {any} */ let state = null;
   /** @type {any[]} */ let history = [];
   /** @type {any} */ let flight = null;
+  /** @type {any} */ let breaks = null;
   /** @type {string|null} */ let failed = null;
   try {
     state = await api("GET", path + "/state");
     history = (await api("GET", path + "/actions")).actions;
     flight = await readFlight(path, state);
+    breaks = await readBreaks(path, state);
   } catch (e) {
     failed = String(/** @type {Error} */ (e).message);
   }
@@ -52,6 +55,7 @@ export async function load(background) {
     screen.state = state;
     screen.history = history;
     screen.flight = flight;
+    screen.breaks = breaks;
   }
   if (read.show()) ui.render();
 }
@@ -63,6 +67,15 @@ export async function load(background) {
  */
 async function readFlight(path, state) {
   return state && state.flight ? (await api("GET", path + "/flight")).flight : null;
+}
+
+/**
+ * The matches being played and their breaks, timed by the server, once drawn.
+ * @param {string} path the tournament's
+ * @param {any} state its state
+ */
+async function readBreaks(path, state) {
+  return state && state.drawn ? await api("GET", path + "/breaks") : null;
 }
 
 /**
@@ -87,10 +100,12 @@ export async function act(method, path, body, type) {
     const history = (await api("GET", at + "/actions")).actions;
     const state = out && out.state ? out.state : screen.state;
     const flight = await readFlight(at, state);
+    const breaks = await readBreaks(at, state);
     if (read.fresh()) {
       screen.state = state;
       screen.history = history;
       screen.flight = flight;
+      screen.breaks = breaks;
     }
   } catch (e) {
     read.fresh();

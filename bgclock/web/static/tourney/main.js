@@ -17,6 +17,7 @@ import { mountScreen, tournamentHead } from "../kit/screen.js";
 import { act, load } from "./actions.js";
 import { root, screen, ui } from "./state.js";
 import { i18n } from "./strings.js";
+import { breaksSection } from "./view/breaks.js";
 import { clashSection, deskSections } from "./view/desk.js";
 import { drawSection } from "./view/draw.js";
 import { flightSection } from "./view/flight.js";
@@ -40,6 +41,9 @@ function render() {
     h("input", { id: "trn-reason", maxlength: "200" }));
   const clashes = clashSection(/** @type {any} */ (screen.state), act);  // alerts first
   if (clashes) node.append(clashes);
+  // the breaks at matches without a clock, their alerts with the others
+  const breaks = screen.state.drawn ? breaksSection(/** @type {any} */ (screen.state), screen.breaks) : null;
+  if (breaks) node.append(breaks);
   node.append(room, flightSection(/** @type {any} */ (screen.state), screen.flight, act, directorKey),
     settingsForm(), playersSection(), drawSection(), reason);
   if (screen.state.drawn) node.append(...deskSections(/** @type {any} */ (screen.state), act, directorKey));

@@ -34,6 +34,8 @@ export const screen = {
   history: [],
   /** The room's events when this one shares a room (GET .../flight).
    * @type {import("./strings.js").Flight|null} */ flight: null,
+  /** The matches being played and their breaks, timed by the server (GET
+   * .../breaks, once drawn). @type {import("./view/breaks.js").Breaks|null} */ breaks: null,
   /** The actions on their way ("POST /draw"): a second click waits for the first.
    * @type {Set<string>} */ pending: new Set()
 };

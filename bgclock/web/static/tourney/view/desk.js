@@ -9,6 +9,7 @@
 import { i18n } from "../strings.js";
 import { fmtShort, timeOfDay } from "../../kit/format.js";
 import { button, h } from "../../kit/dom.js";
+import { confirmed } from "../actions.js";
 
 const I18N = i18n();
 const t = I18N.t;
@@ -23,7 +24,9 @@ const t = I18N.t;
  *   a: (string|null), b: (string|null),
  *   sheets: Object<string, {winner: string, score?: number[], games?: number[][], via?: string}>,
  *   winner: (string|null), mismatch: boolean, flagged?: boolean, outcome?: string,
- *   trailing?: (string|null), game?: (number|null), why?: (string|null)}} Sheet
+ *   trailing?: (string|null), game?: (number|null), why?: (string|null),
+ *   presumption?: (Presumption|null)}} Sheet
+ * @typedef {{by: string, missing: string, winner: string, score: (number[]|null), via: string}} Presumption
  * @typedef {{appeal: number, event: string, round: number, match: number, by: number,
  *   ruling: string, panel: number[], decision: (string|null), hearing?: (string|null)}} Appeal
  * @typedef {{clash: number, table: number, table_id: number, match: string, players: string[],
@@ -150,6 +153,8 @@ function sheetSection(st, act, key) {
     }
     if (s.mismatch) {
       list.append(h("li", { class: "err" }, t("desk.mismatch", { table: table, a: s.a || "", wa: s.sheets.A.winner, b: s.b || "", wb: s.sheets.B.winner })));
+    } else if (s.presumption) {
+      list.append(presumption(s, table));
     } else {
       for (const [who, sheet] of Object.entries(s.sheets)) {
         list.append(h("li", {}, t("desk.pending", { table: table, who: who === "A" ? (s.a || who) : (s.b || who), w: sheet.winner })));
@@ -181,6 +186,25 @@ function sheetSection(st, act, key) {
       act("POST", "/sheets", body);
     })));
   return out;
+}
+
+/**
+ * One player's sheet in, the other's missing: the desk says so with the rule
+ * book's words and offers the kept sheet's result; the director confirms.
+ * @param {Sheet} s
+ * @param {string} table
+ * @returns {HTMLElement}
+ */
+function presumption(s, table) {
+  const p = /** @type {Presumption} */ (s.presumption);
+  const name = (/** @type {string} */ side) => side === "A" ? (s.a || side) : (s.b || side);
+  const words = { table: table, who: name(p.by), missing: name(p.missing), w: p.winner,
+    score: p.score ? " " + p.score.join("–") : "" };
+  const line = h("li", { "data-presume": String(s.match) }, t("desk.presume", words));
+  if (p.via === "table") line.append(" (" + t("desk.presume_unconfirmed") + ")");
+  line.append(" ", button(t("desk.presume_ok", words), confirmed(t("cf.presume", words), "POST", "/sheets/presume",
+    { event: s.event, round: s.round, match: s.match, by: p.by })));
+  return line;
 }
 
 /**

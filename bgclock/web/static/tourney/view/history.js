@@ -50,11 +50,13 @@ function undoOf(a) {
     if (!p || !p.withdrawn) return null;
     return [t("trn.reinstate"), t("cf.reinstate", { name: p.name }), "/players/" + p.id + "/reinstate", undefined];
   }
-  if (a.do === "result" || a.do === "correct") {
+  if (a.do === "result" || a.do === "correct" || a.do === "presume") {
     const event = a.event || "main";
     const bracket = event === "main" ? st.main : st.consolation;
     const m = bracket && bracket.rounds[a.round] && bracket.rounds[a.round][a.match];
-    if (!m || m.winner !== a.winner) return null;
+    // a presumption logs no winner: it is the one its kept sheet gave
+    const winner = a.do === "presume" ? (m && m.winner) : a.winner;
+    if (!m || !winner || m.winner !== winner) return null;
     const pair = m.a + " – " + m.b;
     return [t("trn.undo"), t(a.do === "correct" ? "cf.revert_correction" : "cf.revert", { name: String(m.winner), match: pair }),
       "/results/revert", revertBody(event, a.round, a.match, m.winner)];
@@ -70,7 +72,7 @@ export function historySection() {
     const when = timeOfDay(x.at_ms, I18N.lang, true);
     const a = x.action;
     const what = a.do === "withdraw" || a.do === "reinstate" ? "p" + a.player
-      : ["result", "correct", "revert"].includes(a.do) ? [a.event || "main", a.round, a.match].join(":") : null;
+      : ["result", "correct", "revert", "presume"].includes(a.do) ? [a.event || "main", a.round, a.match].join(":") : null;
     const undo = what != null && !offered.has(what) ? undoOf(a) : null;
     if (what != null) offered.add(what);
     const cell = h("td", {});
