@@ -14,25 +14,10 @@ from hypothesis import strategies as st
 
 from bgclock.tournament import IllegalContest, InvalidContest, Tournament
 from bgclock.tournament._breaks import BREAK_MS, allowance, suggested_points
+from tests.test_tournament_desk import _drawn, _ids
 
 MIN = 60_000
 AT = {"round": 0, "match": 0}
-
-
-def _seated(length: int, n: int = 4) -> tuple[Tournament, list[dict[str, Any]]]:
-    log: list[dict[str, Any]] = [{"do": "settings", "seed": 3, "rounds": [
-        {"length": length, "rules": "it-tournament", "clock": "none"}]}]
-    for i in range(1, n + 1):
-        log += [{"do": "register", "name": f"P{i}"}, {"do": "check_in", "player": i}]
-    log += [{"do": "draw"}, {"do": "start_round", "round": 0}]
-    return Tournament.fold(log), log
-
-
-def _sides(state: Tournament) -> tuple[int, int]:
-    m = state.bracket("main").rounds[0][0]
-    a, b = state.by_name(m.a or ""), state.by_name(m.b or "")
-    assert a is not None and b is not None
-    return a.id, b.id
 
 
 def _start(pid: int, at: int) -> dict[str, Any]:
@@ -48,8 +33,8 @@ def _end(at: int) -> dict[str, Any]:
 def test_the_allowance_is_two_breaks_from_13_points_else_one(length: int, allowed: int) -> None:
     # it-rules: "In all 13 point matches or more ... two breaks ... shorter matches ... one"
     assert allowance(length) == allowed
-    state, _ = _seated(length)
-    a, b = _sides(state)
+    state, _ = _drawn(length=length)
+    a, b = _ids(state)
     t = 0
     for k in range(allowed):
         state, done = state.after(_start(a, t))
@@ -65,8 +50,8 @@ def test_the_allowance_is_two_breaks_from_13_points_else_one(length: int, allowe
 
 
 def test_one_break_at_a_time_and_an_end_needs_one_running() -> None:
-    state, _ = _seated(7)
-    a, b = _sides(state)
+    state, _ = _drawn(length=7)
+    a, b = _ids(state)
     with pytest.raises(IllegalContest) as refused:
         state.after(_end(0))
     assert refused.value.code == "no_break"
@@ -82,8 +67,8 @@ def test_one_break_at_a_time_and_an_end_needs_one_running() -> None:
 
 
 def test_a_break_is_timed_and_offers_the_penalty_once_over_ten_minutes() -> None:
-    state, _ = _seated(7)
-    a, _ = _sides(state)
+    state, _ = _drawn(length=7)
+    a, _ = _ids(state)
     state, _ = state.after(_start(a, 100 * MIN))
     match = state.break_views(105 * MIN)[0]
     assert (match["match"], match["a"]) == (0, state.players[a - 1].name)
@@ -110,8 +95,8 @@ def test_one_point_for_every_started_five_minutes_over(over: int) -> None:
 
 
 def test_the_director_decides_the_penalty_and_it_is_recorded() -> None:
-    state, log = _seated(7)
-    a, _ = _sides(state)
+    state, log = _drawn(length=7)
+    a, _ = _ids(state)
     pen = {"do": "break_penalty", **AT, "player": a, "number": 1, "points": 1}
     state, _ = state.after(_start(a, 0))
     with pytest.raises(IllegalContest) as refused:
@@ -138,8 +123,8 @@ def test_the_director_decides_the_penalty_and_it_is_recorded() -> None:
 
 
 def test_penalty_points_that_reach_the_length_end_the_match_as_a_late_arrival_s_do() -> None:
-    state, _ = _seated(7)
-    a, _ = _sides(state)
+    state, _ = _drawn(length=7)
+    a, _ = _ids(state)
     m = state.bracket("main").rounds[0][0]
     state, _ = state.after(_start(a, 0))
     state, _ = state.after(_end(21 * MIN))
@@ -159,8 +144,8 @@ def test_penalty_points_that_reach_the_length_end_the_match_as_a_late_arrival_s_
 
 
 def test_a_break_needs_a_seated_match_with_its_players() -> None:
-    state, log = _seated(7, n=8)
-    a, _ = _sides(state)
+    state, log = _drawn(8, length=7)
+    a, _ = _ids(state)
     c = state.by_name(state.bracket("main").rounds[0][1].a or "")
     assert c is not None
     with pytest.raises(InvalidContest, match="player"):

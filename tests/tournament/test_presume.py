@@ -10,18 +10,10 @@ from typing import Any
 import pytest
 
 from bgclock.tournament import IllegalContest, InvalidContest, Tournament
+from tests.test_tournament_desk import _drawn
 
 SHEET = {"do": "sheet", "round": 0, "match": 0}
 PRESUME = {"do": "presume", "round": 0, "match": 0}
-
-
-def _drawn() -> tuple[Tournament, list[dict[str, Any]]]:
-    log: list[dict[str, Any]] = [{"do": "settings", "seed": 5, "rounds": [
-        {"length": 7, "rules": "it-tournament", "clock": "none"}]}]
-    for i in range(1, 5):
-        log += [{"do": "register", "name": f"P{i}"}, {"do": "check_in", "player": i}]
-    log += [{"do": "draw"}, {"do": "start_round", "round": 0}]
-    return Tournament.fold(log), log
 
 
 def _view(state: Tournament) -> dict[str, Any]:
