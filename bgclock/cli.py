@@ -29,6 +29,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "adjudicate": ("bgclock.board.cli", "what can still happen in a position, and the ruling"),
     "contest": ("bgclock.contest", "run contest scripts (late arrival, Swing, couples)"),
     "draw": ("bgclock.draw_cli", "the draw of a Main and its Progressive Consolation"),
+    "payouts": ("bgclock.payouts_cli", "an event's prize pool and what each place wins"),
 }
 
 
