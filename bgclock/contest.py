@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from bgclock.core import PRESETS, ClockError, ClockSettings
+from bgclock.core import PRESETS, ClockError, ClockSettings, is_word
 from bgclock.script import (
     ScriptError,
     _check_keys,
@@ -94,7 +94,7 @@ def _late(data: dict[str, Any]) -> Mismatch | None:
     _check_keys(data, _LATE_KEYS, "")
     length = _bounded_int(data.get("length"), "length", 1, 10_000)
     absent_raw = data.get("absent")
-    _need(isinstance(absent_raw, str) and absent_raw in ("A", "B", "both"), "absent",
+    _need(is_word(absent_raw, ("A", "B", "both")), "absent",
           "must be 'A', 'B' or 'both'")
     absent = ("A", "B") if absent_raw == "both" else (str(absent_raw),)
     scheduled = data.get("scheduled_ms", 0)
@@ -107,8 +107,8 @@ def _late(data: dict[str, Any]) -> Mismatch | None:
           "score", "must be [A, B], each a whole number from 0 to length - 1")
     score = (score_raw[0], score_raw[1])
     rules = data.get("rules")
-    if rules is not None:
-        _need(isinstance(rules, str) and rules in PRESETS, "rules",
+    if "rules" in data:  # null included: a null where a value is wanted is invalid
+        _need(is_word(rules, PRESETS), "rules",
               f"unknown preset {_shown(rules)} (one of {', '.join(PRESETS)})")
     steps = data.get("steps")
     _need(isinstance(steps, list) and len(steps) <= _MAX_STEPS, "steps", "must be a list")
@@ -168,7 +168,7 @@ def _late_expect(exp: object, where: str, has_rules: bool) -> None:
         _need(isinstance(exp["over"], bool), f"{where}.over", "must be true or false")
     for key in ("winner", "disqualified"):
         if key in exp:
-            _need(exp[key] is None or exp[key] in _SIDES, f"{where}.{key}",
+            _need(exp[key] is None or is_word(exp[key], _SIDES), f"{where}.{key}",
                   "must be 'A', 'B' or null")
     if "reserve_ms" in exp:
         _need(has_rules, f"{where}.reserve_ms", "needs the script's 'rules'")
@@ -214,7 +214,7 @@ def _swing(data: dict[str, Any]) -> Mismatch | None:
               "must be a list")
         games = [_swing_game(g, f"{where}.games[{i}]", names) for i, g in enumerate(games_raw)]
         expect = rnd.get("expect")
-        if expect is not None:
+        if "expect" in rnd:  # null included
             _swing_expect(expect, f"{where}.expect", names, len(games))
         parsed.append((games, expect))
     swing = Swing(names, start_vp=start_vp, cpp=cpp)
@@ -252,7 +252,8 @@ def _swing_game(raw: object, where: str, names: list[str]) -> SwingGame:
     assert isinstance(raw, dict)
     _check_keys(raw, frozenset({"a", "b", "winner", "result", "cube"}), where)
     for key in ("a", "b", "winner"):
-        _need(raw.get(key) in names, f"{where}.{key}", f"unknown player {_shown(raw.get(key))}")
+        _need(is_word(raw.get(key), names), f"{where}.{key}",
+              f"unknown player {_shown(raw.get(key))}")
     _need(raw["a"] != raw["b"], f"{where}.b", "a player cannot play itself")
     _need(raw["winner"] in (raw["a"], raw["b"]), f"{where}.winner", "must be a or b")
     _need("result" in raw, f"{where}.result", "is required (single, gammon or backgammon)")
@@ -282,10 +283,10 @@ def _swing_expect(exp: object, where: str, names: list[str], games: int) -> None
               and all(_is_int(i) and 0 <= i < games for i in exp["all_in"]),
               f"{where}.all_in", "must list the round's games by index")
     if "out" in exp:
-        _need(isinstance(exp["out"], list) and all(n in names for n in exp["out"]),
+        _need(isinstance(exp["out"], list) and all(is_word(n, names) for n in exp["out"]),
               f"{where}.out", "must list players")
     if "winner" in exp:
-        _need(exp["winner"] is None or exp["winner"] in names, f"{where}.winner",
+        _need(exp["winner"] is None or is_word(exp["winner"], names), f"{where}.winner",
               "must be a player or null")
 
 
@@ -336,7 +337,7 @@ def _couples(data: dict[str, Any]) -> Mismatch | None:
         if want != full and want != scheduled:
             return Mismatch("expect_schedule", "schedule", want, full)
     exp = data.get("expect")
-    if exp is not None:
+    if "expect" in data:  # null included
         _need(isinstance(exp, dict), "expect", "must be an object")
         assert isinstance(exp, dict)
         _check_keys(exp, frozenset({"wins", "winner", "decided_after_phase"}), "expect")
@@ -346,10 +347,11 @@ def _couples(data: dict[str, Any]) -> Mismatch | None:
                 k in names and _is_int(v) and v >= 0 for k, v in exp["wins"].items()),
                 "expect.wins", "must map couples to whole numbers")
         if "winner" in exp:
-            _need(exp["winner"] is None or exp["winner"] in names, "expect.winner",
+            _need(exp["winner"] is None or is_word(exp["winner"], names), "expect.winner",
                   "must be a couple or null")
         if "decided_after_phase" in exp:
-            _need(exp["decided_after_phase"] is None or exp["decided_after_phase"] in (1, 2, 3),
+            phase = exp["decided_after_phase"]
+            _need(phase is None or _is_int(phase) and phase in (1, 2, 3),
                   "expect.decided_after_phase", "must be 1, 2, 3 or null")
         for key, want in exp.items():
             if key == "wins":
@@ -376,8 +378,7 @@ def run_contest(data: object) -> Mismatch | None:
     kind = data.get("contest")
     _need(isinstance(kind, str) and kind in _KINDS, "contest",
           f"must be one of {', '.join(_KINDS)}, not {_shown(kind)}")
-    about = data.get("about")
-    _need(about is None or isinstance(about, str), "about", "must be text")
+    _need("about" not in data or isinstance(data["about"], str), "about", "must be text")
     try:
         return _KINDS[str(kind)](data)
     except ContestError as exc:  # a rule the validation above did not foresee

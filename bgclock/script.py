@@ -30,6 +30,7 @@ from bgclock.core import (
     IllegalCommand,
     Match,
     MatchState,
+    is_word,
 )
 
 _TOP_KEYS: Final = frozenset({"about", "rules", "match", "steps"})
@@ -179,10 +180,10 @@ def _validate_expect(exp: object, where: str) -> dict[str, Any]:
     assert isinstance(exp, dict)
     _check_keys(exp, _EXPECT_KEYS, where)
     checks: dict[str, Callable[[Any], bool]] = {
-        "phase": lambda v: v in PHASES,
-        "stopped_reason": lambda v: v is None or v in _STOPPED_REASONS,
-        "on_turn": lambda v: v is None or v in SIDES,
-        "winner": lambda v: v is None or v in SIDES,
+        "phase": lambda v: is_word(v, PHASES),
+        "stopped_reason": lambda v: v is None or is_word(v, _STOPPED_REASONS),
+        "on_turn": lambda v: v is None or is_word(v, SIDES),
+        "winner": lambda v: v is None or is_word(v, SIDES),
         "score": lambda v: isinstance(v, list) and len(v) == 2 and all(_is_int(s) for s in v),
         "crawford": lambda v: isinstance(v, bool),
         "cube_frozen": lambda v: isinstance(v, bool),
@@ -206,7 +207,7 @@ def _validate_expect(exp: object, where: str) -> dict[str, Any]:
                 _need(_is_int(value["value"]) and value["value"] >= 1, f"{path}.value",
                       "must be a whole number >= 1")
             if "owner" in value:
-                _need(value["owner"] is None or value["owner"] in SIDES, f"{path}.owner",
+                _need(value["owner"] is None or is_word(value["owner"], SIDES), f"{path}.owner",
                       "must be 'A', 'B' or null")
         else:
             if not checks[key](value):
@@ -225,7 +226,7 @@ def _validate_step(raw: object, index: int, previous_at: int) -> Step:
     _need(at >= previous_at, f"{where}.at_ms", f"must not decrease (previous {previous_at})")
     kind = raw.get("do")
     event: Event | None = None
-    if kind is None:
+    if "do" not in raw:
         _check_keys(raw, frozenset({"at_ms", "expect"}), where)
     else:
         _need(isinstance(kind, str) and kind in EVENT_TYPES, f"{where}.do",
@@ -237,7 +238,7 @@ def _validate_step(raw: object, index: int, previous_at: int) -> Step:
         for name, value in fields.items():
             _need(value is not None, f"{where}.{name}", "must not be null")
         if kind == "stop":
-            _need("reason" not in fields or fields["reason"] in STOP_REASONS,
+            _need("reason" not in fields or is_word(fields["reason"], STOP_REASONS),
                   f"{where}.reason", f"must be one of {', '.join(sorted(STOP_REASONS))}")
         try:
             event = Event.from_dict({"do": kind, "at_ms": at, **fields})
@@ -260,8 +261,9 @@ def load_script(data: object) -> Script:
     for key in ("rules", "match", "steps"):
         _need(key in data, key, "missing")
     about = data.get("about")
+    _need("about" not in data or isinstance(about, str), "about", "must be text")
     rules = data["rules"]
-    _need(isinstance(rules, str) and rules in PRESETS, "rules",
+    _need(is_word(rules, PRESETS), "rules",
           f"unknown preset {_shown(rules)} (one of {', '.join(PRESETS)})")
     match = data["match"]
     _need(isinstance(match, dict), "match", "must be an object")
@@ -281,7 +283,7 @@ def load_script(data: object) -> Script:
     _need(isinstance(clock, dict), "match.clock", "must be an object")
     _check_keys(clock, OVERRIDE_KEYS, "match.clock")
     if "mode" in clock:
-        _need(clock["mode"] in MODES, "match.clock.mode",
+        _need(is_word(clock["mode"], MODES), "match.clock.mode",
               f"must be one of {', '.join(MODES)}")
     for key in _CLOCK_INT_KEYS & set(clock):
         _need(_is_int(clock[key]) and clock[key] >= 0, f"match.clock.{key}",
@@ -303,8 +305,7 @@ def load_script(data: object) -> Script:
         previous = step.at_ms
         steps.append(step)
     return Script(rules=rules, length=length, score=(score[0], score[1]), teams=teams,
-                  crawford=crawford, clock=dict(clock), steps=tuple(steps),
-                  about=about if isinstance(about, str) else None)
+                  crawford=crawford, clock=dict(clock), steps=tuple(steps), about=about)
 
 
 # --------------------------------------------------------------------- running

@@ -6,7 +6,9 @@ list of steps: events at non-decreasing random instants and queries at random
 instants between them.  The events are mostly ones that fit the phase (read
 from the Python engine as it folds), with every command kind at random beside
 them, malformed ones (a side 'C', dice of 7, a missing or foreign field, time
-going backwards) and refused ones.
+going backwards, a cube that is no power of two) and refused ones.  A `start`
+often carries the cube as it stands: every kind of value and owner, either
+field alone, shapes no game can show (refused) and malformed ones.
 """
 
 from __future__ import annotations
@@ -24,6 +26,39 @@ KINDS = (
 )
 RESULTS = ("single", "gammon", "backgammon")
 REASONS = ("concession", "break", "fallen_dice", "dispute", "director", "dice_not_left", "other")
+
+
+#: Cube values a `start` may carry, and values that make it malformed.
+CUBE_VALUES = (1, 1, 2, 2, 4, 8, 16, 64, 1024, 2**20)
+BAD_CUBE_VALUES = (0, 3, 6, -2, 2**21, 1.5, True, "2", None, [2])
+
+
+def _cube(rng: random.Random) -> Any:
+    """A `start`'s cube: mostly one a game can show (either field may be
+    left out), sometimes a shape no game can show (refused: centered above 1,
+    owned at 1), now and then malformed (invalid)."""
+    r = rng.random()
+    if r < 0.04:
+        return rng.choice(([2, "A"], "centered", 2, {"value": 2, "owner": "A", "side": "B"}))
+    value: Any = rng.choice(BAD_CUBE_VALUES if r < 0.1 else CUBE_VALUES)
+    # a doubled cube has an owner, a cube at 1 has none: one in five is not so
+    owned = (value != 1) != (rng.random() < 0.2)
+    owner: Any = rng.choice(SIDES) if owned else None
+    if r < 0.14:
+        owner = rng.choice(("C", 1, ["A"]))
+    cube: dict[str, Any] = {}
+    if rng.random() < 0.85:
+        cube["value"] = value
+    if rng.random() < 0.85:
+        cube["owner"] = owner
+    return cube
+
+
+def _start(rng: random.Random, side: str) -> dict[str, Any]:
+    ev: dict[str, Any] = {"do": "start", "side": side}
+    if rng.random() < 0.6:
+        ev["cube"] = _cube(rng)
+    return ev
 
 
 def _match(rng: random.Random) -> dict[str, Any]:
@@ -53,11 +88,15 @@ def _fitting(rng: random.Random, st: dict[str, Any], at: int) -> dict[str, Any]:
     other = None if turn is None else ("B" if turn == "A" else "A")
     side = rng.choice(SIDES)
     r = rng.random()
+    if phase == "setup" and st.get("rules") in ("it-tournament", "biba-2014") and r < 0.3:
+        return _start(rng, side)  # the clock introduced mid-game, often on a doubled cube
     if phase in ("setup", "between_games"):
-        if r < 0.75:
+        if r < 0.68:
             return {"do": "opening_roll", "dice": [rng.randint(1, 6), rng.randint(1, 6)]}
+        if r < 0.8:
+            return _start(rng, side)
         if r < 0.85:
-            return {"do": rng.choice(("start", "late_start")), "side": side}
+            return {"do": "late_start", "side": side}
         return {"do": "break", "side": side}
     if phase == "playing":
         if st["double_offered_by"] is not None:
@@ -105,6 +144,8 @@ def _any(rng: random.Random) -> dict[str, Any]:
         ev["dice"] = [rng.randint(1, 6), rng.randint(1, 6)]
     elif kind == "resume":
         pass
+    elif kind == "start":
+        ev = _start(rng, rng.choice(SIDES))
     elif kind == "ruling":
         ev["decision"] = rng.choice(("accept", "invalid", "gin", "lost"))
         if ev["decision"] == "gin" or rng.random() < 0.05:

@@ -53,7 +53,7 @@ def _first_difference(py: Any, js: Any, path: str = "") -> str:
 
 @pytest.mark.parametrize("batch", range(BATCHES))
 def test_both_engines_fold_random_sequences_alike(js: JsEngine, batch: int) -> None:
-    compared = steps_compared = refusals = 0
+    compared = steps_compared = refusals = doubled_starts = 0
     per_batch = max(1, SEQUENCES // BATCHES)
     for n in range(per_batch):
         seed = batch * 1_000_003 + n
@@ -71,5 +71,12 @@ def test_both_engines_fold_random_sequences_alike(js: JsEngine, batch: int) -> N
         compared += 1
         steps_compared += len(steps)
         refusals += sum(r["refused"] is not None for r in py["results"])
-    # The sequences must exercise refusals as well as accepted events.
+        if py["created"] is None:  # a match was made: one result per step
+            doubled_starts += sum(
+                r["refused"] is None and r["state"]["cube"]["value"] > 1
+                and s.get("event", {}).get("do") == "start"
+                for s, r in zip(steps, py["results"], strict=True))
+    # The sequences must exercise refusals as well as accepted events, and
+    # the clock introduced on a game already doubled (clock-script `start`).
     assert compared == per_batch and refusals > 0 and refusals < steps_compared
+    assert doubled_starts > 0

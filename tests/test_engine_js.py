@@ -140,6 +140,27 @@ CHANGES: list[tuple[str, Any]] = [
     ("null side", lambda d: d["steps"].insert(
         1, {"at_ms": 1, "do": "stop", "side": None, "reason": "other"})),
     ("steps not a list", lambda d: d.update(steps={})),
+    # issue 38: a list or an object where a word is wanted, never a crash
+    ("mode as a list", lambda d: d["match"].update(clock={"mode": ["bronstein"]})),
+    ("reason as an object", lambda d: d["steps"].insert(
+        1, {"at_ms": 1, "do": "stop", "side": "A", "reason": {"director": 1}})),
+    ("result as a list", lambda d: d["steps"].insert(
+        1, {"at_ms": 1, "do": "concede", "side": "A", "result": ["single"]})),
+    ("decision as an object", lambda d: d["steps"].insert(
+        1, {"at_ms": 1, "do": "ruling", "decision": {}})),
+    ("stopped_reason as a list", lambda d: d["steps"][1]["expect"].update(
+        stopped_reason=["break"])),
+    ("about as a list", lambda d: d.update(about=["x"])),
+    ("about null", lambda d: d.update(about=None)),
+    ("do null", lambda d: d["steps"][0].update(do=None)),
+    # clock-script start: the cube's value a power of two from 1 to 2^20
+    *[(f"start cube {cube!r}", lambda d, cube=cube: d.update(rules="it-tournament") or d[
+        "steps"].__setitem__(0, {"at_ms": 0, "do": "start", "side": "A", "cube": cube}))
+      for cube in ({"value": 0}, {"value": 3}, {"value": 2**21, "owner": "A"},
+                   {"value": -2, "owner": "A"}, {"value": 1.5}, {"value": True},
+                   {"value": "2", "owner": "A"}, {"value": None}, {"owner": "C"},
+                   {"owner": ["A"]}, {"value": 2, "owner": "A", "side": "B"},
+                   [2, "A"], "centered", 2, None)],
     ("no match", lambda d: d.pop("match")),
 ]
 

@@ -15,6 +15,7 @@ from ._errors import REFUSALS, ClockError, IllegalCommand, InvalidCommand
 from ._events import (
     DECISIONS,
     EVENT_TYPES,
+    MAX_CUBE,
     RESULTS,
     SERVER_STOP_REASONS,
     SIDES,
@@ -24,6 +25,7 @@ from ._events import (
     Break,
     Claim,
     Concede,
+    Cube,
     Double,
     Event,
     GameOver,
@@ -39,6 +41,7 @@ from ._events import (
     Start,
     Stop,
     Take,
+    is_word,
 )
 from ._match import ABA_RESET_MS, PHASE_RULES, PHASES, SNAPSHOT_VERSION, Match, replay
 from ._modes import MODES, TimeMode
@@ -46,10 +49,11 @@ from ._presets import OVERRIDE_KEYS, PRESETS, ClockSettings, Preset
 from ._state import MatchState, SideState
 
 __all__ = [
-    "ABA_RESET_MS", "DECISIONS", "REFUSALS", "EVENT_TYPES", "MODES", "OVERRIDE_KEYS", "PHASES",
-    "PHASE_RULES", "PRESETS", "RESULTS", "SERVER_STOP_REASONS", "SIDES", "STOP_REASONS",
-    "Accept", "Adjust", "Break", "Claim", "ClockError", "ClockSettings", "Concede", "Double",
-    "Event", "GameOver", "Hit", "IllegalCommand", "InvalidCommand", "LateStart", "Match",
-    "MatchState", "OpeningRoll", "Pass", "Penalty", "Premature", "Preset", "Reject", "Resume",
-    "Ruling", "SNAPSHOT_VERSION", "SideState", "Start", "Stop", "Take", "TimeMode", "replay",
+    "ABA_RESET_MS", "DECISIONS", "REFUSALS", "EVENT_TYPES", "MAX_CUBE", "MODES", "OVERRIDE_KEYS",
+    "PHASES", "PHASE_RULES", "PRESETS", "RESULTS", "SERVER_STOP_REASONS", "SIDES",
+    "STOP_REASONS", "Accept", "Adjust", "Break", "Claim", "ClockError", "ClockSettings",
+    "Concede", "Cube", "Double", "Event", "GameOver", "Hit", "IllegalCommand", "InvalidCommand",
+    "LateStart", "Match", "MatchState", "OpeningRoll", "Pass", "Penalty", "Premature", "Preset",
+    "Reject", "Resume", "Ruling", "SNAPSHOT_VERSION", "SideState", "Start", "Stop", "Take",
+    "TimeMode", "is_word", "replay",
 ]

@@ -9,7 +9,7 @@ event is allowed *now* is the match's business (``IllegalCommand``).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Final
 
@@ -33,18 +33,25 @@ def _check_int(name: str, value: object) -> None:
         raise InvalidCommand(f"{name} must be a whole number, not {value!r}")
 
 
+def is_word(value: object, words: Collection[str]) -> bool:
+    """``value`` is one of ``words``: a string, never a list, an object or a
+    number that an ``in`` test would choke on or let through (``True == 1``).
+    Every enum field of the event and script formats is checked with it."""
+    return isinstance(value, str) and value in words
+
+
 def _check_side(name: str, value: object) -> None:
-    if value not in SIDES:
+    if not is_word(value, SIDES):
         raise InvalidCommand(f"{name} must be 'A' or 'B', not {value!r}")
 
 
 def _check_result(name: str, value: object) -> None:
-    if value not in RESULTS:
+    if not is_word(value, RESULTS):
         raise InvalidCommand(f"{name} must be single, gammon or backgammon, not {value!r}")
 
 
 def _check_reason(name: str, value: object) -> None:
-    if value not in STOP_REASONS and value not in SERVER_STOP_REASONS:
+    if not is_word(value, STOP_REASONS | SERVER_STOP_REASONS):
         raise InvalidCommand(f"{name} must be one of {', '.join(sorted(STOP_REASONS))}")
 
 
@@ -63,7 +70,7 @@ def _check_dice(name: str, value: object) -> None:
 
 
 def _check_decision(name: str, value: object) -> None:
-    if value not in DECISIONS:
+    if not is_word(value, DECISIONS):
         raise InvalidCommand(f"{name} must be one of {', '.join(sorted(DECISIONS))}")
 
 
@@ -71,6 +78,50 @@ def _check_points(name: str, value: object) -> None:
     _check_int(name, value)
     if value < 1:  # type: ignore[operator]
         raise InvalidCommand(f"{name} must be at least 1")
+
+
+#: The highest cube value a ``start`` may carry (clock-script ``start``: "a
+#: power of two from 1 to 2^20").
+MAX_CUBE: Final = 2**20
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Cube:
+    """The cube as it stands on the board (``start``'s ``cube``): its value
+    and its owner (None: centered).  Only the form is checked here; whether
+    the game can be in that state (a centered cube above 1, an owned cube at
+    1, a cube in the Crawford game) is the match's to refuse."""
+
+    value: int = 1
+    owner: str | None = None
+
+    def __post_init__(self) -> None:
+        v = self.value
+        if not (isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= MAX_CUBE
+                and v & (v - 1) == 0):
+            raise InvalidCommand(
+                f"cube.value must be a power of two from 1 to {MAX_CUBE}, not {v!r}")
+        if self.owner is not None and not is_word(self.owner, SIDES):
+            raise InvalidCommand(f"cube.owner must be 'A', 'B' or null, not {self.owner!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"value": self.value, "owner": self.owner}
+
+    @staticmethod
+    def from_dict(data: object) -> Cube:
+        """``{"value", "owner"}``, either field alone (the other as on a new
+        game: 1, centered)."""
+        if not isinstance(data, dict):
+            raise InvalidCommand(f"cube must be an object {{value, owner}}, not {data!r}")
+        unknown = sorted(set(data) - {"value", "owner"})
+        if unknown:
+            raise InvalidCommand(f"cube: unknown field {unknown[0]!r}")
+        return Cube(value=data.get("value", 1), owner=data.get("owner"))
+
+
+def _check_cube(name: str, value: object) -> None:
+    if not isinstance(value, Cube):
+        raise InvalidCommand(f"{name} must be a Cube, not {value!r}")
 
 
 _CHECKS: Final = {
@@ -83,7 +134,11 @@ _CHECKS: Final = {
     "decision": _check_decision,
     "delta_ms": _check_int,
     "points": _check_points,
+    "cube": _check_cube,
 }
+
+#: Fields whose stored form is an object read into a value class.
+_READERS: Final[dict[str, Callable[[object], Any]]] = {"cube": Cube.from_dict}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -112,7 +167,10 @@ class Event:
             value = getattr(self, f.name)
             if value is None:
                 continue
-            out[f.name] = list(value) if isinstance(value, tuple) else value
+            if isinstance(value, Cube):
+                out[f.name] = value.to_dict()
+            else:
+                out[f.name] = list(value) if isinstance(value, tuple) else value
         return out
 
     @staticmethod
@@ -132,7 +190,11 @@ class Event:
         for name, _, may_be_none in plan:
             if name in data:
                 value = data[name]
-                kwargs[name] = tuple(value) if isinstance(value, list) else value
+                reader = _READERS.get(name)
+                if reader is not None and value is not None:
+                    kwargs[name] = reader(value)
+                else:
+                    kwargs[name] = tuple(value) if isinstance(value, list) else value
             elif not may_be_none:
                 raise InvalidCommand(f"{kind}: missing field {name!r}")
         if len(kwargs) + 1 + ("v" in data) != len(data):
@@ -152,10 +214,13 @@ class OpeningRoll(Event):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Start(Event):
-    """The clock is introduced in the middle of a game; ``side`` is on turn."""
+    """The clock is introduced in the middle of a game; ``side`` is on turn
+    and ``cube`` is the cube as it stands (None: centered at 1)."""
 
     kind: ClassVar[str] = "start"
+    optional: ClassVar[frozenset[str]] = frozenset({"cube"})
     side: str
+    cube: Cube | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -125,7 +125,7 @@ class _Clock:
 
     __slots__ = (
         "reserve", "allowance", "allow_left", "in_period", "forfeit_pending",
-        "forfeit_active", "no_cube_pending", "no_cube_active", "expired", "breaks",
+        "forfeit_active", "no_cube_pending", "no_cube_active", "wait_left", "expired", "breaks",
         "offenses", "expired_in_game", "overtime_used",
     )
 
@@ -139,6 +139,10 @@ class _Clock:
         # Italian premature: the next period to start may not use the cube.
         self.no_cube_pending = False
         self.no_cube_active = False
+        # biba-2014 4.6: running time the forfeited period must still run
+        # before its side may double (the period's own allowance, whatever
+        # the mode: a Bronstein override forfeits the allowance, not the wait).
+        self.wait_left = 0
         self.expired = False
         self.breaks = 0
         self.offenses = 0  # ABA 5.1 expiries that cost penalty points
@@ -243,6 +247,7 @@ class Match:
             c.reserve, c.allow_left = self.settings.mode.spend(
                 c.reserve, c.allow_left, t - self._since
             )
+            c.wait_left = max(0, c.wait_left - (t - self._since))
         self._since = t
 
     # --------------------------------------------------------------- applying
@@ -366,8 +371,11 @@ class Match:
         c.forfeit_active = forfeited
         c.no_cube_active = c.no_cube_pending
         c.no_cube_pending = False
-        c.allowance = c.allow_left = self.settings.mode.period_allowance(
-            self.settings.delay_ms, forfeited
+        mode, delay = self.settings.mode, self.settings.delay_ms
+        c.allowance = c.allow_left = mode.period_allowance(delay, forfeited)
+        c.wait_left = (
+            mode.period_allowance(delay, False)
+            if forfeited and self.settings.preset.id == "biba-2014" else 0
         )
         c.in_period = True
         self.on_turn = side
@@ -382,7 +390,7 @@ class Match:
         c.in_period = False
         c.forfeit_active = False
         c.no_cube_active = False
-        c.allowance = c.allow_left = 0
+        c.allowance = c.allow_left = c.wait_left = 0
 
     def _pass_clock(self, side: int, t: int) -> None:
         """``side`` ends its period with its credit; the opponent's starts."""
@@ -532,7 +540,20 @@ class Match:
         preset = self.settings.preset
         if not preset.mid_game_start:
             raise refuse("start_at_game_start", rules=preset.id)
+        # The cube as it stands when the clock arrives (clock-script ``start``):
+        # a game already doubled goes on at its value, and only the owner may
+        # redouble; a cube no game can show is refused.
+        value = 1 if e.cube is None else e.cube.value
+        owner = None if e.cube is None else e.cube.owner
+        if owner is None and value > 1:
+            raise refuse("start_cube_centered", value=value)
+        if owner is not None and value == 1:
+            raise refuse("start_cube_owned_at_one", side=owner)
+        if value > 1 and self.crawford_pending:
+            raise refuse("start_cube_crawford", value=value)
         self._new_game()
+        self.cube_value = value
+        self.cube_owner = None if owner is None else _index(owner)
         self._start_period(_index(e.side), e.at_ms)
 
     def _late_start(self, e: LateStart) -> None:
@@ -568,13 +589,10 @@ class Match:
         if c.no_cube_active:
             # Italian rules: "A premature roller cannot use the cube".
             raise refuse("premature_no_cube", side=who)
-        if (
-            c.forfeit_active
-            and self.settings.preset.id == "biba-2014"
-            and self.settings.mode.spend(c.reserve, c.allow_left, e.at_ms - self._since)[1] > 0
-        ):
+        if c.wait_left - (e.at_ms - self._since) > 0:
             # biba-2014 4.6: "cannot ... continue with their double ... until
-            # their 12 seconds have elapsed".
+            # their 12 seconds have elapsed" (the period's running time, stops
+            # excluded, under every mode: docs/rules.md).
             raise refuse("premature_delay_running", side=who)
         self._pass_clock(side, e.at_ms)
         self.doubler = side

@@ -16,7 +16,7 @@ import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import {
   ClockError, EVENT_TYPES, IllegalCommand, MODES, Match, OVERRIDE_KEYS, PHASES, PRESETS,
-  SIDES, STOP_REASONS, parseEvent, resolveSettings,
+  SIDES, STOP_REASONS, isWord, parseEvent, resolveSettings,
 } from "../../bgclock/web/static/engine/index.js";
 
 const SIDE_FIELDS = { reserve_ms: "int", delay_ms: "int", running: "bool", expired: "bool",
@@ -110,7 +110,7 @@ function validateStep(raw, index, previous) {
   need(at >= previous, `${where}.at_ms`, `must not decrease (previous ${previous})`);
   const kind = r.do;
   let event = null;
-  if (kind === undefined || kind === null) {
+  if (!has(r, "do")) {
     checkKeys(r, ["at_ms", "expect"], where);
   } else {
     need(typeof kind === "string" && EVENT_TYPES.includes(kind), `${where}.do`, `unknown event ${shown(kind)}`);
@@ -144,6 +144,7 @@ export function loadScript(data) {
   const d = /** @type {Record<string, any>} */ (data);
   checkKeys(d, ["about", "rules", "match", "steps"], "");
   for (const key of ["rules", "match", "steps"]) need(has(d, key), key, "missing");
+  need(!has(d, "about") || typeof d.about === "string", "about", "must be text");
   const rules = d.rules;
   need(typeof rules === "string" && has(PRESETS, rules), "rules",
     `unknown preset ${shown(rules)} (one of ${Object.keys(PRESETS).join(", ")})`);
@@ -162,7 +163,7 @@ export function loadScript(data) {
   const clock = has(match, "clock") ? match.clock : {};
   need(isObj(clock), "match.clock", "must be an object");
   checkKeys(clock, OVERRIDE_KEYS, "match.clock");
-  if (has(clock, "mode")) need(has(MODES, clock.mode), "match.clock.mode", `must be one of ${Object.keys(MODES).join(", ")}`);
+  if (has(clock, "mode")) need(isWord(clock.mode, Object.keys(MODES)), "match.clock.mode", `must be one of ${Object.keys(MODES).join(", ")}`);
   for (const key of OVERRIDE_KEYS) {
     if (key === "mode" || !has(clock, key)) continue;
     need(isInt(clock[key]) && clock[key] >= 0, `match.clock.${key}`, "must be a whole number of milliseconds >= 0");

@@ -13,6 +13,14 @@ export const REFUSALS = Object.freeze({
   opening_dice_equal: "the opening dice are equal ({a}-{b}): roll again",
   start_at_game_start: "{rules}: clocks are introduced only at the start of a game (1.1)",
   clock_in_use: "{event} is not allowed: the clock is already in use",
+  start_cube_centered:
+    "the clock cannot start with a centered cube at {value}: a doubled cube has an owner",
+  start_cube_owned_at_one:
+    "the clock cannot start with {side} owning the cube at 1: a cube nobody doubled is" +
+    " centered",
+  start_cube_crawford:
+    "the clock cannot start with the cube at {value}: this is the Crawford game, the cube" +
+    " stays centered at 1",
   doubled_must_answer: "{side} has been doubled: {side} must take or pass",
   double_pending: "{side} cannot double: a double is waiting for an answer",
   double_not_turn: "{side} cannot double: it is not {side}'s turn",

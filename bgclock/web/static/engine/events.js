@@ -19,6 +19,8 @@ export const SERVER_STOP_REASONS = Object.freeze(["restart"]);
 export const DECISIONS = Object.freeze(["accept", "gin", "invalid", "lost"]);
 /** The stored form's version. */
 export const EVENT_FORMAT_VERSION = 1;
+/** The highest cube value a `start` may carry ("a power of two from 1 to 2^20"). */
+export const MAX_CUBE = 2 ** 20;
 
 /**
  * An accepted-form event.
@@ -33,10 +35,17 @@ export const EVENT_FORMAT_VERSION = 1;
  * @property {string} [decision]
  * @property {number} [delta_ms]
  * @property {number} [points]
+ * @property {Cube} [cube]  `start`: the cube as it stands (absent: centered at 1)
  */
+
+/** @typedef {{value: number, owner: "A" | "B" | null}} Cube */
 
 /** @param {unknown} v */
 const repr = (v) => (typeof v === "string" ? `'${v}'` : JSON.stringify(v));
+
+/** `value` is one of `words`: a string, never a list, an object or a number.
+ * @param {unknown} value @param {readonly string[]} words @returns {boolean} */
+export const isWord = (value, words) => typeof value === "string" && words.includes(value);
 
 /** @type {Record<string, (name: string, value: unknown) => void>} */
 const CHECKS = {
@@ -49,8 +58,7 @@ const CHECKS = {
     }
   },
   reason(name, v) {
-    if (!STOP_REASONS.includes(/** @type {string} */ (v)) &&
-        !SERVER_STOP_REASONS.includes(/** @type {string} */ (v))) {
+    if (!isWord(v, STOP_REASONS) && !isWord(v, SERVER_STOP_REASONS)) {
       throw new InvalidCommand(`${name} must be one of ${STOP_REASONS.join(", ")}`);
     }
   },
@@ -60,7 +68,7 @@ const CHECKS = {
     }
   },
   decision(name, v) {
-    if (!DECISIONS.includes(/** @type {string} */ (v))) {
+    if (!isWord(v, DECISIONS)) {
       throw new InvalidCommand(`${name} must be one of ${DECISIONS.join(", ")}`);
     }
   },
@@ -68,6 +76,22 @@ const CHECKS = {
   points(name, v) {
     checkInt(name, v);
     if (/** @type {number} */ (v) < 1) throw new InvalidCommand(`${name} must be at least 1`);
+  },
+  cube(name, v) {
+    if (typeof v !== "object" || v === null || Array.isArray(v)) {
+      throw new InvalidCommand(`${name} must be an object {value, owner}, not ${repr(v)}`);
+    }
+    const obj = /** @type {Record<string, unknown>} */ (v);
+    const unknown = Object.keys(obj).filter((k) => k !== "value" && k !== "owner").sort();
+    if (unknown.length) throw new InvalidCommand(`${name}: unknown field '${unknown[0]}'`);
+    const value = "value" in obj ? obj.value : 1;
+    if (!isInt(value) || value < 1 || value > MAX_CUBE || (value & (value - 1)) !== 0) {
+      throw new InvalidCommand(`${name}.value must be a power of two from 1 to ${MAX_CUBE}, not ${repr(value)}`);
+    }
+    const owner = "owner" in obj ? obj.owner : null;
+    if (owner !== null && owner !== "A" && owner !== "B") {
+      throw new InvalidCommand(`${name}.owner must be 'A', 'B' or null, not ${repr(owner)}`);
+    }
   },
 };
 
@@ -85,7 +109,7 @@ function checkSide(name, v) {
  * @type {Readonly<Record<string, [string[], string[]]>>} */
 export const EVENT_FIELDS = Object.freeze({
   opening_roll: [["at_ms", "dice"], []],
-  start: [["at_ms", "side"], []],
+  start: [["at_ms", "side", "cube"], ["cube"]],
   late_start: [["at_ms", "side"], []],
   hit: [["at_ms", "side"], []],
   double: [["at_ms", "side"], []],
@@ -161,6 +185,10 @@ export function parseEvent(data) {
     }
   }
   if (out.dice) out.dice = [.../** @type {number[]} */ (out.dice)];
+  if (out.cube !== undefined && out.cube !== null) {
+    const c = /** @type {Record<string, unknown>} */ (out.cube);
+    out.cube = Object.freeze({ value: "value" in c ? c.value : 1, owner: "owner" in c ? c.owner : null });
+  }
   for (const name of optional) if (out[name] === null) delete out[name];
   return /** @type {Event} */ (Object.freeze(out));
 }

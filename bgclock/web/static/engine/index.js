@@ -18,7 +18,7 @@ export { MODES } from "./modes.js";
 export { PRESETS, OVERRIDE_KEYS, resolveSettings } from "./presets.js";
 export {
   SIDES, RESULTS, STOP_REASONS, SERVER_STOP_REASONS, DECISIONS, EVENT_TYPES, EVENT_FIELDS,
-  parseEvent,
+  MAX_CUBE, isWord, parseEvent,
 } from "./events.js";
 export { Match, replay, PHASES, PHASE_RULES, ABA_RESET_MS } from "./match.js";
 export { modeOf, allowanceOf, sideAt, viewAt, afterPress, breakUsed } from "./countdown.js";

@@ -135,6 +135,9 @@ class Clock {
     this.forfeitActive = false; // the live period is the forfeited one
     this.noCubePending = false; // Italian premature: the next period may not use the cube
     this.noCubeActive = false;
+    // biba-2014 4.6: running time the forfeited period must still run before
+    // its side may double (the period's own allowance, whatever the mode).
+    this.waitLeft = 0;
     this.expired = false;
     this.breaks = 0;
     this.offenses = 0; // ABA 5.1 expiries that cost penalty points
@@ -263,6 +266,7 @@ export class Match {
     if (this.phase === PLAYING && this.onTurn !== null) {
       const c = this.clocks[this.onTurn];
       [c.reserve, c.allowLeft] = this.settings.mode.spend(c.reserve, c.allowLeft, t - this.since);
+      c.waitLeft = Math.max(0, c.waitLeft - (t - this.since));
     }
     this.since = t;
   }
@@ -326,7 +330,10 @@ export class Match {
     c.forfeitActive = forfeited;
     c.noCubeActive = c.noCubePending;
     c.noCubePending = false;
-    c.allowance = c.allowLeft = this.settings.mode.periodAllowance(this.settings.delay_ms, forfeited);
+    const mode = this.settings.mode, delay = this.settings.delay_ms;
+    c.allowance = c.allowLeft = mode.periodAllowance(delay, forfeited);
+    c.waitLeft = forfeited && this.settings.preset.id === "biba-2014"
+      ? mode.periodAllowance(delay, false) : 0;
     c.inPeriod = true;
     this.onTurn = side;
     this.phase = PLAYING;
@@ -341,7 +348,7 @@ export class Match {
     c.inPeriod = false;
     c.forfeitActive = false;
     c.noCubeActive = false;
-    c.allowance = c.allowLeft = 0;
+    c.allowance = c.allowLeft = c.waitLeft = 0;
   }
 
   /** `side` ends its period with its credit; the opponent's starts.
@@ -584,7 +591,16 @@ const HANDLERS = Object.freeze({
   start(m, e) {
     const preset = m.settings.preset;
     if (!preset.mid_game_start) throw refuse("start_at_game_start", { rules: preset.id });
+    // The cube as it stands when the clock arrives: a game already doubled goes
+    // on at its value, and only the owner may redouble.
+    const value = e.cube ? e.cube.value : 1;
+    const owner = e.cube ? e.cube.owner : null;
+    if (owner === null && value > 1) throw refuse("start_cube_centered", { value });
+    if (owner !== null && value === 1) throw refuse("start_cube_owned_at_one", { side: owner });
+    if (value > 1 && m.crawfordPending) throw refuse("start_cube_crawford", { value });
     m.newGame();
+    m.cubeValue = value;
+    m.cubeOwner = owner === null ? null : index(owner);
     m.startPeriod(index(e.side), e.at_ms);
   },
 
@@ -613,10 +629,10 @@ const HANDLERS = Object.freeze({
     const c = m.clocks[side];
     // Italian rules: "A premature roller cannot use the cube".
     if (c.noCubeActive) throw refuse("premature_no_cube", { side: who });
-    if (c.forfeitActive && m.settings.preset.id === "biba-2014" &&
-        m.settings.mode.spend(c.reserve, c.allowLeft, e.at_ms - m.since)[1] > 0) {
+    if (c.waitLeft - (e.at_ms - m.since) > 0) {
       // biba-2014 4.6: "cannot ... continue with their double ... until their
-      // 12 seconds have elapsed".
+      // 12 seconds have elapsed" (the period's running time, stops excluded,
+      // under every mode: docs/rules.md).
       throw refuse("premature_delay_running", { side: who });
     }
     m.passClock(side, e.at_ms);
