@@ -29,7 +29,7 @@ import msgspec
 import orjson
 from msgspec import Meta, Struct
 
-from bgclock.core import DECISIONS, EVENT_TYPES, RESULTS, ClockError
+from bgclock.core import DECISIONS, EVENT_TYPES, MAX_CUBE, RESULTS, ClockError
 from bgclock.core._events import STOP_REASONS
 from bgclock.server.edge.limits import (
     DAY_MS,
@@ -239,8 +239,9 @@ class Command(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True, tag
 
     @property
     def fields(self) -> dict[str, Any]:
-        """The event's own fields, as ``Event.from_dict`` reads them."""
-        return {name: value for name in _EVENT_FIELDS[type(self)]
+        """The event's own fields, as ``Event.from_dict`` reads them (an
+        object field, ``start``'s cube, as the object it was sent as)."""
+        return {name: msgspec.to_builtins(value) for name in _EVENT_FIELDS[type(self)]
                 if (value := getattr(self, name)) is not None}
 
 
@@ -248,8 +249,21 @@ class OpeningRollCmd(Command, tag="opening_roll", frozen=True):
     dice: tuple[Die, Die]
 
 
+class StartCube(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True,
+                omit_defaults=True):
+    """The cube as it stands when the clock is introduced in a game in
+    progress (clock-script ``start``): either field may be left out (value 1,
+    centered).  That the value is a power of two, and that a game can show
+    that cube, the engine checks (``Event.from_dict``, ``Match``)."""
+
+    value: Annotated[int, Meta(ge=1, le=MAX_CUBE)] = 1
+    owner: Side | None = None
+
+
 class StartCmd(Command, tag="start", frozen=True):
     side: Side
+    #: The cube as it stands on the board (absent: centered at 1).
+    cube: StartCube | None = None
 
 
 class LateStartCmd(Command, tag="late_start", frozen=True):
