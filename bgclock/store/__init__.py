@@ -417,6 +417,12 @@ class Store(RegisterStore):
         """At most ``limit`` events of a table's log after ``after_seq``, in order."""
 
     @abc.abstractmethod
+    async def event_by_key(self, table_id: int, idem_key: str) -> StoredEvent | None:
+        """The event of the table's current match stored under ``idem_key``
+        (a command's id), or None: one row by the ``(table_id, idem_key)``
+        index, whatever the log's length (``live.idempotency``)."""
+
+    @abc.abstractmethod
     async def snapshot(self, table_id: int) -> StoredSnapshot | None:
         """A table's stored snapshot of its current match, if it has one."""
 

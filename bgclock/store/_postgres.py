@@ -628,6 +628,11 @@ class PostgresStore(PostgresRegister, Store):
             "ORDER BY seq LIMIT $3", table_id, after_seq, limit)
         return [_event(r) for r in rows]
 
+    async def event_by_key(self, table_id: int, idem_key: str) -> StoredEvent | None:
+        row = await self._fetchrow(f"SELECT {_EVENT_COLS} FROM clock_events "
+                                   "WHERE table_id = $1 AND idem_key = $2", table_id, idem_key)
+        return None if row is None else _event(row)
+
     async def snapshot(self, table_id: int) -> StoredSnapshot | None:
         row = await self._fetchrow(
             f"SELECT {', '.join('s.' + c.strip() for c in SNAPSHOT_COLS.split(','))} "

@@ -511,6 +511,14 @@ class SqliteStore(SqliteRegister, Store):
             f"SELECT {_EVENT_COLS} FROM clock_events WHERE table_id = ? AND seq > ? "
             "ORDER BY seq LIMIT ?", (table_id, after_seq, limit)).fetchall()])
 
+    async def event_by_key(self, table_id: int, idem_key: str) -> StoredEvent | None:
+        def get(db: sqlite3.Connection) -> StoredEvent | None:
+            row = db.execute(f"SELECT {_EVENT_COLS} FROM clock_events "
+                             "WHERE table_id = ? AND idem_key = ?", (table_id, idem_key)).fetchone()
+            return None if row is None else _event(row)
+
+        return await self._run(get)
+
     async def snapshot(self, table_id: int) -> StoredSnapshot | None:
         def get(db: sqlite3.Connection) -> StoredSnapshot | None:
             row = db.execute(

@@ -17,7 +17,11 @@ one at a time, in arrival order, without locks.  A command is:
 Commands keep coming while a commit is in flight: the live match runs ahead
 of the disk by at most one batch, and ``committed_seq`` says how far the
 disk is.  Should a commit fail, the table is rebuilt from its committed
-prefix and the senders of the lost commands get a ``storage`` error.  Every
+prefix, its commands still queued are taken back from the writer, and the
+senders of the lost commands get a ``storage`` error (the pages send them
+again); unless the database was only away, the table then reloads from the
+store (``reload``: the store is the truth) and its dashboard card says so.
+A command id is applied once, whatever its age (``live.idempotency``).  Every
 store call has a deadline (``Store.deadline_s``): a database that went silent
 fails the whole batch at once (``StoreUnavailable``), with the commands
 queued while it was tried, so a command's error comes within one deadline;
@@ -50,9 +54,9 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from functools import partial
 from types import MappingProxyType
 from typing import Any, Protocol
 
@@ -68,6 +72,7 @@ from bgclock.core import (
 )
 from bgclock.server.edge.auth import RateLimiter
 from bgclock.server.live import snapshots
+from bgclock.server.live.idempotency import CommandIds, Line
 from bgclock.server.live.lag import DEFAULT_PARAMS, LagParams, LagQuota
 from bgclock.server.live.snapshots import SNAPSHOT_EVERY, Base
 from bgclock.server.live.table_state import (
@@ -88,6 +93,7 @@ from bgclock.server.live.table_state import (
 )
 from bgclock.server.live.table_state import flag as flag_of
 from bgclock.server.live.time import ServerClock, TimerHandle
+from bgclock.server.live.writer import Writer
 from bgclock.server.ws.protocol import Command, Handle, Keep, ProtocolError, Summon, dumps
 from bgclock.store import (
     Fenced,
@@ -263,193 +269,6 @@ def handover_of(notes: Sequence[StoredNote], log: Sequence[StoredEvent]) -> Hand
     return Handover(Keeper(previous, name), last.at_ms, pressed)
 
 
-_Done = Callable[[BaseException | None], None]
-#: What the writer commits as one: an event or a note, or an event and its
-#: note (a command that handles an alert), all or nothing.
-_Rows = StoredEvent | StoredNote | tuple[StoredEvent | StoredNote, ...]
-
-
-def _rows(item: _Rows | None) -> tuple[StoredEvent | StoredNote, ...]:
-    return () if item is None else item if isinstance(item, tuple) else (item,)
-
-
-def batch_message(texts: list[str]) -> str:
-    """One ``batch`` frame of already encoded messages, in their order
-    (spliced, not decoded and encoded again)."""
-    return '{"type":"batch","messages":[' + ",".join(texts) + "]}"
-
-
-class FrameBatch:
-    """The messages a commit's callbacks send, one frame per connection.
-
-    While ``active`` (the writer's callbacks for one commit run, with no
-    await between them), a connection that said hello with ``batch`` hands
-    its messages to ``hold`` instead of sending them; ``flush`` then sends
-    each such connection one ``batch`` frame (or its only message alone).
-    A press's sender thus gets its update and its ack in one frame, and a
-    dashboard one frame per commit whatever the number of tables in it:
-    frames, not bytes, are what a press costs the server."""
-
-    def __init__(self) -> None:
-        self.active = False
-        self._held: dict[Any, list[str]] = {}
-
-    def hold(self, conn: Any, text: str) -> None:
-        held = self._held.get(conn)
-        if held is None:
-            self._held[conn] = [text]
-        else:
-            held.append(text)
-
-    def flush(self) -> None:
-        self.active = False
-        held, self._held = self._held, {}
-        for conn, texts in held.items():
-            conn.send(texts[0] if len(texts) == 1 else batch_message(texts))
-
-
-class Writer:
-    """Group commit: takes everything queued and commits it in one transaction."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        #: The frames of one commit's callbacks (``FrameBatch``).
-        self.frames = FrameBatch()
-        self._items: list[tuple[_Rows | None, _Done]] = []
-        self._checkpoints: dict[int, int] = {}
-        self._snapshots: dict[int, StoredSnapshot] = {}
-        self._wakeup = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self._closing = False
-        self.batches = 0
-        #: Since when (``time.monotonic``) the database has not answered, or None.
-        self.failing_since: float | None = None
-        #: Told of a commit refused because another process owns its tables
-        #: now (``bgclock.server.cluster``), after the callbacks ran.
-        self.on_fenced: Callable[[Fenced], None] | None = None
-
-    def start(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(self._run(), name="bgclock-writer")
-
-    def submit(self, stored: _Rows | None, done: _Done) -> None:
-        """Queue an event or a note, or a tuple of them committed together
-        (or, with None, just a callback that must wait for what was queued
-        before it)."""
-        self._items.append((stored, done))
-        self._wakeup.set()
-
-    def forget_checkpoint(self, table_id: int) -> None:
-        """Drop a table's checkpoint and snapshot not yet stored (its match is
-        being replaced)."""
-        self._checkpoints.pop(table_id, None)
-        self._snapshots.pop(table_id, None)
-
-    def snapshot(self, snapshot: StoredSnapshot) -> None:
-        """Store a table's snapshot after what is being committed (apart from
-        the events: a snapshot not stored only makes a start fold more)."""
-        self._snapshots[snapshot.table_id] = snapshot
-        self._wakeup.set()
-
-    def checkpoint(self, checkpoints: dict[int, int]) -> None:
-        self._checkpoints.update(checkpoints)
-        self._wakeup.set()
-
-    async def _run(self) -> None:
-        while True:
-            await self._wakeup.wait()
-            self._wakeup.clear()
-            items, self._items = self._items, []
-            checkpoints, self._checkpoints = self._checkpoints, {}
-            rows = [r for s, _ in items for r in _rows(s)]
-            events = [r for r in rows if isinstance(r, StoredEvent)]
-            notes = [r for r in rows if isinstance(r, StoredNote)]
-            errors: dict[int, BaseException] = {}
-            if events or checkpoints or notes:
-                try:
-                    await self.store.commit(events, checkpoints, notes)
-                    self.batches += 1
-                    if self.failing_since is not None:
-                        log.warning("the database answers again (after %.0f s): commits go on",
-                                    time.monotonic() - self.failing_since)
-                        self.failing_since = None
-                except StoreUnavailable as exc:
-                    # the database is away or stalled: every item fails now (one
-                    # by one, each would wait out its own deadline), and so do
-                    # those queued meanwhile (the database was not answering all
-                    # the time they waited): no command waits past one deadline
-                    if self.failing_since is None:  # once, not every second
-                        self.failing_since = time.monotonic()
-                        log.error("%s: commands get storage errors until it answers", exc)
-                    log.debug("commit of %d events failed: %s", len(events), exc)
-                    items, self._items = items + self._items, []
-                    errors = dict.fromkeys(range(len(items)), exc)
-                except StoreError as exc:
-                    log.error("commit of %d events failed: %s", len(events), exc)
-                    errors = await self._one_by_one(items, checkpoints, exc)
-            self.frames.active = True
-            try:
-                for i, (_, done) in enumerate(items):
-                    try:
-                        done(errors.get(i))
-                    except Exception:  # a broken watcher must not stop the writer
-                        log.exception("after-commit callback failed")
-            finally:
-                self.frames.flush()
-            if self.on_fenced is not None:
-                for fenced in {id(e): e for e in errors.values() if isinstance(e, Fenced)}.values():
-                    assert isinstance(fenced, Fenced)
-                    self.on_fenced(fenced)
-            if self._snapshots:
-                stored, self._snapshots = self._snapshots, {}
-                try:
-                    await self.store.put_snapshots(list(stored.values()))
-                except StoreError as exc:
-                    log.warning("%d snapshots not stored (a start folds more): %s",
-                                len(stored), exc)
-            if (self._closing and not self._items and not self._checkpoints
-                    and not self._snapshots):
-                return
-
-    async def _one_by_one(self, items: list[tuple[_Rows | None, _Done]],
-                          checkpoints: dict[int, int],
-                          error: StoreError) -> dict[int, BaseException]:
-        """The batch failed: commit each item alone, so that only the bad ones
-        fail (and, after a table's first failure, that table's later items:
-        its log never has a hole)."""
-        errors: dict[int, BaseException] = {}
-        failed_tables: set[int] = set()
-        for i, (stored, _) in enumerate(items):
-            rows = _rows(stored)
-            if not rows:
-                continue
-            table_id = rows[0].table_id
-            if table_id in failed_tables:
-                errors[i] = error
-                continue
-            events = [r for r in rows if isinstance(r, StoredEvent)]
-            notes = [r for r in rows if isinstance(r, StoredNote)]
-            try:
-                await self.store.commit(events, {}, notes)
-            except StoreError as exc:
-                errors[i] = exc
-                failed_tables.add(table_id)
-        if checkpoints:
-            try:
-                await self.store.commit([], checkpoints)
-            except StoreError as exc:
-                log.error("checkpoints not stored: %s", exc)
-        return errors
-
-    async def close(self) -> None:
-        """Commit what is queued, then stop."""
-        if self._task is None:
-            return
-        self._closing = True
-        self._wakeup.set()
-        await self._task
-        self._task = None
-
-
 class TableHub:
     """One table: its match, its log, its watchers and its expiry timer."""
 
@@ -467,7 +286,14 @@ class TableHub:
         #: The last snapshot taken or read (the next base), or None.
         self.snapped: Base | None = None
         self.log: list[StoredEvent] = []
-        self.by_key: dict[str, StoredEvent] = {}
+        #: The ids of its stored commands (``live.idempotency``), and the
+        #: commands waiting in order for the store (a lookup, a reload).
+        self.ids = CommandIds()
+        self.line = Line(f"bgclock-table-{row.id}")
+        #: Reloading from the store after a failed commit; the last reload
+        #: (its instant, seq and why), shown on the dashboard's card.
+        self.reloading = False
+        self.reloaded: dict[str, Any] | None = None
         self.ack_waiters: dict[str, list[Watcher]] = {}
         self.quotas: dict[str, LagQuota] = {}
         self.watchers: set[Watcher] = set()
@@ -533,6 +359,11 @@ class TableHub:
         #: folding it (``Hub.ready`` folds it): nothing reads its state then.
         self.folded = True
 
+    @property
+    def by_key(self) -> dict[str, StoredEvent]:
+        """The window's events by command id (``ids.window``)."""
+        return self.ids.window
+
     # ------------------------------------------------------------- reading
 
     def match_now(self) -> int:
@@ -556,7 +387,7 @@ class TableHub:
                 "provisional": None if self.provisional is None else {
                     "at_ms": self.provisional.at_ms, "side": self.provisional_side,
                     "key": provisional_key(self.id, self.provisional.at_ms)},
-                "conflict": self.conflict}
+                "conflict": self.conflict, "reloaded": self.reloaded}
         if not self.folded:  # its row only: nothing is known of its match yet
             info["loading"] = True
         elif self.tournament_note:
@@ -666,6 +497,7 @@ class TableHub:
         refuses it.  Only the last ``SNAPSHOT_EVERY`` events stay in memory
         (when they follow the rest in the fold order)."""
         base = base or Base()
+        whole = base.seq == 0  # the whole log: memory meets every command id
         ordered = in_fold_order(events)
         cut = len(ordered) - SNAPSHOT_EVERY
         if cut <= 0 or max(e.seq for e in ordered[:cut]) != base.seq + cut:
@@ -691,7 +523,7 @@ class TableHub:
         self.base = self.snapped = base
         self.log = list(events[cut:])
         self.seq = self.committed_seq = events[-1].seq if events else base.seq
-        self.by_key = {e.idem_key: e for e in self.log if e.idem_key is not None}
+        self.ids.load(self.log, events[:cut], complete=whole)
         self.notes = list(notes or [])
         self.committed_notes = len(self.notes)
         self.note_keys = {x.idem_key: x for x in self.notes if x.idem_key is not None}
@@ -749,8 +581,7 @@ class TableHub:
         """Fold the window up to ``base`` into the base: its events leave memory."""
         drop = base.seq - self.base.seq
         for stored in self.log[:drop]:
-            if stored.idem_key is not None and self.by_key.get(stored.idem_key) is stored:
-                del self.by_key[stored.idem_key]
+            self.ids.leave(stored)
         del self.log[:drop]
         self.base = base
 
@@ -806,6 +637,7 @@ class TableHub:
         self.base = Base()
         self.snapped = None
         self.log = list(events)
+        self.ids.load(self.log, complete=True)
         self.seq = self.committed_seq = events[-1].seq if events else 0
         # its notes too: the director may still mark its alert handled
         self.notes = list(notes or [])
@@ -1081,20 +913,67 @@ class TableHub:
 
     # ----------------------------------------------------------- commands
 
-    def command(self, sender: Watcher, role: str, cmd: Command) -> None:
-        """Decide one command (``live.table_state.decide``); answer an error
-        now or an ack after the commit."""
+    def receive(self, sender: Watcher, role: str, cmd: Command) -> None:
+        """A connection's command, decided in arrival order: now, or once the
+        store has said whether its id was stored (``live.idempotency``) and
+        what waits before it is decided; an error now (``ProtocolError``) or
+        sent to the sender then.  The keeper's queued commands are counted."""
+        key = idem_key(role, cmd.id)
+        if self.mirror or not self.folded or (not self.line.busy
+                                              and not self.ids.unknown(key)):
+            self._counted(sender, role, cmd, None)
+            return
+        if self.line.full:
+            raise ProtocolError("busy", "this table's commands wait for the database: "
+                                "send it again")
+        arrival = self.match_now()
+
+        async def decide_in_turn() -> None:
+            if self.ids.unknown(key) and not self.closed:
+                try:
+                    await self.ids.recall(self.hub.store, self.id, key, self.committed_seq)
+                except StoreError as exc:
+                    sender.send(dumps(ProtocolError(
+                        "storage", f"the database could not be asked about this command: "
+                        f"{exc}; send it again", msg_id=cmd.id, table=self.id).to_message()))
+                    return
+            try:
+                self._counted(sender, role, cmd, arrival)
+            except ProtocolError as exc:
+                exc.msg_id, exc.table = cmd.id, self.id
+                sender.send(dumps(exc.to_message()))
+
+        self.line.add(decide_in_turn)
+
+    def _counted(self, sender: Watcher, role: str, cmd: Command, arrival: int | None) -> None:
+        device = getattr(sender, "device", None)
+        try:
+            self.command(sender, role, cmd, arrival)
+        except ProtocolError:
+            self.counted(device, accepted=False)
+            raise
+        self.counted(device, accepted=True)
+
+    def command(self, sender: Watcher, role: str, cmd: Command,
+                arrival_ms: int | None = None) -> None:
+        """Decide one command (``live.table_state.decide``) on what memory
+        holds; answer an error now or an ack after the commit.  ``arrival_ms``:
+        when it arrived on the table's time line (None: now)."""
         if self.mirror:  # another process keeps it (a late start armed here, say)
             raise ProtocolError("not_owner", f"table {self.id} is kept by another process "
                                 "of the cluster", table=self.id)
         self.check_folded()
+        if self.reloading:
+            raise ProtocolError("busy", "this table is being reloaded from the database: "
+                                "send it again")
         key = idem_key(role, cmd.id)
-        existing = self.by_key.get(key)
+        existing = self.ids.find(key)
         device = getattr(sender, "device", None) if role != "director" else None
+        arrival = self.match_now() if arrival_ms is None else arrival_ms
         answer = decide(self.table_state(), Press(
             role=role, do=cmd.do, device=device, device_name=getattr(sender, "name", None),
             side=getattr(cmd, "side", None), device_at_ms=cmd.device_at_ms, lag_ms=cmd.lag_ms,
-            arrival_ms=self.match_now(), handles=cmd.handles, known=existing is not None,
+            arrival_ms=arrival, handles=cmd.handles, known=existing is not None,
             handled=cmd.handles is not None and cmd.handles in self.handled))
         if isinstance(answer, Refuse):
             raise self.refused_handed_over() if answer.code == "handed_over" else refused(answer)
@@ -1107,13 +986,12 @@ class TableHub:
             return
         if not self.limiter.allow():
             raise ProtocolError("rate_limited", "too many commands at this table: slow down")
-        self._run(sender, role, cmd, key, answer)
+        self._run(sender, role, cmd, key, answer, arrival)
 
     def _run(self, sender: Watcher, role: str, cmd: Command, key: str,
-             answer: Accept) -> None:
+             answer: Accept, arrival: int) -> None:
         """Carry out an accepted command's decision."""
         at, credit = answer.at_ms, answer.credit_ms
-        arrival = self.match_now()
         if answer.merge:
             merged = self._merged(cmd, at, key, role)
             if merged is not None:
@@ -1159,7 +1037,7 @@ class TableHub:
                              event=event.to_dict(), source=role, lag_credit_ms=credit,
                              received_ms=self.hub.clock.now_ms())
         self.log.append(stored)
-        self.by_key[key] = stored
+        self.ids.add(stored)
         handled = (None if cmd.handles is None
                    else self._handled_note(cmd.handles, at, role))
         if claim is not None:
@@ -1200,7 +1078,7 @@ class TableHub:
                     msg_id=msg_id, table=self.id).to_message()))
                 return
             if error is not None:
-                self.rollback()
+                self.failed(error)
                 sender.send(dumps(ProtocolError(
                     "storage", f"the database refused the command: {error}",
                     msg_id=msg_id, table=self.id).to_message()))
@@ -1268,7 +1146,7 @@ class TableHub:
         self.match = match
         self.seq = stored.seq
         self.log.append(stored)
-        self.by_key[key] = stored
+        self.ids.add(stored)
         self.recovering = False
         if self.provisional is not None and stored.at_ms < self.provisional.at_ms:
             self._withdraw_provisional()
@@ -1337,7 +1215,7 @@ class TableHub:
         def done(error: BaseException | None) -> None:
             if generation != self.generation or error is not None:
                 if error is not None and generation == self.generation:
-                    self.rollback()
+                    self.failed(error)
                 sender.send(dumps(ProtocolError(
                     "storage", "the database refused the summons; send it again",
                     msg_id=msg.id, table=self.id).to_message()))
@@ -1377,7 +1255,7 @@ class TableHub:
         def done(error: BaseException | None) -> None:
             if generation != self.generation or error is not None:
                 if error is not None and generation == self.generation:
-                    self.rollback()
+                    self.failed(error)
                 sender.send(dumps(ProtocolError(
                     "storage", "the database refused the mark; send it again",
                     msg_id=msg.id, table=self.id).to_message()))
@@ -1411,12 +1289,48 @@ class TableHub:
         for waiter, msg_id in self.handle_waiters.pop(alert, ()):
             waiter.send(dumps({**note_ack_message(note, duplicate=True), "id": msg_id}))
 
-    def rollback(self) -> None:
-        """A commit failed: go back to what the disk holds."""
+    def failed(self, error: BaseException) -> None:
+        """A commit failed: go back to what the disk holds, then, unless the
+        database was only away (or the table is another process's now),
+        reload from it."""
+        self.rollback(error)
+        if not isinstance(error, StoreUnavailable | Fenced) and not self.reloading:
+            self.reloading = True
+            self.line.add(partial(self.reload, str(error)))
+
+    async def reload(self, why: str) -> None:
+        """Fold the table again from the store (its truth), as a start does
+        but without stopping its clock, and say so on the dashboard's card
+        (``info.reloaded``).  Should the store not answer, the table goes on
+        from its committed prefix (``rollback``)."""
+        try:
+            row, snap, tail, notes = await self.hub._stored(self.id)
+            self.row = row
+            await self.hub._load_one(row, snap, tail, notes, into=self)
+        except StoreError as exc:
+            log.error("table %d could not be reloaded (it goes on from memory): %s",
+                      self.id, exc)
+            return
+        finally:
+            self.reloading = False
         self.generation += 1
+        self.reloaded = {"at_ms": self.hub.clock.now_ms(), "seq": self.committed_seq,
+                         "why": why}
+        log.warning("table %d reloaded from the database at seq %d after a failed commit (%s)",
+                    self.id, self.committed_seq, why)
+        self.rearm()
+        self.broadcast(self.snapshot_message())
+
+    def rollback(self, error: BaseException | None = None) -> None:
+        """A commit failed: go back to what the disk holds; what the table
+        queued after it is taken back from the writer (``error``: what its
+        senders are told)."""
+        self.generation += 1
+        for stored in self.log[self.committed_seq - self.base.seq:]:
+            self.ids.forget(stored)
         self.log = self.log[: self.committed_seq - self.base.seq]
         self.seq = self.committed_seq
-        self.by_key = {e.idem_key: e for e in self.log if e.idem_key is not None}
+        self.hub.writer.discard(self.id, error or StoreError("an earlier command failed"))
         self.ack_waiters.clear()
         self.notes = self.notes[: self.committed_notes]
         self.note_keys = {x.idem_key: x for x in self.notes if x.idem_key is not None}
@@ -1534,6 +1448,7 @@ class TableHub:
         if self.timer is not None:
             self.timer.cancel()
         self._end_provisional()
+        self.line.cancel()
         self.__init__(self.hub, row)  # type: ignore[misc]  # a fresh match, same table
         self.watchers, self.devices_online, self.offline_since_ms = watchers, online, offline
         if keeper is not None:
@@ -1546,6 +1461,7 @@ class TableHub:
 
     def close(self) -> None:
         self.closed = True
+        self.line.cancel()
         self._end_provisional()
         if self.timer is not None:
             self.timer.cancel()
@@ -1852,6 +1768,7 @@ class Hub:
                 table.timer.cancel()
                 table.timer = None
             table._end_provisional()
+            table.line.cancel()
         self.checkpoint_now()
         await self.writer.close()
 

@@ -77,7 +77,8 @@ class ProtocolError(Exception):
 
     def __init__(self, code: str, message: str, *, msg_id: str | None = None,
                  table: int | None = None, refusal: str | None = None,
-                 params: dict[str, Any] | None = None, field: str | None = None) -> None:
+                 params: dict[str, Any] | None = None, field: str | None = None,
+                 retry_ms: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
@@ -87,6 +88,8 @@ class ProtocolError(Exception):
         self.refusal = refusal
         self.params = params
         self.field = field
+        #: A refusal of the moment (``rate_limited``): send it again after this.
+        self.retry_ms = retry_ms
 
     @classmethod
     def from_clock_error(cls, code: str, exc: ClockError) -> ProtocolError:
@@ -100,6 +103,8 @@ class ProtocolError(Exception):
                                "code": self.code, "message": self.message}
         if self.field is not None:
             out["field"] = self.field
+        if self.retry_ms is not None:
+            out["retry_ms"] = self.retry_ms
         if self.refusal is not None:
             out["refusal"] = self.refusal
             out["params"] = self.params or {}

@@ -17,7 +17,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bgclock.server.context import Server, server_of
 from bgclock.server.edge.auth import RateLimiter, origin_allowed
-from bgclock.server.live.hub import FrameBatch
+from bgclock.server.live.writer import FrameBatch
 from bgclock.server.ws.protocol import (
     VERSION,
     Command,
@@ -31,6 +31,7 @@ from bgclock.server.ws.protocol import (
     decode,
     dumps,
 )
+from bgclock.server.ws.shed import Shed
 from bgclock.server.ws.silence import SILENT_LINK_S, SilenceWatch
 from bgclock.store import StoreError
 
@@ -38,8 +39,6 @@ log = logging.getLogger("bgclock.server")
 
 #: A connection whose outbox grows past this is too slow to keep.
 MAX_OUTBOX = 10_000
-#: Consecutive rate-limited messages after which the connection is closed.
-FLOOD_CLOSE = 200
 
 
 def _wake(woken: asyncio.Future[None], _: object) -> None:
@@ -80,7 +79,8 @@ class Connection:
 
     def __init__(self, ws: WebSocket, limiter: RateLimiter) -> None:
         self.ws = ws
-        self.limiter = limiter
+        #: Its rate: what it may send, and what was shed (``ws.shed``).
+        self.shed = Shed(limiter)
         self.role = ""
         self.table_id: int | None = None
         #: A table device's own id (hello ``device``) and short name.
@@ -95,6 +95,15 @@ class Connection:
         self.batch: FrameBatch | None = None
         #: A cluster's id of this connection (its answers from other processes).
         self.cluster_id: str | None = None
+
+    @property
+    def limiter(self) -> RateLimiter:
+        """Its messages' bucket (``shed.limiter``)."""
+        return self.shed.limiter
+
+    @limiter.setter
+    def limiter(self, limiter: RateLimiter) -> None:
+        self.shed.limiter = limiter
 
     def send(self, text: str) -> None:
         if self.dead:
@@ -217,7 +226,7 @@ async def _session(server: Server, conn: Connection) -> None:
             await _refuse(conn, "unauthorized", "wrong director's key")
             return
         conn.role = "director"
-        conn.limiter = RateLimiter(*server.director_rate)
+        conn.shed.limiter = RateLimiter(*server.director_rate)
         if hello.batch:
             conn.batch = hub.writer.frames
         tables = sorted(t.id for t in hub.tables.values() if not t.closed)
@@ -283,7 +292,7 @@ async def _session(server: Server, conn: Connection) -> None:
                 return
             waits = _handle(server, conn, message, watch)
             if waits is REFUSED:
-                if conn.limiter.refused_in_a_row >= FLOOD_CLOSE:
+                if conn.shed.flooding:
                     watch.stop()
                     await conn.close(1008)
                     return
@@ -294,22 +303,32 @@ async def _session(server: Server, conn: Connection) -> None:
     await conn.close(1011)
 
 
-#: ``_handle``: the message was refused by the rate limit.
+#: ``_handle``: the message was shed (``ws.shed``).
 REFUSED: Any = object()
 
 
 def _handle(server: Server, conn: Connection, message: Any, watch: SilenceWatch) -> Any:
     """One message of an open session: None when it was dispatched (or
-    answered with an error), ``REFUSED`` by the rate limit, else the decoded
-    message, whose table must be folded before it is dispatched."""
-    if not conn.limiter.allow():
-        conn.send_json(ProtocolError("rate_limited", "too many messages: slow down")
-                       .to_message())
-        return REFUSED
+    answered with an error), ``REFUSED`` when it was shed (``ws.shed``: a
+    ping never is), else the decoded message, whose table must be folded
+    before it is dispatched."""
+    decoded: Any = None
+    error: ProtocolError | None = None
     try:
         decoded = decode(message.get("text"))
-        if isinstance(decoded, Ping):
-            watch.start()
+    except ProtocolError as exc:
+        error = exc
+    if isinstance(decoded, Ping):
+        watch.start()
+        if conn.shed.ping():
+            dispatch(server, conn, decoded)
+        return None
+    if not conn.shed.admit(decoded):
+        conn.send_json(conn.shed.refusal(decoded, conn.table_id).to_message())
+        return REFUSED
+    try:
+        if error is not None:
+            raise error
         if server.cluster is not None and server.cluster.forwards(
                 conn, decoded, str(message.get("text"))):
             return None  # a director's message for a table another process keeps
@@ -317,6 +336,9 @@ def _handle(server: Server, conn: Connection, message: Any, watch: SilenceWatch)
             return decoded
         dispatch(server, conn, decoded)
     except ProtocolError as exc:
+        if exc.code == "rate_limited" and isinstance(decoded, Command):
+            conn.shed.wait_for(decoded.id)  # the table's own rate: in order too
+            exc.retry_ms = conn.shed.refusal(decoded, None).retry_ms
         conn.send_json(exc.to_message())
     return None
 
@@ -381,12 +403,7 @@ def dispatch(server: Server, conn: Connection, message: Any) -> None:
         try:
             table = hub.table(table_id)
             if isinstance(message, Command):
-                try:
-                    table.command(conn, conn.role, message)
-                except ProtocolError:
-                    table.counted(conn.device, accepted=False)
-                    raise
-                table.counted(conn.device, accepted=True)
+                table.receive(conn, conn.role, message)  # in order, once (``live.idempotency``)
             elif isinstance(message, Handle):
                 table.handle(conn, conn.role, message)
             elif isinstance(message, Keep):
