@@ -28,6 +28,7 @@ from decimal import ROUND_HALF_UP, Decimal
 from typing import Any, Final
 
 from .._errors import InvalidContest
+from ..money import whole
 
 SOURCE: Final = 'usbgf.org, "How USBGF Master Points are Calculated" (2019)'
 #: Division weights, in the published order (1.0 / 0.7 / 0.5).
@@ -46,8 +47,7 @@ def rank_factor(rank: int) -> float:
     >>> [rank_factor(r) for r in (1, 4, 7)]
     [1.0, 0.333, 0.16666666666666666]
     """
-    if not isinstance(rank, int) or isinstance(rank, bool) or rank < 1:
-        raise InvalidContest("rank: must be a whole number from 1")
+    rank = whole(rank, "rank", 1, MAX_PLAYERS)
     return RANK_FACTORS[rank - 1] if rank <= len(RANK_FACTORS) else 1 / (rank - 1)
 
 
@@ -68,8 +68,7 @@ def match_win_points(length: int, *, event_weight: float = 1.0,
     >>> round(match_win_points(9), 4)
     1.0
     """
-    if not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= MAX_LENGTH:
-        raise InvalidContest(f"length: must be a whole number from 1 to {MAX_LENGTH}")
+    length = whole(length, "length", 1, MAX_LENGTH)
     return _weight(event_weight, division) * math.sqrt(length) / 3
 
 
@@ -82,14 +81,9 @@ def placement_points(players: int, first: int, last: int | None = None, *,
     >>> round(placement_points(16, 1), 4)
     2.4
     """
-    if (not isinstance(players, int) or isinstance(players, bool)
-            or not 2 <= players <= MAX_PLAYERS):
-        raise InvalidContest(f"players: must be a whole number from 2 to {MAX_PLAYERS}")
-    last = first if last is None else last
-    if (not isinstance(first, int) or not isinstance(last, int) or isinstance(first, bool)
-            or isinstance(last, bool) or not 1 <= first <= last <= players):
-        raise InvalidContest(f"rank: must be ranks from 1 to {players}, the first not "
-                             "after the last")
+    players = whole(players, "players", 2, MAX_PLAYERS)
+    first = whole(first, "rank", 1, players)
+    last = first if last is None else whole(last, "rank", first, players)
     mean = math.fsum(rank_factor(r) for r in range(first, last + 1)) / (last - first + 1)
     return _weight(event_weight, division) * 0.6 * math.log2(players) * mean
 
