@@ -20,6 +20,31 @@ import { openTableForm } from "./forms.js";
 /** @typedef {import("../../kit/types.js").WireState} WireState */
 /** @typedef {import("../state.js").Row} Row */
 
+/** The faces of a doubling cube: what a director may find on the board. */
+const CUBE_FACES = [1, 2, 4, 8, 16, 32, 64];
+
+/** Introduce the clock in a game in progress: the side on turn and the cube
+ * as it stands on the board (its value and owner, centered by default); the
+ * engine refuses a cube no game can show, in the dashboard's words.
+ * @param {Object<string, string>} n @returns {HTMLElement} */
+function startRow(n) {
+  const value = selectEl({ id: "start-cube-value", "aria-label": t("det.cube_value") },
+    CUBE_FACES.map((v) => el("option", { value: String(v), text: String(v) })));
+  const owner = selectEl({ id: "start-cube-owner", "aria-label": t("det.cube_owner") },
+    [el("option", { value: "", text: t("det.cube_centered") }),
+      ...SIDES.map((x) => el("option", { value: x, text: x + " · " + n[x] }))]);
+  const r = el("div", { class: "row" }, [el("strong", { text: t("det.start") + ":" }),
+    el("span", { text: t("bar.cube") }), value, owner]);
+  for (const side of SIDES) {
+    r.append(el("button", { type: "button", "data-act": "start-" + side, text: n[side], onclick: () => {
+      const cube = { value: parseInt(value.value, 10), owner: owner.value === "" ? null : owner.value };
+      const shown = t("bar.cube") + " " + cube.value + " " + (cube.owner ? n[cube.owner] : t("det.cube_centered"));
+      askConfirm(t("det.start") + " " + n[side] + " · " + shown, [{ do: "start", side: side, cube: cube }]);
+    } }));
+  }
+  return r;
+}
+
 /** The selected table's detail. */
 export function renderDetail() {
   const d = $("detail"), id = app.selected, row = id != null ? app.tables[id] : null;
@@ -141,11 +166,7 @@ function actions(row, s, n) {
     for (const side of SIDES) r.append(btn(n[side], "late_start-" + side, t("det.late_start") + " " + n[side], () => [{ do: "late_start", side: side }]));
     box.append(r);
     const p = s.rules ? presets[s.rules] : null;
-    if (!p || p.mid_game_start) {
-      const r2 = el("div", { class: "row" }, [el("strong", { text: t("det.start") + ":" })]);
-      for (const side of SIDES) r2.append(btn(n[side], "start-" + side, t("det.start") + " " + n[side], () => [{ do: "start", side: side }]));
-      box.append(r2);
-    }
+    if (!p || p.mid_game_start) box.append(startRow(n));
   }
   if (row.info.status !== "closed" && row.seq === 0) {
     box.append(el("div", { class: "row" }, [el("button", { type: "button", "data-act": "edit-table", text: t("det.edit_table"),
