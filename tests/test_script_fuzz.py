@@ -114,9 +114,15 @@ def _check(command: str, seed: Path, path: Path_, value: Any, folder: Path) -> N
     assert code in (0, 1, 2), where
     assert lines[0].startswith(f"{bad}: "), where
     assert lines[1].startswith(f"{good}: ok"), where  # the batch goes on
+    _invalid_if_it_must(data, path, value, code, lines[0], where)
+
+
+def _invalid_if_it_must(data: Any, path: Path_, value: Any, code: int, line: str,
+                        where: str) -> None:
+    """A value the field cannot hold: 2, naming the field or the object holding it."""
     if _must_be_invalid(_at(data, path), value, path):
-        assert code == 2 and "invalid script: " in lines[0], where
-        named, dotted = _named(lines[0]), _dotted(path)
+        assert code == 2 and "invalid script: " in line, where
+        named, dotted = _named(line), _dotted(path)
         assert dotted == named or dotted.startswith((named + ".", named + "[")), where
 
 
@@ -130,24 +136,17 @@ def _one(command: str, seed: Path, path: Path_, value: Any, folder: Path) -> tup
     return contest.run_file(bad)
 
 
+@pytest.mark.parametrize(("command", "seeds"), [("replay", CLOCK_SEEDS),
+                                               ("contest", CONTEST_SEEDS)])
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), seed=st.sampled_from(CLOCK_SEEDS), value=st.sampled_from(VALUES))
-def test_replay_answers_every_malformed_field_and_goes_on(
-    data: st.DataObject, seed: Path, value: Any
+@given(data=st.data(), value=st.sampled_from(VALUES))
+def test_every_malformed_field_is_answered_and_the_batch_goes_on(
+    command: str, seeds: list[Path], data: st.DataObject, value: Any
 ) -> None:
+    seed = data.draw(st.sampled_from(seeds))
     path = data.draw(st.sampled_from(list(_paths(json.loads(seed.read_text())))))
     with tempfile.TemporaryDirectory() as folder:
-        _check("replay", seed, path, value, Path(folder))
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), seed=st.sampled_from(CONTEST_SEEDS), value=st.sampled_from(VALUES))
-def test_contest_answers_every_malformed_field_and_goes_on(
-    data: st.DataObject, seed: Path, value: Any
-) -> None:
-    path = data.draw(st.sampled_from(list(_paths(json.loads(seed.read_text())))))
-    with tempfile.TemporaryDirectory() as folder:
-        _check("contest", seed, path, value, Path(folder))
+        _check(command, seed, path, value, Path(folder))
 
 
 @pytest.mark.parametrize("seed", SPEC_SEEDS, ids=lambda p: p.name)
@@ -160,10 +159,7 @@ def test_every_field_of_the_specs_examples_takes_every_type(seed: Path, tmp_path
             code, line = _one(command, seed, path, value, tmp_path)
             where = f"{_dotted(path)} = {json.dumps(value)}: {line}"
             assert code in (0, 1, 2), where
-            if _must_be_invalid(_at(data, path), value, path):
-                assert code == 2, where
-                named, dotted = _named(line), _dotted(path)
-                assert dotted == named or dotted.startswith((named + ".", named + "[")), where
+            _invalid_if_it_must(data, path, value, code, line, where)
 
 
 # ------------------------------------------------- the cases the issue names
