@@ -1,7 +1,8 @@
 """bgclock.tournament: the tournament around the clocks, pure and sans-I/O.
 
 Late arrivals, Swing, couples and the draw of the Main and its Progressive
-Consolation, as the Italian rule book describes them and
+Consolation, as the Italian rule book describes them, and the weekly formats
+(``formats``: Swiss, More Swiss, round robin, double elimination), as
 ``../shared/spec/tournament.md`` pins them down.  Nothing here reads a clock,
 a file, a socket or the environment; randomness comes in as a seeded
 ``random.Random``.
@@ -66,6 +67,22 @@ from ._swing import (
     swing_game_result,
 )
 from .actions import ACTION_TYPES, Action, decode_action, encode_action
+from .formats import (
+    DoubleElimination,
+    FieldRow,
+    Pairing,
+    PairingReasons,
+    Result,
+    explain,
+    field_table,
+    moreswiss_pairing,
+    moreswiss_standings,
+    roundrobin_schedule,
+    roundrobin_standings,
+    simulate_format,
+    swiss_pairing,
+    swiss_standings,
+)
 
 __all__ = [
     "ACTIONS", "CLOCK_POLICIES", "EVENTS", "Player", "RoundSettings", "Tournament",
@@ -81,4 +98,8 @@ __all__ = [
     "rate_all", "rated_matches", "register_key", "upset_probability",
     # every action declared once (issue 18 §1)
     "ACTION_TYPES", "Action", "decode_action", "encode_action",
+    # the weekly formats (issue 35, tournament.md section 6)
+    "DoubleElimination", "FieldRow", "Pairing", "PairingReasons", "Result", "explain",
+    "field_table", "moreswiss_pairing", "moreswiss_standings", "roundrobin_schedule",
+    "roundrobin_standings", "simulate_format", "swiss_pairing", "swiss_standings",
 ]
