@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Final
 
 from bgclock.core import PRESETS
+from bgclock.web.modules import deliver
 
 #: The pages' files, served at ``/static/``.
 STATIC_DIR: Final = Path(__file__).resolve().parent / "static"
@@ -72,8 +73,10 @@ def presets_json() -> str:
     return json.dumps(data, sort_keys=True).replace("</", "<\\/")
 
 
-def _render(name: str, **values: str) -> str:
+def _render(name: str, entry: str | None = None, **values: str) -> str:
     html = (STATIC_DIR / name).read_text(encoding="utf-8")
+    if entry is not None:  # its bundle, or its modules preloaded (web/modules.py)
+        html = deliver(html, STATIC_DIR, entry)
     values = {"STATIC": versioned_url(), "PRESETS": presets_json(), **values}
     for key, value in values.items():
         html = html.replace("{{" + key + "}}", value)
@@ -84,7 +87,7 @@ def table_page(table_id: int, refused_host: str | None = None) -> str:
     """The table clock page of table ``table_id`` (its token stays in the URL).
     ``refused_host``: the name the page was opened at, when the server would
     refuse its WebSocket there (the page says so instead of reconnecting)."""
-    return _render("table.html", TABLE_ID=str(int(table_id)),
+    return _render("table.html", entry="table/main.js", TABLE_ID=str(int(table_id)),
                    REFUSED_HOST=html.escape(refused_host or "", quote=True))
 
 
