@@ -143,6 +143,14 @@ def name_order(name: str) -> tuple[str, int, str]:
     return (stem, int(digits) if digits else -1, name)
 
 
+def whole_number(value: int, field: str, low: int, high: int) -> int:
+    """``value`` if it is a whole number from ``low`` to ``high``, else refused
+    naming ``field``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InvalidContest(f"{field}: must be a whole number from {low} to {high}")
+    return value
+
+
 def check_players(players: Sequence[str], *, least: int = 2) -> list[str]:
     """The players of a format: ``least`` to MAX_FORMAT_PLAYERS different names."""
     names = list(players)

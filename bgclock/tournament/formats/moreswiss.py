@@ -16,8 +16,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .._errors import IllegalContest, InvalidContest
-from ._common import Place, Result, check_players, ranked, records
+from .._errors import IllegalContest
+from ._common import Place, Result, check_players, ranked, records, whole_number
 from .pairing import Pairing, pair_round
 
 #: The most losses a More Swiss may allow.
@@ -26,9 +26,7 @@ MAX_LOSSES = 20
 
 def check_losses(losses: int) -> int:
     """L, the loss that puts a player out: from 1 to MAX_LOSSES."""
-    if isinstance(losses, bool) or not isinstance(losses, int) or not 1 <= losses <= MAX_LOSSES:
-        raise InvalidContest(f"losses: must be a whole number from 1 to {MAX_LOSSES}")
-    return losses
+    return whole_number(losses, "losses", 1, MAX_LOSSES)
 
 
 def players_in(players: Sequence[str], results: Sequence[Sequence[Result]], *,

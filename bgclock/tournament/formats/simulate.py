@@ -42,18 +42,14 @@ def simulate_format(fmt: str, players: int, *, seed: int, rounds: int | None = N
             or not 2 <= players <= MAX_FORMAT_PLAYERS:
         raise InvalidContest(f"players: must be a whole number from 2 to {MAX_FORMAT_PLAYERS} "
                              f"for --format {fmt}")
-    if fmt == "swiss":
-        if rounds is None:
-            raise InvalidContest("rounds: --format swiss needs --rounds R")
-        check_rounds(rounds)
-    elif rounds is not None:
-        raise InvalidContest(f"rounds: --rounds is for --format swiss, not {fmt}")
-    if fmt == "moreswiss":
-        if losses is None:
-            raise InvalidContest("losses: --format moreswiss needs --losses L")
-        check_losses(losses)
-    elif losses is not None:
-        raise InvalidContest(f"losses: --losses is for --format moreswiss, not {fmt}")
+    for name, owner, value, check in (("rounds", "swiss", rounds, check_rounds),
+                                      ("losses", "moreswiss", losses, check_losses)):
+        if fmt == owner and value is None:
+            raise InvalidContest(f"{name}: --format {owner} needs --{name} {name[0].upper()}")
+        if fmt != owner and value is not None:
+            raise InvalidContest(f"{name}: --{name} is for --format {owner}, not {fmt}")
+        if value is not None:
+            check(value)
     rng = random.Random(seed)
     names = [f"P{i}" for i in range(1, players + 1)]
     results: list[list[Result]] = []

@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .._errors import IllegalContest, InvalidContest
-from ._common import Place, Record, Result, check_players, ranked, records
+from .._errors import IllegalContest
+from ._common import Place, Record, Result, check_players, ranked, records, whole_number
 from .pairing import Pairing, pair_round
 
 #: The most rounds a Swiss takes.
@@ -23,9 +23,7 @@ MAX_ROUNDS = 200
 
 def check_rounds(rounds: int) -> int:
     """A Swiss's number of rounds, from 1 to MAX_ROUNDS."""
-    if isinstance(rounds, bool) or not isinstance(rounds, int) or not 1 <= rounds <= MAX_ROUNDS:
-        raise InvalidContest(f"rounds: must be a whole number from 1 to {MAX_ROUNDS}")
-    return rounds
+    return whole_number(rounds, "rounds", 1, MAX_ROUNDS)
 
 
 def swiss_pairing(players: Sequence[str], results: Sequence[Sequence[Result]], *,
