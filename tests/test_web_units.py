@@ -248,6 +248,60 @@ def test_a_summons_is_queued_like_a_press_and_sent_without_lag(page: Any) -> Non
     assert sent["pending"] == 2  # until their acks
 
 
+def test_the_link_sends_no_faster_than_the_server_takes_pings_apart(page: Any) -> None:
+    got = js(page, """(() => {
+        let now = 0;
+        const c = new kit.Connection({url: "ws://127.0.0.1:9/ws", prefix: "t1-", now: () => now});
+        const out = [];
+        c.sendRaw = (m) => {
+            out.push(m.type + (m.id ? ":" + m.id.split("-").pop() : ""));
+            return true;
+        };
+        c.ready = true;
+        for (let i = 0; i < 30; i++) c.send({do: "hit", side: "A"});
+        const first = out.length;
+        c.ping();
+        now = 1000;   // a second later: SEND_RATE more, in order
+        c.pump();
+        return {first: first, out: out, burst: kit.SEND_BURST, rate: kit.SEND_RATE};
+    })()""")
+    assert got["first"] == got["burst"]
+    assert got["out"][got["burst"]] == "ping"  # never held back by the commands' bucket
+    numbers = [int(x[4:]) for x in got["out"] if x != "ping"]  # ids count on across links
+    assert numbers == list(range(numbers[0], numbers[0] + got["burst"] + got["rate"]))
+
+
+def test_a_refusal_of_the_moment_keeps_the_press_and_sends_it_again_in_order(page: Any) -> None:
+    got = js(page, """(() => {
+        let now = 0;
+        const told = [];
+        const c = new kit.Connection({url: "ws://127.0.0.1:9/ws", prefix: "t1-", now: () => now,
+                                      onMessage: (m) => told.push(m)});
+        const out = [];
+        c.sendRaw = (m) => { out.push(m.id); return true; };
+        c.ready = true;
+        const ids = [0, 1, 2, 3, 4].map(() => c.send({do: "hit", side: "A"}));
+        c.handle({type: "ack", id: ids[0], seq: 2});
+        const shed = {type: "error", code: "rate_limited", message: "slow down", retry_ms: 500};
+        c.handle({...shed, id: ids[2]});
+        c.handle({...shed, id: ids[3]});
+        const during = out.length;
+        now = 400; c.pump();
+        const early = out.length;
+        now = 600; c.pump();
+        return {ids: ids, out: out, during: during, early: early,
+                pending: c.pending.map((p) => p.id), told: told.map((m) => [m.type, !!m.retrying])};
+    })()""")
+    ids = got["ids"]
+    assert got["pending"] == ids[1:]  # refused for the moment: not dropped
+    assert got["during"] == got["early"] == 5  # nothing goes before retry_ms
+    assert got["out"][5:] == ids[2:]  # then the shed one and those after it, in order
+    assert got["told"][1:] == [["error", True], ["error", True]]
+    it = js(page, "(kit.I18N.setLang('it'), kit.I18N.t('conn.retry'))")
+    js(page, "kit.I18N.setLang('en')")
+    assert it.startswith("il server è occupato")
+
+
 # -- the clock engine (bgclock/web/static/engine) as an ES module in Chromium
 
 ENGINE_ORIGIN = "http://engine.test"

@@ -5,6 +5,7 @@ import { withStrings } from "./kit/i18n.js";
 
 const STRINGS = {
   en: {
+    "alw.reloaded": "the database refused a write: the table reloaded from it at event {seq} and goes on (the devices sent their last presses again)",
     "dir.sending": "sending…", "det.sheet": "Score sheet and time per move (print on A4)", "dir.close_detail": "Close the table's detail (Esc)",
     "rul.result.single": "a single game", "rul.result.gammon": "a gammon", "rul.result.backgammon": "a backgammon",
     "rul.gin_keeps": "gin: {name} keeps the match, {score}",
@@ -37,6 +38,7 @@ const STRINGS = {
     "alw.fix_break_confirm": "charge the break's overrun to {name}'s clock: −{t}"
   },
   it: {
+    "alw.reloaded": "il database ha rifiutato una scrittura: il tavolo si è ricaricato dal database all'evento {seq} e continua (i dispositivi hanno rimandato le ultime pressioni)",
     "dir.sending": "invio…", "det.sheet": "Foglio segnapunti e tempo per mossa (stampa A4)", "dir.close_detail": "Chiudi il dettaglio del tavolo (Esc)",
     "rul.result.single": "una partita semplice", "rul.result.gammon": "un gammon", "rul.result.backgammon": "un backgammon",
     "rul.gin_keeps": "gin: {name} tiene il match, {score}",

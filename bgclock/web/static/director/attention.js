@@ -66,6 +66,12 @@ export function alertsOf(row) {
     out.push({ kind: "provisional", key: info.provisional.key,
       text: t("alw.provisional", { name: nm[info.provisional.side || "A"], k: k }) });
   }
+  // a commit the database refused: the table reloaded from the database and
+  // goes on (docs/protocol.md "storage"); the last presses were sent again
+  if (info.reloaded) {
+    out.push({ kind: "reloaded", key: info.id + ":reloaded:" + info.reloaded.at_ms,
+      text: t("alw.reloaded", { seq: info.reloaded.seq }) });
+  }
   if (info.conflict) {
     const c = info.conflict;
     out.push({ kind: "result_conflict", key: info.id + ":result_conflict:" + c.told.winner + (c.final ? c.final.winner : "0"),

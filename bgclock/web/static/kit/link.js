@@ -43,6 +43,15 @@ function newDeviceId() {
  * backoff that doubles with jitter up to BACKOFF_CAP_MS. */
 export const PING_EVERY_MS = 1000, PONG_DEADLINE_MS = 2500;
 export const BACKOFF_FIRST_MS = 250, BACKOFF_CAP_MS = 4000;
+/* Commands go out no faster than the server takes them (a device: 30 at once,
+ * then 10 a second; docs/protocol.md "Limits"): SEND_BURST at once, then
+ * SEND_RATE a second; the rest wait here, in order.  Pings are not counted
+ * (the server never sheds them).  A command the server refuses for the
+ * moment (RETRY_CODES: shed, not stored, the table busy or loading) is not
+ * applied: it stays pending and is sent again, with those after it, in
+ * order, after the refusal's retry_ms (RETRY_MS without one). */
+export const SEND_BURST = 20, SEND_RATE = 8, RETRY_MS = 1000;
+export const RETRY_CODES = ["rate_limited", "storage", "busy", "loading"];
 
 /* The next backoff: double, capped, with full jitter on the upper half so
  * that a room of pages does not reconnect in one burst. rand in [0, 1). */
@@ -104,6 +113,11 @@ export class Connection {
     /** @type {number|null} */
     this.offset = null;
     this.offsetRtt = Infinity;
+    /* the send bucket (SEND_BURST, SEND_RATE) and, after a refusal of the
+     * moment, the instant before which nothing is sent */
+    this.tokens = SEND_BURST;
+    this.tokensAt = this.now();
+    this.waitUntil = 0;
   }
   /* The table's time line at device instant t (ms), or null until known. */
   /** @param {number} t @returns {number|null} */
@@ -215,6 +229,15 @@ export class Connection {
       return;
     } else if ((msg.type === "ack" || msg.type === "error") && msg.id) {
       const i = this.pending.findIndex((p) => p.id === msg.id);
+      if (msg.type === "error" && i >= 0 && RETRY_CODES.includes(msg.code)) {
+        // not applied: kept, and sent again in order (it and those after it)
+        for (const p of this.pending.slice(i)) p.sent = false;
+        const wait = typeof msg.retry_ms === "number" ? msg.retry_ms : RETRY_MS;
+        this.waitUntil = Math.max(this.waitUntil, this.now() + wait);
+        this.onStatus(this.status, this.pending.length);
+        this.onMessage(Object.assign({}, msg, { retrying: true }));
+        return;
+      }
       if (i >= 0) this.pending.splice(i, 1);
       this.checkSynced();
       this.onStatus(this.status, this.pending.length);
@@ -233,6 +256,7 @@ export class Connection {
     const now = this.now();
     if (this.pingSentAt != null && now - Math.max(this.lastPong, this.readyAt) > PONG_DEADLINE_MS) { this.drop(); return; }
     if (this.pingSentAt == null && now - this.lastPong >= PING_EVERY_MS) this.ping();
+    this.pump();
   }
   ping() {
     const t = this.now();
@@ -266,7 +290,7 @@ export class Connection {
                 held: this.pending.some((q) => q.held) };
     this.pending.push(p);
     this.synced = false;
-    if (this.ready && !p.held) this.transmit(p); else this.onStatus(this.status, this.pending.length);
+    if (this.ready && !p.held) this.pump(); else this.onStatus(this.status, this.pending.length);
     return p.id;
   }
   /* Summon the director: {why, side} (and table, for the director). */
@@ -286,16 +310,37 @@ export class Connection {
     if (at != null) msg.device_at_ms = at;
     p.sent = this.sendRaw(msg);
   }
-  /* Send every waiting command but those held back (a queue restored
+  /* Take one from the send bucket (SEND_BURST, SEND_RATE). @returns {boolean} */
+  take() {
+    const now = this.now();
+    this.tokens = Math.min(SEND_BURST, this.tokens + (now - this.tokensAt) * SEND_RATE / 1000);
+    this.tokensAt = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+  /* Send the commands not sent yet, in order, as the bucket allows; none
+   * while a refusal's wait runs (its command keeps its place). */
+  pump() {
+    if (!this.ready || this.now() < this.waitUntil) return;
+    for (const p of this.pending) {
+      if (p.held || p.sent) continue;
+      if (!this.take()) return;
+      this.transmit(p);
+      if (!p.sent) return;
+    }
+  }
+  /* Send every waiting command again but those held back (a queue restored
    * after a reload waits until the page knows it is still the same match). */
-  flush() { for (const p of this.pending) if (!p.held) this.transmit(p); }
+  flush() {
+    for (const p of this.pending) if (!p.held) p.sent = false;
+    this.waitUntil = 0;
+    this.pump();
+  }
   /* Release the held commands (and send them if the link is up). */
   release() {
-    for (const p of this.pending) {
-      if (!p.held) continue;
-      p.held = false;
-      if (this.ready) this.transmit(p);
-    }
+    for (const p of this.pending) p.held = false;
+    this.pump();
   }
 }
 

@@ -65,6 +65,11 @@ function noteOutcome(msg) {
     msg.type === "error" ? (msg.refusal ? I18N.refusal(msg) : msg.message || msg.code) : ""));
 }
 
+/* A refusal of the moment (kit/link.js RETRY_CODES) is said once in a while,
+ * not once per press. */
+const RETRY_TOLD_MS = 10000;
+let retryToldAt = -Infinity;
+
 /** One message from the server. @param {Message} msg */
 export function onMessage(msg) {
   if (msg.table != null && msg.table !== tableId && msg.type !== "error") return;
@@ -125,6 +130,14 @@ export function onMessage(msg) {
       }
       break;
     case "error":
+      if (msg.retrying) {   // refused for the moment: kept and sent again (kit/link.js)
+        ui.status(conn.status);
+        if (performance.now() - retryToldAt > RETRY_TOLD_MS) {
+          retryToldAt = performance.now();
+          ui.toast(t("conn.retry"));
+        }
+        break;
+      }
       noteOutcome(msg);
       settleRestored();
       ui.status(conn.status);

@@ -23,7 +23,8 @@ export const STRINGS = {
     "kind.summon.gender": "", "kind.cmd.gender": "",
     "conn.synced_list.one": "synced: {list} applied at its instant",
     "conn.retimed_n": "{what} re-timed by {by}",
-    "conn.retimed_range": "{what} re-timed by {from} to {to}"
+    "conn.retimed_range": "{what} re-timed by {from} to {to}",
+    "conn.retry": "the server is busy: the presses are kept here and sent again in order"
   },
   it: {
     "title.table": "bgclock — tavolo {id}", "title.page": "bgclock — tavolo",
@@ -42,7 +43,8 @@ export const STRINGS = {
     "conn.refused.m": "{what}: rifiutati ({why})", "conn.refused.m.one": "{what}: rifiutato ({why})",
     "conn.refused.f": "{what}: rifiutate ({why})", "conn.refused.f.one": "{what}: rifiutata ({why})",
     "conn.ignored.m": "{what}: non più necessari", "conn.ignored.m.one": "{what}: non più necessario",
-    "conn.ignored.f": "{what}: non più necessarie", "conn.ignored.f.one": "{what}: non più necessaria"
+    "conn.ignored.f": "{what}: non più necessarie", "conn.ignored.f.one": "{what}: non più necessaria",
+    "conn.retry": "il server è occupato: le pressioni restano qui e vengono rimandate in ordine"
   }
 };
 
