@@ -64,13 +64,19 @@ def serve_command(args: Sequence[str]) -> list[str]:
     return [sys.executable, "-m", "bgclock.cli", "serve", "--no-qr", *args]
 
 
-def start(args: Sequence[str], *, prefix: Sequence[str] = (), timeout: float = 60) -> Serving:
+def start(args: Sequence[str], *, prefix: Sequence[str] = (), timeout: float = 60,
+          python: Sequence[str] = (), env: dict[str, str] | None = None) -> Serving:
     """Start ``bgclock serve ARGS`` and wait for its director's URL (the server
-    then has its port and its store)."""
-    env = {**os.environ, "PYTHONUNBUFFERED": "1",
+    then has its port and its store).  ``python``: the interpreter's command
+    that runs ``bgclock.cli`` in place of ``python -m bgclock.cli``; ``env``:
+    variables added to the environment."""
+    env = {**os.environ, **(env or {}), "PYTHONUNBUFFERED": "1",
            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
                                                        os.environ.get("PYTHONPATH")]))}
-    proc = subprocess.Popen([*prefix, *serve_command(args)], stdout=subprocess.PIPE,
+    command = serve_command(args)
+    if python:
+        command = [*python, *command[3:]]
+    proc = subprocess.Popen([*prefix, *command], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     serving = Serving(proc)
     assert proc.stdout is not None
@@ -101,9 +107,11 @@ def start(args: Sequence[str], *, prefix: Sequence[str] = (), timeout: float = 6
     raise AssertionError(f"serve printed no director's URL: {serving.lines} {err}")
 
 
-def run_serve(args: Sequence[str], timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    """Run ``bgclock serve ARGS`` expecting it to stop by itself."""
-    env = {**os.environ,
+def run_serve(args: Sequence[str], timeout: float = 60,
+              env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``bgclock serve ARGS`` expecting it to stop by itself (``env``:
+    variables added to the environment)."""
+    env = {**os.environ, **(env or {}),
            "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT),
                                                        os.environ.get("PYTHONPATH")]))}
     return subprocess.run(serve_command(args), capture_output=True, text=True, env=env,

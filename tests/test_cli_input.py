@@ -206,6 +206,11 @@ def test_ci_runs_exactly_the_readme_test_command_from_the_venv() -> None:
     for tool in ("ruff", "mypy", "bgclock replay", "bgclock contest"):
         assert any(line.startswith(f".venv/bin/{tool}") for line in lines), tool
     assert not any(line.startswith(("pip ", "python3 -m pip", "pytest")) for line in lines)
+    # the README's first command, on the base install, before any extra
+    first = lines.index("bash .ci/first-command")
+    assert first < next(i for i, line in enumerate(lines) if "'.[test]'" in line)
+    assert "awk '/^```/{n++; next} n==1' README.md" in (ROOT / ".ci" / "first-command"
+                                                        ).read_text(encoding="utf-8")
 
 
 def test_pyproject_license_is_an_spdx_expression_with_a_pinned_backend() -> None:

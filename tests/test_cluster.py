@@ -26,6 +26,7 @@ import pytest
 import websockets
 
 from bgclock.server.cluster import Leases
+from bgclock.server.cluster.config import SECRET_ENV
 from bgclock.store import Fenced, StoredEvent, TableSpec
 from bgclock.store._postgres import PostgresStore
 from bgclock.store._schema import LATEST
@@ -36,6 +37,8 @@ from tests._server_kit import POSTGRES, anyio_backend, free_port, fresh_schema
 
 __all__ = ["anyio_backend"]
 REDIS = os.environ.get("BGCLOCK_TEST_REDIS", "redis://127.0.0.1:6379/0")
+#: The secret the processes of a test's cluster share (``cluster.seal``).
+SECRET = secrets.token_hex(32)
 PASSWORD = "cluster-test-key"
 SPEC = TableSpec(name="1", players=("Ann", "Bob"), rules="usbgf-2013-delay", length=3)
 AUTH = {"Authorization": f"Bearer {PASSWORD}"}
@@ -76,11 +79,12 @@ class Node:
 
     def __init__(self, name: str, schema: str, prefix: str, extra: tuple[str, ...] = ()) -> None:
         self.name = name
+        self.prefix = prefix
         self.port = free_port()
         self.serving: Serving = start([
             "--db", str(POSTGRES), "--db-schema", schema, "--port", str(self.port),
             "--cluster", REDIS, "--cluster-prefix", prefix, "--node-name", name,
-            "--director-password", PASSWORD, *extra])
+            "--director-password", PASSWORD, *extra], env={SECRET_ENV: SECRET})
         self.err = ""
 
     @property
@@ -549,7 +553,7 @@ async def test_a_tournament_is_kept_by_one_process_and_taken_over_after_it_dies(
 
 def test_cluster_with_sqlite_is_refused(tmp_path: Any) -> None:
     done = run_serve(["--db", str(tmp_path / "t.db"), "--port", str(free_port()),
-                      "--cluster", REDIS])
+                      "--cluster", REDIS], env={SECRET_ENV: SECRET})
     assert done.returncode == 2
     lines = done.stderr.strip().splitlines()
     assert lines == ["bgclock serve: --cluster needs PostgreSQL (--db postgresql://...): "

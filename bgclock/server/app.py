@@ -16,6 +16,7 @@ import contextlib
 import secrets
 from collections.abc import AsyncIterator, Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -23,7 +24,6 @@ from starlette.middleware.gzip import GZipMiddleware
 from starlette.routing import BaseRoute, Mount
 
 import bgclock.server.edge.paths  # noqa: F401  (registers the ``id`` path convertor)
-from bgclock.server.cluster import Cluster, ClusterConfig
 from bgclock.server.context import Server
 from bgclock.server.edge.auth import DirectorAuth, TableTokens, director_key
 from bgclock.server.edge.director import DirectorOnly
@@ -50,6 +50,9 @@ from bgclock.server.routes.static import static_routes
 from bgclock.server.ws import session as ws
 from bgclock.store import Store
 from bgclock.store._postgres import PostgresStore
+
+if TYPE_CHECKING:
+    from bgclock.server.cluster.config import ClusterConfig
 
 WEB_STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
 #: HTTP answers at least this long are gzipped for a client that accepts it.
@@ -93,6 +96,9 @@ def create_app(
     if cluster is not None:
         if not isinstance(store, PostgresStore):
             raise ValueError("a cluster needs PostgreSQL (--db postgresql://...)")
+        # only here: the cluster's code and redis load for ``--cluster`` alone
+        from bgclock.server.cluster.node import Cluster
+
         server.cluster = Cluster(server, store, cluster, ws.dispatch)
 
     @contextlib.asynccontextmanager

@@ -402,6 +402,24 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_START
 
 
+def cluster_config(args: argparse.Namespace) -> Any:
+    """``--cluster``'s settings (``cluster.config.ClusterConfig``), or
+    ``StartError`` in one line: redis not installed, the secret missing."""
+    from bgclock.server.cluster.config import ClusterConfig, SecretError, cluster_secret
+
+    try:
+        import redis  # noqa: F401  (the ``cluster`` extra)
+    except ImportError:
+        raise StartError("--cluster needs the redis package, which the base install does not "
+                         "bring: .venv/bin/pip install -e '.[cluster]' (docs/cluster.md)") from None
+    try:
+        secret = cluster_secret()
+    except SecretError as exc:
+        raise StartError(str(exc)) from None
+    return ClusterConfig(args.cluster, args.cluster_prefix, args.node_name or "",
+                         release_idle_s=args.release_idle_s, secret=secret)
+
+
 def _run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -433,10 +451,7 @@ def _run(args: argparse.Namespace) -> int:
         check_sqlite_place(db, given=args.db is not None, schema=args.db_schema)
     cluster = None
     if args.cluster is not None:
-        from .cluster import ClusterConfig
-
-        cluster = ClusterConfig(args.cluster, args.cluster_prefix, args.node_name or "",
-                                release_idle_s=args.release_idle_s)
+        cluster = cluster_config(args)
     public_url = _public_base(args.public_url) if args.public_url else None
     sock = bind(args.host, args.port)
     where = _store_where(db)
@@ -474,6 +489,15 @@ def _run(args: argparse.Namespace) -> int:
 
     async def main() -> None:
         await open_checked(store, where)
+        running = app.state.server.cluster
+        if running is not None:  # Redis there, the credentials taken, one secret
+            from bgclock.server.cluster.bus import BusError
+
+            try:
+                await running.bus.check()
+            except BusError as exc:
+                await store.close()
+                raise StartError(str(exc)) from None
         try:
             # before anything is written (the director's key): one server per store
             await store.claim()

@@ -9,19 +9,21 @@ module imports one that imports it back; ``tests/test_imports.py``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from starlette.requests import HTTPConnection, Request
 
-from bgclock.server.cluster import Cluster
-from bgclock.server.cluster.forward import FORWARDED
 from bgclock.server.edge.auth import DirectorAuth, TableTokens
+from bgclock.server.edge.principal import Principal, principal_of
 from bgclock.server.live.hub import Hub, TableHub
 from bgclock.server.live.lag import LagParams
 from bgclock.server.live.roomfeed import RoomFeed
 from bgclock.server.live.time import ServerClock
 from bgclock.server.tournaments.service import Tourneys, room_body
 from bgclock.store import NotFound, Store
+
+if TYPE_CHECKING:
+    from bgclock.server.cluster.node import Cluster
 
 
 class Server:
@@ -68,13 +70,15 @@ class Server:
         assert self.tokens is not None
         return f"{self.base_url(request)}/t/{table_id}?token={self.tokens.token(table_id)}"
 
-    def is_director(self, request: Request) -> bool:
-        if FORWARDED in request.scope:  # checked by the cluster's process it came from
-            return True
-        header = request.headers.get("authorization", "")
-        if header.lower().startswith("bearer "):
-            return self.director.check(header[7:].strip())
-        return self.director.check(request.query_params.get("key"))
+    def principal(self, request: HTTPConnection) -> Principal:
+        """Who sent ``request`` (``edge.principal``: worked out once, from its
+        own credentials, wherever it arrived)."""
+        return principal_of(request, self.director)
+
+    def is_director(self, request: HTTPConnection) -> bool:
+        """The request's principal (``edge.principal``, worked out once from
+        its own credentials, wherever it arrived) is the director."""
+        return principal_of(request, self.director).director
 
     def table_info(self, request: Request, table: TableHub) -> dict[str, Any]:
         return {**table.info(), "url": self.table_link(request, table.id),

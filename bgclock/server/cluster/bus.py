@@ -16,28 +16,59 @@ order it sent them, on every channel one subscriber listens to.  Pub/sub is
 at most once: a message published while a process is away is lost, which is
 what the protocol already expects of a WebSocket (the device resends what
 was not acknowledged; a snapshot catches up).
+
+Every message is sealed with the cluster's secret as it is published and
+opened as it is heard (``seal``): what does not verify, comes too late or
+comes twice is dropped and logged, never handled.  ``check`` (before a
+process serves) says in one line why Redis cannot be used: not there, a
+wrong password, or another secret than the cluster's other processes'.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import logging
+import secrets
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 import redis.asyncio as aioredis
+import redis.exceptions as redis_errors
+
+from bgclock.server.cluster.seal import Forged, Sealer
 
 log = logging.getLogger("bgclock.cluster")
+
+#: How long the cluster's secret check lives in Redis (s), renewed by every
+#: process while it runs: a process started with another secret meanwhile
+#: is refused at its start (``check``).
+CHECK_TTL_S = 60
+#: How often a forged message is logged at most (s); the others are counted.
+FORGED_LOG_S = 1.0
+
+
+class BusError(Exception):
+    """Redis cannot carry this cluster's traffic (one line: why)."""
+
+
+def _now_ms() -> int:
+    return time.time_ns() // 1_000_000
 
 
 class Bus:
     """One process's link to Redis: a publisher and one subscription."""
 
     def __init__(self, url: str, prefix: str, node: str,
-                 on_message: Callable[[str, bytes, bool], None]) -> None:
+                 on_message: Callable[[str, bytes, bool], None], *, secret: bytes) -> None:
         self.url = url
+        self.sealer = Sealer(secret, node)
+        #: Messages dropped because they did not prove they came from this cluster.
+        self.forged = 0
+        self._forged_logged: dict[str, float] = {}
         self.prefix = prefix
         self.node = node
         self.on_message = on_message
@@ -58,6 +89,47 @@ class Bus:
     def table_channel(self, table_id: int) -> str:
         return f"{self.prefix}:table:{table_id}"
 
+    async def check(self) -> None:
+        """Redis answers, takes this process's credentials, and the cluster's
+        other processes (if any) use the same secret; else ``BusError``."""
+        client = aioredis.from_url(self.url, socket_connect_timeout=5, socket_timeout=5)
+        try:
+            await client.ping()
+            key, mine = f"{self.prefix}:secret-check", self.sealer.proof()
+            await client.set(key, mine, nx=True, ex=CHECK_TTL_S)
+            theirs = await client.get(key)
+            if isinstance(theirs, str):
+                theirs = theirs.encode()
+            if theirs is not None and not hmac.compare_digest(theirs, mine):
+                raise BusError(f"--cluster: the other processes of cluster {self.prefix!r} "
+                               f"use another BGCLOCK_CLUSTER_SECRET: give every process "
+                               f"the same one")
+        except (redis_errors.AuthenticationError,
+                redis_errors.AuthenticationWrongNumberOfArgsError) as exc:
+            raise BusError(f"--cluster: Redis refused this process's credentials: {exc} "
+                           f"(the password goes in the URL: redis://:PASSWORD@HOST:PORT/0)"
+                           ) from None
+        except redis_errors.ResponseError as exc:
+            raise BusError(f"--cluster: Redis refused this process: {exc}") from None
+        except (redis_errors.ConnectionError, redis_errors.TimeoutError, OSError) as exc:
+            raise BusError(f"--cluster: cannot reach Redis at {_where(self.url)}: "
+                           f"{str(exc).splitlines()[0] if str(exc) else type(exc).__name__}"
+                           ) from None
+        finally:
+            with contextlib.suppress(Exception):
+                await client.aclose()
+
+    async def _renew_check(self) -> None:
+        while True:
+            await asyncio.sleep(CHECK_TTL_S / 3)
+            with contextlib.suppress(Exception):
+                await self._redis.set(f"{self.prefix}:secret-check", self.sealer.proof(),
+                                      ex=CHECK_TTL_S)
+
+    def seal(self, channel: str, data: bytes) -> bytes:
+        """``data`` sealed for ``channel`` (``seal``)."""
+        return self.sealer.seal(channel, data, _now_ms(), secrets.token_hex(12))
+
     async def open(self) -> None:
         self._redis = aioredis.from_url(self.url, socket_connect_timeout=5)
         await self._redis.ping()
@@ -65,7 +137,8 @@ class Bus:
         await self._pubsub.subscribe(self.node_channel(self.node), self.all_channel())
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._read(), name="bgclock-bus-read"),
-                       loop.create_task(self._drain(), name="bgclock-bus-publish")]
+                       loop.create_task(self._drain(), name="bgclock-bus-publish"),
+                       loop.create_task(self._renew_check(), name="bgclock-bus-check")]
 
     async def close(self) -> None:
         for task in self._tasks:
@@ -82,12 +155,12 @@ class Bus:
 
     def publish(self, channel: str, data: bytes) -> None:
         """Queue ``data`` for ``channel`` (sent in order, never blocks)."""
-        self._outbox.append((channel, data))
+        self._outbox.append((channel, self.seal(channel, data)))
         self._wake.set()
 
     async def receivers(self, channel: str, data: bytes) -> int:
         """Publish now; how many processes listened (0: nobody is there)."""
-        return int(await self._redis.publish(channel, data))
+        return int(await self._redis.publish(channel, self.seal(channel, data)))
 
     async def subscribe(self, channel: str) -> None:
         if channel not in self.subscribed:
@@ -137,6 +210,28 @@ class Bus:
             if isinstance(channel, bytes):
                 channel = channel.decode()
             try:
-                self.on_message(channel, message["data"], message["type"] == "pmessage")
+                _, payload = self.sealer.open(channel, bytes(message["data"]), _now_ms())
+            except Forged as exc:
+                self._dropped(channel, str(exc))
+                continue
+            try:
+                self.on_message(channel, payload, message["type"] == "pmessage")
             except Exception:
                 log.exception("a cluster message could not be handled")
+
+    def _dropped(self, channel: str, why: str) -> None:
+        self.forged += 1
+        now = time.monotonic()  # each reason at most once a second
+        if now - self._forged_logged.get(why, -FORGED_LOG_S) >= FORGED_LOG_S:
+            self._forged_logged[why] = now
+            log.warning("a message on %s was dropped: %s (%d dropped so far)", channel, why,
+                        self.forged)
+
+
+def _where(url: str) -> str:
+    """``url`` without its password, for a message."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return url
+    _, at, host = rest.rpartition("@")
+    return f"{scheme}://{host}" if at else url

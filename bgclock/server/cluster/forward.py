@@ -3,17 +3,18 @@
 
 Theory of operation
 -------------------
-The forwarding process has already authenticated the request as the
-director's (the director's Mount's guard ran) and decoded its route (the
-tournament or table id of the path).  It reads the body, bounded by
+The forwarding process has decoded the request's route (the tournament or
+table id of the path) and, for a director's route, its guard has run.  It reads the body, bounded by
 ``MAX_FORWARDED_BODY`` (the largest body any of these routes takes: a CSV
 of players), and sends ``request_message``: the method, the path, the query,
 the headers the route may read, the body, and a request id.  The keeper
 rebuilds an ASGI scope from it (``forwarded_scope``), marked ``FORWARDED``
-(the director's guard lets it through and ``Server.is_director`` says yes:
-only this process can put that key in a scope, a network request cannot),
-and runs it through its own whole application (``run``): the same route,
-the same validation, the same error handlers.  The answer (status, the
+(so that it is not forwarded again), and runs it through its own whole
+application (``run``): the same guard, the same route, the same validation,
+the same error handlers.  The request's credentials (its ``Authorization``
+header and its query's key or token) travel with it, and the keeper works
+its principal out from them again (``edge.principal``): being forwarded
+makes nobody the director.  The answer (status, the
 headers that matter, the body) goes back with the request id
 (``answer_message``) and the forwarding process answers its client with it.
 
@@ -41,10 +42,10 @@ FORWARD_S: Final = 5.0
 #: (``routes.tourney.MAX_CSV_BYTES``, a CSV of players); the route itself
 #: holds it to its own limit at the keeper.
 MAX_FORWARDED_BODY: Final = 256 * 1024
-#: Request headers not carried: the hop's own, and the credentials (the
-#: keeper trusts the forwarding process's guard, not a key it never needs).
+#: Request headers not carried: the hop's own.  The credentials are carried
+#: (``Authorization``, ``Cookie``, the query): the keeper checks them itself.
 DROPPED_REQUEST: Final = frozenset({
-    "accept-encoding", "authorization", "connection", "content-length", "cookie", "upgrade",
+    "accept-encoding", "connection", "content-length", "upgrade",
     "transfer-encoding", "keep-alive", "te"})
 #: Answer headers carried back (the rest is the forwarding process's own edge).
 KEPT_ANSWER: Final = frozenset({"content-type", "content-disposition", "retry-after"})

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Final, Protocol
+from typing import Protocol
 
 from bgclock.server.cluster.mirror import Host, Mirrors
 from bgclock.server.live.hub import TableHub
@@ -39,8 +39,6 @@ class Cluster(Host, Protocol):
 
 log = logging.getLogger("bgclock.cluster")
 
-#: A table quiet this long is handed back (s), unless ``--release-idle-s``.
-IDLE_S: Final = 60.0
 
 
 def quiet(table: TableHub) -> bool:

@@ -53,16 +53,14 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import os
-import socket
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import orjson
 
 from bgclock.server.cluster.bus import Bus
+from bgclock.server.cluster.config import ClusterConfig
 from bgclock.server.cluster.forward import (
     FORWARD_S,
     Answer,
@@ -72,7 +70,7 @@ from bgclock.server.cluster.forward import (
     request_message,
     run,
 )
-from bgclock.server.cluster.handback import IDLE_S, Handback
+from bgclock.server.cluster.handback import Handback
 from bgclock.server.cluster.lease import Leases
 from bgclock.server.cluster.mirror import Mirrors
 from bgclock.server.errors import ApiError
@@ -149,22 +147,6 @@ RESULT_TRIES: Final = 20
 RESULTS_KEPT: Final = 4096
 
 
-@dataclass(frozen=True, slots=True)
-class ClusterConfig:
-    """``bgclock serve --cluster URL [--cluster-prefix P] [--node-name N]``."""
-
-    redis_url: str
-    prefix: str = "bgclock"
-    node: str = ""
-    #: A table with no device and its clock stopped this long (s) has its
-    #: lease handed back (``handback``; ``--release-idle-s``).
-    release_idle_s: float = IDLE_S
-
-    def node_name(self) -> str:
-        """The name given, else ``HOST-PID``."""
-        return self.node or f"{socket.gethostname()[:30]}-{os.getpid()}"
-
-
 def not_owner_message(table_id: int, why: str) -> str:
     """The ``not_owner`` error a device gets before its socket is closed."""
     return dumps(ProtocolError("not_owner", f"table {table_id} {why}: reconnecting",
@@ -212,7 +194,8 @@ class Cluster:
         self.dispatch = dispatch
         self.leases = Leases(store.dsn, store.schema, self.node, deadline_s=store.deadline_s,
                              on_lost=self._lease_lost)
-        self.bus = Bus(config.redis_url, config.prefix, self.node, self._on_bus)
+        self.bus = Bus(config.redis_url, config.prefix, self.node, self._on_bus,
+                       secret=config.secret)
         #: Local connections relayed to another process: table -> id -> connection.
         self.relays: dict[int, dict[str, Connection]] = {}
         self._local: dict[str, Connection] = {}

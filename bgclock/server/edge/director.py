@@ -2,8 +2,8 @@
 to any of its routes needs the director's key (``Authorization: Bearer KEY``
 or ``?key=KEY``), else 401 ``unauthorized`` before the route runs.  A path
 none of its routes matches goes on untouched (404, as for anyone).  A
-request forwarded by another process of a cluster (``cluster.forward``)
-was checked there: it carries ``FORWARDED``, which no client can set."""
+request forwarded by another process of a cluster (``cluster.forward``) is
+checked here again from the credentials it carries (``edge.principal``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from starlette.requests import Request
 from starlette.routing import Match, Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from bgclock.server.cluster.forward import FORWARDED
 from bgclock.server.context import server_of
 from bgclock.server.errors import ApiError
 
@@ -27,7 +26,7 @@ class DirectorOnly:
         return any(route.matches(scope)[0] is not Match.NONE for route in router.routes)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and FORWARDED not in scope and self._guarded(scope):
+        if scope["type"] == "http" and self._guarded(scope):
             request = Request(scope, receive)
             if not server_of(request).is_director(request):
                 raise ApiError(401, "unauthorized", "the director's key is needed")

@@ -216,7 +216,7 @@ async def table_by_token(server: Server, request: Request) -> TableHub:
     table's token)."""
     assert server.tokens is not None
     table_id: int = request.path_params["table_id"]
-    if server.tokens.table_of(request.query_params.get("token")) != table_id:
+    if server.tokens.table_of(server.principal(request).token) != table_id:
         raise ApiError(403, "forbidden", "this link does not open this table")
     table = await server.hub.ready(table_id)
     if table is None:
@@ -248,7 +248,7 @@ async def table_sheet(request: Request) -> Response:
         table = await server.table_or_404(request)
     except NotFound as exc:
         raise ApiError(404, "not_found", str(exc)) from None
-    token = request.query_params.get("token")
+    token = server.principal(request).token
     assert server.tokens is not None
     if server.tokens.table_of(token) != table.id and not server.is_director(request):
         raise ApiError(403, "forbidden", "this link does not open this table")

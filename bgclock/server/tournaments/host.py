@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from starlette.requests import Request
 
 from bgclock.server.edge.auth import TableTokens
+from bgclock.server.edge.principal import Principal
 from bgclock.server.live.hub import Hub, TableHub
 from bgclock.server.live.roomfeed import RoomFeed
 from bgclock.server.live.time import ServerClock
@@ -183,5 +184,7 @@ class Host(Protocol):
 
     @property
     def cluster(self) -> TournamentOwner | None: ...
+
+    def principal(self, request: Request) -> Principal: ...
 
     def is_director(self, request: Request) -> bool: ...

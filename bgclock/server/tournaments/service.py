@@ -521,7 +521,7 @@ class Tourneys:
         return self.server.tokens.room_token(tournament_id)
 
     def room_allowed(self, request: Request, tournament_id: int) -> bool:
-        token = request.query_params.get("token")
+        token = self.server.principal(request).token
         return (token is not None and hmac.compare_digest(
             token.encode("utf-8", "surrogatepass"), self.room_token(tournament_id).encode())
                 ) or self.server.is_director(request)

@@ -1,0 +1,255 @@
+"""A cluster trusts only what proves itself (issue 31).
+
+Two real ``bgclock serve --cluster`` processes on PostgreSQL and Redis
+(``tests.test_cluster``'s fixtures):
+
+- the authorization matrix: every route of the application, with no
+  credential, a table's token, the room's token, another tournament's
+  token, a player's sheet PIN, a wrong key, and the director's key as a
+  query and as a bearer, at the process that keeps the tournament and at
+  the one that does not: each answers the same, and nothing but the
+  director's key passes the director's guard (the score sheet forwarded
+  without a token decided a match before);
+- the bus: forged, altered and replayed messages of every kind published
+  straight to Redis change nothing, leak nothing, and are logged.
+Waits are on state: a forgery is followed by a genuine message on the same
+channel, whose answer shows that the forgery was heard (and dropped) first.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import httpx
+import pytest
+import redis.asyncio as aioredis
+from starlette.routing import Mount, Route
+
+from bgclock.server.cluster.forward import request_message
+from tests._server_kit import POSTGRES, anyio_backend
+from tests.test_cluster import AUTH, PASSWORD, REDIS, _redis_up, cluster
+
+__all__ = ["anyio_backend"]
+
+pytestmark = [
+    pytest.mark.anyio,
+    pytest.mark.skipif(not POSTGRES, reason="BGCLOCK_TEST_POSTGRES is not set"),
+    pytest.mark.skipif(not _redis_up(), reason="no Redis at 127.0.0.1:6379"),
+]
+
+SETTINGS = {"rounds": [{"length": 3, "rules": "usbgf-2013-delay", "clock": "on_request"}]}
+
+
+def _post(url: str, path: str, body: Any = None, **kw: Any) -> httpx.Response:
+    return httpx.post(url + path, json=body if body is not None else {},
+                      headers=kw.get("headers", AUTH), timeout=15)
+
+
+def _get(url: str, path: str) -> httpx.Response:
+    return httpx.get(url + path, headers=AUTH, timeout=15)
+
+
+def _evening(a: Any) -> dict[str, Any]:
+    """Two tournaments at ``a``: the first drawn with its round at tables."""
+    tid = _post(a.url, "/api/tournaments", {"name": "Club"}).json()["id"]
+    other = _post(a.url, "/api/tournaments", {"name": "Other"}).json()["id"]
+    base = f"/api/tournaments/{tid}"
+    assert _post(a.url, f"{base}/settings", SETTINGS).status_code == 200
+    for name in ("Ann", "Bob"):
+        assert _post(a.url, f"{base}/players", {"name": name}).status_code == 201
+    for pid in (1, 2):
+        assert _post(a.url, f"{base}/players/{pid}/check-in").status_code == 200
+    assert _post(a.url, f"{base}/draw", {"seed": 3}).status_code == 200
+    started = _post(a.url, f"{base}/rounds", {"event": "main", "round": 0})
+    assert started.status_code == 200, started.text
+    table_id = started.json()["tables"][0]["table_id"]
+    table = _get(a.url, f"/api/tables/{table_id}").json()
+    other_table = _post(a.url, f"/api/tournaments/{other}/tables",
+                        {"rules": "usbgf-2013-delay", "length": 3}).json()
+    state = _get(a.url, f"{base}/state").json()
+    pins = _get(a.url, f"{base}/sheet-pins").json()
+    return {"tid": tid, "other": other, "table_id": table_id, "token": table["token"],
+            "other_token": other_table["token"],
+            "room": state["room_url"].split("token=")[1],
+            "other_room": _get(a.url, f"/api/tournaments/{other}/state"
+                               ).json()["room_url"].split("token=")[1],
+            "pin": pins["pins"][0]["pin"]}
+
+
+def _routes() -> list[tuple[str, str]]:
+    """Every (method, path) of the application (path parameters as names)."""
+    from bgclock.server.app import create_app
+    from bgclock.store.connect import open_store
+
+    app = create_app(open_store(":memory:"), static_dir=None)
+    found: list[tuple[str, str]] = []
+
+    def walk(routes: Any, prefix: str) -> None:
+        for route in routes:
+            if isinstance(route, Mount):
+                walk(route.routes, prefix + route.path)
+            elif isinstance(route, Route):
+                for method in sorted(route.methods or {"GET"}):
+                    if method != "HEAD":
+                        found.append((method, prefix + route.path))
+
+    walk(app.routes, "")
+    return found
+
+
+def _fill(path: str, ev: dict[str, Any]) -> str:
+    return (path.replace("{tournament_id:id}", str(ev["tid"]))
+            .replace("{table_id:id}", str(ev["table_id"])).replace("{player_id:id}", "1")
+            .replace("{tid:id}", str(ev["tid"])))
+
+
+def _credentials(ev: dict[str, Any]) -> dict[str, tuple[dict[str, str], dict[str, str]]]:
+    """name -> (query, headers)."""
+    return {
+        "nobody": ({}, {}),
+        "table token": ({"token": ev["token"]}, {}),
+        "room token": ({"token": ev["room"]}, {}),
+        "another tournament's table token": ({"token": ev["other_token"]}, {}),
+        "another tournament's room token": ({"token": ev["other_room"]}, {}),
+        "a player's PIN": ({"pin": ev["pin"]}, {}),
+        "a wrong key": ({"key": "not-the-key"}, {"Authorization": "Bearer not-the-key"}),
+        "the director's key as a query": ({"key": PASSWORD}, {}),
+        "the director's key as a bearer": ({}, {"Authorization": f"Bearer {PASSWORD}"}),
+    }
+
+
+async def test_the_authorization_matrix_is_the_same_at_either_process() -> None:
+    async with cluster("a", "b") as (_schema, (a, b)):
+        ev = _evening(a)
+        routes = [(m, _fill(p, ev)) for m, p in _routes()]
+        assert len(routes) > 60
+        director_only: set[tuple[str, str]] = set()
+        for method, path in routes:
+            if "{" in path or path.startswith("/static") or method != "GET":
+                continue
+            # the director's guard: 401 without the key, whoever asks
+            if _status(a.url + path, "GET", {}, {}) == 401:
+                director_only.add((method, path))
+        assert director_only, "no route of the director's guard found"
+        creds = _credentials(ev)
+        for method, path in routes:
+            if "{" in path or path.startswith("/static"):
+                continue
+            for name, (query, headers) in creds.items():
+                if name.startswith("the director") and method != "GET":
+                    continue  # the director's writes are the features' own tests
+                seen = []
+                for node in (a, b):
+                    status = _status(node.url + path, method, query, headers)
+                    seen.append(status)
+                    if (method, path) in director_only:
+                        passes = status not in (401, 403)
+                        assert passes == name.startswith("the director"), (
+                            node.name, method, path, name, status)
+                    if not name.startswith("the director"):
+                        assert status not in (200, 201, 204) or method == "GET", (
+                            node.name, method, path, name, status)
+                assert seen[0] == seen[1] or 503 in seen, (method, path, name, seen)
+        # the forged sheet of issue 31, at the process that keeps nothing
+        for side in ("A", "B"):
+            forged = httpx.post(f"{b.url}/api/tables/{ev['table_id']}/sheet",
+                                json={"by": side, "games": [[1, 0], [3, 0]]}, timeout=15)
+            assert forged.status_code == 403, forged.text
+        state = _get(a.url, f"/api/tournaments/{ev['tid']}/state").json()
+        assert all(m["winner"] is None for m in state["main"]["rounds"][0])
+
+
+def _status(url: str, method: str, query: dict[str, str], headers: dict[str, str]) -> int:
+    """The status of a request (a stream's body is not read)."""
+    with httpx.stream(method, url, params=query, headers=headers,
+                      json={} if method != "GET" else None, timeout=15) as answer:
+        return answer.status_code
+
+
+async def _published(channel: str, data: bytes) -> None:
+    client = aioredis.from_url(REDIS)
+    try:
+        await client.publish(channel, data)
+    finally:
+        await client.aclose()
+
+
+async def test_forged_altered_and_replayed_bus_messages_change_nothing() -> None:
+    async with cluster("a", "b") as (_schema, (a, b)):
+        ev = _evening(a)
+        prefix = a.prefix
+        tid, table_id = ev["tid"], ev["table_id"]
+        before = _get(a.url, f"/api/tournaments/{tid}/state").json()
+        events_before = _get(a.url, f"/api/tables/{table_id}/log.json").json()
+        spy = aioredis.from_url(REDIS)
+        heard = spy.pubsub()
+        await heard.subscribe(f"{prefix}:node:evil", f"{prefix}:node:a")
+        try:
+            register = request_message("evil", "r1", {
+                "method": "POST", "path": f"/api/tournaments/{tid}/players",
+                "query_string": b"", "headers": [(b"content-type", b"application/json")]},
+                b'{"name": "Mallory"}')
+            pins = request_message("evil", "r2", {
+                "method": "GET", "path": f"/api/tournaments/{tid}/sheet-pins",
+                "query_string": b"", "headers": []}, b"")
+            forgeries = [
+                (f"{prefix}:node:a", register), (f"{prefix}:node:b", register),
+                (f"{prefix}:node:a", pins),
+                (f"{prefix}:node:a", {"k": "hello", "from": "evil", "c": "1", "t": table_id,
+                                      "device": "evil", "name": "Evil", "queued": 0}),
+                (f"{prefix}:node:a", {"k": "msg", "from": "evil", "c": "1", "t": table_id,
+                                      "text": json.dumps({"type": "cmd", "id": "x1",
+                                                          "do": "opening_roll",
+                                                          "dice": [6, 1]})}),
+                (f"{prefix}:node:a", {"k": "dmsg", "from": "evil", "c": "2", "t": table_id,
+                                      "text": json.dumps({"type": "director", "table": table_id,
+                                                          "do": "adjust", "side": "A",
+                                                          "delta_ms": 300000})}),
+                (f"{prefix}:node:a", {"k": "result", "from": "evil", "r": "r3",
+                                      "result": {"table_id": table_id, "tournament_id": tid,
+                                                 "winner": "A", "score": [3, 0]}}),
+                (f"{prefix}:all", {"k": "tourney", "from": "evil", "t": tid,
+                                   "text": json.dumps({"type": "tournament"})}),
+            ]
+            for channel, msg in forgeries:
+                await _published(channel, json.dumps(msg).encode())
+            await _published(f"{prefix}:table:{table_id}",
+                             b'a{"type":"table","info":{"length":99}}')
+            # a genuine forwarded request on a's channel, after the forgeries:
+            # once it is answered, a has heard (and dropped) them all
+            genuine = _post(b.url, f"/api/tournaments/{tid}/players", {"name": "Real"})
+            assert genuine.status_code == 201, genuine.text
+            # the genuine message, captured on the wire, replayed and altered
+            captured = None
+            until = time.monotonic() + 30  # a bound against a hang, not a timing
+            while captured is None:
+                assert time.monotonic() < until, "the genuine message was never heard"
+                got = await heard.get_message(ignore_subscribe_messages=True, timeout=1)
+                if got is None:  # a subscription's confirmation, or nothing yet
+                    continue
+                if got["channel"] == f"{prefix}:node:a".encode() and b"Real" in got["data"]:
+                    captured = bytes(got["data"])
+                assert got["channel"] != f"{prefix}:node:evil".encode(), got
+            await _published(f"{prefix}:node:a", captured)
+            await _published(f"{prefix}:node:a", captured.replace(b"Real", b"Fake"))
+            again = _post(b.url, f"/api/tournaments/{tid}/players", {"name": "Later"})
+            assert again.status_code == 201, again.text
+            while True:  # nothing answered to the forger, all heard by now
+                got = await heard.get_message(ignore_subscribe_messages=True, timeout=0.5)
+                if got is None:
+                    break
+                assert got["channel"] != f"{prefix}:node:evil".encode(), got
+        finally:
+            await heard.aclose()
+            await spy.aclose()
+        after = _get(a.url, f"/api/tournaments/{tid}/state").json()
+        names = [p["name"] for p in after["players"]]
+        assert names == [p["name"] for p in before["players"]] + ["Real", "Later"]
+        assert after["main"]["rounds"] == before["main"]["rounds"]
+        assert _get(a.url, f"/api/tables/{table_id}/log.json").json() == events_before
+        assert _get(b.url, f"/api/tables/{table_id}").json()["length"] == 3
+        err = a.stop() + b.stop()
+        assert "was dropped" in err and "a replay" in err and "does not verify" in err
+
