@@ -172,8 +172,10 @@ def send_plan(workers: list[tuple[Any, Any]], warmup: float,
     return measure_from, measure_to
 
 
-#: The cluster's secret of a run's processes (a bench run on loopback).
-BENCH_SECRET = secrets.token_hex(32)
+#: The cluster's secret of a run's processes (a bench run on loopback): set
+#: in the environment once, so that every worker process of the run (spawned
+#: after this import) and every server it starts share it.
+BENCH_SECRET = os.environ.setdefault("BGCLOCK_CLUSTER_SECRET", secrets.token_hex(32))
 
 
 def free_port() -> int:
@@ -333,8 +335,7 @@ async def start_server(kind: str, port: int, workdir: Path,
     log = os.environ.get("BGCLOCK_BENCH_SERVER_LOG")  # the server's stderr, to debug a run
     err: Any = open(log, "ab") if log else subprocess.DEVNULL  # noqa: SIM115
     # the processes of one run share a secret of the run's own (docs/cluster.md)
-    env = {**os.environ, "BGCLOCK_CLUSTER_SECRET": os.environ.get(
-        "BGCLOCK_CLUSTER_SECRET", BENCH_SECRET)}
+    env = {**os.environ, "BGCLOCK_CLUSTER_SECRET": BENCH_SECRET}
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=err, env=env)
     for _ in range(400):
         with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.1):

@@ -35,9 +35,10 @@ HOLDING = position_id(Position.from_points({20: 2, 13: 3, 8: 3, 6: 5, 4: 2},
 
 
 async def adjudicate(live: Any, table_id: int, body: dict[str, Any],
-                     headers: dict[str, str] | None = None) -> Any:
+                     headers: dict[str, str] | None = None, timeout: float = 10) -> Any:
     return await live.http.post(f"/api/tables/{table_id}/adjudicate", json=body,
-                                headers=DIRECTOR if headers is None else headers)
+                                headers=DIRECTOR if headers is None else headers,
+                                timeout=timeout)
 
 
 async def state(live: Any, table_id: int) -> dict[str, Any]:
@@ -170,9 +171,11 @@ async def test_only_the_director(live: Any) -> None:
 @pytest.mark.anyio
 async def test_the_server_stays_responsive_during_a_long_search(live: Any) -> None:
     table = await biba_expired(live)
-    started = time.perf_counter()
+    # the search is bounded by the nodes it checks, not by time: on a loaded
+    # machine it takes longer, and the client waits for it (600 s: a hang guard)
     search = asyncio.create_task(adjudicate(live, table["id"],
-                                            {"position": HOLDING, "nodes": 400_000}))
+                                            {"position": HOLDING, "nodes": 400_000},
+                                            timeout=600))
     await asyncio.sleep(0.05)
     latencies = []
     async with Device.open(live.ws_url, {"token": table["token"]}) as d:
@@ -185,11 +188,10 @@ async def test_the_server_stays_responsive_during_a_long_search(live: Any) -> No
             latencies.append(time.perf_counter() - t0)
             await asyncio.sleep(0.15)  # under a table device's rate limit (10 a second)
     r = await search
-    took = time.perf_counter() - started
     assert r.status_code == 200
     out = r.json()
     # the search gave up: the director rules by eye
     assert (out["decision"], out["ruling"], out["command"]) == (None, "unknown", None)
     # the loop kept answering while the search ran (its latency is measured in
     # bench/, not asserted here: a loaded machine must not fail the suite)
-    assert took > 0.5 and len(latencies) >= 3, (took, latencies)
+    assert len(latencies) >= 3, latencies

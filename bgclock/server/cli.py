@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import errno
 import ipaddress
 import logging
@@ -477,6 +478,10 @@ def _run(args: argparse.Namespace) -> int:
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:
             super().handle_exit(sig, frame)
+            # uvicorn raises a caught signal again once it has shut down, into
+            # the event loop's own handler, which then never returns (a Ctrl-C
+            # in the first moments hung the process): the shutdown is the answer
+            self._captured_signals.clear()
             feed.close()  # the room displays' streams would hold the shutdown
 
     server = Server(config)
@@ -550,7 +555,15 @@ def _run(args: argparse.Namespace) -> int:
         logging.getLogger("bgclock.server").info("open files: %d (hard limit %d)", *limits)
     try:
         with asyncio.Runner(loop_factory=config.get_loop_factory()) as runner:
-            runner.run(main())
+            try:
+                runner.run(main())
+            except KeyboardInterrupt:
+                # Ctrl-C before the server took its signals over (opening the
+                # store, claiming it): close the store, whose thread would
+                # otherwise keep the process alive, and end quietly (exit 130)
+                with contextlib.suppress(BaseException):
+                    runner.run(store.close())
+                raise
     finally:
         sock.close()
     if lost:

@@ -141,6 +141,10 @@ class Bus:
                        loop.create_task(self._renew_check(), name="bgclock-bus-check")]
 
     async def close(self) -> None:
+        # the secret's check goes with the process (the others renew it)
+        with contextlib.suppress(Exception):
+            if self._redis is not None:
+                await asyncio.wait_for(self._redis.delete(f"{self.prefix}:secret-check"), 2)
         for task in self._tasks:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -210,7 +214,10 @@ class Bus:
             if isinstance(channel, bytes):
                 channel = channel.decode()
             try:
-                _, payload = self.sealer.open(channel, bytes(message["data"]), _now_ms())
+                via = message.get("pattern") or b""
+                _, payload = self.sealer.open(
+                    channel, bytes(message["data"]), _now_ms(),
+                    via.decode() if isinstance(via, bytes) else str(via))
             except Forged as exc:
                 self._dropped(channel, str(exc))
                 continue

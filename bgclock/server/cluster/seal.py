@@ -17,7 +17,9 @@ logged, without its payload) when:
   or published on another channel than the one it was sealed for);
 - it was sealed more than ``WINDOW_MS`` before or after this process's wall
   clock (a replay of an old message; the processes' clocks are kept by NTP);
-- its nonce was seen within the window already (a replay of a fresh one).
+- its nonce was seen within the window already (a replay of a fresh one),
+  on the same subscription: a process subscribed to a table's channel and
+  to every table's (a pattern) hears each message once on each.
 
 The nonces seen are kept for the window only: memory is bounded by the
 traffic of ``2 × WINDOW_MS``.  Pure: the caller passes the instant and the
@@ -78,9 +80,11 @@ class Sealer:
         mac = self._mac(channel, node, sent, n, payload)
         return b" ".join((TAG, node, sent, n, mac)) + b"\n" + payload
 
-    def open(self, channel: str, data: bytes, now_ms: int) -> tuple[str, bytes]:
+    def open(self, channel: str, data: bytes, now_ms: int,
+             via: str = "") -> tuple[str, bytes]:
         """The sender's name and the payload of ``data`` heard on ``channel``
-        at ``now_ms``; ``Forged`` saying why not."""
+        at ``now_ms`` through the subscription ``via`` (the pattern it
+        matched, or "" for the channel itself); ``Forged`` saying why not."""
         head, sep, payload = data.partition(b"\n")
         if not sep or len(head) > MAX_HEADER:
             raise Forged("not a sealed message")
@@ -93,7 +97,7 @@ class Sealer:
         if not sent.isdigit() or abs(int(sent) - now_ms) > WINDOW_MS:
             raise Forged("sealed too long ago or ahead (a replay, or a clock far off)")
         self._forget(now_ms)
-        key = node + b" " + nonce
+        key = b" ".join((via.encode(), node, nonce))
         if key in self._seen:
             raise Forged("heard already (a replay)")
         self._seen.add(key)

@@ -73,3 +73,13 @@ def test_the_nonces_kept_are_bounded_by_the_window() -> None:
     for i in range(1000):
         b.open(CH, a.seal(CH, b"{}", i * 1000, f"n{i}"), i * 1000)
     assert len(b._seen) <= 2 * WINDOW_MS // 1000 + 2
+
+
+def test_one_message_heard_through_a_channel_and_a_pattern_opens_on_each_once() -> None:
+    a, b = _pair()
+    data = a.seal("bgclock:table:4", b"a{}", 10, "n")
+    assert b.open("bgclock:table:4", data, 10) == ("a", b"a{}")
+    assert b.open("bgclock:table:4", data, 10, via="bgclock:table:*") == ("a", b"a{}")
+    for via in ("", "bgclock:table:*"):
+        with pytest.raises(Forged, match="replay"):
+            b.open("bgclock:table:4", data, 11, via=via)
