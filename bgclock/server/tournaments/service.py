@@ -292,7 +292,7 @@ class Tourneys:
                 return {"table": number, "table_id": tid, "error": "closed",
                         "message": "this table is closed", "spec": spec.to_dict()}
         try:
-            if table.seq == 0:
+            if table.seq == 0 and table.hand_result is None:
                 await table.edit(spec)
                 table.broadcast(table.table_message())
                 table.broadcast(table.snapshot_message())
