@@ -150,6 +150,13 @@ def test_a_hand_result_closes_the_phones_clock_and_a_late_clock_result_is_an_ale
         assert f"il torneo ha {m2['b']} (inserito a mano)" in alert
         assert "Main turno 1 match" in alert
         _shot(d, "one-result-alert-it")
+        # "Correggi nel torneo": the tournament screen names both too, in Italian
+        d.locator("#alert-list [data-kind=clash] [data-act=open-tournament]").click()
+        tid = base.rsplit("/", 1)[1]
+        until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
+        d.select_option("#trn-pick", tid)
+        d.wait_for_selector("#desk-clashes li[data-clash='1']")
+        assert f"l'orologio dice che ha vinto {m2['a']}" in d.text_content("#desk-clashes")
         d.locator("#alert-list [data-kind=clash] [data-act=keep-held]").click()
         until(d, "!document.querySelector('#alert-list [data-kind=clash]')")
         assert live.api("GET", f"{base}/state")["clashes"][0]["dismissed"] is not None

@@ -19,6 +19,13 @@ pytestmark = pytest.mark.anyio
 SETTINGS = {"rounds": [{"length": 3, "rules": "usbgf-2013-delay", "clock": "required"}]}
 
 
+async def _first_round(live: Any) -> tuple[str, dict[str, Any]]:
+    """A tournament of 4 drawn, its first round started at clock tables."""
+    base = await _tournament(live)
+    await _field(live, base, 4, settings=SETTINGS)
+    return base, await _post(live, f"{base}/rounds", {"event": "main", "round": 0})
+
+
 async def _token(live: Any, table_id: int) -> str:
     info = (await live.http.get(f"/api/tables/{table_id}", headers=DIRECTOR)).json()
     return str(info["token"])
@@ -29,9 +36,7 @@ async def test_a_hand_result_closes_the_running_clock_and_its_phone_refuses_pres
         kind: str, tmp_path: Path) -> None:
     async with store_factory(kind, tmp_path) as make:
         async with live_server(make) as live:
-            base = await _tournament(live)
-            await _field(live, base, 4, settings=SETTINGS)
-            started = await _post(live, f"{base}/rounds", {"event": "main", "round": 0})
+            base, started = await _first_round(live)
             t1 = started["tables"][0]
             m1 = started["state"]["main"]["rounds"][0][t1["match"]]
             token = await _token(live, t1["table_id"])
@@ -70,9 +75,7 @@ async def test_a_hand_result_closes_the_running_clock_and_its_phone_refuses_pres
 async def test_a_hand_result_before_play_closes_the_table_too_and_the_next_match_opens_it(
         tmp_path: Path) -> None:
     async with store_factory("sqlite", tmp_path) as make, live_server(make) as live:
-        base = await _tournament(live)
-        await _field(live, base, 4, settings=SETTINGS)
-        started = await _post(live, f"{base}/rounds", {"event": "main", "round": 0})
+        base, started = await _first_round(live)
         t1, t2 = started["tables"]
         rounds = started["state"]["main"]["rounds"][0]
         m1, m2 = rounds[t1["match"]], rounds[t2["match"]]
