@@ -194,7 +194,7 @@ def test_every_tournament_post_body_is_a_component() -> None:
 @pytest.mark.anyio
 @pytest.mark.parametrize(("route", "body", "component", "field"), [
     ("settings", {"rounds": [{"length": 65}]}, "SettingsBody", "body.rounds[0].length"),
-    ("players", {"name": "Ann", "rank": 1}, "PlayerBody", "body.rank"),
+    ("players", {"name": "Ann", "rank": 1}, "EntryBody", "body.rank"),
     ("draw", {"seed": -1}, "DrawBody", "body.seed"),
     ("rounds", {"round": 0, "tables": [0]}, "RoundBody", "body.tables[0]"),
     ("results", {"round": 0, "match": 0, "winner": "A", "score": [1]}, "ResultBody",

@@ -239,3 +239,15 @@ def test_the_state_is_immutable() -> None:
     assert dict(KEPT.quotas) == before
     with pytest.raises(TypeError):
         KEPT.quotas["A"] = LagQuota(quota_ms=1)  # type: ignore[index]
+
+
+def test_a_match_the_director_decided_by_hand_takes_no_press_but_acks_a_repeat() -> None:
+    # issue 32 §2: a hand result closes the match at its table, whoever presses
+    decided = dataclasses.replace(KEPT, decided_by="Bob", expiry_ms=None)
+    for who in (press(), press(role="director", device=None, do="resume"),
+                press(device="other")):
+        refused = decide(decided, who)
+        assert isinstance(refused, Refuse) and refused.code == "decided"
+        assert refused.refusal == "decided_by_hand" and refused.params == {"name": "Bob"}
+    # a press stored before the result, sent again: its ack again, nothing new
+    assert isinstance(decide(decided, press(known=True)), Duplicate)

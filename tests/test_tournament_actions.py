@@ -75,6 +75,8 @@ def _evening() -> _Log:
             extra = {"federation_id": None}
         t.do(do="register", name=f"P{k}", **extra)
     t.do(do="register", name="Late")                                     # 13
+    t.do(do="register", name="Entered by mistake")                       # 14
+    t.do(do="delete_entry", player=14)                                   # issue 32 §3
     t.do(do="flight", room="Sala  Roma", precedence=2, tables=40)         # issue 23 §1
     for k in range(1, 13):
         t.do(do="check_in", player=k)

@@ -271,10 +271,11 @@ def test_both_players_hand_in_their_score_sheets_on_the_table_page(
     assert not errors, errors
 
 
-def test_a_clock_result_that_clashes_with_the_hand_result_is_an_alert_on_the_dashboard(
+def test_a_hand_result_closes_the_table_page_so_no_clock_result_follows_it(
         live: LiveServer, browser: Any) -> None:
-    """The director enters B by hand; the table's clock then says A won: the
-    dashboard shows both results until the director dismisses the alert."""
+    """The director enters B by hand: the table's page says so and offers no
+    roll, so its clock cannot give the other winner (issue 32 §2; the clock
+    result that lost the race is an alert: tests/test_web_one_result.py)."""
     tid = int(live.tournament("Coppa del Conflitto")["id"])
     base = f"/api/tournaments/{tid}"
     live.api("POST", f"{base}/settings", {"seed": 5, "rounds": [
@@ -293,23 +294,11 @@ def test_a_clock_result_that_clashes_with_the_hand_result_is_an_alert_on_the_das
     try:
         page = ctx.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
-        _play_on_the_table_page(page, table["url"])  # A wins on the clock
-        _wait_state(live, base, lambda s: len(s["clashes"]) == 1)
-        d = ctx.new_page()
-        d.on("pageerror", lambda e: errors.append(str(e)))
-        d.goto(live.director_url())
-        d.click("#btn-tourney")
-        d.wait_for_selector("#trn-pick")
-        until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-        d.select_option("#trn-pick", str(tid))
-        d.wait_for_selector("#desk-clashes li[data-clash='1']")
-        text = d.text_content("#desk-clashes") or ""
-        assert f"the clock says {m['a']} won (1–0)" in text, text
-        assert f"the tournament holds {m['b']} (hand)" in text, text
-        d.locator("#desk-clashes button", has_text="dismiss").click()
-        until(d, "!document.getElementById('desk-clashes')")
-        state = live.api("GET", f"{base}/state")
-        assert state["clashes"][0]["dismissed"] == {"reason": None}
+        page.goto(table["url"])
+        until(page, "(document.getElementById('center-title') || {}).textContent === "
+              f"'result entered by the director: {m['b']} won'")
+        assert page.locator("#center .dice").count() == 0
+        assert live.api("GET", f"{base}/state")["clashes"] == []
     finally:
         ctx.close()
     assert not errors, errors

@@ -137,7 +137,9 @@ ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arriv
                   # one sheet handed in: the presumption (issue 38 §4)
                   "presume",
                   # breaks at a match without a clock (issue 38 §3, ``_breaks``)
-                  "break_start", "break_end", "break_penalty")
+                  "break_start", "break_end", "break_penalty",
+                  # an entry made by mistake, deleted before the draw (issue 32 §3)
+                  "delete_entry")
 __all__ = ["CLOCK_POLICIES", "EVENTS", "MAX_FEDERATION_ID", "MAX_LATE_SLOTS",
            "MAX_MATCH_LENGTH", "MAX_PLAYER_NAME", "MAX_REGISTERED", "MAX_ROUND_SETTINGS",
            "MAX_SEED", "MAX_TABLE_NUMBER", "RESULT_SOURCES", "ACTIONS", "HANDLERS",
@@ -324,7 +326,7 @@ class Tournament:
 
     def player(self, value: Any) -> Player:
         pid = _int(value, "player", 1, MAX_REGISTERED)
-        if pid > len(self.players):
+        if pid > len(self.players) or self.players[pid - 1].deleted:
             raise InvalidContest(f"player: no player {pid}")
         return self.players[pid - 1]
 
@@ -423,7 +425,7 @@ class Tournament:
                          "seed_given": self.seed_given,
                          "last_chance": self.last_chance_on, "seeds": list(self.seeds),
                          "groups": [list(g) for g in self.groups]},
-            "players": [p.to_dict() for p in self.players],
+            "players": [p.to_dict() for p in self.players if not p.deleted],
             "drawn": self.main is not None,
             "main": None if self.main is None else {
                 **self.main.bracket.to_dict(), "late_slots": list(self.main.late_positions),
@@ -500,7 +502,7 @@ class Tournament:
         by_club: dict[str, list[int]] = {}
         for p in self.players:
             club = clubs.get(p.id)
-            if club and club.strip() and not p.withdrawn:
+            if club and club.strip() and not p.withdrawn and not p.deleted:
                 by_club.setdefault(club.strip().casefold(), []).append(p.id)
         return [ids for ids in by_club.values() if len(ids) >= 2]
 
@@ -512,7 +514,7 @@ class Tournament:
         out: list[int] = []
         for k, pid in enumerate(value):
             pid = _int(pid, f"seeds[{k}]", 1, MAX_REGISTERED)
-            if pid > len(self.players):
+            if pid > len(self.players) or self.players[pid - 1].deleted:
                 raise InvalidContest(f"seeds[{k}]: no player {pid}")
             if pid in out:
                 raise InvalidContest(f"seeds[{k}]: player {pid} is seeded twice")
@@ -533,7 +535,7 @@ class Tournament:
             group: list[int] = []
             for k, pid in enumerate(members):
                 pid = _int(pid, f"groups[{g}][{k}]", 1, MAX_REGISTERED)
-                if pid > len(self.players):
+                if pid > len(self.players) or self.players[pid - 1].deleted:
                     raise InvalidContest(f"groups[{g}][{k}]: no player {pid}")
                 if pid in seen:
                     raise InvalidContest(f"groups[{g}][{k}]: player {pid} is already in a "
@@ -549,7 +551,8 @@ class Tournament:
         if fed is not None:
             fed = _text(fed, "federation_id", MAX_FEDERATION_ID)
         link = _or(a.register_id, None)
-        if link is not None and any(p.register_id == link for p in self.players):
+        if link is not None and any(p.register_id == link and not p.deleted
+                                    for p in self.players):
             raise InvalidContest(f"register_id: register entry {link} is already "
                                  "registered in this tournament")
         if self.by_name(name) is not None:
@@ -583,6 +586,25 @@ class Tournament:
         player.withdrawn = True
         self.withdrawn.add(player.name)
         return {"player": player.id}
+
+    def _delete_entry(self, a: act.DeleteEntry) -> dict[str, Any]:
+        """An entry made by mistake leaves the event, while it is not drawn:
+        off the seeds and the separation groups, its name and register link
+        free again.  Its id stays taken (ids are the order of registration),
+        so the log's later actions keep naming the players they named."""
+        player = self.player(a.player)
+        if self.main is not None:
+            raise IllegalContest(f"the draw is made: {player.name} can only withdraw now",
+                                 "already_drawn_delete", {"player": player.name})
+        if player.id in self.committee:
+            raise IllegalContest(f"{player.name} sits on the ruling committee: name another "
+                                 "committee first", "on_committee", {"player": player.name})
+        player.deleted, player.checked_in = True, False
+        del self.names[player.name]
+        self.seeds = [pid for pid in self.seeds if pid != player.id]
+        groups = [[pid for pid in g if pid != player.id] for g in self.groups]
+        self.groups = [g for g in groups if len(g) >= 2]
+        return {"player": player.id, "name": player.name}
 
     def _draw(self, a: act.Draw) -> dict[str, Any]:
         seed = _or(a.seed, self.seed)
@@ -1454,6 +1476,7 @@ HANDLERS: Final[dict[type[Any], Handler]] = {
     act.SidePool: Tournament._side_pool, act.Flight: Tournament._flight,
     act.Presume: Tournament._presume, act.BreakStart: Tournament._break_start,
     act.BreakEnd: Tournament._break_end, act.BreakPenalty: Tournament._break_penalty,
+    act.DeleteEntry: Tournament._delete_entry,
     **{kind: Tournament._event for kind in EVENT_HANDLERS},
 }
 assert set(HANDLERS) == set(act.ACTION_TYPES)

@@ -211,6 +211,15 @@ class Reinstate(Struct, tag="reinstate", tag_field="do",
     player: PlayerId
 
 
+class DeleteEntry(Struct, tag="delete_entry", tag_field="do",
+                  frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """An entry made by mistake is deleted, while the event is not drawn: it
+    leaves the lists, its name and register link are free again (its id is
+    never given again)."""
+
+    player: PlayerId
+
+
 class DrawBody(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """``POST .../draw``: the director's seed (else the settings', else one
     the server draws from a cryptographic source)."""
@@ -732,7 +741,7 @@ class CouplesCorrect(CouplesCorrectionBody, tag="couples_correct", tag_field="do
 Action = (Settings | Register | CheckIn | Withdraw | Draw | Arrive | CloseLate | StartRound
           | BindTable | Result | Correct | Absent | Disqualify | Sheet | Committee | Appeal
           | Decide | Clash | DismissClash | Prizes | Reinstate | Revert | SidePool | Flight
-          | Presume | BreakStart | BreakEnd | BreakPenalty
+          | Presume | BreakStart | BreakEnd | BreakPenalty | DeleteEntry
           | SwingCreate | SwingRound | SwingResult | SwingCorrect
           | CouplesCreate | CouplesPhase | CouplesResult | CouplesCorrect)
 """Any tournament action (a tagged union: ``do`` names the kind)."""
@@ -742,7 +751,7 @@ ACTION_TYPES: Final[tuple[type[Struct], ...]] = (
     Settings, Register, CheckIn, Withdraw, Draw, Arrive, CloseLate, StartRound, BindTable,
     Result, Correct, Absent, Disqualify, Sheet, Committee, Appeal, Decide, Clash,
     DismissClash, Prizes, Reinstate, Revert, SidePool, Flight,
-    Presume, BreakStart, BreakEnd, BreakPenalty,
+    Presume, BreakStart, BreakEnd, BreakPenalty, DeleteEntry,
     SwingCreate, SwingRound, SwingResult, SwingCorrect,
     CouplesCreate, CouplesPhase, CouplesResult, CouplesCorrect)
 

@@ -75,6 +75,8 @@ class Player:
     withdrawn: bool = False
     #: The players' register entry this player is (None: not linked).
     register_id: int | None = None
+    #: Deleted before the draw (an entry made by mistake): in no list.
+    deleted: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "federation_id": self.federation_id,

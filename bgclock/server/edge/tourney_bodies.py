@@ -54,7 +54,7 @@ __all__ = [
     "AbsentBody", "AppealBody", "ArriveBody", "CheckInBody", "CommitteeBody",
     "CorrectionBody", "CoupleBody", "CouplesBody", "CouplesCorrectionBody",
     "CouplesPhaseBody", "CouplesResultBody", "DecisionBody", "DismissBody", "DrawBody",
-    "FlightBody",
+    "EntryBody", "FlightBody",
     "PlayerBody", "PrizesBody", "ResultBody", "RevertBody", "RoundBody",
     "RoundSettingsBody", "SeedingBody", "SettingsBody", "SheetBody", "SidePoolBody",
     "SwingBody", "SwingClockOverride", "SwingCorrectionBody", "SwingResultBody",
@@ -70,6 +70,14 @@ class SeedingBody(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True)
     seeds: Annotated[int, Meta(ge=0, le=MAX_REGISTERED,
                                description="how many, best rated first")] | UnsetType = UNSET
     clubs: bool | UnsetType = UNSET
+
+
+class EntryBody(PlayerBody, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``POST .../players``: an entry; a register person already entered in
+    another event of the same room is refused (``already_entered``) unless
+    ``confirm`` (the director said this person plays both)."""
+
+    confirm: bool | UnsetType = UNSET
 
 
 class ResultBody(act.ResultBody, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -100,7 +108,7 @@ class TableSheetBody(act.SheetFields, frozen=True, forbid_unknown_fields=True, k
 
 
 #: Every tournament body, as published in ``/openapi.json``.
-TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, PlayerBody, CheckInBody, DrawBody,
+TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, EntryBody, CheckInBody, DrawBody,
                     ArriveBody, RoundBody, ResultBody, CorrectionBody, RevertBody, DismissBody,
                     AbsentBody, SheetBody, TableSheetBody, CommitteeBody, AppealBody,
                     DecisionBody, SwingClockOverride, SwingBody, SwingRoundBody,

@@ -112,6 +112,8 @@ log = logging.getLogger("bgclock.server")
 #: The updates a table keeps to catch a device up; a device further behind
 #: gets the snapshot alone (its state is all it needs to go on).
 CATCH_UP_EVENTS = 200
+#: The note of a result entered by hand (``TableHub.close_match``).
+HAND_RESULT = "hand_result"
 #: Commands (and summonses) one table accepts, whatever the number of its
 #: connections: a burst of this many, then this many a second.
 TABLE_RATE: tuple[float, float] = (60, 20)
@@ -350,6 +352,9 @@ class TableHub:
         self.over_reported = False
         #: The tournament's line for the table page (a late count), or None.
         self.tournament_note: dict[str, Any] | None = None
+        #: The result the director entered by hand for this match (``close_match``):
+        #: ``{"side", "name", "score"}``; the table takes no more presses.
+        self.hand_result: dict[str, Any] | None = None
         #: A cluster's mirror of a table another process keeps (``cluster.mirror``):
         #: read only, it never writes; ``mirrored`` is the keeper's last ``info``.
         self.mirror = False
@@ -387,7 +392,8 @@ class TableHub:
                 "provisional": None if self.provisional is None else {
                     "at_ms": self.provisional.at_ms, "side": self.provisional_side,
                     "key": provisional_key(self.id, self.provisional.at_ms)},
-                "conflict": self.conflict, "reloaded": self.reloaded}
+                "conflict": self.conflict, "reloaded": self.reloaded,
+                "hand_result": self.hand_result}
         if not self.folded:  # its row only: nothing is known of its match yet
             info["loading"] = True
         elif self.tournament_note:
@@ -426,6 +432,7 @@ class TableHub:
         """What the table's rules read now (``live.table_state``)."""
         return TableState(
             closed=self.closed, quarantined=self.quarantined, editing=self.editing,
+            decided_by=None if self.hand_result is None else str(self.hand_result["name"]),
             keeper=self.keeper, keeper_online=self.keeper_online(), handover=self.handover,
             recovering=self.recovering, reconcile_left=self.reconcile_left,
             log_end_ms=self.log[-1].at_ms if self.log else self.base.log_end_ms,
@@ -531,6 +538,7 @@ class TableHub:
         self.keeper = keeper_of(self.notes)
         self.handover = handover_of(self.notes, self.log)
         self.final_flags = _final_flags_of(self.notes)
+        self.hand_result = _hand_result_of(self.notes)
         self.take_snapshot()
 
     def follow(self, stored: StoredEvent, text: str) -> bool:
@@ -1417,6 +1425,70 @@ class TableHub:
             self.reported = result
             self.hub.on_over(self, state)
 
+    async def close_match(self, side: str, name: str, score: list[int] | None) -> None:
+        """The director entered this match's result by hand (docs/protocol.md,
+        "A result entered by hand"): a running clock is stopped (a director's
+        ``stop``, at this instant) and the match is closed at the table: a
+        ``hand_result`` note, stored with the stop in one commit, that the
+        table's pages show ("result entered by the director: NAME won") and
+        that refuses every press after it (``decided``) until the table's
+        next match.  Returns once stored; again with the same result: nothing.
+        ``ProtocolError`` when the table cannot be closed now."""
+        await self.hub.ready(self.id)  # a table a first start left unfolded
+        await self.owned()
+        self.check_folded()
+        self.check_open()
+        result = {"side": side, "name": name, "score": score}
+        if self.hand_result == result:
+            return
+        if self.reloading:
+            raise ProtocolError("busy", "this table is being reloaded from the database: "
+                                "try again")
+        at = max(self.match_now(), self.match.now)
+        expiry = self.match.expires_at()
+        if expiry is not None and expiry <= at:
+            self.flag(expiry)  # the clock ran out first: its flag is told as it is
+        stored: StoredEvent | None = None
+        if self.match.expires_at() is not None and self.match.on_turn is not None:
+            event = Stop(at_ms=at, side=SIDES[self.match.on_turn], reason="director")
+            self.match.apply(event)
+            self.seq += 1
+            stored = StoredEvent(table_id=self.id, seq=self.seq,
+                                 idem_key=idem_key("director", f"hand.{self.row.created_ms}"),
+                                 at_ms=at, event=event.to_dict(), source="director",
+                                 lag_credit_ms=0, received_ms=self.hub.clock.now_ms())
+            self.log.append(stored)
+            self.ids.add(stored)
+            self.rearm()
+        note = self._new_note({"type": HAND_RESULT, **result}, "director")
+        self.hand_result = result
+        after = self.match.copy()
+        generation = self.generation
+        committed: asyncio.Future[BaseException | None] = (
+            asyncio.get_running_loop().create_future())
+
+        def done(error: BaseException | None) -> None:
+            if error is None and generation == self.generation:
+                self.committed_notes = max(self.committed_notes, note.n)
+                if stored is not None:
+                    self.committed_seq = stored.seq
+                    self.committed_match = after
+                    text = dumps(update_message(stored, after.state().to_dict()))
+                    self.recent.append((stored.seq, text))
+                    self.take_snapshot()
+                    self.broadcast(text)
+                self.broadcast(self.table_message())
+            elif error is not None:
+                self.hand_result = None
+                self.failed(error)
+            if not committed.done():
+                committed.set_result(error)
+
+        self.hub.writer.submit(note if stored is None else (stored, note), done)
+        error = await committed
+        if error is not None:
+            raise ProtocolError("storage", f"the table could not be closed: {error}")
+
     async def renew(self, spec: TableSpec) -> None:
         """The table's next match: the finished match's log is archived by
         the store and a fresh match starts on the same table (same id, same
@@ -1466,6 +1538,14 @@ class TableHub:
         if self.timer is not None:
             self.timer.cancel()
             self.timer = None
+
+
+def _hand_result_of(notes: list[StoredNote]) -> dict[str, Any] | None:
+    """The result the director entered by hand for this match, if any."""
+    for x in reversed(notes):
+        if x.note.get("type") == HAND_RESULT:
+            return {k: x.note.get(k) for k in ("side", "name", "score")}
+    return None
 
 
 def _final_flags_of(notes: list[StoredNote]) -> set[int]:

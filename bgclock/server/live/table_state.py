@@ -15,7 +15,8 @@ reads a clock, a socket or the disk, so every rule is a unit test
 The rules decided here:
 
 - **Roles.** A table device sends only the players' commands and never
-  settles a dashboard alert; a closed, quarantined or edited table takes none.
+  settles a dashboard alert; a closed, quarantined or edited table takes none,
+  nor does a match whose result the director entered by hand (``decided``).
 - **Idempotency.** A command whose id was accepted already is a duplicate
   (acked again, never applied twice).
 - **The timekeeper claim** (docs/protocol.md "The timekeeper").  The table's
@@ -92,6 +93,9 @@ class TableState:
 
     closed: bool = False
     quarantined: str | None = None
+    #: The director entered this match's result by hand (the winner's name):
+    #: the match is closed at this table until its next match.
+    decided_by: str | None = None
     #: The director's edit is being stored.
     editing: bool = False
     keeper: Keeper | None = None
@@ -226,6 +230,14 @@ def check_open(state: TableState) -> Refuse | None:
     return None
 
 
+def decided_by_hand(name: str) -> Refuse:
+    """The refusal of any press once the director entered the match's result
+    by hand (docs/protocol.md, "A result entered by hand")."""
+    return Refuse("decided", f"the director entered this match's result: {name} won; "
+                  "the clock takes no more presses", refusal="decided_by_hand",
+                  params=MappingProxyType({"name": name}))
+
+
 def not_keeper(keeper: Keeper) -> Refuse:
     """The refusal a device gets for pressing while another keeps the time."""
     return Refuse("not_keeper", f"the time of this table is kept by another device "
@@ -277,6 +289,8 @@ def decide(state: TableState, press: Press) -> Accept | Refuse | Duplicate:
         return closed
     if press.known:
         return Duplicate()
+    if state.decided_by is not None:
+        return decided_by_hand(state.decided_by)
     if press.handles is not None and press.handled:
         return Refuse("handled", "this alert was already handled: nothing was applied")
     claim: Keeper | None = None

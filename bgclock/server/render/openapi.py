@@ -282,10 +282,12 @@ def _tournament_paths() -> dict[str, Any]:
             "seeds by rating and groups by club from the players' register, stored as the "
             "settings they give (before the draw)", ok, params=tid, body=_ref("SeedingBody"))},
         f"{base}/players": {"post": _op("register a player", created, params=tid,
-                                        body=_ref("PlayerBody"))},
+                                        body=_ref("EntryBody"))},
         f"{base}/players.csv": {"post": {**_op(
             "register players from CSV (name[,federation_id]; at most 256 KiB, 2048 rows; "
-            "all or none)", created, params=tid)}},
+            "all or none; each row linked to the register entry of its federation id, else "
+            "of its name; a person entered in another event of the room: 409 "
+            "already_entered unless ?confirm=true)", created, params=tid)}},
         f"{base}/players/{{player_id}}/check-in": {"post": _op(
             "check a player in (or out: checked_in false)", ok,
             params=["tournament_id", "player_id"],
@@ -293,6 +295,9 @@ def _tournament_paths() -> dict[str, Any]:
         f"{base}/players/{{player_id}}/withdraw": {"post": _op(
             "withdraw a player (after the draw: loses the matches they face)", ok,
             params=["tournament_id", "player_id"])},
+        f"{base}/players/{{player_id}}": {"delete": _op(
+            "delete an entry made by mistake (before the draw; 409 already_drawn_delete "
+            "after it: withdraw instead)", ok, params=["tournament_id", "player_id"])},
         f"{base}/players/{{player_id}}/reinstate": {"post": _op(
             "undo a withdrawal: the matches it decided are undecided again", ok,
             params=["tournament_id", "player_id"])},

@@ -529,7 +529,8 @@ async def get_tournament_candidates(request: Request) -> Response:
     server = server_of(request)
     hub = await server.tourneys.get(request.path_params["tournament_id"])
     found = await _search(server, request)
-    linked = {p.register_id: p.id for p in hub.state.players if p.register_id is not None}
+    linked = {p.register_id: p.id for p in hub.state.players
+              if p.register_id is not None and not p.deleted}
     for e in found["entries"]:
         e["player"] = linked.get(e["id"])
     return JSONResponse(found)

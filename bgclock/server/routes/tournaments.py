@@ -13,6 +13,7 @@ from bgclock.server.errors import ApiError, body_refused
 from bgclock.server.routes import register as _register
 from bgclock.server.routes.common import raw_body
 from bgclock.server.routes.tables import spec_from
+from bgclock.server.tournaments.service import open_clashes
 
 
 async def create_tournament(request: Request) -> Response:
@@ -37,7 +38,10 @@ async def get_tournament(request: Request) -> Response:
     row = await server.store.tournament(tid)
     tables = [server.table_info(request, t) for t in server.hub.tables.values()
               if t.row.tournament_id == tid]
-    return JSONResponse({**row.to_dict(), "tables": tables})
+    # the clashes not dismissed: the dashboard's alerts (an open event's)
+    clashes = ([] if row.closed_ms is not None
+               else open_clashes((await server.tourneys.get(tid)).state))
+    return JSONResponse({**row.to_dict(), "tables": tables, "clashes": clashes})
 
 
 async def close_tournament(request: Request) -> Response:

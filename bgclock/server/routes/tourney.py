@@ -23,8 +23,8 @@ from bgclock.server.edge.tourney_bodies import (
     CorrectionBody,
     DismissBody,
     DrawBody,
+    EntryBody,
     FlightBody,
-    PlayerBody,
     ResultBody,
     RevertBody,
     RoundBody,
@@ -45,13 +45,12 @@ from bgclock.server.routes.common import (
     tournament_hub,
 )
 from bgclock.server.routes.register import check_link
-from bgclock.server.tournaments.desk import Quiet
-from bgclock.server.tournaments.flights import room_flights
+from bgclock.server.tournaments.flights import room_flights, room_members
 from bgclock.server.tournaments.host import TournamentHub
 from bgclock.server.tournaments.service import SLICE
-from bgclock.server.ws.protocol import ProtocolError, StopCmd
+from bgclock.server.ws.protocol import ProtocolError
 from bgclock.store import NotFound
-from bgclock.tournament import ContestError
+from bgclock.tournament import ContestError, register_key
 from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME, MAX_SEED
 
 #: A CSV of players: at most this many bytes and rows.
@@ -120,12 +119,70 @@ def _register(data: Mapping[str, Any], where: str = "") -> dict[str, Any]:
     return {"do": "register", **data}
 
 
+async def _entered_elsewhere(server: Server, hub: TournamentHub,
+                             rows: list[tuple[str, dict[str, Any]]]) -> None:
+    """A person is one entry among a room's events (docs/tournament.md, "A
+    person is one entry"): refuse (409 ``already_entered``, naming the row,
+    the person and the other event) an entry whose register entry, or
+    federation id, is entered in another open event of the same room."""
+    flight = hub.state.flight
+    if flight is None:
+        return
+    for other, name in await room_members(server.tourneys, flight.room):
+        if other.id == hub.id:
+            continue
+        for p in other.state.players:
+            if p.deleted or p.withdrawn:
+                continue
+            for where, row in rows:
+                same = ((row.get("register_id") is not None
+                         and row.get("register_id") == p.register_id)
+                        or (row.get("federation_id") is not None
+                            and row.get("federation_id") == p.federation_id))
+                if same:
+                    raise ApiError(409, "already_entered", f"{where}{row['name']} is already "
+                                   f"entered in {name} (same room): confirm to enter them "
+                                   "in both", {"name": row["name"], "event": name,
+                                               "tournament": other.id, "player": p.id})
+
+
 async def post_player(request: Request) -> Response:
+    """An entry; a person already entered in another event of the room is
+    refused (``already_entered``) unless the body says ``confirm``."""
     server = server_of(request)
-    action = {"do": "register", **await decoded(request, PlayerBody)}
+    data = await decoded(request, EntryBody)
+    confirm = bool(data.pop("confirm", False))
+    action = {"do": "register", **data}
     await check_link(server, action)
     await check_names(server, request, [("body.name", action["name"])], players_taken)
+    if not confirm:
+        await _entered_elsewhere(server, await tournament_hub(server, request),
+                                 [("", action)])
     return await run_actions(server, request, [action], status=201)
+
+
+async def delete_player(request: Request) -> Response:
+    """An entry made by mistake, deleted while the event is not drawn."""
+    server = server_of(request)
+    pid = request.path_params["player_id"]
+    return await run_actions(server, request, [{"do": "delete_entry", "player": pid}])
+
+
+async def _link_rows(server: Server, actions: list[dict[str, Any]]) -> list[str]:
+    """Each CSV row linked to its register entry: the one of its federation
+    id, else the one entry of its name's key; the names found in neither."""
+    unlinked = []
+    for k, a in enumerate(actions):
+        if k and k % SLICE == 0:
+            await asyncio.sleep(0)
+        fed = a.get("federation_id")
+        found = (await server.store.register_find(federation_id=fed) if fed is not None
+                 else await server.store.register_find(name_key=register_key(a["name"])))
+        if len(found) == 1:
+            a["register_id"] = found[0].id
+        else:
+            unlinked.append(a["name"])
+    return unlinked
 
 
 async def post_players_csv(request: Request) -> Response:
@@ -168,7 +225,19 @@ async def post_players_csv(request: Request) -> Response:
         actions.append({**action, "line": k + offset})
     names = [(f"line {a['line']}: body.name", a["name"]) for a in actions]
     await check_names(server, request, names, players_taken)
-    return await run_actions(server, request, actions, status=201)
+    unlinked = await _link_rows(server, actions)
+    hub = await tournament_hub(server, request)
+    linked = [a["register_id"] for a in actions if "register_id" in a]
+    if len(set(linked)) != len(linked):
+        raise ApiError(422, "invalid", "body: two rows are the same register entry")
+    if request.query_params.get("confirm") not in ("true", "1"):
+        await _entered_elsewhere(server, hub, [(f"line {a['line']}: ", a) for a in actions])
+
+    async def said(_hub: TournamentHub, _done: list[dict[str, Any]]) -> dict[str, Any]:
+        # said, so the director adds them to the register to rate them
+        return {"unlinked": unlinked}
+
+    return await run_actions(server, request, actions, status=201, after=said)
 
 
 post_check_in = one_action(CheckInBody, "check_in", path={"player": "player_id"})
@@ -282,10 +351,13 @@ def _tables_of(server: Server, request: Request, hub: TournamentHub,
 
 
 async def post_result(request: Request) -> Response:
-    """A result by hand.  While the clock of the match's table runs, it is
-    refused with ``clock_running`` unless the body says ``stop_clock`` (the
-    director confirmed): then that clock is stopped first (a director's
-    ``stop``), so it cannot go on to a result of its own."""
+    """A result by hand: the match has one result, so the table holding it
+    is closed (``TableHub.close_match``: its clock stopped, its pages told
+    who won, no more presses).  While that clock runs, the result is refused
+    with ``clock_running`` unless the body says ``stop_clock`` (the director
+    confirmed).  A table that cannot be closed now is named in the answer
+    (``not_closed``); the result stands, and a clock result that arrives
+    after it and disagrees is a clash for the director."""
     server = server_of(request)
     data = await decoded(request, ResultBody)
     stop = bool(data.pop("stop_clock", False))
@@ -294,26 +366,27 @@ async def post_result(request: Request) -> Response:
     table = server.tourneys.desk.table_of(hub, key)
     if table is not None:
         await server.hub.ready(table.id)  # its clock is read: folded first
-    if table is not None and table.match.expires_at() is not None:
+    if table is not None and table.match.expires_at() is not None and not stop:
         number = hub.state.tables[key]
-        if not stop:
-            raise ApiError(409, "clock_running", f"table {number}'s clock is running: "
-                           "confirm to stop it and enter the result",
-                           {"table": number})
+        raise ApiError(409, "clock_running", f"table {number}'s clock is running: "
+                       "confirm to stop it and enter the result", {"table": number})
 
-        cmd = StopCmd(type="cmd", id=f"hand-{hub.id}-{key[0]}-{key[1]}-{key[2]}",
-                      table=table.id, side="B" if table.state_now().on_turn == "B" else "A",
-                      reason="director")
+    async def close(_hub: TournamentHub, _done: list[dict[str, Any]]) -> dict[str, Any]:
+        if table is None:
+            return {}
+        players = table.row.spec.players
+        side = "A" if data["winner"] == players[0] else "B"
+        score = data.get("score")
         try:
-            table.command(Quiet(f"table {table.id}: stopped for a result by hand"),
-                          "director", cmd)
+            await table.close_match(side, str(data["winner"]),
+                                    None if score is None else list(score))
         except ProtocolError as exc:
-            raise ApiError(409, "running", f"table {number}'s clock could not be stopped: "
-                           f"{exc.message}", {"table": number}) from None
-        if table.match.expires_at() is not None:
-            raise ApiError(409, "running", f"table {number}'s clock could not be stopped",
-                           {"table": number})
-    return await run_actions(server, request, [{"do": "result", **data, "source": "hand"}])
+            return {"not_closed": {"table_id": table.id, "error": exc.code,
+                                   "message": exc.message}}
+        return {"closed": table.id}
+
+    return await run_actions(server, request, [{"do": "result", **data, "source": "hand"}],
+                             after=close)
 
 
 post_correction = one_action(CorrectionBody, "correct")
@@ -352,6 +425,7 @@ routes = [
     Route("/seeding", post_seeding, methods=["POST"]),
     Route("/players", post_player, methods=["POST"]),
     Route("/players.csv", post_players_csv, methods=["POST"]),
+    Route("/players/{player_id:id}", delete_player, methods=["DELETE"]),
     Route("/players/{player_id:id}/check-in", post_check_in, methods=["POST"]),
     Route("/players/{player_id:id}/withdraw", post_withdraw, methods=["POST"]),
     Route("/players/{player_id:id}/reinstate", post_reinstate, methods=["POST"]),

@@ -81,6 +81,12 @@ RESUMED = frozenset({"absent", "start_round", "swing_round", "couples_phase"})
 SLICE = 128
 
 
+def open_clashes(state: Tournament) -> list[dict[str, Any]]:
+    """The clashes the director has not dismissed: the dashboard's alerts
+    (a table's result that disagrees with the one held, both named)."""
+    return [c.to_dict() for c in state.clashes if not c.dismissed]
+
+
 class Tourneys:
     """Every tournament the server has folded so far."""
 
@@ -199,7 +205,7 @@ class Tourneys:
         """Tell the directors' dashboards the tournament changed."""
 
         text = dumps({"type": "tournament", "tournament": hub.id,
-                      "actions": hub.state.count})
+                      "actions": hub.state.count, "clashes": open_clashes(hub.state)})
         for director in list(self.server.hub.directors):
             director.send(text)
         self.server.room_feed.changed(hub.id)
@@ -292,7 +298,7 @@ class Tourneys:
                 return {"table": number, "table_id": tid, "error": "closed",
                         "message": "this table is closed", "spec": spec.to_dict()}
         try:
-            if table.seq == 0:
+            if table.seq == 0 and table.hand_result is None:
                 await table.edit(spec)
                 table.broadcast(table.table_message())
                 table.broadcast(table.snapshot_message())

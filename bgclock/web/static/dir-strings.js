@@ -35,7 +35,12 @@ const STRINGS = {
     "alw.dispute": "{name} called the director: dispute",
     "alw.break_over": "{name}'s break ran over its {limit} by {t}",
     "alw.fix_ruling": "Open the ruling", "alw.fix_break": "Charge {t}",
-    "alw.fix_break_confirm": "charge the break's overrun to {name}'s clock: −{t}"
+    "alw.fix_break_confirm": "charge the break's overrun to {name}'s clock: −{t}",
+    "alw.clash": "table {table}, {match}: the clock says {clock} won; the tournament holds {held} ({source})",
+    "alw.clash_match": "{event} round {r} match {m}", "tbl.event.last_chance": "Last Chance",
+    "alw.source.hand": "entered by hand", "alw.source.clock": "from the clock",
+    "alw.source.withdrawn": "a withdrawal", "alw.source.disqualified": "a disqualification",
+    "alw.clash_open": "Correct in the tournament", "alw.clash_keep": "Keep {name}"
   },
   it: {
     "alw.reloaded": "il database ha rifiutato una scrittura: il tavolo si è ricaricato dal database all'evento {seq} e continua (i dispositivi hanno rimandato le ultime pressioni)",
@@ -68,7 +73,12 @@ const STRINGS = {
     "alw.dispute": "{name} ha chiamato il direttore: contestazione",
     "alw.break_over": "la pausa di {name} ha superato i {limit} di {t}",
     "alw.fix_ruling": "Apri la decisione", "alw.fix_break": "Addebita {t}",
-    "alw.fix_break_confirm": "addebitare lo sforamento della pausa all'orologio di {name}: −{t}"
+    "alw.fix_break_confirm": "addebitare lo sforamento della pausa all'orologio di {name}: −{t}",
+    "alw.clash": "tavolo {table}, {match}: l'orologio dice che ha vinto {clock}; il torneo ha {held} ({source})",
+    "alw.clash_match": "{event} turno {r} match {m}", "tbl.event.last_chance": "Last Chance",
+    "alw.source.hand": "inserito a mano", "alw.source.clock": "dall'orologio",
+    "alw.source.withdrawn": "un ritiro", "alw.source.disqualified": "una squalifica",
+    "alw.clash_open": "Correggi nel torneo", "alw.clash_keep": "Tieni {name}"
   }
 };
 

@@ -18,6 +18,9 @@ export function alertsOf(row) {
   const out = [];
   const s = row.state, info = row.info;
   if (!s) return [];
+  // the director entered this match's result by hand and closed the table:
+  // its stop is theirs, nothing to handle (a late clock result is a clash)
+  if (info.hand_result) return [];
   /** @param {string} kind @param {string} [extra] */
   const add = (kind, extra) => out.push({ kind: kind, key: info.id + ":" + kind + ":" + (row.seq || 0), text: t("alert." + kind) + (extra ? " — " + extra : "") });
   // the server sends `table` when the attention ends (the next accepted command)

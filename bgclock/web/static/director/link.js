@@ -85,6 +85,13 @@ export function onMessage(msg) {
       if (app.selected === msg.table) ui.refreshLog();
       ui.renderSoon(msg.table);
       break;
+    case "tournament":
+      // a tournament changed: its clashes not dismissed are alerts here
+      if (app.tournaments[msg.tournament] && Array.isArray(msg.clashes)) {
+        app.tournaments[msg.tournament].clashes = msg.clashes;
+        ui.render();
+      }
+      break;
     case "handled":
       for (const k of msg.keys || []) app.handled.add(k);
       ui.render();

@@ -24,6 +24,11 @@ export function command(cmd) {
  * log not loaded yet) the server decides alone.
  * @param {Command} cmd @param {number} at @returns {string|null} its id, or null if refused here */
 export function send(cmd, at) {
+  if (app.decided) {  // the director entered the result by hand: the match is closed here
+    ui.toast(t("err.illegal", { m: I18N.refusal({ refusal: "decided_by_hand", params: { name: app.decided.name } }) }), sideOf(cmd));
+    ui.render();
+    return null;
+  }
   const eng = engineReady() ? app.engine : null;
   const ms = eng ? tableNow(at) : null;
   if (!eng || ms == null) return conn.send(cmd, at);

@@ -30,6 +30,16 @@ export function setState(state, seq, info) {
   ui.render();
 }
 
+/** What the table's info says of the table itself: closed by the director,
+ * or its match closed by a result entered by hand (docs/protocol.md, "A
+ * result entered by hand"): no press is offered then.
+ * @param {TableInfo|null|undefined} info */
+function takeInfo(info) {
+  if (!info) return;
+  app.decided = info.hand_result || null;
+  app.closed = info.status === "closed" || !!app.decided;
+}
+
 /** What a state alone does not say: the points an ABA expiry gave
  * (aba-2003 5.1), and the last game's winner and points.
  * @param {WireState} before @param {WireState} after */
@@ -80,6 +90,7 @@ export function onMessage(msg) {
       settleRestored();
       app.anchor = { ms: msg.state.at_ms, perf: performance.now() };
       if (app.engine && msg.seq < app.engine.seq) app.engine = null;   // a log that went back: start over
+      takeInfo(msg.info);
       setState(msg.state, msg.seq, msg.info);
       syncEngine(msg.info, msg.seq);
       keeper.render(msg.info);
@@ -95,7 +106,7 @@ export function onMessage(msg) {
       break;
     case "table":
       app.info = msg.info;
-      app.closed = msg.info && msg.info.status === "closed";
+      takeInfo(msg.info);
       syncEngine(msg.info, msg.info && msg.info.seq);
       keeper.render(msg.info);
       ui.render();
@@ -144,7 +155,7 @@ export function onMessage(msg) {
       if (msg.id) app.hits = app.hits.filter((h) => h.id !== msg.id);
       if (msg.id && app.engine) app.engine.drop(msg.id);
       if (msg.code === "unauthorized") { ui.status("unauthorized"); break; }
-      if (msg.code === "closed") app.closed = true;
+      if (msg.code === "closed" || msg.code === "decided") app.closed = true;
       ui.toast(msg.refusal ? t("err.illegal", { m: I18N.refusal(msg) })
         : msg.code === "illegal" ? t("err.illegal", { m: msg.message }) : msg.message, msg.id ? app.sides.get(msg.id) : null);
       if (msg.id) app.sides.delete(msg.id);

@@ -91,6 +91,9 @@ export const app = {
   /** @type {[number, string][]} [epoch ms, cmd id]: each press sent */
   presses: [],
   closed: false,
+  /** @type {{side: string, name: string, score: number[]|null}|null} the result the
+   * director entered by hand (info.hand_result): the match is closed here */
+  decided: null,
   /** @type {DeviceMatch|null} the table's match folded here (device.js) */
   engine: null,
   /** @type {string|null} why the engine was given up (the page falls back to the server's states) */

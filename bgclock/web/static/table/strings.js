@@ -24,7 +24,11 @@ export const STRINGS = {
     "conn.synced_list.one": "synced: {list} applied at its instant",
     "conn.retimed_n": "{what} re-timed by {by}",
     "conn.retimed_range": "{what} re-timed by {from} to {to}",
-    "conn.retry": "the server is busy: the presses are kept here and sent again in order"
+    "conn.retry": "the server is busy: the presses are kept here and sent again in order",
+    "hand.decided": "result entered by the director: {name} won",
+    "hand.score": "score {a}–{b}",
+    "hand.no_presses": "this match is closed: the clock takes no more presses",
+    "ref.decided_by_hand": "the director entered this match's result ({name} won): the clock takes no more presses"
   },
   it: {
     "title.table": "bgclock — tavolo {id}", "title.page": "bgclock — tavolo",
@@ -44,7 +48,11 @@ export const STRINGS = {
     "conn.refused.f": "{what}: rifiutate ({why})", "conn.refused.f.one": "{what}: rifiutata ({why})",
     "conn.ignored.m": "{what}: non più necessari", "conn.ignored.m.one": "{what}: non più necessario",
     "conn.ignored.f": "{what}: non più necessarie", "conn.ignored.f.one": "{what}: non più necessaria",
-    "conn.retry": "il server è occupato: le pressioni restano qui e vengono rimandate in ordine"
+    "conn.retry": "il server è occupato: le pressioni restano qui e vengono rimandate in ordine",
+    "hand.decided": "risultato inserito dal direttore: ha vinto {name}",
+    "hand.score": "punteggio {a}–{b}",
+    "hand.no_presses": "questo match è chiuso: l'orologio non accetta altre pressioni",
+    "ref.decided_by_hand": "il direttore ha inserito il risultato di questo match (ha vinto {name}): l'orologio non accetta altre pressioni"
   }
 };
 

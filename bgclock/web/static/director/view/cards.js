@@ -6,7 +6,8 @@ import { el } from "../../kit/dom.js";
 import { fmtClock } from "../../kit/format.js";
 import { I18N, t } from "../../kit/i18n.js";
 import { beep } from "../../kit/sound.js";
-import { $, SIDES, app, isLow, names, presets, tableName, title } from "../state.js";
+import { api } from "../../kit/api.js";
+import { $, SIDES, app, errText, isLow, names, presets, tableName, title } from "../state.js";
 import { alertsOf } from "../attention.js";
 import { askConfirm, markHandled, select } from "../actions.js";
 
@@ -63,7 +64,8 @@ export function renderAlerts() {
   }
   const sorted = /** @type {Alert[]} */ (sortAlerts(all));
   const shown = JSON.stringify([I18N.lang, sorted.map((a) => [a.table, a.kind, a.key, a.text, a.premature || "",
-    a.overrun || null, title(app.tables[String(a.table)])])]);
+    a.overrun || null, title(app.tables[String(a.table)])]),
+  Object.keys(app.tournaments).map((tid) => app.tournaments[tid].clashes || [])]);
   if (shown === alertsShown && list.isConnected) return;
   alertsShown = shown;
   list.replaceChildren();
@@ -88,8 +90,53 @@ export function renderAlerts() {
       ]));
     }
   }
+  n += renderClashes(list);
   if (!n) list.append(el("p", { class: "hint", text: t("dir.no_alerts") }));
   $("alerts").classList.toggle("has", n > 0);
+}
+
+/** A clash's match in the director's language ("Main R1 match 2": the
+ * server's label). @param {string} label @returns {string} */
+export function matchLabel(label) {
+  const m = /^(Main|Consolation|Last Chance) R(\d+) match (\d+)$/.exec(label);
+  if (!m) return label;
+  return t("alw.clash_match", { event: t("tbl.event." + m[1].toLowerCase().replace(" ", "_")), r: m[2], m: m[3] });
+}
+
+/** The tournaments' clashes not dismissed (a table's result disagreeing with
+ * the one held, both named), most urgent with the results' conflicts: the
+ * director keeps the held result (dismiss) or opens the tournament to
+ * correct it. @param {HTMLElement} list @returns {number} how many */
+function renderClashes(list) {
+  let n = 0;
+  for (const tid of Object.keys(app.tournaments)) {
+    const tn = app.tournaments[tid];
+    for (const c of /** @type {any[]} */ (tn.clashes || [])) {
+      n += 1;
+      const key = "clash:" + tid + ":" + c.clash;
+      if (!app.alertsSeen.has(key)) { app.alertsSeen.add(key); beep(2, 120); }
+      const score = (/** @type {number[]|null|undefined} */ s) => (s ? " (" + s[0] + "–" + s[1] + ")" : "");
+      const text = t("alw.clash", { table: c.table, match: matchLabel(c.match), clock: c.clock.winner + score(c.clock.score),
+        held: c.held.winner + score(c.held.score), source: t("alw.source." + c.held.source) });
+      const msg = el("span", { class: "hint", role: "status" });
+      list.append(el("div", { class: "alert", "data-kind": "clash", "data-clash": String(c.clash), "data-tournament": tid }, [
+        el("span", { class: "grow", text: tn.name + " · " + text }),
+        el("button", { type: "button", class: "go", "data-act": "open-tournament", text: t("alw.clash_open"), onclick: () => {
+          const b = document.getElementById("btn-tourney");
+          if (b) b.click();
+        } }),
+        el("button", { type: "button", "data-act": "keep-held", text: t("alw.clash_keep", { name: c.held.winner }), onclick: async () => {
+          try {
+            await api("POST", "/api/tournaments/" + tid + "/clashes/" + c.clash + "/dismiss", {});
+            tn.clashes = (tn.clashes || []).filter((/** @type {any} */ x) => x.clash !== c.clash);
+            renderAlerts();
+          } catch (e) { msg.textContent = errText(e); }
+        } }),
+        msg
+      ]));
+    }
+  }
+  return n;
 }
 
 /** Each table's card as last drawn, with what it was drawn from (its key)

@@ -35,14 +35,38 @@ export function searchSection() {
     const actions = h("td", {}, button(t("reg.history"), () => showHistory(e)),
       button(t("reg.edit"), () => { screen.editing = e; ui.render(); }));
     if (screen.tournament != null) {
-      if (e.player != null) actions.append(" " + t("reg.entered", { n: e.player }));
-      else actions.append(button(t("reg.enter"), () => act("reg-enter-" + e.id, async () => {
-        /** @type {Object<string, any>} */
-        const body = { name: e.name, register_id: e.id };
-        if (e.federation_id) body.federation_id = e.federation_id;
-        await api("POST", "/api/tournaments/" + screen.tournament + "/players", body);
-        return t("reg.done");
-      }), Object.assign({ "data-entry": String(e.id) }, onceAttrs("reg-enter-" + e.id))));
+      const players = "/api/tournaments/" + screen.tournament + "/players";
+      if (e.player != null) {
+        const pid = e.player;
+        actions.append(" " + t("reg.entered", { n: pid }) + " ",
+          // an entry made by mistake: deleted while the event is not drawn
+          button(t("reg.delete_entry"), () => act("reg-delete-" + e.id, async () => {
+            await api("DELETE", players + "/" + pid);
+            return t("reg.deleted", { name: e.name });
+          }), Object.assign({ "data-delete": String(e.id) }, onceAttrs("reg-delete-" + e.id))));
+      } else {
+        const enter = button(t("reg.enter"), () => act("reg-enter-" + e.id, async () => {
+          /** @type {Object<string, any>} */
+          const body = { name: e.name, register_id: e.id };
+          if (e.federation_id) body.federation_id = e.federation_id;
+          try {
+            await api("POST", players, body);
+          } catch (err) {
+            const refused = /** @type {import("../../kit/api.js").ApiError} */ (err);
+            if (refused.code !== "already_entered") throw err;
+            // a person is one entry among a room's events, unless the director says so
+            openConfirm({ text: t("reg.entered_elsewhere", { name: e.name, event: String((refused.params || {}).event || "") }),
+              confirmLabel: t("reg.enter_both"), cancelLabel: t("reg.cancel"), busyLabel: t("reg.entering"), opener: enter,
+              onConfirm: () => act("reg-enter-both-" + e.id, async () => {
+                await api("POST", players, Object.assign({ confirm: true }, body));
+                return t("reg.done");
+              }) });
+            return t("reg.asked");
+          }
+          return t("reg.done");
+        }), Object.assign({ "data-entry": String(e.id) }, onceAttrs("reg-enter-" + e.id)));
+        actions.append(enter);
+      }
     }
     // each cell says what it is (data-label) where a phone draws the row in lines (style.css)
     return h("tr", {}, h("td", {}, e.name), h("td", { "data-label": t("reg.fed") }, e.federation_id || ""),

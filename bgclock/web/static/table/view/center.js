@@ -37,7 +37,7 @@ export function rerenderCenter() { $("center").dataset.key = ""; ui.render(); }
 /** The centre panel for `st`. @param {WireState} st @param {{A: string, B: string}} nm */
 export function renderCenter(st, nm) {
   const c = $("center");
-  let p = app.center;
+  let p = app.decided ? { kind: "decided" } : app.center;
   if (!p) {
     if (app.closed) p = null;
     else if (app.panel.A || app.panel.B) p = null;   // a half's menu is open: the roll waits
@@ -46,13 +46,19 @@ export function renderCenter(st, nm) {
   c.hidden = !p;
   /** @type {LateCount|null} a late arrival counted by the server */
   const late = (app.info && app.info.late) || null;
-  const key = p ? JSON.stringify(p) + st.phase + I18N.lang + (app.roll ? app.roll.join() : "") + JSON.stringify(late || null) : "";
+  const key = p ? JSON.stringify(p) + JSON.stringify(app.decided) + st.phase + I18N.lang + (app.roll ? app.roll.join() : "") + JSON.stringify(late || null) : "";
   if (c.dataset.key === key && p) return; // keep the pickers as they are
   c.dataset.key = key;
   c.replaceChildren();
   if (!p) return;
   c.dataset.kind = p.kind;
-  if (p.kind === "roll") {
+  if (p.kind === "decided" && app.decided) {
+    // the director entered the result by hand: the match is over here
+    const d = app.decided;
+    c.append(el("h3", { id: "center-title", role: "status", text: t("hand.decided", { name: d.name }) }));
+    if (d.score) c.append(el("p", { class: "hint", text: t("hand.score", { a: d.score[0], b: d.score[1] }) }));
+    c.append(el("p", { class: "hint", text: t("hand.no_presses") }));
+  } else if (p.kind === "roll") {
     const roll = app.roll = app.roll || [0, 0];
     c.append(el("h3", { id: "center-title", text: t("roll.title") }));
     if (late) c.append(el("p", { class: "hint late-note", id: "late-note", role: "status", text: lateLine(late) }));

@@ -32,7 +32,8 @@ export function renderConn(status, queued) {
     for (const p of conn.pending) if (!app.outage.has(p.id)) app.outage.set(p.id, { kind: kindOf(p), atMs: p.atMs, result: null });
   }
   const shownStatus = app.closed ? "closed" : status;
-  let text = t("conn." + shownStatus, { host: document.body.dataset.refusedHost || "" });
+  let text = app.decided ? t("hand.decided", { name: app.decided.name })
+    : t("conn." + shownStatus, { host: document.body.dataset.refusedHost || "" });
   let synced = false;
   if (n > 0 && status !== "online") text += " · " + t("conn.waiting", { list: kindsList(conn.pending.map(kindOf)) });
   else if (status === "online" && conn.synced && app.outage.size) {

@@ -74,6 +74,9 @@ export function playersSection() {
       }
       actions.append(button(t("trn.withdraw"), confirmed(
         t(st.drawn ? "cf.withdraw_drawn" : "cf.withdraw", { name: p.name }), "POST", "/players/" + p.id + "/withdraw")));
+      // an entry made by mistake leaves the event, while it is not drawn
+      if (!st.drawn) actions.append(button(t("trn.delete_entry"), confirmed(
+        t("cf.delete_entry", { name: p.name }), "DELETE", "/players/" + p.id), { "data-act": "delete-entry" }));
     } else {
       actions.append(button(t("trn.reinstate"), confirmed(
         t("cf.reinstate", { name: p.name }), "POST", "/players/" + p.id + "/reinstate")));
