@@ -21,8 +21,8 @@ from bgclock.server.live.table_state import (
     Press,
     Refuse,
     TableState,
-    decide,
     ask_keep,
+    decide,
     flag,
     provisional_final,
 )
