@@ -143,19 +143,16 @@ export function mountKeeper(opts) {
     banner.append(...parts);
     banner.hidden = parts.length === 0;
   }
-  /** The answers to this device's request for the time, and a request put
-   * to this device's screen. @param {{type: string, [field: string]: any}} msg */
+  /** The answers to this device's request for the time. @param {{type: string, [field: string]: any}} msg */
   function onMessage(msg) {
     if (msg.type === "keep_granted") {
       opts.toast(t(msg.by === "silent" ? "kp.granted_silent" : msg.by === "director"
         ? "kp.granted_director" : "kp.mine", { name: msg.previous || "" }));
     } else if (msg.type === "keep_refused") {
       opts.toast(t(msg.by === "keeper" ? "kp.refused" : "kp.taken", { name: msg.keeper || "" }));
-    } else if (msg.type === "keep_pending") {
-      opts.toast(t("kp.waiting", { name: msg.keeper || "" }));
-    } else if (msg.type === "keep_asked") {
-      opts.toast(t("kp.asked", { name: msg.name || "" }));
     }
+    // a request waiting, or put to this screen, is the banner's (render): a
+    // toast would cover its yes and no
   }
   return { render: render, onMessage: onMessage, element: banner };
 }
