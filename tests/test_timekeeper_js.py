@@ -48,3 +48,19 @@ def test_the_claim_as_the_page_reads_it() -> None:
     assert mine == {"kept": True, "mine": True, "name": "Android Chrome ·d-1", "online": False}
     assert other["kept"] and not other["mine"] and not other["online"]
     assert none == {"kept": False, "mine": False, "name": "", "online": True}
+
+
+def test_the_hand_overs_refusals_are_in_both_languages_and_the_protocol_page() -> None:
+    # issue 33: the refusals a request for the time may get (live.table_state)
+    words = MODULE.parent / "timekeeper-strings.js"
+    script = (f"const m = await import({json.dumps(words.as_uri())});"
+              "console.log(JSON.stringify(m.STRINGS));")
+    assert NODE is not None
+    strings = json.loads(subprocess.run([NODE, "--input-type=module", "-e", script],
+                                        capture_output=True, text=True, check=True,
+                                        timeout=30).stdout)
+    listed = (ROOT / "docs" / "protocol.md").read_text()
+    for code in ("not_keeper", "handed_over", "not_timekeeper", "no_request"):
+        for lang in ("en", "it"):
+            assert f"ref.{code}" in strings[lang], (lang, code)
+        assert f"| `{code}` |" in listed, code
