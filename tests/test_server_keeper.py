@@ -173,21 +173,44 @@ async def test_a_second_device_takes_the_time_only_with_the_keepers_yes(manual: 
         ("one", "press", None), ("two", "consent", "one")]
 
 
+async def _standard(manual: Any) -> tuple[Any, ManualClock, dict[str, Any]]:
+    """The server, its clock and a table on a standard clock."""
+    live, clock = manual
+    return live, clock, await live.table(clock={"mode": "standard"})
+
+
+def _phone(live: Any, table: dict[str, Any], device: str) -> Any:
+    """A table device with an id at ``table`` (``async with``)."""
+    return Device.open(live.ws_url, {"token": table["token"], "device": device})
+
+
+async def _keeps(device: Device) -> None:
+    """The device's opening roll: it keeps the time."""
+    await device.welcome()
+    assert (await device.cmd("opening_roll", dice=[6, 1]))["type"] == "ack"
+
+
+async def _asks(device: Device, msg_id: str) -> dict[str, Any]:
+    """The device asks for the time: the server's answer (pending or granted)."""
+    await device.send({"type": "keep_request", "id": msg_id})
+    while True:
+        message = await device.recv()
+        if message["type"] in ("keep_pending", "keep_granted", "error"):
+            return message
+
+
 async def test_an_unanswered_request_changes_nothing_and_leaves_with_its_device(
         manual: Any) -> None:
-    live, clock = manual
-    table = await live.table(clock={"mode": "standard"})
-    async with Device.open(live.ws_url, {"token": table["token"], "device": "one"}) as one:
-        await one.welcome()
-        await one.cmd("opening_roll", dice=[6, 1])
-        async with Device.open(live.ws_url, {"token": table["token"], "device": "two"}) as two:
+    live, clock, table = await _standard(manual)
+    async with _phone(live, table, "one") as one:
+        await _keeps(one)
+        async with _phone(live, table, "two") as two:
             await two.welcome()
-            await two.send({"type": "keep_request", "id": "k1"})
-            await two.expect("keep_pending")
+            assert (await _asks(two, "k1"))["type"] == "keep_pending"
             await one.expect("keep_asked")
             clock.advance(60 * 60_000)  # an hour unanswered, the keeper online all along
-            await two.send({"type": "keep_request", "id": "k2"})
-            assert (await two.expect("keep_pending"))["keeper"] == "…one"
+            again = await _asks(two, "k2")
+            assert (again["type"], again["keeper"]) == ("keep_pending", "…one")
             assert (await two.cmd("hit", side="A"))["code"] == "not_keeper"
         # the asker left: its request went with it
         await _told(one, lambda info: info["link"]["asks"] == [])
@@ -197,20 +220,17 @@ async def test_an_unanswered_request_changes_nothing_and_leaves_with_its_device(
 
 async def test_a_keeper_silent_past_the_bound_lets_the_asker_take_the_time(
         manual: Any) -> None:
-    live, clock = manual
-    table = await live.table(clock={"mode": "standard"})
-    async with Device.open(live.ws_url, {"token": table["token"], "device": "one"}) as one:
-        await one.welcome()
-        await one.cmd("opening_roll", dice=[6, 1])
-    async with Device.open(live.ws_url, {"token": table["token"], "device": "two"}) as two:
+    live, clock, table = await _standard(manual)
+    async with _phone(live, table, "one") as one:
+        await _keeps(one)
+    async with _phone(live, table, "two") as two:
         await two.welcome()
         clock.advance(live.server.hub.keeper_silent_ms - 1)
-        await two.send({"type": "keep_request", "id": "k1"})
-        await two.expect("keep_pending")  # silent, not yet for the bound
+        # silent, not yet for the bound
+        assert (await _asks(two, "k1"))["type"] == "keep_pending"
         clock.advance(1)
-        await two.send({"type": "keep_request", "id": "k2"})
-        granted = await two.expect("keep_granted")
-        assert (granted["id"], granted["by"]) == ("k2", "silent")
+        granted = await _asks(two, "k2")
+        assert (granted["type"], granted["id"], granted["by"]) == ("keep_granted", "k2", "silent")
         assert (await two.cmd("hit", side="A"))["type"] == "ack"
     assert [(n["device"], n["by"]) for n in await _notes(live, table)] == [
         ("one", "press"), ("two", "silent")]
