@@ -95,9 +95,13 @@ async def round_trips(n: int, gap: float = GAP_S) -> tuple[list[float], list[flo
             assert await lease(schema, table["id"]) == ("a", 1)
             await relayed.connect(b.ws)
             for k, p in enumerate((direct, relayed)):
-                if p is relayed:
-                    await p.ws.send('{"type":"keep","id":"k"}')
-                    await eventually(lambda: any(m.get("id") == "k" for m in relayed.history))
+                if p is relayed:  # it asks; the keeper on A agrees
+                    await p.ws.send('{"type":"keep_request","id":"k"}')
+                    await eventually(lambda: any(m.get("type") == "keep_asked"
+                                                 for m in direct.history))
+                    await direct.ws.send('{"type":"keep_answer","device":"relayed","yes":true}')
+                    await eventually(lambda: any(m.get("type") == "keep_granted"
+                                                 for m in relayed.history))
                 side = "A" if len(direct.acked) % 2 else "B"
                 for _ in range(n):
                     t0 = time.perf_counter()

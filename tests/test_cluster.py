@@ -293,10 +293,16 @@ async def test_devices_of_one_table_on_two_processes_see_each_others_presses() -
                 refused = await second.answered(await second.cmd(
                     "hit", side="B", device_at_ms=_device_ms(table)))
                 assert refused["code"] == "not_keeper"
-                await second.ws.send(json.dumps({"type": "keep", "id": "k1"}))
-                await eventually(lambda: any(m["type"] == "ack" and m.get("id") == "k1"
+                # the second phone asks (relayed to the owner), the keeper agrees
+                await second.ws.send(json.dumps({"type": "keep_request", "id": "k1"}))
+                await eventually(lambda: any(m["type"] == "keep_asked"
+                                             for m in keeper.history),
+                                 what="the request at the keeper on a")
+                await keeper.ws.send(json.dumps({"type": "keep_answer", "device": "second",
+                                                 "yes": True}))
+                await eventually(lambda: any(m["type"] == "keep_granted" and m.get("id") == "k1"
                                              for m in second.history),
-                                 what="the hand-over's ack at b")
+                                 what="the hand-over at b")
                 press = await second.answered(await second.cmd(
                     "hit", side="B", device_at_ms=_device_ms(table)))
                 assert press["type"] == "ack"

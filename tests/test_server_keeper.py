@@ -1,8 +1,11 @@
-"""The table's timekeeper claim and provisional flags (issue 17 §1, §2).
+"""The table's timekeeper claim and provisional flags (issue 17 §1, §2), and
+the hand-over by consent (issue 33 §3).
 
-docs/protocol.md "Device time" (The timekeeper is a claim) and "Provisional
-flags": the device that makes the first roll or press keeps the table's time;
-another device presses only after ``keep``; the claim is the table's (next
+docs/protocol.md "Device time" (The timekeeper is a claim, The time changes
+hands only with consent) and "Provisional flags": the device that makes the
+first roll or press keeps the table's time; another device presses only once
+the keeper's screen said yes, the keeper was silent past the bound, or the
+director handed the time over; the claim is the table's (next
 match, restart); a flag the server works out while the keeper is away is no
 result until the keeper reconciles, the director confirms it, or the bound.
 """
@@ -109,25 +112,57 @@ async def test_the_director_who_opened_the_link_first_never_keeps_the_time(manua
     assert [(n["device"], n["by"]) for n in notes] == [("phone", "press")]
 
 
-async def test_a_second_device_takes_the_time_only_by_keep(manual: Any) -> None:
+async def test_a_second_device_takes_the_time_only_with_the_keepers_yes(manual: Any) -> None:
+    """Issue 33: a player's own phone, opened from the QR code, asks; the
+    table's phone refuses, then ignores, then agrees."""
     live, clock = manual
     table = await live.table(clock={"mode": "standard"})
     async with (
         Device.open(live.ws_url, {"key": KEY}) as director,
-        Device.open(live.ws_url, {"token": table["token"], "device": "one"}) as one,
-        Device.open(live.ws_url, {"token": table["token"], "device": "two"}) as two,
+        Device.open(live.ws_url, {"token": table["token"], "device": "one",
+                                  "name": "Tavolo 1"}) as one,
+        Device.open(live.ws_url, {"token": table["token"], "device": "two",
+                                  "name": "Tavolo 1"}) as two,
     ):
         await director.welcome()
         await one.welcome()
         await two.welcome()
         await one.cmd("opening_roll", dice=[6, 1])
         assert (await two.cmd("hit", side="A"))["code"] == "not_keeper"
-        # the director never keeps a table's time, and its commands are its own
-        await director.send({"type": "keep", "table": table["id"]})
+        # the director never keeps a table's time
+        await director.send({"type": "keep_request", "table": table["id"]})
         assert (await director.expect("error"))["code"] == "forbidden"
-        await two.send({"type": "keep", "id": "k1"})
-        ack = await two.expect("ack")
-        assert ack["id"] == "k1" and ack["keeper"] is True
+        # asked: the keeper's screen hears of it, nothing changes
+        await two.send({"type": "keep_request", "id": "k1"})
+        pending = await two.expect("keep_pending")
+        assert (pending["id"], pending["keeper"]) == ("k1", "Tavolo 1")
+        asked = await one.expect("keep_asked")
+        assert (asked["device"], asked["name"]) == ("two", "Tavolo 1")
+        shown = await _told(director, lambda info: bool(info["link"]["asks"]))
+        assert [a["device"] for a in shown["link"]["asks"]] == ["two"]
+        assert shown["link"]["keeper_device"] == "one"
+        assert (await two.cmd("hit", side="A"))["code"] == "not_keeper"
+        # only the keeper's screen answers
+        await two.send({"type": "keep_answer", "device": "two", "yes": True, "id": "a0"})
+        wrong = await two.expect("error")
+        assert wrong["code"] == "not_timekeeper" and wrong["params"] == {"keeper": "Tavolo 1"}
+        # refused: the asker is told, the time stays
+        await one.send({"type": "keep_answer", "device": "two", "yes": False, "id": "a1"})
+        assert (await one.expect("ack"))["id"] == "a1"
+        no = await two.expect("keep_refused")
+        assert (no["id"], no["by"]) == ("k1", "keeper")
+        await _told(director, lambda info: info["link"]["asks"] == [])
+        assert (await two.cmd("hit", side="A"))["code"] == "not_keeper"
+        # an answer to a request no longer waiting names the field
+        await one.send({"type": "keep_answer", "device": "two", "yes": True})
+        late = await one.expect("error")
+        assert late["code"] == "no_request" and late["field"] == "keep_answer.device"
+        # asked again and agreed
+        await two.send({"type": "keep_request", "id": "k2"})
+        await one.expect("keep_asked")
+        await one.send({"type": "keep_answer", "device": "two", "yes": True})
+        yes = await two.expect("keep_granted")
+        assert (yes["id"], yes["by"], yes["previous"]) == ("k2", "consent", "Tavolo 1")
         for device in (one, two, director):  # shown on both devices and the dashboard
             await _told(device, lambda info: info["link"]["keeper_device"] == "two")
         clock.advance(1_000)
@@ -135,7 +170,109 @@ async def test_a_second_device_takes_the_time_only_by_keep(manual: Any) -> None:
         assert (await one.cmd("hit", side="B"))["code"] == "not_keeper"
     notes = await _notes(live, table)
     assert [(n["device"], n["by"], n.get("previous")) for n in notes] == [
-        ("one", "press", None), ("two", "keep", "one")]
+        ("one", "press", None), ("two", "consent", "one")]
+
+
+async def _standard(manual: Any) -> tuple[Any, ManualClock, dict[str, Any]]:
+    """The server, its clock and a table on a standard clock."""
+    live, clock = manual
+    return live, clock, await live.table(clock={"mode": "standard"})
+
+
+def _phone(live: Any, table: dict[str, Any], device: str) -> Any:
+    """A table device with an id at ``table`` (``async with``)."""
+    return Device.open(live.ws_url, {"token": table["token"], "device": device})
+
+
+async def _keeps(device: Device) -> None:
+    """The device's opening roll: it keeps the time."""
+    await device.welcome()
+    assert (await device.cmd("opening_roll", dice=[6, 1]))["type"] == "ack"
+
+
+async def _asks(device: Device, msg_id: str) -> dict[str, Any]:
+    """The device asks for the time: the server's answer (pending or granted)."""
+    await device.send({"type": "keep_request", "id": msg_id})
+    while True:
+        message = await device.recv()
+        if message["type"] in ("keep_pending", "keep_granted", "error"):
+            return message
+
+
+async def test_an_unanswered_request_changes_nothing_and_leaves_with_its_device(
+        manual: Any) -> None:
+    live, clock, table = await _standard(manual)
+    async with _phone(live, table, "one") as one:
+        await _keeps(one)
+        async with _phone(live, table, "two") as two:
+            await two.welcome()
+            assert (await _asks(two, "k1"))["type"] == "keep_pending"
+            await one.expect("keep_asked")
+            clock.advance(60 * 60_000)  # an hour unanswered, the keeper online all along
+            again = await _asks(two, "k2")
+            assert (again["type"], again["keeper"]) == ("keep_pending", "…one")
+            assert (await two.cmd("hit", side="A"))["code"] == "not_keeper"
+        # the asker left: its request went with it
+        await _told(one, lambda info: info["link"]["asks"] == [])
+    assert (await _info(live, table))["link"]["keeper_device"] == "one"
+    assert [n["by"] for n in await _notes(live, table)] == ["press"]
+
+
+async def test_a_keeper_silent_past_the_bound_lets_the_asker_take_the_time(
+        manual: Any) -> None:
+    live, clock, table = await _standard(manual)
+    async with _phone(live, table, "one") as one:
+        await _keeps(one)
+    async with _phone(live, table, "two") as two:
+        await two.welcome()
+        clock.advance(live.server.hub.keeper_silent_ms - 1)
+        # silent, not yet for the bound
+        assert (await _asks(two, "k1"))["type"] == "keep_pending"
+        clock.advance(1)
+        granted = await _asks(two, "k2")
+        assert (granted["type"], granted["id"], granted["by"]) == ("keep_granted", "k2", "silent")
+        assert (await two.cmd("hit", side="A"))["type"] == "ack"
+    assert [(n["device"], n["by"]) for n in await _notes(live, table)] == [
+        ("one", "press"), ("two", "silent")]
+
+
+async def test_the_director_hands_the_time_over_and_names_the_device(manual: Any) -> None:
+    live, _ = manual
+    table = await live.table(clock={"mode": "standard"})
+    async with (
+        Device.open(live.ws_url, {"key": KEY}) as director,
+        Device.open(live.ws_url, {"token": table["token"], "device": "one"}) as one,
+        Device.open(live.ws_url, {"token": table["token"], "device": "two",
+                                  "name": "Tavolo 1"}) as two,
+    ):
+        await director.welcome()
+        await one.welcome()
+        await two.welcome()
+        await one.cmd("opening_roll", dice=[6, 1])
+        # a table device cannot hand the time over; nor to a device not there
+        await two.send({"type": "keep_give", "device": "two", "table": table["id"]})
+        assert (await two.expect("error"))["code"] == "forbidden"
+        await director.send({"type": "keep_give", "table": table["id"], "device": "nobody"})
+        bad = await director.expect("error")
+        assert bad["code"] == "invalid" and bad["field"] == "keep_give.device"
+        await two.send({"type": "keep_request", "id": "k1"})
+        await two.expect("keep_pending")
+        await director.send({"type": "keep_give", "table": table["id"], "device": "two",
+                             "name": "Banco di Anna", "id": "g1"})
+        assert (await director.expect("ack"))["id"] == "g1"
+        granted = await two.expect("keep_granted")
+        assert (granted["id"], granted["by"]) == ("k1", "director")
+        told = await _told(one, lambda info: info["link"]["keeper_device"] == "two")
+        assert told["link"]["keeper_name"] == "Banco di Anna" and told["link"]["asks"] == []
+        assert (await two.cmd("hit", side="A"))["type"] == "ack"
+    # the director's name outlives the device's own hello
+    async with Device.open(live.ws_url, {"token": table["token"], "device": "two",
+                                         "name": "Tavolo 1"}) as two:
+        await two.welcome()
+        assert (await _info(live, table))["link"]["keeper_name"] == "Banco di Anna"
+    notes = await _notes(live, table)
+    assert [(n["device"], n["by"], n.get("named")) for n in notes] == [
+        ("one", "press", None), ("two", "director", True)]
 
 
 async def test_the_former_keepers_presses_before_a_hand_over_count(manual: Any) -> None:
@@ -159,8 +296,9 @@ async def test_the_former_keepers_presses_before_a_hand_over_count(manual: Any) 
         start = _now(clock, table)
         # the phone, offline, applies A's press at +2 s, B's at +4 s and A's at +7 s
         clock.advance(5_000)
-        await tablet.send({"type": "keep", "id": "k1"})
-        assert (await tablet.expect("ack"))["keeper"] is True
+        await director.send({"type": "keep_give", "table": table["id"], "device": "tablet",
+                             "id": "g1"})
+        assert (await director.expect("ack"))["keeper"] is True
         handover = await _told(director, lambda i: (i["link"]["handover"] or {}).get(
             "from_name") == "Pixel")
         assert handover["link"]["handover"] == {"from_name": "Pixel", "at_ms": start + 5_000,
@@ -183,7 +321,7 @@ async def test_the_former_keepers_presses_before_a_hand_over_count(manual: Any) 
     assert [(e["event"]["do"], e["event"].get("side"), e["at_ms"] - start) for e in events[1:]] == [
         ("hit", "A", 2_000), ("hit", "B", 4_000), ("hit", "A", 8_000)]
     assert [(n["device"], n["by"], n.get("previous")) for n in await _notes(live, table)] == [
-        ("phone", "press", None), ("tablet", "keep", "phone")]
+        ("phone", "press", None), ("tablet", "director", "phone")]
 
 
 @pytest.mark.parametrize("kind", STORES)
@@ -194,16 +332,19 @@ async def test_a_hand_over_not_yet_pressed_on_survives_a_restart(kind: str,
         async with live_server(make, clock=clock) as live:
             table = await live.table(clock={"mode": "standard"})
             async with (
+                Device.open(live.ws_url, {"key": KEY}) as director,
                 Device.open(live.ws_url, {"token": table["token"], "device": "phone"}) as phone,
                 Device.open(live.ws_url, {"token": table["token"], "device": "tablet"}) as tablet,
             ):
+                await director.welcome()
                 await phone.welcome()
                 await tablet.welcome()
                 await phone.cmd("opening_roll", dice=[6, 1], device_at_ms=_now(clock, table))
                 start = _now(clock, table)
                 clock.advance(5_000)
-                await tablet.send({"type": "keep", "id": "k1"})
-                await tablet.expect("ack")
+                await director.send({"type": "keep_give", "table": table["id"],
+                                     "device": "tablet", "id": "g1"})
+                await director.expect("ack")
         # the server restarts; the phone comes back with what it did before
         later = ManualClock(start_ms=clock.now_ms() + 10_000)
         async with live_server(make, clock=later) as live:
@@ -228,12 +369,12 @@ async def test_a_hand_over_not_yet_pressed_on_survives_a_restart(kind: str,
                 assert refused["code"] == "handed_over"
 
 
-async def test_keep_needs_a_device_id(manual: Any) -> None:
+async def test_asking_for_the_time_needs_a_device_id(manual: Any) -> None:
     live, _ = manual
     table = await live.table()
     async with Device.open(live.ws_url, {"token": table["token"]}) as anon:
         await anon.welcome()
-        await anon.send({"type": "keep"})
+        await anon.send({"type": "keep_request"})
         error = await anon.expect("error")
         assert error["code"] == "invalid" and error["field"] == "hello.device"
     assert (await _info(live, table))["link"]["keeper"] is False

@@ -11,6 +11,8 @@ from bgclock.server.live.lag import DEFAULT_PARAMS, LagQuota
 from bgclock.server.live.table_state import (
     PROVISIONAL_BOUND_MS,
     Accept,
+    Ask,
+    Asked,
     Claimed,
     Duplicate,
     Flag,
@@ -19,9 +21,9 @@ from bgclock.server.live.table_state import (
     Press,
     Refuse,
     TableState,
+    ask_keep,
     decide,
     flag,
-    keep,
     provisional_final,
 )
 
@@ -106,14 +108,18 @@ def test_another_device_is_refused_naming_the_keeper() -> None:
     assert isinstance(decide(offline, press(device="tablet")), Refuse)
 
 
-def test_keep_hands_the_time_over_on_the_devices_own_act() -> None:
-    assert keep(KEPT, "tablet", "Tab", "table") == Claimed(Keeper("tablet", "Tab"), KEEPER)
-    assert keep(KEPT, "phone", None, "table") == Claimed(Keeper("phone"), KEEPER)
-    director = keep(KEPT, None, None, "director")
+def test_another_device_only_asks_for_the_time_while_the_keeper_is_there() -> None:
+    # issue 33: a player's own phone no longer takes the time by asking
+    asked = ask_keep(KEPT, "tablet", "Tab", "table", now_ms=5_000, msg_id="k1")
+    assert asked == Asked(Ask("tablet", "Tab", 5_000, "k1"), KEEPER)
+    # the keeper asking for its own time changes nothing
+    mine = ask_keep(KEPT, "phone", None, "table", now_ms=5_000)
+    assert isinstance(mine, Claimed) and mine.keeper == KEEPER and mine.previous == KEEPER
+    director = ask_keep(KEPT, None, None, "director", now_ms=5_000)
     assert isinstance(director, Refuse) and director.code == "forbidden"
-    anon = keep(KEPT, None, None, "table")
+    anon = ask_keep(KEPT, None, None, "table", now_ms=5_000)
     assert isinstance(anon, Refuse) and anon.field == "hello.device"
-    closed = keep(dataclasses.replace(KEPT, closed=True), "tablet", None, "table")
+    closed = ask_keep(dataclasses.replace(KEPT, closed=True), "tablet", None, "table", now_ms=0)
     assert isinstance(closed, Refuse) and closed.code == "closed"
 
 

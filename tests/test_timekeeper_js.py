@@ -17,11 +17,6 @@ NODE = shutil.which("node")
 pytestmark = pytest.mark.skipif(NODE is None, reason="node is missing")
 MODULE = ROOT / "bgclock" / "web" / "static" / "timekeeper.js"
 
-ANDROID = ("Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
-           "Chrome/126.0 Mobile Safari/537.36")
-IPHONE = ("Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
-          "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1")
-FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:128.0) Gecko/20100101 Firefox/128.0"
 
 
 def _run(calls: list[tuple[str, list[Any]]]) -> list[Any]:
@@ -36,16 +31,12 @@ def _run(calls: list[tuple[str, list[Any]]]) -> list[Any]:
     return list(json.loads(out))
 
 
-def test_a_devices_short_name_is_its_browser_and_the_end_of_its_id() -> None:
-    names = _run([("deviceName", ["d-0011223344556677", ANDROID]),
-                  ("deviceName", ["d-89abcdef", IPHONE]),
-                  ("deviceName", ["d-1234", FIREFOX]),
-                  ("deviceName", ["d-x9z0", ""])])
-    assert names == ["Android Chrome ·6677", "iOS Safari ·cdef", "Linux Firefox ·1234",
-                     "device ·x9z0"]
-    # the protocol's bound on a name (hello.name: 1-40 characters)
-    [long] = _run([("deviceName", ["d-" + "a" * 60, ANDROID])])
-    assert 1 <= len(long) <= 40
+def test_a_device_names_itself_after_its_table_in_its_language() -> None:
+    # issue 33: a name a player can read, not "Android Chrome ·3f9a"
+    names = _run([("deviceName", [3, "it"]), ("deviceName", [3, "en"]),
+                  ("deviceName", [10**18, "it"])])
+    assert names[:2] == ["Tavolo 3", "Table 3"]
+    assert 1 <= len(names[2]) <= 40  # the protocol's bound on a name (hello.name)
 
 
 def test_the_claim_as_the_page_reads_it() -> None:
@@ -57,3 +48,19 @@ def test_the_claim_as_the_page_reads_it() -> None:
     assert mine == {"kept": True, "mine": True, "name": "Android Chrome ·d-1", "online": False}
     assert other["kept"] and not other["mine"] and not other["online"]
     assert none == {"kept": False, "mine": False, "name": "", "online": True}
+
+
+def test_the_hand_overs_refusals_are_in_both_languages_and_the_protocol_page() -> None:
+    # issue 33: the refusals a request for the time may get (live.table_state)
+    words = MODULE.parent / "timekeeper-strings.js"
+    script = (f"const m = await import({json.dumps(words.as_uri())});"
+              "console.log(JSON.stringify(m.STRINGS));")
+    assert NODE is not None
+    strings = json.loads(subprocess.run([NODE, "--input-type=module", "-e", script],
+                                        capture_output=True, text=True, check=True,
+                                        timeout=30).stdout)
+    listed = (ROOT / "docs" / "protocol.md").read_text()
+    for code in ("not_keeper", "handed_over", "not_timekeeper", "no_request"):
+        for lang in ("en", "it"):
+            assert f"ref.{code}" in strings[lang], (lang, code)
+        assert f"| `{code}` |" in listed, code

@@ -7,8 +7,11 @@ origin (``http://tables.lan:PORT``, Chromium's host resolver mapping it to
   while the server is down (``kill -9``) are stored at the instants of the
   taps.
 - A second phone while the keeper is offline: its presses are refused until
-  it keeps the time on itself; the dashboard shows the keeper offline and the
-  clocks as the server's estimate.
+  the keeper has been silent past the bound and it asks for the time; the
+  dashboard shows the keeper offline and the clocks as the server's estimate.
+- The time changes hands only with consent (issue 33 §3): a player's own
+  phone asks; the table's phone refuses, ignores or agrees; the director
+  hands the time over from the dashboard.
 - Round 2 at the same table with ``kill -9``: the claim is carried, presses
   made meanwhile are stored at their instants, no restart stop.
 - A flag during the phone's outage, the tournament's draw polled every
@@ -42,6 +45,8 @@ HOST = "tables.lan"
 OTHER = "bgclock.lan"
 SMALL = {"width": 360, "height": 640}
 LAPTOP = {"width": 1280, "height": 800}
+#: The keeper's silence bound the tests' server is started with (seconds).
+SILENT_S = 2
 #: BGCLOCK_SHOTS=docs/screenshots refreshes the docs' pictures.
 SHOTS = os.environ.get("BGCLOCK_SHOTS")
 
@@ -60,7 +65,9 @@ def browser() -> Iterator[Any]:
 def served(request: Any, tmp_path: Path) -> Iterator[Served]:
     with db_args(request.param, tmp_path) as args:
         s = Served(args)
-        s.args = [*args, "--public-url", f"http://{HOST}:{s.port}"]
+        # a short silence bound: a keeper online is never silent, whatever the bound
+        s.args = [*args, "--public-url", f"http://{HOST}:{s.port}",
+                  "--keeper-silent-s", str(SILENT_S)]
         s.start()
         try:
             yield s
@@ -110,6 +117,17 @@ def a_then_b_offline(page: Any) -> list[tuple[str, int]]:
     return made
 
 
+def silent_past_the_bound(live: LiveServer, table_id: int) -> None:
+    """Until the server has heard nothing of the keeper for the bound (its
+    own reading: ``offline_since_ms`` and ``silent_bound_ms``)."""
+    def silent() -> bool:
+        now = link(live, table_id)
+        since = now["offline_since_ms"]
+        return (now["state"] == "offline" and since is not None
+                and time.time() * 1000 >= since + now["silent_bound_ms"] + 50)
+    until_api(silent, timeout_s=SILENT_S + 10.0)
+
+
 def until_api(check: Any, timeout_s: float = 10.0) -> None:
     """Until ``check()`` (the server's state) holds."""
     end = time.monotonic() + timeout_s
@@ -133,7 +151,7 @@ def test_the_director_opens_the_link_first_then_the_phone_keeps_the_time(
     until_api(lambda: link(live, table["id"])["keeper_device"] == phone_id)
     # the laptop says who keeps the time and offers the claim
     laptop.wait_for_selector("#keeper [data-act='keep']")
-    assert "Chrome" in laptop.locator("#keeper .keeper-who").inner_text()
+    assert f"Table {table['id']}" in laptop.locator("#keeper .keeper-who").inner_text()
     until(phone, "__bgclock.conn.offset !== null", 5000)
     served.kill9()                                              # the outage
     phone.wait_for_selector("#conn[data-status='offline']", timeout=5000)
@@ -173,10 +191,10 @@ def test_a_second_phone_while_the_keeper_is_offline(served: Served, pages: Pages
         director.screenshot(path=f"{SHOTS}/keeper-dashboard-it.png", full_page=True)
     press(second, "A")                                         # refused: not the keeper
     second.wait_for_selector("#toast:not([hidden])")
-    assert "Tieni il tempo" in second.locator("#toast").inner_text()
+    assert "Chiedi il tempo" in second.locator("#toast").inner_text()
     until(second, "__bgclock.app.engine.pending.length === 0", 5000)
     assert hits(live, table["id"]) == []
-    second.on("dialog", lambda d: d.accept())
+    silent_past_the_bound(live, table["id"])
     second.click("#keeper [data-act='keep']")
     until_api(lambda: link(live, table["id"])["keeper_device"] != keeper_id)
     second.wait_for_selector("#keeper", state="hidden")
@@ -216,7 +234,7 @@ def test_a_hand_over_while_the_keeper_is_offline(served: Served, pages: Pages,
     made = a_then_b_offline(keeper)
     second = open_table(pages, served, table, SMALL, "it")
     engine_ready(second)
-    second.once("dialog", lambda d: d.accept())
+    silent_past_the_bound(live, table["id"])
     second.click("#keeper [data-act='keep']")
     second_id = second.evaluate("__bgclock.link.deviceId()")
     until_api(lambda: link(live, table["id"])["keeper_device"] == second_id)
@@ -378,3 +396,110 @@ def test_a_flag_during_the_outage_never_reaches_the_draw(served: Served, pages: 
         assert pair["a"] not in seen  # the provisional flag never was a result
     finally:
         hole.close()
+
+
+# ------------------------------------------------- consent (issue 33 §3)
+
+def own_phone_asks(live: LiveServer, pages: Pages,
+                   served: Served) -> tuple[dict[str, Any], Any, str, Any, str]:
+    """The table's phone keeps the time; a player's own phone opens the same
+    link (the QR code) and asks for the time; the table's phone shows the
+    request.  The table, both pages and their device ids."""
+    table, keeper, keeper_id = kept_in_italian(live, pages, served)
+    own = open_table(pages, served, table, SMALL, "it")
+    engine_ready(own)
+    own_id = str(own.evaluate("__bgclock.link.deviceId()"))
+    own.wait_for_selector("#keeper [data-act='keep']")
+    own.click("#keeper [data-act='keep']")
+    own.wait_for_selector("#keeper [data-ask='pending']")
+    assert "Tavolo" in own.locator("#keeper [data-ask='pending']").inner_text()
+    ask = keeper.wait_for_selector(f"#keeper [data-ask='{own_id}']")
+    words = ask.inner_text()
+    assert f"Tavolo {table['id']}" in words and "Passarglielo?" in words, words
+    assert [a["device"] for a in link(live, table["id"])["asks"]] == [own_id]
+    return table, keeper, keeper_id, own, own_id
+
+
+def shot(page: Any, name: str) -> None:
+    if SHOTS:
+        page.screenshot(path=f"{SHOTS}/{name}.png")
+
+
+def test_a_players_phone_asks_and_the_table_refuses(served: Served, pages: Pages) -> None:
+    live = served.live
+    assert live is not None
+    table, keeper, keeper_id, own, _ = own_phone_asks(live, pages, served)
+    shot(keeper, "consent-asked-keeper-it")
+    shot(own, "consent-asked-own-it")
+    keeper.click("#keeper [data-act='keep-no']")
+    keeper.wait_for_selector("#keeper .keeper-ask", state="detached")
+    own.wait_for_selector("#toast:not([hidden])")
+    until(own, "document.getElementById('toast').textContent.includes('ha detto no')", 5000)
+    own.wait_for_selector("#keeper [data-ask='pending']", state="detached")
+    shot(own, "consent-refused-own-it")
+    now = link(live, table["id"])
+    assert now["keeper_device"] == keeper_id and now["asks"] == []
+    # the table's phone goes on keeping the time
+    press(keeper, "A")
+    until_api(lambda: len(hits(live, table["id"])) == 1)
+
+
+def test_a_request_the_table_ignores_changes_nothing(served: Served, pages: Pages) -> None:
+    live = served.live
+    assert live is not None
+    table, keeper, keeper_id, own, own_id = own_phone_asks(live, pages, served)
+    # the table's players press on; the request waits; the player's phone is refused
+    press(keeper, "A")
+    until_api(lambda: len(hits(live, table["id"])) == 1)
+    wait(own, "s.on_turn === 'B'")
+    until(own, "__bgclock.conn.offset !== null", 5000)
+    press(own, "B")
+    until(own, "__bgclock.app.engine.pending.length === 0", 5000)
+    assert len(hits(live, table["id"])) == 1
+    press(keeper, "B")
+    until_api(lambda: len(hits(live, table["id"])) == 2)
+    now = link(live, table["id"])
+    assert now["keeper_device"] == keeper_id
+    assert [a["device"] for a in now["asks"]] == [own_id]  # still waiting, nothing moved
+    keeper.wait_for_selector(f"#keeper [data-ask='{own_id}']")
+    shot(keeper, "consent-ignored-keeper-it")
+
+
+def test_a_players_phone_asks_and_the_table_agrees(served: Served, pages: Pages) -> None:
+    live = served.live
+    assert live is not None
+    table, keeper, _, own, own_id = own_phone_asks(live, pages, served)
+    keeper.click("#keeper [data-act='keep-yes']")
+    until_api(lambda: link(live, table["id"])["keeper_device"] == own_id)
+    own.wait_for_selector("#keeper", state="hidden")
+    keeper.wait_for_selector("#keeper [data-act='keep']")         # the table's phone may ask back
+    assert f"Tavolo {table['id']}" in keeper.locator("#keeper .keeper-who").inner_text()
+    shot(keeper, "consent-agreed-keeper-it")
+    wait(own, "s.on_turn === 'A'")
+    until(own, "__bgclock.conn.offset !== null", 5000)
+    press(own, "A")
+    until_api(lambda: len(hits(live, table["id"])) == 1)
+    r = live.api("GET", f"/api/tables/{table['id']}/log.json")
+    assert [n["by"] for n in r["notes"] if n.get("type") == "keeper"] == ["press", "consent"]
+
+
+def test_the_director_hands_the_time_over_from_the_dashboard(served: Served,
+                                                             pages: Pages) -> None:
+    live = served.live
+    assert live is not None
+    table, keeper, _, own, own_id = own_phone_asks(live, pages, served)
+    director = pages.open(live.director_url(lan(served)) + "&lang=it", SMALL)
+    badge = director.wait_for_selector(f"[data-badge='asks'][data-device='{own_id}']")
+    assert "chiede il tempo" in badge.inner_text()
+    shot(director, "consent-dashboard-it")
+    director.once("dialog", lambda d: d.accept("Banco di Anna"))
+    director.click(f"[data-act='give-time'][data-device='{own_id}']")
+    until_api(lambda: link(live, table["id"])["keeper_device"] == own_id)
+    assert link(live, table["id"])["keeper_name"] == "Banco di Anna"
+    own.wait_for_selector("#keeper", state="hidden")
+    keeper.wait_for_selector("#keeper .keeper-who")
+    until(keeper, "document.querySelector('#keeper .keeper-who').textContent"
+                  ".includes('Banco di Anna')", 5000)
+    shot(keeper, "consent-director-keeper-it")
+    director.wait_for_selector("[data-badge='asks']", state="detached")
+    director.wait_for_selector("[data-badge='keeper'][data-keeper='online']")

@@ -156,7 +156,7 @@ def test_a_refusals_toast_never_covers_a_reserve(served: Served, pages: Pages) -
     middle = seen["toast"][1] + seen["toast"][3] / 2
     assert seen["bar"][1] - 4 <= middle <= seen["bar"][1] + seen["bar"][3] + 4, seen
     assert "near" in (phone.locator("#toast").get_attribute("class") or "")
-    assert "Tieni il tempo" in (phone.locator("#toast").get_attribute("title") or "")
+    assert "Chiedi il tempo" in (phone.locator("#toast").get_attribute("title") or "")
     # B's refused double faces B (the far half, turned), over the bar too
     assert phone.evaluate("__bgclock.command({do: 'double', side: 'B'})") is None
     phone.wait_for_selector("#toast:not([hidden])[data-side='B']")

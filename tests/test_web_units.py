@@ -38,7 +38,7 @@ def page() -> Iterator[Any]:
             ].map((p) => import("/static/" + p)));
             window.kit = Object.assign({}, ...parts);
         }""")
-        until(pg, "!!kit.I18N.STRINGS.en['dir.sending'] && !!kit.I18N.STRINGS.en['kp.claim']")
+        until(pg, "!!kit.I18N.STRINGS.en['dir.sending'] && !!kit.I18N.STRINGS.en['kp.ask']")
         yield pg
         browser.close()
 

@@ -104,6 +104,8 @@ def _redis_url(text: str) -> str:
 
 #: Bounds of ``--release-idle-s`` (seconds).
 RELEASE_IDLE_RANGE = (0.1, 86400.0)
+#: Bounds of ``--keeper-silent-s`` (seconds).
+KEEPER_SILENT_RANGE = (0.5, 3600.0)
 
 
 def _cluster_name(text: str) -> str:
@@ -212,6 +214,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         metavar="S",
                         help="a cluster's process hands a table's lease back after S "
                              "seconds with no device and its clock stopped (default 60)")
+    parser.add_argument("--keeper-silent-s", default=120.0, type=_seconds_in(*KEEPER_SILENT_RANGE),
+                        metavar="S",
+                        help="another device that asks for a table's time gets it without "
+                             "the keeper's yes once the keeper has been silent for S seconds "
+                             "(default 120; docs/protocol.md)")
     parser.add_argument("--no-qr", action="store_true", help="do not draw the QR code")
     parser.add_argument("--log-level", default="warning",
                         choices=["debug", "info", "warning", "error"])
@@ -473,6 +480,7 @@ def _run(args: argparse.Namespace) -> int:
                             lifespan="on", timeout_graceful_shutdown=5,
                             ssl_certfile=args.certfile if tls else None,
                             ssl_keyfile=args.keyfile if tls else None)
+    app.state.server.hub.keeper_silent_ms = round(args.keeper_silent_s * 1000)
     feed = app.state.server.room_feed
 
     class Server(uvicorn.Server):

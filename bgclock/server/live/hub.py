@@ -76,9 +76,14 @@ from bgclock.server.live.idempotency import CommandIds, Line
 from bgclock.server.live.lag import DEFAULT_PARAMS, LagParams, LagQuota
 from bgclock.server.live.snapshots import SNAPSHOT_EVERY, Base
 from bgclock.server.live.table_state import (
+    HANDED_OVER_BY,
+    KEEPER_SILENT_MS,
     PROVISIONAL_BOUND_MS,
     Accept,
+    Ask,
+    Asked,
     Claimed,
+    Declined,
     Duplicate,
     Flag,
     Handover,
@@ -86,15 +91,27 @@ from bgclock.server.live.table_state import (
     Press,
     Refuse,
     TableState,
+    answer_keep,
+    ask_keep,
     decide,
+    give_keep,
     handed_over,
-    keep,
     provisional_final,
 )
 from bgclock.server.live.table_state import flag as flag_of
 from bgclock.server.live.time import ServerClock, TimerHandle
 from bgclock.server.live.writer import Writer
-from bgclock.server.ws.protocol import Command, Handle, Keep, ProtocolError, Summon, dumps
+from bgclock.server.ws.protocol import (
+    Command,
+    Handle,
+    Keep,
+    KeepAnswer,
+    KeepGive,
+    KeepRequest,
+    ProtocolError,
+    Summon,
+    dumps,
+)
 from bgclock.store import (
     Fenced,
     Store,
@@ -245,20 +262,23 @@ def keeper_of(notes: Iterable[StoredNote]) -> Keeper | None:
     for x in notes:
         if x.note.get("type") == "keeper":
             name = x.note.get("name")
-            keeper = Keeper(str(x.note["device"]), name if isinstance(name, str) else None)
+            keeper = Keeper(str(x.note["device"]), name if isinstance(name, str) else None,
+                            named=x.note.get("named") is True)
     return keeper
 
 
 def handover_of(notes: Sequence[StoredNote], log: Sequence[StoredEvent]) -> Handover | None:
     """The match's last hand-over of the time: its last ``keeper`` note, when
-    it is a ``keep`` from another device; ``pressed`` once a table device's
-    event was stored after it at or past its instant (the new keeper's: the
-    former keeper's own presses before it are folded in before that instant).
+    it moved the time from another device (``by`` in ``HANDED_OVER_BY``);
+    ``pressed`` once a table device's event was stored after it at or past
+    its instant (the new keeper's: the former keeper's own presses before it
+    are folded in before that instant).
     ``log`` may start after a snapshot: a press folded into it is then not
     seen here, and a press of the former keeper before the snapshot's end is
     refused by the fold (``TableHub._merged``) instead."""
     keepers = [x for x in notes if x.note.get("type") == "keeper"]
-    if not keepers or keepers[-1].note.get("by") != "keep" or not keepers[-1].note.get("previous"):
+    if (not keepers or keepers[-1].note.get("by") not in HANDED_OVER_BY
+            or not keepers[-1].note.get("previous")):
         return None
     last = keepers[-1]
     previous, name = str(last.note["previous"]), None
@@ -312,7 +332,10 @@ class TableHub:
         #: The device that keeps the table's time (it claimed it by a roll, a
         #: press or ``keep``): its commands count at the instants it applied them.
         self.keeper: Keeper | None = None
-        #: The last hand-over of the time (``keep`` from another device), and
+        #: The requests for the time waiting for the keeper's answer, by
+        #: device (in memory only: an unanswered request changes nothing).
+        self.asks: dict[str, Ask] = {}
+        #: The last hand-over of the time (from another device), and
         #: how many presses of the former keeper made before it were refused.
         self.handover: Handover | None = None
         self.handover_refused = 0
@@ -400,6 +423,11 @@ class TableHub:
             info["late"] = self.tournament_note
         return info
 
+    def present(self) -> dict[str, str | None]:
+        """The table devices connected now: id -> the name they said."""
+        return {device: getattr(w, "name", None) for w in self.watchers
+                if isinstance(device := getattr(w, "device", None), str)}
+
     def keeper_online(self) -> bool:
         """A connection of the keeper's device is open."""
         keeper = self.keeper
@@ -424,6 +452,9 @@ class TableHub:
                 "keeper_device": None if keeper is None else keeper.device,
                 "keeper_name": None if keeper is None else keeper.label(),
                 "reconciled": self.reconciled,
+                "asks": [{"device": a.device, "name": a.label(), "at_ms": a.at_ms}
+                         for a in self.asks.values()],
+                "silent_bound_ms": self.hub.keeper_silent_ms,
                 "handover": None if self.handover is None else {
                     "from_name": self.handover.previous.label(), "at_ms": self.handover.at_ms,
                     "refused": self.handover_refused}}
@@ -434,6 +465,8 @@ class TableHub:
             closed=self.closed, quarantined=self.quarantined, editing=self.editing,
             decided_by=None if self.hand_result is None else str(self.hand_result["name"]),
             keeper=self.keeper, keeper_online=self.keeper_online(), handover=self.handover,
+            keeper_offline_since_ms=self.keeper_offline_since_ms,
+            asks=MappingProxyType(dict(self.asks)), present=MappingProxyType(self.present()),
             recovering=self.recovering, reconcile_left=self.reconcile_left,
             log_end_ms=self.log[-1].at_ms if self.log else self.base.log_end_ms,
             device_floor_ms=self._device_floor(), match_ms=self.match.now,
@@ -674,7 +707,7 @@ class TableHub:
         told = False  # every device's too: the keeper is back
         keeper = self.keeper
         if keeper is not None and device == keeper.device:
-            if name is not None and name != keeper.name:
+            if name is not None and name != keeper.name and not keeper.named:
                 self.keeper = Keeper(keeper.device, name)  # shown, not stored
             told = self.keeper_offline_since_ms is not None
             self.keeper_offline_since_ms = None
@@ -690,6 +723,10 @@ class TableHub:
     def device_gone(self, device: str | None = None) -> None:
         """A table device's connection closed (it is no longer a watcher)."""
         self.devices_online = max(0, self.devices_online - 1)
+        if (device is not None and device in self.asks
+                and not any(getattr(w, "device", None) == device for w in self.watchers)):
+            del self.asks[device]  # the asker left: its request goes with it
+            self.broadcast(self.table_message())
         keeper = self.keeper
         if keeper is not None and device == keeper.device and not self.keeper_online():
             # every device hears of it: the time is the server's estimate now
@@ -725,21 +762,76 @@ class TableHub:
                            "refused": refused_n}
         return True
 
-    def keep(self, sender: Watcher, role: str, msg: Keep) -> None:
-        """"Keep the time on this device": the sender takes the claim (over);
-        stored as a ``keeper`` note, then every device and dashboard hears of it."""
+    def keep_request(self, sender: Watcher, role: str, msg: KeepRequest | Keep) -> None:
+        """A device asks for the table's time (``live.table_state.ask_keep``):
+        granted at once (nobody keeps it, or the keeper is silent past the
+        bound), else the keeper's screens are asked and nothing changes."""
         self.check_folded()
-        answer = keep(self.table_state(), getattr(sender, "device", None),
-                      getattr(sender, "name", None), role)
+        answer = ask_keep(self.table_state(), getattr(sender, "device", None),
+                          getattr(sender, "name", None), role, now_ms=self.hub.clock.now_ms(),
+                          msg_id=msg.id, bound_ms=self.hub.keeper_silent_ms)
         if isinstance(answer, Refuse):
             raise refused(answer)
         if not self.limiter.allow():  # a hand-over is stored: counted like a command
             raise ProtocolError("rate_limited", "too many messages at this table: slow down")
-        self._claim(answer, "keep")
+        if isinstance(answer, Asked):
+            ask = answer.ask
+            fresh = ask.device not in self.asks
+            self.asks[ask.device] = ask
+            sender.send(dumps({"type": "keep_pending", "table": self.id, "id": msg.id,
+                               "keeper": answer.keeper.label()}))
+            if fresh:
+                self._send_device(answer.keeper.device, dumps(
+                    {"type": "keep_asked", "table": self.id, "device": ask.device,
+                     "name": ask.label(), "at_ms": ask.at_ms}))
+                self.broadcast(self.table_message())
+            return
+        self._claim(answer, answer.how)
+        if msg.id is not None and answer.ask is None:
+            sender.send(self._granted(answer, msg.id))
+
+    def keep_answer(self, sender: Watcher, role: str, msg: KeepAnswer) -> None:
+        """The keeper's screen answers a request for the time."""
+        self.check_folded()
+        answer = answer_keep(self.table_state(), getattr(sender, "device", None), role,
+                             msg.device, msg.yes)
+        if isinstance(answer, Refuse):
+            raise refused(answer)
+        if isinstance(answer, Declined):
+            del self.asks[answer.ask.device]
+            self._send_device(answer.ask.device, dumps(
+                {"type": "keep_refused", "table": self.id, "id": answer.ask.id,
+                 "keeper": answer.keeper.label(), "by": "keeper"}))
+            self.broadcast(self.table_message())
+        else:
+            self._claim(answer, answer.how)
+        if msg.id is not None:
+            sender.send(dumps({"type": "ack", "id": msg.id, "table": self.id, "seq": self.seq,
+                               "at_ms": max(self.match_now(), self.match.now),
+                               "lag_credit_ms": 0, "duplicate": False}))
+
+    def keep_give(self, sender: Watcher, role: str, msg: KeepGive) -> None:
+        """The director hands the table's time to a device from the dashboard."""
+        self.check_folded()
+        answer = give_keep(self.table_state(), role, msg.device, msg.name)
+        if isinstance(answer, Refuse):
+            raise refused(answer)
+        self._claim(answer, answer.how)
         if msg.id is not None:
             sender.send(dumps({"type": "ack", "id": msg.id, "table": self.id, "seq": self.seq,
                                "at_ms": max(self.match_now(), self.match.now),
                                "lag_credit_ms": 0, "duplicate": False, "keeper": True}))
+
+    def _granted(self, claimed: Claimed, msg_id: str | None) -> str:
+        return dumps({"type": "keep_granted", "table": self.id, "id": msg_id,
+                      "by": claimed.how, "seq": self.seq,
+                      "previous": None if claimed.previous is None else claimed.previous.label()})
+
+    def _send_device(self, device: str, text: str) -> None:
+        """To every connection of one table device (a relayed one too)."""
+        for watcher in list(self.watchers):
+            if getattr(watcher, "device", None) == device:
+                watcher.send(text)
 
     def _claim(self, claimed: Claimed, how: str,
                with_event: bool = False) -> StoredNote | None:
@@ -747,19 +839,32 @@ class TableHub:
         stored with the event that claims)."""
         keeper = claimed.keeper
         same = claimed.previous is not None and claimed.previous.device == keeper.device
+        if same and claimed.previous is not None and claimed.previous.named:
+            keeper = claimed.previous  # the director's name stays
         self.keeper = keeper
         if self.keeper_online():
             self.keeper_offline_since_ms = None
         elif self.keeper_offline_since_ms is None:
             self.keeper_offline_since_ms = self.hub.clock.now_ms()
+        asks, self.asks = self.asks, {}
+        if claimed.ask is not None:  # the asker hears it first, then the others
+            self._send_device(claimed.ask.device, self._granted(claimed, claimed.ask.id))
+        for ask in asks.values():
+            if claimed.ask is None or ask.device != claimed.ask.device:
+                self._send_device(ask.device, dumps(
+                    {"type": "keep_refused", "table": self.id, "id": ask.id,
+                     "keeper": keeper.label(), "by": "taken"}))
         if same:
+            if asks or keeper != claimed.previous:
+                self.broadcast(self.table_message())
             return None
         body = {"type": "keeper", "device": keeper.device, "name": keeper.name, "by": how,
-                **({"previous": claimed.previous.device} if claimed.previous else {})}
+                **({"previous": claimed.previous.device} if claimed.previous else {}),
+                **({"named": True} if keeper.named else {})}
         if with_event:
             return self._new_note(body, "table")
-        self._store_note(body, "table")
-        if how == "keep" and claimed.previous is not None:
+        self._store_note(body, "director" if how == "director" else "table")
+        if how in HANDED_OVER_BY and claimed.previous is not None:
             # what the former keeper did before this instant may still come
             self.handover = Handover(claimed.previous, self.notes[-1].at_ms)
             self.handover_refused = 0
@@ -1527,7 +1632,8 @@ class TableHub:
             # the claim is the table's, not the match's: carried to its next match
             self.keeper, self.keeper_offline_since_ms = keeper, keeper_offline
             self._store_note({"type": "keeper", "device": keeper.device, "name": keeper.name,
-                              "by": "carried"}, "server")
+                              "by": "carried", **({"named": True} if keeper.named else {})},
+                             "server")
         self.broadcast(self.table_message())
         self.broadcast(self.snapshot_message())
 
@@ -1568,8 +1674,12 @@ class Hub:
                  lag_params: LagParams = DEFAULT_PARAMS,
                  checkpoint_interval_ms: int = 1000,
                  table_rate: tuple[float, float] = TABLE_RATE,
-                 provisional_bound_ms: int = PROVISIONAL_BOUND_MS) -> None:
+                 provisional_bound_ms: int = PROVISIONAL_BOUND_MS,
+                 keeper_silent_ms: int = KEEPER_SILENT_MS) -> None:
         self.store = store
+        #: How long a keeper may stay silent before another device that asks
+        #: for its table's time gets it without its yes (``--keeper-silent-s``).
+        self.keeper_silent_ms = keeper_silent_ms
         #: How long a keeper may stay silent before its table's provisional
         #: flag becomes final on its own.
         self.provisional_bound_ms = provisional_bound_ms

@@ -5,11 +5,12 @@ Theory of operation
 In the manner of h11 (a protocol is a pure state machine the I/O code only
 runs) and of scalachess's immutable clock, a table's rules are functions of
 an immutable value, ``TableState``, read from the live table at the moment a
-message arrives, and of the message (``Press``, ``KeepClaim``, an expiry).
-They return what to do (``Accept``, ``Refuse``, ``Duplicate``, ``Claimed``,
-``Flag``); the hub (``live.hub.TableHub``) only carries that out: it applies the
-event to the engine's match, stores it, tells the watchers.  Nothing here
-reads a clock, a socket or the disk, so every rule is a unit test
+message arrives, and of the message (``Press``, a request for the time, an
+expiry).  They return what to do (``Accept``, ``Refuse``, ``Duplicate``,
+``Claimed``, ``Asked``, ``Declined``, ``Flag``); the hub
+(``live.hub.TableHub``) only carries that out: it applies the event to
+the engine's match, stores it, tells the watchers.  Nothing here reads a
+clock, a socket or the disk, so every rule is a unit test
 (``tests/test_table_decide.py``).
 
 The rules decided here:
@@ -24,8 +25,15 @@ The rules decided here:
   ``device`` id) that makes the table's first roll or press claims it; the
   dashboard, the room display and a page that only watches never do.  While
   a keeper holds the claim, another device's commands are refused
-  (``not_keeper``) until that device takes the claim over by an explicit act
-  (``keep``).  The claim belongs to the table (its link), not to the match.
+  (``not_keeper``) until the time is handed over to it.  The claim belongs
+  to the table (its link), not to the match.
+- **Consent** (docs/protocol.md "The time changes hands only with consent").
+  Another device *asks* for the time (``ask_keep``); the request waits
+  (``Asked``) and changes nothing until the keeper's screen answers
+  (``answer_keep``: yes moves the time, no leaves it).  Two other ways move
+  it without the keeper's yes: the keeper has been silent (no connection of
+  its device open) for ``KEEPER_SILENT_MS`` when the request comes, or the
+  director hands it over from the dashboard (``give_keep``).
 - **The hand-over.**  A press the former keeper made before another device
   took the time over (by its own device instant) was made by the table's
   keeper: it counts, at that instant, as long as the new keeper has not
@@ -59,6 +67,13 @@ from bgclock.server.ws.protocol import PLAYER_COMMANDS
 #: How long the keeper may stay silent before a provisional flag becomes final
 #: on its own (docs/protocol.md "Provisional flags"): 10 minutes.
 PROVISIONAL_BOUND_MS: Final = 10 * 60_000
+#: How long the keeper may stay silent (no connection of its device open)
+#: before another device that asks for the time gets it without the keeper's
+#: yes (docs/protocol.md "The time changes hands only with consent"): 2
+#: minutes, 30 times the page's longest wait between two reconnections.
+KEEPER_SILENT_MS: Final = 2 * 60_000
+#: The keeper note's ``by`` of a hand-over from another device.
+HANDED_OVER_BY: Final = frozenset({"keep", "consent", "silent", "director"})
 #: The quota of commands that name no side (``opening_roll``, ``resume``).
 TABLE_QUOTA: Final = "-"
 
@@ -69,10 +84,27 @@ class Keeper:
 
     device: str
     name: str | None = None
+    #: The director gave the name: the device's own hello does not change it.
+    named: bool = False
 
     def label(self) -> str:
         """What the pages call it: its name, else the last 4 of its id."""
         return self.name or f"…{self.device[-4:]}"
+
+
+@dataclass(frozen=True, slots=True)
+class Ask:
+    """A device's request for the table's time, waiting for the keeper's
+    answer: who asks, under which name, since when (wall ms), and the id of
+    its message (echoed in the answer)."""
+
+    device: str
+    name: str | None
+    at_ms: int
+    id: str | None = None
+
+    def label(self) -> str:
+        return Keeper(self.device, self.name).label()
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +133,13 @@ class TableState:
     keeper: Keeper | None = None
     #: A connection of the keeper's device is open now.
     keeper_online: bool = False
+    #: Since when (wall ms) no connection of the keeper's device is open.
+    keeper_offline_since_ms: int | None = None
+    #: The requests for the time waiting for the keeper's answer, by device.
+    asks: Mapping[str, Ask] = dataclasses.field(default_factory=lambda: MappingProxyType({}))
+    #: The table devices connected now (id -> the name they said).
+    present: Mapping[str, str | None] = dataclasses.field(
+        default_factory=lambda: MappingProxyType({}))
     #: The last hand-over of the time, if any (this match's).
     handover: Handover | None = None
     #: Restarted with a kept clock running: the keeper has not reconciled yet.
@@ -212,10 +251,32 @@ class Accept:
 
 @dataclass(frozen=True, slots=True)
 class Claimed:
-    """The device takes the table's time over (``previous``: who had it)."""
+    """The device takes the table's time over (``previous``: who had it;
+    ``how``: the keeper note's ``by``: ``keep`` nobody kept it, ``consent``
+    the keeper said yes, ``silent`` the keeper was silent past the bound,
+    ``director`` the director handed it over)."""
 
     keeper: Keeper
     previous: Keeper | None
+    how: str = "keep"
+    #: The request this answers (its asker is told), if any.
+    ask: Ask | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Asked:
+    """The request waits for the keeper's answer: nothing changes."""
+
+    ask: Ask
+    keeper: Keeper
+
+
+@dataclass(frozen=True, slots=True)
+class Declined:
+    """The keeper said no: the request ends, nothing changes."""
+
+    ask: Ask
+    keeper: Keeper
 
 
 def check_open(state: TableState) -> Refuse | None:
@@ -328,20 +389,95 @@ def flag(state: TableState) -> Flag | None:
     return Flag(state.expiry_ms, provisional=state.keeper_away)
 
 
-def keep(state: TableState, device: str | None, name: str | None,
-         role: str) -> Claimed | Refuse:
-    """"Keep the time on this device": a table device with an id takes the
-    claim (over); the director's dashboard never keeps a table's time."""
-    if role != "table":
-        return Refuse("forbidden", "only a table's own device keeps its time")
-    if device is None:
-        return Refuse("invalid", "keep: this device said no id in its hello "
-                      "(reload the table's page)", field="hello.device")
+def _open_for_keep(state: TableState) -> Refuse | None:
     if state.closed:
         return Refuse("closed", "this table is closed")
     if state.quarantined is not None:
         return Refuse("quarantined", f"this table is quarantined: {state.quarantined}")
-    return Claimed(Keeper(device, name), state.keeper)
+    return None
+
+
+def keeper_silent(state: TableState, now_ms: int, bound_ms: int = KEEPER_SILENT_MS) -> bool:
+    """The keeper has been silent (no connection of its device open) for
+    ``bound_ms``: it is plainly gone."""
+    since = state.keeper_offline_since_ms
+    return (state.keeper is not None and not state.keeper_online and since is not None
+            and now_ms - since >= bound_ms)
+
+
+def ask_keep(state: TableState, device: str | None, name: str | None, role: str, *,
+             now_ms: int, msg_id: str | None = None,
+             bound_ms: int = KEEPER_SILENT_MS) -> Claimed | Asked | Refuse:
+    """A table device asks for the table's time: it gets it at once when
+    nobody keeps it, when it keeps it already, or when the keeper has been
+    silent for ``bound_ms``; otherwise the request waits for the keeper's
+    answer (``Asked``: nothing changes).  The director's dashboard never
+    keeps a table's time (it hands it over: ``give_keep``)."""
+    if role != "table":
+        return Refuse("forbidden", "only a table's own device asks for its time; "
+                      "the director hands it over (keep_give)")
+    if device is None:
+        return Refuse("invalid", "keep_request: this device said no id in its hello "
+                      "(reload the table's page)", field="hello.device")
+    closed = _open_for_keep(state)
+    if closed is not None:
+        return closed
+    keeper = state.keeper
+    ask = Ask(device, name, now_ms, msg_id)
+    if keeper is None:
+        return Claimed(Keeper(device, name), None, "keep", ask)
+    if keeper.device == device:
+        return Claimed(Keeper(device, name or keeper.name), keeper, "keep", ask)
+    if keeper_silent(state, now_ms, bound_ms):
+        return Claimed(Keeper(device, name), keeper, "silent", ask)
+    return Asked(state.asks.get(device, ask), keeper)
+
+
+def not_timekeeper(keeper: Keeper | None) -> Refuse:
+    """Only the keeper's screen answers a request for the time."""
+    label = keeper.label() if keeper is not None else "-"
+    return Refuse("not_timekeeper", f"only the device that keeps the time ({label}) "
+                  "answers a request for it", refusal="not_timekeeper",
+                  params=MappingProxyType({"keeper": label}))
+
+
+def answer_keep(state: TableState, device: str | None, role: str, asker: str,
+                yes: bool) -> Claimed | Declined | Refuse:
+    """The keeper's screen answers ``asker``'s request: yes hands the time
+    over (``consent``), no ends the request and changes nothing."""
+    keeper = state.keeper
+    if role != "table" or keeper is None or device != keeper.device:
+        return not_timekeeper(keeper)
+    closed = _open_for_keep(state)
+    if closed is not None:
+        return closed
+    ask = state.asks.get(asker)
+    if ask is None:
+        return Refuse("no_request", f"keep_answer.device: no request for the time from "
+                      f"{asker!r} is waiting (it was answered, withdrawn or its device left)",
+                      refusal="no_request", field="keep_answer.device")
+    if not yes:
+        return Declined(ask, keeper)
+    return Claimed(Keeper(ask.device, ask.name), keeper, "consent", ask)
+
+
+def give_keep(state: TableState, role: str, device: str,
+              name: str | None = None) -> Claimed | Refuse:
+    """The director hands the table's time to ``device``: one that asks for
+    it or is connected to the table now.  ``name``: what the director calls
+    it (else the name it said)."""
+    if role != "director":
+        return Refuse("forbidden", "only the director hands a table's time over")
+    closed = _open_for_keep(state)
+    if closed is not None:
+        return closed
+    ask = state.asks.get(device)
+    if ask is None and device not in state.present:
+        return Refuse("invalid", f"keep_give.device: no device {device!r} is connected to "
+                      "this table or asks for its time", field="keep_give.device")
+    said = ask.name if ask is not None else state.present.get(device)
+    keeper = Keeper(device, name or said, named=name is not None)
+    return Claimed(keeper, state.keeper, "director", ask)
 
 
 def provisional_final(state: TableState, *, offline_since_ms: int | None,

@@ -19,12 +19,24 @@ from bgclock.server.edge.tourney_bodies import TOURNEY_REQUESTS
 from bgclock.server.routes.flights import openapi_paths as flight_paths
 from bgclock.server.routes.register import REGISTER_REQUESTS, register_paths
 from bgclock.server.routes.standings import openapi_paths as standings_paths
-from bgclock.server.ws.protocol import AnyCommand, Handle, Hello, Keep, Ping, Summon, Sync
+from bgclock.server.ws.protocol import (
+    AnyCommand,
+    Handle,
+    Hello,
+    Keep,
+    KeepAnswer,
+    KeepGive,
+    KeepRequest,
+    Ping,
+    Summon,
+    Sync,
+)
 
 #: Every input declared in msgspec, by the component it is published as.
 REQUESTS: Final = (NewTournament, TableSpecBody, TablePatch, Adjudicate, Board,
                    *TOURNEY_REQUESTS, *REGISTER_REQUESTS)
-MESSAGES: Final = (Hello, AnyCommand, Summon, Handle, Ping, Sync, Keep)
+MESSAGES: Final = (Hello, AnyCommand, Summon, Handle, Ping, Sync, Keep, KeepRequest, KeepAnswer,
+                   KeepGive)
 
 _ERROR = {"$ref": "#/components/schemas/Error"}
 
@@ -220,7 +232,14 @@ def openapi() -> dict[str, Any]:
                              "timekeeper (docs/protocol.md, Device time)", "properties": {
                                  "state": {"enum": ["online", "offline", "none"]},
                                  "keeper_device": {"type": ["string", "null"]},
-                                 "keeper_name": {"type": ["string", "null"]}}},
+                                 "keeper_name": {"type": ["string", "null"]},
+                                 "asks": {"type": "array", "description": "requests for the "
+                                          "time waiting for the keeper's answer", "items": {
+                                              "type": "object", "properties": {
+                                                  "device": {"type": "string"},
+                                                  "name": {"type": "string"},
+                                                  "at_ms": {"type": "integer"}}}},
+                                 "silent_bound_ms": {"type": "integer"}}},
                     "provisional": {"type": ["object", "null"], "description":
                                     "a flag worked out while the timekeeper is away "
                                     "(docs/protocol.md, Provisional flags)"},

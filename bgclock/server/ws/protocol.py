@@ -156,10 +156,10 @@ class Hello(_Message, tag="hello", frozen=True):
     #: The director's last seq seen, per table.
     since: dict[Seq, Seq] = {}
     #: The table device's own id (kept by the page): the device that makes
-    #: the table's first roll or press claims its time (see ``Keep``).
+    #: the table's first roll or press claims its time (see ``KeepRequest``).
     device: MsgId | None = None
     #: A short name for the device, shown to the director and the table's
-    #: other devices when it keeps the time ("Android Chrome ·a3f9").
+    #: other devices when it keeps the time ("Tavolo 3").
     name: DeviceName | None = None
     #: How many queued commands the device resends right after this hello.
     queued: Queued = 0
@@ -168,11 +168,43 @@ class Hello(_Message, tag="hello", frozen=True):
     batch: bool = False
 
 
-class Keep(_Message, tag="keep", frozen=True):
-    """"Keep the time on this device": the sending table device (which said
-    hello with a ``device`` id) takes the table's timekeeper claim over from
-    the device that held it (table devices only; not a clock event)."""
+class KeepRequest(_Message, tag="keep_request", frozen=True):
+    """"Ask for the time on this device": the sending table device (which
+    said hello with a ``device`` id) asks for the table's time.  Granted at
+    once when no device keeps it or the keeper has been silent past the
+    bound; otherwise the keeper's screen is asked (``keep_asked``) and
+    nothing changes until it answers (table devices only; not a clock event)."""
 
+    id: MsgId | None = None
+    table: TableId | None = None
+
+
+class Keep(_Message, tag="keep", frozen=True):
+    """The former name of ``keep_request`` (pages cached before it): read
+    as one; it no longer takes the time without the keeper's yes."""
+
+    id: MsgId | None = None
+    table: TableId | None = None
+
+
+class KeepAnswer(_Message, tag="keep_answer", frozen=True):
+    """The keeper's screen answers a device's request for the time: ``yes``
+    hands the time to ``device``, no leaves it where it is (the keeper only)."""
+
+    #: The asking device's id (``keep_asked.device``).
+    device: MsgId
+    yes: bool
+    id: MsgId | None = None
+    table: TableId | None = None
+
+
+class KeepGive(_Message, tag="keep_give", frozen=True):
+    """The director hands the table's time to ``device`` (one that asks for
+    it, or is connected to the table) from the dashboard; ``name``: what the
+    pages call that device from then on (director only)."""
+
+    device: MsgId
+    name: DeviceName | None = None
     id: MsgId | None = None
     table: TableId | None = None
 
@@ -364,9 +396,13 @@ assert {str(c.__struct_config__.tag): set(f) for c, f in _EVENT_FIELDS.items()} 
 AnyCommand = (OpeningRollCmd | StartCmd | LateStartCmd | HitCmd | DoubleCmd | TakeCmd | PassCmd
               | StopCmd | ResumeCmd | ConcedeCmd | ClaimCmd | AcceptCmd | RejectCmd | RulingCmd
               | GameOverCmd | BreakCmd | PrematureCmd | AdjustCmd | PenaltyCmd)
-Message = Hello | Command | Summon | Handle | Ping | Sync | Keep
+#: The messages that move the table's time (docs/protocol.md "The time
+#: changes hands only with consent").
+KeepMessage = KeepRequest | Keep | KeepAnswer | KeepGive
+Message = Hello | Command | Summon | Handle | Ping | Sync | KeepMessage
 
-_MESSAGES: Final = msgspec.json.Decoder(Hello | Summon | Handle | Ping | Sync | Keep | _CmdHead)
+_MESSAGES: Final = msgspec.json.Decoder(Hello | Summon | Handle | Ping | Sync | KeepRequest | Keep
+                                        | KeepAnswer | KeepGive | _CmdHead)
 _COMMANDS: Final = msgspec.json.Decoder(AnyCommand)
 #: How our own clients open a command: read at once as one (a single parse).
 _CMD_OPENINGS: Final = ('{"type":"cmd"', '{"type": "cmd"')
@@ -375,7 +411,8 @@ _CHOICES: Final = {"side": get_args(Side), "winner": get_args(Side), "result": g
                    "reason": get_args(StopReason), "decision": get_args(Decision),
                    "why": get_args(SummonWhy)}
 _KINDS: Final = {"hello": Hello, "cmd": Command, "summon": Summon, "handle": Handle,
-                  "ping": Ping, "sync": Sync, "keep": Keep}
+                  "ping": Ping, "sync": Sync, "keep": Keep, "keep_request": KeepRequest,
+                  "keep_answer": KeepAnswer, "keep_give": KeepGive}
 
 
 def decode(text: str | bytes | None) -> Message:
@@ -474,4 +511,7 @@ SCHEMAS: Final[dict[str, Any]] = {
     "handle": standalone(Handle),
     "sync": standalone(Sync),
     "keep": standalone(Keep),
+    "keep_request": standalone(KeepRequest),
+    "keep_answer": standalone(KeepAnswer),
+    "keep_give": standalone(KeepGive),
 }

@@ -24,6 +24,10 @@ from bgclock.server.ws.protocol import (
     Handle,
     Hello,
     Keep,
+    KeepAnswer,
+    KeepGive,
+    KeepMessage,
+    KeepRequest,
     Ping,
     ProtocolError,
     Summon,
@@ -345,7 +349,7 @@ def _handle(server: Server, conn: Connection, message: Any, watch: SilenceWatch)
 
 def _table_of(conn: Connection, message: Any) -> int | None:
     """The table a message concerns (None: no table's)."""
-    if not isinstance(message, Command | Summon | Handle | Keep | Sync):
+    if not isinstance(message, Command | Summon | Handle | Sync | KeepMessage):
         return None
     return conn.table_id if conn.role == "table" else message.table
 
@@ -387,10 +391,11 @@ def dispatch(server: Server, conn: Connection, message: Any) -> None:
         # 64 bits included, and comes back as it came.
         conn.send(msgspec.json.encode({"type": "pong", "t": message.t,
                                        "server_ms": server.clock.now_ms()}).decode())
-    elif isinstance(message, Command | Summon | Handle | Keep):
+    elif isinstance(message, Command | Summon | Handle | KeepMessage):
         what = ("cmd" if isinstance(message, Command)
                 else "summon" if isinstance(message, Summon)
-                else "keep" if isinstance(message, Keep) else "handle")
+                else "handle" if isinstance(message, Handle)
+                else str(type(message).__struct_config__.tag))
         table_id = message.table
         if conn.role == "table":
             if table_id is not None and table_id != conn.table_id:
@@ -406,8 +411,12 @@ def dispatch(server: Server, conn: Connection, message: Any) -> None:
                 table.receive(conn, conn.role, message)  # in order, once (``live.idempotency``)
             elif isinstance(message, Handle):
                 table.handle(conn, conn.role, message)
-            elif isinstance(message, Keep):
-                table.keep(conn, conn.role, message)
+            elif isinstance(message, KeepRequest | Keep):
+                table.keep_request(conn, conn.role, message)
+            elif isinstance(message, KeepAnswer):
+                table.keep_answer(conn, conn.role, message)
+            elif isinstance(message, KeepGive):
+                table.keep_give(conn, conn.role, message)
             else:
                 table.summon(conn, conn.role, message)
         except ProtocolError as exc:

@@ -29,7 +29,7 @@ import time
 from typing import Any, Final
 
 from bgclock.server.edge.auth import RateLimiter
-from bgclock.server.ws.protocol import Command, Handle, Keep, ProtocolError, Summon
+from bgclock.server.ws.protocol import Command, Handle, KeepMessage, ProtocolError, Summon
 
 #: A connection's pings: 10 at once, then 5 a second (a page pings once a second).
 PING_RATE: Final = (10.0, 5.0)
@@ -87,7 +87,7 @@ class Shed:
     @staticmethod
     def refusal(message: Any, table: int | None) -> ProtocolError:
         """What a shed message's sender is told."""
-        msg_id = (message.id if isinstance(message, Command | Summon | Handle | Keep)
+        msg_id = (message.id if isinstance(message, Command | Summon | Handle | KeepMessage)
                   else None)
         return ProtocolError("rate_limited", "too many messages: slow down (sent again in "
                              "order)", msg_id=msg_id, table=table, retry_ms=RETRY_MS)

@@ -3,31 +3,31 @@
  *
  * The server names the device that keeps the table's time in the table's
  * `info.link` (keeper_device, keeper_name, state); a device that is not the
- * keeper has its presses refused (`not_keeper`) until it sends `keep`
- * ("Keep the time on this device").  This module shows who keeps the time,
- * offers the claim, and says when a flag is only the server's estimate
- * (`info.provisional`).  It draws one banner (#keeper) and owns nothing
+ * keeper has its presses refused (`not_keeper`) until the time is handed
+ * to it: it asks (`keep_request`), and the keeper's screen answers
+ * (`keep_answer`) unless the keeper has been silent past the bound or the
+ * director hands it over (docs/protocol.md "The time changes hands only with
+ * consent").  This module shows who keeps the time, offers the request, puts
+ * a request to the keeper's screen, and says when a flag is only the
+ * server's estimate (`info.provisional`).  It draws one banner (#keeper) and owns nothing
  * else on the page (docs/pages.md "The timekeeper"). */
-import { I18N } from "./timekeeper-strings.js";
+import { I18N, STRINGS } from "./timekeeper-strings.js";
 
 /**
+ * @typedef {{device: string, name: string, at_ms: number}} Ask
  * @typedef {{state?: string, keeper?: boolean, keeper_device?: string|null,
- *   keeper_name?: string|null}} Link
+ *   keeper_name?: string|null, asks?: Ask[]}} Link
  * @typedef {{link?: Link, players?: string[],
  *   provisional?: {at_ms: number, side: string|null, key: string}|null}} Info
  */
 
-/** A short name for this device: its browser's family on its system, and
- * the last 4 characters of its id ("Android Chrome ·3f9a").
- * @param {string} id @param {string=} ua @returns {string} */
-export function deviceName(id, ua) {
-  const agent = ua === undefined ? (globalThis.navigator ? globalThis.navigator.userAgent : "") : ua;
-  const system = /Android/.test(agent) ? "Android" : /iPhone|iPad|iPod/.test(agent) ? "iOS"
-    : /Windows/.test(agent) ? "Windows" : /Mac OS X/.test(agent) ? "Mac" : /Linux/.test(agent) ? "Linux" : "";
-  const browser = /Edg\//.test(agent) ? "Edge" : /Firefox\//.test(agent) ? "Firefox"
-    : /(Chrome|Chromium|CriOS)\//.test(agent) ? "Chrome" : /Safari\//.test(agent) ? "Safari" : "";
-  const family = [system, browser].filter(Boolean).join(" ") || "device";
-  return (family + " ·" + id.slice(-4)).slice(0, 40);
+/** The name this device gives itself: its table's, in the page's language
+ * ("Tavolo 3", "Table 3"), which a player can read; the director may give
+ * it another (`keep_give.name`).
+ * @param {number} tableId @param {string=} lang @returns {string} */
+export function deviceName(tableId, lang) {
+  const words = /** @type {Object<string, Object<string, string>>} */ (STRINGS)[lang || I18N.lang] || STRINGS.en;
+  return words["kp.device"].replace("{n}", String(tableId)).slice(0, 40);
 }
 
 /** What the table's info says of this device's claim.
@@ -42,9 +42,9 @@ export function keeperOf(info, device) {
 
 /**
  * The banner: mounted once, then `render(info)` on every snapshot or `table`
- * message.  `send(obj)` sends a message on the table's link.
- * @param {{device: string, send: function(Object): unknown, toast: function(string): void,
- *   confirm?: function(string): boolean}} opts
+ * message, and `onMessage(msg)` on the answers to a request for the time.
+ * `send(obj)` sends a message on the table's link.
+ * @param {{device: string, send: function(Object): unknown, toast: function(string): void}} opts
  */
 export function mountKeeper(opts) {
   const main = document.getElementById("clock") || document.body;
@@ -65,6 +65,23 @@ export function mountKeeper(opts) {
   let sent = 0;
   const t = I18N.t;
 
+  /** A message id of this device's. @param {string} kind @returns {string} */
+  function nextId(kind) {
+    sent += 1;
+    return kind + "-" + opts.device.slice(-24) + "-" + Date.now().toString(36) + sent;
+  }
+
+  /** @param {string} act @param {string} text @param {function(): void} onclick */
+  function button(act, text, onclick) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "tool keeper-" + act;
+    b.dataset.act = act;
+    b.textContent = text;
+    b.onclick = onclick;
+    return b;
+  }
+
   /** @param {Info|null|undefined} info */
   function render(info) {
     const k = keeperOf(info, opts.device);
@@ -84,18 +101,35 @@ export function mountKeeper(opts) {
       line.dataset.keeper = k.online ? "online" : "offline";
       line.textContent = t("kp.other", { name: k.name, state: t(k.online ? "kp.online" : "kp.offline") })
         + (k.online ? "" : " · " + t("kp.estimate"));
-      const claim = document.createElement("button");
-      claim.type = "button";
-      claim.className = "tool keeper-claim";
-      claim.dataset.act = "keep";
-      claim.textContent = t("kp.claim");
-      claim.onclick = () => {
-        const ask = opts.confirm || ((/** @type {string} */ q) => globalThis.confirm(q));
-        if (!ask(t("kp.claim_ask", { name: k.name }))) return;
-        sent += 1;
-        opts.send({ type: "keep", v: 1, id: "keep-" + opts.device.slice(-24) + "-" + Date.now().toString(36) + sent });
-      };
-      parts.push(line, claim);
+      const asks = link.asks || [];
+      const waiting = asks.some((a) => a.device === opts.device);
+      parts.push(line);
+      if (waiting) {
+        const wait = document.createElement("span");
+        wait.className = "keeper-waiting";
+        wait.dataset.ask = "pending";
+        wait.textContent = t("kp.waiting", { name: k.name });
+        parts.push(wait);
+      }
+      parts.push(button("keep", t(waiting ? "kp.ask_again" : "kp.ask"),
+        () => { opts.send({ type: "keep_request", v: 1, id: nextId("kr") }); }));
+    }
+    if (k.mine) {
+      // the keeper's screen: each request, in this page's language, yes or no
+      for (const a of link.asks || []) {
+        const ask = document.createElement("div");
+        ask.className = "keeper-ask";
+        ask.dataset.ask = a.device;
+        const words = document.createElement("span");
+        words.textContent = t("kp.asked", { name: a.name });
+        /** @param {boolean} yes */
+        const answer = (yes) => {
+          opts.send({ type: "keep_answer", v: 1, id: nextId("ka"), device: a.device, yes: yes });
+        };
+        ask.append(words, button("keep-yes", t("kp.yes"), () => answer(true)),
+          button("keep-no", t("kp.no"), () => answer(false)));
+        parts.push(ask);
+      }
     }
     if (provisional) {
       const players = (info && info.players) || ["A", "B"];
@@ -109,5 +143,16 @@ export function mountKeeper(opts) {
     banner.append(...parts);
     banner.hidden = parts.length === 0;
   }
-  return { render: render, element: banner };
+  /** The answers to this device's request for the time. @param {{type: string, [field: string]: any}} msg */
+  function onMessage(msg) {
+    if (msg.type === "keep_granted") {
+      opts.toast(t(msg.by === "silent" ? "kp.granted_silent" : msg.by === "director"
+        ? "kp.granted_director" : "kp.mine", { name: msg.previous || "" }));
+    } else if (msg.type === "keep_refused") {
+      opts.toast(t(msg.by === "keeper" ? "kp.refused" : "kp.taken", { name: msg.keeper || "" }));
+    }
+    // a request waiting, or put to this screen, is the banner's (render): a
+    // toast would cover its yes and no
+  }
+  return { render: render, onMessage: onMessage, element: banner };
 }

@@ -18,6 +18,16 @@ export function markHandled(a) {
   app.handling[id] = a.key;
   ui.render();
 }
+/* The director hands a table's time to a device that asks for it (protocol:
+ * The time changes hands only with consent), naming it if they wish. */
+/** @param {number} table @param {string} device @param {string} name */
+export function giveTime(table, device, name) {
+  const given = (globalThis.prompt(t("card.give_name"), name) || "").trim().slice(0, 40);
+  /** @type {Object<string, any>} */
+  const fields = { table: table, device: device };
+  if (given && given !== name) fields.name = given;
+  conn.send(fields, null, "keep_give", stableId("kg", [String(table), device]));
+}
 /** Open table `id`'s detail. @param {number} id */
 export function select(id) {
   app.selected = id;

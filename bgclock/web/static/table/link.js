@@ -14,7 +14,7 @@ export const conn = new Connection({
   prefix: "t" + tableId + "-",
   hello: () => {
     /** @type {Object<string, any>} */
-    const h = { type: "hello", v: 1, token: token, name: deviceName(device) };
+    const h = { type: "hello", v: 1, token: token, name: deviceName(tableId) };
     if (app.seq != null) h.last_seq = app.seq;
     return h;
   },

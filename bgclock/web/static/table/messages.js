@@ -140,6 +140,12 @@ export function onMessage(msg) {
         if (app.seq != null && msg.seq <= app.seq) app.hits = app.hits.filter((h) => h.id !== msg.id);
       }
       break;
+    case "keep_pending":
+    case "keep_asked":
+    case "keep_granted":
+    case "keep_refused":
+      keeper.onMessage(msg);   // a request for the table's time (timekeeper.js)
+      break;
     case "error":
       if (msg.retrying) {   // refused for the moment: kept and sent again (kit/link.js)
         ui.status(conn.status);

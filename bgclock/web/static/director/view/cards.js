@@ -9,7 +9,7 @@ import { beep } from "../../kit/sound.js";
 import { api } from "../../kit/api.js";
 import { $, SIDES, app, errText, isLow, names, presets, tableName, title } from "../state.js";
 import { alertsOf } from "../attention.js";
-import { askConfirm, markHandled, select } from "../actions.js";
+import { askConfirm, giveTime, markHandled, select } from "../actions.js";
 
 /** @typedef {import("../state.js").Row} Row */
 /** @typedef {import("../state.js").Alert} Alert */
@@ -280,6 +280,17 @@ function card(row, alerts) {
       const r = link.reconciled;
       badges.append(el("span", { class: "badge reconciled", "data-badge": "reconciled",
         text: r.refused ? t("card.reconciled_refused", { n: r.applied, r: r.refused }) : t("card.reconciled", { n: r.applied }) }));
+    }
+    // a device asks for the time: the director may hand it over (protocol:
+    // The time changes hands only with consent)
+    for (const ask of link.asks || []) {
+      badges.append(el("span", { class: "badge asks", "data-badge": "asks", "data-device": ask.device,
+        text: t("card.asks", { name: ask.name }) }),
+      el("button", { type: "button", class: "go", "data-act": "give-time", "data-device": ask.device,
+        text: t("card.give"), onclick: (/** @type {Event} */ e) => {
+          e.stopPropagation();
+          giveTime(row.info.id, ask.device, ask.name);
+        } }));
     }
     // presses of the former keeper made before a hand-over and not counted
     // (protocol: The timekeeper is a claim, the hand-over)
