@@ -14,23 +14,12 @@ from typing import Any
 import pytest
 
 from tests._server_kit import DIRECTOR, STORES, Device, anyio_backend, live_server, store_factory
+from tests.test_server_flights import _get, _post
 
 __all__ = ["anyio_backend"]
 pytestmark = pytest.mark.anyio
 
 CLOCKED = {"rounds": [{"length": 1, "rules": "usbgf-2013-delay", "clock": "required"}]}
-
-
-async def _post(live: Any, path: str, body: Any = None, status: int = 200) -> dict[str, Any]:
-    r = await live.http.post(path, json=body if body is not None else {}, headers=DIRECTOR)
-    assert r.status_code == status, r.text
-    return dict(r.json())
-
-
-async def _get(live: Any, path: str) -> dict[str, Any]:
-    r = await live.http.get(path, headers=DIRECTOR)
-    assert r.status_code == 200, r.text
-    return dict(r.json())
 
 
 async def _event(live: Any, name: str, prefix: str, precedence: int | None) -> str:
