@@ -21,7 +21,7 @@ from __future__ import annotations
 import abc
 import json
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -386,8 +386,10 @@ class Store(RegisterStore):
         """Raise ``NotFound`` if absent."""
 
     @abc.abstractmethod
-    async def close_tournament(self, tournament_id: int, closed_ms: int) -> list[int]:
-        """Close it and its open tables; return the tables closed."""
+    async def close_tournament(self, tournament_id: int, closed_ms: int, *,
+                               keep: Collection[int] = ()) -> list[int]:
+        """Close it and its open tables but those in ``keep`` (a room's
+        tables its other events go on using); return the tables closed."""
 
     @abc.abstractmethod
     async def create_table(
@@ -470,11 +472,14 @@ class Store(RegisterStore):
         return False
 
     @abc.abstractmethod
-    async def next_match(self, table_id: int, spec: TableSpec, created_ms: int) -> TableRow:
+    async def next_match(self, table_id: int, spec: TableSpec, created_ms: int, *,
+                         tournament_id: int | None = None) -> TableRow:
         """Archive the table's match (its spec, events and notes) and start a
         fresh one on the same table: the new spec, an empty log, a new time
         line from ``created_ms``; all in one transaction.  The old match's
-        snapshot goes with it."""
+        snapshot goes with it.  ``tournament_id``: the event whose match the
+        table holds from now on (a room's table seating another event's
+        match: its result goes there); None keeps the table's."""
 
     @abc.abstractmethod
     async def archive(self, table_id: int) -> list[ArchivedMatch]:

@@ -39,7 +39,7 @@ import os
 import re
 import secrets
 import socket
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from typing import Any, TypeVar
 
 import asyncpg  # type: ignore[import-untyped]
@@ -540,7 +540,10 @@ class PostgresStore(PostgresRegister, Store):
             raise NotFound(f"no tournament {tournament_id}")
         return TournamentRow(id=r[0], name=r[1], created_ms=r[2], closed_ms=r[3])
 
-    async def close_tournament(self, tournament_id: int, closed_ms: int) -> list[int]:
+    async def close_tournament(self, tournament_id: int, closed_ms: int, *,
+                               keep: Collection[int] = ()) -> list[int]:
+        kept = sorted(set(keep))
+
         async def close(c: Any) -> list[int]:
             async with c.transaction():
                 exists = await c.fetchval("SELECT 1 FROM tournaments WHERE id = $1",
@@ -551,7 +554,8 @@ class PostgresStore(PostgresRegister, Store):
                                 "WHERE id = $2 AND closed_ms IS NULL", closed_ms, tournament_id)
                 rows = await c.fetch("UPDATE clock_tables SET closed_ms = $1 "
                                      "WHERE tournament_id = $2 AND closed_ms IS NULL "
-                                     "RETURNING id", closed_ms, tournament_id)
+                                     "AND NOT (id = ANY($3::bigint[])) "
+                                     "RETURNING id", closed_ms, tournament_id, kept)
                 return sorted(r[0] for r in rows)
 
         return await self._with(close, writes=Doubt())
@@ -721,7 +725,8 @@ class PostgresStore(PostgresRegister, Store):
             "SELECT 1 FROM tournament_actions WHERE request_id = $1 LIMIT 1", request_id)
         return bool(rows)
 
-    async def next_match(self, table_id: int, spec: TableSpec, created_ms: int) -> TableRow:
+    async def next_match(self, table_id: int, spec: TableSpec, created_ms: int, *,
+                         tournament_id: int | None = None) -> TableRow:
         async def renew(c: Any) -> TableRow:
             async with c.transaction():
                 row = await c.fetchrow(
@@ -729,6 +734,7 @@ class PostgresStore(PostgresRegister, Store):
                 if row is None:
                     raise NotFound(f"no table {table_id}")
                 old = _table(row)
+                owner = old.tournament_id if tournament_id is None else tournament_id
                 events = [_event(r) for r in await c.fetch(
                     f"SELECT {_EVENT_COLS} FROM clock_events WHERE table_id = $1 ORDER BY seq",
                     table_id)]
@@ -751,11 +757,12 @@ class PostgresStore(PostgresRegister, Store):
                     "UPDATE clock_tables SET name = $1, player_a = $2, player_b = $3, "
                     "rules = $4, length = $5, score_a = $6, score_b = $7, teams = $8, "
                     "crawford = $9, clock = $10, warn_s = $11, created_ms = $12, "
-                    "checkpoint_ms = NULL WHERE id = $13",
+                    "checkpoint_ms = NULL, tournament_id = $14 WHERE id = $13",
                     spec.name, spec.players[0], spec.players[1], spec.rules, spec.length,
                     spec.score[0], spec.score[1], int(spec.teams), int(spec.crawford),
-                    json.dumps(spec.clock), json.dumps(list(spec.warn_s)), created_ms, table_id)
-            return TableRow(id=table_id, tournament_id=old.tournament_id, spec=spec,
+                    json.dumps(spec.clock), json.dumps(list(spec.warn_s)), created_ms, table_id,
+                    owner)
+            return TableRow(id=table_id, tournament_id=owner, spec=spec,
                             created_ms=created_ms, closed_ms=old.closed_ms)
 
         return await self._with(renew, writes=Doubt())

@@ -31,7 +31,7 @@ import queue
 import sqlite3
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -422,7 +422,10 @@ class SqliteStore(SqliteRegister, Store):
 
         return await self._run(get)
 
-    async def close_tournament(self, tournament_id: int, closed_ms: int) -> list[int]:
+    async def close_tournament(self, tournament_id: int, closed_ms: int, *,
+                               keep: Collection[int] = ()) -> list[int]:
+        kept = set(keep)
+
         def close(db: sqlite3.Connection) -> list[int]:
             db.execute("BEGIN IMMEDIATE")
             cur = db.execute(
@@ -430,9 +433,9 @@ class SqliteStore(SqliteRegister, Store):
                 (closed_ms, tournament_id))
             ids = [r[0] for r in db.execute(
                 "SELECT id FROM clock_tables WHERE tournament_id = ? AND closed_ms IS NULL",
-                (tournament_id,))]
-            db.execute("UPDATE clock_tables SET closed_ms = ? "
-                       "WHERE tournament_id = ? AND closed_ms IS NULL", (closed_ms, tournament_id))
+                (tournament_id,)) if r[0] not in kept]
+            db.executemany("UPDATE clock_tables SET closed_ms = ? WHERE id = ?",
+                           [(closed_ms, i) for i in ids])
             db.execute("COMMIT")
             if cur.rowcount == 0 and not ids:
                 exists = db.execute("SELECT 1 FROM tournaments WHERE id = ?",
@@ -590,7 +593,8 @@ class SqliteStore(SqliteRegister, Store):
         writes.add(actions=actions)
         await self._run(append, writes=writes)
 
-    async def next_match(self, table_id: int, spec: TableSpec, created_ms: int) -> TableRow:
+    async def next_match(self, table_id: int, spec: TableSpec, created_ms: int, *,
+                         tournament_id: int | None = None) -> TableRow:
         def renew(db: sqlite3.Connection) -> TableRow:
             db.execute("BEGIN IMMEDIATE")
             row = db.execute(f"SELECT {_TABLE_COLS} FROM clock_tables WHERE id = ?",
@@ -598,6 +602,7 @@ class SqliteStore(SqliteRegister, Store):
             if row is None:
                 raise NotFound(f"no table {table_id}")
             old = _table(row)
+            owner = old.tournament_id if tournament_id is None else tournament_id
             events = [_event(r) for r in db.execute(
                 f"SELECT {_EVENT_COLS} FROM clock_events WHERE table_id = ? ORDER BY seq",
                 (table_id,))]
@@ -617,12 +622,14 @@ class SqliteStore(SqliteRegister, Store):
             db.execute(
                 "UPDATE clock_tables SET name = ?, player_a = ?, player_b = ?, rules = ?, "
                 "length = ?, score_a = ?, score_b = ?, teams = ?, crawford = ?, clock = ?, "
-                "warn_s = ?, created_ms = ?, checkpoint_ms = NULL WHERE id = ?",
+                "warn_s = ?, created_ms = ?, checkpoint_ms = NULL, tournament_id = ? "
+                "WHERE id = ?",
                 (spec.name, spec.players[0], spec.players[1], spec.rules, spec.length,
                  spec.score[0], spec.score[1], int(spec.teams), int(spec.crawford),
-                 json.dumps(spec.clock), json.dumps(list(spec.warn_s)), created_ms, table_id))
+                 json.dumps(spec.clock), json.dumps(list(spec.warn_s)), created_ms, owner,
+                 table_id))
             db.execute("COMMIT")
-            return TableRow(id=table_id, tournament_id=old.tournament_id, spec=spec,
+            return TableRow(id=table_id, tournament_id=owner, spec=spec,
                             created_ms=created_ms, closed_ms=old.closed_ms)
 
         return await self._run(renew)

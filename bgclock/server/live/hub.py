@@ -1594,11 +1594,13 @@ class TableHub:
         if error is not None:
             raise ProtocolError("storage", f"the table could not be closed: {error}")
 
-    async def renew(self, spec: TableSpec) -> None:
+    async def renew(self, spec: TableSpec, *, tournament_id: int | None = None) -> None:
         """The table's next match: the finished match's log is archived by
         the store and a fresh match starts on the same table (same id, same
-        link and token) with its own time line.  ``ProtocolError`` when the
-        table cannot take it now."""
+        link and token) with its own time line.  ``tournament_id``: the
+        event the new match belongs to, when it is not the table's (a
+        room's table seating another event's match).  ``ProtocolError``
+        when the table cannot take it now."""
         await self.hub.ready(self.id)  # a table a first start left unfolded
         await self.owned()
         if self.closed:
@@ -1617,7 +1619,8 @@ class TableHub:
         # a checkpoint of the old time line must never land on the new one
         self.hub.writer.forget_checkpoint(self.id)
         try:
-            row = await self.hub.store.next_match(self.id, spec, self.hub.clock.now_ms())
+            row = await self.hub.store.next_match(self.id, spec, self.hub.clock.now_ms(),
+                                                 tournament_id=tournament_id)
         finally:
             self.editing = False
         watchers, online, offline = self.watchers, self.devices_online, self.offline_since_ms

@@ -47,7 +47,15 @@ async def get_tournament(request: Request) -> Response:
 async def close_tournament(request: Request) -> Response:
     server = server_of(request)
     tid: int = request.path_params["tournament_id"]
-    closed = await server.store.close_tournament(tid, server.clock.now_ms())
+    keep: set[int] = set()
+    also: list[int] = []
+    if (await server.store.tournament(tid)).closed_ms is None:
+        # an event of a room: the room's tables stay while another of its events is open
+        keep, also = await server.tourneys.flights.closing(await server.tourneys.get(tid))
+    closed = await server.store.close_tournament(tid, server.clock.now_ms(), keep=keep)
+    for table_id in also:
+        await server.store.close_table(table_id, server.clock.now_ms())
+    closed = sorted({*closed, *also})
     for table_id in closed:
         table = server.hub.tables.get(table_id)
         if table is not None:

@@ -16,6 +16,13 @@ one event's state:
   waiting matches at the numbers now free, the same way.
 - ``room_flights``: every event of the room by name, with its matches at
   tables and its waiting matches, for the room display and the dashboard.
+- ``RoomSeating.room_table``: the room's table N, one clock table (one link,
+  one QR code, one timekeeper) for every event of the room.  The mapping
+  (room, N) -> clock table is the events' own ``bind_table`` actions read
+  together: the first event to seat a match at N makes the clock table and
+  binds it; any other event seating at N binds that same table in its own
+  log and gives it its match as the table's next match
+  (``Tourneys.seat``), so no event ever makes a second clock for N.
 
 Lock order: the room's lock, then one event's lock at a time (never two);
 the after-action task runs outside the lock of the action that woke it.
@@ -30,6 +37,7 @@ import logging
 from typing import Any
 
 from bgclock.server.errors import ApiError, refusal
+from bgclock.server.live.hub import TableHub
 from bgclock.server.tournaments.host import TournamentHub, Tournaments
 from bgclock.store import StoreError
 from bgclock.tournament import ContestError
@@ -72,6 +80,76 @@ class RoomSeating:
                 for n in hub.state.events.busy_tables(hub.state):
                     out.setdefault(n, name)
         return out
+
+    # ------------------------------------------------------------ the room's tables
+
+    def room_table(self, hub: TournamentHub, number: int) -> TableHub | None:
+        """The room's open clock table ``number``, bound by any event of
+        ``hub``'s room the server holds (the events of the room are folded
+        by any seating: ``members``); None outside a room or before any
+        event of the room seated a match at ``number``.  Two open tables
+        bound to one number (made before rooms owned their tables) give
+        the one that took its match last."""
+        flight = hub.state.flight
+        if flight is None:
+            return None
+        key = room_key(flight.room)
+        tables = self.tourneys.server.hub.tables
+        found: TableHub | None = None
+        for h in list(self.tourneys.hubs.values()):
+            f = h.state.flight
+            tid = h.state.table_ids.get(number)
+            if f is None or tid is None or room_key(f.room) != key:
+                continue
+            table = tables.get(tid)
+            if table is not None and not table.closed and (
+                    found is None or table.row.created_ms > found.row.created_ms):
+                found = table
+        return found
+
+    def room_table_ids(self, hub: TournamentHub) -> list[int]:
+        """Every clock table an event of ``hub``'s room bound (none outside a room)."""
+        flight = hub.state.flight
+        if flight is None:
+            return []
+        key = room_key(flight.room)
+        return sorted({tid for h in list(self.tourneys.hubs.values())
+                       if h.state.flight is not None and room_key(h.state.flight.room) == key
+                       for tid in h.state.table_ids.values()})
+
+    async def closing(self, hub: TournamentHub) -> tuple[set[int], list[int]]:
+        """Before ``hub``'s event closes: the room's tables it holds stay
+        open while another event of the room is open (``keep``; a number no
+        open event has bound yet is bound by the first of them by
+        precedence, so the room keeps its table N); the last event of the
+        room to close closes every room table, those whose last match was
+        an event closed before too (``also``)."""
+        flight = hub.state.flight
+        if flight is None:
+            return set(), []
+        async with self.lock(flight.room):
+            members = [(h, name) for h, name in await self.members(flight.room)
+                       if h is not hub]
+            tables = self.tourneys.server.hub.tables
+            mine = {n: tid for n, tid in hub.state.table_ids.items()
+                    if (t := tables.get(tid)) is not None and not t.closed}
+            if not members:
+                return set(), [tid for tid in self.room_table_ids(hub)
+                               if (t := tables.get(tid)) is not None and not t.closed
+                               and t.row.tournament_id != hub.id]
+            heir = min(members, key=lambda x: (x[0].state.flight.precedence  # type: ignore[union-attr]
+                                               , x[0].id))[0]
+            keep: set[int] = set()
+            for n, tid in sorted(mine.items()):
+                bound = [h.state.table_ids.get(n) for h, _ in members]
+                if tid in bound:
+                    keep.add(tid)
+                elif n not in heir.state.table_ids:
+                    async with heir.lock:
+                        await self.tourneys.act(heir, [{"do": "bind_table", "table": n,
+                                                        "table_id": tid}], source="server")
+                    keep.add(tid)
+            return keep, []
 
     # ------------------------------------------------------------ seating
 

@@ -43,6 +43,7 @@ import asyncio
 import hmac
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
 
 from starlette.requests import Request
@@ -230,6 +231,8 @@ class Tourneys:
         """Refuse (409) when table ``number``'s clock table cannot take a new match."""
         tid = hub.state.table_ids.get(number)
         table = self.server.hub.tables.get(tid) if tid is not None else None
+        if table is None:  # a room's table another event made: this event's seat there
+            table = self.flights.room_table(hub, number)
         if table is None or table.closed:
             return  # a new table will be made
         if not table.folded:  # the caller did not await ``tables_folded``
@@ -243,7 +246,7 @@ class Tourneys:
     async def tables_folded(self, hub: TournamentHub) -> None:
         """Every clock table bound to the tournament folded (``Hub.ready``):
         before a check that reads their clocks (``check_reusable``)."""
-        for tid in list(hub.state.table_ids.values()):
+        for tid in {*hub.state.table_ids.values(), *self.flights.room_table_ids(hub)}:
             await self.server.hub.ready(tid)
 
     def table_folded(self, table: TableHub) -> None:
@@ -260,9 +263,24 @@ class Tourneys:
         match.  None, or why it could not take the match now.
 
         A table made for the number but not bound (a crash between the two
-        writes) is found and bound, not made again."""
+        writes) is found and bound, not made again.
+
+        An event of a room seats at the room's table ``number`` (one clock
+        table for every event of the room, ``RoomSeating.room_table``): the
+        first time, it binds that table in its own log; the table then
+        takes the match as its next match, and belongs to this event until
+        another event's match sits there (``TableHub.renew``), so the
+        clock's result comes here.  The spec's name names the event."""
         server = self.server
         tid = hub.state.table_ids.get(number)
+        if hub.state.flight is not None:
+            spec = await self.room_spec(hub, number, spec)
+            if tid is None:
+                shared = self.flights.room_table(hub, number)
+                if shared is not None:
+                    await self.act(hub, [{"do": "bind_table", "table": number,
+                                          "table_id": shared.id}], source="server")
+                    tid = shared.id
         table = await server.hub.ready(tid)
         if tid is None:
             bound = set(hub.state.table_ids.values())
@@ -297,18 +315,29 @@ class Tourneys:
             if table is None or table.closed:
                 return {"table": number, "table_id": tid, "error": "closed",
                         "message": "this table is closed", "spec": spec.to_dict()}
+        moved = table.row.tournament_id != hub.id  # a room's table: another event's match before
         try:
-            if table.seq == 0 and table.hand_result is None:
+            if table.seq == 0 and table.hand_result is None and not moved:
                 await table.edit(spec)
                 table.broadcast(table.table_message())
                 table.broadcast(table.snapshot_message())
             else:
-                await table.renew(spec)
+                await table.renew(spec, tournament_id=hub.id if moved else None)
         except ProtocolError as exc:
             log.warning("table %d is not ready for its match: %s", table.id, exc.message)
             return {"table": number, "table_id": table.id, "error": exc.code,
                     "message": exc.message, "spec": spec.to_dict()}
         return None
+
+    async def room_spec(self, hub: TournamentHub, number: int, spec: TableSpec) -> TableSpec:
+        """A room's table names the event seated there ("Table 1 ·
+        Principianti · Main R1"): the dashboard's card, the QR sheet and the
+        room say which event's match the physical table holds."""
+        prefix = f"Table {number} · "
+        if not spec.name.startswith(prefix):
+            return spec
+        event = (await self.server.store.tournament(hub.id)).name
+        return replace(spec, name=f"{prefix}{event} · {spec.name[len(prefix):]}")
 
     def seating(self, state: Tournament) -> list[tuple[int, TableSpec]]:
         """Every live match that keeps a clock, with its table number and the
