@@ -29,10 +29,9 @@ from typing import Any
 
 from bgclock.server.render.room import (
     BRACKET_MATCH_KEYS,
-    CLOCK_KEYS,
-    MATCH_KEYS,
-    RESULT_KEYS,
     events_view,
+    late_entry,
+    match_entry,
     pick,
 )
 
@@ -53,9 +52,10 @@ PLAYER_RESULT_KEYS = ("player", "event", "round", "match", "table", "opponent", 
 #: An event's standings, and a placing with its prizes.
 STANDINGS_KEYS = ("event", "complete", "champion")
 PLACING_KEYS = ("first", "last", "label", "names", "prizes")
-#: A late arrival at a match, and its count: the penalty points and the score.
-LATE_KEYS = ("event", "round", "match", "table", "absent", "from_ms", "clock", "winner")
-LATE_COUNT_KEYS = ("points", "score", "over", "arrived", "next_point_ms", "out_ms")
+#: A match at its table (with its live clock and result) and a late arrival
+#: (with its count: the penalty points and the score) keep the room's keys
+#: (``render.room``: ``MATCH_KEYS``, ``CLOCK_KEYS``, ``RESULT_KEYS``,
+#: ``LATE_KEYS``, ``LATE_COUNT_KEYS``).
 #: A registered player (no federation id, no register entry).
 PLAYER_KEYS = ("id", "name", "withdrawn")
 
@@ -77,21 +77,6 @@ def player_path(tournament_id: int, player_id: int) -> str:
 def _bracket(event: str, bracket: Mapping[str, Any]) -> dict[str, Any]:
     return {"event": event, **pick(bracket, PUBLIC_BRACKET_KEYS),
             "rounds": [[pick(m, BRACKET_MATCH_KEYS) for m in r] for r in bracket["rounds"]]}
-
-
-def _match(m: Mapping[str, Any], clock: Mapping[str, Any] | None) -> dict[str, Any]:
-    result = m.get("result")
-    return {**pick(m, MATCH_KEYS),
-            "clock": None if clock is None else pick(clock, CLOCK_KEYS),
-            "result": None if result is None else pick(result, RESULT_KEYS)}
-
-
-def _late(late: Mapping[str, Any]) -> dict[str, Any]:
-    out = pick(late, LATE_KEYS)
-    count = late.get("count")
-    if isinstance(count, Mapping):
-        out["count"] = pick(count, LATE_COUNT_KEYS)
-    return out
 
 
 def _standing(event: Mapping[str, Any]) -> dict[str, Any]:
@@ -118,11 +103,11 @@ def public_view(*, tournament_id: int, name: str, closed: bool, state: Mapping[s
         "url": public_path(tournament_id),
         "server_ms": server_ms,
         "brackets": [_bracket(e, state[e]) for e in BRACKETS if state.get(e) is not None],
-        "matches": [_match(m, clocks.get(i)) for i, m in enumerate(state.get("matches", []))],
+        "matches": [match_entry(m, clocks.get(i)) for i, m in enumerate(state.get("matches", []))],
         "pairings": [pick(s, PAIRING_KEYS) for s in seats],
         "results": [pick(r, PLAYER_RESULT_KEYS) for r in results],
         "standings": [_standing(e) for e in standings.get("events", [])],
-        "late": [_late(x) for x in late],
+        "late": [late_entry(x) for x in late],
         "players": [pick(p, PLAYER_KEYS) for p in state.get("players", [])],
         "events": {"swing": events["swing"], "couples": events["couples"]},
     }
