@@ -154,6 +154,7 @@ def _evening() -> _Log:
         t.do(do="result", event="main", round=0, match=i, winner=a, source="clock",
              score=[5, 1])
     t.do(do="prizes", event="main", prizes=["100 €", "50 €", ""])
+    t.do(do="set_public", public=True)
     t.do(do="side_pool", pool="Jackpot", players=[1, 2, 3, 4], event="main", entry=500,
          split=[70, 30])
     # the Swing, off the clocks

@@ -39,6 +39,7 @@ from bgclock.server.routes import (
     flights,
     pages,
     position,
+    public,
     register,
     room,
     standings,
@@ -134,12 +135,14 @@ def create_app(
     routes: list[BaseRoute] = [
         *pages.routes,
         *room.routes,                   # the room token or the director's key
+        *public.routes,                 # anyone's, while the tournament is public
         *tables.public,                 # a table's own token
         *ws.routes,
         *(static_routes(static_dir) if static_dir is not None and static_dir.is_dir() else []),
         Mount("", middleware=[Middleware(DirectorOnly)], routes=[
             *pages.director,
             *tournaments.routes,
+            *public.director,
             # in a cluster, run by the process that keeps the tournament
             Mount("/api/tournaments/{tournament_id:id}", routes=[
                 *tourney.routes, *desk.routes, *standings.routes, *contests.routes,

@@ -19,7 +19,7 @@ from bgclock.server.live.hub import Hub, TableHub
 from bgclock.server.live.lag import LagParams
 from bgclock.server.live.roomfeed import RoomFeed
 from bgclock.server.live.time import ServerClock
-from bgclock.server.tournaments.service import Tourneys, room_body
+from bgclock.server.tournaments.service import Tourneys, public_body, room_body
 from bgclock.store import NotFound, Store
 
 if TYPE_CHECKING:
@@ -55,6 +55,10 @@ class Server:
         #: The room displays' streams (``live.roomfeed``), woken by any change.
         self.room_feed = RoomFeed(lambda tid: room_body(self, tid))
         self.hub.on_change = self.room_feed.changed
+        #: The public pages' streams (``/p/{id}.stream``): every change mark
+        #: of the room's feed reaches them; none while the page is down.
+        self.public_feed = RoomFeed(lambda tid: public_body(self, tid), event="public")
+        self.room_feed.followers.append(self.public_feed)
         #: This process's part in a cluster (``bgclock serve --cluster``), or None.
         self.cluster: Cluster | None = None
         #: The names a WebSocket may be opened at (``edge.guard.served_hosts``;

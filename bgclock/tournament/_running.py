@@ -139,7 +139,9 @@ ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arriv
                   # breaks at a match without a clock (issue 38 §3, ``_breaks``)
                   "break_start", "break_end", "break_penalty",
                   # an entry made by mistake, deleted before the draw (issue 32 §3)
-                  "delete_entry")
+                  "delete_entry",
+                  # the public page up or down (issue 37 §1)
+                  "set_public")
 __all__ = ["CLOCK_POLICIES", "EVENTS", "MAX_FEDERATION_ID", "MAX_LATE_SLOTS",
            "MAX_MATCH_LENGTH", "MAX_PLAYER_NAME", "MAX_REGISTERED", "MAX_ROUND_SETTINGS",
            "MAX_SEED", "MAX_TABLE_NUMBER", "RESULT_SOURCES", "ACTIONS", "HANDLERS",
@@ -288,6 +290,9 @@ class Tournament:
     #: Matches a round start left waiting for a table, in order (a match
     #: seated or no longer ready since is skipped on reading: ``waiting_matches``).
     waiting: list[MatchKey] = field(default_factory=list)
+    #: Whether the tournament's public page is up (``set_public``): anyone
+    #: may read its projection (``server/render/public.py``) without a key.
+    public: bool = False
 
     # ------------------------------------------------------------ folding
 
@@ -450,6 +455,7 @@ class Tournament:
             "side_pools": [p.to_dict() for p in self.side_pools.values()],
             "actions": self.count,
             "flight": None if self.flight is None else self.flight.to_dict(),
+            "public": self.public,
             "waiting": [{"event": e, "round": r, "match": i,
                          "a": self.bracket(e).rounds[r][i].a, "b": self.bracket(e).rounds[r][i].b}
                         for e, r, i in self.waiting_matches()],
@@ -1405,6 +1411,14 @@ class Tournament:
                         _or(a.entry, None), _or(a.split, None), STANDING_EVENTS,
                         [p.name for p in self.players])
 
+    # ------------------------------------------------ the public page
+
+    def _set_public(self, a: act.SetPublic) -> dict[str, Any]:
+        """The public page up or down: it changes nothing of play, so it is
+        taken at any time (before the draw, during, after the last result)."""
+        self.public = a.public
+        return {"public": a.public}
+
     def _event(self, a: Action) -> dict[str, Any]:
         """A Swing or couples action (``_events.EVENT_HANDLERS``)."""
         return self.events.apply(a, self)
@@ -1477,6 +1491,7 @@ HANDLERS: Final[dict[type[Any], Handler]] = {
     act.Presume: Tournament._presume, act.BreakStart: Tournament._break_start,
     act.BreakEnd: Tournament._break_end, act.BreakPenalty: Tournament._break_penalty,
     act.DeleteEntry: Tournament._delete_entry,
+    act.SetPublic: Tournament._set_public,
     **{kind: Tournament._event for kind in EVENT_HANDLERS},
 }
 assert set(HANDLERS) == set(act.ACTION_TYPES)

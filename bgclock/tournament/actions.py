@@ -579,6 +579,20 @@ class Flight(FlightBody, tag="flight", tag_field="do",
     """The event joins a room (or leaves it: ``room`` null)."""
 
 
+# ------------------------------------------------------------------ the public page
+
+class PublicBody(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``PATCH /api/tournaments/{id}``: ``public`` true puts the tournament's
+    public page up (anyone may read it, no key), false takes it down."""
+
+    public: bool
+
+
+class SetPublic(PublicBody, tag="set_public", tag_field="do",
+                frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """The tournament's public page up or down (issue 37 §1)."""
+
+
 # ------------------------------------------------------------------ Swing
 
 class SwingClockOverride(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
@@ -741,7 +755,7 @@ class CouplesCorrect(CouplesCorrectionBody, tag="couples_correct", tag_field="do
 Action = (Settings | Register | CheckIn | Withdraw | Draw | Arrive | CloseLate | StartRound
           | BindTable | Result | Correct | Absent | Disqualify | Sheet | Committee | Appeal
           | Decide | Clash | DismissClash | Prizes | Reinstate | Revert | SidePool | Flight
-          | Presume | BreakStart | BreakEnd | BreakPenalty | DeleteEntry
+          | Presume | BreakStart | BreakEnd | BreakPenalty | DeleteEntry | SetPublic
           | SwingCreate | SwingRound | SwingResult | SwingCorrect
           | CouplesCreate | CouplesPhase | CouplesResult | CouplesCorrect)
 """Any tournament action (a tagged union: ``do`` names the kind)."""
@@ -751,7 +765,7 @@ ACTION_TYPES: Final[tuple[type[Struct], ...]] = (
     Settings, Register, CheckIn, Withdraw, Draw, Arrive, CloseLate, StartRound, BindTable,
     Result, Correct, Absent, Disqualify, Sheet, Committee, Appeal, Decide, Clash,
     DismissClash, Prizes, Reinstate, Revert, SidePool, Flight,
-    Presume, BreakStart, BreakEnd, BreakPenalty, DeleteEntry,
+    Presume, BreakStart, BreakEnd, BreakPenalty, DeleteEntry, SetPublic,
     SwingCreate, SwingRound, SwingResult, SwingCorrect,
     CouplesCreate, CouplesPhase, CouplesResult, CouplesCorrect)
 
@@ -876,5 +890,5 @@ __all__ = [
     "SwingCreate", "SwingRound", "SwingResult", "SwingCorrect", "CouplesCreate",
     "CouplesPhase", "CouplesResult", "CouplesCorrect",
     "Presume", "PresumeBody", "BreakBody", "BreakStart", "BreakEnd", "BreakPenaltyBody",
-    "BreakPenalty",
+    "BreakPenalty", "PublicBody", "SetPublic",
 ]

@@ -29,7 +29,8 @@ STATIC_URL: Final = "/static"
 VERSIONED_PREFIX: Final = STATIC_URL + "/v/"
 
 __all__ = ["STATIC_DIR", "STATIC_URL", "VERSIONED_PREFIX", "director_page", "presets_json",
-           "room_page", "static_version", "table_page", "table_worker", "versioned_url"]
+           "public_page", "room_page", "static_version", "table_page", "table_worker",
+           "versioned_url"]
 
 
 @lru_cache(maxsize=4)
@@ -100,6 +101,12 @@ def room_page() -> str:
     """The room display of a tournament: its draw sheet and every table live
     (read-only; the room token stays in the URL)."""
     return _render("room.html")
+
+
+def public_page() -> str:
+    """A public tournament's page and a player's own page (one page: it reads
+    which from its address; no key, nothing private: ``render.public``)."""
+    return _render("public.html")
 
 
 def table_worker() -> str:

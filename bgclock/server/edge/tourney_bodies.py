@@ -37,6 +37,7 @@ from bgclock.tournament.actions import (
     Ms,
     PlayerBody,
     PrizesBody,
+    PublicBody,
     RevertBody,
     RoundBody,
     RoundSettingsBody,
@@ -55,7 +56,7 @@ __all__ = [
     "CorrectionBody", "CoupleBody", "CouplesBody", "CouplesCorrectionBody",
     "CouplesPhaseBody", "CouplesResultBody", "DecisionBody", "DismissBody", "DrawBody",
     "EntryBody", "FlightBody",
-    "PlayerBody", "PrizesBody", "ResultBody", "RevertBody", "RoundBody",
+    "PlayerBody", "PrizesBody", "PublicBody", "ResultBody", "RevertBody", "RoundBody",
     "RoundSettingsBody", "SeedingBody", "SettingsBody", "SheetBody", "SidePoolBody",
     "SwingBody", "SwingClockOverride", "SwingCorrectionBody", "SwingResultBody",
     "SwingRoundBody", "TableSheetBody", "TOURNEY_REQUESTS", "choices_of", "fields_of",
@@ -114,7 +115,7 @@ TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, EntryBody, CheckInBody, Dra
                     DecisionBody, SwingClockOverride, SwingBody, SwingRoundBody,
                     SwingResultBody, SwingCorrectionBody, CoupleBody, CouplesBody,
                     CouplesPhaseBody, CouplesResultBody, CouplesCorrectionBody, PrizesBody,
-                    SidePoolBody, SeedingBody, FlightBody)
+                    SidePoolBody, SeedingBody, FlightBody, PublicBody)
 
 
 def choices_of(struct: type[Struct]) -> dict[str, tuple[Any, ...]]:

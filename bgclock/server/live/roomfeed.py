@@ -10,6 +10,11 @@ write per change, whatever the number of tables; nothing is built for a room
 nobody watches.  A display that is slow to read keeps only the newest view
 (each view is whole, so nothing is lost by skipping one).
 
+The public page (``/p/{id}.stream``, docs/hosting.md) is pushed the same
+way by a second feed of this class that follows the room's (``followers``:
+every change mark reaches it too) and whose views are the public
+projection; a view of ``None`` (the page taken down) ends its streams at once.
+
 docs/pages.md ("The room display"), docs/protocol.md.
 """
 
@@ -36,17 +41,20 @@ MAX_STREAMS: Final = 512
 #: Streams open at once on one room.
 MAX_ROOM_STREAMS: Final = 128
 
-#: Builds a room's view (``room.json``'s body) for the tournament's id.
-Build = Callable[[int], Awaitable[dict[str, Any]]]
+#: Builds a room's view (``room.json``'s body) for the tournament's id (None:
+#: there is none to show now, and the room's streams end).
+Build = Callable[[int], Awaitable[dict[str, Any] | None]]
 
 
 class _Display:
     """One open stream: the newest encoded view not yet written."""
 
-    __slots__ = ("loop", "pending", "wake")
+    __slots__ = ("ended", "loop", "pending", "wake")
 
     def __init__(self) -> None:
         self.pending: bytes | None = None
+        #: The view is gone (``RoomFeed.end``): the stream ends.
+        self.ended = False
         self.wake = asyncio.Event()
         self.loop = asyncio.get_running_loop()
 
@@ -58,8 +66,12 @@ class _Display:
 class RoomFeed:
     """Every room's displays, and the change marks that wake them."""
 
-    def __init__(self, build: Build) -> None:
+    def __init__(self, build: Build, *, event: str = "room") -> None:
         self.build = build
+        #: The server-sent event's name (``room``, ``public``).
+        self.event = event.encode()
+        #: Feeds whose rooms change with these (the public pages).
+        self.followers: list[RoomFeed] = []
         self.rooms: dict[int, set[_Display]] = {}
         self._scheduled: set[int] = set()
         self._closing = False
@@ -70,6 +82,8 @@ class RoomFeed:
         """End every stream (the server is stopping: a display reconnects to
         the next one).  Safe from a signal handler: the ends run in the loop."""
         self._closing = True
+        for follower in self.followers:
+            follower.close()
         for displays in list(self.rooms.values()):
             for display in list(displays):
                 loop = display.loop
@@ -89,6 +103,8 @@ class RoomFeed:
 
     def changed(self, tournament_id: int | None) -> None:
         """Something the room shows changed (O(1) when nobody watches it)."""
+        for follower in self.followers:
+            follower.changed(tournament_id)
         if tournament_id is None or tournament_id not in self.rooms:
             return
         if tournament_id in self._scheduled:
@@ -110,14 +126,25 @@ class RoomFeed:
         except Exception:  # the store failing: the next change tries again
             log.exception("room %d: its view could not be built", tournament_id)
             return
+        if frame is None:
+            self.end(tournament_id)
+            return
         for display in list(self.rooms.get(tournament_id, ())):
             display.give(frame)
 
-    async def frame(self, tournament_id: int) -> bytes:
-        """The room's view now, as one server-sent event."""
+    async def frame(self, tournament_id: int) -> bytes | None:
+        """The room's view now, as one server-sent event (None: no view)."""
         view = await self.build(tournament_id)
+        if view is None:
+            return None
         self.built += 1
-        return b"event: room\ndata: " + orjson.dumps(view) + b"\n\n"
+        return b"event: " + self.event + b"\ndata: " + orjson.dumps(view) + b"\n\n"
+
+    def end(self, tournament_id: int) -> None:
+        """End every stream of ``tournament_id`` now (its view is gone)."""
+        for display in list(self.rooms.get(tournament_id, ())):
+            display.ended = True
+            display.loop.call_soon_threadsafe(display.wake.set)
 
     async def stream(self, tournament_id: int, first: bytes) -> AsyncIterator[bytes]:
         """One display's events: ``first`` (the view when it opened), then
@@ -126,14 +153,14 @@ class RoomFeed:
         self.rooms.setdefault(tournament_id, set()).add(display)
         try:
             yield b"retry: 2000\n" + first
-            while not self._closing:
+            while not self._closing and not display.ended:
                 try:
                     await asyncio.wait_for(display.wake.wait(), KEEPALIVE_S)
                 except TimeoutError:
                     yield b": keep-alive\n\n"
                     continue
                 display.wake.clear()
-                if self._closing:
+                if self._closing or display.ended:
                     break
                 frame, display.pending = display.pending, None
                 if frame is not None:

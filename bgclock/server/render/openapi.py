@@ -126,7 +126,12 @@ def openapi() -> dict[str, Any]:
             },
             "/api/tournaments/{tournament_id}": {"get": _op(
                 "a tournament and its tables", {"200": _ok(tournament), **_errors(404)},
-                params=tid)},
+                params=tid), "patch": _op(
+                "the public page up (public true: the state names public_url) or down at "
+                "once (false); docs/hosting.md", {"200": _ok({"type": "object"}),
+                                                  **_errors(404, 422)},
+                body=_ref("PublicBody"), params=tid)},
+            **_public_paths(),
             "/api/tournaments/{tournament_id}/close": {"post": _op(
                 "close a tournament and its tables", {"200": _ok(tournament), **_errors(404)},
                 params=tid)},
@@ -355,6 +360,33 @@ def _tournament_paths() -> dict[str, Any]:
              "403": _ok(_ERROR, "wrong room token"),
              "503": _ok(_ERROR, "too many room displays open")},
             director=False, params=tid)},
+    }
+
+
+def _public_paths() -> dict[str, Any]:
+    """A public tournament's page, its data and its push, and a player's page:
+    anyone's, no credential (docs/hosting.md); 404 while not public."""
+    tid, both = ["tournament_id"], ["tournament_id", "player_id"]
+    gone = _ok(_ERROR, "no such tournament, or not public")
+    html = {"200": _ok({"type": "string"}, "the page", "text/html"), "404": gone}
+    data = {"200": _ok({"type": "object"}), "404": gone}
+    return {
+        "/p/{tournament_id}": {"get": _op("a public tournament's page", html,
+                                          director=False, params=tid)},
+        "/p/{tournament_id}.json": {"get": _op(
+            "its data: draw, pairings, results, standings with prizes, tables live",
+            data, director=False, params=tid)},
+        "/p/{tournament_id}.stream": {"get": _op(
+            "its data pushed: server-sent events `public`, at once and after every change; "
+            "the stream ends when the page is taken down",
+            {"200": _ok({"type": "string"}, "an event stream", "text/event-stream"),
+             "404": gone, "503": _ok(_ERROR, "too many streams open")},
+            director=False, params=tid)},
+        "/p/{tournament_id}/player/{player_id}": {"get": _op(
+            "a player's own page", html, director=False, params=both)},
+        "/p/{tournament_id}/player/{player_id}.json": {"get": _op(
+            "a player's next table and opponent, results, late points, prizes", data,
+            director=False, params=both)},
     }
 
 

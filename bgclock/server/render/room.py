@@ -69,14 +69,16 @@ def _bracket(bracket: Mapping[str, Any] | None) -> dict[str, Any] | None:
             "rounds": [[pick(m, BRACKET_MATCH_KEYS) for m in r] for r in bracket["rounds"]]}
 
 
-def _match(m: Mapping[str, Any], clock: Mapping[str, Any] | None) -> dict[str, Any]:
+def match_entry(m: Mapping[str, Any], clock: Mapping[str, Any] | None) -> dict[str, Any]:
+    """A match at its table with its live clock (also the public page's)."""
     result = m.get("result")
     return {**pick(m, MATCH_KEYS),
             "clock": None if clock is None else pick(clock, CLOCK_KEYS),
             "result": None if result is None else pick(result, RESULT_KEYS)}
 
 
-def _late(late: Mapping[str, Any]) -> dict[str, Any]:
+def late_entry(late: Mapping[str, Any]) -> dict[str, Any]:
+    """A late arrival and its count (also the public page's)."""
     out = pick(late, LATE_KEYS)
     if "count" in out:
         out["count"] = pick(out["count"], LATE_COUNT_KEYS)
@@ -94,9 +96,9 @@ def room_view(*, tournament_id: int, name: str, state: Mapping[str, Any],
         "tournament": {"id": tournament_id, "name": name},
         "main": _bracket(state.get("main")),
         "consolation": _bracket(state.get("consolation")),
-        "matches": [_match(m, clocks.get(i)) for i, m in enumerate(state["matches"])],
+        "matches": [match_entry(m, clocks.get(i)) for i, m in enumerate(state["matches"])],
         "server_ms": server_ms,
-        "late": [_late(x) for x in late],
+        "late": [late_entry(x) for x in late],
         "committee": [pick(x, MEMBER_KEYS) for x in state.get("committee", [])],
         "appeals": [pick(x, APPEAL_KEYS) for x in state.get("appeals", [])],
         **pick(ends or {}, ENDS_KEYS),

@@ -18,6 +18,7 @@ from bgclock.server.edge.limits import MAX_DEPTH, LimitError, check_depth, check
 from bgclock.server.edge.schema import BodyError, decode_body
 from bgclock.server.edge.tourney_bodies import choices_of, fields_of
 from bgclock.server.errors import ApiError, body_refused
+from bgclock.server.render.public import public_path
 from bgclock.server.tournaments.desk import late_view
 from bgclock.server.tournaments.host import TournamentHub
 from bgclock.tournament import InvalidContest, Tournament, seats
@@ -94,7 +95,13 @@ def state_view(server: Server, request: Request, hub: TournamentHub) -> dict[str
     room = server.tourneys.room_token(hub.id)
     return {**hub.view(), "late": late_view(server, hub), "tournament_id": hub.id,
             "seats": seats(hub.state),
-            "room_url": f"{server.base_url(request)}/room/{hub.id}?token={room}"}
+            "room_url": f"{server.base_url(request)}/room/{hub.id}?token={room}",
+            "public_url": public_url(server, request, hub)}
+
+
+def public_url(server: Server, request: Request, hub: TournamentHub) -> str | None:
+    """The public page's address while it is up (``routes.public``), else None."""
+    return f"{server.base_url(request)}{public_path(hub.id)}" if hub.state.public else None
 
 
 def one_action(body: type[Any], do: str, *, path: Mapping[str, str] | None = None,

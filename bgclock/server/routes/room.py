@@ -50,6 +50,8 @@ async def room_stream(request: Request) -> Response:
         raise ApiError(503, "busy", full)
     await live_tables(server, tid)
     first = await server.room_feed.frame(tid)
+    if first is None:  # a room always has a view: never, but typed so
+        raise ApiError(404, "not_found", "no such room")
     return EventStream(server.room_feed.stream(tid, first))
 
 

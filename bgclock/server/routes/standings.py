@@ -12,7 +12,7 @@ from starlette.routing import Route
 from bgclock.server.context import server_of
 from bgclock.server.edge.tourney_bodies import PrizesBody, SidePoolBody
 from bgclock.server.errors import ApiError
-from bgclock.server.routes.common import one_action, tournament_hub
+from bgclock.server.routes.common import one_action, public_url, tournament_hub
 from bgclock.server.tournaments.standings import (
     LANGS,
     RESULT_COLUMNS,
@@ -109,7 +109,8 @@ async def get_pairings_html(request: Request) -> Response:
     else:
         raise ApiError(422, "invalid",
                        f"query.round: must be a whole number from 1 to {rounds}")
-    return HTMLResponse(pairings_html(row.name, hub.state, event, r, lang))
+    return HTMLResponse(pairings_html(row.name, hub.state, event, r, lang,
+                                      public_url(server, request, hub)))
 
 
 #: Director routes under ``/api/tournaments/{tournament_id:id}``.

@@ -51,6 +51,7 @@ from starlette.requests import Request
 from bgclock.core import MatchState
 from bgclock.server.cluster.forward import REQUEST_ID
 from bgclock.server.errors import ApiError, refusal
+from bgclock.server.render.public import public_view
 from bgclock.server.render.room import room_view
 from bgclock.server.tournaments.contests import clock_result, couples_spec, swing_spec
 from bgclock.server.tournaments.desk import LateDesk, late_view
@@ -59,7 +60,7 @@ from bgclock.server.tournaments.host import Host, TableResult, TournamentHub
 from bgclock.server.tournaments.standings import room_standings
 from bgclock.server.ws.protocol import ProtocolError, dumps
 from bgclock.store import Fenced, NotFound, StoredAction, StoreError, TableSpec
-from bgclock.tournament import ContestError, Tournament
+from bgclock.tournament import ContestError, Tournament, final_standings, player_results, seats
 from bgclock.tournament._running import (
     RESULT_SOURCES,
 )
@@ -564,12 +565,8 @@ class Tourneys:
 
 # ------------------------------------------------------------ the room display
 
-async def room_body(server: Host, tid: int) -> dict[str, Any]:
-    """``room.json``'s body: the draw sheet and every table's match live,
-    projected for the room (``render.room.room_view``); ``NotFound``."""
-    hub = await server.tourneys.get(tid)
-    row = await server.store.tournament(tid)
-    state = hub.view()
+async def _clocks(server: Host, state: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """The live clock of each match of ``state["matches"]`` still at its table."""
     clocks: dict[int, dict[str, Any]] = {}
     for i, m in enumerate(state["matches"]):
         table = server.hub.tables.get(m["table_id"]) if m["table_id"] is not None else None
@@ -582,9 +579,32 @@ async def room_body(server: Host, tid: int) -> dict[str, Any]:
                          "at_ms": s.at_ms,
                          # a flag worked out while the timekeeper is away: no result yet
                          "provisional": table.provisional is not None}
+    return clocks
+
+
+async def room_body(server: Host, tid: int) -> dict[str, Any]:
+    """``room.json``'s body: the draw sheet and every table's match live,
+    projected for the room (``render.room.room_view``); ``NotFound``."""
+    hub = await server.tourneys.get(tid)
+    row = await server.store.tournament(tid)
+    state = hub.view()
+    clocks = await _clocks(server, state)
     return room_view(tournament_id=tid, name=row.name, state=state, clocks=clocks,
                      late=late_view(server, hub), server_ms=server.clock.now_ms(),
                      ends=room_standings(hub.state),
                      flight=await room_flights(server.tourneys, hub))
 
 
+async def public_body(server: Host, tid: int) -> dict[str, Any] | None:
+    """``/p/{id}.json``'s body, projected for anyone (``render.public``);
+    None while the tournament is not public; ``NotFound``."""
+    hub = await server.tourneys.get(tid)
+    if not hub.state.public:
+        return None
+    row = await server.store.tournament(tid)
+    state = hub.view()
+    return public_view(tournament_id=tid, name=row.name, closed=row.closed_ms is not None,
+                       state=state, standings=final_standings(hub.state).to_dict(),
+                       results=player_results(hub.state), seats=seats(hub.state),
+                       clocks=await _clocks(server, state), late=late_view(server, hub),
+                       server_ms=server.clock.now_ms())

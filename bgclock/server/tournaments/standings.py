@@ -37,7 +37,7 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "by_table": "By table", "by_name": "By name", "opponent": "Opponent",
         "none": "No round is at its tables yet.", "not_yet": "No event has started yet.",
         "event": "Event", "side_pools": "Side pools", "entry": "entry", "pot": "pot",
-        "paid": "Payout",
+        "paid": "Payout", "follow": "Follow the tournament on your phone",
     },
     "it": {
         "standings": "Classifica", "pairings": "Abbinamenti", "place": "Posizione",
@@ -48,7 +48,7 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "by_name": "Per nome", "opponent": "Avversario",
         "none": "Nessun turno è ancora ai tavoli.", "not_yet": "Nessun evento è ancora iniziato.",
         "event": "Evento", "side_pools": "Jackpot e side pool", "entry": "quota",
-        "pot": "montepremi", "paid": "Vincita",
+        "pot": "montepremi", "paid": "Vincita", "follow": "Segui il torneo sul telefono",
     },
 }
 
@@ -101,6 +101,13 @@ th.place { width: 24mm; }  /* "Posizione" in bold, clear of the next column */
 .wall th.table { width: 28mm; }  /* the first row sets the fixed layout's widths */
 .wall td.what { font-size: 13pt; }  /* the room's wall: event · bracket · round */
 .wall h1 { font-size: 26pt; }
+main { position: relative; }
+.qr { position: absolute; top: 0; right: 0; margin: 0; display: flex; gap: 2mm;
+  align-items: center; font-size: 8pt; }
+.qr svg { width: 24mm; height: 24mm; display: block; order: 2; }
+.qr figcaption { width: 38mm; text-align: right; }
+.qr span { word-break: break-all; }
+.qr ~ h1 { padding-right: 66mm; }
 .wall h2 { font-size: 20pt; break-before: page; }
 .wall h2:first-of-type { break-before: auto; }
 @media screen { body { margin: 8mm; max-width: 210mm; } }
@@ -196,8 +203,21 @@ def pairings(state: Tournament, event: str, r: int) -> list[dict[str, Any]]:
     return out
 
 
-def pairings_html(name: str, state: Tournament, event: str, r: int, lang: str) -> str:
-    """A round's pairings on A4 for the wall: by table, then by name."""
+def public_qr(url: str, lang: str) -> str:
+    """The public page's QR code and address, for the wall sheet's corner."""
+    import segno
+
+    w = WORDS[lang]
+    svg = segno.make(url, error="m").svg_inline(border=1, omitsize=True)
+    svg = svg.replace("<svg ", f'<svg role="img" aria-label="{escape(w["follow"])}" ', 1)
+    return (f'<figure class="qr">{svg}<figcaption>{escape(w["follow"])}<br>'
+            f"<span>{escape(url)}</span></figcaption></figure>")
+
+
+def pairings_html(name: str, state: Tournament, event: str, r: int, lang: str,
+                  public_url: str | None = None) -> str:
+    """A round's pairings on A4 for the wall: by table, then by name; with
+    ``public_url`` (the tournament is public), its QR code in the corner."""
     w = WORDS[lang]
     title = f"{w[event]} · {w['round'].format(n=r + 1)}"
     rows = pairings(state, event, r)
@@ -223,6 +243,8 @@ def pairings_html(name: str, state: Tournament, event: str, r: int, lang: str) -
             f'{w["opponent"]}</th></tr></thead><tbody>{by_name}</tbody></table>')
     if not rows:
         body = f"<h1>{escape(name)} · {escape(title)}</h1><p>{w['none']}</p>"
+    if public_url is not None:
+        body = public_qr(public_url, lang) + body
     return _page(lang, f"{name} · {title}", body, "wall")
 
 
