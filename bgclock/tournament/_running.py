@@ -78,6 +78,7 @@ from ._errors import IllegalContest, InvalidContest
 from ._events import EVENT_HANDLERS, Events
 from ._flights import Flight, room_key
 from ._late import LateArrival
+from ._ledger import Ledger, entered, ledger_view, owed
 from ._prizes import STANDING_EVENTS, set_prizes
 from ._sheets import Settlement, Sheet, parse_sheet, settle
 from ._side import SidePool, set_pool
@@ -137,7 +138,9 @@ ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arriv
                   # one sheet handed in: the presumption (issue 38 §4)
                   "presume",
                   # breaks at a match without a clock (issue 38 §3, ``_breaks``)
-                  "break_start", "break_end", "break_penalty")
+                  "break_start", "break_end", "break_penalty",
+                  # the entries ledger and the money (issue 36, ``_ledger``)
+                  "money", "payment", "refund", "reentry")
 __all__ = ["CLOCK_POLICIES", "EVENTS", "MAX_FEDERATION_ID", "MAX_LATE_SLOTS",
            "MAX_MATCH_LENGTH", "MAX_PLAYER_NAME", "MAX_REGISTERED", "MAX_ROUND_SETTINGS",
            "MAX_SEED", "MAX_TABLE_NUMBER", "RESULT_SOURCES", "ACTIONS", "HANDLERS",
@@ -286,6 +289,8 @@ class Tournament:
     #: Matches a round start left waiting for a table, in order (a match
     #: seated or no longer ready since is skipped on reading: ``waiting_matches``).
     waiting: list[MatchKey] = field(default_factory=list)
+    #: The entries ledger: fee, payments, refunds, re-entries (``_ledger``).
+    ledger: Ledger = field(default_factory=Ledger)
 
     # ------------------------------------------------------------ folding
 
@@ -452,6 +457,7 @@ class Tournament:
                          "a": self.bracket(e).rounds[r][i].a, "b": self.bracket(e).rounds[r][i].b}
                         for e, r, i in self.waiting_matches()],
             **self.events.to_dict(),
+            "money": ledger_view(self),
         }
 
     def _result_view(self, key: MatchKey) -> dict[str, Any] | None:
@@ -1383,6 +1389,22 @@ class Tournament:
                         _or(a.entry, None), _or(a.split, None), STANDING_EVENTS,
                         [p.name for p in self.players])
 
+    def _money(self, a: act.Money) -> dict[str, Any]:
+        """The money's settings (``_ledger.Ledger.set_money``)."""
+        return self.ledger.set_money(a)
+
+    def _payment(self, a: act.Payment) -> dict[str, Any]:
+        """A payment at the desk, never above what the player owes."""
+        player = self.player(a.player)
+        return self.ledger.pay(a, player, owed(self, player))
+
+    def _refund(self, a: act.Refund) -> dict[str, Any]:
+        return self.ledger.refund(a, self.player(a.player))
+
+    def _reentry(self, a: act.Reentry) -> dict[str, Any]:
+        player = self.player(a.player)
+        return self.ledger.reenter(a, player, player.id in entered(self))
+
     def _event(self, a: Action) -> dict[str, Any]:
         """A Swing or couples action (``_events.EVENT_HANDLERS``)."""
         return self.events.apply(a, self)
@@ -1454,6 +1476,8 @@ HANDLERS: Final[dict[type[Any], Handler]] = {
     act.SidePool: Tournament._side_pool, act.Flight: Tournament._flight,
     act.Presume: Tournament._presume, act.BreakStart: Tournament._break_start,
     act.BreakEnd: Tournament._break_end, act.BreakPenalty: Tournament._break_penalty,
+    act.Money: Tournament._money, act.Payment: Tournament._payment,
+    act.Refund: Tournament._refund, act.Reentry: Tournament._reentry,
     **{kind: Tournament._event for kind in EVENT_HANDLERS},
 }
 assert set(HANDLERS) == set(act.ACTION_TYPES)
