@@ -34,9 +34,13 @@ from bgclock.tournament.actions import (
     DismissBody,
     DrawBody,
     FlightBody,
+    MoneyBody,
     Ms,
+    PaymentBody,
     PlayerBody,
     PrizesBody,
+    ReentryBody,
+    RefundBody,
     RevertBody,
     RoundBody,
     RoundSettingsBody,
@@ -59,6 +63,7 @@ __all__ = [
     "RoundSettingsBody", "SeedingBody", "SettingsBody", "SheetBody", "SidePoolBody",
     "SwingBody", "SwingClockOverride", "SwingCorrectionBody", "SwingResultBody",
     "SwingRoundBody", "TableSheetBody", "TOURNEY_REQUESTS", "choices_of", "fields_of",
+    "MoneyBody", "PaymentBody", "RefundBody", "ReentryBody",
 ]
 
 
@@ -106,7 +111,8 @@ TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, PlayerBody, CheckInBody, Dr
                     DecisionBody, SwingClockOverride, SwingBody, SwingRoundBody,
                     SwingResultBody, SwingCorrectionBody, CoupleBody, CouplesBody,
                     CouplesPhaseBody, CouplesResultBody, CouplesCorrectionBody, PrizesBody,
-                    SidePoolBody, SeedingBody, FlightBody)
+                    SidePoolBody, SeedingBody, FlightBody,
+                    MoneyBody, PaymentBody, RefundBody, ReentryBody)
 
 
 def choices_of(struct: type[Struct]) -> dict[str, tuple[Any, ...]]:
