@@ -7,16 +7,13 @@ money out."""
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from html import escape
 from typing import Any, Final
 
-from bgclock.server.render.drawsheet import _cell
 from bgclock.server.tournaments.standings import WORDS as STANDING_WORDS
-from bgclock.server.tournaments.standings import _page, money
+from bgclock.server.tournaments.standings import _csv, _page, money
 from bgclock.store import StoredAction
 from bgclock.tournament import Tournament, final_standings
 from bgclock.tournament._ledger import event_payouts, event_points
@@ -47,15 +44,6 @@ LEDGER_COLUMNS: Final = ("n", "date", "kind", "player", "name", "federation_id",
                          "note", "amount", "currency")
 POINTS_COLUMNS: Final = ("rank", "name", "federation_id", "won", "match_win", "placement",
                          "total", "division", "players", "source")
-
-
-def _csv(columns: Sequence[str], rows: Sequence[dict[str, Any]]) -> str:
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\r\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow([_cell(row[c]) for c in columns])
-    return buf.getvalue()
 
 
 def ledger_csv(state: Tournament, stored: Sequence[StoredAction]) -> str:
