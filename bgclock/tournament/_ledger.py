@@ -1,6 +1,7 @@
 """The entries ledger, the event's payouts and its master points (issue 36
 §1, §2, §4): folded from the ``money``, ``payment``, ``refund`` and
-``reentry`` actions, worked out from the state by ``money`` and ``points``.
+``reentry`` actions, worked out from the state by ``money`` and ``points``
+(the payouts and the points: ``_awards``, which the fold never reads).
 
 Theory of operation
 -------------------
@@ -46,18 +47,16 @@ round's length.  A director can switch them off (``money.points``).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from msgspec import UnsetType
 
 from ._errors import IllegalContest, InvalidContest
 from ._prizes import STANDING_EVENTS
-from ._rating import RATED_SOURCES
-from ._standings import Standings
-from ._standings import standings as final_standings
+from ._side import SidePool
 from .actions import Money, Payment, Reentry, Refund
 from .model import Player
 from .money import (
@@ -68,16 +67,10 @@ from .money import (
     hierarchy_payouts,
     parse_hierarchy,
     parse_shares,
-    payouts,
     percent,
     prize_pool,
-    shares_for_field,
     show_percent,
 )
-from .points import SOURCE, Finisher, master_points
-
-if TYPE_CHECKING:
-    from ._running import Tournament
 
 #: A player's re-entries: at most this many.
 MAX_REENTRIES: Final = 99
@@ -250,63 +243,68 @@ def _show(cents: int) -> str:
 
 
 # ------------------------------------------------------------------ reading
+#
+# What the fold's view reads (``Tournament.to_dict``): the players, the names
+# in the draw (None before it) and the side pools are passed in, so this
+# module knows nothing of the tournament that folds it.
 
 
-def entered(t: Tournament) -> set[int]:
-    """The ids of the players who owe an entry (see the module's docstring)."""
-    if t.main is None:
-        return {p.id for p in t.players if not p.withdrawn}
-    names = {n for n in t.main.bracket.slots() if n is not None} | set(t.main.arrivals)
-    return {p.id for p in t.players if p.name in names}
+def entered(players: Sequence[Player], in_draw: set[str] | None) -> set[int]:
+    """The ids of the players who owe an entry (see the module's docstring):
+    ``in_draw`` the names in the Main's draw, None before the draw."""
+    if in_draw is None:
+        return {p.id for p in players if not p.withdrawn}
+    return {p.id for p in players if p.name in in_draw}
 
 
-def entries(t: Tournament) -> int:
+def entry_count(ledger: Ledger, ids: set[int]) -> int:
     """The event's entries: its players' entries and re-entries."""
-    ids = entered(t)
-    return len(ids) + sum(k for pid, k in t.ledger.reentries.items() if pid in ids)
+    return len(ids) + sum(k for pid, k in ledger.reentries.items() if pid in ids)
 
 
-def _pools_of(t: Tournament) -> dict[str, list[tuple[str, int]]]:
+def _pools_of(pools: Iterable[SidePool]) -> dict[str, list[tuple[str, int]]]:
     """Each player's side pools (name, entry), in the order the pools were set."""
     out: dict[str, list[tuple[str, int]]] = {}
-    for pool in t.side_pools.values():
+    for pool in pools:
         for name in pool.members:
             out.setdefault(name, []).append((pool.name, pool.entry))
     return out
 
 
-def owed(t: Tournament, player: Player, ids: set[int] | None = None,
-         pools: dict[str, list[tuple[str, int]]] | None = None) -> int:
+def owed(ledger: Ledger, player: Player, ids: set[int], pools: Iterable[SidePool]) -> int:
     """What ``player`` owes in all: entries × fee plus their side pools' entries."""
-    ids = entered(t) if ids is None else ids
-    pools = _pools_of(t) if pools is None else pools
-    n = (1 + t.ledger.reentries.get(player.id, 0)) if player.id in ids else 0
-    return n * t.ledger.settings.fee + sum(c for _, c in pools.get(player.name, ()))
+    return _owed(ledger, player, ids, _pools_of(pools))
 
 
-def pool_of(t: Tournament, n: int | None = None) -> int:
-    """The event's prize pool (cents) for ``n`` entries (the event's own by default)."""
-    s = t.ledger.settings
-    n = entries(t) if n is None else n
-    return s.added if n == 0 else prize_pool(n, s.fee, s.return_pct, s.added)
+def _owed(ledger: Ledger, player: Player, ids: set[int],
+          pools: dict[str, list[tuple[str, int]]]) -> int:
+    n = (1 + ledger.reentries.get(player.id, 0)) if player.id in ids else 0
+    return n * ledger.settings.fee + sum(c for _, c in pools.get(player.name, ()))
 
 
-def ledger_view(t: Tournament) -> dict[str, Any]:
+def pool_for(settings: MoneySettings, n: int) -> int:
+    """The event's prize pool (cents) for ``n`` entries."""
+    return (settings.added if n == 0
+            else prize_pool(n, settings.fee, settings.return_pct, settings.added))
+
+
+def ledger_view(ledger: Ledger, players: Sequence[Player], in_draw: set[str] | None,
+                side_pools: Sequence[SidePool]) -> dict[str, Any]:
     """What the desk shows: the settings, each player's line (entries, owed,
     paid, due, credit), the totals per event and per side pool, the unpaid
-    and the pool.  Time: proportional to the players, pools and lines."""
-    led = t.ledger
-    s = led.settings
-    ids = entered(t)
-    pools = _pools_of(t)
+    (checked in, or in the draw) and the pool.  Time: proportional to the
+    players, pools and lines."""
+    s = ledger.settings
+    ids = entered(players, in_draw)
+    pools = _pools_of(side_pools)
     rows = []
     collected_entries = 0
-    collected_pools: dict[str, int] = {name: 0 for name in t.side_pools}
+    collected_pools: dict[str, int] = {pool.name: 0 for pool in side_pools}
     unpaid: list[dict[str, Any]] = []
-    for p in t.players:
-        due_all = owed(t, p, ids, pools)
-        paid = led.paid.get(p.id, 0)
-        n = (1 + led.reentries.get(p.id, 0)) if p.id in ids else 0
+    for p in players:
+        due_all = _owed(ledger, p, ids, pools)
+        paid = ledger.paid.get(p.id, 0)
+        n = (1 + ledger.reentries.get(p.id, 0)) if p.id in ids else 0
         left = paid
         take = min(left, n * s.fee)
         collected_entries += take
@@ -320,12 +318,12 @@ def ledger_view(t: Tournament) -> dict[str, Any]:
                      "paid": paid, "due": due, "credit": max(paid - due_all, 0),
                      "status": "none" if due_all == 0 and paid == 0
                      else ("unpaid" if due else "paid")})
-        if due and (p.checked_in or t.main is not None):
+        if due and (p.checked_in or in_draw is not None):
             unpaid.append({"player": p.id, "name": p.name, "due": due})
-    n_entries = len(ids) + sum(k for pid, k in led.reentries.items() if pid in ids)
+    n_entries = entry_count(ledger, ids)
     by_method = {"cash": 0, "note": 0}
     refunds = 0
-    for line in led.lines:
+    for line in ledger.lines:
         if line.kind == "payment":
             by_method[line.method or "cash"] += line.cents
         else:
@@ -339,100 +337,13 @@ def ledger_view(t: Tournament) -> dict[str, Any]:
             "pools": [{"pool": pool.name, "event": pool.event, "entry": pool.entry,
                        "members": len(pool.members), "pot": pool.pot,
                        "collected": collected_pools[pool.name]}
-                      for pool in t.side_pools.values()],
+                      for pool in side_pools],
             "cash": by_method["cash"], "notes": by_method["note"], "refunds": refunds,
             "net": by_method["cash"] + by_method["note"] - refunds,
-            "pool": pool_of(t, n_entries)},
-        "lines": len(led.lines),
+            "pool": pool_for(s, n_entries)},
+        "lines": len(ledger.lines),
     }
 
 
-def event_payouts(t: Tournament, st: Standings | None = None) -> dict[str, Any]:
-    """The event's prize pool paid out: each paid place's amount
-    (``places``: bracket, place, amount), what each placed player receives
-    (``awards``), and the money of places not decided yet (``undecided``):
-    the awards and ``undecided`` add up to the pool."""
-    s = t.ledger.settings
-    n = entries(t)
-    pool = pool_of(t, n)
-    shares = s.shares if s.shares is not None else shares_for_field(max(n, 1), s.table)
-    if s.hierarchy is not None:
-        slots = hierarchy_payouts(pool, s.hierarchy, shares)
-    else:
-        amounts = payouts(pool, shares, unit=s.unit).amounts
-        slots = [{"bracket": "main", "place": k, "amount": a}
-                 for k, a in enumerate(amounts, 1)]
-    st = final_standings(t) if st is None else st
-    awards: list[dict[str, Any]] = []
-    by_bracket: dict[str, dict[int, int]] = {}
-    for slot in slots:
-        by_bracket.setdefault(slot["bracket"], {})[slot["place"]] = slot["amount"]
-    for bracket, amounts_of in by_bracket.items():
-        standing = st.event(bracket)
-        for p in standing.placings if standing is not None else ():
-            total = sum(amounts_of.get(q, 0) for q in range(p.first, p.last + 1))
-            if not any(q in amounts_of for q in range(p.first, p.last + 1)):
-                continue
-            names = sorted(p.names, key=str.casefold)
-            each, odd = divmod(total, len(names))
-            awards.append({"bracket": bracket, "first": p.first, "last": p.last,
-                           "label": p.label, "names": names,
-                           "cents": [each + (1 if k < odd else 0) for k in range(len(names))]})
-    given = sum(sum(a["cents"]) for a in awards)
-    return {"currency": s.currency, "entries": n, "fee": s.fee,
-            "return_pct": show_percent(s.return_pct), "added": s.added, "pool": pool,
-            "shares": [show_percent(x) for x in shares], "places": slots, "awards": awards,
-            "undecided": pool - given}
-
-
-def award_of(payout: dict[str, Any], bracket: str, name: str) -> int | None:
-    """What ``name`` receives in ``bracket`` (None: no paid place)."""
-    for a in payout["awards"]:
-        if a["bracket"] == bracket and name in a["names"]:
-            return int(a["cents"][a["names"].index(name)])
-    return None
-
-
-def event_points(t: Tournament, st: Standings | None = None) -> dict[str, Any]:
-    """The Main's master points (USBGF 2019): ``{"on", "source", "division",
-    "players", "in_play", "rows": [{"player", "name", "federation_id",
-    "rank", "won", "match_win", "placement", "total"}]}``, rows by total,
-    best first; ``on`` false and no rows when the director switched them off."""
-    s = t.ledger.settings
-    out: dict[str, Any] = {"on": s.points, "source": SOURCE, "division": s.division,
-                           "event_weight": 1, "players": 0, "in_play": 0, "rows": []}
-    if not s.points or t.main is None:
-        return out
-    st = final_standings(t) if st is None else st
-    main = st.event("main")
-    if main is None:
-        return out
-    field_size = sum(len(p.names) for p in main.placings) + len(main.in_play)
-    out["players"], out["in_play"] = field_size, len(main.in_play)
-    if field_size < 2:
-        return out
-    won: dict[str, list[int]] = {}
-    for (event, r, i), detail in t.results.items():
-        if detail.source not in RATED_SOURCES:
-            continue
-        m = t.bracket(event).rounds[r][i]
-        if m.winner is not None and m.a is not None and m.b is not None:
-            won.setdefault(m.winner, []).append(t.settings_for(r).length)
-    finishers = [Finisher(name=n, won=tuple(won.get(n, ())), first=p.first, last=p.last)
-                 for p in main.placings for n in p.names]
-    labels = {n: p.label for p in main.placings for n in p.names}
-    rows = master_points(field_size, finishers, division=s.division)
-    players = {p.name: p for p in t.players}
-    for row in rows:
-        who = players.get(row["name"])
-        row.update(player=None if who is None else who.id,
-                   federation_id=None if who is None else who.federation_id,
-                   rank=labels[row["name"]], won=len(won.get(row["name"], ())))
-    rows.sort(key=lambda r: (-r["total"], r["name"].casefold()))
-    out["rows"] = rows
-    return out
-
-
 __all__ = ["MAX_ENTRY_CENTS", "MAX_REENTRIES", "Ledger", "LedgerLine", "MoneySettings",
-           "award_of", "entered", "entries", "event_payouts", "event_points", "ledger_view",
-           "owed", "pool_of"]
+           "entered", "entry_count", "ledger_view", "owed", "pool_for"]

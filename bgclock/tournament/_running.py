@@ -457,7 +457,8 @@ class Tournament:
                          "a": self.bracket(e).rounds[r][i].a, "b": self.bracket(e).rounds[r][i].b}
                         for e, r, i in self.waiting_matches()],
             **self.events.to_dict(),
-            "money": ledger_view(self),
+            "money": ledger_view(self.ledger, self.players, self.draw_names(),
+                                 list(self.side_pools.values())),
         }
 
     def _result_view(self, key: MatchKey) -> dict[str, Any] | None:
@@ -1396,14 +1397,23 @@ class Tournament:
     def _payment(self, a: act.Payment) -> dict[str, Any]:
         """A payment at the desk, never above what the player owes."""
         player = self.player(a.player)
-        return self.ledger.pay(a, player, owed(self, player))
+        ids = entered(self.players, self.draw_names())
+        return self.ledger.pay(a, player, owed(self.ledger, player, ids,
+                                               self.side_pools.values()))
 
     def _refund(self, a: act.Refund) -> dict[str, Any]:
         return self.ledger.refund(a, self.player(a.player))
 
     def _reentry(self, a: act.Reentry) -> dict[str, Any]:
         player = self.player(a.player)
-        return self.ledger.reenter(a, player, player.id in entered(self))
+        return self.ledger.reenter(a, player,
+                                   player.id in entered(self.players, self.draw_names()))
+
+    def draw_names(self) -> set[str] | None:
+        """The names in the Main's draw (drawn or arrived late); None before it."""
+        if self.main is None:
+            return None
+        return {n for n in self.main.bracket.slots() if n is not None} | set(self.main.arrivals)
 
     def _event(self, a: Action) -> dict[str, Any]:
         """A Swing or couples action (``_events.EVENT_HANDLERS``)."""

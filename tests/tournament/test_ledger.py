@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bgclock.tournament import IllegalContest, InvalidContest, Tournament
-from bgclock.tournament._ledger import award_of, event_payouts, event_points
+from bgclock.tournament._awards import award_of, event_payouts, event_points
 
 NAMES = ("Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gino", "Ivo")
 

@@ -16,7 +16,7 @@ from bgclock.server.tournaments.standings import WORDS as STANDING_WORDS
 from bgclock.server.tournaments.standings import _csv, _page, money
 from bgclock.store import StoredAction
 from bgclock.tournament import Tournament, final_standings
-from bgclock.tournament._ledger import event_payouts, event_points
+from bgclock.tournament._awards import event_payouts, event_points
 
 #: The sheet's own words (the brackets' names are the standings').
 WORDS: Final[dict[str, dict[str, str]]] = {

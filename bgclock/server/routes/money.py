@@ -21,7 +21,8 @@ from bgclock.server.render.prizegiving import ledger_csv, points_csv, prize_givi
 from bgclock.server.routes.common import json_response, one_action, tournament_hub
 from bgclock.server.routes.standings import _lang
 from bgclock.tournament import final_standings
-from bgclock.tournament._ledger import event_payouts, event_points, ledger_view
+from bgclock.tournament._awards import event_payouts, event_points
+from bgclock.tournament._ledger import ledger_view
 
 #: The money's settings: fee, currency, return, money added, payout structure, points.
 post_money = one_action(MoneyBody, "money")
@@ -41,8 +42,9 @@ async def get_ledger_json(request: Request) -> Response:
     and per side pool, the unpaid, and the lines in order."""
     server = server_of(request)
     hub = await tournament_hub(server, request)
-    return json_response({**ledger_view(hub.state),
-                          "entries": [x.to_dict() for x in hub.state.ledger.lines]})
+    st = hub.state
+    view = ledger_view(st.ledger, st.players, st.draw_names(), list(st.side_pools.values()))
+    return json_response({**view, "entries": [x.to_dict() for x in st.ledger.lines]})
 
 
 async def get_ledger_csv(request: Request) -> Response:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from bgclock.server.render.drawsheet import _cell
 from bgclock.tournament import Tournament, final_standings, seats
-from bgclock.tournament._ledger import event_payouts
+from bgclock.tournament._awards import event_payouts
 
 if TYPE_CHECKING:
     pass
