@@ -182,6 +182,13 @@ def _evening() -> _Log:
     t.do(do="couples_correct", encounter=0, phase=1, match=0, winner=enc.phases[0][0][1],
          score=[1, 3], reason="the clock's slip")
     t.do(do="couples_phase", encounter=0, tables=[50])
+    # the entries ledger (issue 36)
+    t.do(do="money", currency="EUR", fee=2000, return_pct="90", added=500, shares="",
+         table=[[1, "100"], [8, "60,40"]], unit=100, points=True, division="open")
+    t.do(do="payment", player=1, cents=2000, method="note", note="bonifico")
+    t.do(do="reentry", player=2)
+    t.do(do="payment", player=2, cents=4000)
+    t.do(do="refund", player=2, cents=2000, note="una reiscrizione annullata")
     return t
 
 

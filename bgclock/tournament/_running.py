@@ -78,6 +78,7 @@ from ._errors import IllegalContest, InvalidContest
 from ._events import EVENT_HANDLERS, Events
 from ._flights import Flight, room_key
 from ._late import LateArrival
+from ._ledger import Ledger, entered, ledger_view, owed
 from ._prizes import STANDING_EVENTS, set_prizes
 from ._sheets import Settlement, Sheet, parse_sheet, settle
 from ._side import SidePool, set_pool
@@ -141,7 +142,9 @@ ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arriv
                   # an entry made by mistake, deleted before the draw (issue 32 §3)
                   "delete_entry",
                   # the public page up or down (issue 37 §1)
-                  "set_public")
+                  "set_public",
+                  # the entries ledger and the money (issue 36, ``_ledger``)
+                  "money", "payment", "refund", "reentry")
 __all__ = ["CLOCK_POLICIES", "EVENTS", "MAX_FEDERATION_ID", "MAX_LATE_SLOTS",
            "MAX_MATCH_LENGTH", "MAX_PLAYER_NAME", "MAX_REGISTERED", "MAX_ROUND_SETTINGS",
            "MAX_SEED", "MAX_TABLE_NUMBER", "RESULT_SOURCES", "ACTIONS", "HANDLERS",
@@ -293,6 +296,8 @@ class Tournament:
     #: Whether the tournament's public page is up (``set_public``): anyone
     #: may read its projection (``server/render/public.py``) without a key.
     public: bool = False
+    #: The entries ledger: fee, payments, refunds, re-entries (``_ledger``).
+    ledger: Ledger = field(default_factory=Ledger)
 
     # ------------------------------------------------------------ folding
 
@@ -460,6 +465,8 @@ class Tournament:
                          "a": self.bracket(e).rounds[r][i].a, "b": self.bracket(e).rounds[r][i].b}
                         for e, r, i in self.waiting_matches()],
             **self.events.to_dict(),
+            "money": ledger_view(self.ledger, self.players, self.draw_names(),
+                                 list(self.side_pools.values())),
         }
 
     def _result_view(self, key: MatchKey) -> dict[str, Any] | None:
@@ -1418,6 +1425,30 @@ class Tournament:
         taken at any time (before the draw, during, after the last result)."""
         self.public = a.public
         return {"public": a.public}
+    def _money(self, a: act.Money) -> dict[str, Any]:
+        """The money's settings (``_ledger.Ledger.set_money``)."""
+        return self.ledger.set_money(a)
+
+    def _payment(self, a: act.Payment) -> dict[str, Any]:
+        """A payment at the desk, never above what the player owes."""
+        player = self.player(a.player)
+        ids = entered(self.players, self.draw_names())
+        return self.ledger.pay(a, player, owed(self.ledger, player, ids,
+                                               self.side_pools.values()))
+
+    def _refund(self, a: act.Refund) -> dict[str, Any]:
+        return self.ledger.refund(a, self.player(a.player))
+
+    def _reentry(self, a: act.Reentry) -> dict[str, Any]:
+        player = self.player(a.player)
+        return self.ledger.reenter(a, player,
+                                   player.id in entered(self.players, self.draw_names()))
+
+    def draw_names(self) -> set[str] | None:
+        """The names in the Main's draw (drawn or arrived late); None before it."""
+        if self.main is None:
+            return None
+        return {n for n in self.main.bracket.slots() if n is not None} | set(self.main.arrivals)
 
     def _event(self, a: Action) -> dict[str, Any]:
         """A Swing or couples action (``_events.EVENT_HANDLERS``)."""
@@ -1492,6 +1523,8 @@ HANDLERS: Final[dict[type[Any], Handler]] = {
     act.BreakEnd: Tournament._break_end, act.BreakPenalty: Tournament._break_penalty,
     act.DeleteEntry: Tournament._delete_entry,
     act.SetPublic: Tournament._set_public,
+    act.Money: Tournament._money, act.Payment: Tournament._payment,
+    act.Refund: Tournament._refund, act.Reentry: Tournament._reentry,
     **{kind: Tournament._event for kind in EVENT_HANDLERS},
 }
 assert set(HANDLERS) == set(act.ACTION_TYPES)

@@ -42,6 +42,7 @@ from ._prizes import MAX_PRIZE_TEXT, MAX_PRIZES, STANDING_EVENTS
 from ._sheets import MAX_GAMES, MAX_POINTS, VIAS
 from ._side import MAX_ENTRY_CENTS, MAX_POOL_NAME, MAX_SPLIT
 from ._swing import MAX_VP
+from .money import MAX_ADDED_CENTS, MAX_UNIT_CENTS
 
 # ------------------------------------------------------------------ bounds
 
@@ -76,6 +77,11 @@ MAX_CUBE: Final = 4096
 #: The corrections a revert says it saw on a match (a bound on input, not on play).
 MAX_CORRECTIONS: Final = 100_000
 MAX_COUPLES: Final = 256
+#: The money's settings: a shares or hierarchy text, the rows of a table of
+#: places paid by field size (the largest rounding unit and the money added:
+#: ``money``'s bounds).
+MAX_MONEY_TEXT: Final = 1000
+MAX_PAYOUT_ROWS: Final = 64
 #: An appeal's substitutes (a committee has at most 5 members).
 MAX_COMMITTEE: Final = 5
 MAX_APPEALS: Final = 2**31
@@ -750,6 +756,89 @@ class CouplesCorrect(CouplesCorrectionBody, tag="couples_correct", tag_field="do
     """Another winner for a couples match."""
 
 
+# ------------------------------------------------------------------ entries and money
+
+#: A currency: its ISO 4217 code (EUR, USD, CHF).
+Currency = Annotated[str, Meta(pattern="^[A-Z]{3}$", description="ISO 4217 code: EUR")]
+Cents = Annotated[int, Meta(ge=0, le=MAX_ENTRY_CENTS, description="cents")]
+#: A per cent as text ("90", "12.5"): exact, never a float (``money.percent``).
+PercentText = Annotated[str, Meta(min_length=1, max_length=8, pattern=r"^\d{1,3}(\.\d{1,4})?$",
+                                  description="a per cent like 90 or 12.5")]
+#: Shares per place, 1st first ("50,25,12.5,12.5"); "" pays by field size.
+SharesText = Annotated[str, Meta(max_length=MAX_MONEY_TEXT, pattern=PRINTABLE,
+                                 description="per cents per place, 1st first; empty: "
+                                 "by field size")]
+#: Places paid by field size: rows [fewest entries, "shares"].
+TableRow = Annotated[list[int | SharesText], Meta(min_length=2, max_length=2,
+                                                  description="[fewest entries, shares]")]
+PAYMENT_METHODS: Final = ("cash", "note")
+DIVISIONS: Final = ("open", "intermediate", "novice")
+
+
+class MoneyBody(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``POST .../money``: the entry fee, its currency, the return, the money
+    added, the payout structure and the master points (issue 36); a field not
+    given keeps its value."""
+
+    currency: Currency | UnsetType = UNSET
+    fee: Cents | UnsetType = UNSET
+    return_pct: PercentText | UnsetType = UNSET
+    added: Annotated[int, Meta(ge=0, le=MAX_ADDED_CENTS, description="cents")] \
+        | UnsetType = UNSET
+    shares: SharesText | UnsetType = UNSET
+    table: Annotated[list[TableRow], Meta(max_length=MAX_PAYOUT_ROWS)] | UnsetType = UNSET
+    #: Brackets ranked best first: "main 1, main 2, consolation 1, main 3/4".
+    hierarchy: SharesText | UnsetType = UNSET
+    #: The amounts in multiples of this many cents (100: whole euros).
+    unit: Annotated[int, Meta(ge=1, le=MAX_UNIT_CENTS)] | UnsetType = UNSET
+    points: bool | UnsetType = UNSET
+    division: Literal["open", "intermediate", "novice"] | UnsetType = UNSET
+
+
+class Money(MoneyBody, tag="money", tag_field="do",
+            frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """The money's settings (the currency fixed once money is taken)."""
+
+
+class PaymentBody(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``POST .../payments``: money a player paid at the desk."""
+
+    player: PlayerId
+    cents: Annotated[int, Meta(ge=1, le=MAX_ENTRY_CENTS, description="cents")]
+    method: Literal["cash", "note"] | UnsetType = UNSET
+    note: Annotated[str, Meta(max_length=MAX_REASON, pattern=PRINTABLE)] | UnsetType = UNSET
+
+
+class Payment(PaymentBody, tag="payment", tag_field="do",
+              frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A payment (cash, or a note: a cheque, a transfer, an IOU the director takes)."""
+
+
+class RefundBody(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``POST .../refunds``: money given back to a player."""
+
+    player: PlayerId
+    cents: Annotated[int, Meta(ge=1, le=MAX_ENTRY_CENTS, description="cents")]
+    note: Annotated[str, Meta(max_length=MAX_REASON, pattern=PRINTABLE)] | UnsetType = UNSET
+
+
+class Refund(RefundBody, tag="refund", tag_field="do",
+             frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A refund (never more than the player has paid)."""
+
+
+class ReentryBody(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``POST .../reentries``: a player enters again (one more entry fee, one
+    more entry in the pool)."""
+
+    player: PlayerId
+
+
+class Reentry(ReentryBody, tag="reentry", tag_field="do",
+              frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A re-entry."""
+
+
 # ------------------------------------------------------------------ the union
 
 Action = (Settings | Register | CheckIn | Withdraw | Draw | Arrive | CloseLate | StartRound
@@ -757,7 +846,8 @@ Action = (Settings | Register | CheckIn | Withdraw | Draw | Arrive | CloseLate |
           | Decide | Clash | DismissClash | Prizes | Reinstate | Revert | SidePool | Flight
           | Presume | BreakStart | BreakEnd | BreakPenalty | DeleteEntry | SetPublic
           | SwingCreate | SwingRound | SwingResult | SwingCorrect
-          | CouplesCreate | CouplesPhase | CouplesResult | CouplesCorrect)
+          | CouplesCreate | CouplesPhase | CouplesResult | CouplesCorrect
+          | Money | Payment | Refund | Reentry)
 """Any tournament action (a tagged union: ``do`` names the kind)."""
 
 #: Every kind of action, in the order of the union.
@@ -767,7 +857,8 @@ ACTION_TYPES: Final[tuple[type[Struct], ...]] = (
     DismissClash, Prizes, Reinstate, Revert, SidePool, Flight,
     Presume, BreakStart, BreakEnd, BreakPenalty, DeleteEntry, SetPublic,
     SwingCreate, SwingRound, SwingResult, SwingCorrect,
-    CouplesCreate, CouplesPhase, CouplesResult, CouplesCorrect)
+    CouplesCreate, CouplesPhase, CouplesResult, CouplesCorrect,
+    Money, Payment, Refund, Reentry)
 
 
 def kind_of(action_type: type[Struct]) -> str:
@@ -815,7 +906,8 @@ def _choices(path: str) -> tuple[str, ...] | None:
             "clock": CLOCK_POLICIES, "source": RESULT_SOURCES, "by": ("director", "A", "B"),
             "via": VIAS, "format": ("knockout", "round_robin"),
             "result": ("single", "gammon", "backgammon"),
-            "votes": ("uphold", "overturn")}.get(last)
+            "votes": ("uphold", "overturn"), "method": PAYMENT_METHODS,
+            "division": DIVISIONS}.get(last)
 
 
 def explain(exc: msgspec.ValidationError | msgspec.DecodeError) -> InvalidContest:
@@ -891,4 +983,6 @@ __all__ = [
     "CouplesPhase", "CouplesResult", "CouplesCorrect",
     "Presume", "PresumeBody", "BreakBody", "BreakStart", "BreakEnd", "BreakPenaltyBody",
     "BreakPenalty", "PublicBody", "SetPublic",
+    "Money", "MoneyBody", "Payment", "PaymentBody", "Refund", "RefundBody", "Reentry",
+    "ReentryBody",
 ]

@@ -34,10 +34,14 @@ from bgclock.tournament.actions import (
     DismissBody,
     DrawBody,
     FlightBody,
+    MoneyBody,
     Ms,
+    PaymentBody,
     PlayerBody,
     PrizesBody,
     PublicBody,
+    ReentryBody,
+    RefundBody,
     RevertBody,
     RoundBody,
     RoundSettingsBody,
@@ -60,6 +64,7 @@ __all__ = [
     "RoundSettingsBody", "SeedingBody", "SettingsBody", "SheetBody", "SidePoolBody",
     "SwingBody", "SwingClockOverride", "SwingCorrectionBody", "SwingResultBody",
     "SwingRoundBody", "TableSheetBody", "TOURNEY_REQUESTS", "choices_of", "fields_of",
+    "MoneyBody", "PaymentBody", "RefundBody", "ReentryBody",
 ]
 
 
@@ -115,7 +120,8 @@ TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, EntryBody, CheckInBody, Dra
                     DecisionBody, SwingClockOverride, SwingBody, SwingRoundBody,
                     SwingResultBody, SwingCorrectionBody, CoupleBody, CouplesBody,
                     CouplesPhaseBody, CouplesResultBody, CouplesCorrectionBody, PrizesBody,
-                    SidePoolBody, SeedingBody, FlightBody, PublicBody)
+                    SidePoolBody, SeedingBody, FlightBody, PublicBody,
+                    MoneyBody, PaymentBody, RefundBody, ReentryBody)
 
 
 def choices_of(struct: type[Struct]) -> dict[str, tuple[Any, ...]]:

@@ -12,6 +12,7 @@ from bgclock.server.edge.schema import BodyError, decode_body
 from bgclock.server.errors import ApiError, body_refused
 from bgclock.server.routes import register as _register
 from bgclock.server.routes.common import raw_body
+from bgclock.server.routes.money import points_at_close
 from bgclock.server.routes.tables import spec_from
 from bgclock.server.tournaments.service import open_clashes
 
@@ -63,7 +64,9 @@ async def close_tournament(request: Request) -> Response:
             table.broadcast(table.table_message())
     row = await server.store.tournament(tid)
     rated = await _register.rate_tournament(server, tid)  # once, however often it is closed
-    return JSONResponse({**row.to_dict(), "closed_tables": closed, "rated": rated})
+    points = await points_at_close(server, tid)  # worked out from the state: GET .../points.csv
+    return JSONResponse({**row.to_dict(), "closed_tables": closed, "rated": rated,
+                         "points": points})
 
 
 async def create_table(request: Request) -> Response:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from bgclock.server.render.drawsheet import _cell
 from bgclock.tournament import Tournament, final_standings, seats
+from bgclock.tournament._awards import event_payouts
 
 if TYPE_CHECKING:
     pass
@@ -37,7 +38,7 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "by_table": "By table", "by_name": "By name", "opponent": "Opponent",
         "none": "No round is at its tables yet.", "not_yet": "No event has started yet.",
         "event": "Event", "side_pools": "Side pools", "entry": "entry", "pot": "pot",
-        "paid": "Payout", "follow": "Follow the tournament on your phone",
+        "paid": "Payout", "follow": "Follow the tournament on your phone", "each": "each",
     },
     "it": {
         "standings": "Classifica", "pairings": "Abbinamenti", "place": "Posizione",
@@ -49,6 +50,7 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "none": "Nessun turno è ancora ai tavoli.", "not_yet": "Nessun evento è ancora iniziato.",
         "event": "Evento", "side_pools": "Jackpot e side pool", "entry": "quota",
         "pot": "montepremi", "paid": "Vincita", "follow": "Segui il torneo sul telefono",
+        "each": "ciascuno",
     },
 }
 
@@ -125,6 +127,7 @@ def standings_html(name: str, state: Tournament, lang: str) -> str:
     """The printable standings with the prize list, in ``lang``."""
     w = WORDS[lang]
     s = final_standings(state)
+    won = _money_won(state, s, lang)
     parts = [f"<h1>{escape(name)} · {w['standings']}</h1>"]
     if not s.events:
         parts.append(f"<p>{w['not_yet']}</p>")
@@ -133,7 +136,8 @@ def standings_html(name: str, state: Tournament, lang: str) -> str:
                      f'<h2 id="st-{e.event}">{escape(w[e.event])}</h2>')
         rows = []
         for p in e.placings:
-            prizes = escape(" + ".join(s.prizes_for(e.event, p)))
+            prizes = escape(" + ".join(s.prizes_for(e.event, p) + won.get((e.event, p.first),
+                                                                            [])))
             cls = ' class="champion"' if p.first == 1 and p.last == 1 else ""
             rows.append(f'<tr{cls}><td class="place">{escape(p.label)}</td>'
                         f"<td>{escape(', '.join(p.names))}</td><td>{prizes}</td></tr>")
@@ -146,6 +150,22 @@ def standings_html(name: str, state: Tournament, lang: str) -> str:
                      f'</tr></thead><tbody>{"".join(rows)}</tbody></table></section>')
     parts += _pools_html(s.side_pools, lang)
     return _page(lang, f"{name} · {w['standings']}", "".join(parts))
+
+
+def _money_won(state: Tournament, s: Any, lang: str) -> dict[tuple[str, int], list[str]]:
+    """The money each placing receives, worked out from the entries (issue
+    36): ``(event, first place) -> ["150.00 EUR"]`` ("each" when shared);
+    nothing when the event has no fee and no money added."""
+    settings = state.ledger.settings
+    if not settings.fee and not settings.added:
+        return {}
+    out: dict[tuple[str, int], list[str]] = {}
+    for a in event_payouts(state, s)["awards"]:
+        amounts = sorted(set(a["cents"]), reverse=True)
+        text = " / ".join(f"{money(c, lang)} {settings.currency}" for c in amounts)
+        out[(a["bracket"], a["first"])] = [text + (f" {WORDS[lang]['each']}"
+                                                   if len(a["names"]) > 1 else "")]
+    return out
 
 
 def money(cents: int, lang: str) -> str:

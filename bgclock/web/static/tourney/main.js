@@ -14,7 +14,7 @@
 import { directorKey } from "../kit/api.js";
 import { h } from "../kit/dom.js";
 import { mountScreen, tournamentHead } from "../kit/screen.js";
-import { act, load } from "./actions.js";
+import { act, confirmed, load } from "./actions.js";
 import { root, screen, ui } from "./state.js";
 import { i18n } from "./strings.js";
 import { breaksSection } from "./view/breaks.js";
@@ -22,6 +22,7 @@ import { clashSection, deskSections } from "./view/desk.js";
 import { drawSection } from "./view/draw.js";
 import { flightSection } from "./view/flight.js";
 import { historySection } from "./view/history.js";
+import { moneySection } from "./view/money.js";
 import { playersSection, settingsForm } from "./view/players.js";
 import { standingsSection } from "./view/standings.js";
 
@@ -45,7 +46,10 @@ function render() {
   const breaks = screen.state.drawn ? breaksSection(/** @type {any} */ (screen.state), screen.breaks) : null;
   if (breaks) node.append(breaks);
   node.append(room, flightSection(/** @type {any} */ (screen.state), screen.flight, act, directorKey),
-    settingsForm(), playersSection(), drawSection(), reason);
+    settingsForm(), playersSection());
+  const money = moneySection(/** @type {any} */ (screen.state), act, confirmed, directorKey);  // issue 36
+  if (money) node.append(money);
+  node.append(drawSection(), reason);
   if (screen.state.drawn) node.append(...deskSections(/** @type {any} */ (screen.state), act, directorKey));
   if (screen.state.drawn) node.append(standingsSection(/** @type {any} */ (screen.state), act, directorKey));
   node.append(historySection());

@@ -348,7 +348,13 @@ const STRINGS = {
     "hist.presume": "{event} R{n} match {m}: the one score sheet kept",
     "hist.break_start": "{event} R{n} match {m}: {name}'s break",
     "hist.break_end": "{event} R{n} match {m}: end of the break",
-    "hist.break_penalty": "{event} R{n} match {m}: {name}'s break penalty"
+    "hist.break_penalty": "{event} R{n} match {m}: {name}'s break penalty",
+    "err.overpaid": "{name} owes {due}: a payment of {cents} is more than that.",
+    "err.refund_too_much": "{name} paid {paid}: a refund of {cents} is more than that.",
+    "err.not_entered": "{name} has no entry to enter again.",
+    "err.currency_fixed": "Money is already taken in {currency}: one currency per tournament.",
+    "err.too_many_lines": "At most {n} payments and refunds.",
+    "err.too_many_reentries": "At most {n} re-entries."
   },
   it: {
     "trn.title": "Torneo: giocatori, tabellone, turni",
@@ -691,7 +697,13 @@ const STRINGS = {
     "hist.presume": "{event} T{n} incontro {m}: convalidato il solo segnapunti consegnato",
     "hist.break_start": "{event} T{n} incontro {m}: pausa di {name}",
     "hist.break_end": "{event} T{n} incontro {m}: fine della pausa",
-    "hist.break_penalty": "{event} T{n} incontro {m}: penalità per la pausa di {name}"
+    "hist.break_penalty": "{event} T{n} incontro {m}: penalità per la pausa di {name}",
+    "err.overpaid": "{name} deve {due}: un pagamento di {cents} è di più.",
+    "err.refund_too_much": "{name} ha pagato {paid}: un rimborso di {cents} è di più.",
+    "err.not_entered": "{name} non ha un'iscrizione da ripetere.",
+    "err.currency_fixed": "Sono già stati incassati soldi in {currency}: una sola valuta per torneo.",
+    "err.too_many_lines": "Al massimo {n} pagamenti e rimborsi.",
+    "err.too_many_reentries": "Al massimo {n} reiscrizioni."
   }
 };
 

@@ -7,6 +7,7 @@ import { act, confirmed } from "../actions.js";
 import { screen, ui, value } from "../state.js";
 import { i18n } from "../strings.js";
 import { matchButtons } from "./desk.js";
+import { unpaidWarning } from "./money.js";
 
 /**
  * @typedef {import("../state.js").TourneyState} TourneyState
@@ -25,7 +26,9 @@ export function drawSection() {
     out.append(button(t("trn.draw"), () => {
       const typed = value("trn-seed").trim();
       const n = st.players.filter((p) => p.checked_in && !p.withdrawn).length;
-      const text = t(typed === "" ? "cf.draw_random" : "cf.draw_seed", { n: n, seed: typed });
+      // who has not paid yet, named before the draw (issue 36)
+      const unpaid = unpaidWarning(/** @type {any} */ (st).money);
+      const text = t(typed === "" ? "cf.draw_random" : "cf.draw_seed", { n: n, seed: typed }) + (unpaid ? " " + unpaid : "");
       // no seed typed: the server draws one
       confirmed(text, "POST", "/draw", typed === "" ? {} : { seed: Number(typed) })();
     }));
