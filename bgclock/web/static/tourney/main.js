@@ -24,6 +24,7 @@ import { flightSection } from "./view/flight.js";
 import { historySection } from "./view/history.js";
 import { playersSection, settingsForm } from "./view/players.js";
 import { standingsSection } from "./view/standings.js";
+import { fieldSection } from "./view/weekly.js";
 
 const t = i18n().t;
 const REFRESH_MS = 3000;
@@ -46,6 +47,8 @@ function render() {
   if (breaks) node.append(breaks);
   node.append(room, flightSection(/** @type {any} */ (screen.state), screen.flight, act, directorKey),
     settingsForm(), playersSection(), drawSection(), reason);
+  const weekly = /** @type {any} */ (screen.state).weekly;
+  if (weekly) node.append(fieldSection(weekly));
   if (screen.state.drawn) node.append(...deskSections(/** @type {any} */ (screen.state), act, directorKey));
   if (screen.state.drawn) node.append(standingsSection(/** @type {any} */ (screen.state), act, directorKey));
   node.append(historySection());
