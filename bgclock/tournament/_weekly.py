@@ -69,13 +69,8 @@ FORMATS: Final = ("knockout", *WEEKLY)
 class Rounds(Bracket):
     """A weekly format's rounds: a winner stays in its match (nothing moves on)."""
 
-    def set_winner(self, round_index: int, match_index: int, winner: str | None) -> None:
-        m = self.rounds[round_index][match_index]
-        if winner is None or winner not in (m.a, m.b):
-            raise IllegalContest(f"winner: must be {m.a} or {m.b}")
-        if m.winner is not None:
-            raise IllegalContest("this match already has its winner")
-        m.winner = winner
+    def _move_on(self, round_index: int, match_index: int, winner: str) -> None:
+        """Nothing moves on: the next round is paired from the results."""
 
     @property
     def champion(self) -> str | None:
