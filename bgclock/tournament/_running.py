@@ -82,6 +82,7 @@ from ._ledger import Ledger, entered, ledger_view, owed
 from ._prizes import STANDING_EVENTS, set_prizes
 from ._sheets import Settlement, Sheet, parse_sheet, settle
 from ._side import SidePool, set_pool
+from ._weekly import WEEKLY, Weekly
 from .actions import (
     CLOCK_POLICIES,
     EVENTS,
@@ -144,7 +145,10 @@ ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arriv
                   # the public page up or down (issue 37 §1)
                   "set_public",
                   # the entries ledger and the money (issue 36, ``_ledger``)
-                  "money", "payment", "refund", "reentry")
+                  "money", "payment", "refund", "reentry",
+
+                  # a weekly format's round paired when it starts (issue 35, ``_weekly``)
+                  "pair_round")
 __all__ = ["CLOCK_POLICIES", "EVENTS", "MAX_FEDERATION_ID", "MAX_LATE_SLOTS",
            "MAX_MATCH_LENGTH", "MAX_PLAYER_NAME", "MAX_REGISTERED", "MAX_ROUND_SETTINGS",
            "MAX_SEED", "MAX_TABLE_NUMBER", "RESULT_SOURCES", "ACTIONS", "HANDLERS",
@@ -240,6 +244,13 @@ class Tournament:
     seeds: list[int] = field(default_factory=list)
     #: Groups of player ids kept apart in the Main's first round.
     groups: list[list[int]] = field(default_factory=list)
+    #: The event's format (``knockout``: the Main; else ``_weekly.WEEKLY``),
+    #: a Swiss's rounds and a More Swiss's losses.
+    format: str = "knockout"
+    swiss_rounds: int | None = None
+    losses: int | None = None
+    #: A weekly format's field and rounds (drawn: instead of ``main``).
+    weekly: Weekly | None = None
     players: list[Player] = field(default_factory=list)
     main: MainDraw | None = None
     consolation: ConsolationDraw | None = None
@@ -350,6 +361,8 @@ class Tournament:
         if event not in EVENTS:
             raise InvalidContest(f"event: must be one of {', '.join(EVENTS)}")
         if event == "main":
+            if self.weekly is not None:
+                return self.weekly.bracket
             if self.main is None:
                 raise IllegalContest("the draw is not made yet", "not_drawn")
             return self.main.bracket
@@ -434,10 +447,14 @@ class Tournament:
                          "late_slots": self.late_slots, "seed": self.seed,
                          "seed_given": self.seed_given,
                          "last_chance": self.last_chance_on, "seeds": list(self.seeds),
-                         "groups": [list(g) for g in self.groups]},
+                         "groups": [list(g) for g in self.groups],
+                         "format": self.format, "swiss_rounds": self.swiss_rounds,
+                         "losses": self.losses},
             "players": [p.to_dict() for p in self.players if not p.deleted],
-            "drawn": self.main is not None,
-            "main": None if self.main is None else {
+            "drawn": self.main is not None or self.weekly is not None,
+            "weekly": None if self.weekly is None else self.weekly.to_dict(self.withdrawn),
+            "main": self._weekly_view() if self.weekly is not None else None
+            if self.main is None else {
                 **self.main.bracket.to_dict(), "late_slots": list(self.main.late_positions),
                 "late_open": self.main.late_open, "arrivals": list(self.main.arrivals),
                 "same_group": [list(x) for x in self.main.same_group_matches()]},
@@ -469,6 +486,12 @@ class Tournament:
                                  list(self.side_pools.values())),
         }
 
+    def _weekly_view(self) -> dict[str, Any]:
+        """A weekly format's rounds as the screens read a bracket."""
+        assert self.weekly is not None
+        return {**self.weekly.bracket.to_dict(), "late_slots": [], "late_open": False,
+                "arrivals": [], "same_group": []}
+
     def _result_view(self, key: MatchKey) -> dict[str, Any] | None:
         detail = self.results.get(key)
         return None if detail is None else self._result_dict(key, detail)
@@ -482,7 +505,7 @@ class Tournament:
     # ------------------------------------------------------------ actions
 
     def _settings(self, a: act.Settings) -> dict[str, Any]:
-        if self.main is not None:
+        if self.main is not None or self.weekly is not None:
             raise IllegalContest("the draw is made: its settings can no longer change",
                                  "settings_locked")
         seeds = self.seeds if isinstance(a.seeds, UnsetType) else self._seeds(a.seeds)
@@ -495,6 +518,9 @@ class Tournament:
         self.seed_given = self.seed_given or not isinstance(a.seed, UnsetType)
         self.last_chance_on = _or(a.last_chance, self.last_chance_on)
         self.seeds, self.groups = seeds, groups
+        self.format = _or(a.format, self.format)
+        self.swiss_rounds = _or(a.swiss_rounds, self.swiss_rounds)
+        self.losses = _or(a.losses, self.losses)
         return {}
 
     def rating_seeds(self, ratings: Mapping[int, int], count: int) -> list[int]:
@@ -585,7 +611,8 @@ class Tournament:
         if player.withdrawn:
             raise IllegalContest(f"{player.name} has withdrawn", "withdrawn",
                                  {"player": player.name})
-        if not flag and self.main is not None and self._in_draw(player.name):
+        if not flag and (self.main is not None or self.weekly is not None) \
+                and self._in_draw(player.name):
             raise IllegalContest(f"{player.name} is in the draw: withdraw instead", "in_draw",
                                  {"player": player.name})
         player.checked_in = flag
@@ -606,7 +633,7 @@ class Tournament:
         free again.  Its id stays taken (ids are the order of registration),
         so the log's later actions keep naming the players they named."""
         player = self.player(a.player)
-        if self.main is not None:
+        if self.main is not None or self.weekly is not None:
             raise IllegalContest(f"the draw is made: {player.name} can only withdraw now",
                                  "already_drawn_delete", {"player": player.name})
         if player.id in self.committee:
@@ -621,11 +648,13 @@ class Tournament:
 
     def _draw(self, a: act.Draw) -> dict[str, Any]:
         seed = _or(a.seed, self.seed)
-        if self.main is not None:
+        if self.main is not None or self.weekly is not None:
             raise IllegalContest("the draw is already made", "already_drawn")
         names = [p.name for p in self.players if p.checked_in and not p.withdrawn]
         if not names:
             raise IllegalContest("nobody is checked in", "nobody_checked_in")
+        if self.format in WEEKLY:
+            return self._draw_weekly(names, seed)
         rng = random.Random(seed)
         in_draw = set(names)
         seeds = [self.players[pid - 1].name for pid in self.seeds
@@ -643,11 +672,49 @@ class Tournament:
             done["same_group"] = [list(x) for x in main.unavoidable]
         return done
 
+    def _draw_weekly(self, names: list[str], seed: int) -> dict[str, Any]:
+        """A weekly format's field: no round is paired yet (``pair_round``)."""
+        fmt = self.format
+        if len(names) < 2:
+            raise IllegalContest(f"a {fmt} needs two players or more checked in",
+                                 "too_few_players", {"n": 2})
+        if self.late_slots:
+            raise InvalidContest(f"late_slots: a {fmt} takes no late-arrival slots (0)")
+        if fmt == "swiss" and self.swiss_rounds is None:
+            raise InvalidContest("swiss_rounds: a Swiss needs its number of rounds")
+        if fmt == "moreswiss" and self.losses is None:
+            raise InvalidContest("losses: a More Swiss needs the loss that puts a player out")
+        self.weekly = Weekly(format=fmt, players=names, seed=seed,
+                             total=self.swiss_rounds if fmt == "swiss" else None,
+                             losses=self.losses if fmt == "moreswiss" else None)
+        self.seed = seed
+        return {"seed": seed, "size": len(names), "format": fmt}
+
+    def next_pairing(self, seed: int) -> dict[str, Any]:
+        """The ``pair_round`` action of the next round of a weekly format,
+        drawn now from ``random.Random(seed)`` and the results known."""
+        if self.weekly is None:
+            raise IllegalContest("this event has no rounds to pair: the draw is not made "
+                                 "or it is a knockout", "not_weekly")
+        pairs = self.weekly.next_pairing(seed, self.withdrawn)
+        return {"do": "pair_round", "round": len(self.weekly.bracket.rounds), "seed": seed,
+                "pairs": [[x, y] for x, y in pairs if y is not None],
+                "bye": next((x for x, y in pairs if y is None), None)}
+
+    def _pair_round(self, a: act.PairRound) -> dict[str, Any]:
+        if self.weekly is None:
+            raise IllegalContest("this event has no rounds to pair: the draw is not made "
+                                 "or it is a knockout", "not_weekly")
+        return self.weekly.pair(a.round, a.seed, a.pairs, a.bye, self.withdrawn)
+
     def _arrive(self, a: act.Arrive) -> dict[str, Any]:
         player = self.player(a.player)
         stopped = self._late_arrive(a, player) if self.lates else None
         if stopped is not None:
             return stopped
+        if self.weekly is not None:
+            raise IllegalContest(f"a {self.weekly.format} takes no late arrivals",
+                                 "no_late_slots")
         if self.main is None:
             raise IllegalContest("the draw is not made yet: check the player in instead",
                                  "not_drawn_check_in")
@@ -659,6 +726,9 @@ class Tournament:
         return {"player": player.id, "position": position}
 
     def _close_late(self, a: act.CloseLate) -> dict[str, Any]:
+        if self.weekly is not None:
+            raise IllegalContest(f"a {self.weekly.format} takes no late arrivals",
+                                 "no_late_slots")
         if self.main is None:
             raise IllegalContest("the draw is not made yet", "not_drawn")
         if not self.main.late_open:
@@ -775,6 +845,9 @@ class Tournament:
         event, r, i = key
         bracket = self.bracket(event)
         nxt = bracket.rounds[r + 1][i // 2] if r + 1 < len(bracket.rounds) else None
+        if self.weekly is not None and event == "main":
+            nxt = None  # nothing moves on: the later rounds' pairings must hold
+            self._weekly_guard(key, winner)
         if nxt is not None and (nxt.winner is not None or (event, r + 1, i // 2) in self.tables):
             raise IllegalContest("the next match of its winner has started or is "
                                  "decided: correct that one first", "next_match_started",
@@ -815,10 +888,27 @@ class Tournament:
 
     # ------------------------------------------------ the director's undo
 
+    def _weekly_guard(self, key: MatchKey, winner: str | None) -> None:
+        """Refused unless match ``key`` of a weekly format can have ``winner``
+        (None: undecided) with every later round's pairing as it is."""
+        assert self.weekly is not None
+        m = self.weekly.bracket.rounds[key[1]][key[2]]
+        was = m.winner
+
+        def change() -> Callable[[], None]:
+            m.winner = winner
+
+            def undo() -> None:
+                m.winner = was
+            return undo
+        self.weekly.check_change(key[1], change, self.withdrawn)
+
     def _next_free(self, key: MatchKey) -> Match | None:
         """The next match of match ``key``'s winner (None: a final); refused
         (changing nothing) when it has started or is decided."""
         event, r, i = key
+        if self.weekly is not None and event == "main":
+            return None
         bracket = self.bracket(event)
         nxt = bracket.rounds[r + 1][i // 2] if r + 1 < len(bracket.rounds) else None
         if nxt is not None and (nxt.winner is not None or (event, r + 1, i // 2) in self.tables):
@@ -834,6 +924,8 @@ class Tournament:
         drawn with entrants this would change."""
         steps = []
         for key, winner in changes:
+            if self.weekly is not None and key[0] == "main":
+                self._weekly_guard(key, winner)
             m = self.bracket(key[0]).rounds[key[1]][key[2]]
             steps.append((key, m, self._next_free(key), winner))
         main_changed = any(key[0] == "main" for key, _ in changes)
@@ -865,8 +957,8 @@ class Tournament:
             raise IllegalContest(f"{player.name} has not withdrawn", "not_withdrawn",
                                  {"player": player.name})
         undo: list[MatchKey] = []
-        if self.main is not None:
-            for event, bracket in (("main", self.main.bracket),
+        if self.main is not None or self.weekly is not None:
+            for event, bracket in (("main", self.bracket("main")),
                                    ("consolation", self.consolation.bracket
                                     if self.consolation else None)):
                 if bracket is None:
@@ -1445,7 +1537,10 @@ class Tournament:
                                    player.id in entered(self.players, self.draw_names()))
 
     def draw_names(self) -> set[str] | None:
-        """The names in the Main's draw (drawn or arrived late); None before it."""
+        """The names in the draw (the Main's, drawn or arrived late, or a weekly
+        format's field); None before it."""
+        if self.weekly is not None:
+            return set(self.weekly.players)
         if self.main is None:
             return None
         return {n for n in self.main.bracket.slots() if n is not None} | set(self.main.arrivals)
@@ -1457,6 +1552,8 @@ class Tournament:
     # ------------------------------------------------------------ settling
 
     def _in_draw(self, name: str) -> bool:
+        if self.weekly is not None:
+            return name in self.weekly.players
         assert self.main is not None
         return name in self.main.bracket.slots() or name in self.main.arrivals
 
@@ -1464,13 +1561,13 @@ class Tournament:
         """Withdrawn players lose the matches they face; the consolation is
         drawn as soon as every first-match loser is known, the Last Chance
         (when on) as soon as every first consolation loser is."""
-        if self.main is None:
+        if self.main is None and self.weekly is None:
             return
         withdrawn = self.withdrawn
         changed = True
         while changed:
             changed = False
-            for event, bracket in (("main", self.main.bracket),
+            for event, bracket in (("main", self.bracket("main")),
                                    ("consolation", self.consolation.bracket
                                     if self.consolation else None),
                                    ("last_chance", self.last_chance.bracket
@@ -1486,6 +1583,8 @@ class Tournament:
                             bracket.set_winner(r, i, winner)
                             self.results[(event, r, i)] = ResultDetail(source="withdrawn")
                             changed = True
+            if self.main is None:
+                break  # a weekly format: no consolation
             if self.consolation is None:
                 losers = entrants(self.main)
                 if losers is not None:
@@ -1525,6 +1624,7 @@ HANDLERS: Final[dict[type[Any], Handler]] = {
     act.SetPublic: Tournament._set_public,
     act.Money: Tournament._money, act.Payment: Tournament._payment,
     act.Refund: Tournament._refund, act.Reentry: Tournament._reentry,
+    act.PairRound: Tournament._pair_round,
     **{kind: Tournament._event for kind in EVENT_HANDLERS},
 }
 assert set(HANDLERS) == set(act.ACTION_TYPES)
@@ -1533,4 +1633,4 @@ assert {kind_of(k) for k in HANDLERS} - set(ACTIONS) == {kind_of(k) for k in EVE
 #: draw are settled (no other action can make either due).
 SETTLING: Final = frozenset({act.Withdraw, act.Draw, act.Arrive, act.CloseLate, act.Result,
                              act.Correct, act.Disqualify, act.Sheet, act.Reinstate,
-                             act.Revert, act.Presume, act.BreakPenalty})
+                             act.Revert, act.Presume, act.BreakPenalty, act.PairRound})

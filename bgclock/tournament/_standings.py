@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 from ._draw import Bracket
 from ._prizes import STANDING_EVENTS
 from ._side import payouts
+from .formats import Place
 
 if TYPE_CHECKING:
     from ._running import Tournament
@@ -116,6 +117,25 @@ def bracket_standings(event: str, bracket: Bracket, *, entrants_known: bool = Tr
     in_play = tuple(sorted(n for n in players if n not in placed))
     complete = champion is not None and entrants_known and not in_play
     return EventStandings(event=event, placings=tuple(placings), in_play=in_play,
+                          complete=complete, champion=champion)
+
+
+def weekly_standings(places: Sequence[Place], *, complete: bool) -> EventStandings:
+    """A weekly format's standings (``formats``: its tie-breaks; equal
+    places shared), as the Main's placings: before the last round is over
+    they are the standings so far, every player still listed in play."""
+    placings: list[Placing] = []
+    for p in places:
+        if placings and placings[-1].first == p.place:
+            last = placings[-1]
+            placings[-1] = Placing(first=last.first, last=last.last + 1,
+                                   names=(*last.names, p.player))
+        else:
+            placings.append(Placing(first=p.place, last=p.place, names=(p.player,)))
+    champion = placings[0].names[0] if complete and placings and \
+        len(placings[0].names) == 1 else None
+    return EventStandings(event="main", placings=tuple(placings) if complete else (),
+                          in_play=() if complete else tuple(p.player for p in places),
                           complete=complete, champion=champion)
 
 
@@ -212,6 +232,9 @@ def standings(t: Tournament, *, last_chance: Bracket | None = None) -> Standings
     the Last Chance (the tournament's once drawn, or the one given), the
     Swing and the couples."""
     out = Standings(prizes={k: list(v) for k, v in t.prizes.items()})
+    if t.weekly is not None:
+        out.events.append(weekly_standings(t.weekly.standings(),
+                                           complete=t.weekly.finished(t.withdrawn)))
     if t.main is not None:
         out.events.append(bracket_standings("main", t.main.bracket,
                                             entrants_known=not t.main.late_open))
@@ -275,7 +298,8 @@ def player_results(t: Tournament) -> list[dict[str, Any]]:
     """Every player's matches, in order: event, round (1-based), opponent,
     result (won/lost/bye), score from the player's side, source."""
     rows: list[dict[str, Any]] = []
-    brackets = {"main": t.main, "consolation": t.consolation, "last_chance": t.last_chance}
+    brackets = {"main": t.weekly or t.main, "consolation": t.consolation,
+                "last_chance": t.last_chance}
     for event, drawn in brackets.items():
         if drawn is None:
             continue

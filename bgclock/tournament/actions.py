@@ -88,6 +88,10 @@ MAX_APPEALS: Final = 2**31
 #: A score sheet's running score: at most this many lines (``_sheets``).
 MAX_SHEET_GAMES: Final = MAX_GAMES
 
+#: A Swiss's rounds and a More Swiss's losses (``formats``' bounds).
+MAX_SWISS_ROUNDS: Final = 200
+MAX_FORMAT_LOSSES: Final = 20
+
 #: Who keeps time at a round's tables.
 CLOCK_POLICIES: Final = ("required", "on_request", "none")
 #: The brackets of the Main event.
@@ -162,6 +166,12 @@ class SettingsBody(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True
     seeds: Annotated[list[PlayerId], Meta(max_length=MAX_REGISTERED,
                                           description="player ids, best first")] \
         | UnsetType = UNSET
+    #: The event's format (issue 35 §2): the Main's knockout (the default), a
+    #: Swiss of ``swiss_rounds`` rounds, a More Swiss out at ``losses``
+    #: losses, or a round robin (``_weekly``).
+    format: Literal["knockout", "swiss", "moreswiss", "roundrobin"] | UnsetType = UNSET
+    swiss_rounds: Annotated[int, Meta(ge=1, le=MAX_SWISS_ROUNDS)] | UnsetType = UNSET
+    losses: Annotated[int, Meta(ge=1, le=MAX_FORMAT_LOSSES)] | UnsetType = UNSET
     #: Groups (a club, a family) kept apart in the Main's first round.
     groups: Annotated[list[Annotated[list[PlayerId], Meta(min_length=2,
                                                           max_length=MAX_REGISTERED)]],
@@ -251,6 +261,20 @@ class Arrive(ArriveBody, tag="arrive", tag_field="do",
     absent at a match) the end of their late count at ``at_ms``."""
 
     at_ms: Ms | UnsetType = UNSET
+
+
+class PairRound(Struct, tag="pair_round", tag_field="do",
+                frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A weekly format's next round paired (the server's, when the director
+    starts it): the pairs and the bye as drawn from ``random.Random(seed)``
+    by the pure pairing from the results known then (``_weekly``); the fold
+    keeps them as they are, so the log replays the same round."""
+
+    round: Index
+    seed: Seed
+    pairs: Annotated[list[Annotated[list[Name], Meta(min_length=2, max_length=2)]],
+                     Meta(max_length=MAX_REGISTERED, description="[a, b] per match")]
+    bye: Name | None = None
 
 
 class CloseLate(Struct, tag="close_late", tag_field="do",
@@ -842,6 +866,7 @@ class Reentry(ReentryBody, tag="reentry", tag_field="do",
 # ------------------------------------------------------------------ the union
 
 Action = (Settings | Register | CheckIn | Withdraw | Draw | Arrive | CloseLate | StartRound
+          | PairRound
           | BindTable | Result | Correct | Absent | Disqualify | Sheet | Committee | Appeal
           | Decide | Clash | DismissClash | Prizes | Reinstate | Revert | SidePool | Flight
           | Presume | BreakStart | BreakEnd | BreakPenalty | DeleteEntry | SetPublic
@@ -858,7 +883,7 @@ ACTION_TYPES: Final[tuple[type[Struct], ...]] = (
     Presume, BreakStart, BreakEnd, BreakPenalty, DeleteEntry, SetPublic,
     SwingCreate, SwingRound, SwingResult, SwingCorrect,
     CouplesCreate, CouplesPhase, CouplesResult, CouplesCorrect,
-    Money, Payment, Refund, Reentry)
+    Money, Payment, Refund, Reentry, PairRound)
 
 
 def kind_of(action_type: type[Struct]) -> str:
@@ -899,9 +924,12 @@ _AT: Final = re.compile(r" - at `([^`]*)`$")
 _NAMED: Final = re.compile(r"(?:unknown|missing required) field `([^`]*)`")
 
 
-def _choices(path: str) -> tuple[str, ...] | None:
-    """The allowed values of the enumerated field at ``path`` (``rounds[0].clock``)."""
+def _choices(path: str, kind: str | None = None) -> tuple[str, ...] | None:
+    """The allowed values of the enumerated field at ``path`` (``rounds[0].clock``)
+    of an action of ``kind`` (when known)."""
     last = re.split(r"[.\[]", path)[-1]
+    if last == "format" and kind == "settings":
+        return ("knockout", "swiss", "moreswiss", "roundrobin")
     return {"do": tuple(KINDS), "event": EVENTS + STANDING_EVENTS[3:],
             "clock": CLOCK_POLICIES, "source": RESULT_SOURCES, "by": ("director", "A", "B"),
             "via": VIAS, "format": ("knockout", "round_robin"),
@@ -910,7 +938,8 @@ def _choices(path: str) -> tuple[str, ...] | None:
             "division": DIVISIONS}.get(last)
 
 
-def explain(exc: msgspec.ValidationError | msgspec.DecodeError) -> InvalidContest:
+def explain(exc: msgspec.ValidationError | msgspec.DecodeError,
+            kind: str | None = None) -> InvalidContest:
     """An ``InvalidContest`` naming the field, from msgspec's error:
     ``rounds[0].length: must be at most 64``."""
     text = str(exc)
@@ -925,7 +954,7 @@ def explain(exc: msgspec.ValidationError | msgspec.DecodeError) -> InvalidContes
         path = f"{path}.{named.group(1)}" if path else named.group(1)
     if not path:
         return InvalidContest(f"action: {text[:1].lower()}{text[1:]}")
-    choices = _choices(path)
+    choices = _choices(path, kind)
     if choices is not None and (text.startswith("Invalid enum value")
                                 or text.startswith("Invalid value")):
         given = text.split(" ", 3)[-1]
@@ -957,7 +986,8 @@ def decode_action(data: bytes | str | Mapping[str, Any] | Action) -> Action:
         # decoder, and would read the union's 31 anew on every call
         return cast("Action", msgspec.convert(data, kind))
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise explain(exc) from None
+        tag = data.get("do") if isinstance(data, Mapping) else None
+        raise explain(exc, tag if isinstance(tag, str) else None) from None
 
 
 def encode_action(action: Action) -> dict[str, Any]:
@@ -985,4 +1015,5 @@ __all__ = [
     "BreakPenalty", "PublicBody", "SetPublic",
     "Money", "MoneyBody", "Payment", "PaymentBody", "Refund", "RefundBody", "Reentry",
     "ReentryBody",
+    "PairRound",
 ]

@@ -299,6 +299,10 @@ def _tournament_paths() -> dict[str, Any]:
         f"{base}/state": {"get": _op("the tournament's players, draw, tables and results",
                                      {"200": _ok({"type": "object"}), **_errors(404)},
                                      params=tid)},
+        f"{base}/field": {"get": _op(
+            "a weekly format's field (records, who is out, who can still win), its "
+            "standings and (?round=N) that round's pairing explained",
+            {"200": _ok({"type": "object"}), **_errors(404, 409, 422)}, params=tid)},
         f"{base}/actions": {"get": _op("the tournament's log of director actions",
                                        {"200": _ok({"type": "object"}), **_errors(404)},
                                        params=tid)},

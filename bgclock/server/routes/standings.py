@@ -96,7 +96,7 @@ async def get_pairings_html(request: Request) -> Response:
     if event not in ("main", "consolation", "last_chance"):
         raise ApiError(422, "invalid",
                        "query.event: must be main, consolation or last_chance")
-    drawn = {"main": hub.state.main, "consolation": hub.state.consolation,
+    drawn = {"main": hub.state.weekly or hub.state.main, "consolation": hub.state.consolation,
              "last_chance": hub.state.last_chance}[event]
     if drawn is None:
         raise ApiError(409, "illegal", f"query.event: the {event} is not drawn yet")

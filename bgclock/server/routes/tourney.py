@@ -309,6 +309,7 @@ async def post_round(request: Request) -> Response:
     hub = await tournament_hub(server, request)
     if (await server.store.tournament(hub.id)).closed_ms is not None:
         raise ApiError(409, "closed", "this tournament is closed")
+    await tourneys.pair_next(hub, data)  # a weekly format's round: paired as it starts
     async with hub.lock:
         numbers, failed = await tourneys.complete(hub)
     if hub.state.flight is not None:  # the room's numbers are shared (``tournaments.flights``)
@@ -400,6 +401,25 @@ post_revert = one_action(RevertBody, "revert")
 post_dismiss_clash = one_action(DismissBody, "dismiss_clash", path={"clash": "clash"})
 
 
+async def get_field(request: Request) -> Response:
+    """A Swiss's or More Swiss's field (records, who is out, who can still
+    win), its standings and, with ``?round=N`` (1-based), that round's
+    pairing explained."""
+    server = server_of(request)
+    hub = await tournament_hub(server, request)
+    weekly = hub.state.weekly
+    if weekly is None:
+        raise ApiError(409, "not_weekly", "this event is not a weekly format, or not drawn")
+    out = weekly.to_dict(hub.state.withdrawn)
+    given = request.query_params.get("round")
+    if given is not None:
+        if not given.isdigit() or not 1 <= int(given) <= len(weekly.bracket.rounds):
+            raise ApiError(422, "invalid", f"round: must be a paired round, 1 to "
+                           f"{len(weekly.bracket.rounds)}")
+        out["reasons"] = weekly.reasons(int(given) - 1)
+    return json_response(out)
+
+
 async def post_flight(request: Request) -> Response:
     """The event's room (shared table numbers), precedence and the room's
     table count; ``room``: null takes the event out of its room."""
@@ -433,6 +453,7 @@ routes = [
     Route("/late/arrive", post_arrive, methods=["POST"]),
     Route("/late/close", post_close_late, methods=["POST"]),
     Route("/rounds", post_round, methods=["POST"]),
+    Route("/field", get_field, methods=["GET"]),
     Route("/flight", post_flight, methods=["POST"]),
     Route("/flight", get_flight, methods=["GET"]),
     Route("/results", post_result, methods=["POST"]),

@@ -42,6 +42,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
+import secrets
 from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final
@@ -62,6 +63,7 @@ from bgclock.server.ws.protocol import ProtocolError, dumps
 from bgclock.store import Fenced, NotFound, StoredAction, StoreError, TableSpec
 from bgclock.tournament import ContestError, Tournament, final_standings, player_results, seats
 from bgclock.tournament._running import (
+    MAX_SEED,
     RESULT_SOURCES,
 )
 
@@ -202,6 +204,21 @@ class Tourneys:
         self.desk.after(hub, clean)
         self.flights.poke(hub)
         return done
+
+    async def pair_next(self, hub: TournamentHub, data: dict[str, Any]) -> None:
+        """A weekly format's round started that is not paired yet: paired now
+        from the results known, with a seed drawn from a cryptographic
+        source (the ``pair_round`` action stores the pairing and the seed)."""
+        weekly = hub.state.weekly
+        if weekly is None or data.get("event", "main") != "main" \
+                or data.get("round") != len(weekly.bracket.rounds):
+            return
+        async with hub.lock:
+            try:
+                action = hub.state.next_pairing(secrets.randbelow(MAX_SEED + 1))
+            except ContestError as exc:
+                raise refusal(exc) from None
+            await self.act(hub, [action])
 
     def announce(self, hub: TournamentHub) -> None:
         """Tell the directors' dashboards the tournament changed."""

@@ -39,6 +39,8 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "none": "No round is at its tables yet.", "not_yet": "No event has started yet.",
         "event": "Event", "side_pools": "Side pools", "entry": "entry", "pot": "pot",
         "paid": "Payout", "follow": "Follow the tournament on your phone", "each": "each",
+        "swiss": "Swiss", "moreswiss": "More Swiss", "roundrobin": "Round robin",
+        "bye": "Bye: {name}",
     },
     "it": {
         "standings": "Classifica", "pairings": "Abbinamenti", "place": "Posizione",
@@ -51,6 +53,8 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "event": "Evento", "side_pools": "Jackpot e side pool", "entry": "quota",
         "pot": "montepremi", "paid": "Vincita", "follow": "Segui il torneo sul telefono",
         "each": "ciascuno",
+        "swiss": "Svizzero", "moreswiss": "More Swiss", "roundrobin": "Girone all'italiana",
+        "bye": "Turno di riposo: {name}",
     },
 }
 
@@ -133,7 +137,7 @@ def standings_html(name: str, state: Tournament, lang: str) -> str:
         parts.append(f"<p>{w['not_yet']}</p>")
     for e in s.events:
         parts.append(f'<section aria-labelledby="st-{e.event}">'
-                     f'<h2 id="st-{e.event}">{escape(w[e.event])}</h2>')
+                     f'<h2 id="st-{e.event}">{escape(w[_event_word(state, e.event)])}</h2>')
         rows = []
         for p in e.placings:
             prizes = escape(" + ".join(s.prizes_for(e.event, p) + won.get((e.event, p.first),
@@ -166,6 +170,11 @@ def _money_won(state: Tournament, s: Any, lang: str) -> dict[tuple[str, int], li
         out[(a["bracket"], a["first"])] = [text + (f" {WORDS[lang]['each']}"
                                                    if len(a["names"]) > 1 else "")]
     return out
+
+
+def _event_word(state: Tournament, event: str) -> str:
+    """An event's word: a weekly format's name for its ``main``."""
+    return state.weekly.format if event == "main" and state.weekly is not None else event
 
 
 def money(cents: int, lang: str) -> str:
@@ -239,7 +248,7 @@ def pairings_html(name: str, state: Tournament, event: str, r: int, lang: str,
     """A round's pairings on A4 for the wall: by table, then by name; with
     ``public_url`` (the tournament is public), its QR code in the corner."""
     w = WORDS[lang]
-    title = f"{w[event]} · {w['round'].format(n=r + 1)}"
+    title = f"{w[_event_word(state, event)]} · {w['round'].format(n=r + 1)}"
     rows = pairings(state, event, r)
     by_table = "".join(
         f'<tr><td class="table">{x["table"] if x["table"] is not None else "–"}</td>'
@@ -261,6 +270,10 @@ def pairings_html(name: str, state: Tournament, event: str, r: int, lang: str,
             f'<table aria-labelledby="by-name"><thead><tr><th scope="col">{w["player"]}</th>'
             f'<th class="table" scope="col">{w["table"]}</th><th scope="col">'
             f'{w["opponent"]}</th></tr></thead><tbody>{by_name}</tbody></table>')
+    bye = next((m.a for m in state.bracket(event).rounds[r] if m.b is None and m.a),
+               None) if state.weekly is not None and event == "main" else None
+    if bye is not None:  # a weekly format's bye, said on the wall
+        body += f'<p class="bye">{escape(w["bye"].format(name=bye))}</p>'
     if not rows:
         body = f"<h1>{escape(name)} · {escape(title)}</h1><p>{w['none']}</p>"
     if public_url is not None:

@@ -25,6 +25,7 @@ import { historySection } from "./view/history.js";
 import { moneySection } from "./view/money.js";
 import { playersSection, settingsForm } from "./view/players.js";
 import { standingsSection } from "./view/standings.js";
+import { fieldSection } from "./view/weekly.js";
 
 const t = i18n().t;
 const REFRESH_MS = 3000;
@@ -50,6 +51,8 @@ function render() {
   const money = moneySection(/** @type {any} */ (screen.state), act, confirmed, directorKey);  // issue 36
   if (money) node.append(money);
   node.append(drawSection(), reason);
+  const weekly = /** @type {any} */ (screen.state).weekly;
+  if (weekly) node.append(fieldSection(weekly));
   if (screen.state.drawn) node.append(...deskSections(/** @type {any} */ (screen.state), act, directorKey));
   if (screen.state.drawn) node.append(standingsSection(/** @type {any} */ (screen.state), act, directorKey));
   node.append(historySection());

@@ -8,6 +8,7 @@ import { screen, ui, value } from "../state.js";
 import { i18n } from "../strings.js";
 import { matchButtons } from "./desk.js";
 import { unpaidWarning } from "./money.js";
+import { pairButton } from "./weekly.js";
 
 /**
  * @typedef {import("../state.js").TourneyState} TourneyState
@@ -36,7 +37,12 @@ export function drawSection() {
   }
   out.append(h("p", {}, t("trn.drawn", { seed: st.settings.seed })));
   if (st.main && st.main.late_open) out.append(button(t("trn.close_late"), () => act("POST", "/late/close")));
-  const label = (/** @type {string} */ event) => t("room." + event);
+  const label = (/** @type {string} */ event) => weeklyLabel(st, event);
+  const weekly = /** @type {any} */ (st).weekly;
+  if (weekly && st.main) {  // a weekly format: its next round is paired as it starts
+    const pair = pairButton(weekly, st.main);
+    if (pair) out.append(pair);
+  }
   const brackets = [["main", st.main], ["consolation", st.consolation], ["last_chance", st.last_chance || null]];
   for (const [event, bracket] of /** @type {[string, Bracket|null][]} */ (brackets)) {
     if (!bracket) continue;
@@ -55,6 +61,16 @@ export function drawSection() {
     });
   }
   return out;
+}
+
+/**
+ * An event's name: a weekly format's for its rounds.
+ * @param {TourneyState} st @param {string} event
+ * @returns {string}
+ */
+function weeklyLabel(st, event) {
+  const weekly = /** @type {any} */ (st).weekly;
+  return event === "main" && weekly ? t("fmt." + weekly.format) : t("room." + event);
 }
 
 /**

@@ -7,6 +7,7 @@ import { registerPick } from "../../register/view/pick.js";
 import { act, confirmed } from "../actions.js";
 import { screen, ui, value } from "../state.js";
 import { i18n } from "../strings.js";
+import { formatBody, formatFields } from "./weekly.js";
 
 /**
  * @typedef {import("../state.js").TourneyState} TourneyState
@@ -22,6 +23,7 @@ export function settingsForm() {
   const st = /** @type {TourneyState} */ (screen.state);
   const lines = st.settings.rounds.map((r) => [r.length, r.rules, r.clock].join(",")).join("\n");
   const form = h("div", { class: "form" },
+    ...formatFields(st.settings),
     h("label", { for: "trn-rounds" }, t("trn.round_settings")),
     h("textarea", { id: "trn-rounds", rows: "3" }, lines),
     h("label", { for: "trn-late" }, t("trn.late_slots")),
@@ -48,7 +50,8 @@ export function settingsForm() {
       const box = /** @type {HTMLInputElement|null} */ (document.getElementById("trn-last-chance"));
       /** @type {Object<string, any>} */
       const body = { rounds: rounds, late_slots: Number(value("trn-late")),
-        seeds: ids(value("trn-seeds")), groups: groups, last_chance: !!(box && box.checked) };
+        seeds: ids(value("trn-seeds")), groups: groups, last_chance: !!(box && box.checked),
+        ...formatBody() };
       if (value("trn-seed").trim() !== "") body.seed = Number(value("trn-seed"));  // else drawn at random
       act("POST", "/settings", body);
     }));
