@@ -192,16 +192,31 @@ def _evening() -> _Log:
     return t
 
 
+def _weekly_evening() -> _Log:
+    """A Swiss of five at the desk: its first round paired when it starts
+    (``pair_round``, issue 35), the kind the Main's evening cannot hold."""
+    t = _Log()
+    t.do(do="settings", format="swiss", swiss_rounds=2)
+    for i in range(1, 6):
+        t.do(do="register", name=f"S{i}")
+        t.do(do="check_in", player=i)
+    t.do(do="draw", seed=5)
+    t.do(**t.state.next_pairing(9))
+    t.do(do="start_round", round=0)
+    return t
+
+
 EVENING = _evening()
+WEEKLY = _weekly_evening()
 
 
 # ------------------------------------------------------------ round trips
 
 def test_the_evening_holds_every_kind_of_action() -> None:
-    assert {a["do"] for a in EVENING.log} == set(KINDS)
+    assert {a["do"] for a in EVENING.log + WEEKLY.log} == set(KINDS)
 
 
-@pytest.mark.parametrize("action", EVENING.log, ids=lambda a: str(a["do"]))
+@pytest.mark.parametrize("action", EVENING.log + WEEKLY.log, ids=lambda a: str(a["do"]))
 def test_an_action_round_trips_and_its_stored_bytes_do_not_change(
         action: dict[str, Any]) -> None:
     decoded = decode_action(action)

@@ -22,6 +22,8 @@ from bgclock.tournament.actions import (
     MAX_REGISTERED,
     AppealBody,
     ArriveBody,
+    BreakBody,
+    BreakPenaltyBody,
     CheckInBody,
     CommitteeBody,
     CorrectionBody,
@@ -34,10 +36,12 @@ from bgclock.tournament.actions import (
     DismissBody,
     DrawBody,
     FlightBody,
+    MatchBody,
     MoneyBody,
     Ms,
     PaymentBody,
     PlayerBody,
+    PresumeBody,
     PrizesBody,
     PublicBody,
     ReentryBody,
@@ -121,7 +125,8 @@ TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, EntryBody, CheckInBody, Dra
                     SwingResultBody, SwingCorrectionBody, CoupleBody, CouplesBody,
                     CouplesPhaseBody, CouplesResultBody, CouplesCorrectionBody, PrizesBody,
                     SidePoolBody, SeedingBody, FlightBody, PublicBody,
-                    MoneyBody, PaymentBody, RefundBody, ReentryBody)
+                    MoneyBody, PaymentBody, RefundBody, ReentryBody,
+                    BreakBody, BreakPenaltyBody, MatchBody, PresumeBody)
 
 
 def choices_of(struct: type[Struct]) -> dict[str, tuple[Any, ...]]:

@@ -416,6 +416,23 @@ def _desk_paths() -> dict[str, Any]:
         f"{base}/sheets": {"post": _op(
             "a score sheet: the director's (final) or a player's", ok, params=tid,
             body=_ref("SheetBody"))},
+        f"{base}/sheets/presume": {"post": _op(
+            "one player's score sheet is in and the other's missing: the director "
+            "confirms the kept sheet's result (the rule book's presumption)", ok,
+            params=tid, body=_ref("PresumeBody"))},
+        f"{base}/breaks": {
+            "get": _op("the breaks of the matches played without a clock, with each "
+                       "player's allowance", {"200": _ok({"type": "object"}), **_errors(404)},
+                       params=tid),
+            "post": _op("a break starts at a match without a clock (the rule book's "
+                        "allowance by match length)",
+                        {"201": _ok(state), **_errors(404, 409, 422)}, params=tid,
+                        body=_ref("BreakBody"))},
+        f"{base}/breaks/end": {"post": _op("the running break of a match ends", ok,
+                                           params=tid, body=_ref("MatchBody"))},
+        f"{base}/breaks/penalty": {"post": _op(
+            "the director's penalty for a break over its 10 minutes (0 points: none)", ok,
+            params=tid, body=_ref("BreakPenaltyBody"))},
         f"{base}/sheet-pins": {"get": _op(
             "every player's own sheet PIN, for the director to hand out",
             {"200": _ok({"type": "object"}), **_errors(404)}, params=tid)},
