@@ -49,3 +49,34 @@ def pages(browser: Any) -> Iterator[Any]:
     yield p
     p.close()
     assert not p.errors, p.errors
+
+
+# ------------------------------------------------------ markers, given by what a test uses
+# so that a developer runs one kind alone or leaves it out:
+# ``pytest -m "not browser and not cluster"``, ``pytest -m postgres``.
+
+#: Fixtures and module names that say what a test needs.
+_BROWSER_FIXTURES = frozenset({"browser", "pages", "page", "phone_page"})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, what in (("browser", "drives Debian's chromium through Playwright"),
+                       ("postgres", "runs against the PostgreSQL of BGCLOCK_TEST_POSTGRES"),
+                       ("cluster", "runs several `bgclock serve --cluster` processes (Redis)"),
+                       ("slow", "takes more than a few seconds (a storm, a long search, a "
+                                "bench driven as a test)")):
+        config.addinivalue_line("markers", f"{name}: {what}")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        fixtures = set(getattr(item, "fixturenames", ()))
+        module = item.module.__name__ if getattr(item, "module", None) else ""
+        if fixtures & _BROWSER_FIXTURES or ".web" in module or "test_web_" in module:
+            item.add_marker(pytest.mark.browser)
+        if "postgres" in item.name or "cluster" in module:
+            item.add_marker(pytest.mark.postgres)
+        if "cluster" in module:
+            item.add_marker(pytest.mark.cluster)
+        if "bench" in module or "storm" in item.name or "long_search" in item.name:
+            item.add_marker(pytest.mark.slow)
