@@ -317,7 +317,8 @@ def _store_where(db: str) -> str:
 async def open_checked(store: Any, where: str) -> None:
     """Open ``store`` or raise ``StartError`` with the reason, in one line."""
     try:
-        await asyncio.wait_for(store.open(), OPEN_TIMEOUT_S)
+        async with asyncio.timeout(OPEN_TIMEOUT_S):  # not wait_for: it can swallow a Ctrl-C
+            await store.open()
     except TimeoutError:
         raise StartError(f"cannot open the store {where}: no answer within "
                          f"{OPEN_TIMEOUT_S:.0f} s") from None
@@ -531,6 +532,12 @@ def _run(args: argparse.Namespace) -> int:
         # URL is printed once the server answers (the tables are loaded and
         # the socket accepts): a URL opened at once must not hang.
         print(f"bgclock serve: store {where}", flush=True)
+        this = asyncio.current_task()
+        if this is not None and this.cancelling():
+            # a Ctrl-C came while the store opened, and a call on the way
+            # let its cancellation go: stop here rather than serve
+            await store.close()
+            raise asyncio.CancelledError
         base = base_url(args, sys.stdout, sys.stderr)
         app.state.server.public_url = base  # every table link and QR code
         serving = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
