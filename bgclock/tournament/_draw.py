@@ -525,12 +525,13 @@ class MainDraw:
     def size(self) -> int:
         return self.bracket.size
 
-    def arrive(self, name: str) -> int:
+    def arrive(self, name: str, *, again: bool = False) -> int:
         """A late arrival takes the next late slot in numerical order; its
-        0-based first-round position."""
+        0-based first-round position.  ``again``: a player knocked out
+        re-enters (``_reentry``): the name is in the draw once more."""
         if not self.late_open:
             raise IllegalContest("late arrivals are closed")
-        if name in self.bracket.slots() or name in self.arrivals:
+        if not again and (name in self.bracket.slots() or name in self.arrivals):
             raise InvalidContest(f"{name} is already in the draw")
         n = len(self.arrivals)
         if n >= len(self.late_positions):
