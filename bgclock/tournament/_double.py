@@ -114,14 +114,8 @@ class DoubleDesk:
         trial = copy.deepcopy(self)
         for (event, r, i), winner in changes:
             if event == "main":
-                bracket = trial.main.bracket
-                bracket.rounds[r][i].winner = winner
-                if r + 1 < len(bracket.rounds):
-                    nxt = bracket.rounds[r + 1][i // 2]
-                    if i % 2 == 0:
-                        nxt.a = winner
-                    else:
-                        nxt.b = winner
+                trial.main.bracket.rounds[r][i].winner = winner
+                trial.main.bracket._move_on(r, i, winner)
             else:
                 trial.bracket(event).rounds[r][i].winner = winner
         trial.sync()

@@ -385,8 +385,9 @@ class Bracket:
         m.winner = winner
         self._move_on(round_index, match_index, winner)
 
-    def _move_on(self, round_index: int, match_index: int, winner: str) -> None:
-        """The winner of a match takes its slot in the next round's match."""
+    def _move_on(self, round_index: int, match_index: int, winner: str | None) -> None:
+        """The winner of a match takes its slot in the next round's match
+        (None: nobody yet, a result undone)."""
         if round_index + 1 < len(self.rounds):
             nxt = self.rounds[round_index + 1][match_index // 2]
             if match_index % 2 == 0:

@@ -82,7 +82,7 @@ def real_name(name: str) -> str:
 class Rounds(Bracket):
     """A weekly format's rounds: a winner stays in its match (nothing moves on)."""
 
-    def _move_on(self, round_index: int, match_index: int, winner: str) -> None:
+    def _move_on(self, round_index: int, match_index: int, winner: str | None) -> None:
         """Nothing moves on: the next round is paired from the results."""
 
     @property

@@ -8,15 +8,13 @@ Debian's chromium only (never a downloaded one); skipped without it."""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
-
 import pytest
 
-from bench.web_kit import CHROMIUM, LiveServer, running_server, until
+from bench.web_kit import CHROMIUM, LiveServer, until
 from tests._web import Pages
+from tests.web.tourney.test_weekly import _done, _shot, live
+
+__all__ = ["live"]
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -24,30 +22,6 @@ pytestmark = [
 ]
 PHONE = {"width": 360, "height": 640}
 NAMES = ("Anna", "Bruno", "Carla", "Dario")
-
-
-@pytest.fixture(scope="module")
-def live() -> Iterator[LiveServer]:
-    with running_server() as server:
-        yield server
-
-
-def _shot(page: Any, name: str, part: str | None = None) -> None:
-    """A screenshot of the page (or of its ``part``) when $BGCLOCK_SHOTS says where."""
-    where = os.environ.get("BGCLOCK_SHOTS")
-    if where:
-        path = str(Path(where) / f"{name}.png")
-        if part is None:
-            page.screenshot(path=path, full_page=True)
-        else:
-            page.locator(part).screenshot(path=path)
-
-
-def _done(d: Any, click: Any) -> None:
-    """``click()``, then until the screen says it is done."""
-    d.evaluate("document.querySelector('#tourney .msg').textContent = ''")
-    click()
-    until(d, "document.querySelector('#tourney .msg').textContent === 'Fatto.'")
 
 
 def test_a_jackpot_of_four_fills_and_starts_itself_in_italian(live: LiveServer,
