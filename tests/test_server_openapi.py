@@ -172,7 +172,8 @@ def test_protocol_errors_name_the_field() -> None:
 
 #: The tournament's POST routes that take no JSON body (CSV: its own reader).
 _NO_JSON_BODY = {"/players.csv", "/players/{player_id}/withdraw",
-                 "/players/{player_id}/reinstate", "/late/close", "/close"}
+                 "/players/{player_id}/reinstate", "/late/close", "/close",
+                 "/players/{player_id}/reenter"}
 
 
 def test_every_tournament_post_body_is_a_component() -> None:

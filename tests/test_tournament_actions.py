@@ -206,17 +206,37 @@ def _weekly_evening() -> _Log:
     return t
 
 
+def _reentry_evening() -> _Log:
+    """A knockout with a late slot and a re-entry deadline: a player out
+    re-enters (``reenter``, issue 35 §3)."""
+    t = _Log()
+    t.do(do="settings", late_slots=1, reentry_until_ms=1_000)
+    for i in range(1, 6):
+        t.do(do="register", name=f"R{i}")
+        t.do(do="check_in", player=i)
+    t.do(do="draw", seed=5)
+    main = t.state.bracket("main").rounds[0]
+    i, m = next((i, m) for i, m in enumerate(main) if m.a and m.b)
+    t.do(do="result", round=0, match=i, winner=m.a)
+    loser = t.state.by_name(m.b or "")
+    assert loser is not None
+    t.do(do="reenter", player=loser.id, at_ms=500)
+    return t
+
+
 EVENING = _evening()
 WEEKLY = _weekly_evening()
+REENTRY = _reentry_evening()
 
 
 # ------------------------------------------------------------ round trips
 
 def test_the_evening_holds_every_kind_of_action() -> None:
-    assert {a["do"] for a in EVENING.log + WEEKLY.log} == set(KINDS)
+    assert {a["do"] for a in EVENING.log + WEEKLY.log + REENTRY.log} == set(KINDS)
 
 
-@pytest.mark.parametrize("action", EVENING.log + WEEKLY.log, ids=lambda a: str(a["do"]))
+@pytest.mark.parametrize("action", EVENING.log + WEEKLY.log + REENTRY.log,
+                         ids=lambda a: str(a["do"]))
 def test_an_action_round_trips_and_its_stored_bytes_do_not_change(
         action: dict[str, Any]) -> None:
     decoded = decode_action(action)

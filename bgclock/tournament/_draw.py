@@ -385,8 +385,9 @@ class Bracket:
         m.winner = winner
         self._move_on(round_index, match_index, winner)
 
-    def _move_on(self, round_index: int, match_index: int, winner: str) -> None:
-        """The winner of a match takes its slot in the next round's match."""
+    def _move_on(self, round_index: int, match_index: int, winner: str | None) -> None:
+        """The winner of a match takes its slot in the next round's match
+        (None: nobody yet, a result undone)."""
         if round_index + 1 < len(self.rounds):
             nxt = self.rounds[round_index + 1][match_index // 2]
             if match_index % 2 == 0:
@@ -525,12 +526,13 @@ class MainDraw:
     def size(self) -> int:
         return self.bracket.size
 
-    def arrive(self, name: str) -> int:
+    def arrive(self, name: str, *, again: bool = False) -> int:
         """A late arrival takes the next late slot in numerical order; its
-        0-based first-round position."""
+        0-based first-round position.  ``again``: a player knocked out
+        re-enters (``_reentry``): the name is in the draw once more."""
         if not self.late_open:
             raise IllegalContest("late arrivals are closed")
-        if name in self.bracket.slots() or name in self.arrivals:
+        if not again and (name in self.bracket.slots() or name in self.arrivals):
             raise InvalidContest(f"{name} is already in the draw")
         n = len(self.arrivals)
         if n >= len(self.late_positions):

@@ -42,7 +42,8 @@ MAX_PRECEDENCE: Final = 99
 #: The largest table pool of a room (the fold's highest table number).
 MAX_ROOM_TABLES: Final = 9999
 #: Bracket order inside one event at the same round (the Main first).
-BRACKET_ORDER: Final = {"main": 0, "consolation": 1, "last_chance": 2}
+BRACKET_ORDER: Final = {"main": 0, "consolation": 1, "last_chance": 2,
+                         "losers": 1, "final": 2}
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 

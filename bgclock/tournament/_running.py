@@ -73,10 +73,12 @@ from msgspec import UnsetType
 
 from . import actions as act
 from ._breaks import BreakRecord, allowance
+from ._double import DOUBLE_EVENTS, DoubleDesk
 from ._draw import Bracket, ConsolationDraw, MainDraw, Match
 from ._errors import IllegalContest, InvalidContest
 from ._events import EVENT_HANDLERS, Events
 from ._flights import Flight, room_key
+from ._jackpot import Jackpot, check_entry, check_jackpot, reenter
 from ._late import LateArrival
 from ._ledger import Ledger, entered, ledger_view, owed
 from ._prizes import STANDING_EVENTS, set_prizes
@@ -148,7 +150,9 @@ ACTIONS: Final = ("settings", "register", "check_in", "withdraw", "draw", "arriv
                   "money", "payment", "refund", "reentry",
 
                   # a weekly format's round paired when it starts (issue 35, ``_weekly``)
-                  "pair_round")
+                  "pair_round",
+                  # a re-entry: a seat and one more entry fee (issue 35 §3, ``_jackpot``)
+                  "reenter")
 __all__ = ["CLOCK_POLICIES", "EVENTS", "MAX_FEDERATION_ID", "MAX_LATE_SLOTS",
            "MAX_MATCH_LENGTH", "MAX_PLAYER_NAME", "MAX_REGISTERED", "MAX_ROUND_SETTINGS",
            "MAX_SEED", "MAX_TABLE_NUMBER", "RESULT_SOURCES", "ACTIONS", "HANDLERS",
@@ -199,11 +203,13 @@ def first_losers(bracket: Bracket) -> list[str] | None:
     if not rounds:
         return []
     losers: list[str] = []
+    won: set[str] = set()
     for i, m in enumerate(rounds[0]):
         if m.a is not None and m.b is not None:
             if m.winner is None:
                 return None
             losers.append(m.b if m.winner == m.a else m.a)
+            won.add(m.winner)
             continue
         holder = m.a or m.b
         if holder is None or len(rounds) == 1:
@@ -213,7 +219,11 @@ def first_losers(bracket: Bracket) -> list[str] | None:
             return None
         if nxt.winner != holder:
             losers.append(holder)
-    return losers
+        else:
+            won.add(holder)
+    # a player re-entered (``_jackpot``) enters once, and only when every
+    # one of their entries lost its first played match
+    return [n for n in dict.fromkeys(losers) if n not in won]
 
 
 def entrants(main: MainDraw) -> list[str] | None:
@@ -251,6 +261,13 @@ class Tournament:
     losses: int | None = None
     #: A weekly format's field and rounds (drawn: instead of ``main``).
     weekly: Weekly | None = None
+    #: A double elimination's losers' bracket and final (drawn: beside ``main``).
+    double: DoubleDesk | None = None
+    #: A jackpot's size, length and room (``_jackpot``); the re-entries'
+    #: deadline and each name's re-entries into the Main.
+    jackpot: Jackpot | None = None
+    reentry_until_ms: int | None = None
+    reentered: dict[str, int] = field(default_factory=dict)
     players: list[Player] = field(default_factory=list)
     main: MainDraw | None = None
     consolation: ConsolationDraw | None = None
@@ -366,6 +383,11 @@ class Tournament:
             if self.main is None:
                 raise IllegalContest("the draw is not made yet", "not_drawn")
             return self.main.bracket
+        if event in DOUBLE_EVENTS:
+            if self.double is None:
+                raise IllegalContest(f"this event has no {event} bracket: it is not a "
+                                     "double elimination, or not drawn", "not_double")
+            return self.double.bracket(event)
         if event == "last_chance":
             if self.last_chance is None:
                 if self.last_chance_on:
@@ -449,7 +471,9 @@ class Tournament:
                          "last_chance": self.last_chance_on, "seeds": list(self.seeds),
                          "groups": [list(g) for g in self.groups],
                          "format": self.format, "swiss_rounds": self.swiss_rounds,
-                         "losses": self.losses},
+                         "losses": self.losses,
+                         "jackpot": None if self.jackpot is None else self.jackpot.to_dict(),
+                         "reentry_until_ms": self.reentry_until_ms},
             "players": [p.to_dict() for p in self.players if not p.deleted],
             "drawn": self.main is not None or self.weekly is not None,
             "weekly": None if self.weekly is None else self.weekly.to_dict(self.withdrawn),
@@ -460,6 +484,8 @@ class Tournament:
                 "same_group": [list(x) for x in self.main.same_group_matches()]},
             "consolation": bracket(self.consolation.bracket if self.consolation else None),
             "last_chance": bracket(self.last_chance.bracket if self.last_chance else None),
+            "double": None if self.double is None else self.double.to_dict(),
+            "reentered": dict(self.reentered),
             "matches": matches,
             # how every decided match was decided, at a table or not (the
             # undo's confirmation and what it names: ``revert``)
@@ -512,6 +538,16 @@ class Tournament:
         groups = self.groups if isinstance(a.groups, UnsetType) else self._groups(a.groups)
         rounds = self.rounds if isinstance(a.rounds, UnsetType) else [
             _round_settings(x, f"rounds[{i}]") for i, x in enumerate(a.rounds)]
+        jackpot = self.jackpot if isinstance(a.jackpot, UnsetType) else \
+            None if a.jackpot is None else Jackpot.of(a.jackpot)
+        if jackpot is not None and not isinstance(a.jackpot, UnsetType):
+            rounds = [RoundSettings(length=jackpot.length)]
+        check_jackpot(jackpot, _or(a.format, self.format), _or(a.late_slots, self.late_slots))
+        if _or(a.format, self.format) == "double" and _or(a.late_slots, self.late_slots):
+            raise InvalidContest("late_slots: a double elimination takes no late-arrival "
+                                 "slots (0)")
+        self.jackpot = jackpot
+        self.reentry_until_ms = _or(a.reentry_until_ms, self.reentry_until_ms)
         self.rounds = rounds
         self.late_slots = _or(a.late_slots, self.late_slots)
         self.seed = _or(a.seed, self.seed)
@@ -596,11 +632,12 @@ class Tournament:
                                  "registered in this tournament")
         if self.by_name(name) is not None:
             raise InvalidContest(f"name: {name} is already registered")
+        check_entry(self)
         if len(self.players) >= MAX_REGISTERED:
             raise IllegalContest(f"at most {MAX_REGISTERED} players", "too_many_players",
                                  {"n": MAX_REGISTERED})
         player = Player(id=len(self.players) + 1, name=name, federation_id=fed,
-                        register_id=link)
+                        register_id=link, checked_in=self.jackpot is not None)
         self.players.append(player)
         self.names[name] = player
         return {"player": player.id}
@@ -666,6 +703,8 @@ class Tournament:
                             groups=groups)
         else:  # the draw it always was for the seed
             main = MainDraw(names, late_slots=self.late_slots, rng=rng)
+        if self.format == "double":
+            self.double = DoubleDesk.over(main)
         self.rng, self.main, self.seed = rng, main, seed
         done: dict[str, Any] = {"seed": self.seed, "size": main.size}
         if groups:
@@ -848,10 +887,14 @@ class Tournament:
         if self.weekly is not None and event == "main":
             nxt = None  # nothing moves on: the later rounds' pairings must hold
             self._weekly_guard(key, winner)
+        if event in DOUBLE_EVENTS:
+            nxt = None  # the losers' bracket and the final move on by ``_double``
         if nxt is not None and (nxt.winner is not None or (event, r + 1, i // 2) in self.tables):
             raise IllegalContest("the next match of its winner has started or is "
                                  "decided: correct that one first", "next_match_started",
                                  {"event": event, "round": r + 2})
+        if self.double is not None:
+            self.double.check([(key, winner)], self._held())
         score = None if isinstance(a.score, UnsetType) else list(a.score)
         before = sorted(entrants(self.main) or []) if event == "main" and \
             self.main is not None else None
@@ -903,11 +946,16 @@ class Tournament:
             return undo
         self.weekly.check_change(key[1], change, self.withdrawn)
 
+    def _held(self) -> set[MatchKey]:
+        """The matches at a table or decided (a double elimination's
+        correction must leave their players as they are)."""
+        return set(self.tables) | set(self.results)
+
     def _next_free(self, key: MatchKey) -> Match | None:
         """The next match of match ``key``'s winner (None: a final); refused
         (changing nothing) when it has started or is decided."""
         event, r, i = key
-        if self.weekly is not None and event == "main":
+        if (self.weekly is not None and event == "main") or event in DOUBLE_EVENTS:
             return None
         bracket = self.bracket(event)
         nxt = bracket.rounds[r + 1][i // 2] if r + 1 < len(bracket.rounds) else None
@@ -928,6 +976,8 @@ class Tournament:
                 self._weekly_guard(key, winner)
             m = self.bracket(key[0]).rounds[key[1]][key[2]]
             steps.append((key, m, self._next_free(key), winner))
+        if self.double is not None:
+            self.double.check(changes, self._held())
         main_changed = any(key[0] == "main" for key, _ in changes)
         before = None
         if main_changed and self.consolation is not None and self.main is not None:
@@ -960,7 +1010,8 @@ class Tournament:
         if self.main is not None or self.weekly is not None:
             for event, bracket in (("main", self.bracket("main")),
                                    ("consolation", self.consolation.bracket
-                                    if self.consolation else None)):
+                                    if self.consolation else None),
+                                   *self._double_brackets()):
                 if bracket is None:
                     continue
                 for r, matches in enumerate(bracket.rounds):
@@ -1551,6 +1602,19 @@ class Tournament:
 
     # ------------------------------------------------------------ settling
 
+    def _double_brackets(self) -> list[tuple[str, Bracket | None]]:
+        """A double elimination's losers' bracket and final (else none)."""
+        if self.double is None:
+            return []
+        return [(e, self.double.bracket(e)) for e in DOUBLE_EVENTS]
+
+    def _double_brackets_view(self) -> list[Any]:
+        return [b.to_dict() if b is not None else None for _, b in self._double_brackets()]
+
+    def _reenter(self, a: act.Reenter) -> dict[str, Any]:
+        """A re-entry: a seat and one more entry fee (``_jackpot``)."""
+        return reenter(self, a)
+
     def _in_draw(self, name: str) -> bool:
         if self.weekly is not None:
             return name in self.weekly.players
@@ -1571,7 +1635,8 @@ class Tournament:
                                    ("consolation", self.consolation.bracket
                                     if self.consolation else None),
                                    ("last_chance", self.last_chance.bracket
-                                    if self.last_chance else None)):
+                                    if self.last_chance else None),
+                                   *self._double_brackets()):
                 if bracket is None or not withdrawn:
                     continue
                 for r, matches in enumerate(bracket.rounds):
@@ -1583,6 +1648,11 @@ class Tournament:
                             bracket.set_winner(r, i, winner)
                             self.results[(event, r, i)] = ResultDetail(source="withdrawn")
                             changed = True
+            if self.double is not None:  # its losers' bracket instead of a consolation
+                before = self._double_brackets_view()
+                self.double.sync()
+                changed = changed or self._double_brackets_view() != before
+                continue
             if self.main is None:
                 break  # a weekly format: no consolation
             if self.consolation is None:
@@ -1624,7 +1694,7 @@ HANDLERS: Final[dict[type[Any], Handler]] = {
     act.SetPublic: Tournament._set_public,
     act.Money: Tournament._money, act.Payment: Tournament._payment,
     act.Refund: Tournament._refund, act.Reentry: Tournament._reentry,
-    act.PairRound: Tournament._pair_round,
+    act.PairRound: Tournament._pair_round, act.Reenter: Tournament._reenter,
     **{kind: Tournament._event for kind in EVENT_HANDLERS},
 }
 assert set(HANDLERS) == set(act.ACTION_TYPES)
@@ -1633,4 +1703,5 @@ assert {kind_of(k) for k in HANDLERS} - set(ACTIONS) == {kind_of(k) for k in EVE
 #: draw are settled (no other action can make either due).
 SETTLING: Final = frozenset({act.Withdraw, act.Draw, act.Arrive, act.CloseLate, act.Result,
                              act.Correct, act.Disqualify, act.Sheet, act.Reinstate,
-                             act.Revert, act.Presume, act.BreakPenalty, act.PairRound})
+                             act.Revert, act.Presume, act.BreakPenalty, act.PairRound,
+                             act.Reenter})

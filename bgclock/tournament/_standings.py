@@ -98,7 +98,11 @@ def bracket_standings(event: str, bracket: Bracket, *, entrants_known: bool = Tr
         for m in matches:
             if m.winner is not None and m.a is not None and m.b is not None:
                 lost[m.b if m.winner == m.a else m.a] = r
+    for m in (m for matches in bracket.rounds for m in matches if m.winner is None):
+        for name in (m.a, m.b):  # a re-entry still in play is not out (``_jackpot``)
+            lost.pop(name or "", None)
     champion = bracket.champion
+    lost.pop(champion or "", None)
     last = len(bracket.rounds) - 1
     placings: list[Placing] = []
     if champion is not None:
@@ -114,7 +118,7 @@ def bracket_standings(event: str, bracket: Bracket, *, entrants_known: bool = Tr
         placings.append(Placing(first=further + 1, last=further + count, names=names,
                                 lost_in=r))
     placed = {n for p in placings for n in p.names}
-    in_play = tuple(sorted(n for n in players if n not in placed))
+    in_play = tuple(sorted({n for n in players if n not in placed}))
     complete = champion is not None and entrants_known and not in_play
     return EventStandings(event=event, placings=tuple(placings), in_play=in_play,
                           complete=complete, champion=champion)
@@ -235,7 +239,10 @@ def standings(t: Tournament, *, last_chance: Bracket | None = None) -> Standings
     if t.weekly is not None:
         out.events.append(weekly_standings(t.weekly.standings(),
                                            complete=t.weekly.finished(t.withdrawn)))
-    if t.main is not None:
+    if t.double is not None:  # the double elimination's own order (section 6)
+        out.events.append(weekly_standings(t.double.standings(),
+                                           complete=t.double.champion is not None))
+    elif t.main is not None:
         out.events.append(bracket_standings("main", t.main.bracket,
                                             entrants_known=not t.main.late_open))
     if t.consolation is not None:
@@ -300,10 +307,11 @@ def player_results(t: Tournament) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     brackets = {"main": t.weekly or t.main, "consolation": t.consolation,
                 "last_chance": t.last_chance}
-    for event, drawn in brackets.items():
-        if drawn is None:
-            continue
-        bracket = drawn.bracket
+    drawn_brackets: dict[str, Bracket] = {e: d.bracket for e, d in brackets.items()
+                                          if d is not None}
+    if t.double is not None:
+        drawn_brackets.update((e, t.double.bracket(e)) for e in ("losers", "final"))
+    for event, bracket in drawn_brackets.items():
         for r, matches in enumerate(bracket.rounds):
             for i, m in enumerate(matches):
                 if m.winner is None:
@@ -349,6 +357,7 @@ def player_results(t: Tournament) -> list[dict[str, Any]]:
                                  "opponent": other,
                                  "result": "won" if winner == me else "lost",
                                  "score": score, "source": e.sources.get((phase, k))})
-    rows.sort(key=lambda row: (row["player"], STANDING_EVENTS.index(row["event"]),
+    order = [*STANDING_EVENTS, "losers", "final"]
+    rows.sort(key=lambda row: (row["player"], order.index(row["event"]),
                                row["round"], row["match"] or 0))
     return rows

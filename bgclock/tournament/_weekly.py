@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from ._draw import Bracket, Match
@@ -61,15 +61,28 @@ from .formats import (
 )
 from .formats.pairing import Pairing
 
-#: The formats an event can be (``knockout``: the Main of section 4).
+#: The formats an event can be (``knockout``: the Main of section 4;
+#: ``double``: the Main as a winners' bracket, ``_double``).
 WEEKLY: Final = ("swiss", "moreswiss", "roundrobin")
-FORMATS: Final = ("knockout", *WEEKLY)
+FORMATS: Final = ("knockout", *WEEKLY, "double")
+#: A re-entered player's earlier entry is named ``name`` + ``GHOST`` + its
+#: number in the records (no name holds a control character).
+GHOST: Final = "\x1f"
+
+
+def ghost_name(name: str, n: int) -> str:
+    """The name of a re-entered player's ``n``-th earlier entry (1 first)."""
+    return f"{name}{GHOST}{n}"
+
+
+def real_name(name: str) -> str:
+    return name.split(GHOST, 1)[0]
 
 
 class Rounds(Bracket):
     """A weekly format's rounds: a winner stays in its match (nothing moves on)."""
 
-    def _move_on(self, round_index: int, match_index: int, winner: str) -> None:
+    def _move_on(self, round_index: int, match_index: int, winner: str | None) -> None:
         """Nothing moves on: the next round is paired from the results."""
 
     @property
@@ -90,6 +103,10 @@ class Weekly:
     bracket: Rounds = field(default_factory=lambda: Rounds(size=0))
     #: Each round's pairing seed, in order.
     seeds: list[int] = field(default_factory=list)
+    #: A More Swiss's re-entries: name -> the rounds (0-based) each new
+    #: entry started from (``_jackpot``); its matches before are its
+    #: earlier entries' (``ghost_name``), so its record starts at 0-0.
+    reentries: dict[str, list[int]] = field(default_factory=dict)
 
     # ------------------------------------------------------------ reading
 
@@ -100,6 +117,49 @@ class Weekly:
             out.append([Result(a=m.a, b=m.b, winner=m.winner) for m in matches
                         if m.a is not None and m.winner is not None])
         return out
+
+    def _entry(self, name: str | None, r: int) -> str | None:
+        """Who ``name`` was in round ``r``: the player, or an earlier entry."""
+        starts = self.reentries.get(name or "")
+        if not starts or name is None:
+            return name
+        n = sum(1 for k in starts if k <= r)
+        return name if n == len(starts) else ghost_name(name, n + 1)
+
+    def entries(self, upto: int | None = None) -> tuple[list[str], list[list[Result]]]:
+        """The entries (the players, and re-entered players' earlier
+        entries) and the results of the rounds before ``upto`` by entry."""
+        results = self.results(upto)
+        if not self.reentries:
+            return list(self.players), results
+        names = list(self.players) + [ghost_name(p, n + 1) for p, ks in self.reentries.items()
+                                      for n in range(len(ks))]
+        out = [[Result(a=self._entry(m.a, r) or "", b=self._entry(m.b, r),
+                       winner=self._entry(m.winner, r) or "") for m in matches]
+               for r, matches in enumerate(results)]
+        return names, out
+
+    def records(self, upto: int | None = None) -> dict[str, Any]:
+        """Every entry's record after the rounds before ``upto``."""
+        return records(*self.entries(upto))
+
+    def check_reenter(self, name: str, withdrawn: set[str]) -> int:
+        """The round a More Swiss re-entry of ``name`` plays first; refused
+        (naming why) unless ``name`` is out and the event is not over."""
+        if name not in self.players:
+            raise IllegalContest(f"{name} is not in this event's field", "not_in_draw",
+                                 {"player": name})
+        assert self.losses is not None
+        if self.records()[name].losses < self.losses:
+            raise IllegalContest(f"{name} is still in the event", "not_knocked_out",
+                                 {"player": name})
+        if self.finished(withdrawn):
+            raise IllegalContest("every round of this event is played", "event_over")
+        return len(self.bracket.rounds)
+
+    def reenter(self, name: str) -> None:
+        """``name`` enters again: from the next round to pair, at 0-0."""
+        self.reentries.setdefault(name, []).append(len(self.bracket.rounds))
 
     def round_done(self, r: int) -> bool:
         return all(m.winner is not None for m in self.bracket.rounds[r])
@@ -114,7 +174,7 @@ class Weekly:
         fewer losses than the limit) who have not withdrawn."""
         if self.format == "roundrobin":
             return list(self.players)
-        rec = records(self.players, self.results(upto))
+        rec = self.records(upto)
         return [p for p in self.players if p not in withdrawn
                 and (self.losses is None or rec[p].losses < self.losses)]
 
@@ -152,9 +212,7 @@ class Weekly:
             if self.format != "roundrobin" else self.schedule()[len(self.bracket.rounds)]
 
     def _pairing(self, r: int, seed: int, withdrawn: set[str]) -> Pairing:
-        results = self.results(r)
-        return pair_round(self.due(withdrawn, r), records(self.players, results),
-                          random.Random(seed))
+        return pair_round(self.due(withdrawn, r), self.records(r), random.Random(seed))
 
     # ------------------------------------------------------------ acting
 
@@ -216,23 +274,27 @@ class Weekly:
     # ------------------------------------------------------------ the views
 
     def standings(self) -> list[Place]:
-        """The format's standings with its tie-breaks (section 6)."""
-        results = self.results()
+        """The format's standings with its tie-breaks (section 6); a
+        re-entered player at their last entry's place (the earlier entries
+        are not listed: the places below close up)."""
+        names, results = self.entries()
         if self.format == "swiss":
-            return swiss_standings(self.players, results)
+            return swiss_standings(names, results)
         if self.format == "moreswiss":
             assert self.losses is not None
-            return moreswiss_standings(self.players, results, losses=self.losses)
-        return roundrobin_standings(self.players, results)
+            return _players_only(moreswiss_standings(names, results, losses=self.losses))
+        return roundrobin_standings(names, results)
 
     def field(self) -> list[FieldRow]:
         """The table of records (Swiss and More Swiss; a round robin: none)."""
         if self.format == "roundrobin":
             return []
-        results = self.results()
+        names, results = self.entries()
         if self.format == "swiss":
-            return field_table(self.players, results, rounds=self.total)
-        return field_table(self.players, results, losses=self.losses)
+            return field_table(names, results, rounds=self.total)
+        return [replace(row, opponents=tuple(real_name(o) for o in row.opponents))
+                for row in field_table(names, results, losses=self.losses)
+                if GHOST not in row.player]
 
     def reasons(self, r: int) -> list[str]:
         """Round ``r``'s pairing explained (why a float, why a rematch, why the bye)."""
@@ -241,8 +303,8 @@ class Weekly:
                                  f"{len(self.bracket.rounds) - 1}")
         if self.format == "roundrobin":
             return ["a round robin's rounds are its schedule: every two players meet once"]
-        before = self.results(r)
-        rec = records(self.players, before)
+        _, before = self.entries(r)
+        rec = self.records(r)
         matches = self.bracket.rounds[r]
         pairs = tuple((m.a or "", m.b or "") for m in matches if m.b is not None)
         bye = next((m.a for m in matches if m.b is None), None)
@@ -258,8 +320,21 @@ class Weekly:
                 "rounds_total": self.total, "losses": self.losses,
                 "paired": len(self.bracket.rounds), "seeds": list(self.seeds),
                 "over": self.over(withdrawn), "finished": self.finished(withdrawn),
+                "reentries": {k: list(v) for k, v in self.reentries.items()},
                 "field": [r.to_dict() for r in self.field()],
                 "standings": [p.to_dict() for p in self.standings()]}
+
+
+def _players_only(places: Sequence[Place]) -> list[Place]:
+    """The standings without earlier entries: the places close up (equal
+    places stay shared)."""
+    out: list[Place] = []
+    last_was = None
+    for k, p in enumerate(x for x in places if GHOST not in x.player):
+        place = out[-1].place if out and p.place == last_was else k + 1
+        last_was = p.place
+        out.append(replace(p, place=place))
+    return out
 
 
 def _pairs_of(pairs: Sequence[tuple[str, str | None]]) -> set[frozenset[str | None]]:

@@ -94,8 +94,9 @@ MAX_FORMAT_LOSSES: Final = 20
 
 #: Who keeps time at a round's tables.
 CLOCK_POLICIES: Final = ("required", "on_request", "none")
-#: The brackets of the Main event.
-EVENTS: Final = ("main", "consolation", "last_chance")
+#: The brackets of the Main event (a double elimination's losers' bracket
+#: and final: ``losers`` and ``final``, ``_double``).
+EVENTS: Final = ("main", "consolation", "last_chance", "losers", "final")
 #: How a result came in.
 RESULT_SOURCES: Final = ("clock", "hand", "withdrawn", "disqualified")
 #: The clock overrides a Swing's single games may carry.
@@ -112,7 +113,7 @@ Reason = Annotated[str, Meta(min_length=1, max_length=MAX_REASON, pattern=PRINTA
 PlayerId = Annotated[int, Meta(ge=1, le=MAX_REGISTERED, description="a player's id")]
 Index = Annotated[int, Meta(ge=0, le=MAX_REGISTERED)]
 Seed = Annotated[int, Meta(ge=0, le=MAX_SEED)]
-Event = Literal["main", "consolation", "last_chance"]
+Event = Literal["main", "consolation", "last_chance", "losers", "final"]
 TableNumber = Annotated[int, Meta(ge=1, le=MAX_TABLE_NUMBER)]
 Tables = Annotated[list[TableNumber], Meta(max_length=MAX_REGISTERED,
                                            description="one table number per ready match")]
@@ -152,6 +153,15 @@ class RoundSettingsBody(Struct, frozen=True, forbid_unknown_fields=True, kw_only
     clock: Literal["required", "on_request", "none"] | UnsetType = UNSET
 
 
+class JackpotBody(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """A jackpot's size, match length and room (its tables: ``_flights``)."""
+
+    size: Literal[4, 8]
+    length: MatchLength
+    room: Annotated[str, Meta(min_length=1, max_length=MAX_ROOM_NAME, pattern=PRINTABLE)] \
+        | None | UnsetType = UNSET
+
+
 class SettingsBody(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
     """``POST /api/tournaments/{id}/settings``: the Main's settings (before the draw)."""
 
@@ -169,7 +179,8 @@ class SettingsBody(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True
     #: The event's format (issue 35 §2): the Main's knockout (the default), a
     #: Swiss of ``swiss_rounds`` rounds, a More Swiss out at ``losses``
     #: losses, or a round robin (``_weekly``).
-    format: Literal["knockout", "swiss", "moreswiss", "roundrobin"] | UnsetType = UNSET
+    format: Literal["knockout", "swiss", "moreswiss", "roundrobin", "double"] \
+        | UnsetType = UNSET
     swiss_rounds: Annotated[int, Meta(ge=1, le=MAX_SWISS_ROUNDS)] | UnsetType = UNSET
     losses: Annotated[int, Meta(ge=1, le=MAX_FORMAT_LOSSES)] | UnsetType = UNSET
     #: Groups (a club, a family) kept apart in the Main's first round.
@@ -178,6 +189,11 @@ class SettingsBody(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True
                       Meta(max_length=MAX_REGISTERED,
                            description="lists of player ids, a player in one at most")] \
         | UnsetType = UNSET
+    #: A jackpot (issue 35 §3): a knockout of 4 or 8 that draws and starts
+    #: by itself when its last place is taken (``_jackpot``).
+    jackpot: JackpotBody | None | UnsetType = UNSET
+    #: Re-entries (``reenter``) are taken until this instant (ms since 1970).
+    reentry_until_ms: Ms | None | UnsetType = UNSET
 
 
 class Settings(SettingsBody, tag="settings", tag_field="do",
@@ -275,6 +291,18 @@ class PairRound(Struct, tag="pair_round", tag_field="do",
     pairs: Annotated[list[Annotated[list[Name], Meta(min_length=2, max_length=2)]],
                      Meta(max_length=MAX_REGISTERED, description="[a, b] per match")]
     bye: Name | None = None
+
+
+class Reenter(Struct, tag="reenter", tag_field="do",
+              frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``POST .../players/{player_id}/reenter``: a player knocked out of the
+    Main takes its next open late slot (a More Swiss: re-enters its next
+    round at 0-0), as a new entry: one more
+    entry fee in the ledger too (``_jackpot``).  ``at_ms``: the server's
+    time, checked against ``settings.reentry_until_ms``."""
+
+    player: PlayerId
+    at_ms: Ms
 
 
 class CloseLate(Struct, tag="close_late", tag_field="do",
@@ -872,7 +900,7 @@ Action = (Settings | Register | CheckIn | Withdraw | Draw | Arrive | CloseLate |
           | Presume | BreakStart | BreakEnd | BreakPenalty | DeleteEntry | SetPublic
           | SwingCreate | SwingRound | SwingResult | SwingCorrect
           | CouplesCreate | CouplesPhase | CouplesResult | CouplesCorrect
-          | Money | Payment | Refund | Reentry)
+          | Money | Payment | Refund | Reentry | Reenter)
 """Any tournament action (a tagged union: ``do`` names the kind)."""
 
 #: Every kind of action, in the order of the union.
@@ -883,7 +911,7 @@ ACTION_TYPES: Final[tuple[type[Struct], ...]] = (
     Presume, BreakStart, BreakEnd, BreakPenalty, DeleteEntry, SetPublic,
     SwingCreate, SwingRound, SwingResult, SwingCorrect,
     CouplesCreate, CouplesPhase, CouplesResult, CouplesCorrect,
-    Money, Payment, Refund, Reentry, PairRound)
+    Money, Payment, Refund, Reentry, PairRound, Reenter)
 
 
 def kind_of(action_type: type[Struct]) -> str:
@@ -929,7 +957,7 @@ def _choices(path: str, kind: str | None = None) -> tuple[str, ...] | None:
     of an action of ``kind`` (when known)."""
     last = re.split(r"[.\[]", path)[-1]
     if last == "format" and kind == "settings":
-        return ("knockout", "swiss", "moreswiss", "roundrobin")
+        return ("knockout", "swiss", "moreswiss", "roundrobin", "double")
     return {"do": tuple(KINDS), "event": EVENTS + STANDING_EVENTS[3:],
             "clock": CLOCK_POLICIES, "source": RESULT_SOURCES, "by": ("director", "A", "B"),
             "via": VIAS, "format": ("knockout", "round_robin"),
@@ -1014,6 +1042,6 @@ __all__ = [
     "Presume", "PresumeBody", "BreakBody", "BreakStart", "BreakEnd", "BreakPenaltyBody",
     "BreakPenalty", "PublicBody", "SetPublic",
     "Money", "MoneyBody", "Payment", "PaymentBody", "Refund", "RefundBody", "Reentry",
-    "ReentryBody",
+    "ReentryBody", "JackpotBody", "Reenter",
     "PairRound",
 ]

@@ -17,7 +17,7 @@ import io
 from html import escape
 from typing import Any
 
-from bgclock.tournament import Tournament
+from bgclock.tournament import EVENTS, Tournament
 
 COLUMNS = ("event", "round", "match", "table", "a", "b", "winner", "source", "score",
            "disqualified", "corrected_from", "reason")
@@ -26,7 +26,7 @@ COLUMNS = ("event", "round", "match", "table", "a", "b", "winner", "source", "sc
 def rows(state: Tournament) -> list[dict[str, Any]]:
     """Every match of the draw, with its result."""
     out: list[dict[str, Any]] = []
-    for event in ("main", "consolation", "last_chance"):
+    for event in EVENTS:
         try:
             bracket = state.bracket(event)
         except Exception:  # noqa: BLE001 - not drawn yet: no rows
@@ -110,12 +110,14 @@ WORDS: dict[str, dict[str, str]] = {
            "last_chance": "Last Chance", "final": "Final", "winner": "Winner",
            "slots": "{n} slots · seed {seed}",
            "bye": "bye", "table": "table {n}", "disqualified": "disqualified",
-           "withdrawn": "withdrawn", "late": "late arrival"},
+           "withdrawn": "withdrawn", "late": "late arrival",
+           "losers": "Losers' bracket", "reset": "Final (reset)"},
     "it": {"main": "Main", "consolation": "Consolazione progressiva", "round": "Turno {n}",
            "last_chance": "Last Chance", "final": "Finale", "winner": "Vincitore",
            "slots": "{n} posti · seme {seed}",
            "bye": "bye", "table": "tavolo {n}", "disqualified": "squalificato",
-           "withdrawn": "ritirato", "late": "ritardatario"},
+           "withdrawn": "ritirato", "late": "ritardatario",
+           "losers": "Tabellone dei perdenti", "reset": "Finale (spareggio)"},
 }
 
 
@@ -129,6 +131,8 @@ def draw_html(name: str, event: str, state: Tournament, lang: str = "en") -> str
     lang = lang if lang in WORDS else "en"
     bracket = state.bracket(event)
     label = words[event]
+    if event in ("losers", "final"):
+        return _rounds_html(name, event, state, words, lang)
     big = bracket.size > 32
     units = max(bracket.size, 2)
     box_mm = HEIGHT_MM[big] / max(units // 2, 1)
@@ -191,3 +195,35 @@ def draw_html(name: str, event: str, state: Tournament, lang: str = "en") -> str
             f'<p class="meta">{words["slots"].format(n=bracket.size, seed=state.seed)}</p>'
             f'<div class="heads" style="{style}">{"".join(heads)}</div>'
             f'<main class="draw" style="{style}">{"".join(cells)}</main></body></html>')
+
+
+def _rounds_html(name: str, event: str, state: Tournament, words: dict[str, str],
+                 lang: str) -> str:
+    """A double elimination's losers' bracket or final on A4: a column per
+    round, its matches known so far in order (a bye written as such, nobody
+    against nobody not listed), the winner in bold."""
+    bracket = state.bracket(event)
+    cols = []
+    for r, matches in enumerate(bracket.rounds):
+        title = words["round"].format(n=r + 1) if event == "losers" else \
+            words["reset"] if r else words["final"]
+        boxes = []
+        for i, m in enumerate(matches):
+            if m.a is None and m.b is None:
+                continue  # not known yet, or nobody against nobody
+            table = state.tables.get((event, r, i))
+            lines = "".join(
+                f'<div{" class=w" if who is not None and who == m.winner else ""}>'
+                f'{escape(who) if who else (words["bye"] if m.a and m.winner else "&nbsp;")}'
+                "</div>" for who in (m.a, m.b))
+            note = words["table"].format(n=table) if table is not None else ""
+            boxes.append(f'<div class="m">{lines}<div class="n">{escape(note) or "&nbsp;"}'
+                         "</div></div>")
+        cols.append(f'<section><h2>{escape(title)}</h2>{"".join(boxes)}</section>')
+    label = words[event]
+    return (f"<!doctype html><html lang=\"{lang}\"><head><meta charset=\"utf-8\">"
+            f"<title>{escape(name)} · {escape(label)}</title><style>{CSS}"
+            ".rounds { display: flex; gap: 6mm; align-items: flex-start; }"
+            ".rounds section { flex: 1; min-width: 0; } .rounds .m { margin: 0 0 2mm; }"
+            f'</style></head><body><h1>{escape(name)} · {escape(label)}</h1>'
+            f'<main class="rounds" style="--font:10pt">{"".join(cols)}</main></body></html>')

@@ -331,6 +331,10 @@ def _tournament_paths() -> dict[str, Any]:
         f"{base}/players/{{player_id}}/reinstate": {"post": _op(
             "undo a withdrawal: the matches it decided are undecided again", ok,
             params=["tournament_id", "player_id"])},
+        f"{base}/players/{{player_id}}/reenter": {"post": _op(
+            "a player knocked out enters again: the Main's next open late slot (a More "
+            "Swiss: its next round at 0-0) and one more entry fee, until "
+            "settings.reentry_until_ms", ok, params=["tournament_id", "player_id"])},
         f"{base}/draw": {"post": _op(
             "make the draw of the Main (no seed typed: the server draws one; it is "
             "returned and logged)", ok,

@@ -25,7 +25,7 @@ from bgclock.server.routes.common import (
     state_view,
     tournament_hub,
 )
-from bgclock.tournament import DEFAULT_GRACE_MS, ContestError
+from bgclock.tournament import DEFAULT_GRACE_MS, EVENTS, ContestError
 
 
 async def post_absent(request: Request) -> Response:
@@ -105,9 +105,8 @@ async def get_draw_html(request: Request) -> Response:
     hub = await tournament_hub(server, request)
     row = await server.store.tournament(hub.id)
     event = request.path_params["event"]
-    if event not in ("main", "consolation", "last_chance"):
-        raise ApiError(404, "not_found",
-                       "no such event: main, consolation or last_chance")
+    if event not in EVENTS:
+        raise ApiError(404, "not_found", f"no such event: {', '.join(EVENTS)}")
     try:
         lang = request.query_params.get("lang", "en")  # the director's language
         return HTMLResponse(draw_html(row.name, event, hub.state, lang))

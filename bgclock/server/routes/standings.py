@@ -23,7 +23,7 @@ from bgclock.server.tournaments.standings import (
     standings_html,
     standings_rows,
 )
-from bgclock.tournament import final_standings, player_results
+from bgclock.tournament import EVENTS, ContestError, final_standings, player_results
 
 if TYPE_CHECKING:
     pass
@@ -93,14 +93,13 @@ async def get_pairings_html(request: Request) -> Response:
     q = request.query_params
     latest = latest_round(hub.state)
     event = q.get("event", latest[0] if latest else "main")
-    if event not in ("main", "consolation", "last_chance"):
-        raise ApiError(422, "invalid",
-                       "query.event: must be main, consolation or last_chance")
-    drawn = {"main": hub.state.weekly or hub.state.main, "consolation": hub.state.consolation,
-             "last_chance": hub.state.last_chance}[event]
-    if drawn is None:
-        raise ApiError(409, "illegal", f"query.event: the {event} is not drawn yet")
-    rounds = max(len(drawn.bracket.rounds), 1)
+    if event not in EVENTS:
+        raise ApiError(422, "invalid", f"query.event: must be {', '.join(EVENTS)}")
+    try:  # a double elimination's losers' bracket and final too
+        bracket = hub.state.bracket(event)
+    except ContestError:
+        raise ApiError(409, "illegal", f"query.event: the {event} is not drawn yet") from None
+    rounds = max(len(bracket.rounds), 1)
     raw = q.get("round")
     if raw is None:
         r = latest[1] if latest and latest[0] == event else 0

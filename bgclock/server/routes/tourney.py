@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import csv
 import io
+import json
 import secrets
 from collections.abc import Mapping
 from typing import Any
@@ -155,10 +156,17 @@ async def post_player(request: Request) -> Response:
     action = {"do": "register", **data}
     await check_link(server, action)
     await check_names(server, request, [("body.name", action["name"])], players_taken)
+    hub = await tournament_hub(server, request)
     if not confirm:
-        await _entered_elsewhere(server, await tournament_hub(server, request),
-                                 [("", action)])
-    return await run_actions(server, request, [action], status=201)
+        await _entered_elsewhere(server, hub, [("", action)])
+    response = await run_actions(server, request, [action], status=201)
+    started = await server.tourneys.start_jackpot(hub)  # its last place: it starts
+    if started is None:
+        return response
+    body = json.loads(bytes(response.body))
+    return json_response({**body, "jackpot": {"started": True,
+                                              "tables": _tables_of(server, request, hub, started)},
+                          "state": state_view(server, request, hub)}, status_code=201)
 
 
 async def delete_player(request: Request) -> Response:
@@ -255,6 +263,16 @@ async def post_reinstate(request: Request) -> Response:
     server = server_of(request)
     pid = request.path_params["player_id"]
     return await run_actions(server, request, [{"do": "reinstate", "player": pid}])
+
+
+async def post_reenter(request: Request) -> Response:
+    """A player knocked out enters again (``_jackpot``): the Main's next open
+    late slot (a More Swiss: its next round at 0-0) and one more entry fee,
+    in one action, until the director's deadline (the server's time)."""
+    server = server_of(request)
+    pid = request.path_params["player_id"]
+    return await run_actions(server, request, [{"do": "reenter", "player": pid,
+                                                "at_ms": server.clock.now_ms()}])
 
 
 async def post_draw(request: Request) -> Response:
@@ -449,6 +467,7 @@ routes = [
     Route("/players/{player_id:id}/check-in", post_check_in, methods=["POST"]),
     Route("/players/{player_id:id}/withdraw", post_withdraw, methods=["POST"]),
     Route("/players/{player_id:id}/reinstate", post_reinstate, methods=["POST"]),
+    Route("/players/{player_id:id}/reenter", post_reenter, methods=["POST"]),
     Route("/draw", post_draw, methods=["POST"]),
     Route("/late/arrive", post_arrive, methods=["POST"]),
     Route("/late/close", post_close_late, methods=["POST"]),

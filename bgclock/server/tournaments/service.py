@@ -62,6 +62,7 @@ from bgclock.server.tournaments.standings import room_standings
 from bgclock.server.ws.protocol import ProtocolError, dumps
 from bgclock.store import Fenced, NotFound, StoredAction, StoreError, TableSpec
 from bgclock.tournament import ContestError, Tournament, final_standings, player_results, seats
+from bgclock.tournament._jackpot import jackpot_due
 from bgclock.tournament._running import (
     MAX_SEED,
     RESULT_SOURCES,
@@ -74,7 +75,8 @@ log = logging.getLogger("bgclock.server")
 
 
 #: A bracket's name on its clock tables' labels.
-EVENT_LABELS: Final = {"main": "Main", "consolation": "Consolation", "last_chance": "Last Chance"}
+EVENT_LABELS: Final = {"main": "Main", "consolation": "Consolation", "last_chance": "Last Chance",
+                       "losers": "Losers", "final": "Final"}
 
 
 #: The actions that make a tournament worth folding at start (``resume``).
@@ -204,6 +206,31 @@ class Tourneys:
         self.desk.after(hub, clean)
         self.flights.poke(hub)
         return done
+
+    async def start_jackpot(self, hub: TournamentHub) -> list[dict[str, Any]] | None:
+        """A jackpot whose last place was just taken (``_jackpot.jackpot_due``,
+        the pure fold's word) draws and starts by itself: its room (when
+        named and not set), the draw with a seed from a cryptographic source
+        and round 1 at the room's tables, stored after the entry in the same
+        request.  The matches seated (None: not due)."""
+        state = hub.state
+        if not jackpot_due(state) or state.jackpot is None:
+            return None
+        async with hub.lock:
+            first: list[dict[str, Any]] = []
+            if state.jackpot.room is not None and state.flight is None:
+                first.append({"do": "flight", "room": state.jackpot.room})
+            seed = state.seed if state.seed_given else secrets.randbelow(MAX_SEED + 1)
+            await self.act(hub, [*first, {"do": "draw", "seed": seed}])
+        data = {"event": "main", "round": 0}
+        if hub.state.flight is not None:  # the room's numbers are shared
+            out = await self.flights.round_start(hub, data)
+            return list(out["assigned"])
+        async with hub.lock:
+            done = await self.act(hub, [{"do": "start_round", **data}])
+            assigned: list[dict[str, Any]] = done[0]["assigned"]
+            await self.set_up(hub, assigned)
+        return assigned
 
     async def pair_next(self, hub: TournamentHub, data: dict[str, Any]) -> None:
         """A weekly format's round started that is not paired yet: paired now

@@ -40,6 +40,7 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "event": "Event", "side_pools": "Side pools", "entry": "entry", "pot": "pot",
         "paid": "Payout", "follow": "Follow the tournament on your phone", "each": "each",
         "swiss": "Swiss", "moreswiss": "More Swiss", "roundrobin": "Round robin",
+        "double": "Double elimination", "losers": "Losers' bracket", "final": "Final",
         "bye": "Bye: {name}",
     },
     "it": {
@@ -54,6 +55,7 @@ WORDS: Final[dict[str, dict[str, str]]] = {
         "pot": "montepremi", "paid": "Vincita", "follow": "Segui il torneo sul telefono",
         "each": "ciascuno",
         "swiss": "Svizzero", "moreswiss": "More Swiss", "roundrobin": "Girone all'italiana",
+        "double": "Doppia eliminazione", "losers": "Tabellone dei perdenti", "final": "Finale",
         "bye": "Turno di riposo: {name}",
     },
 }
@@ -174,6 +176,8 @@ def _money_won(state: Tournament, s: Any, lang: str) -> dict[tuple[str, int], li
 
 def _event_word(state: Tournament, event: str) -> str:
     """An event's word: a weekly format's name for its ``main``."""
+    if event == "main" and state.double is not None:
+        return "double"
     return state.weekly.format if event == "main" and state.weekly is not None else event
 
 

@@ -171,11 +171,15 @@ class DoubleElimination:
     winners' bracket from ``rng``), then results by ``record`` as matches
     become ``ready``."""
 
-    def __init__(self, players: Sequence[str], rng: random.Random) -> None:
+    def __init__(self, players: Sequence[str], rng: random.Random, *,
+                 main: MainDraw | None = None) -> None:
+        """``main``: a winners' bracket drawn already (the desk's Main, read
+        here and never changed: its results are the desk's), else drawn
+        from ``rng`` without late slots."""
         self.players = check_players(players)
         if len(self.players) > MAX_DOUBLE_PLAYERS:
             raise InvalidContest(f"players: a double elimination takes 2 to {MAX_DOUBLE_PLAYERS}")
-        self.main = MainDraw(self.players, late_slots=0, rng=rng)
+        self.main = main if main is not None else MainDraw(self.players, late_slots=0, rng=rng)
         self.winners: Bracket = self.main.bracket
         size = self.winners.size
         self.k = size.bit_length() - 1

@@ -8,6 +8,7 @@ import { screen, ui, value } from "../state.js";
 import { i18n } from "../strings.js";
 import { matchButtons } from "./desk.js";
 import { unpaidWarning } from "./money.js";
+import { doubleBrackets } from "./jackpot.js";
 import { pairButton } from "./weekly.js";
 
 /**
@@ -43,7 +44,8 @@ export function drawSection() {
     const pair = pairButton(weekly, st.main);
     if (pair) out.append(pair);
   }
-  const brackets = [["main", st.main], ["consolation", st.consolation], ["last_chance", st.last_chance || null]];
+  const brackets = [["main", st.main], ["consolation", st.consolation], ["last_chance", st.last_chance || null],
+    ...doubleBrackets(/** @type {any} */ (st))];
   for (const [event, bracket] of /** @type {[string, Bracket|null][]} */ (brackets)) {
     if (!bracket) continue;
     out.append(h("h4", {}, label(event)));
@@ -70,6 +72,7 @@ export function drawSection() {
  */
 function weeklyLabel(st, event) {
   const weekly = /** @type {any} */ (st).weekly;
+  if (event === "main" && /** @type {any} */ (st).double) return t("jp.winners");
   return event === "main" && weekly ? t("fmt." + weekly.format) : t("room." + event);
 }
 

@@ -7,6 +7,7 @@ import { registerPick } from "../../register/view/pick.js";
 import { act, confirmed } from "../actions.js";
 import { screen, ui, value } from "../state.js";
 import { i18n } from "../strings.js";
+import { jackpotBody, jackpotFields, reenterButton } from "./jackpot.js";
 import { formatBody, formatFields } from "./weekly.js";
 
 /**
@@ -24,6 +25,7 @@ export function settingsForm() {
   const lines = st.settings.rounds.map((r) => [r.length, r.rules, r.clock].join(",")).join("\n");
   const form = h("div", { class: "form" },
     ...formatFields(st.settings),
+    ...jackpotFields(st.settings),
     h("label", { for: "trn-rounds" }, t("trn.round_settings")),
     h("textarea", { id: "trn-rounds", rows: "3" }, lines),
     h("label", { for: "trn-late" }, t("trn.late_slots")),
@@ -51,7 +53,7 @@ export function settingsForm() {
       /** @type {Object<string, any>} */
       const body = { rounds: rounds, late_slots: Number(value("trn-late")),
         seeds: ids(value("trn-seeds")), groups: groups, last_chance: !!(box && box.checked),
-        ...formatBody() };
+        ...formatBody(), ...jackpotBody() };
       if (value("trn-seed").trim() !== "") body.seed = Number(value("trn-seed"));  // else drawn at random
       act("POST", "/settings", body);
     }));
@@ -75,6 +77,8 @@ export function playersSection() {
       } else if (!inDraw.has(p.name) && st.main && st.main.late_open) {
         actions.append(button(t("trn.arrive"), () => act("POST", "/late/arrive", { player: p.id })));
       }
+      const again = reenterButton(st, p);  // a player knocked out enters again
+      if (again) actions.append(again);
       actions.append(button(t("trn.withdraw"), confirmed(
         t(st.drawn ? "cf.withdraw_drawn" : "cf.withdraw", { name: p.name }), "POST", "/players/" + p.id + "/withdraw")));
       // an entry made by mistake leaves the event, while it is not drawn

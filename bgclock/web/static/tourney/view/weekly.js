@@ -25,7 +25,7 @@ const t = I18N.t;
 /** @type {{round: (number|null), lines: string[]}} */
 const reasons = { round: null, lines: [] };
 
-export const FORMATS = ["knockout", "swiss", "moreswiss", "roundrobin"];
+export const FORMATS = ["knockout", "swiss", "moreswiss", "roundrobin", "double"];
 
 /**
  * The settings' format fields (before the draw).
