@@ -29,6 +29,7 @@ from bgclock.server.edge.auth import DirectorAuth, TableTokens, director_key
 from bgclock.server.edge.director import DirectorOnly
 from bgclock.server.edge.guard import HANDSHAKES, EdgeGuard, install_redaction, served_hosts
 from bgclock.server.edge.keeper import ToKeeper
+from bgclock.server.edge.session import KeyExchange
 from bgclock.server.errors import HANDLERS
 from bgclock.server.live.heap import HeapKeeper
 from bgclock.server.live.lag import DEFAULT_PARAMS, LagParams
@@ -159,6 +160,10 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers=dict(HANDLERS),
                     middleware=[Middleware(EdgeGuard, hosts=hosts, handshakes=handshake_rate),
+                                # a browser opening an address with the
+                                # director's key: the session cookie, and
+                                # the address again without the key
+                                Middleware(KeyExchange),
                                 # pages, scripts and JSON (room.json: 44 KiB,
                                 # 3 KiB gzipped) to clients that accept gzip
                                 Middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES)])

@@ -21,6 +21,8 @@ DIRECTOR_KEY_META: Final = "director_key"
 #: A director's password: this many characters at least, and at most (a hello's key).
 PASSWORD_MIN: Final = 8
 PASSWORD_MAX: Final = 200
+#: What the director's session value is the HMAC of (under the key).
+SESSION_LABEL: Final = b"bgclock director session v1"
 
 
 def new_secret() -> str:
@@ -60,12 +62,29 @@ async def director_key(store: Store, *, password: str | None = None,
 
 
 class DirectorAuth:
-    """Checks the director's secret in constant time."""
+    """Checks the director's secret, and the session a browser holds for it,
+    in constant time.
+
+    The session (the ``bgclock_director`` cookie, ``edge.session``) is an
+    HMAC of a fixed label under the key, not the key: a cookie read off a
+    machine does not print the key, and a new key (``--rotate-director-key``,
+    ``--director-password``) ends every session made with the old one."""
 
     def __init__(self, secret: str) -> None:
         if not secret:
             raise ValueError("the director's secret must not be empty")
         self._secret = secret.encode()
+        mac = hmac.new(self._secret, SESSION_LABEL, hashlib.sha256).digest()
+        self._session = base64.urlsafe_b64encode(mac).rstrip(b"=")
+
+    def session(self) -> str:
+        """The value of the director's session cookie for this key."""
+        return self._session.decode()
+
+    def check_session(self, candidate: str | None) -> bool:
+        if not candidate:
+            return False
+        return hmac.compare_digest(self._session, candidate.encode("utf-8", "surrogatepass"))
 
     def check(self, candidate: str | None) -> bool:
         if not candidate:

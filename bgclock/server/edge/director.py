@@ -1,6 +1,8 @@
 """The director's guard, the middleware of the director's Mount: a request
 to any of its routes needs the director's key (``Authorization: Bearer KEY``
-or ``?key=KEY``), else 401 ``unauthorized`` before the route runs.  A path
+or ``?key=KEY``) or session (``edge.session``), else 401 before the route
+runs: ``unauthorized`` in JSON for the API, the refusal page in the
+browser's language for a browser opening a page (``edge.session.refusal``).  A path
 none of its routes matches goes on untouched (404, as for anyone).  A
 request forwarded by another process of a cluster (``cluster.forward``) is
 checked here again from the credentials it carries (``edge.principal``)."""
@@ -12,6 +14,7 @@ from starlette.routing import Match, Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bgclock.server.context import server_of
+from bgclock.server.edge.session import page_request, refusal, refusal_reason
 from bgclock.server.errors import ApiError
 
 
@@ -28,6 +31,11 @@ class DirectorOnly:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and self._guarded(scope):
             request = Request(scope, receive)
-            if not server_of(request).is_director(request):
+            principal = server_of(request).principal(request)
+            if not principal.director:
+                if page_request(request):
+                    page = refusal(request, refusal_reason(principal.offered))
+                    await page(scope, receive, send)
+                    return
                 raise ApiError(401, "unauthorized", "the director's key is needed")
         await self.app(scope, receive, send)

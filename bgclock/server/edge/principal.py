@@ -2,11 +2,20 @@
 from its own credentials.
 
 A request's credentials are the director's key (``Authorization: Bearer
-KEY``, or ``?key=KEY`` on a page the director opened) and a token
-(``?token=``: a table's, opening that table, or a room display's, opening
-that tournament's room).  They are read here and nowhere else; the answer
-is kept in the request's scope, so every route and guard of this process
-asks the same question once.
+KEY``, or ``?key=KEY``), the director's session (the ``bgclock_director``
+cookie the key is exchanged for when a browser opens an address with it:
+``edge.session``) and a token (``?token=``: a table's, opening that table,
+or a room display's, opening that tournament's room).  They are read here
+and nowhere else; the answer is kept in the request's scope, so every route
+and guard of this process asks the same question once.
+
+The session cookie is a browser's credential, sent by the browser whoever
+asked for the request, so it counts for a request that changes something
+(any method but GET and HEAD) or opens a WebSocket only when the request
+shows it came from this server's own pages: no ``Sec-Fetch-Site`` other
+than ``same-origin``, no ``Origin`` naming another host (docs/architecture.md,
+"The director's session").  A key given explicitly (bearer or query) is the
+request's credential even beside a cookie: a wrong key is never rescued by one.
 
 A request that another process of a cluster forwards here (``cluster.forward``)
 carries the same credentials, not a verdict: this process works its
@@ -19,17 +28,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Final, Protocol
+from urllib.parse import urlsplit
 
 from starlette.requests import HTTPConnection
 
 #: The scope key the principal is kept under once worked out.
 PRINCIPAL: Final = "bgclock.principal"
+#: The cookie that holds the director's session (``edge.session`` sets it).
+SESSION_COOKIE: Final = "bgclock_director"
+#: Methods that change nothing: a session cookie counts for them from anywhere.
+SAFE_METHODS: Final = frozenset({"GET", "HEAD"})
 
 
 class KeyCheck(Protocol):
     """What checks the director's key (``edge.auth.DirectorAuth``)."""
 
     def check(self, candidate: str | None) -> bool: ...
+
+    def check_session(self, candidate: str | None) -> bool: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +56,9 @@ class Principal:
 
     director: bool
     token: str | None
+    #: The director's credential the request offered, checked or not:
+    #: ``bearer``, ``key`` (the query), ``session`` (the cookie) or None.
+    offered: str | None = None
 
     @property
     def kind(self) -> str:
@@ -55,14 +74,43 @@ def bearer(conn: HTTPConnection) -> str | None:
     return None
 
 
+def from_own_pages(conn: HTTPConnection) -> bool:
+    """``conn`` did not come from another site's page: a browser says where a
+    request came from (``Sec-Fetch-Site``, ``Origin``); a client that is not
+    a browser says nothing, and holds the cookie only if it was given it."""
+    site = conn.headers.get("sec-fetch-site")
+    if site is not None and site != "same-origin":
+        return False
+    origin = conn.headers.get("origin")
+    if origin is None:
+        return True
+    # the host alone: behind a TLS proxy the page is https and this hop http
+    return urlsplit(origin).netloc.lower() == conn.headers.get("host", "").lower()
+
+
+def session_counts(conn: HTTPConnection) -> bool:
+    """The session cookie may stand for the director on ``conn``: a read, or
+    a change (or a WebSocket) sent from this server's own pages."""
+    if conn.scope["type"] == "http" and conn.scope.get("method", "GET") in SAFE_METHODS:
+        return True
+    return from_own_pages(conn)
+
+
 def principal_of(conn: HTTPConnection, director: KeyCheck) -> Principal:
     """The principal of ``conn``, worked out on its first ask and kept."""
     found = conn.scope.get(PRINCIPAL)
     if isinstance(found, Principal):
         return found
-    key = bearer(conn)
+    token = conn.query_params.get("token")
+    key, offered = bearer(conn), "bearer"
     if key is None:
-        key = conn.query_params.get("key")
-    principal = Principal(director=director.check(key), token=conn.query_params.get("token"))
+        key, offered = conn.query_params.get("key"), "key"
+    if key is not None:
+        principal = Principal(director=director.check(key), token=token, offered=offered)
+    elif (session := conn.cookies.get(SESSION_COOKIE)) is not None:
+        principal = Principal(director=session_counts(conn) and director.check_session(session),
+                              token=token, offered="session")
+    else:
+        principal = Principal(director=False, token=token)
     conn.scope[PRINCIPAL] = principal
     return principal

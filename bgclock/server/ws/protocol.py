@@ -147,7 +147,8 @@ class _Message(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True,
 
 
 class Hello(_Message, tag="hello", frozen=True):
-    """The first message: a table device's ``token`` or the director's ``key``."""
+    """The first message: a table device's ``token`` or the director's ``key`` (or
+    neither: the director's session cookie on the handshake, ``edge.principal``)."""
 
     token: Secret | None = None
     key: Secret | None = None

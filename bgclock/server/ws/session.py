@@ -225,8 +225,12 @@ async def _session(server: Server, conn: Connection) -> None:
         return
     hub = server.hub
     assert server.tokens is not None
-    if hello.key is not None:
-        if not server.director.check(hello.key):
+    # the director: the key in the hello, or (a hello with neither key nor
+    # token) the session cookie the dashboard's handshake carried
+    # (``edge.principal``: only from this server's own pages)
+    by_session = hello.key is None and hello.token is None and server.is_director(ws)
+    if hello.key is not None or by_session:
+        if not by_session and not server.director.check(hello.key):
             await _refuse(conn, "unauthorized", "wrong director's key")
             return
         conn.role = "director"

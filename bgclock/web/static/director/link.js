@@ -1,10 +1,10 @@
 // @ts-check
-/* bgclock dashboard: the link (one WebSocket, hello with the director's key)
+/* bgclock dashboard: the link (one WebSocket, hello over the director's session)
  * and what the server says, taken into the dashboard's state. */
 import { api } from "../kit/api.js";
 import { I18N, t } from "../kit/i18n.js";
 import { Connection, wsUrl } from "../kit/link.js";
-import { $, app, key, settleConfirm, ui } from "./state.js";
+import { $, app, settleConfirm, ui } from "./state.js";
 
 /** @typedef {import("../kit/types.js").TableInfo} TableInfo */
 /** @typedef {import("../kit/types.js").WireState} WireState */
@@ -50,7 +50,8 @@ export const conn = new Connection({
     /** @type {Object<string, number>} */
     const since = {};
     for (const id in app.tables) if (app.tables[id].seq != null) since[id] = app.tables[id].seq;
-    return { type: "hello", v: 1, key: key, since: since };
+    // no key: the handshake carries the director's session cookie
+    return { type: "hello", v: 1, since: since };
   },
   onMessage: onMessage,
   onStatus: (status, queued) => ui.status(status, queued)

@@ -1,7 +1,7 @@
 // @ts-check
 /* bgclock: the director's dashboard (docs/pages.md, "The director's dashboard").
  *
- * Every open table live (one WebSocket, hello with the director's key), the
+ * Every open table live (one WebSocket, hello over the director's session), the
  * alerts that need the director (they stay until the table's state no longer
  * calls for them, or the director marks them handled: the server keeps which
  * are, for every dashboard; protocol `handle`, `handled`), one table in detail
@@ -20,7 +20,7 @@ import { keepingFocus } from "../kit/dom.js";
 import { fmtClock, fmtShort } from "../kit/format.js";
 import { I18N } from "../kit/i18n.js";
 import { unlockAudio } from "../kit/sound.js";
-import { $, SIDES, app, isLow, key, presets, ui } from "./state.js";
+import { $, SIDES, app, isLow, presets, ui } from "./state.js";
 import { conn, loadTournaments, unauthorized } from "./link.js";
 import { alertsOf } from "./attention.js";
 import { closeDetail, refreshLog, select } from "./actions.js";
@@ -114,9 +114,8 @@ document.documentElement.lang = I18N.lang;
 /** @type {any} */ (window).__bgclockDesk = { app: app, closeDetail: closeDetail, conn: conn, select: select, alertsOf: alertsOf, openTableForm: openTableForm,
   i18n: I18N };
 render();
-if (!key) unauthorized();
-else {
-  loadTournaments().catch((e) => { if (String(e.message).indexOf("key") >= 0 || String(e.message) === "401") unauthorized(); });
-  conn.start();
-}
+// the server served this page to the director's session; a session ended
+// since (a new key) is told by the first refusal
+loadTournaments().catch((e) => { if (String(e.message).indexOf("key") >= 0 || String(e.message) === "401") unauthorized(); });
+conn.start();
 requestAnimationFrame(frame);

@@ -9,7 +9,6 @@ import { byId, readPresets } from "../kit/dom.js";
 import { t } from "../kit/i18n.js";
 
 export const params = new URLSearchParams(location.search);
-export const key = params.get("key");
 export const presets = readPresets();
 /** @type {readonly import("../kit/types.js").Side[]} */
 export const SIDES = ["A", "B"];

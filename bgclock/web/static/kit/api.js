@@ -3,11 +3,6 @@
  * decoded into an error that keeps its stable code and fields (the screens
  * say it in their language). */
 
-/** The director's key (from the dashboard's URL: ?key=); the exports' links carry it. */
-export const directorKey = (() => {
-  try { return new URLSearchParams(location.search).get("key") || ""; } catch (e) { return ""; }
-})();
-
 /** A refusal of the API: its words, its stable code and its fields.
  * @typedef {Error & {code?: string, params?: Object<string, (string|number)>, status?: number}} ApiError */
 
@@ -56,8 +51,11 @@ export function newestOnly() {
 }
 
 /**
- * The director's API (the dashboard's key as the credential).
+ * The director's API.  The credential is the director's session cookie
+ * (the server exchanged the printed link's key for it and dropped the key
+ * from the address: docs/architecture.md, "The director's session"), so no
+ * page, link or export of the dashboard carries the key.
  * @param {string} method @param {string} path @param {any} [body] @param {string} [type]
  * @returns {Promise<any>}
  */
-export function api(method, path, body, type) { return request(method, path, body, type, directorKey); }
+export function api(method, path, body, type) { return request(method, path, body, type, ""); }

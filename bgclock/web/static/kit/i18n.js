@@ -119,7 +119,7 @@ const STRINGS = {
       "form.delay": "delay / increment (s)", "form.reserve": "fixed reserve (m:ss)",
       "form.create": "Create", "form.created": "created", "form.warn": "low-time warnings (s)",
       "form.edit_table": "Edit table (before play)", "form.save": "Save", "det.edit_table": "Edit table",
-      "dir.unauthorized": "This key cannot open the director's dashboard.",
+      "dir.unauthorized": "This browser cannot open the director's dashboard: open the director's link the server printed (a new director's key ends every earlier session).",
       /* The engine's refusals by their stable codes (bgclock.core REFUSALS). */
       "ref.not_in_phase": "{event} is not allowed {when}",
       "ref.match_over": "{event} is not allowed: the match is over",
@@ -319,7 +319,7 @@ const STRINGS = {
       "form.delay": "ritardo / incremento (s)", "form.reserve": "riserva fissa (m:ss)",
       "form.create": "Crea", "form.created": "creato", "form.warn": "avvisi di poco tempo (s)",
       "form.edit_table": "Modifica tavolo (prima del gioco)", "form.save": "Salva", "det.edit_table": "Modifica tavolo",
-      "dir.unauthorized": "Questa chiave non apre il pannello del direttore.",
+      "dir.unauthorized": "Questo browser non può aprire il pannello del direttore: apri il link del direttore stampato dal server (una nuova chiave del direttore chiude ogni sessione precedente).",
       "ref.not_in_phase": "{event}: non è consentito {when}",
       "ref.match_over": "{event}: non è consentito, l'incontro è finito",
       "ref.no_game": "{event}: non è consentito, nessuna partita in corso",

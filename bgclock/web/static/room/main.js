@@ -17,7 +17,7 @@
  * header's search) shows a player's table, opponent, event and round above
  * the view while something is typed.
  *
- * Opened with the tournament's room token (or the director's key); it
+ * Opened with the tournament's room token (or the director's session); it
  * listens to /api/tournaments/{id}/room.stream (server-sent events: the
  * room's whole view now, then after every change; the token opens nothing
  * but this and room.json) and counts the running clocks and the late counts

@@ -45,15 +45,14 @@ const parts = location.pathname.split("/");
 export const tournamentId = parts[parts.length - 1];
 const search = new URLSearchParams(location.search);
 export const token = search.get("token");
-export const key = search.get("key");
 export const pinned = search.get("view");
 export const rotate = search.get("rotate") !== "0" && !pinned;
 
 /** @type {{room: (Room|null), at: number, failed: boolean, view: number, page: number, shown: number}} */
 export const view = { room: null, at: 0, failed: false, view: 0, page: Number(search.get("page") || 1) - 1, shown: 0 };
 
-export const credential = () =>
-  token ? "token=" + encodeURIComponent(token) : "key=" + encodeURIComponent(key || "");
+/** The room token, as a query (none: the director's session cookie opens the room). */
+export const credential = () => (token ? "token=" + encodeURIComponent(token) : "");
 
 /** What the link calls to show the room again (main.js sets it). */
 export const ui = {

@@ -11,7 +11,6 @@
  * header's button.  This module is the entry: the render and the toggle;
  * the state (state.js), the actions (actions.js) and the views (view/) sit
  * beside it. */
-import { directorKey } from "../kit/api.js";
 import { h } from "../kit/dom.js";
 import { mountScreen, tournamentHead } from "../kit/screen.js";
 import { act, confirmed, load } from "./actions.js";
@@ -46,15 +45,15 @@ function render() {
   // the breaks at matches without a clock, their alerts with the others
   const breaks = screen.state.drawn ? breaksSection(/** @type {any} */ (screen.state), screen.breaks) : null;
   if (breaks) node.append(breaks);
-  node.append(room, flightSection(/** @type {any} */ (screen.state), screen.flight, act, directorKey),
+  node.append(room, flightSection(/** @type {any} */ (screen.state), screen.flight, act),
     settingsForm(), playersSection());
-  const money = moneySection(/** @type {any} */ (screen.state), act, confirmed, directorKey);  // issue 36
+  const money = moneySection(/** @type {any} */ (screen.state), act, confirmed);  // issue 36
   if (money) node.append(money);
   node.append(drawSection(), reason);
   const weekly = /** @type {any} */ (screen.state).weekly;
   if (weekly) node.append(fieldSection(weekly));
-  if (screen.state.drawn) node.append(...deskSections(/** @type {any} */ (screen.state), act, directorKey));
-  if (screen.state.drawn) node.append(standingsSection(/** @type {any} */ (screen.state), act, directorKey));
+  if (screen.state.drawn) node.append(...deskSections(/** @type {any} */ (screen.state), act));
+  if (screen.state.drawn) node.append(standingsSection(/** @type {any} */ (screen.state), act));
   node.append(historySection());
 }
 

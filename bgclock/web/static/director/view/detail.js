@@ -11,7 +11,7 @@ import { fmtClock, fmtShort, fmtSigned, parseClock } from "../../kit/format.js";
 import { I18N, t } from "../../kit/i18n.js";
 import { rulingName } from "../../rulings.js";
 import { previewText, setClockPlan } from "../../setclock.js";
-import { $, SIDES, app, errText, key, names, other, presets, sideOf, title, ui } from "../state.js";
+import { $, SIDES, app, errText, names, other, presets, sideOf, title, ui } from "../state.js";
 import { mergeInfo } from "../link.js";
 import { askConfirm, closeDetail, doConfirmed } from "../actions.js";
 import { openTableForm } from "./forms.js";
@@ -81,9 +81,9 @@ export function renderDetail() {
   const url = row.url || "";
   d.append(el("fieldset", {}, [el("legend", { text: t("det.link") }),
     el("div", { class: "row" }, [
-      el("img", { class: "qr", alt: t("det.qr"), src: "/api/tables/" + id + "/qr.svg?key=" + encodeURIComponent(key || "") }),
+      el("img", { class: "qr", alt: t("det.qr"), src: "/api/tables/" + id + "/qr.svg" }),
       el("div", { class: "linkbox" }, [url ? el("a", { href: url, target: "_blank", rel: "noopener", id: "table-link", text: url }) : null])])]));
-  d.append(el("p", {}, [el("a", { href: "/api/tables/" + id + "/report.html?key=" + encodeURIComponent(key || "") + "&lang=" + I18N.lang, target: "_blank",
+  d.append(el("p", {}, [el("a", { href: "/api/tables/" + id + "/report.html?lang=" + I18N.lang, target: "_blank",
     rel: "noopener", id: "sheet-link", text: t("det.sheet") })]));
   d.append(el("fieldset", {}, [el("legend", { text: t("det.log") }), el("div", { class: "log-wrap", id: "log-wrap" })]));
   renderLog();

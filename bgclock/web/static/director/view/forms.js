@@ -6,7 +6,7 @@ import { el } from "../../kit/dom.js";
 import { fmtClock, parseClock } from "../../kit/format.js";
 import { t } from "../../kit/i18n.js";
 import { submitOnce } from "../../kit/once.js";
-import { $, app, dialog, errText, input, key, presets, title, ui } from "../state.js";
+import { $, app, dialog, errText, input, presets, title, ui } from "../state.js";
 import { conn, mergeInfo } from "../link.js";
 import { select } from "../actions.js";
 
@@ -106,7 +106,7 @@ export function printSheet() {
     const row = app.tables[id];
     if (row.info.status === "closed") continue;
     sheet.append(el("div", { class: "print-card" }, [el("h2", { text: title(row) }),
-      el("img", { src: "/api/tables/" + id + "/qr.svg?key=" + encodeURIComponent(key || ""), alt: "QR" }),
+      el("img", { src: "/api/tables/" + id + "/qr.svg", alt: "QR" }),
       el("p", { class: "linkbox", text: row.url || "" })]));
   }
   setTimeout(() => window.print(), 300);

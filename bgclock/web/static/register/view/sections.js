@@ -2,7 +2,7 @@
 /* bgclock dashboard, the players' register: its sections (the search with
  * its pages, a player's history, the entry form, the files: CSV import and
  * export, the rating list; closing the tournament, confirmed). */
-import { api, directorKey } from "../../kit/api.js";
+import { api } from "../../kit/api.js";
 import { openConfirm } from "../../kit/confirm.js";
 import { button, h } from "../../kit/dom.js";
 import { onceAttrs } from "../../kit/once.js";
@@ -115,7 +115,7 @@ export function editSection() {
 
 /** @returns {HTMLElement} */
 export function filesSection() {
-  const q = "?key=" + encodeURIComponent(directorKey);
+  // no key in these addresses: the director's session cookie opens them
   const lang = I18N.lang === "it" ? "it" : "en";
   return h("section", {}, h("h3", {}, t("reg.import_title")),
     h("div", { class: "form" }, h("label", { for: "reg-csv" }, t("reg.csv")), h("textarea", { id: "reg-csv", rows: "3" }),
@@ -123,11 +123,11 @@ export function filesSection() {
         const done = await api("POST", "/api/register.csv", value("reg-csv"), "text/csv");
         return t("reg.imported", { a: done.added, u: done.updated });
       }), Object.assign({ id: "reg-import" }, onceAttrs("reg-import")))),
-    h("p", { class: "row" }, h("a", { href: "/api/register.csv" + q, download: "register.csv" }, t("reg.export"))),
+    h("p", { class: "row" }, h("a", { href: "/api/register.csv", download: "register.csv" }, t("reg.export"))),
     h("h3", {}, t("reg.list_title")),
     h("p", { class: "row" },
-      h("a", { id: "reg-print", href: "/api/register/ratings.html" + q + "&lang=" + lang, target: "_blank", rel: "noopener" }, t("reg.print")),
-      h("a", { href: "/api/register/ratings.csv" + q, download: "ratings.csv" }, t("reg.list_csv"))));
+      h("a", { id: "reg-print", href: "/api/register/ratings.html?lang=" + lang, target: "_blank", rel: "noopener" }, t("reg.print")),
+      h("a", { href: "/api/register/ratings.csv", download: "ratings.csv" }, t("reg.list_csv"))));
 }
 
 /** @returns {HTMLElement|null} */

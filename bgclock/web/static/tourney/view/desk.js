@@ -130,12 +130,11 @@ function lateSection(st, act) {
 /**
  * @param {DeskState} st
  * @param {Act} act
- * @param {string} key the director's key (the PINs are a director route)
  * @returns {HTMLElement}
  */
-function sheetSection(st, act, key) {
+function sheetSection(st, act) {
   const out = h("section", { id: "desk-sheets" }, h("h3", {}, t("desk.sheets")));
-  out.append(h("p", {}, h("a", { href: "/api/tournaments/" + st.tournament_id + "/sheet-pins?key=" + encodeURIComponent(key),
+  out.append(h("p", {}, h("a", { href: "/api/tournaments/" + st.tournament_id + "/sheet-pins",
     target: "_blank", rel: "noopener", id: "desk-sheet-pins" }, t("desk.sheet_pins"))));
   const list = h("ul", {});
   for (const s of st.sheets || []) {
@@ -271,21 +270,20 @@ function committeeSection(st, act) {
 
 /**
  * @param {DeskState} st
- * @param {string} key the director's key (the exports are director routes)
  * @returns {HTMLElement}
  */
-function exportSection(st, key) {
+function exportSection(st) {
   const base = "/api/tournaments/" + st.tournament_id;
-  const q = "?key=" + encodeURIComponent(key);
+  // no key in these addresses: the director's session cookie opens them
   const link = (/** @type {string} */ href, /** @type {string} */ text, /** @type {string=} */ more) =>
-    h("a", { href: href + q + (more || ""), target: "_blank", rel: "noopener" }, text);
+    h("a", { href: href + (more || ""), target: "_blank", rel: "noopener" }, text);
   return h("section", { id: "desk-exports" }, h("h3", {}, t("desk.exports")),
     h("p", {}, link(base + "/draw.csv", "draw.csv"), " · ", link(base + "/draw.json", "draw.json"), " · ",
       // the printed sheets in the director's language
-      link(base + "/draw/main.html", t("desk.print", { event: t("room.main") }), "&lang=" + I18N.lang), " · ",
-      link(base + "/draw/consolation.html", t("desk.print", { event: t("room.consolation") }), "&lang=" + I18N.lang),
+      link(base + "/draw/main.html", t("desk.print", { event: t("room.main") }), "?lang=" + I18N.lang), " · ",
+      link(base + "/draw/consolation.html", t("desk.print", { event: t("room.consolation") }), "?lang=" + I18N.lang),
       ...(st.last_chance ? [" · ", link(base + "/draw/last_chance.html",
-        t("desk.print", { event: t("room.last_chance") }), "&lang=" + I18N.lang)] : [])));
+        t("desk.print", { event: t("room.last_chance") }), "?lang=" + I18N.lang)] : [])));
 }
 
 /**
@@ -314,10 +312,9 @@ export function clashSection(st, act) {
  * The desk's sections, after the draw.
  * @param {DeskState} st
  * @param {Act} act
- * @param {string} key
  * @returns {HTMLElement[]}
  */
-export function deskSections(st, act, key) {
-  return [lateSection(st, act), sheetSection(st, act, key), committeeSection(st, act), exportSection(st, key)];
+export function deskSections(st, act) {
+  return [lateSection(st, act), sheetSection(st, act), committeeSection(st, act), exportSection(st)];
 }
 

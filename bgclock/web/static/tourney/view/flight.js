@@ -29,10 +29,9 @@ function value(id) {
  * @param {FlightState} st
  * @param {Flight|null} flight the room's events (null: none, or not read yet)
  * @param {Act} act
- * @param {string} key the director's key (the wall and the exports are director routes)
  * @returns {HTMLElement}
  */
-export function flightSection(st, flight, act, key) {
+export function flightSection(st, flight, act) {
   const mine = st.flight || null;
   const input = (/** @type {string} */ id, /** @type {string} */ label, /** @type {Object<string, string>} */ attrs) =>
     [h("label", { for: id }, label), h("input", Object.assign({ id: id }, attrs))];
@@ -51,15 +50,15 @@ export function flightSection(st, flight, act, key) {
     h("td", {}, e.matches.length ? t("fl.tables_of", { list: e.matches.map((m) => m.table).join(", ") }) : "–"),
     h("td", {}, String(e.waiting.length))));
   const base = "/api/tournaments/" + st.tournament_id;
-  const q = "?key=" + encodeURIComponent(key);
+  // no key in these addresses: the director's session cookie opens them
   const link = (/** @type {string} */ href, /** @type {string} */ text, /** @type {string} */ extra) =>
-    h("a", { href: base + href + q + extra, target: "_blank", rel: "noopener" }, text);
+    h("a", { href: base + href + extra, target: "_blank", rel: "noopener" }, text);
   out.append(h("div", { class: "scroll-x" }, h("table", { class: "trn-history", id: "fl-events" },
     h("caption", {}, t("fl.room_title", { room: flight.room })),
     h("thead", {}, h("tr", {}, ...[t("fl.event"), t("fl.precedence"), t("fl.at_tables"), t("fl.waiting")]
       .map((x) => h("th", { scope: "col" }, x)))),
     h("tbody", {}, ...rows))),
-  h("p", {}, link("/flight/pairings.html", t("fl.wall"), "&lang=" + (I18N.lang === "it" ? "it" : "en")), " · ",
+  h("p", {}, link("/flight/pairings.html", t("fl.wall"), "?lang=" + (I18N.lang === "it" ? "it" : "en")), " · ",
     link("/flight.csv", t("fl.csv"), ""), " · ", link("/flight/standings.csv", t("fl.standings_csv"), "")));
   return out;
 }

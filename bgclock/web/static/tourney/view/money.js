@@ -108,10 +108,9 @@ function settingsForm(money, act) {
  * @param {{tournament_id: number, money?: MoneyView}} st
  * @param {Act} act
  * @param {Confirmed} confirmed
- * @param {string} key the director's key (the pages and exports are director routes)
  * @returns {HTMLElement|null}
  */
-export function moneySection(st, act, confirmed, key) {
+export function moneySection(st, act, confirmed) {
   const money = st.money;
   if (!money) return null;
   const cur = money.settings.currency;
@@ -147,10 +146,10 @@ export function moneySection(st, act, confirmed, key) {
   });
   const tot = money.totals;
   const base = "/api/tournaments/" + st.tournament_id;
-  const q = "?key=" + encodeURIComponent(key);
+  // no key in these addresses: the director's session cookie opens them
   const lang = I18N.lang === "it" ? "it" : "en";
   const link = (/** @type {string} */ href, /** @type {string} */ text) =>
-    h("a", { href: base + href + (href.includes("?") ? q.replace("?", "&") : q), target: "_blank", rel: "noopener" }, text);
+    h("a", { href: base + href, target: "_blank", rel: "noopener" }, text);
   const unpaid = money.unpaid.length
     ? h("p", { class: "err", id: "mon-unpaid", role: "status" }, t("mon.unpaid", { names: money.unpaid.map((u) => u.name).join(", ") }))
     : h("p", { id: "mon-unpaid" }, t("mon.all_paid"));

@@ -56,15 +56,14 @@ function prizeEvents(st) {
  * The section: search, print-outs, exports, prize list.
  * @param {StandingsState} st
  * @param {Act} act
- * @param {string} key the director's key (the pages and exports are director routes)
  * @returns {HTMLElement}
  */
-export function standingsSection(st, act, key) {
+export function standingsSection(st, act) {
   const base = "/api/tournaments/" + st.tournament_id;
-  const q = "?key=" + encodeURIComponent(key);
-  const lang = "&lang=" + (I18N.lang === "it" ? "it" : "en");
+  // no key in these addresses: the director's session cookie opens them
+  const lang = "lang=" + (I18N.lang === "it" ? "it" : "en");
   const link = (/** @type {string} */ href, /** @type {string} */ text, /** @type {string} */ extra) =>
-    h("a", { href: base + href + q + extra, target: "_blank", rel: "noopener" }, text);
+    h("a", { href: base + href + (extra ? "?" + extra : ""), target: "_blank", rel: "noopener" }, text);
   const list = h("ul", { class: "st-found", id: "st-found", "aria-live": "polite" });
   const box = /** @type {HTMLInputElement} */ (h("input", { id: "st-search", type: "search", maxlength: "100",
     autocomplete: "off", placeholder: t("st.search_help") }));
