@@ -4,7 +4,10 @@ from its own credentials.
 A request's credentials are the director's key (``Authorization: Bearer
 KEY``, or ``?key=KEY`` on a page the director opened) and a token
 (``?token=``: a table's, opening that table, or a room display's, opening
-that tournament's room).  They are read here and nowhere else; the answer
+that tournament's room).  A publishing venue's key (``Authorization: Bearer
+NAME.SECRET``, ``edge.publishers``) makes the request the ``publisher``
+NAME: it publishes that club's tournaments, nothing else.  They are read
+here and nowhere else; the answer
 is kept in the request's scope, so every route and guard of this process
 asks the same question once.
 
@@ -32,19 +35,29 @@ class KeyCheck(Protocol):
     def check(self, candidate: str | None) -> bool: ...
 
 
+class PublisherCheck(Protocol):
+    """What checks a publishing key (``edge.publishers.PublishKeys``): the
+    club's name it publishes as, or None."""
+
+    def check(self, candidate: str | None) -> str | None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Principal:
     """A request's principal: the director, or whoever holds ``token`` (a
     table's or a room display's token, which the route that knows the table
-    or the tournament checks), or nobody."""
+    or the tournament checks), or a venue publishing as the club
+    ``publisher``, or nobody."""
 
     director: bool
     token: str | None
+    publisher: str | None = None
 
     @property
     def kind(self) -> str:
-        """``director``, ``token`` or ``nobody`` (for logs and tests)."""
-        return "director" if self.director else "token" if self.token else "nobody"
+        """``director``, ``publisher``, ``token`` or ``nobody`` (for logs and tests)."""
+        return ("director" if self.director else "publisher" if self.publisher
+                else "token" if self.token else "nobody")
 
 
 def bearer(conn: HTTPConnection) -> str | None:
@@ -55,14 +68,18 @@ def bearer(conn: HTTPConnection) -> str | None:
     return None
 
 
-def principal_of(conn: HTTPConnection, director: KeyCheck) -> Principal:
-    """The principal of ``conn``, worked out on its first ask and kept."""
+def principal_of(conn: HTTPConnection, director: KeyCheck,
+                 publishers: PublisherCheck | None = None) -> Principal:
+    """The principal of ``conn``, worked out on its first ask and kept (a
+    publishing key counts only in the ``Authorization`` header)."""
     found = conn.scope.get(PRINCIPAL)
     if isinstance(found, Principal):
         return found
     key = bearer(conn)
+    publisher = publishers.check(key) if publishers is not None and key is not None else None
     if key is None:
         key = conn.query_params.get("key")
-    principal = Principal(director=director.check(key), token=conn.query_params.get("token"))
+    principal = Principal(director=director.check(key), token=conn.query_params.get("token"),
+                          publisher=publisher)
     conn.scope[PRINCIPAL] = principal
     return principal
