@@ -150,6 +150,9 @@ def _run(venue: Serving, hosted: Serving, hosted_args: list[str], key: str) -> N
         assert [m["clock"]["phase"] for m in seen["matches"][1:]] == ["setup"] * 3
         page = anyone.get(up["public_url"])
         assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+        # the hosted server holds the whole log, and shows only the public projection
+        shown = anyone.get(there).text + anyone.get(f"{there[:-5]}/player/1.json").text
+        assert "FIBT" not in shown and venue.key not in shown and key not in shown
 
         # the hosted server stops; the venue goes on (its clocks and pages) and queues
         hosted.stop()
