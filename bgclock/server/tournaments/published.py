@@ -106,8 +106,9 @@ class Published:
         return hub
 
     async def status(self, club: str) -> list[dict[str, Any]]:
-        """What ``club`` has published here: each tournament and its last ``n``."""
-        return [{"tournament": p.tournament_id, "n": p.n}
+        """What ``club`` has published here: each tournament, its last ``n``
+        and whether it is closed."""
+        return [{"tournament": p.tournament_id, "n": p.n, "closed": p.closed}
                 for p in await self.store.publications(club)]
 
     async def take(self, club: str, body: Mapping[str, Any]) -> int:
@@ -169,9 +170,6 @@ class Published:
                            late=[x for x in live.get("late", []) if isinstance(x, dict)],
                            server_ms=server_ms if isinstance(server_ms, int)
                            else row.updated_ms, club=hub.club)
-
-    def publication_id(self, hub: PublishedHub) -> int | None:
-        return hub.row.id if hub.row is not None else None
 
     async def _body(self, publication_id: int) -> dict[str, Any] | None:
         hub = self._by_id.get(publication_id)

@@ -34,13 +34,13 @@ import json
 import logging
 import urllib.error
 import urllib.request
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from bgclock.server.edge.publishers import key_name
 from bgclock.server.tournaments.host import Host, TournamentHub
 from bgclock.server.tournaments.service import live_body
-from bgclock.store import NotFound
+from bgclock.store import TournamentRow
 
 log = logging.getLogger("bgclock.server.publish")
 
@@ -92,8 +92,9 @@ class Publisher:
         #: Whether the last attempt reached the hosted server, and why not.
         self.online = False
         self.error: str | None = None
-        #: Requests that the hosted server accepted (for tests and the log).
-        self.sent = 0
+        #: The tournaments the hosted server holds closed (at start: those
+        #: it holds whole need not be folded here).
+        self._closed_there: set[int] = set()
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(),
@@ -132,31 +133,39 @@ class Publisher:
         at the hosted server.  ``PublishError`` (or a store's error)."""
         if self.acked is None:
             status = await self._call("GET", None)
-            self.acked = {int(t["tournament"]): int(t["n"])
-                          for t in status.get("tournaments", [])}
+            tournaments = status.get("tournaments", [])
+            self.acked = {int(t["tournament"]): int(t["n"]) for t in tournaments}
+            self._closed_there = {int(t["tournament"]) for t in tournaments if t.get("closed")}
             self._sent.clear()
+        rows = {row.id: row for row in await self.server.store.tournaments()}
         if not self._scanned:  # a restart: the tournaments made public before it
-            await self._scan()
+            await self._scan(rows.values())
         tourneys = self.server.tourneys
         for tid in sorted(set(tourneys.hubs) | set(self.acked)):
-            try:
-                hub = await tourneys.get(tid)
-            except NotFound:
+            row = rows.get(tid)
+            if row is None:
                 continue
-            while await self._send(hub):
+            hub = await tourneys.get(tid)
+            while await self._send(hub, row):
                 pass
 
-    async def _scan(self) -> None:
-        """Fold the stored tournaments that were ever made public (once)."""
-        for row in await self.server.store.tournaments():
+    async def _scan(self, rows: Iterable[TournamentRow]) -> None:
+        """Fold the stored tournaments that were ever made public (once), but
+        those closed that the hosted server holds whole and closed."""
+        assert self.acked is not None
+        for row in rows:
             if row.id in self.server.tourneys.hubs:
                 continue
             stored = await self.server.store.actions(row.id)
-            if any(s.action.get("do") == "set_public" for s in stored):
-                await self.server.tourneys.get(row.id)
+            if not any(s.action.get("do") == "set_public" for s in stored):
+                continue
+            if row.closed_ms is not None and row.id in self._closed_there \
+                    and self.acked.get(row.id, 0) >= len(stored):
+                continue
+            await self.server.tourneys.get(row.id)
         self._scanned = True
 
-    async def _send(self, hub: TournamentHub) -> bool:
+    async def _send(self, hub: TournamentHub, row: TournamentRow) -> bool:
         """Send ``hub``'s next batch if it has one; True if more may follow."""
         assert self.acked is not None
         acked = self.acked.get(hub.id, 0)
@@ -166,12 +175,13 @@ class Publisher:
         if not public:
             # taken down: up to its last set_public, then nothing (never a private one)
             downs = [k for k, a in enumerate(log_now) if a.get("do") == "set_public"]
-            if not downs:
+            if not downs or acked >= downs[-1] + 1:
                 return False
             end = downs[-1] + 1
-        row = await self.server.store.tournament(hub.id)
-        live = await live_body(self.server, hub) if public else {}
-        mark = _mark(row.name, row.closed_ms is not None, live)
+        closed = row.closed_ms is not None
+        # a closed tournament's tables are done: no live part to build
+        live = await live_body(self.server, hub) if public and not closed else {}
+        mark = _mark(row.name, closed, live)
         loop = asyncio.get_running_loop()
         last, at = self._sent.get(hub.id, ("", 0.0))
         if acked >= end:  # nothing new: the live part, if it changed or is due again
@@ -179,12 +189,11 @@ class Publisher:
             if not public or (mark == last and not due):
                 return False
         batch = list(log_now[acked:min(end, acked + BATCH)])
-        body = {"tournament": hub.id, "name": row.name, "closed": row.closed_ms is not None,
+        body = {"tournament": hub.id, "name": row.name, "closed": closed,
                 "first": acked + 1, "actions": batch, "live": live}
         answer = await self._call("POST", body)
         n = int(answer["n"])
         self.acked[hub.id] = n
-        self.sent += 1
         if n >= end:
             self._sent[hub.id] = (mark, loop.time())
         return n < end

@@ -11,6 +11,7 @@ import pytest
 
 from bgclock.server.edge.publishers import add_key, new_key
 from tests._server_kit import anyio_backend, live
+from tests.server.routes.test_public import _stream
 
 __all__ = ["anyio_backend", "live"]
 pytestmark = pytest.mark.anyio
@@ -60,7 +61,8 @@ async def test_a_batch_resent_doubles_nothing_and_a_gap_says_what_is_held(live: 
     assert gap["error"] == "out_of_order" and gap["params"] == {"n": 3}
     assert await _post(live, key, _batch(4, [])) == {"n": 3}  # the live part alone
     status = (await live.http.get("/api/publish", headers={"Authorization": f"Bearer {key}"}))
-    assert status.json() == {"club": "lucca", "tournaments": [{"tournament": 4, "n": 3}]}
+    assert status.json() == {"club": "lucca", "tournaments": [{"tournament": 4, "n": 3,
+                                                                    "closed": False}]}
     view = (await live.http.get("/p/lucca/4.json")).json()
     assert view["url"] == "/p/lucca/4"
     assert [p["name"] for p in view["players"]] == ["Ann", "Bob"]
@@ -94,7 +96,8 @@ async def test_a_key_publishes_only_under_its_own_club(live: Any) -> None:
     assert [p["name"] for p in (await live.http.get("/p/pisa/4.json")).json()["players"]] \
         == ["Pia"]
     status = await live.http.get("/api/publish", headers={"Authorization": f"Bearer {pisa}"})
-    assert status.json() == {"club": "pisa", "tournaments": [{"tournament": 4, "n": 2}]}
+    assert status.json() == {"club": "pisa", "tournaments": [{"tournament": 4, "n": 2,
+                                                                   "closed": False}]}
     for path in ("/p/lucca/5.json", "/p/siena/4.json", "/p/lucca/4/player/9.json"):
         assert (await live.http.get(path)).status_code == 404, path
     page = await live.http.get("/p/lucca/4")
@@ -106,3 +109,18 @@ async def test_a_key_publishes_only_under_its_own_club(live: Any) -> None:
     await _post(live, lucca, _batch(4, [{"do": "set_public", "public": False}]))
     assert (await live.http.get("/p/lucca/4.json")).status_code == 404
     assert (await live.http.get("/p/pisa/4.json")).status_code == 200
+
+
+async def test_the_published_page_is_pushed_and_its_stream_ends_when_taken_down(
+        live: Any) -> None:
+    key = await add_key(live.server.store, "lucca")
+    await _post(live, key, _batch(1, ACTIONS))
+    async with _stream(live, "/p/lucca/4.stream") as following:
+        first = await following()
+        assert first is not None and len(first["players"]) == 2
+        await _post(live, key, _batch(4, [{"do": "register", "name": "Cy"}]))
+        after = await following()
+        assert after is not None and [p["name"] for p in after["players"]] == ["Ann", "Bob", "Cy"]
+        await _post(live, key, _batch(5, [{"do": "set_public", "public": False}]))
+        assert await following() is None  # the open stream ended
+    assert (await live.http.get("/p/lucca/4.stream")).status_code == 404

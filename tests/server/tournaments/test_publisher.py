@@ -177,7 +177,8 @@ def _run(venue: Serving, hosted: Serving, hosted_args: list[str], key: str) -> N
                               headers={"Authorization": f"Bearer {key}"}).json()
             actions = desk.get(f"{base}/actions").json()["actions"]
             assert held == {"club": "lucca", "tournaments": [{"tournament": tid,
-                                                               "n": len(actions)}]}
+                                                               "n": len(actions),
+                                                               "closed": False}]}
 
             # a forged key is refused, and the hosted server says so in its log
             forged = "lucca." + key.partition(".")[2][::-1]
@@ -187,6 +188,11 @@ def _run(venue: Serving, hosted: Serving, hosted_args: list[str], key: str) -> N
                             headers={"Authorization": f"Bearer {forged}"})
             assert r.status_code == 401
             assert _same(caught, _view(anyone, there))
+
+            # closed at the venue (not an action: the tournament's row): closed there too
+            post(f"{base}/close")
+            _until("closed on the hosted page", lambda: (_view(anyone, there) or {}).get(
+                "tournament", {}).get("closed"))
 
             # taken down at the venue: down on the hosted server too (the private
             # tournament was never sent: the hosted server holds only the public one)
