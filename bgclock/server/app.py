@@ -42,6 +42,7 @@ from bgclock.server.routes import (
     pages,
     position,
     public,
+    publish,
     register,
     room,
     standings,
@@ -50,6 +51,7 @@ from bgclock.server.routes import (
     tourney,
 )
 from bgclock.server.routes.static import static_routes
+from bgclock.server.tournaments.publisher import Publisher
 from bgclock.server.ws import session as ws
 from bgclock.store import Store
 from bgclock.store._postgres import PostgresStore
@@ -80,6 +82,8 @@ def create_app(
     allow_hosts: Iterable[str] = (),
     handshake_rate: tuple[float, float] | None = HANDSHAKES,
     cluster: ClusterConfig | None = None,
+    publish_to: str | None = None,
+    publish_key: str | None = None,
 ) -> Starlette:
     """The server's ASGI application over ``store`` (opened, unless it already
     is, and closed by its lifespan).  ``director_secret``: None takes the
@@ -89,7 +93,9 @@ def create_app(
     garbage collector's walks (``live.heap``); None leaves the collector alone.
     ``bind_host``, ``public_url`` and ``allow_hosts`` name the hosts a
     WebSocket may be opened at (``edge.guard.served_hosts``).  ``cluster``: this
-    process is one of several on one PostgreSQL database (``cluster``)."""
+    process is one of several on one PostgreSQL database (``cluster``).
+    ``publish_to``: a hosted bgclock this venue publishes its public
+    tournaments to, with ``publish_key`` (``tournaments.publisher``)."""
     # Without a secret, the lifespan takes the director's key kept in the store.
     server = Server(store, director_secret=director_secret or secrets.token_urlsafe(16),
                     clock=clock or WallClock(), lag_params=lag_params, public_url=public_url,
@@ -103,6 +109,10 @@ def create_app(
         from bgclock.server.cluster.node import Cluster
 
         server.cluster = Cluster(server, store, cluster, ws.dispatch)
+    if publish_to is not None:
+        if not publish_key:
+            raise ValueError("publishing needs a publishing key (BGCLOCK_PUBLISH_KEY)")
+        server.publisher = Publisher(server, publish_to, publish_key)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -120,6 +130,9 @@ def create_app(
             if table.folded and not table.closed and table.quarantined is None:
                 table.report_over(table.match.state())
         await server.tourneys.resume()  # late counts and late starts due go on
+        await server.publish_keys.load(store)  # the venues that may publish here
+        if server.publisher is not None:
+            server.publisher.start()
         heap = HeapKeeper(heap_settle_s) if heap_settle_s else None
         if heap is not None:
             heap.start()
@@ -128,6 +141,8 @@ def create_app(
         finally:
             if heap is not None:
                 await heap.stop()
+            if server.publisher is not None:
+                await server.publisher.stop()
             await server.hub.stop()
             if server.cluster is not None:
                 await server.cluster.stop()
@@ -138,6 +153,7 @@ def create_app(
         *pages.routes,
         *room.routes,                   # the room token or the director's key
         *public.routes,                 # anyone's, while the tournament is public
+        *publish.routes,                # the same at /p/{club}/{id}; a publishing venue's key
         *tables.public,                 # a table's own token
         *ws.routes,
         *(static_routes(static_dir) if static_dir is not None and static_dir.is_dir() else []),

@@ -219,6 +219,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="another device that asks for a table's time gets it without "
                              "the keeper's yes once the keeper has been silent for S seconds "
                              "(default 120; docs/protocol.md)")
+    parser.add_argument("--publish-to", default=None, metavar="URL",
+                        help="publish this venue's public tournaments to the hosted bgclock at "
+                             "URL (e.g. https://bgclock.example.org) whenever it can be "
+                             "reached, with the publishing key in the environment variable "
+                             "BGCLOCK_PUBLISH_KEY; their pages are then /p/CLUB/ID, here and "
+                             "there (docs/hosting.md)")
     parser.add_argument("--no-qr", action="store_true", help="do not draw the QR code")
     parser.add_argument("--log-level", default="warning",
                         choices=["debug", "info", "warning", "error"])
@@ -429,6 +435,31 @@ def cluster_config(args: argparse.Namespace) -> Any:
                          release_idle_s=args.release_idle_s, secret=secret)
 
 
+def publishing(url: str | None) -> tuple[str | None, str | None]:
+    """``--publish-to``'s base URL and the key from ``BGCLOCK_PUBLISH_KEY``,
+    or ``StartError`` in one line naming what is wrong."""
+    if url is None:
+        return None, None
+    import os
+
+    from bgclock.server.edge.publishers import PUBLISH_KEY_ENV, key_name
+
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname or parts.query \
+            or parts.fragment:
+        raise StartError(f"--publish-to: {url!r} is not a base URL like "
+                         "https://bgclock.example.org")
+    key = os.environ.get(PUBLISH_KEY_ENV, "").strip()
+    if not key:
+        raise StartError(f"--publish-to needs the publishing key in {PUBLISH_KEY_ENV} (on the "
+                         "hosted server: bgclock publish-keys add NAME)")
+    try:
+        key_name(key)
+    except ValueError as exc:
+        raise StartError(str(exc)) from None
+    return url.rstrip("/"), key
+
+
 def _run(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -462,13 +493,17 @@ def _run(args: argparse.Namespace) -> int:
     if args.cluster is not None:
         cluster = cluster_config(args)
     public_url = _public_base(args.public_url) if args.public_url else None
+    publish_to, publish_key = publishing(args.publish_to)
+    if publish_to is not None and args.cluster is not None:
+        raise StartError("--publish-to: a venue publishes from one process, not with --cluster")
     sock = bind(args.host, args.port)
     where = _store_where(db)
     limits = raise_nofile_limit()
 
     app = create_app(store, director_secret=None, public_url=public_url,
                      allow_origins=args.allow_origin, bind_host=args.host,
-                     allow_hosts=args.allow_host, cluster=cluster)
+                     allow_hosts=args.allow_host, cluster=cluster,
+                     publish_to=publish_to, publish_key=publish_key)
     # Connections past limit_concurrency get a 503 instead of a descriptor
     # more: keep a margin below the open-files limit for the store and logs.
     concurrency = max(64, limits[0] - 64) if limits is not None and limits[0] > 0 else None

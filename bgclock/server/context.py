@@ -15,10 +15,13 @@ from starlette.requests import HTTPConnection, Request
 
 from bgclock.server.edge.auth import DirectorAuth, TableTokens
 from bgclock.server.edge.principal import Principal, principal_of
+from bgclock.server.edge.publishers import PublishKeys
 from bgclock.server.live.hub import Hub, TableHub
 from bgclock.server.live.lag import LagParams
 from bgclock.server.live.roomfeed import RoomFeed
 from bgclock.server.live.time import ServerClock
+from bgclock.server.tournaments.published import Published
+from bgclock.server.tournaments.publisher import Publisher
 from bgclock.server.tournaments.service import Tourneys, public_body, room_body
 from bgclock.store import NotFound, Store
 
@@ -57,8 +60,14 @@ class Server:
         self.hub.on_change = self.room_feed.changed
         #: The public pages' streams (``/p/{id}.stream``): every change mark
         #: of the room's feed reaches them; none while the page is down.
-        self.public_feed = RoomFeed(lambda tid: public_body(self, tid), event="public")
+        self.public_feed = RoomFeed(lambda tid: public_body(self, tid, self.publish_club),
+                                    event="public")
         self.room_feed.followers.append(self.public_feed)
+        #: This venue's publishing to a hosted server (``--publish-to``), or None.
+        self.publisher: Publisher | None = None
+        #: The publishing keys this (hosted) server accepts, and what was published.
+        self.publish_keys = PublishKeys()
+        self.published = Published(store, clock)
         #: This process's part in a cluster (``bgclock serve --cluster``), or None.
         self.cluster: Cluster | None = None
         #: The names a WebSocket may be opened at (``edge.guard.served_hosts``;
@@ -77,12 +86,18 @@ class Server:
     def principal(self, request: HTTPConnection) -> Principal:
         """Who sent ``request`` (``edge.principal``: worked out once, from its
         own credentials, wherever it arrived)."""
-        return principal_of(request, self.director)
+        return principal_of(request, self.director, self.publish_keys)
 
     def is_director(self, request: HTTPConnection) -> bool:
         """The request's principal (``edge.principal``, worked out once from
         its own credentials, wherever it arrived) is the director."""
-        return principal_of(request, self.director).director
+        return principal_of(request, self.director, self.publish_keys).director
+
+    @property
+    def publish_club(self) -> str | None:
+        """The club's name this venue publishes under (its public pages'
+        paths are ``/p/{club}/{id}``), or None."""
+        return self.publisher.club if self.publisher is not None else None
 
     def table_info(self, request: Request, table: TableHub) -> dict[str, Any]:
         return {**table.info(), "url": self.table_link(request, table.id),

@@ -29,6 +29,7 @@ import msgspec
 import orjson
 
 from ._errors import Fenced, NotFound, StoreBusy, StoreError, StoreUnavailable
+from ._published import OutOfOrder, Publication, PublishedStore
 from ._register import MAX_REGISTER, RegisterEntry, RegisterLine, RegisterStore
 
 
@@ -321,9 +322,10 @@ def archived_match(table_id: int, n: int, spec: str, created_ms: int, archived_m
                           note=x[4], source=x[5], received_ms=x[6]) for x in json.loads(notes)])
 
 
-class Store(RegisterStore):
+class Store(RegisterStore, PublishedStore):
     """The interface both stores implement (every method is a coroutine); the
-    players' register's part is ``RegisterStore`` (``_register``)."""
+    players' register's part is ``RegisterStore`` (``_register``), the
+    publications' ``PublishedStore`` (``_published``)."""
 
     #: Seconds each call may take (``StoreUnavailable`` past it).
     deadline_s: float = DEFAULT_DEADLINE_S
@@ -529,7 +531,8 @@ def sqlite_path(url: str) -> str:
 
 __all__ = [
     "ArchivedMatch", "DEADLINE_BOUNDS", "DEFAULT_DEADLINE_S", "DEFAULT_WARN_S", "Doubt", "Fenced",
-    "MAX_REGISTER", "NotFound", "RegisterEntry", "RegisterLine", "Store", "StoreBusy",
+    "MAX_REGISTER", "NotFound", "OutOfOrder", "Publication", "RegisterEntry", "RegisterLine",
+    "Store", "StoreBusy",
     "StoreError", "StoreUnavailable", "StoredAction", "StoredSnapshot",
     "StoredEvent", "StoredNote", "TableRow",
     "TableSpec",

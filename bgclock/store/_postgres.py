@@ -74,6 +74,7 @@ from . import (
     snapshot_values,
     tails_sql,
 )
+from ._published import PostgresPublished
 from ._register import PostgresRegister
 from ._schema import LATEST, VERSION_TABLE, statements
 
@@ -181,7 +182,7 @@ def _note(r: Any) -> StoredNote:
                       note=json.loads(r[5]), source=r[6], received_ms=r[7])
 
 
-class PostgresStore(PostgresRegister, Store):
+class PostgresStore(PostgresRegister, PostgresPublished, Store):
     """A PostgreSQL database given by its URL."""
 
     def __init__(self, dsn: str, *, schema: str = "public",

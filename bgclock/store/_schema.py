@@ -201,6 +201,31 @@ MIGRATIONS: Final[tuple[tuple[int, tuple[str, ...]], ...]] = (
             "WHERE request_id IS NOT NULL",
         ),
     ),
+    (
+        9,
+        (
+            # what venues published to this (hosted) server (issue 37 §3): one row
+            # per (publishing key's name, the venue's tournament id), its actions
+            # numbered as the venue stored them, and its live tables' public fields
+            """CREATE TABLE published (
+                id {pk},
+                club TEXT NOT NULL,
+                tournament_id {bigint} NOT NULL,
+                name TEXT NOT NULL,
+                closed INTEGER NOT NULL,
+                n INTEGER NOT NULL,
+                live TEXT NOT NULL,
+                updated_ms {bigint} NOT NULL,
+                UNIQUE (club, tournament_id)
+            )""",
+            """CREATE TABLE published_actions (
+                publication_id {bigint} NOT NULL REFERENCES published (id),
+                n INTEGER NOT NULL,
+                body TEXT NOT NULL,
+                PRIMARY KEY (publication_id, n)
+            )""",
+        ),
+    ),
 )
 
 #: Migrations only PostgreSQL runs (SQLite records their number, runs nothing):

@@ -65,6 +65,7 @@ from . import (
     snapshot_values,
     tails_sql,
 )
+from ._published import SqlitePublished
 from ._register import SqliteRegister
 from ._schema import LATEST, VERSION_TABLE, statements
 
@@ -219,7 +220,7 @@ def _answer(future: asyncio.Future[Any], ok: bool, value: Any) -> None:
         future.set_exception(value)
 
 
-class SqliteStore(SqliteRegister, Store):
+class SqliteStore(SqliteRegister, SqlitePublished, Store):
     """The embedded default store (a file path, or ``:memory:`` for tests)."""
 
     def __init__(self, path: str | Path, *, deadline_s: float = DEFAULT_DEADLINE_S) -> None:

@@ -17,6 +17,10 @@ than ``same-origin``, no ``Origin`` naming another host (docs/architecture.md,
 "The director's session").  A key given explicitly (bearer or query) is the
 request's credential even beside a cookie: a wrong key is never rescued by one.
 
+A publishing venue's key (``Authorization: Bearer NAME.SECRET``,
+``edge.publishers``) makes the request the ``publisher`` NAME: it publishes
+that club's tournaments, nothing else; it counts only in the header.
+
 A request that another process of a cluster forwards here (``cluster.forward``)
 carries the same credentials, not a verdict: this process works its
 principal out again from them, the same way.  Nothing about how a request
@@ -48,22 +52,32 @@ class KeyCheck(Protocol):
     def check_session(self, candidate: str | None) -> bool: ...
 
 
+class PublisherCheck(Protocol):
+    """What checks a publishing key (``edge.publishers.PublishKeys``): the
+    club's name it publishes as, or None."""
+
+    def check(self, candidate: str | None) -> str | None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Principal:
     """A request's principal: the director, or whoever holds ``token`` (a
     table's or a room display's token, which the route that knows the table
-    or the tournament checks), or nobody."""
+    or the tournament checks), or a venue publishing as the club
+    ``publisher``, or nobody."""
 
     director: bool
     token: str | None
     #: The director's credential the request offered, checked or not:
     #: ``bearer``, ``key`` (the query), ``session`` (the cookie) or None.
     offered: str | None = None
+    publisher: str | None = None
 
     @property
     def kind(self) -> str:
-        """``director``, ``token`` or ``nobody`` (for logs and tests)."""
-        return "director" if self.director else "token" if self.token else "nobody"
+        """``director``, ``publisher``, ``token`` or ``nobody`` (for logs and tests)."""
+        return ("director" if self.director else "publisher" if self.publisher
+                else "token" if self.token else "nobody")
 
 
 def bearer(conn: HTTPConnection) -> str | None:
@@ -96,17 +110,21 @@ def session_counts(conn: HTTPConnection) -> bool:
     return from_own_pages(conn)
 
 
-def principal_of(conn: HTTPConnection, director: KeyCheck) -> Principal:
-    """The principal of ``conn``, worked out on its first ask and kept."""
+def principal_of(conn: HTTPConnection, director: KeyCheck,
+                 publishers: PublisherCheck | None = None) -> Principal:
+    """The principal of ``conn``, worked out on its first ask and kept (a
+    publishing key counts only in the ``Authorization`` header)."""
     found = conn.scope.get(PRINCIPAL)
     if isinstance(found, Principal):
         return found
     token = conn.query_params.get("token")
     key, offered = bearer(conn), "bearer"
+    publisher = publishers.check(key) if publishers is not None and key is not None else None
     if key is None:
         key, offered = conn.query_params.get("key"), "key"
     if key is not None:
-        principal = Principal(director=director.check(key), token=token, offered=offered)
+        principal = Principal(director=director.check(key), token=token, offered=offered,
+                              publisher=publisher)
     elif (session := conn.cookies.get(SESSION_COOKIE)) is not None:
         principal = Principal(director=session_counts(conn) and director.check_session(session),
                               token=token, offered="session")

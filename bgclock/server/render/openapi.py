@@ -133,6 +133,7 @@ def openapi() -> dict[str, Any]:
                                                   **_errors(404, 422)},
                 body=_ref("PublicBody"), params=tid)},
             **_public_paths(),
+            **_publish_paths(),
             "/api/tournaments/{tournament_id}/close": {"post": _op(
                 "close a tournament and its tables", {"200": _ok(tournament), **_errors(404)},
                 params=tid)},
@@ -397,6 +398,43 @@ def _public_paths() -> dict[str, Any]:
         "/p/{tournament_id}/player/{player_id}.json": {"get": _op(
             "a player's next table and opponent, results, late points, prizes", data,
             director=False, params=both)},
+    }
+
+
+def _publish_paths() -> dict[str, Any]:
+    """A venue publishing to this (hosted) server with its publishing key
+    (``Authorization: Bearer NAME.SECRET``), and the pages at ``/p/{club}/{id}``
+    (docs/hosting.md)."""
+    refused = {"401": _ok(_ERROR, "no publishing key this server was given (logged)")}
+    held = {"type": "object", "properties": {"n": {"type": "integer"}}}
+    club = {"name": "club", "in": "path", "required": True,
+            "schema": {"type": "string", "pattern": "^[a-z][a-z0-9-]{0,31}$"}}
+    gone = _ok(_ERROR, "no such publication, or not public")
+
+    def page(summary: str, media: str) -> dict[str, Any]:
+        op = _op(summary, {"200": _ok({"type": "string" if media != "application/json"
+                                       else "object"}, media=media), "404": gone},
+                 director=False, params=["tournament_id"])
+        op["parameters"].insert(0, club)
+        return op
+
+    return {
+        "/api/publish": {
+            "get": _op("what this publishing key's club has published here: each "
+                       "tournament's last action n", {"200": _ok({"type": "object"}),
+                                                     **refused}, director=False),
+            "post": _op("a batch of one tournament's actions (from `first`, numbered as "
+                        "the venue stores them; those held already are skipped) and its "
+                        "live tables' public fields", {
+                            "200": _ok(held, "the last n held"), **refused,
+                            "409": _ok(_ERROR, "a gap: params.n is the last n held"),
+                            **_errors(422)},
+                        body={"type": "object"}, director=False)},
+        "/p/{club}/{tournament_id}": {"get": page(
+            "a published tournament's page (on the venue: its own tournament)", "text/html")},
+        "/p/{club}/{tournament_id}.json": {"get": page("its data", "application/json")},
+        "/p/{club}/{tournament_id}.stream": {"get": page(
+            "its data pushed (server-sent events `public`)", "text/event-stream")},
     }
 
 

@@ -29,6 +29,7 @@ from typing import Any
 
 from bgclock.server.render.room import (
     BRACKET_MATCH_KEYS,
+    CLOCK_KEYS,
     events_view,
     late_entry,
     match_entry,
@@ -64,9 +65,11 @@ PLAYER_PAGE_KEYS = ("tournament", "url", "server_ms", "player", "next", "match",
                     "late", "prizes")
 
 
-def public_path(tournament_id: int) -> str:
-    """The public page's path (its data: the same path ending in ``.json``)."""
-    return f"/p/{int(tournament_id)}"
+def public_path(tournament_id: int, club: str | None = None) -> str:
+    """The public page's path (its data: the same path ending in ``.json``);
+    ``club``: the name a venue publishes under (``/p/{club}/{id}``, the same
+    path on the venue and on the hosted server it publishes to)."""
+    return f"/p/{club}/{int(tournament_id)}" if club else f"/p/{int(tournament_id)}"
 
 
 def player_path(tournament_id: int, player_id: int) -> str:
@@ -87,7 +90,8 @@ def _standing(event: Mapping[str, Any]) -> dict[str, Any]:
 def public_view(*, tournament_id: int, name: str, closed: bool, state: Mapping[str, Any],
                 standings: Mapping[str, Any], results: Iterable[Mapping[str, Any]],
                 seats: Iterable[Mapping[str, Any]], clocks: Mapping[int, Mapping[str, Any]],
-                late: Iterable[Mapping[str, Any]], server_ms: int) -> dict[str, Any]:
+                late: Iterable[Mapping[str, Any]], server_ms: int,
+                club: str | None = None) -> dict[str, Any]:
     """``/p/{id}.json``: the brackets, every match at its table (with the live
     clock of ``clocks[i]`` for the ``i``-th of ``state["matches"]``), the
     pairings now, every player's results, the standings with prizes, the
@@ -95,12 +99,13 @@ def public_view(*, tournament_id: int, name: str, closed: bool, state: Mapping[s
 
     ``state`` is ``Tournament.to_dict()``; ``standings`` the standings'
     ``to_dict()`` (with prizes); ``results`` ``player_results``; ``seats``
-    the matches at tables now (``tournament.seats``)."""
+    the matches at tables now (``tournament.seats``); ``club``: its path's
+    club (``public_path``)."""
     events = events_view(state, server_ms=server_ms)
     return {
         "tournament": pick({"id": tournament_id, "name": name, "closed": closed},
                            TOURNAMENT_KEYS),
-        "url": public_path(tournament_id),
+        "url": public_path(tournament_id, club),
         "server_ms": server_ms,
         "brackets": [_bracket(e, state[e]) for e in BRACKETS if state.get(e) is not None],
         "matches": [match_entry(m, clocks.get(i)) for i, m in enumerate(state.get("matches", []))],
@@ -148,7 +153,7 @@ def player_view(public: Mapping[str, Any], player_id: int) -> dict[str, Any] | N
               for e in public["standings"] for p in e["placings"] if me in p["names"]]
     return {
         "tournament": public["tournament"],
-        "url": player_path(public["tournament"]["id"], player_id),
+        "url": f"{public['url']}/player/{int(player_id)}",
         "server_ms": public["server_ms"],
         "player": player,
         "next": following,
@@ -157,3 +162,39 @@ def player_view(public: Mapping[str, Any], player_id: int) -> dict[str, Any] | N
         "late": [x for x in public["late"] if me in x.get("absent", ())],
         "prizes": prizes,
     }
+
+
+# ------------------------------------------------- what a venue publishes of its tables
+
+#: What a venue publishes of its live tables beside its tournament's actions
+#: (``tournaments.publisher``): each running match's clock, named by the
+#: match (its event, round and number, as both folds know it), and the late
+#: arrivals with their counts, at the venue's ``server_ms``.
+LIVE_KEYS = ("clocks", "late", "server_ms")
+#: A published clock: the match it is of, and the room's clock keys.
+MATCH_NAME_KEYS = ("event", "round", "match")
+
+
+def live_view(*, state: Mapping[str, Any], clocks: Mapping[int, Mapping[str, Any]],
+              late: Iterable[Mapping[str, Any]], server_ms: int) -> dict[str, Any]:
+    """The venue's side: the live part of the public page, as published
+    (the public fields only: ``CLOCK_KEYS``, the late arrivals' keys)."""
+    matches = state.get("matches", [])
+    return {"clocks": [{**pick(matches[i], MATCH_NAME_KEYS), **pick(c, CLOCK_KEYS)}
+                       for i, c in sorted(clocks.items())],
+            "late": [late_entry(x) for x in late],
+            "server_ms": server_ms}
+
+
+def live_clocks(state: Mapping[str, Any], live: Mapping[str, Any]) -> dict[int, dict[str, Any]]:
+    """The hosted side: the published clocks, by the index of their match
+    in its own fold's ``state["matches"]`` (a match already decided there
+    shows no clock)."""
+    named = {tuple(c.get(k) for k in MATCH_NAME_KEYS): c for c in live.get("clocks", [])
+             if isinstance(c, dict)}
+    out: dict[int, dict[str, Any]] = {}
+    for i, m in enumerate(state.get("matches", [])):
+        found = named.get(tuple(m.get(k) for k in MATCH_NAME_KEYS))
+        if found is not None and m.get("winner") is None:
+            out[i] = pick(found, CLOCK_KEYS)
+    return out

@@ -101,7 +101,11 @@ def state_view(server: Server, request: Request, hub: TournamentHub) -> dict[str
 
 def public_url(server: Server, request: Request, hub: TournamentHub) -> str | None:
     """The public page's address while it is up (``routes.public``), else None."""
-    return f"{server.base_url(request)}{public_path(hub.id)}" if hub.state.public else None
+    if not hub.state.public:
+        return None
+    if server.publisher is not None:  # the hosted server's page (the venue serves the same path)
+        return f"{server.publisher.url}{public_path(hub.id, server.publisher.club)}"
+    return f"{server.base_url(request)}{public_path(hub.id)}"
 
 
 def one_action(body: type[Any], do: str, *, path: Mapping[str, str] | None = None,

@@ -44,7 +44,7 @@ async def _public(server: Server, tid: int) -> dict[str, Any]:
     """The public view of ``tid`` now, or 404 (missing or not public)."""
     try:
         await live_tables(server, tid)
-        view = await public_body(server, tid)
+        view = await public_body(server, tid, server.publish_club)
     except NotFound:
         raise _gone() from None
     if view is None:

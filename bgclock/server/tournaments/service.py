@@ -52,7 +52,7 @@ from starlette.requests import Request
 from bgclock.core import MatchState
 from bgclock.server.cluster.forward import REQUEST_ID
 from bgclock.server.errors import ApiError, refusal
-from bgclock.server.render.public import public_view
+from bgclock.server.render.public import live_view, public_view
 from bgclock.server.render.room import room_view
 from bgclock.server.tournaments.contests import clock_result, couples_spec, swing_spec
 from bgclock.server.tournaments.desk import LateDesk, late_view
@@ -639,9 +639,10 @@ async def room_body(server: Host, tid: int) -> dict[str, Any]:
                      flight=await room_flights(server.tourneys, hub))
 
 
-async def public_body(server: Host, tid: int) -> dict[str, Any] | None:
+async def public_body(server: Host, tid: int, club: str | None = None) -> dict[str, Any] | None:
     """``/p/{id}.json``'s body, projected for anyone (``render.public``);
-    None while the tournament is not public; ``NotFound``."""
+    None while the tournament is not public; ``NotFound``.  ``club``: the
+    name this venue publishes under (its path is ``/p/{club}/{id}``)."""
     hub = await server.tourneys.get(tid)
     if not hub.state.public:
         return None
@@ -651,4 +652,12 @@ async def public_body(server: Host, tid: int) -> dict[str, Any] | None:
                        state=state, standings=final_standings(hub.state).to_dict(),
                        results=player_results(hub.state), seats=seats(hub.state),
                        clocks=await _clocks(server, state), late=late_view(server, hub),
-                       server_ms=server.clock.now_ms())
+                       server_ms=server.clock.now_ms(), club=club)
+
+
+async def live_body(server: Host, hub: TournamentHub) -> dict[str, Any]:
+    """What a venue publishes of its live tables (``render.public.live_view``):
+    each running match's clock and the late arrivals' counts, now."""
+    state = hub.view()
+    return live_view(state=state, clocks=await _clocks(server, state),
+                     late=late_view(server, hub), server_ms=server.clock.now_ms())

@@ -9,6 +9,7 @@ from starlette.requests import HTTPConnection, Request
 from bgclock.server.cluster.forward import FORWARDED, forwarded_scope, request_message
 from bgclock.server.edge.auth import DirectorAuth
 from bgclock.server.edge.principal import PRINCIPAL, SESSION_COOKIE, principal_of
+from bgclock.server.edge.publishers import PublishKeys, digest, new_key
 
 KEY = "the-directors-key"
 AUTH = DirectorAuth(KEY)
@@ -125,3 +126,18 @@ def test_a_forwarded_request_keeps_its_session_cookie_and_is_checked_again() -> 
     for value, director in ((SESSION, True), ("forged", False)):
         scope, _ = forwarded_scope(request_message("b", "r", _cookie(value).scope, b""))
         assert principal_of(Request(scope), AUTH).director is director
+
+
+def test_a_publishing_venue_by_its_key_in_the_header_only() -> None:
+    """issue 37 §3: a key publishes as its own club's name; a forged one is nobody."""
+    key = new_key("lucca")
+    keys = PublishKeys({"lucca": digest(key)})
+    found = principal_of(_request(headers={"Authorization": f"Bearer {key}"}), AUTH, keys)
+    assert (found.kind, found.publisher, found.director) == ("publisher", "lucca", False)
+    forged = "lucca." + key.partition(".")[2][::-1]
+    assert principal_of(_request(headers={"Authorization": f"Bearer {forged}"}), AUTH,
+                        keys).kind == "nobody"
+    assert principal_of(_request(f"key={key}"), AUTH, keys).publisher is None
+    other = new_key("pisa")  # a name this server has no key for
+    assert principal_of(_request(headers={"Authorization": f"Bearer {other}"}), AUTH,
+                        keys).kind == "nobody"

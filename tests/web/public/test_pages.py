@@ -157,3 +157,62 @@ def test_the_wall_sheet_carries_the_public_pages_qr_code(live: LiveServer, pages
     wall.reload()
     wall.wait_for_selector("#by-name")
     assert wall.locator(".qr").count() == 0
+
+
+def test_the_published_page_on_the_hosted_server(pages: Pages, tmp_path: Path) -> None:
+    """issue 37 §3: a venue publishes; the hosted server's /p/{club}/{id} is
+    the same page, in Italian on a phone, its player links under the club."""
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from bench.web_kit import running_server
+    from bgclock.server.edge.publishers import add_key
+    from bgclock.store.connect import open_store
+
+    hosted_db = tmp_path / "hosted.db"
+
+    async def make_key() -> str:
+        store = open_store(str(hosted_db))
+        await store.open()
+        try:
+            return await add_key(store, "roma")
+        finally:
+            await store.close()
+
+    with ThreadPoolExecutor(1) as pool:  # Playwright's loop runs in this thread
+        key = pool.submit(asyncio.run, make_key()).result()
+    with running_server(hosted_db) as hosted, running_server(
+            tmp_path / "venue.db", publish_to=hosted.url, publish_key=key) as venue:
+        _, tid, state = _event(venue)
+        assert state["public_url"] == f"{hosted.url}/p/roma/{tid}"
+        _published(state["public_url"] + ".json")
+        page = pages.open(state["public_url"] + "?lang=it", PHONE)
+        until(page, "document.body.dataset.ready === '1'")
+        assert page.locator("h1").inner_text() == "Coppa Roma"
+        assert page.locator("#pub-tables tbody tr").count() == 3
+        assert page.locator("#pub-results li").count() == 1
+        assert _fits(page)
+        link = page.locator("#pub-players a").first.get_attribute("href") or ""
+        assert link.startswith(f"/p/roma/{tid}/player/"), link
+        if AXE.exists():
+            assert axe(page) == []
+        page.close()  # its stream would hold the hosted server's stop
+
+
+def _published(url: str) -> None:
+    """Wait until the hosted server has the publication with its first result."""
+    import json
+    import time
+    import urllib.error
+    import urllib.request
+
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=10) as r:
+                if len(json.loads(r.read())["results"]) == 2:
+                    return
+        except urllib.error.HTTPError:
+            pass
+        assert time.monotonic() < deadline, f"never published: {url}"
+        time.sleep(0.1)

@@ -48,7 +48,8 @@ const t = I18N.t;
  *   prizes: {event: string, label: string, prizes: string[]}[]}} Mine
  */
 
-const found = /^\/p\/(\d+)(?:\/player\/(\d+))?\/?$/.exec(location.pathname);
+// /p/{id}, or /p/{club}/{id} (a venue's tournament published under its club's name)
+const found = /^\/p\/((?:[a-z][a-z0-9-]{0,31}\/)?\d+)(?:\/player\/(\d+))?\/?$/.exec(location.pathname);
 const base = "/p/" + (found ? found[1] : "0");
 const playerId = found && found[2] ? found[2] : null;
 const dataUrl = (playerId ? base + "/player/" + playerId : base) + ".json";
