@@ -30,6 +30,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "contest": ("bgclock.contest", "run contest scripts (late arrival, Swing, couples)"),
     "draw": ("bgclock.draw_cli", "the draw of a Main and its Progressive Consolation"),
     "payouts": ("bgclock.payouts_cli", "an event's prize pool and what each place wins"),
+    "drain": ("bgclock.server.cluster.drain_cli",
+              "hand a cluster process's tables over to the others, then stop it"),
 }
 
 
