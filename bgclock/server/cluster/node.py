@@ -228,6 +228,9 @@ class Cluster:
         self.draining = False
         #: Tables being handed over now (``drain.hand_over``): not served.
         self.leaving: set[int] = set()
+        #: Tables whose lease this process took and which it is loading:
+        #: not served until loaded (a device's hello waits in ``own``).
+        self._loading: set[int] = set()
         #: This process's share of the tables (``drain.Balance``).
         self.balance = draining.Balance(self)
         self._balancer: asyncio.Task[None] | None = None
@@ -315,7 +318,7 @@ class Cluster:
 
     def owns(self, table_id: int) -> bool:
         return (self.leases.epoch("table", table_id) is not None
-                and table_id not in self.leaving)
+                and table_id not in self.leaving and table_id not in self._loading)
 
     def taking(self, table_id: int) -> bool:
         """This process is taking the table's lease now."""
@@ -342,15 +345,20 @@ class Cluster:
                 return True
             if self.draining:
                 return False
-            epoch = await self.leases.take("table", table_id)
-            if epoch is None:
-                return False
+            self._loading.add(table_id)
             try:
-                table = await self.server.hub.take(table_id)
-            except StoreError as exc:
-                log.error("table %d: leased (epoch %d) but not loaded: %s", table_id, epoch, exc)
-                await self.leases.release("table", table_id)
-                return False
+                epoch = await self.leases.take("table", table_id)
+                if epoch is None:
+                    return False
+                try:
+                    table = await self.server.hub.take(table_id)
+                except StoreError as exc:
+                    log.error("table %d: leased (epoch %d) but not loaded: %s", table_id,
+                              epoch, exc)
+                    await self.leases.release("table", table_id)
+                    return False
+            finally:
+                self._loading.discard(table_id)
             self._taken(table)
         if self.relays.get(table_id):
             # its devices here were relayed to the former owner: they come
