@@ -76,7 +76,7 @@ async def _follow(p: Phone, front: str, stop: asyncio.Event) -> None:
             return
         try:
             await p.connect(front)
-        except OSError:
+        except Exception:  # noqa: BLE001 - refused or cut while a process leaves: again
             await asyncio.sleep(0.05)
             p.closed.set()
 
