@@ -19,7 +19,6 @@ import contextlib
 import subprocess
 import sys
 from collections import Counter
-from typing import Any
 
 import pytest
 
@@ -31,6 +30,7 @@ from tests.test_cluster import (
     Phone,
     _assert_log_holds_acks_once,
     _device_ms,
+    _press_on,
     _redis_up,
     cluster,
     eventually,
@@ -81,14 +81,6 @@ async def _follow(p: Phone, front: str, stop: asyncio.Event) -> None:
             p.closed.set()
 
 
-async def _press(p: Phone, table: dict[str, Any], n: int) -> None:
-    side = "A"
-    for _ in range(n):
-        await p.cmd("hit", side=side, device_at_ms=_device_ms(table))
-        side = "B" if side == "A" else "A"
-        await asyncio.sleep(0.02)
-
-
 async def test_a_drained_owner_hands_its_tables_over_while_they_press() -> None:
     async with cluster("a", "b", "c") as (schema, nodes), \
             balancer([n.port for n in nodes]) as port:
@@ -106,7 +98,7 @@ async def test_a_drained_owner_hands_its_tables_over_while_they_press() -> None:
         owners = Counter(str(got[0]) for got in first.values() if got is not None)
         leaving = next(n for n in nodes if n.name == owners.most_common(1)[0][0])
         moved = [tid for tid, got in first.items() if got is not None and got[0] == leaving.name]
-        pressing = [asyncio.get_running_loop().create_task(_press(p, t, 30))
+        pressing = [asyncio.get_running_loop().create_task(_press_on(p, t, 30))
                     for p, t in zip(phones, tables, strict=True)]
         await eventually(lambda: all(len(p.acked) >= 8 for p in phones), what="presses acked")
         drained = await asyncio.get_running_loop().run_in_executor(None, lambda: subprocess.run(
