@@ -32,6 +32,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "payouts": ("bgclock.payouts_cli", "an event's prize pool and what each place wins"),
     "publish-keys": ("bgclock.server.publish_cli",
                      "the keys venues publish to this (hosted) server with"),
+    "drain": ("bgclock.server.cluster.drain_cli",
+              "hand a cluster process's tables over to the others, then stop it"),
 }
 
 

@@ -528,6 +528,16 @@ def _run(args: argparse.Namespace) -> int:
             self._captured_signals.clear()
             feed.close()  # the room displays' streams would hold the shutdown
 
+        async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+            leaving = app.state.server.cluster
+            if leaving is not None:
+                # one of a cluster: no new connection (a balancer sends it to
+                # another process), every table handed over, then the exit
+                for listening in self.servers:
+                    listening.close()
+                await leaving.drain()
+            await super().shutdown(sockets)
+
     server = Server(config)
 
     lost: list[str] = []

@@ -138,8 +138,6 @@ def _columns(rows: list[tuple[Any, ...]], width: int) -> list[list[Any]]:
     return [list(col) for col in zip(*rows, strict=True)] if rows else [[] for _ in range(width)]
 
 
-#: A lock number for migrations, so two servers starting at once do not race.
-_MIGRATION_LOCK = 0x6267636C
 #: How often the watchdog asks the claim's connection whether it is alive (s).
 WATCH_INTERVAL_S = 1.0
 #: How long a just-ended owner's lock may take to go (its session ending) before
@@ -163,6 +161,13 @@ def lock_key(schema: str) -> int:
     """The advisory lock number that says who owns ``schema`` (a signed 64-bit
     integer derived from its name)."""
     digest = hashlib.blake2b(f"bgclock-owner/{schema}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def migration_key(schema: str) -> int:
+    """The transaction-level advisory lock number under which ``schema`` is
+    made and migrated (one starter at a time; another schema never waits)."""
+    digest = hashlib.blake2b(f"bgclock-migrate/{schema}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "big", signed=True)
 
 
@@ -232,19 +237,19 @@ class PostgresStore(PostgresRegister, PostgresPublished, Store):
     async def open(self) -> None:
         if self._pool is not None:
             return
-        conn = await asyncpg.connect(self.dsn, timeout=self.deadline_s,
-                                     command_timeout=self.deadline_s)
-        try:
-            await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
-        finally:
-            await conn.close()
         self._pool = await asyncpg.create_pool(
             self.dsn, min_size=1, max_size=4, timeout=self.deadline_s,
             command_timeout=self.deadline_s, server_settings=self._settings(),
             reset=_keep_session,
         )
+        # Servers starting at once on the same schema take turns: the schema
+        # made and every migration run under one transaction-level lock of
+        # that schema's (``migration_key``), so the second finds the first's
+        # work done (concurrent ``CREATE SCHEMA IF NOT EXISTS`` statements
+        # otherwise race on the catalogue's unique index).
         async with self.pool.acquire() as c, c.transaction():
-            await c.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            await c.execute("SELECT pg_advisory_xact_lock($1)", migration_key(self.schema))
+            await c.execute(f'CREATE SCHEMA IF NOT EXISTS "{self.schema}"')
             await c.execute(VERSION_TABLE)
             current = await c.fetchval("SELECT MAX(version) FROM schema_version") or 0
             for version in range(current + 1, LATEST + 1):

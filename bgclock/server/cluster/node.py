@@ -45,6 +45,11 @@ Reads at a process that does not keep the table (HTTP, room displays) are
 answered from a mirror of it (``mirror``); a table nobody uses has its lease
 handed back (``handback``); both run in this process's sweep, in their own
 modules.
+
+A process leaves and joins without a gap (``drain``): on ``SIGTERM`` it
+hands each table over (the lease unlocked once its commits are stored, then
+its devices sent to reconnect) before it exits; a process with far fewer
+tables than the others asks them for some (``drain.Balance``).
 """
 
 from __future__ import annotations
@@ -59,6 +64,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 
 import orjson
 
+from bgclock.server.cluster import drain as draining
 from bgclock.server.cluster.bus import Bus
 from bgclock.server.cluster.config import ClusterConfig
 from bgclock.server.cluster.forward import (
@@ -218,6 +224,16 @@ class Cluster:
         #: Quiet tables' leases handed back (``handback``).
         self.handback = Handback(self, config.release_idle_s)
         self._sweeper: asyncio.Task[None] | None = None
+        #: This process is leaving: it takes no lease (``drain``).
+        self.draining = False
+        #: Tables being handed over now (``drain.hand_over``): not served.
+        self.leaving: set[int] = set()
+        #: Tables whose lease this process took and which it is loading:
+        #: not served until loaded (a device's hello waits in ``own``).
+        self._loading: set[int] = set()
+        #: This process's share of the tables (``drain.Balance``).
+        self.balance = draining.Balance(self)
+        self._balancer: asyncio.Task[None] | None = None
         # the store checks every table's writes against this process's epoch
         store.fence = self.fence
         store.fence_tournament = lambda tid: self.leases.epoch("tournament", tid)
@@ -239,23 +255,70 @@ class Cluster:
                                                              name="bgclock-cluster-watch")
         self._sweeper = asyncio.get_running_loop().create_task(self._sweep(),
                                                                name="bgclock-cluster-sweep")
+        self._balancer = asyncio.get_running_loop().create_task(
+            self._balance(), name="bgclock-cluster-balance")
         log.warning("cluster node %s: leases on PostgreSQL, traffic on %s", self.node,
                     self.bus.prefix)
 
     async def stop(self) -> None:
-        for task in (self._watch, self._sweeper):
-            if task is not None:
+        await self._stop_tasks()
+        await self.bus.close()
+        await self.leases.close()
+
+    async def _stop_tasks(self) -> None:
+        for task in (self._watch, self._sweeper, self._balancer):
+            if task is not None and not task.done():
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-        await self.bus.close()
-        await self.leases.close()
+
+    async def drain(self, within: float = draining.DRAIN_S) -> None:
+        """Hand every table over before this process exits (``drain``)."""
+        if self.draining:
+            return
+        self.draining = True
+        await self._stop_tasks()
+        await draining.drain(self, within)
+
+    def send_away(self, table: TableHub, why: str = "moves to another process") -> None:
+        """The table moved: its devices here are told and closed (they
+        reconnect), those relayed from other processes dropped there."""
+        text = not_owner_message(table.id, why)
+        for watcher in list(table.watchers):
+            if isinstance(watcher, RemoteDevice):
+                self.bus.publish(self.bus.node_channel(watcher.origin), orjson.dumps(
+                    {"k": "drop", "c": watcher.cid}))
+                self.remotes.pop((watcher.origin, watcher.cid), None)
+            else:
+                watcher.send(text)
+                close = getattr(watcher, "close", None)
+                if close is not None:
+                    self._spawn(close(MOVED_CLOSE))
+
+    def relays_away(self, why: str) -> None:
+        """Every device this process relays to another is sent to reconnect."""
+        for table_id in list(self.relays):
+            self._reconnect_relayed(table_id, why)
+
+    async def settle(self, within: float) -> None:
+        """Wait (at most ``within``) for the closes and hand-overs under way."""
+        if self._tasks:
+            await asyncio.wait(list(self._tasks), timeout=within)
+
+    async def _balance(self) -> None:
+        while True:
+            await asyncio.sleep(draining.BALANCE_S)
+            try:
+                await self.balance.round()
+            except Exception:  # noqa: BLE001 - the next round tries again
+                log.exception("the cluster's balance failed")
 
     def fence(self, table_id: int) -> int | None:
         return self.leases.epoch("table", table_id)
 
     def owns(self, table_id: int) -> bool:
-        return self.leases.epoch("table", table_id) is not None
+        return (self.leases.epoch("table", table_id) is not None
+                and table_id not in self.leaving and table_id not in self._loading)
 
     def taking(self, table_id: int) -> bool:
         """This process is taking the table's lease now."""
@@ -274,19 +337,28 @@ class Cluster:
         is loaded from the store); False: another process owns it."""
         if self.owns(table_id):
             return True
+        if self.draining or table_id in self.leaving:
+            return False
         lock = self._taking.setdefault(table_id, asyncio.Lock())
         async with lock:
             if self.owns(table_id):
                 return True
-            epoch = await self.leases.take("table", table_id)
-            if epoch is None:
+            if self.draining:
                 return False
+            self._loading.add(table_id)
             try:
-                table = await self.server.hub.take(table_id)
-            except StoreError as exc:
-                log.error("table %d: leased (epoch %d) but not loaded: %s", table_id, epoch, exc)
-                await self.leases.release("table", table_id)
-                return False
+                epoch = await self.leases.take("table", table_id)
+                if epoch is None:
+                    return False
+                try:
+                    table = await self.server.hub.take(table_id)
+                except StoreError as exc:
+                    log.error("table %d: leased (epoch %d) but not loaded: %s", table_id,
+                              epoch, exc)
+                    await self.leases.release("table", table_id)
+                    return False
+            finally:
+                self._loading.discard(table_id)
             self._taken(table)
         if self.relays.get(table_id):
             # its devices here were relayed to the former owner: they come
@@ -302,6 +374,8 @@ class Cluster:
         tid = hub.id
         if self.leases.epoch("tournament", tid) is not None:
             return None
+        if self.draining:  # leaving: another process takes it
+            return await self.leases.owner("tournament", tid) or ""
         lock = self._taking_tournament.setdefault(tid, asyncio.Lock())
         async with lock:  # one fold per take, and nobody acts on it midway
             if self.leases.epoch("tournament", tid) is not None:
@@ -578,16 +652,7 @@ class Cluster:
         if table is None:
             return
         text = not_owner_message(table_id, "is kept by another process now")
-        for watcher in list(table.watchers):
-            if isinstance(watcher, RemoteDevice):
-                self.bus.publish(self.bus.node_channel(watcher.origin), orjson.dumps(
-                    {"k": "drop", "c": watcher.cid}))
-                self.remotes.pop((watcher.origin, watcher.cid), None)
-            else:
-                watcher.send(text)
-                close = getattr(watcher, "close", None)
-                if close is not None:
-                    self._spawn(close(MOVED_CLOSE))
+        self.send_away(table, "is kept by another process now")
         for director in list(hub.directors):
             director.send(text)
         hub.drop(table_id)
@@ -814,6 +879,10 @@ class Cluster:
             local = self._local.get(msg["c"])
             if local is not None:
                 local.send(msg["text"])
+        elif kind == "release":
+            self._spawn(self.balance.release(msg))
+        elif kind == "released":
+            self._spawn(self.balance.take([int(t) for t in msg.get("t") or ()]))
         elif kind in ("mirror_ask", "mirror_info"):
             self.mirrors.on_node(kind, msg)
         elif kind == "drop":

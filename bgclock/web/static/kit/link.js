@@ -47,11 +47,16 @@ export const BACKOFF_FIRST_MS = 250, BACKOFF_CAP_MS = 4000;
  * then 10 a second; docs/protocol.md "Limits"): SEND_BURST at once, then
  * SEND_RATE a second; the rest wait here, in order.  Pings are not counted
  * (the server never sheds them).  A command the server refuses for the
- * moment (RETRY_CODES: shed, not stored, the table busy or loading) is not
+ * moment (RETRY_CODES: shed, not stored, the table busy, loading or moving
+ * to another process of a cluster) is not
  * applied: it stays pending and is sent again, with those after it, in
  * order, after the refusal's retry_ms (RETRY_MS without one). */
 export const SEND_BURST = 20, SEND_RATE = 8, RETRY_MS = 1000;
-export const RETRY_CODES = ["rate_limited", "storage", "busy", "loading"];
+export const RETRY_CODES = ["rate_limited", "storage", "busy", "loading", "not_owner"];
+/* A socket closed with MOVED_CLOSE (1012: the table moved to another process
+ * of a cluster, or this one is leaving) reconnects at once, after a jitter of
+ * at most MOVED_JITTER_MS, not after the backoff: the next process has it. */
+export const MOVED_CLOSE = 1012, MOVED_JITTER_MS = 50;
 
 /* The next backoff: double, capped, with full jitter on the upper half so
  * that a room of pages does not reconnect in one burst. rand in [0, 1). */
@@ -171,6 +176,10 @@ export class Connection {
       clearInterval(this.timer);
       if (ev.code === 1008 && this.status === "unauthorized") { this.stopped = true; return; }
       this.setStatus("offline");
+      if (ev.code === MOVED_CLOSE && !this.retryTimer) {
+        this.retryTimer = setTimeout(() => this.start(), Math.round(MOVED_JITTER_MS * Math.random()));
+        return;
+      }
       this.retry();
     };
     ws.onerror = () => { /* onclose follows */ };
