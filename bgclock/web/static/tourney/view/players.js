@@ -6,7 +6,8 @@ import { button, h } from "../../kit/dom.js";
 import { registerPick } from "../../register/view/pick.js";
 import { act, confirmed } from "../actions.js";
 import { screen, ui, value } from "../state.js";
-import { i18n } from "../strings.js";
+import { flowI18n } from "../flow-strings.js";
+import { i18n, refusalText } from "../strings.js";
 import { formatBody, formatFields } from "./weekly.js";
 
 /**
@@ -73,7 +74,8 @@ export function playersSection() {
         actions.append(button(p.checked_in ? t("trn.check_out") : t("trn.check_in"),
           () => act("POST", "/players/" + p.id + "/check-in", { checked_in: !p.checked_in })));
       } else if (!inDraw.has(p.name) && st.main && st.main.late_open) {
-        actions.append(button(t("trn.arrive"), () => act("POST", "/late/arrive", { player: p.id })));
+        actions.append(button(t("trn.arrive"), () => act("POST", "/late/arrive", { player: p.id }, undefined,
+          (out) => arrivalText(p.name, out))));
       }
       actions.append(button(t("trn.withdraw"), confirmed(
         t(st.drawn ? "cf.withdraw_drawn" : "cf.withdraw", { name: p.name }), "POST", "/players/" + p.id + "/withdraw")));
@@ -104,3 +106,24 @@ export function playersSection() {
     registerPick(/** @type {number} */ (screen.tournament), act, ui.render), add);
 }
 
+
+/**
+ * What a late arrival's answer did with the match it completed: seated at
+ * a table, waiting for the room's next free table, not seated (the
+ * server's words), or the slot taken before the first round starts.
+ * @param {string} name
+ * @param {any} out the server's answer
+ * @returns {string}
+ */
+export function arrivalText(name, out) {
+  const fl = flowI18n().t;
+  if (out && out.not_seated) {
+    const err = /** @type {Error & {code?: string}} */ (new Error(out.not_seated.message));
+    err.code = out.not_seated.error;
+    return fl("fl.arrived_not_seated", { name: name, why: refusalText(err) });
+  }
+  const a = out && out.arrival;
+  if (!a) return fl("fl.arrived_slot", { name: name });
+  if (a.table != null) return fl("fl.arrived_seated", { name: name, table: a.table });
+  return fl("fl.arrived_waiting", { name: name });
+}
