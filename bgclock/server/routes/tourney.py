@@ -20,6 +20,7 @@ from bgclock.core import PRESETS
 from bgclock.server.context import Server, server_of
 from bgclock.server.edge.tourney_bodies import (
     ArriveBody,
+    CheckInAllBody,
     CheckInBody,
     CorrectionBody,
     DismissBody,
@@ -242,6 +243,19 @@ async def post_players_csv(request: Request) -> Response:
 
 
 post_check_in = one_action(CheckInBody, "check_in", path={"player": "player_id"})
+
+
+async def post_check_in_all(request: Request) -> Response:
+    """Several players present at once (the desk's "all present"): one
+    composite action, all or none (a player who does not exist, or has
+    withdrawn, refuses the whole)."""
+    server = server_of(request)
+    data = await decoded(request, CheckInAllBody)
+    players = list(data["players"])
+    if len(set(players)) != len(players):
+        raise ApiError(422, "invalid", "body.players: the same player twice")
+    return await run_actions(server, request, [{"do": "check_in", "player": p, "checked_in": True}
+                                               for p in players])
 
 
 async def post_withdraw(request: Request) -> Response:
@@ -489,6 +503,7 @@ routes = [
     Route("/seeding", post_seeding, methods=["POST"]),
     Route("/players", post_player, methods=["POST"]),
     Route("/players.csv", post_players_csv, methods=["POST"]),
+    Route("/players/check-in", post_check_in_all, methods=["POST"]),
     Route("/players/{player_id:id}", delete_player, methods=["DELETE"]),
     Route("/players/{player_id:id}/check-in", post_check_in, methods=["POST"]),
     Route("/players/{player_id:id}/withdraw", post_withdraw, methods=["POST"]),

@@ -107,7 +107,7 @@ def test_a_late_arrival_is_seated_and_closing_late_arrivals_draws_the_consolatio
     d = _open(live, pages, base)
     d.wait_for_selector("#trn-consolation-wait")
     assert "si sorteggia quando chiudi i ritardatari" in d.inner_text("#trn-consolation-wait")
-    row = d.locator("table.trn-players tr", has_text="Lucia")
+    row = d.locator("#trn-players tr", has_text="Lucia")
     row.locator("button", has_text="Ritardatario").click()
     until(d, f"{MSG}.startsWith('Lucia è arrivato: la partita è al tavolo ')")
     state = live.api("GET", f"{base}/state")
@@ -133,4 +133,29 @@ def test_a_late_arrival_is_seated_and_closing_late_arrivals_draws_the_consolatio
     assert live.api("GET", f"{base}/state")["consolation"] is not None
     d.evaluate("document.activeElement && document.activeElement.blur()")
     until(d, "!document.getElementById('trn-consolation-wait')")
+    assert not pages.errors, pages.errors
+
+
+def test_check_in_has_a_search_and_all_present(live: LiveServer, pages: Pages) -> None:
+    tid = int(live.tournament("Coppa della Presenza")["id"])
+    base = f"/api/tournaments/{tid}"
+    for who in ("Anna Rossi", "Nicolò Bianchi", "Carla Verdi", "Dario Neri"):
+        live.api("POST", f"{base}/players", {"name": who})
+    d = _open(live, pages, base)
+    d.wait_for_selector("#trn-players-q")
+    assert d.inner_text("#trn-present") == "Presenti: 0 su 4"
+    d.fill("#trn-players-q", "nicolo")
+    until(d, "document.querySelectorAll('#trn-players tr').length === 1")
+    assert "Nicolò Bianchi" in d.inner_text("#trn-players")
+    assert d.evaluate("document.activeElement.id") == "trn-players-q"  # still typing
+    d.locator("#trn-players button", has_text="Presente").first.click()
+    until(d, "document.getElementById('trn-present').textContent === 'Presenti: 1 su 4'")
+    d.fill("#trn-players-q", "")
+    until(d, "document.querySelectorAll('#trn-players tr').length === 4")
+    d.click("#trn-all-present")
+    d.wait_for_selector("#dlg-confirm[open] >> text=Segnare presenti i 3 giocatori elencati")
+    d.click("#dlg-confirm [data-act='confirm']:not([disabled])")
+    until(d, "document.getElementById('trn-present').textContent === 'Presenti: 4 su 4'")
+    assert not d.locator("#trn-all-present").count()
+    assert all(p["checked_in"] for p in live.api("GET", f"{base}/state")["players"])
     assert not pages.errors, pages.errors

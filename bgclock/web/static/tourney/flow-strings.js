@@ -24,7 +24,13 @@ const STRINGS = {
     "fl.arrived_seated": "{name} arrived: the match is at table {table}.",
     "fl.arrived_waiting": "{name} arrived: the match waits for the room's next free table.",
     "fl.arrived_slot": "{name} arrived: in the draw, seated when the first round starts.",
-    "fl.arrived_not_seated": "{name} arrived, but the match is not seated: {why}"
+    "fl.arrived_not_seated": "{name} arrived, but the match is not seated: {why}",
+    "fl.checkin_search": "Find a player",
+    "fl.checkin_search_help": "part of a name or federation id",
+    "fl.present_of": "Present: {n} of {of}",
+    "fl.all_present": "All present ({n})",
+    "fl.cf_all_present": "Check in the {n} players listed who are not in yet ({names})?",
+    "fl.cf_all_present.one": "Check in {names}?"
   },
   it: {
     "fl.save_prizes": "Salva i premi",
@@ -43,7 +49,13 @@ const STRINGS = {
     "fl.arrived_seated": "{name} è arrivato: la partita è al tavolo {table}.",
     "fl.arrived_waiting": "{name} è arrivato: la partita aspetta il prossimo tavolo libero della sala.",
     "fl.arrived_slot": "{name} è arrivato: è nel tabellone, si siede quando parte il primo turno.",
-    "fl.arrived_not_seated": "{name} è arrivato, ma la partita non è seduta: {why}"
+    "fl.arrived_not_seated": "{name} è arrivato, ma la partita non è seduta: {why}",
+    "fl.checkin_search": "Cerca un giocatore",
+    "fl.checkin_search_help": "parte del nome o tessera",
+    "fl.present_of": "Presenti: {n} su {of}",
+    "fl.all_present": "Tutti presenti ({n})",
+    "fl.cf_all_present": "Segnare presenti i {n} giocatori elencati non ancora presenti ({names})?",
+    "fl.cf_all_present.one": "Segnare presente {names}?"
   }
 };
 
