@@ -159,3 +159,26 @@ def test_check_in_has_a_search_and_all_present(live: LiveServer, pages: Pages) -
     assert not d.locator("#trn-all-present").count()
     assert all(p["checked_in"] for p in live.api("GET", f"{base}/state")["players"])
     assert not pages.errors, pages.errors
+
+
+def test_the_register_imports_an_italian_spreadsheet_after_a_preview(
+        live: LiveServer, pages: Pages, tmp_path: Any) -> None:
+    sheet = tmp_path / "soci.csv"
+    sheet.write_bytes(("Cognome;Nome;Tessera;Circolo;Rating\r\n"
+                       "Galli;Nicolò;IT777;Società del Dado;1.612,40\r\n").encode("cp1252"))
+    d = pages.open(live.director_url() + "&lang=it", PHONE)
+    d.click("#btn-register")
+    d.wait_for_selector("#reg-file")
+    d.set_input_files("#reg-file", str(sheet))
+    until(d, "document.getElementById('reg-csv').value.includes('Nicolò')")
+    d.click("#reg-preview")
+    d.wait_for_selector("#reg-preview-list")
+    text = d.inner_text("#reg-preview-list")
+    assert "L'importazione aggiungerà 1 e aggiornerà 0" in text
+    assert "riga 2: Nicolò Galli · Società del Dado · 1612.40 (nuovo)" in text
+    assert live.api("GET", "/api/register?q=galli")["total"] == 0
+    d.click("#reg-import")
+    until(d, "document.getElementById('reg-msg').textContent"
+             " === 'Importati: 1 aggiunti, 0 aggiornati.'")
+    assert live.api("GET", "/api/register?q=galli")["entries"][0]["club"] == "Società del Dado"
+    assert not pages.errors, pages.errors

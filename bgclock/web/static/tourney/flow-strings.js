@@ -30,7 +30,12 @@ const STRINGS = {
     "fl.present_of": "Present: {n} of {of}",
     "fl.all_present": "All present ({n})",
     "fl.cf_all_present": "Check in the {n} players listed who are not in yet ({names})?",
-    "fl.cf_all_present.one": "Check in {names}?"
+    "fl.cf_all_present.one": "Check in {names}?",
+    "fl.reg_file": "Spreadsheet (CSV: semicolons or commas, Italian or English headers)",
+    "fl.reg_preview": "Preview",
+    "fl.reg_previewed": "The import will add {a} and update {u}: nothing saved yet.",
+    "fl.reg_row_add": "row {row}: {name} · {club} · {rating} (new)",
+    "fl.reg_row_update": "row {row}: {name} · {club} · {rating} (updates #{entry})"
   },
   it: {
     "fl.save_prizes": "Salva i premi",
@@ -55,7 +60,12 @@ const STRINGS = {
     "fl.present_of": "Presenti: {n} su {of}",
     "fl.all_present": "Tutti presenti ({n})",
     "fl.cf_all_present": "Segnare presenti i {n} giocatori elencati non ancora presenti ({names})?",
-    "fl.cf_all_present.one": "Segnare presente {names}?"
+    "fl.cf_all_present.one": "Segnare presente {names}?",
+    "fl.reg_file": "Foglio di calcolo (CSV: punto e virgola o virgola, intestazioni in italiano o inglese)",
+    "fl.reg_preview": "Anteprima",
+    "fl.reg_previewed": "L'importazione aggiungerà {a} e aggiornerà {u}: non è ancora salvato nulla.",
+    "fl.reg_row_add": "riga {row}: {name} · {club} · {rating} (nuovo)",
+    "fl.reg_row_update": "riga {row}: {name} · {club} · {rating} (aggiorna #{entry})"
   }
 };
 
