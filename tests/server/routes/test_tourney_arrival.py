@@ -27,11 +27,17 @@ def _key(state: dict[str, Any], name: str) -> tuple[int, dict[str, Any]]:
     raise AssertionError(name)
 
 
+async def _field_and_late(live: Any) -> str:
+    """Five players drawn in eight slots, and a sixth who comes late."""
+    base = await _tournament(live, "Campionato")
+    await _field(live, base, 5, settings=NO_CLOCK)
+    await _post(live, f"{base}/players", {"name": "Late"}, status=201)
+    return base
+
+
 async def test_an_arrival_after_the_round_started_is_seated_at_once(tmp_path: Path) -> None:
     async with store_factory("sqlite", tmp_path) as make, live_server(make) as live:
-        base = await _tournament(live, "Campionato")
-        await _field(live, base, 5, settings=NO_CLOCK)
-        await _post(live, f"{base}/players", {"name": "Late"}, status=201)
+        base = await _field_and_late(live)
         started = await _post(live, f"{base}/rounds", {"event": "main", "round": 0})
         taken = {t["table"] for t in started["tables"]}
         body = await _post(live, f"{base}/late/arrive", {"player": 6})
@@ -48,9 +54,7 @@ async def test_an_arrival_after_the_round_started_is_seated_at_once(tmp_path: Pa
 async def test_an_arrival_before_the_round_started_only_takes_its_slot(
         tmp_path: Path) -> None:
     async with store_factory("sqlite", tmp_path) as make, live_server(make) as live:
-        base = await _tournament(live, "Campionato")
-        await _field(live, base, 5, settings=NO_CLOCK)
-        await _post(live, f"{base}/players", {"name": "Late"}, status=201)
+        base = await _field_and_late(live)
         body = await _post(live, f"{base}/late/arrive", {"player": 6})
         assert "arrival" not in body and body["state"]["matches"] == []
         started = await _post(live, f"{base}/rounds", {"event": "main", "round": 0})
@@ -61,9 +65,7 @@ async def test_an_arrival_before_the_round_started_only_takes_its_slot(
 async def test_an_arrival_in_a_full_room_waits_for_the_next_free_table(
         tmp_path: Path) -> None:
     async with store_factory("sqlite", tmp_path) as make, live_server(make) as live:
-        base = await _tournament(live, "Campionato")
-        await _field(live, base, 5, settings=NO_CLOCK)
-        await _post(live, f"{base}/players", {"name": "Late"}, status=201)
+        base = await _field_and_late(live)
         ready = [i for i, m in enumerate((await _state(live, base))["main"]["rounds"][0])
                  if m["a"] and m["b"]]
         await _post(live, f"{base}/flight", {"room": "Sala", "tables": len(ready)})

@@ -17,6 +17,7 @@ import pytest
 from bench.web_kit import CHROMIUM, LiveServer, running_server, until
 from tests._web import Pages
 from tests.test_web_desk_phone import PHONE
+from tests.web.tourney.test_breaks import _open
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -52,15 +53,6 @@ def _decide_first_round(live: LiveServer, base: str, r: int = 0) -> None:
         if m["a"] and m["b"] and not m["winner"]:
             live.api("POST", f"{base}/results", {"event": "main", "round": r, "match": i,
                                                  "winner": m["a"]})
-
-
-def _open(live: LiveServer, pages: Pages, base: str) -> Any:
-    tid = base.rsplit("/", 1)[1]
-    d = pages.open(live.director_url() + "&lang=it", PHONE)
-    d.click("#btn-tourney")
-    until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    d.select_option("#trn-pick", tid)
-    return d
 
 
 def test_the_prize_lists_are_saved_as_one_form(live: LiveServer, pages: Pages) -> None:
