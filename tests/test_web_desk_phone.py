@@ -90,7 +90,8 @@ def test_a_finished_tournament_and_the_register_fit_a_360_px_phone_in_italian(
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
     d.select_option("#trn-pick", tid)
     d.wait_for_selector("#trn-history button[data-undo]")
-    d.wait_for_selector("#st-section button >> text=Salva i premi di Consolazione progressiva")
+    d.wait_for_selector("#st-prizes-consolation")
+    d.wait_for_selector("#st-prizes-save >> text=Salva i premi")
     _fits(d, "#tourney")
     # the undo of the newest result is on screen, its row's words above it
     undo = d.locator("#trn-history button[data-undo]").first

@@ -203,7 +203,7 @@ def test_the_room_welcomes_before_round_1_and_finds_where_a_player_plays(
     until(d, "document.querySelectorAll('#st-found li').length >= 1")
     assert f"{who}: tavolo {live_match['table']}" in d.locator("#st-found").inner_text()
     d.fill("#st-prizes-main", "€ 100\n€ 50\n")
-    d.locator("#st-section button", has_text="Salva i premi di Main").click()
+    d.click("#st-prizes-save")  # the prize lists: one form
     until(d, "document.querySelector('#tourney .msg') && "
              "!document.querySelector('#tourney .msg').classList.contains('err') && "
              "document.querySelector('#tourney .msg').textContent !== ''")

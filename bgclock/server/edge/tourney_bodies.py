@@ -69,6 +69,7 @@ __all__ = [
     "SwingBody", "SwingClockOverride", "SwingCorrectionBody", "SwingResultBody",
     "SwingRoundBody", "TableSheetBody", "TOURNEY_REQUESTS", "choices_of", "fields_of",
     "MoneyBody", "PaymentBody", "RefundBody", "ReentryBody",
+    "CheckInAllBody",
 ]
 
 
@@ -105,6 +106,14 @@ class AbsentBody(act.AbsentBody, frozen=True, forbid_unknown_fields=True, kw_onl
     scheduled_ms: Ms | UnsetType = UNSET
 
 
+class CheckInAllBody(Struct, frozen=True, forbid_unknown_fields=True, kw_only=True):
+    """``POST .../players/check-in``: these players are present ("all
+    present" at the desk), checked in by one composite action (issue 32 §5)."""
+
+    players: Annotated[list[act.PlayerId], Meta(min_length=1, max_length=MAX_REGISTERED,
+                                                description="the players' ids")]
+
+
 #: A player's own sheet PIN (``TableTokens.sheet_pin``).
 Pin = Annotated[str, Meta(min_length=8, max_length=8, pattern=r"^[0-9]{8}$")]
 
@@ -126,7 +135,7 @@ TOURNEY_REQUESTS = (RoundSettingsBody, SettingsBody, EntryBody, CheckInBody, Dra
                     CouplesPhaseBody, CouplesResultBody, CouplesCorrectionBody, PrizesBody,
                     SidePoolBody, SeedingBody, FlightBody, PublicBody,
                     MoneyBody, PaymentBody, RefundBody, ReentryBody,
-                    BreakBody, BreakPenaltyBody, MatchBody, PresumeBody)
+                    BreakBody, BreakPenaltyBody, MatchBody, PresumeBody, CheckInAllBody)
 
 
 def choices_of(struct: type[Struct]) -> dict[str, tuple[Any, ...]]:

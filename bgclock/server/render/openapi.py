@@ -319,6 +319,9 @@ def _tournament_paths() -> dict[str, Any]:
             "all or none; each row linked to the register entry of its federation id, else "
             "of its name; a person entered in another event of the room: 409 "
             "already_entered unless ?confirm=true)", created, params=tid)}},
+        f"{base}/players/check-in": {"post": _op(
+            "check several players in at once (all or none)", ok, params=tid,
+            body=_ref("CheckInAllBody"))},
         f"{base}/players/{{player_id}}/check-in": {"post": _op(
             "check a player in (or out: checked_in false)", ok,
             params=["tournament_id", "player_id"],

@@ -29,6 +29,7 @@ import csv
 import html
 import io
 import logging
+import unicodedata
 import weakref
 from typing import Annotated, Any
 
@@ -39,9 +40,9 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from bgclock.server.context import Server, server_of
-from bgclock.server.edge.limits import BodyTooLarge, LimitError, check_name
+from bgclock.server.edge.limits import BodyTooLarge, LimitError, check_name, read_bounded
 from bgclock.server.edge.schema import PRINTABLE, BodyError, decode_body
-from bgclock.server.errors import ApiError, read_csv_text
+from bgclock.server.errors import ApiError
 from bgclock.server.routes.common import raw_body
 from bgclock.store import MAX_REGISTER, NotFound, RegisterEntry, RegisterLine, StoreError
 from bgclock.tournament import InvalidContest, Rated, rate_all, rated_matches, register_key
@@ -69,6 +70,8 @@ MAX_PAGE = 200
 MAX_ENTRIES = MAX_REGISTER
 #: The columns of the register's CSV (export and import).
 CSV_COLUMNS = ("id", "name", "federation_id", "club", "rating", "experience")
+#: The rows an import's preview shows (the counts cover them all).
+PREVIEW_ROWS = 20
 
 _OPTS: dict[str, Any] = {"frozen": True, "forbid_unknown_fields": True, "kw_only": True}
 Name = Annotated[str, Meta(min_length=1, max_length=MAX_PLAYER_NAME, pattern=PRINTABLE)]
@@ -295,12 +298,76 @@ async def get_register_csv(request: Request) -> Response:
                 "register.csv")
 
 
+#: A spreadsheet's column names, Italian or English, as the import's columns
+#: (``_column``: lower case, accents, spaces, dots and underscores taken out).
+#: "cognome" (surname) joins "nome" into the name: "Nome Cognome".
+COLUMN_ALIASES: dict[str, str] = {
+    "id": "id", "name": "name", "nome": "name", "player": "name", "giocatore": "name",
+    "nominativo": "name", "cognome": "surname", "surname": "surname", "lastname": "surname",
+    "firstname": "name", "federationid": "federation_id", "tessera": "federation_id",
+    "ntessera": "federation_id", "numerotessera": "federation_id", "fibt": "federation_id",
+    "club": "club", "circolo": "club", "societa": "club", "rating": "rating",
+    "punteggio": "rating", "punti": "rating", "experience": "experience",
+    "esperienza": "experience",
+}
+
+
+def _column(cell: str) -> str:
+    """A header cell as the import's column (unknown: as written, lower case)."""
+    bare = unicodedata.normalize("NFD", cell.strip().lower())
+    bare = "".join(c for c in bare if c.isalnum() and not unicodedata.combining(c))
+    return COLUMN_ALIASES.get(bare, cell.strip().lower())
+
+
+def _decode(raw: bytes) -> tuple[str, str]:
+    """A spreadsheet export's text and its encoding: UTF-8 (with or without
+    a byte-order mark), else Windows-1252 (Excel's "CSV" on an Italian PC)."""
+    try:
+        return raw.decode("utf-8-sig"), "utf-8"
+    except UnicodeDecodeError:
+        pass
+    try:
+        return raw.decode("cp1252"), "cp1252"
+    except UnicodeDecodeError:
+        raise ApiError(422, "invalid", "body: must be UTF-8 or Windows-1252 text") from None
+
+
+def _dialect(text: str) -> type[csv.Dialect] | csv.Dialect:
+    """The export's separator (semicolon, comma or tab), found by the
+    standard library's sniffer on the first lines; a comma when it cannot tell."""
+    try:
+        return csv.Sniffer().sniff("\n".join(text.splitlines()[:20]), delimiters=";,\t")
+    except csv.Error:
+        return csv.excel
+
+
+def _rating_text(text: str) -> str:
+    """A rating as an Italian spreadsheet may write it ("1.522,36"): the
+    thousands' dots out, the decimal comma kept (``parse_points`` reads it)."""
+    t = text.strip()
+    return t.replace(".", "") if "," in t and "." in t else t
+
+
 def _import_rows(text: str) -> tuple[list[dict[str, Any]], int]:
-    """The CSV's rows as fields by column (a header naming them is required)."""
-    rows = [r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r)]
+    """The CSV's rows as fields by column (a header naming them is required;
+    its names Italian or English, ``COLUMN_ALIASES``; the separator sniffed)."""
+    rows = [r for r in csv.reader(io.StringIO(text), _dialect(text))
+            if any(c.strip() for c in r)]
     if not rows:
         raise ApiError(422, "csv_empty", "body: no rows in the CSV")
-    header = [c.strip().lower() for c in rows[0]]
+    header = [_column(c) for c in rows[0]]
+    if "surname" in header and "name" in header:
+        s, n = header.index("surname"), header.index("name")
+        joined = [[*r, " ".join(x for x in (r[n].strip() if n < len(r) else "",
+                                           r[s].strip() if s < len(r) else "") if x)]
+                  for r in rows[1:]]
+        header = [("" if h in ("name", "surname") else h) for h in header] + ["name"]
+        keep = [i for i, h in enumerate(header) if h]
+        rows = [[header[i] for i in keep]] + [[r[i] if i < len(r) else "" for i in keep]
+                                              for r in joined]
+        header = [header[i] for i in keep]
+    elif "surname" in header:
+        header[header.index("surname")] = "name"
     unknown = [c for c in header if c not in CSV_COLUMNS]
     if unknown:
         raise ApiError(422, "csv_unknown_column", f"row 1: {unknown[0] or '(empty)'}: unknown "
@@ -321,8 +388,10 @@ def _import_rows(text: str) -> tuple[list[dict[str, Any]], int]:
         if len(row) > len(header):
             raise ApiError(422, "csv_too_many_cells", f"row {k}: more cells than columns",
                           {"row": k})
-        out.append({"row": k, **{h: (row[i].strip() if i < len(row) else "")
-                                 for i, h in enumerate(header)}})
+        fields = {h: (row[i].strip() if i < len(row) else "") for i, h in enumerate(header)}
+        if fields.get("rating"):
+            fields["rating"] = _rating_text(fields["rating"])
+        out.append({"row": k, **fields})
     return out, len(rows) - 1
 
 
@@ -424,7 +493,12 @@ async def post_register_csv(request: Request) -> Response:
     row updates the entry it matches (federation id, else name) or adds one.
     All rows or none; an error names the row and the field."""
     server = server_of(request)
-    text = await read_csv_text(request, MAX_CSV_BYTES)
+    try:
+        raw = await read_bounded(request, MAX_CSV_BYTES)
+    except BodyTooLarge as exc:
+        raise ApiError(413, "too_large", str(exc)) from None
+    text, encoding = _decode(raw)
+    preview = request.query_params.get("preview") in ("true", "1")
     now = server.clock.now_ms()
     rows, _ = _import_rows(text)
     async with _lock(server):
@@ -444,6 +518,14 @@ async def post_register_csv(request: Request) -> Response:
             raise ApiError(409, "full", f"body: the register holds at most {MAX_ENTRIES} "
                           f"players ({len(known.by_id)} now)",
                           {"max": MAX_ENTRIES, "total": len(known.by_id)})
+        if preview:  # what the import will do, nothing saved
+            return JSONResponse({
+                "preview": True, "encoding": encoding,
+                "separator": _dialect(text).delimiter,
+                "added": added, "updated": len(entries) - added,
+                "rows": [{"row": r["row"], "name": e.name, "federation_id": e.federation_id,
+                          "club": e.club, "rating": points(e.rating), "entry": e.id or None}
+                         for r, e in list(zip(rows, entries, strict=True))[:PREVIEW_ROWS]]})
         try:
             saved = await server.store.register_save(entries)
         except StoreError as exc:

@@ -20,6 +20,7 @@ from bgclock.core import PRESETS
 from bgclock.server.context import Server, server_of
 from bgclock.server.edge.tourney_bodies import (
     ArriveBody,
+    CheckInAllBody,
     CheckInBody,
     CorrectionBody,
     DismissBody,
@@ -251,6 +252,19 @@ async def post_players_csv(request: Request) -> Response:
 post_check_in = one_action(CheckInBody, "check_in", path={"player": "player_id"})
 
 
+async def post_check_in_all(request: Request) -> Response:
+    """Several players present at once (the desk's "all present"): one
+    composite action, all or none (a player who does not exist, or has
+    withdrawn, refuses the whole)."""
+    server = server_of(request)
+    data = await decoded(request, CheckInAllBody)
+    players = list(data["players"])
+    if len(set(players)) != len(players):
+        raise ApiError(422, "invalid", "body.players: the same player twice")
+    return await run_actions(server, request, [{"do": "check_in", "player": p, "checked_in": True}
+                                               for p in players])
+
+
 async def post_withdraw(request: Request) -> Response:
     server = server_of(request)
     pid = request.path_params["player_id"]
@@ -297,10 +311,48 @@ async def post_close_late(request: Request) -> Response:
 
 
 async def post_arrive(request: Request) -> Response:
+    """A late arrival: the player takes the next late slot (or stops the
+    count at a match).  Once the first round has started, the match the
+    arrival completes is seated at once, or queued for the room's next free
+    table when the room is full: the answer's ``arrival`` says which
+    (issue 32 §5); the arrival stands even when the seating is refused,
+    which the answer names (``not_seated``)."""
     server = server_of(request)
     data = await decoded(request, ArriveBody)
-    return await run_actions(server, request, [{"do": "arrive", **data,
-                                         "at_ms": server.clock.now_ms()}])
+    arrived = await run_actions(server, request, [{"do": "arrive", **data,
+                                                   "at_ms": server.clock.now_ms()}])
+    hub = await tournament_hub(server, request)
+    key = _arrival_match(hub.state, int(data["player"]))
+    if key is None:
+        return arrived
+    try:
+        started = await _start_round(server, request, {"event": "main", "round": 0})
+    except ApiError as exc:
+        out = json.loads(bytes(arrived.body))
+        out["not_seated"] = {"error": exc.code, "message": exc.message}
+        return json_response(out)
+    out = json.loads(bytes(started.body))
+    waits = key in hub.state.waiting_matches()
+    out["arrival"] = {"event": key[0], "round": key[1], "match": key[2],
+                      "table": hub.state.tables.get(key), "waiting": waits}
+    return json_response(out)
+
+
+def _arrival_match(state: Any, player: int) -> tuple[str, int, int] | None:
+    """The Main's first-round match a late arrival just completed, when
+    that round has started at tables (else the director starts it);
+    None: nothing to seat."""
+    main = state.main
+    if main is None or state.weekly is not None:
+        return None
+    if not any(k[0] == "main" and k[1] == 0 for k in state.tables):
+        return None
+    name = state.player(player).name
+    for i in state.ready("main", 0):
+        m = main.bracket.rounds[0][i]
+        if name in (m.a, m.b):
+            return ("main", 0, i)
+    return None
 
 
 async def post_round(request: Request) -> Response:
@@ -310,6 +362,11 @@ async def post_round(request: Request) -> Response:
     answers what it completed."""
     server = server_of(request)
     data = await decoded(request, RoundBody)
+    return await _start_round(server, request, data)
+
+
+async def _start_round(server: Server, request: Request, data: dict[str, Any]) -> Response:
+    """``post_round``'s work, also a late arrival's seating (``post_arrive``)."""
     tourneys = server.tourneys
 
     def check(hub: TournamentHub, done: list[dict[str, Any]]) -> None:
@@ -463,6 +520,7 @@ routes = [
     Route("/seeding", post_seeding, methods=["POST"]),
     Route("/players", post_player, methods=["POST"]),
     Route("/players.csv", post_players_csv, methods=["POST"]),
+    Route("/players/check-in", post_check_in_all, methods=["POST"]),
     Route("/players/{player_id:id}", delete_player, methods=["DELETE"]),
     Route("/players/{player_id:id}/check-in", post_check_in, methods=["POST"]),
     Route("/players/{player_id:id}/withdraw", post_withdraw, methods=["POST"]),

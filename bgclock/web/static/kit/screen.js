@@ -36,6 +36,28 @@ const filled = new WeakMap();
 /** The lists asked: only the newest one's answer is written. */
 const lists = newestOnly();
 
+/** The desk's tournament: one choice for every screen (issue 32 §3).  A
+ * tournament picked in any screen's picker is the one every other screen
+ * shows, and the one its actions (an entry from the register, say) go to.
+ * @type {{chosen: number|null}} */
+export const desk = { chosen: null };
+
+/**
+ * The desk's choice made: every screen follows it; the open ones load it.
+ * @param {number} id
+ * @param {string} [from] the picker it was made in (its screen loads itself)
+ */
+function choose(id, from) {
+  desk.chosen = id;
+  for (const [pid, head] of heads) {
+    if (head.screen.tournament === id) continue;
+    head.screen.tournament = id;
+    head.screen.state = null;
+    const picker = document.getElementById(pid);
+    if (pid !== from && picker && !picker.closest("[hidden]")) head.load();
+  }
+}
+
 /**
  * Fill a picker with the tournaments as last listed, its screen's choice
  * kept, unless it holds them already.
@@ -69,7 +91,9 @@ export function relist() {
       if (!picker || picker.closest("[hidden]")) continue;
       if (picker !== document.activeElement) showListed(picker, head.screen.tournament);
       if (head.screen.tournament == null && listed.length) {
-        head.screen.tournament = listed[listed.length - 1].id;
+        // the desk's choice, else the last one made
+        head.screen.tournament = desk.chosen != null ? desk.chosen : listed[listed.length - 1].id;
+        if (desk.chosen == null) desk.chosen = head.screen.tournament;
         head.load();
       }
     }
@@ -92,6 +116,7 @@ export function tournamentHead(screen, what, load) {
   picker.addEventListener("change", () => {
     screen.tournament = Number(/** @type {HTMLSelectElement} */ (picker).value);
     screen.state = null;
+    choose(screen.tournament, what.id);
     load();
   });
   return h("div", { class: "row" }, h("h2", {}, what.title), picker);
@@ -171,7 +196,7 @@ export function refreshJudge(root, shown) {
  * @param {{root: function(): HTMLElement, opener: string, openText: function(): string,
  *   label?: function(): string,
  *   refreshMs: number, load: function(boolean=): void, render: function(): void,
- *   screen: {timer: number|null}}} s
+ *   screen: {timer: number|null, tournament: number|null, state: any}}} s
  * @returns {function(): void} the toggle
  */
 export function mountScreen(s) {
@@ -180,6 +205,10 @@ export function mountScreen(s) {
     node.hidden = !node.hidden;
     if (s.screen.timer != null) { clearInterval(s.screen.timer); s.screen.timer = null; }
     if (!node.hidden) {
+      if (desk.chosen != null && s.screen.tournament !== desk.chosen) {
+        s.screen.tournament = desk.chosen;  // the desk's choice, made in another screen
+        s.screen.state = null;
+      }
       s.screen.timer = window.setInterval(() => {
         if (node.contains(document.activeElement)) return;
         s.load(true);

@@ -84,8 +84,10 @@ async function readBreaks(path, state) {
  * @param {string} path
  * @param {any} [body]
  * @param {string} [type]
+ * @param {function(any): (string|null)} [said] the message the answer gives
+ *   (null: the usual one)
  */
-export async function act(method, path, body, type) {
+export async function act(method, path, body, type, said) {
   const what = method + " " + path;
   if (screen.pending.has(what)) return;  // a double click: the action is on its way
   screen.pending.add(what);
@@ -95,7 +97,7 @@ export async function act(method, path, body, type) {
   const at = base();
   try {
     const out = await api(method, at + path, body, type);
-    screen.message = out && out.waiting && out.waiting.length ? t("fl.waiting_n", { n: out.waiting.length }) : t("trn.done");
+    screen.message = (said && said(out)) || (out && out.waiting && out.waiting.length ? t("fl.waiting_n", { n: out.waiting.length }) : t("trn.done"));
     screen.error = false;
     const history = (await api("GET", at + "/actions")).actions;
     const state = out && out.state ? out.state : screen.state;
@@ -150,3 +152,32 @@ export function confirmed(text, method, path, body) {
   };
 }
 
+
+/**
+ * Several actions of one form, one after the other (a form saved whole,
+ * issue 32 §5); the first refusal stops the rest and is shown.  When all
+ * are done, `done` runs and the message line says `said` (what was saved,
+ * never a bare "Done.").
+ * @param {{method: string, path: string, body?: any}[]} steps
+ * @param {string} said
+ * @param {function(): void} [done]
+ */
+export async function actSteps(steps, said, done) {
+  for (const s of steps) {
+    await act(s.method, s.path, s.body);
+    if (screen.error) return;
+  }
+  if (done) done();
+  sayFlow(said, false);
+}
+
+/**
+ * A line in the message line, without a request (what a form found before
+ * sending anything).
+ * @param {string} text @param {boolean} error
+ */
+export function sayFlow(text, error) {
+  screen.message = text;
+  screen.error = error;
+  ui.render();
+}

@@ -8,10 +8,12 @@ import { button, h } from "../../kit/dom.js";
 import { onceAttrs } from "../../kit/once.js";
 import { act, load, showHistory } from "../actions.js";
 import { PAGE, screen, ui, value } from "../state.js";
+import { flowI18n } from "../../tourney/flow-strings.js";
 import { i18n, parseRating } from "../strings.js";
 
 const I18N = i18n();
 const t = I18N.t;
+const it = flowI18n().t;
 
 /**
  * @typedef {import("../state.js").Entry} Entry
@@ -117,12 +119,29 @@ export function editSection() {
 export function filesSection() {
   // no key in these addresses: the director's session cookie opens them
   const lang = I18N.lang === "it" ? "it" : "en";
+  const file = /** @type {HTMLInputElement} */ (h("input", { id: "reg-file", type: "file", accept: ".csv,text/csv,text/plain" }));
+  file.addEventListener("change", async () => {
+    const f = file.files && file.files[0];
+    if (!f) return;
+    const area = /** @type {HTMLTextAreaElement} */ (document.getElementById("reg-csv"));
+    area.value = sheetText(await f.arrayBuffer());
+    importPreview.shown = null;
+    area.dispatchEvent(new Event("input"));
+  });
   return h("section", {}, h("h3", {}, t("reg.import_title")),
-    h("div", { class: "form" }, h("label", { for: "reg-csv" }, t("reg.csv")), h("textarea", { id: "reg-csv", rows: "3" }),
-      h("span", {}), button(t("reg.import"), () => act("reg-import", async () => {
+    h("div", { class: "form" }, h("label", { for: "reg-file" }, it("fl.reg_file")), file,
+      h("label", { for: "reg-csv" }, t("reg.csv")), h("textarea", { id: "reg-csv", rows: "3" }, importPreview.text),
+      h("span", {}), h("div", { class: "row" }, button(it("fl.reg_preview"), () => act("reg-preview", async () => {
+        importPreview.text = value("reg-csv");
+        importPreview.shown = await api("POST", "/api/register.csv?preview=true", importPreview.text, "text/csv");
+        return it("fl.reg_previewed", { a: importPreview.shown.added, u: importPreview.shown.updated });
+      }), Object.assign({ id: "reg-preview" }, onceAttrs("reg-preview"))),
+      button(t("reg.import"), () => act("reg-import", async () => {
         const done = await api("POST", "/api/register.csv", value("reg-csv"), "text/csv");
+        importPreview.shown = null; importPreview.text = "";
         return t("reg.imported", { a: done.added, u: done.updated });
-      }), Object.assign({ id: "reg-import" }, onceAttrs("reg-import")))),
+      }), Object.assign({ id: "reg-import" }, onceAttrs("reg-import"))))),
+    previewList(),
     h("p", { class: "row" }, h("a", { href: "/api/register.csv", download: "register.csv" }, t("reg.export"))),
     h("h3", {}, t("reg.list_title")),
     h("p", { class: "row" },
@@ -163,3 +182,31 @@ export function closeSection() {
   return h("p", { class: "row" }, b);
 }
 
+
+/** The import's preview (what it will do), kept across re-renders with the
+ * text it was made from. @type {{text: string, shown: any}} */
+const importPreview = { text: "", shown: null };
+
+/**
+ * A spreadsheet export's text: UTF-8, else Windows-1252 (Excel's "CSV" on
+ * an Italian PC); the server reads either too.
+ * @param {ArrayBuffer} raw
+ * @returns {string}
+ */
+export function sheetText(raw) {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(raw);
+  } catch (e) {
+    return new TextDecoder("windows-1252").decode(raw);
+  }
+}
+
+/** @returns {HTMLElement|null} the preview: counts, then the first rows as they will be saved */
+function previewList() {
+  const p = importPreview.shown;
+  if (!p) return null;
+  return h("div", { id: "reg-preview-list" },
+    h("p", {}, it("fl.reg_previewed", { a: p.added, u: p.updated })),
+    h("ul", {}, ...p.rows.map((/** @type {any} */ r) => h("li", {}, it(r.entry ? "fl.reg_row_update" : "fl.reg_row_add",
+      { row: r.row, name: r.name, club: r.club || "–", rating: r.rating, entry: r.entry || "" })))));
+}

@@ -5,6 +5,7 @@
 import { button, h } from "../../kit/dom.js";
 import { act, confirmed } from "../actions.js";
 import { screen, ui, value } from "../state.js";
+import { flowI18n } from "../flow-strings.js";
 import { i18n } from "../strings.js";
 import { matchButtons } from "./desk.js";
 import { unpaidWarning } from "./money.js";
@@ -19,6 +20,7 @@ import { pairButton } from "./weekly.js";
 
 const I18N = i18n();
 const t = I18N.t;
+const fl = flowI18n().t;
 
 /** @returns {HTMLElement} */
 export function drawSection() {
@@ -37,7 +39,7 @@ export function drawSection() {
     return out;
   }
   out.append(h("p", {}, t("trn.drawn", { seed: st.settings.seed })));
-  if (st.main && st.main.late_open) out.append(button(t("trn.close_late"), () => act("POST", "/late/close")));
+  if (st.main && st.main.late_open) out.append(...closeLate(st));
   const label = (/** @type {string} */ event) => weeklyLabel(st, event);
   const weekly = /** @type {any} */ (st).weekly;
   if (weekly && st.main) {  // a weekly format: its next round is paired as it starts
@@ -61,8 +63,43 @@ export function drawSection() {
       }
       out.append(list);
     });
+    if (event === "main" && !st.consolation && !weekly && st.main) {
+      // where the director waits for the consolation: what draws it
+      out.append(h("h4", {}, label("consolation")),
+        h("p", { id: "trn-consolation-wait" }, fl(consolationWait(st.main))));
+    }
   }
   return out;
+}
+
+/**
+ * What the Progressive Consolation waits for, while it is not drawn: it is
+ * drawn once late arrivals are closed and every player's first played match
+ * is decided (after a bye, the second round's).
+ * @param {Bracket} main
+ * @returns {string} the key of the line that says so
+ */
+function consolationWait(main) {
+  if (!main.late_open) return "fl.consolation_byes";
+  const first = main.rounds[0] || [];
+  if (!first.every((m) => !(m.a && m.b) || !!m.winner)) return "fl.consolation_trigger";
+  // a slot left empty is a bye once the late arrivals are closed
+  return first.every((m) => m.a && m.b) ? "fl.consolation_ready" : "fl.consolation_ready_byes";
+}
+
+/**
+ * The late arrivals' closing: what it does (it cannot be undone: empty
+ * slots become byes, the consolation is drawn), confirmed first.
+ * @param {TourneyState} st
+ * @returns {HTMLElement[]}
+ */
+function closeLate(st) {
+  const empty = st.main ? (st.main.late_slots || []).filter((pos) => {
+    const m = /** @type {Bracket} */ (st.main).rounds[0][pos >> 1];
+    return m && !(pos % 2 ? m.b : m.a);
+  }).length : 0;
+  return [button(t("trn.close_late"), confirmed(fl(empty ? "fl.cf_close_late" : "fl.cf_close_late_none", { n: empty }), "POST", "/late/close"),
+    { id: "trn-close-late" })];
 }
 
 /**

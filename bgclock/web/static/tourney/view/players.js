@@ -2,11 +2,12 @@
 /* bgclock dashboard, the tournament screen: the Main's settings and the players
  * (register, CSV import, pick from the register, check-in, withdraw, late
  * arrival). */
-import { button, h } from "../../kit/dom.js";
+import { button, h, keepingFocus } from "../../kit/dom.js";
 import { registerPick } from "../../register/view/pick.js";
 import { act, confirmed } from "../actions.js";
 import { screen, ui, value } from "../state.js";
-import { i18n } from "../strings.js";
+import { flowI18n } from "../flow-strings.js";
+import { i18n, refusalText } from "../strings.js";
 import { jackpotBody, jackpotFields, reenterButton } from "./jackpot.js";
 import { formatBody, formatFields } from "./weekly.js";
 
@@ -68,14 +69,17 @@ export function playersSection() {
   if (st.main) {
     for (const m of st.main.rounds[0] || []) { if (m.a) inDraw.add(m.a); if (m.b) inDraw.add(m.b); }
   }
-  const rows = st.players.map((p) => {
+  const q = fold(playerQuery.text);
+  const shown = st.players.filter((p) => !q || fold(p.name).includes(q) || fold(p.federation_id || "").includes(q));
+  const rows = shown.map((p) => {
     const actions = h("td", {});
     if (!p.withdrawn) {
       if (!st.drawn) {
         actions.append(button(p.checked_in ? t("trn.check_out") : t("trn.check_in"),
           () => act("POST", "/players/" + p.id + "/check-in", { checked_in: !p.checked_in })));
       } else if (!inDraw.has(p.name) && st.main && st.main.late_open) {
-        actions.append(button(t("trn.arrive"), () => act("POST", "/late/arrive", { player: p.id })));
+        actions.append(button(t("trn.arrive"), () => act("POST", "/late/arrive", { player: p.id }, undefined,
+          (out) => arrivalText(p.name, out))));
       }
       const again = reenterButton(st, p);  // a player knocked out enters again
       if (again) actions.append(again);
@@ -104,7 +108,70 @@ export function playersSection() {
     h("span", {}),
     button(t("trn.import"), () => act("POST", "/players.csv", value("trn-csv"), "text/csv")));
   return h("section", {}, h("h3", {}, t("trn.players") + " (" + st.players.length + ")"),
-    h("div", { class: "scroll-x" }, h("table", { class: "trn-players" }, h("tbody", {}, ...rows))),
+    st.drawn ? null : checkInBar(st, shown),
+    h("div", { class: "scroll-x" }, h("table", { class: "trn-players", id: "trn-players" }, h("tbody", {}, ...rows))),
     registerPick(/** @type {number} */ (screen.tournament), act, ui.render), add);
 }
 
+
+/**
+ * What a late arrival's answer did with the match it completed: seated at
+ * a table, waiting for the room's next free table, not seated (the
+ * server's words), or the slot taken before the first round starts.
+ * @param {string} name
+ * @param {any} out the server's answer
+ * @returns {string}
+ */
+export function arrivalText(name, out) {
+  const fl = flowI18n().t;
+  if (out && out.not_seated) {
+    const err = /** @type {Error & {code?: string}} */ (new Error(out.not_seated.message));
+    err.code = out.not_seated.error;
+    return fl("fl.arrived_not_seated", { name: name, why: refusalText(err) });
+  }
+  const a = out && out.arrival;
+  if (!a) return fl("fl.arrived_slot", { name: name });
+  if (a.table != null) return fl("fl.arrived_seated", { name: name, table: a.table });
+  return fl("fl.arrived_waiting", { name: name });
+}
+
+/** The check-in search typed so far (kept across the screen's re-renders). */
+const playerQuery = { text: "" };
+
+/**
+ * A name as searched: lower case, without accents ("Nicolò" is found by "nicolo").
+ * @param {string} text
+ * @returns {string}
+ */
+function fold(text) {
+  return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim();
+}
+
+/**
+ * Check-in at the desk: a search over the players (name or federation id)
+ * and "all present" for the players listed who are not checked in yet
+ * (one action, confirmed naming how many).
+ * @param {TourneyState} st
+ * @param {import("../state.js").Player[]} shown the players the search lists
+ * @returns {HTMLElement}
+ */
+function checkInBar(st, shown) {
+  const fl = flowI18n().t;
+  const box = /** @type {HTMLInputElement} */ (h("input", { id: "trn-players-q", type: "search", maxlength: "100",
+    autocomplete: "off", placeholder: fl("fl.checkin_search_help") }));
+  box.value = playerQuery.text;
+  box.addEventListener("input", () => {
+    playerQuery.text = box.value;
+    keepingFocus(ui.render);
+  });
+  const absent = shown.filter((p) => !p.withdrawn && !p.checked_in);
+  const all = absent.length ? button(fl("fl.all_present", { n: absent.length }), confirmed(
+    fl("fl.cf_all_present", { n: absent.length, names: absent.slice(0, 5).map((p) => p.name).join(", ")
+      + (absent.length > 5 ? ", …" : "") }),
+    "POST", "/players/check-in", { players: absent.map((p) => p.id) }), { id: "trn-all-present" }) : null;
+  const present = st.players.filter((p) => p.checked_in && !p.withdrawn).length;
+  return h("div", { class: "form", role: "search" },
+    h("label", { for: "trn-players-q" }, fl("fl.checkin_search")), box,
+    h("span", { id: "trn-present" }, fl("fl.present_of", { n: present, of: st.players.filter((p) => !p.withdrawn).length })),
+    all);
+}

@@ -8,13 +8,16 @@
  * exports of the standings and of every player's results, and the prize list
  * per event (one prize per line, 1st place first), saved as the tournament's
  * ``prizes`` action; the side pools (view/pools.js). */
-import { button, h } from "../../kit/dom.js";
+import { h } from "../../kit/dom.js";
 import { findSeats } from "../seats.js";
+import { actSteps, sayFlow } from "../actions.js";
+import { flowI18n } from "../flow-strings.js";
 import { i18n } from "../strings.js";
 import { poolsSection } from "./pools.js";
 
 const I18N = i18n();
 const t = I18N.t;
+const fl = flowI18n().t;
 const EVENTS = ["main", "consolation", "last_chance", "swing", "couples"];
 
 /**
@@ -28,6 +31,67 @@ const EVENTS = ["main", "consolation", "last_chance", "swing", "couples"];
 
 /** The search typed so far (kept across the screen's re-renders). */
 let query = "";
+
+/** The prize lists typed and not saved yet, per event, of one tournament:
+ * kept across the screen's re-renders (an action's, the periodic read's),
+ * so saving never empties a box still being written. */
+/** @type {{tournament: number, text: Object<string, string>}} */
+const drafts = { tournament: -1, text: {} };
+
+/**
+ * A prize list's lines as saved: trimmed, no empty lines at the end.
+ * @param {string} text
+ * @returns {string[]}
+ */
+export function prizeLines(text) {
+  const lines = text.split("\n").map((x) => x.trim());
+  while (lines.length && !lines[lines.length - 1]) lines.pop();
+  return lines;
+}
+
+/**
+ * The prize list as one form: a box per event, one Save for all of them.
+ * Only the lists that differ from the saved ones are sent; the message says
+ * which were saved (and how many places), or that nothing had changed.
+ * @param {StandingsState} st
+ * @param {string[]} events
+ * @returns {HTMLElement}
+ */
+function prizeForm(st, events) {
+  if (drafts.tournament !== st.tournament_id) { drafts.tournament = st.tournament_id; drafts.text = {}; }
+  const saved = (/** @type {string} */ e) => (st.prizes || {})[e] || [];
+  const form = h("form", { class: "st-prizes", id: "st-prizes-form" });
+  for (const e of events) {
+    const id = "st-prizes-" + e;
+    const area = /** @type {HTMLTextAreaElement} */ (h("textarea", { id: id, rows: "4", "data-event": e }));
+    area.value = drafts.text[e] !== undefined ? drafts.text[e] : saved(e).join("\n");
+    area.addEventListener("input", () => { drafts.text[e] = area.value; });
+    form.append(h("label", { for: id }, t("st.event." + e)), area);
+  }
+  form.append(h("button", { type: "submit", id: "st-prizes-save" }, fl("fl.save_prizes")));
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    /** @type {{event: string, prizes: string[]}[]} */
+    const changed = [];
+    for (const e of events) {
+      const text = drafts.text[e];
+      if (text === undefined) continue;
+      const lines = prizeLines(text);
+      if (JSON.stringify(lines) !== JSON.stringify(saved(e))) changed.push({ event: e, prizes: lines });
+    }
+    if (!changed.length) {
+      sayFlow(fl("fl.prizes_unchanged"), false);
+      return;
+    }
+    const said = fl("fl.prizes_saved", { list: changed.map((c) => c.prizes.filter((x) => x).length
+      ? fl("fl.prizes_places", { event: t("st.event." + c.event), n: c.prizes.filter((x) => x).length })
+      : fl("fl.prizes_none", { event: t("st.event." + c.event) })).join("; ") });
+    actSteps(changed.map((c) => ({ method: "POST", path: "/prizes", body: c })), said, () => {
+      for (const c of changed) delete drafts.text[c.event];
+    });
+  });
+  return form;
+}
 
 /**
  * @param {SeatedMatch[]} matches
@@ -71,18 +135,7 @@ export function standingsSection(st, act) {
   const where = st.seats || st.matches;
   box.addEventListener("input", () => { query = box.value; showSeats(where, list); });
   showSeats(where, list);
-  const prizes = h("div", { class: "st-prizes" });
-  for (const e of prizeEvents(st)) {
-    const id = "st-prizes-" + e;
-    const area = /** @type {HTMLTextAreaElement} */ (h("textarea", { id: id, rows: "4" }));
-    area.value = ((st.prizes || {})[e] || []).join("\n");
-    prizes.append(h("label", { for: id }, t("st.event." + e)), area,
-      button(t("st.save_prizes", { event: t("st.event." + e) }), () => {
-        const lines = area.value.split("\n").map((x) => x.trim());
-        while (lines.length && !lines[lines.length - 1]) lines.pop();
-        act("POST", "/prizes", { event: e, prizes: lines });
-      }));
-  }
+  const prizes = prizeForm(st, prizeEvents(st));
   return h("section", { id: "st-section" }, h("h3", {}, t("st.title")),
     h("div", { class: "form", role: "search" }, h("label", { for: "st-search" }, t("st.search")), box), list,
     h("p", {}, link("/standings.html", t("st.print"), lang), " · ",
