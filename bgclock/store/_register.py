@@ -114,6 +114,14 @@ _SORT: dict[str, Callable[[RegisterEntry], Any]] = {
 }
 
 
+#: ``register_stamp``'s aggregate (the same SQL in both stores).
+_STAMP_SQL = (
+    "SELECT COUNT(*), COALESCE(MAX(id), 0), COALESCE(SUM(rating), 0), "
+    "COALESCE(SUM(experience), 0), COALESCE(SUM(updated_ms), 0), "
+    "COALESCE(SUM(length(name) + length(COALESCE(federation_id, '')) + "
+    "length(COALESCE(club, ''))), 0) FROM register_players")
+
+
 def _entries_of(text: str | bytes, order: str) -> list[RegisterEntry]:
     """A whole register read as one JSON array of rows (``_ENTRY_COLS``),
     decoded and sorted by ``order``.  Called off the event loop: 20,000 rows
@@ -159,6 +167,13 @@ class RegisterStore(abc.ABC):
         read-only connection of its own thread (WAL: readers never wait for
         the writer), on PostgreSQL in one statement whose rows come back as one
         JSON text, decoded and sorted off the event loop (issue 32 §7)."""
+
+    @abc.abstractmethod
+    async def register_stamp(self) -> tuple[int, ...]:
+        """A fingerprint of the whole register that any write changes (how
+        many entries, the last id, the sums of ratings, experience, times of
+        change and lengths of the words): a list built at one stamp is the
+        list while the stamp holds.  One aggregate read, off the writer's way."""
 
     @abc.abstractmethod
     async def register_save(self, entries: Sequence[RegisterEntry]) -> list[RegisterEntry]:
@@ -267,6 +282,10 @@ class SqliteRegister:
             return _entries_of(text, order)
 
         return await self._read(get)
+
+    async def register_stamp(self) -> tuple[int, ...]:
+        row = await self._read(lambda db: db.execute(_STAMP_SQL).fetchone())
+        return tuple(int(x) for x in row)
 
     async def register_save(self,
                             entries: Sequence[RegisterEntry]) -> list[RegisterEntry]:
@@ -427,6 +446,10 @@ class PostgresRegister:
             f"SELECT COALESCE(json_agg(json_build_array({cols})), '[]')::text "
             "FROM register_players"))
         return await asyncio.to_thread(_entries_of, text, order)
+
+    async def register_stamp(self) -> tuple[int, ...]:
+        row = await self._read(lambda c: c.fetchrow(_STAMP_SQL))
+        return tuple(int(x) for x in row)
 
     async def register_save(self,
                             entries: Sequence[RegisterEntry]) -> list[RegisterEntry]:

@@ -97,3 +97,28 @@ async def test_a_press_is_acknowledged_while_the_rating_list_is_read(
             release.set()
         r = await read
     assert r.status_code == 200 and r.text.count("\r\n") == PLAYERS + 1
+
+
+async def test_a_list_is_kept_until_the_register_changes(live: Any) -> None:
+    await _fill(live)
+    reads = []
+    store = live.server.store
+    plain = store.register_list
+
+    async def counted(order: str = "name") -> Any:
+        reads.append(order)
+        return await plain(order)
+
+    store.register_list = counted
+    first = (await live.http.get("/api/register/ratings.json", headers=DIRECTOR)).json()
+    again = (await live.http.get("/api/register/ratings.json", headers=DIRECTOR)).json()
+    assert again == first and reads == ["rating"]
+    top = first["ratings"][0]
+    r = await live.http.patch(f"/api/register/{top['id']}", json={"club": "Roma"},
+                              headers=DIRECTOR)
+    assert r.status_code == 200, r.text
+    edited = (await live.http.get("/api/register/ratings.json", headers=DIRECTOR)).json()
+    assert edited["ratings"][0]["club"] == "Roma" and reads == ["rating", "rating"]
+    await _fill(live, PLAYERS + 1)  # one more player, the others as they were
+    grown = (await live.http.get("/api/register/ratings.json", headers=DIRECTOR)).json()
+    assert len(grown["ratings"]) == PLAYERS + 1
