@@ -28,20 +28,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
-import secrets
-import socket
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 
 import httpx
 
-from bench.attack import free_port, pct
-from bench.tourney_import import KEY, Presser, cpu_s
+from bench.attack import pct
+from bench.tourney_import import Presser, cpu_s, served
 
 #: A press's acknowledgement at the 95th percentile, at most (issue 32 §7).
 FLOOR_MS = 250.0
@@ -151,37 +145,8 @@ async def run(args: argparse.Namespace, http: httpx.AsyncClient, ws_url: str,
 
 
 async def main_async(args: argparse.Namespace) -> None:
-    port = free_port()
-    src = Path(args.src).resolve()
-    with tempfile.TemporaryDirectory() as tmp:
-        schema = f"bgclock_reads_{secrets.token_hex(4)}"
-        if args.db.startswith("postgres"):
-            db = ["--db", args.db, "--db-schema", schema]
-        else:
-            db = ["--db", str(Path(tmp) / "reads.db")]
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "bgclock.cli", "serve", "--port", str(port), *db,
-             "--director-password", KEY, "--no-qr"], cwd=src,
-            env={**os.environ, "PYTHONPATH": str(src)},
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        try:
-            for _ in range(400):
-                with contextlib.suppress(OSError), socket.create_connection(
-                        ("127.0.0.1", port), 0.1):
-                    break
-                await asyncio.sleep(0.05)
-            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=120,
-                                         headers={"Authorization": f"Bearer {KEY}"}) as http:
-                await run(args, http, f"ws://127.0.0.1:{port}/ws", proc.pid)
-        finally:
-            proc.terminate()
-            proc.wait(10)
-            if args.db.startswith("postgres"):
-                import asyncpg  # type: ignore[import-untyped]
-
-                conn = await asyncpg.connect(args.db)
-                await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
-                await conn.close()
+    async with served(args.db, Path(args.src).resolve()) as (http, ws_url, pid):
+        await run(args, http, ws_url, pid)
 
 
 def main() -> None:
