@@ -35,6 +35,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import httpx
@@ -102,18 +103,25 @@ def row(name: str, delays: list[float], note: str) -> str:
             f"{max(delays, default=float('nan')):7.1f} {len(delays):4d}  {note}")
 
 
-async def main_async(args: argparse.Namespace) -> None:
+@contextlib.asynccontextmanager
+async def served(db_arg: str, src: Path | None = None) -> AsyncIterator[
+        tuple[httpx.AsyncClient, str, int]]:
+    """``bgclock serve`` on loopback over ``db_arg`` (sqlite: a temporary
+    file; or a postgresql:// URL, in a schema of its own dropped after), from
+    the tree ``src`` (default: the current one): a client with the
+    director's key, the WebSocket URL and the server's pid."""
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
-        if args.db.startswith("postgres"):
-            schema = f"bgclock_import_{secrets.token_hex(4)}"
-            db = ["--db", args.db, "--db-schema", schema]
+        schema = f"bgclock_bench_{secrets.token_hex(4)}"
+        if db_arg.startswith("postgres"):
+            db = ["--db", db_arg, "--db-schema", schema]
         else:
-            db = ["--db", str(Path(tmp) / "import.db")]
+            db = ["--db", str(Path(tmp) / "bench.db")]
+        env = None if src is None else {**os.environ, "PYTHONPATH": str(src)}
         proc = subprocess.Popen(
             [sys.executable, "-m", "bgclock.cli", "serve", "--port", str(port), *db,
              "--director-password", KEY, "--no-qr"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=src, env=env)
         try:
             for _ in range(400):
                 with contextlib.suppress(OSError), socket.create_connection(
@@ -122,16 +130,21 @@ async def main_async(args: argparse.Namespace) -> None:
                 await asyncio.sleep(0.05)
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=120,
                                          headers={"Authorization": f"Bearer {KEY}"}) as http:
-                await run(args, http, f"ws://127.0.0.1:{port}/ws", proc.pid)
+                yield http, f"ws://127.0.0.1:{port}/ws", proc.pid
         finally:
             proc.terminate()
             proc.wait(10)
-            if args.db.startswith("postgres"):
+            if db_arg.startswith("postgres"):
                 import asyncpg
 
-                conn = await asyncpg.connect(args.db)
-                await conn.execute(f'DROP SCHEMA IF EXISTS "{db[3]}" CASCADE')
+                conn = await asyncpg.connect(db_arg)
+                await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
                 await conn.close()
+
+
+async def main_async(args: argparse.Namespace) -> None:
+    async with served(args.db) as (http, ws_url, pid):
+        await run(args, http, ws_url, pid)
 
 
 async def run(args: argparse.Namespace, http: httpx.AsyncClient, ws_url: str,

@@ -38,6 +38,7 @@ from bgclock.server.routes import (
     contests,
     desk,
     flights,
+    forecast,
     money,
     pages,
     position,
@@ -164,7 +165,8 @@ def create_app(
             # in a cluster, run by the process that keeps the tournament
             Mount("/api/tournaments/{tournament_id:id}", routes=[
                 *tourney.routes, *desk.routes, *standings.routes, *contests.routes,
-                *flights.routes, *register.tournament_routes, *money.routes],
+                *flights.routes, *register.tournament_routes, *money.routes,
+                *forecast.routes],
                 middleware=[Middleware(ToKeeper, kind="tournament", param="tournament_id")]),
             *tables.routes,
             *register.routes,

@@ -167,18 +167,24 @@ class StoreThread:
     small commit's statements; here a call is one ``SimpleQueue.put`` and
     its answer one ``call_soon_threadsafe``."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "bgclock-sqlite") -> None:
+        self.name = name
         self._calls: queue.SimpleQueue[tuple[asyncio.AbstractEventLoop, asyncio.Future[Any],
                                              Callable[[], Any]] | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._dropping = False
+
+    @property
+    def started(self) -> bool:
+        """A call was submitted (the thread runs, or ran)."""
+        return self._thread is not None
 
     def submit(self, fn: Callable[[], T]) -> asyncio.Future[T]:
         """Run ``fn`` on the store's thread (after the calls before it)."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
         if self._thread is None:
-            self._thread = threading.Thread(target=self._work, name="bgclock-sqlite",
+            self._thread = threading.Thread(target=self._work, name=self.name,
                                             daemon=True)
             self._thread.start()
         self._calls.put((loop, future, fn))
@@ -228,6 +234,12 @@ class SqliteStore(SqliteRegister, SqlitePublished, Store):
         self.deadline_s = deadline_s
         self._pool = StoreThread()
         self._db: sqlite3.Connection | None = None
+        #: The desk's big reads (the register's lists): a read-only connection
+        #: on a thread of its own, so a read of 10,000 rows never queues a
+        #: table's commit behind it (WAL: a reader sees the last commit and
+        #: never waits for the writer).  ``:memory:`` has one connection only.
+        self._reader = StoreThread("bgclock-sqlite-read")
+        self._rdb: sqlite3.Connection | None = None
         #: Commit every kind of row in one statement (``BULK_SQLITE``).
         self.bulk = BULK_SQLITE
         #: The claim's lock file, open while this process owns the store.
@@ -306,6 +318,39 @@ class SqliteStore(SqliteRegister, SqlitePublished, Store):
             raise StoreUnavailable(f"the database did not answer within "
                                    f"{self.deadline_s:g} s") from None
 
+    async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        """``fn(db)`` on the read connection's thread, within the deadline
+        (on the store's own thread for ``:memory:``)."""
+        if self.path == ":memory:":
+            return await self._run(fn)
+
+        def call() -> T:
+            if self._db is None:
+                raise StoreError("the store is closed")
+            if self._rdb is None:
+                uri = Path(self.path).resolve().as_uri() + "?mode=ro"
+                self._rdb = sqlite3.connect(uri, uri=True, isolation_level=None,
+                                            check_same_thread=False)
+                self._rdb.execute(f"PRAGMA busy_timeout={int(self.deadline_s * 1000)}")
+            try:
+                return fn(self._rdb)
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) or "interrupted" in str(exc):
+                    raise StoreUnavailable(f"the database is busy: {exc}") from exc
+                raise StoreError(str(exc)) from exc
+            except sqlite3.Error as exc:
+                raise StoreError(str(exc)) from exc
+
+        future = self._reader.submit(call)
+        try:
+            async with asyncio.timeout(self.deadline_s):
+                return await future
+        except TimeoutError:
+            if self._rdb is not None:
+                self._rdb.interrupt()
+            raise StoreUnavailable(f"the database did not answer within "
+                                   f"{self.deadline_s:g} s") from None
+
     def _settle(self, db: sqlite3.Connection) -> None:
         """Delete the rows of writes left in doubt (the store's thread, before a write)."""
         with self._doubt_lock:
@@ -357,6 +402,16 @@ class SqliteStore(SqliteRegister, SqlitePublished, Store):
                 self._db.close()
                 self._db = None
 
+        def shut_reader() -> None:
+            if self._rdb is not None:
+                self._rdb.close()
+                self._rdb = None
+
+        if self._reader.started:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.deadline_s):
+                    await self._reader.submit(shut_reader)
+            self._reader.shutdown(wait=False, cancel_futures=True)
         future = self._pool.submit(shut)
         try:
             async with asyncio.timeout(self.deadline_s):

@@ -17,6 +17,7 @@ from bgclock.server.edge.limits import MAX_ID
 from bgclock.server.edge.schema import components
 from bgclock.server.edge.tourney_bodies import TOURNEY_REQUESTS
 from bgclock.server.routes.flights import openapi_paths as flight_paths
+from bgclock.server.routes.forecast import openapi_paths as forecast_paths
 from bgclock.server.routes.money import openapi_paths as money_paths
 from bgclock.server.routes.register import REGISTER_REQUESTS, register_paths
 from bgclock.server.routes.standings import openapi_paths as standings_paths
@@ -192,6 +193,7 @@ def openapi() -> dict[str, Any]:
             **standings_paths(_ok, _errors, _op, _ref),
             **money_paths(_ok, _errors, _op, _ref),
             **flight_paths(_ok, _errors, _op, _ref),
+            **forecast_paths(_ok, _errors, _op, _ref),
             **_contest_paths(),
             **register_paths(_ok, _errors, _op, _ref),
             "/api/tables/{table_id}/next-match": {"post": _op(

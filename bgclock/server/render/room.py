@@ -21,7 +21,7 @@ from typing import Any
 #: Top-level keys of ``room.json``.
 ROOM_KEYS = ("tournament", "main", "consolation", "matches", "server_ms", "late", "committee",
              "appeals", *("champions", "standings", "registered", "result_order", "seats"),
-             "flight")
+             "flight", "forecast")
 #: The tournament's end and start (``tournaments.standings.room_standings``): champions,
 #: standings and prizes, the registered players' names, the results' order and
 #: who sits where: all of it shown on the room display.
@@ -88,7 +88,8 @@ def late_entry(late: Mapping[str, Any]) -> dict[str, Any]:
 def room_view(*, tournament_id: int, name: str, state: Mapping[str, Any],
               clocks: Mapping[int, Mapping[str, Any]], late: Iterable[Mapping[str, Any]],
               server_ms: int, ends: Mapping[str, Any] | None = None,
-              flight: Mapping[str, Any] | None = None) -> dict[str, Any]:
+              flight: Mapping[str, Any] | None = None,
+              forecast: Mapping[str, Any] | None = None) -> dict[str, Any]:
     """``room.json``: the draw sheets, every match at its table (with the live
     clock of ``clocks[i]`` for the ``i``-th of ``state["matches"]``), the late
     arrivals' counts, the committee and the appeals' decisions."""
@@ -104,6 +105,8 @@ def room_view(*, tournament_id: int, name: str, state: Mapping[str, Any],
         **pick(ends or {}, ENDS_KEYS),
         # the room's events by name (``_flights.room_flights``: names, tables, players)
         "flight": None if flight is None else _flight(flight),
+        # when the round's matches are expected to end (``tournaments.forecast``)
+        "forecast": None if forecast is None else dict(forecast),
     }
 
 

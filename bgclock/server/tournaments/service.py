@@ -57,6 +57,7 @@ from bgclock.server.render.room import room_view
 from bgclock.server.tournaments.contests import clock_result, couples_spec, swing_spec
 from bgclock.server.tournaments.desk import LateDesk, late_view
 from bgclock.server.tournaments.flights import RoomSeating, room_flights
+from bgclock.server.tournaments.forecast import clock_inputs, round_forecast
 from bgclock.server.tournaments.host import Host, TableResult, TournamentHub
 from bgclock.server.tournaments.standings import room_standings
 from bgclock.server.ws.protocol import ProtocolError, dumps
@@ -622,7 +623,9 @@ async def _clocks(server: Host, state: dict[str, Any]) -> dict[int, dict[str, An
                          "reserve_ms": [s.A.reserve_ms, s.B.reserve_ms], "length": s.length,
                          "at_ms": s.at_ms,
                          # a flag worked out while the timekeeper is away: no result yet
-                         "provisional": table.provisional is not None}
+                         "provisional": table.provisional is not None,
+                         # the forecast's (``tournaments.forecast``; never projected)
+                         **clock_inputs(table, s)}
     return clocks
 
 
@@ -633,10 +636,21 @@ async def room_body(server: Host, tid: int) -> dict[str, Any]:
     row = await server.store.tournament(tid)
     state = hub.view()
     clocks = await _clocks(server, state)
+    now = server.clock.now_ms()
     return room_view(tournament_id=tid, name=row.name, state=state, clocks=clocks,
-                     late=late_view(server, hub), server_ms=server.clock.now_ms(),
+                     late=late_view(server, hub), server_ms=now,
                      ends=room_standings(hub.state),
-                     flight=await room_flights(server.tourneys, hub))
+                     flight=await room_flights(server.tourneys, hub),
+                     forecast=round_forecast(state, clocks, now, with_ids=False))
+
+
+async def forecast_body(server: Host, tid: int) -> dict[str, Any]:
+    """The round's forecast for the director (``tournaments.forecast``);
+    ``NotFound``."""
+    hub = await server.tourneys.get(tid)
+    state = hub.view()
+    return round_forecast(state, await _clocks(server, state), server.clock.now_ms(),
+                          with_ids=True)
 
 
 async def public_body(server: Host, tid: int, club: str | None = None) -> dict[str, Any] | None:

@@ -40,7 +40,11 @@ const STRINGS = {
     "alw.clash_match": "{event} round {r} match {m}", "tbl.event.last_chance": "Last Chance",
     "alw.source.hand": "entered by hand", "alw.source.clock": "from the clock",
     "alw.source.withdrawn": "a withdrawal", "alw.source.disqualified": "a disqualification",
-    "alw.clash_open": "Correct in the tournament", "alw.clash_keep": "Keep {name}"
+    "alw.clash_open": "Correct in the tournament", "alw.clash_keep": "Keep {name}",
+    "fc.table": "expected end ~{t}", "fc.holding": "holds the round up",
+    "fc.bounded": "the reserves run out first",
+    "fc.round": "Round expected to end ~{t} · held up by table {table}",
+    "fc.unclocked": "{n} matches without a clock not counted"
   },
   it: {
     "alw.reloaded": "il database ha rifiutato una scrittura: il tavolo si è ricaricato dal database all'evento {seq} e continua (i dispositivi hanno rimandato le ultime pressioni)",
@@ -78,7 +82,11 @@ const STRINGS = {
     "alw.clash_match": "{event} turno {r} match {m}", "tbl.event.last_chance": "Last Chance",
     "alw.source.hand": "inserito a mano", "alw.source.clock": "dall'orologio",
     "alw.source.withdrawn": "un ritiro", "alw.source.disqualified": "una squalifica",
-    "alw.clash_open": "Correggi nel torneo", "alw.clash_keep": "Tieni {name}"
+    "alw.clash_open": "Correggi nel torneo", "alw.clash_keep": "Tieni {name}",
+    "fc.table": "fine prevista ~{t}", "fc.holding": "trattiene il turno",
+    "fc.bounded": "finiscono prima le riserve",
+    "fc.round": "Fine del turno prevista ~{t} · la trattiene il tavolo {table}",
+    "fc.unclocked": "{n} match senza orologio non contati"
   }
 };
 

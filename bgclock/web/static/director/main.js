@@ -27,6 +27,7 @@ import { closeDetail, refreshLog, select } from "./actions.js";
 import { cardClock, renderAlerts, renderCards, renderConn } from "./view/cards.js";
 import { renderDetail, renderLog } from "./view/detail.js";
 import { openTableForm, openTournamentForm, printSheet } from "./view/forms.js";
+import { EVERY_MS, loadForecasts } from "./forecast.js";
 
 /** The dashboard, now: whole, or what the updates of tables `ids` change
  * (the alerts, their cards, and the detail when it shows one of them).  The
@@ -112,10 +113,13 @@ ui.status = renderConn;
 document.documentElement.lang = I18N.lang;
 /* the page's one debug object (docs/pages.md, "Debug objects"): tests read it */
 /** @type {any} */ (window).__bgclockDesk = { app: app, closeDetail: closeDetail, conn: conn, select: select, alertsOf: alertsOf, openTableForm: openTableForm,
-  i18n: I18N };
+  i18n: I18N, loadForecasts: loadForecasts };
 render();
 // the server served this page to the director's session; a session ended
 // since (a new key) is told by the first refusal
 loadTournaments().catch((e) => { if (String(e.message).indexOf("key") >= 0 || String(e.message) === "401") unauthorized(); });
 conn.start();
+// the round's forecast (forecast.js): once the tables are in, then every EVERY_MS
+setTimeout(() => { loadForecasts().catch(() => {}); }, 2000);
+setInterval(() => { loadForecasts().catch(() => {}); }, EVERY_MS);
 requestAnimationFrame(frame);

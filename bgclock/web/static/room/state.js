@@ -37,7 +37,11 @@ export const SHEET_BLOCK = 8;
  *   committee: {id: number, name: string}[], appeals: Appeal[],
  *   champions: Object<string, (string|null)>, standings: RoomStanding[], registered: string[],
  *   result_order: Array<[string, number, number]>,
- *   seats?: import("../tourney/seats.js").SeatedMatch[]}} Room
+ *   seats?: import("../tourney/seats.js").SeatedMatch[], forecast?: (RoomForecast|null)}} Room
+ * @typedef {{event: string, round: number, match: number, table: (number|null),
+ *   end_ms?: number}} ForecastMatch
+ * @typedef {{end_ms: (number|null), holding: (ForecastMatch|null), matches: ForecastMatch[],
+ *   unclocked: number}} RoomForecast
  * @typedef {{id: string, pages: number}} View
  */
 

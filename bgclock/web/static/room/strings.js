@@ -20,7 +20,8 @@ const STRINGS = {
     "roomx.next": "next point in {t}", "roomx.out_in": "disqualified in {t}",
     "roomx.from": "count from {t}", "roomx.dq": "disqualified", "roomx.arrived": "arrived",
     "roomx.upheld": "ruling upheld", "roomx.overturned": "ruling overturned",
-    "roomx.pending": "to be heard", "roomx.panel": "panel"
+    "roomx.pending": "to be heard", "roomx.panel": "panel",
+    "roomx.ends": "ends ~{t}", "roomx.round_ends": "Round expected to end ~{t} · ⚑ table {table} holds it up"
   },
   it: {
     "roomx.names": "Giocatori", "roomx.results": "Risultati", "roomx.late": "Ritardi",
@@ -32,7 +33,8 @@ const STRINGS = {
     "roomx.next": "prossimo punto tra {t}", "roomx.out_in": "squalifica tra {t}",
     "roomx.from": "conteggio dalle {t}", "roomx.dq": "squalificato", "roomx.arrived": "arrivato",
     "roomx.upheld": "decisione confermata", "roomx.overturned": "decisione annullata",
-    "roomx.pending": "da discutere", "roomx.panel": "collegio"
+    "roomx.pending": "da discutere", "roomx.panel": "collegio",
+    "roomx.ends": "fine ~{t}", "roomx.round_ends": "Fine del turno prevista ~{t} · ⚑ la trattiene il tavolo {table}"
   }
 };
 

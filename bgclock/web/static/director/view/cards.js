@@ -9,6 +9,7 @@ import { beep } from "../../kit/sound.js";
 import { api } from "../../kit/api.js";
 import { $, SIDES, app, errText, isLow, names, presets, tableName, title } from "../state.js";
 import { alertsOf } from "../attention.js";
+import { roundForecast, tableForecast } from "../forecast.js";
 import { askConfirm, giveTime, markHandled, select } from "../actions.js";
 
 /** @typedef {import("../state.js").Row} Row */
@@ -156,7 +157,7 @@ function cardKey(row, alerts) {
     ? Math.floor(Math.max(0, Date.now() - link.offline_since_ms) / 1000) : null;
   const fresh = !!(link && link.reconciled && Date.now() - link.reconciled.at_ms < 10 * 60000);
   return JSON.stringify([row.state, row.info, app.selected === row.info.id, offline, fresh,
-    alerts.map((a) => [a.kind, a.badge || ""]), I18N.lang]);
+    alerts.map((a) => [a.kind, a.badge || ""]), I18N.lang, tableForecast(row.info.tournament_id || 0, row.info.id)]);
 }
 
 /** The tables' cards by tournament.  A card is drawn again only when what it
@@ -176,7 +177,7 @@ export function renderCards(only) {
   const tids = Object.keys(byT).sort((a, b) => Number(a) - Number(b));
   for (const tid of tids) byT[tid].sort((a, b) => a.info.id - b.info.id);
   const shape = JSON.stringify([I18N.lang, tids.map((tid) => [tid, app.tournaments[tid] ? app.tournaments[tid].name : "",
-    byT[tid].map((row) => row.info.id)])]);
+    roundForecast(Number(tid)), byT[tid].map((row) => row.info.id)])]);
   /** @type {typeof drawn} */
   const now = new Map();
   /** The card of `row`: the one drawn before if what it is drawn from is unchanged.
@@ -201,7 +202,9 @@ export function renderCards(only) {
     for (const tid of tids) {
       const tn = app.tournaments[tid];
       const grid = el("div", { class: "grid" });
-      box.append(el("div", { class: "tourn" }, [el("h3", { text: tn ? tn.name : "#" + tid }), grid]));
+      const round = roundForecast(Number(tid));
+      box.append(el("div", { class: "tourn" }, [el("h3", { text: tn ? tn.name : "#" + tid }),
+        ...(round ? [el("p", { class: "hint", "data-round-forecast": tid, text: round })] : []), grid]));
       for (const row of byT[tid]) grid.append(cardOf(row).node);
     }
     drawnShape = shape;
@@ -245,6 +248,10 @@ function card(row, alerts) {
     meta += " · " + t("bar.cube") + " " + s.cube.value + (s.cube.owner ? " " + s.cube.owner : "");
     if (s.game) meta += " · " + t("bar.game", { n: s.game });
     c.append(el("div", { class: "meta", text: meta }));
+    // when the match is expected to end, and whether it holds the round up (forecast.js)
+    const fc = s.phase !== "match_over" ? tableForecast(row.info.tournament_id || 0, id) : null;
+    if (fc) c.append(el("div", { class: "meta", "data-forecast": fc.holding ? "holding" : "end",
+      title: fc.title || null, text: fc.text }));
   }
   const badges = el("div", { class: "badges" });
   if (row.info.rules) badges.append(el("span", { class: "badge rules", "data-badge": "rules", title: (presets[row.info.rules] || {}).title || "", text: row.info.rules }));

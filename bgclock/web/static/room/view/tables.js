@@ -35,9 +35,21 @@ export function renderTables(room, page) {
     }
     const late = room.late.find((l) => l.event === m.event && l.round === m.round && l.match === m.match && !l.clock);
     if (late && late.count && !late.count.arrived) clock = t("roomx.late") + " · " + late.count.score.join(" – ");
+    // when the match is expected to end (issue 32 §8; the server's forecast)
+    const f = room.forecast, same = (/** @type {{event: string, round: number, match: number}} */ x) =>
+      x.event === m.event && x.round === m.round && x.match === m.match;
+    const fm = f ? f.matches.find(same) : null;
+    if (fm && fm.end_ms != null && live && live.phase !== "match_over") {
+      clock += " · " + t("roomx.ends", { t: hm(fm.end_ms) }) + (f && f.holding && same(f.holding) && f.matches.length > 1 ? " ⚑" : "");
+    }
     return h("tr", {}, h("td", {}, String(m.table)), h("td", {}, eventRound(m)),
       h("td", {}, (m.a || "") + " – " + (m.b || "")), h("td", {}, score), h("td", {}, clock));
   });
+  const f = room.forecast;
+  if (f && f.end_ms != null && f.holding) {
+    rows.push(h("tr", { class: "room-heading", "data-round-forecast": "1" }, h("td", { colspan: "5" },
+      t("roomx.round_ends", { t: hm(f.end_ms), table: f.holding.table == null ? "–" : String(f.holding.table) }))));
+  }
   body.replaceChildren(...rows);
 }
 
