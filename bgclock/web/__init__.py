@@ -28,9 +28,9 @@ STATIC_URL: Final = "/static"
 #: cached for a year (docs/pages.md, "Caching").
 VERSIONED_PREFIX: Final = STATIC_URL + "/v/"
 
-__all__ = ["STATIC_DIR", "STATIC_URL", "VERSIONED_PREFIX", "director_page", "presets_json",
-           "public_page", "room_page", "static_version", "table_page", "table_worker",
-           "versioned_url"]
+__all__ = ["STATIC_DIR", "STATIC_URL", "VERSIONED_PREFIX", "director_page", "inert_json",
+           "presets_json", "public_page", "room_page", "static_version", "table_page",
+           "table_worker", "versioned_url"]
 
 
 @lru_cache(maxsize=4)
@@ -74,6 +74,20 @@ def presets_json() -> str:
     return json.dumps(data, sort_keys=True).replace("</", "<\\/")
 
 
+#: What JSON text may not say as itself inside a ``<script>`` element (it
+#: could end the element or open a comment there), and its JSON escape.
+_INERT: Final = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026",
+                 "\u2028": "\\u2028", "\u2029": "\\u2029"}
+
+
+def inert_json(text: str) -> str:
+    """JSON text made safe inside a ``<script type="application/json">``
+    element: the same JSON value, no ``<``, ``>`` or ``&`` left as such."""
+    for char, escape in _INERT.items():
+        text = text.replace(char, escape)
+    return text
+
+
 def _render(name: str, entry: str | None = None, **values: str) -> str:
     html = (STATIC_DIR / name).read_text(encoding="utf-8")
     if entry is not None:  # its bundle, or its modules preloaded (web/modules.py)
@@ -84,12 +98,18 @@ def _render(name: str, entry: str | None = None, **values: str) -> str:
     return html
 
 
-def table_page(table_id: int, refused_host: str | None = None) -> str:
+def table_page(table_id: int, refused_host: str | None = None,
+               snapshot: str | None = None) -> str:
     """The table clock page of table ``table_id`` (its token stays in the URL).
     ``refused_host``: the name the page was opened at, when the server would
-    refuse its WebSocket there (the page says so instead of reconnecting)."""
+    refuse its WebSocket there (the page says so instead of reconnecting).
+    ``snapshot``: the table's snapshot message as the WebSocket's first
+    would send it (JSON text), carried in the page (``#table-boot``) so
+    that it draws the clock before the socket answers (docs/pages.md, "The
+    clock before the link")."""
     return _render("table.html", entry="table/main.js", TABLE_ID=str(int(table_id)),
-                   REFUSED_HOST=html.escape(refused_host or "", quote=True))
+                   REFUSED_HOST=html.escape(refused_host or "", quote=True),
+                   BOOT=inert_json(snapshot or "null"))
 
 
 def director_page() -> str:

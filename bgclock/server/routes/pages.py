@@ -21,10 +21,16 @@ async def director_page(request: Request) -> Response:
 
 
 async def table_page(request: Request) -> Response:
+    """The table's page for a request that carries the table's token, with
+    the table's snapshot in it (the WebSocket's first message, drawn before
+    the socket answers).  A table another process of a cluster keeps has
+    none: its mirror here may lag, and the page waits for the socket."""
     server = server_of(request)
     table = await table_by_token(server, request)
+    own = server.cluster is None or server.cluster.owns(table.id)
     return HTMLResponse(web.table_page(
-        table.id, refused_host=refused_host(server.ws_hosts, request.headers.get("host"))))
+        table.id, refused_host=refused_host(server.ws_hosts, request.headers.get("host")),
+        snapshot=table.snapshot_message() if own and table.folded else None))
 
 
 async def table_worker(request: Request) -> Response:
