@@ -42,12 +42,30 @@ async function cached(req) {
   return (await caches.open(CACHE)).match(req);
 }
 
+/** The table's snapshot the server puts in the page (#table-boot). */
+const BOOT = /(<script type="application\/json" id="table-boot">)[^<]*(<\/script>)/;
+
+/** The page as the cache keeps it: without the table's snapshot, which is
+ * the table of that instant (a reload from the cache draws the device's own
+ * kept state instead, device-store.js). @param {Response} res @returns {Promise<Response>} */
+async function withoutBoot(res) {
+  const text = await res.text();
+  const headers = new Headers(res.headers);
+  headers.delete("content-length");
+  headers.delete("content-encoding");
+  return new Response(text.replace(BOOT, "$1null$2"),
+    { status: res.status, statusText: res.statusText, headers: headers });
+}
+
 sw.addEventListener("fetch", (e) => {
   const req = e.request, url = new URL(req.url);
   if (req.method !== "GET" || !cacheable(url)) return;
   /* Always asked of the network: a good answer refreshes the cache. */
   const fresh = fetch(req).then(async (res) => {
-    if (res.ok) await (await caches.open(CACHE)).put(req, res.clone());
+    if (res.ok) {
+      const kept = req.mode === "navigate" ? await withoutBoot(res.clone()) : res.clone();
+      await (await caches.open(CACHE)).put(req, kept);
+    }
     return res;
   });
   e.waitUntil(fresh.then(() => undefined, () => undefined));

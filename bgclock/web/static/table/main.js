@@ -16,7 +16,7 @@ import { pageTitle } from "./strings.js";
 import { conn, tableNow } from "./link.js";
 import { display } from "./match.js";
 import { persist, persistNow, restore } from "./store.js";
-import { noteChange, onMessage } from "./messages.js";
+import { noteChange, onMessage, takeBoot } from "./messages.js";
 import { callDirector, command, press, stopNow } from "./commands.js";
 import { ScreenAwake } from "./awake.js";
 import { TapGuard } from "./guard.js";
@@ -150,6 +150,9 @@ document.documentElement.lang = I18N.lang;
 app.worker = "pending";
 
 if (token) restore();
+/* The table's snapshot in the page itself: the clock is drawn before the
+ * link answers (on a slow link, a whole round trip sooner). */
+if (token) takeBoot();
 renderAll();
 registerTableWorker(location).then((how) => { app.worker = how; });
 wakeLock();

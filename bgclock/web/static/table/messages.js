@@ -14,13 +14,14 @@ import { keeper } from "./view/keeper.js";
 /** @typedef {import("../kit/types.js").TableInfo} TableInfo */
 /** @typedef {import("../kit/types.js").Message} Message */
 
-/** A new state from the server (and its seq, and the table when it came with it).
- * @param {WireState} state @param {number|null} seq @param {TableInfo} [info] */
-export function setState(state, seq, info) {
+/** A new state from the server (and its seq, and the table when it came
+ * with it), exact at device instant `at` (now unless given).
+ * @param {WireState} state @param {number|null} seq @param {TableInfo} [info] @param {number} [at] */
+export function setState(state, seq, info, at) {
   app.state = state;
   if (seq != null) app.seq = seq;
   if (info) app.info = info;
-  app.recvAt = performance.now();
+  app.recvAt = at == null ? performance.now() : at;
   // a press stays predicted until a state at or after its seq arrives
   app.hits = app.hits.filter((h) => {
     const s = app.confirmed[h.id];
@@ -80,18 +81,55 @@ function noteOutcome(msg) {
 const RETRY_TOLD_MS = 10000;
 let retryToldAt = -Infinity;
 
-/** One message from the server. @param {Message} msg */
-export function onMessage(msg) {
+/** Does the snapshot the server put in the page (`boot`) say more than
+ * what the device kept (device-store.js)?  Only a later seq of the same
+ * match: the kept state and queue win over an older one (a page a service
+ * worker answered from its cache carries the snapshot of its first load),
+ * and only the link's snapshot may say that a next match has begun.
+ * @param {Message} msg @returns {boolean} */
+function bootAdds(msg) {
+  const seen = Math.max(app.seq == null ? -1 : app.seq, app.engine ? app.engine.seq : -1);
+  if (typeof msg.seq !== "number" || msg.seq <= seen) return false;
+  const kept = app.restored ? app.restored.created_ms : app.info ? app.info.created_ms : null;
+  return kept == null || (msg.info != null && msg.info.created_ms === kept);
+}
+
+/** The device instant the page's own snapshot was exact at: when the page's
+ * first byte came (as a socket's snapshot is taken when it comes).
+ * @returns {number} */
+function bootPerf() {
+  const nav = /** @type {PerformanceNavigationTiming|undefined} */ (performance.getEntriesByType("navigation")[0]);
+  return nav && nav.responseStart > 0 ? nav.responseStart : performance.now();
+}
+
+/** The snapshot the server put in the page (#table-boot, docs/pages.md "The
+ * clock before the link"): taken as the link's first snapshot is, before the
+ * link answers; the link is not thereby open, and the kept queue waits for
+ * the link's own snapshot to name the match. */
+export function takeBoot() {
+  const node = document.getElementById("table-boot");
+  /** @type {Message|null} */
+  let msg = null;
+  try { msg = node ? JSON.parse(node.textContent || "null") : null; } catch (e) { msg = null; }
+  if (msg && msg.type === "snapshot" && msg.state) onMessage(msg, true);
+}
+
+/** One message from the server (`boot`: the snapshot in the page, takeBoot).
+ * @param {Message} msg @param {boolean} [boot] */
+export function onMessage(msg, boot) {
   if (msg.table != null && msg.table !== tableId && msg.type !== "error") return;
   persist();   // once this message is handled (an ack takes a command off the kept queue)
   switch (msg.type) {
     case "snapshot":
-      checkRestored(msg.info);
-      settleRestored();
-      app.anchor = { ms: msg.state.at_ms, perf: performance.now() };
+      if (boot && !bootAdds(msg)) break;
+      if (!boot) {
+        checkRestored(msg.info);
+        settleRestored();
+      }
+      app.anchor = { ms: msg.state.at_ms, perf: boot ? bootPerf() : performance.now() };
       if (app.engine && msg.seq < app.engine.seq) app.engine = null;   // a log that went back: start over
       takeInfo(msg.info);
-      setState(msg.state, msg.seq, msg.info);
+      setState(msg.state, msg.seq, msg.info, app.anchor.perf);
       syncEngine(msg.info, msg.seq);
       keeper.render(msg.info);
       break;
