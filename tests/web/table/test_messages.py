@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bench.first_clock import SHOWS_FIGURE
 from bench.web_kit import CHROMIUM, LiveServer, until
 from tests.test_web_match import roll, table_page, wait
 
@@ -27,8 +28,6 @@ window.WebSocket = function () {
   return { readyState: 0, send() {}, close() {} };
 };
 """
-SHOWS_FIGURE = ("[...document.querySelectorAll('.reserve')]"
-                ".some((e) => /\\d/.test(e.textContent || ''))")
 
 
 def held_page(pages: Any, url: str) -> Any:
