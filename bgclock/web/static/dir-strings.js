@@ -25,6 +25,8 @@ const STRINGS = {
     "brd.legend": "white: {me} (on roll, home bottom right) · black: {them}",
     "brd.help": "Click a point (or the bar) to add a checker of the chosen side; right-click or 'remove' takes one off. On the board: {me} {a}, {them} {b}; the rest are borne off.",
     "card.winner": "★ {name} wins", "card.low": "⚠ {name}: low time",
+    "card.unfold": "Finished: open the table",
+    "dir.table_needs_tournament": "A table belongs to a tournament: create the tournament first, then its tables.",
     "card.offline": "📵 device offline {t}", "card.keeper": "device keeps time",
     "card.reconciled": "↻ reconciled: {n} applied", "card.reconciled_refused": "↻ reconciled: {n} applied, {r} refused",
     "tbl.round": "Table {table} · {event} R{n}", "tbl.room": "Table {table} · {event} · {match}", "tbl.phase": "Table {table} · {couples} phase {n}",
