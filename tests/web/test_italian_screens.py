@@ -89,15 +89,14 @@ def test_every_dashboard_screen_in_italian_shows_no_english(
              " c.textContent.includes('Consolazione T1'))")
     found = {"director": _left(d)}
     for screen, button, ready in (
-            ("tourney", "#btn-tourney", "#trn-history"),
+            ("tourney", "#btn-tourney", "#trn-history tbody tr"),
             ("contests", "#btn-contests", "#contests"),
-            ("register", "#btn-register", "#reg-q")):
+            ("register", "#btn-register", ".reg-found tbody tr >> text=Anna Rossi")):
         d.click(button)
         if screen == "tourney":
             until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
             d.select_option("#trn-pick", str(tid))
         d.wait_for_selector(ready)
-        d.wait_for_timeout(300)  # noqa: the screen's reads, not a timed assertion
         found[screen] = _left(d)
     room = pages.open(state["room_url"] + "&lang=it", PHONE)
     until(room, "document.body.innerText.includes('Anna Rossi')")
@@ -117,4 +116,4 @@ def test_every_dashboard_screen_in_italian_shows_no_english(
     assert labels == ["Main T1 incontro 2", "Last Chance T2 incontro 1",
                       "Consolazione turno 1 incontro 3", "Tavolo 1 · Last Chance T2",
                       "Tavolo 4 · Principianti · Consolazione T1"]
-    assert not pages.errors + [], pages.errors
+    assert not pages.errors, pages.errors
