@@ -25,6 +25,7 @@ from ._draw import (
 )
 from ._errors import ContestError, IllegalContest, InvalidContest
 from ._late import DEFAULT_GRACE_MS, POINT_EVERY_MS, LateArrival, LateState
+from ._names import surname, surname_key
 from ._prizes import STANDING_EVENTS
 from ._rating import (
     START_RATING,
@@ -85,6 +86,7 @@ from .formats import (
 )
 
 __all__ = [
+    "surname", "surname_key",
     "ACTIONS", "CLOCK_POLICIES", "EVENTS", "Player", "RoundSettings", "Tournament",
     "DEFAULT_GRACE_MS", "POINT_EVERY_MS", "RESULTS", "WINS_NEEDED", "Bracket",
     "ConsolationDraw", "ContestError", "Couple", "Encounter", "GameOutcome", "IllegalContest",

@@ -121,6 +121,18 @@ WORDS: dict[str, dict[str, str]] = {
 }
 
 
+def seed_marks(state: Tournament) -> dict[str, int]:
+    """The Main's seeds as the draw placed them: name to seed number (1 the
+    best), the seeds the draw had (``settings.seeds`` of the players in it,
+    in their order).  Empty before the draw and in a draw without seeds."""
+    if state.main is None:
+        return {}
+    drawn = {who for m in state.main.bracket.rounds[0] for who in (m.a, m.b) if who}
+    names = [state.players[pid - 1].name for pid in state.seeds
+             if 0 < pid <= len(state.players)]
+    return {who: k for k, who in enumerate((n for n in names if n in drawn), start=1)}
+
+
 def draw_html(name: str, event: str, state: Tournament, lang: str = "en") -> str:
     """A printable draw sheet of one event: a grid whose rows are half
     first-round matches, each match spanning the rows of the two it comes
@@ -140,6 +152,9 @@ def draw_html(name: str, event: str, state: Tournament, lang: str = "en") -> str
     late_open = (event == "main" and state.main is not None and state.main.late_open)
     late = set(state.main.late_positions) if late_open and state.main is not None else set()
     last = len(bracket.rounds) - 1
+    # the Main's seeds marked "[1] Rossi" wherever they stand (issue 32 §5);
+    # the other events are not seeded, so they carry no marks
+    marks = seed_marks(state) if event == "main" else {}
     heads: list[str] = []
     cells: list[str] = []
     col = 1
@@ -170,7 +185,8 @@ def draw_html(name: str, event: str, state: Tournament, lang: str = "en") -> str
                     return f'<div class="late">{escape(words["late"])}</div>'
                 text = who or (words["bye"] if r == 0 else "")
                 cls = ' class="w"' if who is not None and who == m.winner else ""
-                return f"<div{cls}>{escape(text) or '&nbsp;'}</div>"
+                seed = f'<b class="s">[{marks[who]}]</b> ' if who in marks else ""
+                return f"<div{cls}>{seed}{escape(text) or '&nbsp;'}</div>"
 
             cells.append(f'<div class="m" style="grid-column:{col};grid-row:{i * span + 1} / '
                          f'span {span}">{line(m.a, 2 * i)}{line(m.b, 2 * i + 1)}'
@@ -181,8 +197,9 @@ def draw_html(name: str, event: str, state: Tournament, lang: str = "en") -> str
         heads.append(f"<div></div><h2>{words['winner']}</h2>")
         cells.append(f'<div class="c one" style="grid-column:{col};grid-row:1 / span {units}">'
                      "</div>")
+        seed = f'<b class="s">[{marks[champion]}]</b> ' if champion in marks else ""
         cells.append(f'<div class="m" style="grid-column:{col + 1};grid-row:1 / span {units}">'
-                     f'<div class="w">{escape(champion)}</div></div>')
+                     f'<div class="w">{seed}{escape(champion)}</div></div>')
         col += 2
     rounds = len(bracket.rounds) + (1 if champion else 0)
     cols = " ".join(["minmax(0, 1fr)"] + ["6mm minmax(0, 1fr)"] * (rounds - 1))

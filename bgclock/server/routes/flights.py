@@ -30,6 +30,7 @@ from bgclock.server.routes.common import tournament_hub
 from bgclock.server.routes.standings import _lang
 from bgclock.server.tournaments.flights import room_flights
 from bgclock.server.tournaments.standings import WORDS, _csv, _page, standings_rows
+from bgclock.tournament import surname_key
 
 #: The room sheet's own words (the rest are ``_standings.WORDS``).
 ROOM_WORDS: Final[dict[str, dict[str, str]]] = {
@@ -83,7 +84,7 @@ def room_pairings_html(flight: dict[str, Any], lang: str) -> str:
         f'<tr><td class="table">{x["table"]}</td><td class="what">{what(x)}</td>'
         f'<td>{escape(x["a"])}</td><td>{escape(x["b"])}</td></tr>' for x in at)
     names = sorted([(x["a"], x["b"], x) for x in at] + [(x["b"], x["a"], x) for x in at],
-                   key=lambda y: y[0].casefold())
+                   key=lambda y: surname_key(y[0]))  # by surname (issue 32 §5)
     by_name = "".join(
         f'<tr><td>{escape(me)}</td><td class="table">{x["table"]}</td>'
         f'<td class="what">{what(x)}</td><td>{escape(other)}</td></tr>' for me, other, x in names)

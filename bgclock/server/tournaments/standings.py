@@ -20,7 +20,7 @@ from html import escape
 from typing import TYPE_CHECKING, Any, Final
 
 from bgclock.server.render.drawsheet import _cell
-from bgclock.tournament import Tournament, final_standings, seats
+from bgclock.tournament import Tournament, final_standings, seats, surname_key
 from bgclock.tournament._awards import event_payouts
 
 if TYPE_CHECKING:
@@ -257,11 +257,9 @@ def pairings_html(name: str, state: Tournament, event: str, r: int, lang: str,
     by_table = "".join(
         f'<tr><td class="table">{x["table"] if x["table"] is not None else "–"}</td>'
         f'<td>{escape(x["a"])}</td><td>{escape(x["b"])}</td></tr>' for x in rows)
-    names = sorted(((x["a"], x["b"], x["table"]) for x in rows),
-                   key=lambda y: y[0].casefold())
-    names += sorted(((x["b"], x["a"], x["table"]) for x in rows),
-                    key=lambda y: y[0].casefold())
-    names.sort(key=lambda y: y[0].casefold())
+    names = sorted([(x["a"], x["b"], x["table"]) for x in rows]
+                   + [(x["b"], x["a"], x["table"]) for x in rows],
+                   key=lambda y: surname_key(y[0]))  # by surname (issue 32 §5)
     by_name = "".join(
         f'<tr><td>{escape(me)}</td><td class="table">{n if n is not None else "–"}</td>'
         f"<td>{escape(other)}</td></tr>" for me, other, n in names)
@@ -295,7 +293,7 @@ def room_standings(state: Tournament) -> dict[str, Any]:
     return {"champions": {e.event: e.champion for e in s.events},
             "standings": [e.to_dict() for e in s.events],
             "registered": sorted((p.name for p in state.players if not p.withdrawn),
-                                 key=str.casefold),
+                                 key=surname_key),
             "result_order": [list(k) for k in state.results],
             "seats": seats(state)}
 

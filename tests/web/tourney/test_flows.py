@@ -174,3 +174,79 @@ def test_the_register_imports_an_italian_spreadsheet_after_a_preview(
              " === 'Importati: 1 aggiunti, 0 aggiornati.'")
     assert live.api("GET", "/api/register?q=galli")["entries"][0]["club"] == "Società del Dado"
     assert not pages.errors, pages.errors
+
+
+def test_seeding_by_rating_and_separation_by_club_are_buttons(
+        live: LiveServer, pages: Pages) -> None:
+    tid = int(live.tournament("Coppa delle Teste")["id"])
+    base = f"/api/tournaments/{tid}"
+    people = [("Anna Rossi", 170_000, "Roma"), ("Bruno Galli", 150_000, "Milano"),
+              ("Carla Verdi", 180_000, "Roma"), ("Enzo Fabbri", 160_000, "Milano")]
+    for k, (name, rating, club) in enumerate(people, 1):
+        e = live.api("POST", "/api/register", {"name": name, "club": club})
+        live.api("PATCH", f"/api/register/{e['id']}", {"rating": rating})
+        live.api("POST", f"{base}/players", {"name": name, "register_id": e["id"]})
+        live.api("POST", f"{base}/players/{k}/check-in", {})
+    # Dario is entered by name only: not in the register, so neither seeded nor grouped
+    live.api("POST", f"{base}/players", {"name": "Dario Neri"})
+    live.api("POST", f"{base}/players/5/check-in", {})
+    d = _open(live, pages, base)
+    d.wait_for_selector("#trn-seeds-rating")
+    assert d.inner_text("#trn-seeds-rating") == "Teste di serie per rating"
+    d.fill("#trn-seed-count", "5")
+    d.click("#trn-seeds-rating")
+    # Dario has no rating: four seeds, and the line says why not five
+    until(d, f"{MSG} === 'Teste di serie per rating: [1] Carla Verdi, [2] Anna Rossi,"
+             " [3] Enzo Fabbri, [4] Bruno Galli (solo 4 dei 5 chiesti hanno un rating"
+             " nell\\'anagrafica e sono presenti).'")
+    assert live.api("GET", f"{base}/state")["settings"]["seeds"] == [3, 1, 4, 2]
+    until(d, "document.getElementById('trn-seeds').value === '3, 1, 4, 2'")
+    d.click("#trn-groups-club")
+    until(d, f"{MSG} === 'Separati per circolo: Anna Rossi, Carla Verdi; Bruno Galli,"
+             " Enzo Fabbri.'")
+    assert live.api("GET", f"{base}/state")["settings"]["groups"] == [[1, 3], [2, 4]]
+    d.fill("#trn-seed-count", "-1")
+    d.click("#trn-seeds-rating")
+    until(d, f"{MSG} === 'Quante teste di serie: un numero intero, 0 o più.'")
+    assert not pages.errors, pages.errors
+
+
+def test_the_history_says_what_an_undo_undid_and_offers_only_what_the_server_does(
+        live: LiveServer, pages: Pages) -> None:
+    base = _tournament(live, "Coppa degli Annulli", 0, NAMES[:4])
+    m = live.api("GET", f"{base}/state")["main"]["rounds"][0][0]
+    at = {"event": "main", "round": 0, "match": 0}
+    live.api("POST", f"{base}/results", {**at, "winner": m["a"]})
+    live.api("POST", f"{base}/corrections", {**at, "winner": m["b"], "reason": "errore"})
+    d = _open(live, pages, base)
+    undo = "#trn-history tr[data-n] button[data-undo]"
+    d.wait_for_selector(undo)
+    d.click(undo)
+    d.wait_for_selector("#dlg-confirm[open] >> text=Annullare l'ultima correzione")
+    d.click("#dlg-confirm [data-act='confirm']:not([disabled])")
+    until(d, f"{MSG} === 'Fatto.'")
+    newest = "document.querySelector('#trn-history tbody tr').textContent"
+    until(d, f"{newest}.includes('Main T1 incontro 1: correzione annullata')")
+    assert "risultato annullato" not in d.inner_text("#trn-history tbody tr >> nth=0")
+    # the result by hand is undone next (another dashboard), and named so
+    live.api("POST", f"{base}/results/revert", {**at, "winner": m["a"]})
+    d.evaluate("document.activeElement && document.activeElement.blur()")
+    until(d, f"{newest}.includes('Main T1 incontro 1: risultato annullato')")
+    # the offer follows the server's rule: a clock's result is corrected, never undone
+    rule = d.evaluate("""async () => {
+        const url = performance.getEntriesByType('resource').map((e) => e.name)
+          .find((n) => n.endsWith('/tourney/view/draw.js'));
+        const H = await import(url.replace('/draw.js', '/history.js'));
+        const D = await import(url);
+        const log = [{n: 1, action: {do: 'result', round: 0, match: 0}},
+                     {n: 2, action: {do: 'correct', round: 0, match: 0}},
+                     {n: 3, action: {do: 'correct', round: 0, match: 0}},
+                     {n: 4, action: {do: 'revert', round: 0, match: 0}},
+                     {n: 5, action: {do: 'revert', round: 0, match: 0}},
+                     {n: 6, action: {do: 'revert', round: 0, match: 0}}];
+        return [D.undoable({source: 'clock'}), D.undoable({source: 'clock', corrections: 1}),
+                D.undoable({source: 'hand'}), D.undoable({source: 'withdrawn'}),
+                [...H.undoneBy(log).values()]];
+    }""")
+    assert rule == [False, True, True, False, ["correction", "correction", "result"]]
+    assert not pages.errors, pages.errors

@@ -99,8 +99,8 @@ export function tableName(row) {
 /** @param {string|null|undefined} name @returns {string} */
 export function shownName(name) {
   if (!name) return "";
-  let m = /^Table (\d+) · (Main|Consolation|Swing) R(\d+)$/.exec(name);
-  if (m) return t("tbl.round", { table: m[1], event: t("tbl.event." + m[2].toLowerCase()), n: m[3] });
+  let m = /^Table (\d+) · (Main|Consolation|Swing|Last Chance|Losers|Final) R(\d+)$/.exec(name);
+  if (m) return t("tbl.round", { table: m[1], event: t("tbl.event." + m[2].toLowerCase().replace(" ", "_")), n: m[3] });
   // a room's table names the event seated there: "Table 1 · Principianti · Main R1"
   m = /^Table (\d+) · (.+?) · (.+)$/.exec(name);
   if (m) return t("tbl.room", { table: m[1], event: m[2], match: shownName("Table " + m[1] + " · " + m[3]).replace(/^\S+ \d+ · /, "") });

@@ -12,6 +12,7 @@
  * the page says it is no longer public. */
 import { h } from "../kit/dom.js";
 import { fmtShort, timeOfDay } from "../kit/format.js";
+import { bySurname } from "../kit/names.js";
 import { eventRound, i18n } from "./strings.js";
 
 const I18N = i18n();
@@ -155,7 +156,7 @@ function renderBrackets(pub) {
 
 /** @param {Public} pub */
 function renderPlayers(pub) {
-  const sorted = [...pub.players].sort((x, y) => x.name.localeCompare(y.name));
+  const sorted = [...pub.players].sort((x, y) => bySurname(x.name, y.name));
   byId("pub-players").replaceChildren(...sorted.map((p) => h("li", {}, playerLink(p),
     p.withdrawn ? " (" + t("pub.withdrawn") + ")" : "")));
 }

@@ -5,6 +5,7 @@
  * holds to show: the matches at tables, the results newest first, every
  * player by name, the late arrivals, the views with something in them. */
 import { firstMatchLosers } from "../tourney/seats.js";
+import { bySurname } from "../kit/names.js";
 
 export const POLL_MS = 2000;
 export const ROTATE_MS = 12000;
@@ -165,7 +166,7 @@ export function byName(room) {
       if (row) { row.table = m.table; row.vs = o || ""; row.status = "playing"; }
     }
   }
-  return [...out.values()].sort((x, y) => x.name.localeCompare(y.name));
+  return [...out.values()].sort((x, y) => bySurname(x.name, y.name));
 }
 
 /**

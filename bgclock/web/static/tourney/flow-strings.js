@@ -35,7 +35,21 @@ const STRINGS = {
     "fl.reg_preview": "Preview",
     "fl.reg_previewed": "The import will add {a} and update {u}: nothing saved yet.",
     "fl.reg_row_add": "row {row}: {name} · {club} · {rating} (new)",
-    "fl.reg_row_update": "row {row}: {name} · {club} · {rating} (updates #{entry})"
+    "fl.reg_row_update": "row {row}: {name} · {club} · {rating} (updates #{entry})",
+    "fl.seeds_count": "How many seeds",
+    "fl.seeds_count_bad": "How many seeds: a whole number, 0 or more.",
+    "fl.seeds_by_rating": "Seed by rating",
+    "fl.seeds_done": "Seeded by rating: {list}.",
+    "fl.seeds_fewer": "Seeded by rating: {list} (only {n} of the {asked} asked have a rating in the register and are checked in).",
+    "fl.seeds_none": "No seeds: no player checked in has a rating in the register.",
+    "fl.groups_by_club": "Keep apart players of one club",
+    "fl.groups_done": "Kept apart by club: {list}.",
+    "fl.groups_none": "No club has two players in the register: nobody kept apart.",
+    "fl.clash_match": "{event} R{n} match {m}",
+    "fl.event.main": "Main", "fl.event.consolation": "Progressive Consolation", "fl.event.last_chance": "Last Chance",
+    "fl.event.losers": "Losers' bracket", "fl.event.final": "Final",
+    "fl.source.hand": "entered by hand", "fl.source.clock": "from the clock",
+    "fl.source.withdrawn": "a withdrawal", "fl.source.disqualified": "a disqualification"
   },
   it: {
     "fl.save_prizes": "Salva i premi",
@@ -65,7 +79,21 @@ const STRINGS = {
     "fl.reg_preview": "Anteprima",
     "fl.reg_previewed": "L'importazione aggiungerà {a} e aggiornerà {u}: non è ancora salvato nulla.",
     "fl.reg_row_add": "riga {row}: {name} · {club} · {rating} (nuovo)",
-    "fl.reg_row_update": "riga {row}: {name} · {club} · {rating} (aggiorna #{entry})"
+    "fl.reg_row_update": "riga {row}: {name} · {club} · {rating} (aggiorna #{entry})",
+    "fl.seeds_count": "Quante teste di serie",
+    "fl.seeds_count_bad": "Quante teste di serie: un numero intero, 0 o più.",
+    "fl.seeds_by_rating": "Teste di serie per rating",
+    "fl.seeds_done": "Teste di serie per rating: {list}.",
+    "fl.seeds_fewer": "Teste di serie per rating: {list} (solo {n} dei {asked} chiesti hanno un rating nell'anagrafica e sono presenti).",
+    "fl.seeds_none": "Nessuna testa di serie: nessun giocatore presente ha un rating nell'anagrafica.",
+    "fl.groups_by_club": "Separa i giocatori dello stesso circolo",
+    "fl.groups_done": "Separati per circolo: {list}.",
+    "fl.groups_none": "Nessun circolo ha due giocatori nell'anagrafica: nessuno separato.",
+    "fl.clash_match": "{event} T{n} incontro {m}",
+    "fl.event.main": "Main", "fl.event.consolation": "Consolazione progressiva", "fl.event.last_chance": "Last Chance",
+    "fl.event.losers": "Tabellone dei perdenti", "fl.event.final": "Finale",
+    "fl.source.hand": "inserito a mano", "fl.source.clock": "dall'orologio",
+    "fl.source.withdrawn": "un ritiro", "fl.source.disqualified": "una squalifica"
   }
 };
 

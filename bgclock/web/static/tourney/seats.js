@@ -3,6 +3,7 @@
  * matches (pure: no DOM, no words of its own): "where do I play?", a
  * result's text for the room's results, the consolation's entrants.  Shared
  * by the tournament screen's standings section and the room display. */
+import { bySurname } from "../kit/names.js";
 
 /**
  * @typedef {{event: string, round: number, match?: number, table: (number|null),
@@ -30,7 +31,7 @@ export function findSeats(matches, query) {
       }
     }
   }
-  return out.sort((x, y) => x.name.localeCompare(y.name));
+  return out.sort((x, y) => bySurname(x.name, y.name));
 }
 
 /**

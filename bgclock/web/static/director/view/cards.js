@@ -99,7 +99,7 @@ export function renderAlerts() {
 /** A clash's match in the director's language ("Main R1 match 2": the
  * server's label). @param {string} label @returns {string} */
 export function matchLabel(label) {
-  const m = /^(Main|Consolation|Last Chance) R(\d+) match (\d+)$/.exec(label);
+  const m = /^(Main|Consolation|Last Chance|Losers|Final) R(\d+) match (\d+)$/.exec(label);
   if (!m) return label;
   return t("alw.clash_match", { event: t("tbl.event." + m[1].toLowerCase().replace(" ", "_")), r: m[2], m: m[3] });
 }
@@ -175,7 +175,8 @@ export function renderCards(only) {
     (byT[tid] = byT[tid] || []).push(row);
   }
   const tids = Object.keys(byT).sort((a, b) => Number(a) - Number(b));
-  for (const tid of tids) byT[tid].sort((a, b) => a.info.id - b.info.id);
+  // a tournament's finished tables after its running ones, each folded to a line (folds)
+  for (const tid of tids) byT[tid].sort((a, b) => Number(folds(a)) - Number(folds(b)) || a.info.id - b.info.id);
   const shape = JSON.stringify([I18N.lang, tids.map((tid) => [tid, app.tournaments[tid] ? app.tournaments[tid].name : "",
     roundForecast(Number(tid)), byT[tid].map((row) => row.info.id)])]);
   /** @type {typeof drawn} */
@@ -227,8 +228,32 @@ export function cardClock(id, side) {
   return got ? got.clocks[side] : null;
 }
 
+/** Whether a table's card is folded to one line: its match is over (or the
+ * table closed), nothing about it needs the director (no alert), and it is
+ * not the table open in the detail.  Clicking a folded card opens it (the
+ * card unfolds while it is selected), so 25 finished tables at the end of an
+ * evening sit below the running ones as 25 lines.
+ * @param {Row} row @returns {boolean} */
+export function folds(row) {
+  const s = row.state;
+  const over = (!!s && s.phase === "match_over") || (row.info && row.info.status === "closed");
+  return over && app.selected !== row.info.id && alertsOf(row).length === 0;
+}
+
+/** A finished table's card, folded: its title, the winner and the score on one line.
+ * @param {Row} row @returns {HTMLElement} */
+function foldedCard(row) {
+  const s = row.state, n = names(row), id = row.info.id;
+  const won = s && s.winner ? t("card.winner", { name: n[s.winner] }) : t("alert.closed");
+  return el("button", { type: "button", class: "card folded", id: "card-" + id, "data-table": id, "data-folded": "1",
+    "aria-expanded": "false", title: t("card.unfold"), onclick: () => select(id) },
+  [el("h3", {}, [el("span", { text: "▸ " + title(row) }),
+    el("span", { text: won + (s ? " · " + s.score[0] + "–" + s.score[1] + " /" + s.length : "") })])]);
+}
+
 /** A table's card. @param {Row} row @param {Alert[]} alerts the table's (alertsOf) @returns {HTMLElement} */
 function card(row, alerts) {
+  if (folds(row)) return foldedCard(row);
   const s = row.state, n = names(row), id = row.info.id;
   const c = el("button", { type: "button", class: "card" + (app.selected === id ? " sel" : "") + (alerts.length ? " alerting" : ""),
     id: "card-" + id, "data-table": id, onclick: () => select(id) });

@@ -13,10 +13,21 @@ import { select } from "../actions.js";
 /** @typedef {import("../../kit/types.js").TableInfo} TableInfo */
 
 /* ------------------------------------------------------------ forms */
-export function openTournamentForm() { $("tn-msg").textContent = ""; dialog("dlg-tournament").showModal(); }
+export function openTournamentForm() { tableNext = false; $("tn-msg").textContent = ""; dialog("dlg-tournament").showModal(); }
+/** "+ Table" asked before any tournament: its form follows the tournament's. */
+let tableNext = false;
 /* The table form: a new table, or (info given) the table before play. */
 /** @param {TableInfo|null} info */
 export function openTableForm(info) {
+  if (!info && !Object.values(app.tournaments).some((x) => !x.closed_ms)) {
+    // a table belongs to a tournament: say so, and offer to create one (the
+    // table's form opens once it is created)
+    openTournamentForm();
+    $("tn-msg").textContent = t("dir.table_needs_tournament");
+    $("tn-msg").className = "msg";
+    tableNext = true;
+    return;
+  }
   const sel = /** @type {HTMLSelectElement} */ ($("tb-tournament"));
   sel.replaceChildren(...Object.values(app.tournaments).filter((x) => !x.closed_ms || (info && x.id === info.tournament_id))
     .map((x) => el("option", { value: x.id, text: x.name })));
@@ -66,6 +77,7 @@ submitOnce($("form-tournament"), "form-tournament", async () => {
     app.tournaments[tn.id] = Object.assign({ tables: [] }, tn);
     dialog("dlg-tournament").close();
     ui.render();
+    if (tableNext) { tableNext = false; openTableForm(null); }
   } catch (err) { $("tn-msg").textContent = errText(err); $("tn-msg").className = "msg err"; }
 });
 submitOnce($("form-table"), "form-table", async () => {
@@ -105,7 +117,9 @@ export function printSheet() {
   for (const id of Object.keys(app.tables).sort((a, b) => Number(a) - Number(b))) {
     const row = app.tables[id];
     if (row.info.status === "closed") continue;
-    sheet.append(el("div", { class: "print-card" }, [el("h2", { text: title(row) }),
+    // the card names the event the table belongs to (a room's tables serve several)
+    const tn = app.tournaments[String(row.info.tournament_id || "")];
+    sheet.append(el("div", { class: "print-card" }, [el("h2", { text: (tn ? tn.name + " · " : "") + title(row) }),
       el("img", { src: "/api/tables/" + id + "/qr.svg", alt: "QR" }),
       el("p", { class: "linkbox", text: row.url || "" })]));
   }

@@ -7,12 +7,14 @@
  * the exports.  Sections of the tournament screen (tourney/main.js), built from
  * the state it reads; every action goes through its ``act``. */
 import { i18n } from "../strings.js";
+import { flowI18n } from "../flow-strings.js";
 import { fmtShort, timeOfDay } from "../../kit/format.js";
 import { button, h } from "../../kit/dom.js";
 import { confirmed } from "../actions.js";
 
 const I18N = i18n();
 const t = I18N.t;
+const FL = flowI18n();
 
 /**
  * @typedef {{points: number, score: number[], over: boolean, arrived: boolean,
@@ -286,6 +288,15 @@ function exportSection(st) {
         t("desk.print", { event: t("room.last_chance") }), "?lang=" + I18N.lang)] : [])));
 }
 
+/** A clash's match in the director's language (the server's label, "Main
+ * R1 match 2"); a label of another shape is shown as it is.
+ * @param {string} label @returns {string} */
+export function clashMatch(label) {
+  const m = /^(Main|Consolation|Last Chance|Losers|Final) R(\d+) match (\d+)$/.exec(label);
+  if (!m) return label;
+  return FL.t("fl.clash_match", { event: FL.t("fl.event." + m[1].toLowerCase().replace(" ", "_")), n: m[2], m: m[3] });
+}
+
 /**
  * A table's final result that disagrees with the result the tournament holds
  * (a hand result that won the race with the clock's): an alert naming both,
@@ -301,8 +312,8 @@ export function clashSection(st, act) {
   for (const c of open) {
     const held = c.held.score ? c.held.winner + " " + c.held.score.join("–") : c.held.winner;
     list.append(h("li", { class: "err", "data-clash": String(c.clash) },
-      t("desk.clash", { table: String(c.table), match: c.match, clock: c.clock.winner,
-        score: c.clock.score.join("–"), held: held, source: c.held.source }), " ",
+      t("desk.clash", { table: String(c.table), match: clashMatch(c.match), clock: c.clock.winner,
+        score: c.clock.score.join("–"), held: held, source: FL.t("fl.source." + c.held.source) }), " ",
       button(t("desk.dismiss"), () => act("POST", "/clashes/" + c.clash + "/dismiss", {}))));
   }
   return h("section", { id: "desk-clashes" }, h("h3", {}, t("desk.clashes")), list);

@@ -127,6 +127,18 @@ export function revertBody(event, r, i, winner) {
 }
 
 /**
+ * Whether the server would undo a match's result now, by the rule it applies
+ * (``_revert``): a correction can be walked back; a result with none only
+ * when it was entered by hand (a clock's, a withdrawal's or a
+ * disqualification's result is corrected instead, never undone).
+ * @param {Object<string, any>|null} result the state's result of the match
+ * @returns {boolean}
+ */
+export function undoable(result) {
+  return !!result && ((result.corrections || 0) > 0 || result.source === "hand");
+}
+
+/**
  * How a match was decided (the state's `results`), at a table or not; null: undecided.
  * @param {string} event @param {number} r @param {number} i
  * @returns {Object<string, any>|null}
@@ -185,9 +197,9 @@ function matchItem(event, r, i, m) {
       }
     }
     const result = resultOf(event, r, i);
-    if (m.winner && (!result || result.source === "hand" || result.corrected)) {
+    if (m.winner && (!result || undoable(result))) {
       item.append(" ", button(t("trn.undo_result"), confirmed(
-        t(result && result.corrected ? "cf.revert_correction" : "cf.revert", { name: m.winner, match: pair }),
+        t(result && (result.corrections || 0) > 0 ? "cf.revert_correction" : "cf.revert", { name: m.winner, match: pair }),
         "POST", "/results/revert", revertBody(event, r, i, m.winner))));
     }
   }

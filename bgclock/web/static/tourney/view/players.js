@@ -4,7 +4,7 @@
  * arrival). */
 import { button, h, keepingFocus } from "../../kit/dom.js";
 import { registerPick } from "../../register/view/pick.js";
-import { act, confirmed } from "../actions.js";
+import { act, confirmed, sayFlow } from "../actions.js";
 import { screen, ui, value } from "../state.js";
 import { flowI18n } from "../flow-strings.js";
 import { i18n, refusalText } from "../strings.js";
@@ -19,6 +19,7 @@ import { formatBody, formatFields } from "./weekly.js";
 
 const I18N = i18n();
 const t = I18N.t;
+const FL = flowI18n();
 
 /** @returns {HTMLElement} */
 export function settingsForm() {
@@ -37,8 +38,12 @@ export function settingsForm() {
     h("label", { for: "trn-seeds" }, t("trn.seeds")),
     h("input", { id: "trn-seeds", type: "text", inputmode: "numeric",
       value: (st.settings.seeds || []).join(", ") }),
+    ...seedingButtons(st),
     h("label", { for: "trn-groups" }, t("trn.groups")),
     h("textarea", { id: "trn-groups", rows: "2" }, (st.settings.groups || []).map((g) => g.join(", ")).join("\n")),
+    h("span", {}),
+    button(FL.t("fl.groups_by_club"), () => act("POST", "/seeding", { clubs: true }, undefined,
+      (out) => groupsText(out)), { id: "trn-groups-club" }),
     h("label", { for: "trn-last-chance" }, t("trn.last_chance")),
     h("input", /** @type {Object<string, string>} */ (Object.assign({ id: "trn-last-chance", type: "checkbox" },
       st.settings.last_chance ? { checked: "" } : {}))),
@@ -60,6 +65,63 @@ export function settingsForm() {
     }));
   if (st.drawn) form.querySelectorAll("input, textarea, button").forEach((n) => n.setAttribute("disabled", ""));
   return h("section", {}, h("h3", {}, t("trn.settings")), form);
+}
+
+/**
+ * Seeding by rating from the players' register (POST .../seeding): how many
+ * seeds, and a button; the seeds field then shows the numbers it chose.
+ * @param {TourneyState} st
+ * @returns {HTMLElement[]}
+ */
+function seedingButtons(st) {
+  const rated = st.players.filter((p) => p.checked_in && !p.withdrawn).length;
+  const count = h("input", { id: "trn-seed-count", type: "number", min: "0", max: "512",
+    value: String(Math.min(rated, (st.settings.seeds || []).length || Math.min(8, rated >> 1))) });
+  return [h("label", { for: "trn-seed-count" }, FL.t("fl.seeds_count")),
+    count, h("span", {}),
+    button(FL.t("fl.seeds_by_rating"), () => {
+      const n = Number(value("trn-seed-count"));
+      if (!Number.isInteger(n) || n < 0) { sayFlow(FL.t("fl.seeds_count_bad"), true); return; }
+      act("POST", "/seeding", { seeds: n }, undefined, (out) => seedsText(out, n));
+    }, { id: "trn-seeds-rating" })];
+}
+
+/**
+ * What seeding by rating did: the seeds in order, or that nobody has a rating.
+ * @param {any} out the answer @param {number} asked
+ * @returns {string}
+ */
+function seedsText(out, asked) {
+  const st = out && out.state;
+  if (!st) return t("trn.done");
+  const names = (st.settings.seeds || []).map((/** @type {number} */ id, /** @type {number} */ k) =>
+    "[" + (k + 1) + "] " + playerName(st, id));
+  if (!names.length) return FL.t("fl.seeds_none");
+  return FL.t(names.length < asked ? "fl.seeds_fewer" : "fl.seeds_done",
+    { list: names.join(", "), n: names.length, asked: asked });
+}
+
+/**
+ * What separation by club did: the groups, named by their players.
+ * @param {any} out the answer
+ * @returns {string}
+ */
+function groupsText(out) {
+  const st = out && out.state;
+  if (!st) return t("trn.done");
+  const groups = (st.settings.groups || []).map((/** @type {number[]} */ g) =>
+    g.map((id) => playerName(st, id)).join(", "));
+  return groups.length ? FL.t("fl.groups_done", { n: groups.length, list: groups.join("; ") })
+    : FL.t("fl.groups_none");
+}
+
+/**
+ * @param {TourneyState} st @param {number} id
+ * @returns {string}
+ */
+function playerName(st, id) {
+  const p = st.players.find((x) => x.id === id);
+  return p ? p.name : "#" + id;
 }
 
 /** @returns {HTMLElement} */
