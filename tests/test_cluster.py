@@ -155,6 +155,10 @@ async def tournament_lease(schema: str, tournament_id: int) -> tuple[str, int] |
     return await _lease(schema, "tournament", tournament_id)
 
 
+#: Refusals of the moment: the command is sent again (docs/protocol.md).
+AGAIN = ("rate_limited", "busy", "loading")
+
+
 class Phone:
     """A table device that keeps its unacknowledged commands and sends them
     again, with their device instants, after it reconnects (as the page does)."""
@@ -214,14 +218,16 @@ class Phone:
             self.acked[m["id"]] = m
             self.queue.pop(m["id"])
         elif m["type"] == "error" and m.get("id") in self.queue and m["code"] not in (
-                "storage", "not_owner"):
+                "storage", "not_owner", *AGAIN):
             self.refused[m["id"]] = m
             self.queue.pop(m["id"])
-        elif m["type"] == "error" and m["code"] == "rate_limited" and (
+        elif m["type"] == "error" and m["code"] in AGAIN and (
                 self._resend is None or self._resend.done()):
-            # the connection's bucket (a reconnect resends its whole queue):
-            # send what is still unanswered again, a moment later
-            self._resend = asyncio.get_running_loop().create_task(self._send_queue(1.0))
+            # the connection's bucket (a reconnect resends its whole queue), or
+            # a table busy a moment: send what is still unanswered again after
+            # the wait it names, as the page does (kit/link.js)
+            wait = float(m.get("retry_ms") or 1000) / 1000
+            self._resend = asyncio.get_running_loop().create_task(self._send_queue(wait))
 
     async def cmd(self, do: str, **fields: Any) -> str:
         cid = f"{self.device}-{secrets.token_hex(4)}"

@@ -59,8 +59,9 @@ async def _room(live: Any) -> tuple[int, str, dict[str, Any]]:
 
 
 def _still(room: dict[str, Any]) -> dict[str, Any]:
-    """The view without what moves by itself (the time now, a clock's match time)."""
-    return {**room, "server_ms": 0, "matches": [
+    """The view without what moves by itself (the time now, a clock's match
+    time, the round's forecast, worked out from the time now)."""
+    return {**room, "server_ms": 0, "forecast": None, "matches": [
         {**m, "clock": m["clock"] and {**m["clock"], "at_ms": 0}} for m in room["matches"]]}
 
 

@@ -81,7 +81,8 @@ def test_the_director_draws_starts_a_round_enters_a_result_and_the_room_shows_it
         room.on("pageerror", lambda e: errors.append(str(e)))
         room.goto(state["room_url"])
         until(room, "document.getElementById('room-title').textContent === 'Coppa Test'")
-        until(room, "document.querySelectorAll('#room-tables tbody tr').length === 1")
+        until(room, "document.querySelectorAll("
+                    "'#room-tables tbody tr:not(.room-heading)').length === 1")
         until(room, f"[...document.querySelectorAll('#sheet-main .won')]"
                     f".some((n) => n.textContent === {first['a']!r})")
         room.click("#btn-lang")

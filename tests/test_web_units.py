@@ -195,7 +195,7 @@ def _keys_used() -> set[str]:
     """The keys the table page and the dashboard's own modules use (the
     tournament screens' are in their strings modules, tested apart)."""
     keys: set[str] = set()
-    screens = ("tourney/", "contests/", "register/", "room/")
+    screens = ("tourney/", "contests/", "register/", "room/", "public/")
     files = [f for f in sorted(STATIC_DIR.rglob("*.js"))
              if not f.relative_to(STATIC_DIR).as_posix().startswith(screens)]
     for file in files:

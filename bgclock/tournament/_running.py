@@ -78,7 +78,7 @@ from ._draw import Bracket, ConsolationDraw, MainDraw, Match
 from ._errors import IllegalContest, InvalidContest
 from ._events import EVENT_HANDLERS, Events
 from ._flights import Flight, room_key
-from ._jackpot import Jackpot, check_entry, check_jackpot, reenter
+from ._jackpot import Jackpot, check_jackpot
 from ._late import LateArrival
 from ._ledger import Ledger, entered, ledger_view, owed
 from ._prizes import STANDING_EVENTS, set_prizes
@@ -1675,6 +1675,96 @@ Handler = Callable[[Tournament, Any], dict[str, Any]]
 
 #: Each action type's handler: the dispatch table of ``Tournament.apply``
 #: (a Swing or couples action goes on to ``Events``).
+
+# ------------------------------------------------ jackpots and re-entries (``_jackpot``)
+# (here, beside the state they read: ``_jackpot`` holds the settings alone,
+# so that it imports nothing of this module)
+
+def entries(t: Tournament) -> int:
+    """The players entered and still in (registered, not withdrawn)."""
+    return sum(1 for p in t.players if not p.deleted and not p.withdrawn)
+
+
+def check_entry(t: Tournament) -> None:
+    """Refused when a registration would overfill the jackpot."""
+    jp = t.jackpot
+    if jp is None:
+        return
+    if t.main is not None or entries(t) >= jp.size:
+        raise IllegalContest(f"the jackpot is full ({jp.size} players)", "jackpot_full",
+                             {"n": jp.size})
+
+
+def jackpot_due(t: Tournament) -> bool:
+    """Whether the jackpot is full and not drawn yet: the server draws it
+    and starts its round 1 now."""
+    jp = t.jackpot
+    return jp is not None and t.main is None and sum(
+        1 for p in t.players if p.checked_in and not p.withdrawn and not p.deleted) == jp.size
+
+
+def _lost(t: Tournament, name: str) -> tuple[int, bool]:
+    """How many Main matches ``name`` lost, and whether they are in play
+    (in a Main match without a winner)."""
+    assert t.main is not None
+    lost, live = 0, False
+    for matches in t.main.bracket.rounds:
+        for m in matches:
+            if name not in (m.a, m.b):
+                continue
+            if m.winner is None:
+                live = True
+            elif m.a is not None and m.b is not None and m.winner != name:
+                lost += 1
+    return lost, live
+
+
+def reenter(t: Tournament, a: act.Reenter) -> dict[str, Any]:
+    """A re-entry: the seat (the Main's next late slot, or a More Swiss's
+    next round) and one more entry in the ledger, or neither."""
+    player = t.player(a.player)
+    until = t.reentry_until_ms
+    if player.withdrawn:
+        raise IllegalContest(f"{player.name} has withdrawn", "withdrawn",
+                             {"player": player.name})
+    if until is None:
+        raise IllegalContest("re-entries are not taken: the director has set no re-entry "
+                             "deadline (settings.reentry_until_ms)", "no_reentries")
+    if a.at_ms > until:
+        raise IllegalContest("the re-entry deadline has passed", "reentry_closed",
+                             {"until_ms": until})
+    weekly = t.weekly
+    if weekly is not None:
+        if weekly.format != "moreswiss":
+            raise IllegalContest(f"a {weekly.format} takes no re-entries", "no_reentries_format",
+                                 {"format": weekly.format})
+        round_index = weekly.check_reenter(player.name, t.withdrawn)
+        done = t.ledger.reenter(act.Reentry(player=player.id), player, True)
+        weekly.reenter(player.name)
+        return {"player": player.id, "round": round_index, "entries": done["entries"]}
+    if t.double is not None:
+        raise IllegalContest("a double elimination takes no re-entries",
+                             "no_reentries_format", {"format": "double"})
+    main = t.main
+    if main is None:
+        raise IllegalContest("the draw is not made yet: register the player instead",
+                             "not_drawn")
+    if player.name not in (t.draw_names() or set()):
+        raise IllegalContest(f"{player.name} is not in the draw: a late arrival takes a "
+                             "slot instead", "not_in_draw", {"player": player.name})
+    lost, live = _lost(t, player.name)
+    if live or lost < 1 + t.reentered.get(player.name, 0):
+        raise IllegalContest(f"{player.name} is still in the Main", "not_knocked_out",
+                             {"player": player.name})
+    if not main.late_open or len(main.arrivals) >= len(main.late_positions):
+        raise IllegalContest("no late slot of the Main is open: a re-entry takes one",
+                             "no_late_slot")
+    done = t.ledger.reenter(act.Reentry(player=player.id), player, True)
+    position = main.arrive(player.name, again=True)
+    t.reentered[player.name] = t.reentered.get(player.name, 0) + 1
+    return {"player": player.id, "position": position, "entries": done["entries"]}
+
+
 HANDLERS: Final[dict[type[Any], Handler]] = {
     act.Settings: Tournament._settings, act.Register: Tournament._register,
     act.CheckIn: Tournament._check_in, act.Withdraw: Tournament._withdraw,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from bgclock.tournament import IllegalContest, InvalidContest, Tournament
-from bgclock.tournament._jackpot import jackpot_due
+from bgclock.tournament._running import jackpot_due
 from bgclock.tournament._standings import standings
 
 

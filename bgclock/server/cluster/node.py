@@ -79,6 +79,7 @@ from bgclock.server.cluster.forward import (
 from bgclock.server.cluster.handback import Handback
 from bgclock.server.cluster.lease import Leases
 from bgclock.server.cluster.mirror import Mirrors
+from bgclock.server.edge.principal import on_behalf
 from bgclock.server.errors import ApiError
 from bgclock.server.live.hub import Hub, TableHub
 from bgclock.server.live.roomfeed import RoomFeed
@@ -485,8 +486,9 @@ class Cluster:
     async def seat_at_keeper(self, table_id: int,
                              spec: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
         """A round start's match for a table another process keeps: sent
-        there as the director's own edit (``PATCH /api/tables/N``: a table
-        not started yet) or, once the table has played, its next match
+        there, with the round start's own credentials, as the director's
+        edit (``PATCH /api/tables/N``: a table not started yet) or, once the
+        table has played, its next match
         (``POST .../next-match``), each run by the keeper as it runs them
         from the network.  None when the seating is to be done here (this
         process keeps the table, or took it now); else the keeper's status
@@ -498,8 +500,9 @@ class Cluster:
             owner = await self.keeper("table", table_id)
             if owner is None:
                 return None
+            # the round start's own credentials: the keeper checks them as its own
             scope = {"type": "http", "method": method, "path": path, "query_string": b"",
-                     "headers": [(b"content-type", b"application/json")]}
+                     "headers": [(b"content-type", b"application/json"), *on_behalf()]}
             got = await self.forward_http("table", table_id, owner, scope, body)
             if got is None:
                 return None

@@ -30,6 +30,7 @@ the director's.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Final, Protocol
 from urllib.parse import urlsplit
@@ -42,6 +43,13 @@ PRINCIPAL: Final = "bgclock.principal"
 SESSION_COOKIE: Final = "bgclock_director"
 #: Methods that change nothing: a session cookie counts for them from anywhere.
 SAFE_METHODS: Final = frozenset({"GET", "HEAD"})
+#: The director's credentials of the request this task is handling, once
+#: its principal was worked out as the director's, as request headers: a
+#: call this process makes to another on that request's behalf (a round
+#: start seating a match at a table another process keeps) carries them, and
+#: the other process works the same principal out from them.
+_ON_BEHALF: ContextVar[tuple[tuple[bytes, bytes], ...]] = ContextVar(
+    "bgclock_on_behalf", default=())
 
 
 class KeyCheck(Protocol):
@@ -131,4 +139,14 @@ def principal_of(conn: HTTPConnection, director: KeyCheck,
     else:
         principal = Principal(director=False, token=token)
     conn.scope[PRINCIPAL] = principal
+    if principal.director:
+        _ON_BEHALF.set(((b"authorization", f"Bearer {key}".encode()),) if key is not None
+                       else ((b"cookie", f"{SESSION_COOKIE}={session}".encode()),))
     return principal
+
+
+def on_behalf() -> tuple[tuple[bytes, bytes], ...]:
+    """The director's credentials (request headers) of the request this task
+    handles, for a call made on its behalf to another process; () when the
+    request is not the director's."""
+    return _ON_BEHALF.get()

@@ -63,10 +63,10 @@ from bgclock.server.tournaments.standings import room_standings
 from bgclock.server.ws.protocol import ProtocolError, dumps
 from bgclock.store import Fenced, NotFound, StoredAction, StoreError, TableSpec
 from bgclock.tournament import ContestError, Tournament, final_standings, player_results, seats
-from bgclock.tournament._jackpot import jackpot_due
 from bgclock.tournament._running import (
     MAX_SEED,
     RESULT_SOURCES,
+    jackpot_due,
 )
 
 if TYPE_CHECKING:
