@@ -62,7 +62,7 @@ def test_where_do_i_play_finds_part_of_a_name_at_a_table() -> None:
          "b": "Zed", "winner": None},
     ]
     found = run(f"S.findSeats({json.dumps(matches)}, 'ANN')")
-    assert found == [
-        {"name": "Anna Rossi", "table": 3, "vs": "Marco Bianchi", "event": "main", "round": 1},
-        {"name": "Giovanna", "table": 7, "vs": "Luca", "event": "consolation", "round": 0}]
+    assert found == [  # by surname: Giovanna (G) before Anna Rossi (R)
+        {"name": "Giovanna", "table": 7, "vs": "Luca", "event": "consolation", "round": 0},
+        {"name": "Anna Rossi", "table": 3, "vs": "Marco Bianchi", "event": "main", "round": 1}]
     assert run(f"S.findSeats({json.dumps(matches)}, '  ')") == []

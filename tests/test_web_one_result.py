@@ -148,7 +148,7 @@ def test_a_hand_result_closes_the_phones_clock_and_a_late_clock_result_is_an_ale
         alert = d.locator("#alert-list [data-kind=clash]").inner_text()
         assert f"l'orologio dice che ha vinto {m2['a']}" in alert
         assert f"il torneo ha {m2['b']} (inserito a mano)" in alert
-        assert "Main turno 1 match" in alert
+        assert "Main turno 1 incontro" in alert
         _shot(d, "one-result-alert-it")
         # "Correggi nel torneo": the tournament screen names both too, in Italian
         d.locator("#alert-list [data-kind=clash] [data-act=open-tournament]").click()

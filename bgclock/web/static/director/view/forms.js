@@ -118,8 +118,11 @@ export function printSheet() {
     const row = app.tables[id];
     if (row.info.status === "closed") continue;
     // the card names the event the table belongs to (a room's tables serve several)
+    // (a room's table's title names the event seated already: once is enough)
     const tn = app.tournaments[String(row.info.tournament_id || "")];
-    sheet.append(el("div", { class: "print-card" }, [el("h2", { text: (tn ? tn.name + " · " : "") + title(row) }),
+    const head = title(row);
+    const named = tn && head.indexOf(tn.name) < 0 ? tn.name + " · " + head : head;
+    sheet.append(el("div", { class: "print-card" }, [el("h2", { text: named }),
       el("img", { src: "/api/tables/" + id + "/qr.svg", alt: "QR" }),
       el("p", { class: "linkbox", text: row.url || "" })]));
   }
