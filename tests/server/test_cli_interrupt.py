@@ -21,6 +21,14 @@ from tests.conftest import ROOT
 
 
 def _interrupted_after(tmp_path: Path, wait: str | float) -> tuple[int, str, str]:
+    for _ in range(3):  # a port another test took meanwhile: another one
+        code, out, err = _once(tmp_path, wait)
+        if "is busy" not in err:
+            break
+    return code, out, err
+
+
+def _once(tmp_path: Path, wait: str | float) -> tuple[int, str, str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     proc = subprocess.Popen([sys.executable, "-m", "bgclock.cli", "serve", "--no-qr",
                              "--db", str(tmp_path / "t.db"), "--port", str(free_port())],
@@ -38,7 +46,9 @@ def _interrupted_after(tmp_path: Path, wait: str | float) -> tuple[int, str, str
     return proc.returncode, out, err
 
 
-@pytest.mark.parametrize("wait", [0.2, 0.6, 1.2, "serving"])
+# (from 0.5 s: before, a loaded machine may still be starting the
+# interpreter itself, where no program can answer a Ctrl-C but Python)
+@pytest.mark.parametrize("wait", [0.5, 1.0, 1.5, "serving"])
 def test_ctrl_c_in_the_first_moments_ends_quietly(tmp_path: Path, wait: str | float) -> None:
     code, _out, err = _interrupted_after(tmp_path, wait)
     said = [x for x in err.splitlines() if x.strip() and not x.startswith("INFO")]
