@@ -36,24 +36,27 @@ from bgclock.tournament.actions import PublicBody
 NO_STORE = {"Cache-Control": "no-store"}
 
 
-def _gone() -> ApiError:
+def gone() -> ApiError:
+    """The 404 of a tournament that is missing or not public (the same answer
+    for both, so the page says nothing of a private one); the published
+    pages (``routes.publish``) answer it too."""
     return ApiError(404, "not_found", "this tournament has no public page")
 
 
-async def _public(server: Server, tid: int) -> dict[str, Any]:
+async def public_view(server: Server, tid: int) -> dict[str, Any]:
     """The public view of ``tid`` now, or 404 (missing or not public)."""
     try:
         await live_tables(server, tid)
         view = await public_body(server, tid, server.publish_club)
     except NotFound:
-        raise _gone() from None
+        raise gone() from None
     if view is None:
-        raise _gone()
+        raise gone()
     return view
 
 
 async def _player(server: Server, request: Request) -> dict[str, Any]:
-    view = player_view(await _public(server, request.path_params["tournament_id"]),
+    view = player_view(await public_view(server, request.path_params["tournament_id"]),
                        request.path_params["player_id"])
     if view is None:
         raise ApiError(404, "not_found", "no such player in this tournament")
@@ -67,13 +70,13 @@ def _fresh(response: Response) -> Response:
 
 async def public_json(request: Request) -> Response:
     server = server_of(request)
-    view = await _public(server, request.path_params["tournament_id"])
+    view = await public_view(server, request.path_params["tournament_id"])
     return _fresh(json_response(view))
 
 
 async def public_page(request: Request) -> Response:
     server = server_of(request)
-    await _public(server, request.path_params["tournament_id"])
+    await public_view(server, request.path_params["tournament_id"])
     return HTMLResponse(web.public_page(), headers=NO_STORE)
 
 
@@ -82,13 +85,13 @@ async def public_stream(request: Request) -> Response:
     now, then one after every change; it ends when the page is taken down."""
     server = server_of(request)
     tid: int = request.path_params["tournament_id"]
-    await _public(server, tid)
+    await public_view(server, tid)
     full = server.public_feed.room_full(tid)
     if full is not None:
         raise ApiError(503, "busy", full)
     first = await server.public_feed.frame(tid)
     if first is None:
-        raise _gone()
+        raise gone()
     return EventStream(server.public_feed.stream(tid, first))
 
 

@@ -34,7 +34,7 @@ from bgclock.server.errors import ApiError, body_refused, refusal
 from bgclock.server.live.roomfeed import EventStream
 from bgclock.server.render.public import player_view
 from bgclock.server.routes.common import json_response
-from bgclock.server.routes.public import NO_STORE, _gone, _public
+from bgclock.server.routes.public import NO_STORE, gone, public_view
 from bgclock.server.tournaments.published import ActionRefused
 from bgclock.store import OutOfOrder
 
@@ -124,11 +124,11 @@ async def _view(server: Server, club: str, tid: int) -> tuple[dict[str, Any], in
     """The page's view, and the publication's id (None: this venue's own)."""
     publisher = server.publisher
     if publisher is not None and publisher.club == club:
-        return await _public(server, tid), None
+        return await public_view(server, tid), None
     hub = await server.published.get(club, tid)
     view = None if hub is None else server.published.view(hub)
     if view is None or hub is None or hub.row is None:
-        raise _gone()
+        raise gone()
     return view, hub.row.id
 
 
@@ -168,7 +168,7 @@ async def page_stream(request: Request) -> Response:
         raise ApiError(503, "busy", full)
     first = await feed.frame(key)
     if first is None:
-        raise _gone()
+        raise gone()
     return EventStream(feed.stream(key, first))
 
 
