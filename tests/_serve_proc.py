@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import queue
 import subprocess
@@ -18,9 +19,16 @@ from tests.conftest import ROOT
 
 @dataclass
 class Serving:
+    """A running ``bgclock serve``.  Both of its pipes are read all along by
+    threads of their own (a server whose log fills an unread pipe blocks in
+    its logging call, with its event loop: every table with it)."""
+
     proc: subprocess.Popen[str]
     #: What it printed on stdout up to and including the director's URL.
     lines: list[str] = field(default_factory=list)
+    #: Everything it wrote on stderr so far (the reader thread appends).
+    said: list[str] = field(default_factory=list)
+    _readers: list[threading.Thread] = field(default_factory=list)
 
     @property
     def director_url(self) -> str:
@@ -47,12 +55,12 @@ class Serving:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(10)
-        stream = self.proc.stderr
-        err = stream.read() if stream is not None and not stream.closed else ""
+        for reader in self._readers:  # the pipes end with the process
+            reader.join(10)
         for stream in (self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 stream.close()
-        return err
+        return "".join(self.said)
 
     def kill9(self) -> None:
         self.proc.kill()
@@ -62,6 +70,20 @@ class Serving:
 
 def serve_command(args: Sequence[str]) -> list[str]:
     return [sys.executable, "-m", "bgclock.cli", "serve", "--no-qr", *args]
+
+
+def _drain(stream: IO[str], into: list[str], lines: queue.Queue[str | None] | None) -> None:
+    """Read ``stream`` to its end into ``into``; until the director's URL,
+    each line also goes to ``lines`` (None when the stream ends first)."""
+    with contextlib.suppress(ValueError, OSError):  # closed by ``stop``
+        for line in stream:
+            into.append(line)
+            if lines is not None:
+                lines.put(line.rstrip("\n"))
+                if line.startswith("Director: "):
+                    lines = None
+    if lines is not None:
+        lines.put(None)
 
 
 def start(args: Sequence[str], *, prefix: Sequence[str] = (), timeout: float = 60,
@@ -79,19 +101,14 @@ def start(args: Sequence[str], *, prefix: Sequence[str] = (), timeout: float = 6
     proc = subprocess.Popen([*prefix, *command], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     serving = Serving(proc)
-    assert proc.stdout is not None
+    assert proc.stdout is not None and proc.stderr is not None
     lines: queue.Queue[str | None] = queue.Queue()
-
-    def read(stream: IO[str]) -> None:
-        # Until the director's URL; the rest of stdout is left to the pipe.
-        for line in stream:
-            lines.put(line.rstrip("\n"))
-            if line.startswith("Director: "):
-                break
-        else:
-            lines.put(None)
-
-    threading.Thread(target=read, args=(proc.stdout,), daemon=True).start()
+    printed: list[str] = []
+    serving._readers = [
+        threading.Thread(target=_drain, args=(proc.stdout, printed, lines), daemon=True),
+        threading.Thread(target=_drain, args=(proc.stderr, serving.said, None), daemon=True)]
+    for reader in serving._readers:
+        reader.start()
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:

@@ -476,8 +476,15 @@ class PostgresStore(PostgresRegister, PostgresPublished, Store):
             elif conn is not None:
                 try:
                     await pool.release(conn, timeout=self.deadline_s)
-                except (Exception, asyncio.CancelledError):  # noqa: BLE001 - it is terminated
-                    conn.terminate()
+                except (Exception, asyncio.CancelledError) as exc:  # noqa: BLE001
+                    # it is terminated; a release cancelled midway (the
+                    # request's client went) goes on shielded in the pool:
+                    # the connection is the pool's again, terminating it is
+                    # refused, and the cancellation goes on
+                    with contextlib.suppress(asyncpg.InterfaceError):
+                        conn.terminate()
+                    if isinstance(exc, asyncio.CancelledError):
+                        raise
 
     async def _settle(self, conn: Any) -> None:
         """End the sessions whose writes are in doubt, then delete those writes'

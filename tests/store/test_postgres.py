@@ -36,3 +36,51 @@ async def test_three_stores_opened_at_once_on_a_fresh_schema_all_open() -> None:
             finally:
                 for s in stores:
                     await s.close()
+
+
+async def test_a_read_whose_request_went_away_is_cancelled_and_the_pool_stays_whole() -> None:
+    """A register list read for a client that hung up is cancelled in
+    anyio's way (a cancelled scope cancels every wait in it again, the
+    connection's release too, once asyncpg has taken the connection back):
+    the cancellation goes on as itself, not as asyncpg's refusal to
+    terminate a connection the pool has back, and the pool still serves
+    every read after."""
+    import anyio
+
+    async with fresh_schema() as schema:
+        assert POSTGRES
+        store = PostgresStore(POSTGRES, schema=schema)
+        await store.open()
+        real = store._pool
+        released = asyncio.Event()
+
+        class Slow:
+            """The pool, whose release waits on after asyncpg took the
+            connection back (where a cancel lands)."""
+
+            def __getattr__(self, name: str) -> object:
+                return getattr(real, name)
+
+            async def release(self, conn: object, *, timeout: float | None = None) -> None:
+                await real.release(conn, timeout=timeout)
+                released.set()
+                await asyncio.sleep(5)
+
+        try:
+            for _ in range(12):  # more than the pool holds: a leak would starve it
+                released.clear()
+                store._pool = Slow()
+                with anyio.CancelScope() as scope:
+                    async def cancel_once_released() -> None:
+                        await released.wait()
+                        scope.cancel()
+                    task = asyncio.ensure_future(cancel_once_released())
+                    await store.register_stamp()
+                await task
+                assert scope.cancelled_caught
+                store._pool = real
+            assert await store.register_list("id") == []
+            assert isinstance(await store.register_stamp(), tuple)
+        finally:
+            store._pool = real
+            await store.close()
