@@ -8,6 +8,7 @@ removed before the next write, should it have landed after all.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import sqlite3
 import threading
 from collections.abc import AsyncIterator, Callable
@@ -238,6 +239,39 @@ async def test_a_write_left_in_doubt_is_removed_before_the_next_write(
             assert [(e.seq, e.received_ms) for e in stored] == [(1, 222)]
         finally:
             await again.close()
+
+
+@pytest.mark.parametrize("kind", STORES)
+async def test_a_read_after_a_write_left_in_doubt_does_not_see_it(
+        kind: str, tmp_path: Path) -> None:
+    """A commit whose answer timed out landed after all: the table that
+    reloads from the store, and a resent press looked up by its id, must
+    not find it (its sender was told it was not stored, and the next write
+    takes it away: a resend answered "already stored" from it would be
+    lost)."""
+    async with store_factory(kind, tmp_path) as make:
+        store = make()
+        store.deadline_s = 1.0
+        await store.open()
+        try:
+            t = await store.create_tournament("Open", 1)
+            row = await store.create_table(t.id, SPEC, 2)
+            release: threading.Event | asyncio.Event = (
+                threading.Event() if kind == "sqlite" else asyncio.Event())
+            with pytest.raises(StoreUnavailable):
+                await _commit_then_stall(store, release, row.id)
+            release.set()
+            key = _event(row.id, 1, 111).idem_key
+            assert await store.event_by_key(row.id, key) is None
+            assert await store.events(row.id) == []
+            # the resend is stored once, and the next write keeps it
+            await store.commit([dataclasses.replace(_event(row.id, 1, 333), idem_key=key)], {})
+            await store.commit([_event(row.id, 2, 444)], {})
+            assert (await store.event_by_key(row.id, key) or _event(0, 0, 0)).received_ms == 333
+            stored = await store.events(row.id)
+            assert [(e.seq, e.received_ms) for e in stored] == [(1, 333), (2, 444)]
+        finally:
+            await store.close()
 
 
 def test_the_deadline_is_bounded() -> None:

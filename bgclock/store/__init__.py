@@ -71,7 +71,8 @@ def check_deadline(seconds: float) -> float:
 class Doubt:
     """Rows of writes whose outcome a deadline left unknown: the server told
     their senders they were not stored, so the store removes them (should
-    they have landed after all) before it writes anything else.  Keys:
+    they have landed after all) before it reads or writes anything else
+    (a read that saw them would act on rows the next write takes away).  Keys:
     events ``(table_id, seq, received_ms)``, notes ``(table_id, n,
     received_ms)``, actions ``(tournament_id, n, at_ms)``, new tournaments
     ``(name, created_ms)`` and new tables ``(tournament_id, name,

@@ -447,7 +447,7 @@ class PostgresStore(PostgresRegister, PostgresPublished, Store):
                     conn = await self._writer_connection()
                 else:
                     conn = await pool.acquire()
-                if writes is not None and self._doubt:
+                if self._doubt and self._lost is None:  # a read too: no row in doubt seen
                     await self._settle(conn)
                 sent = writes is not None
                 return await fn(conn)

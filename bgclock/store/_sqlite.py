@@ -284,14 +284,16 @@ class SqliteStore(SqliteRegister, SqlitePublished, Store):
     async def _run(self, fn: Callable[[sqlite3.Connection], T], *,
                    writes: Doubt | None = None) -> T:
         """``fn(db)`` on the store's thread, within the deadline.  ``writes``:
-        the rows ``fn`` writes, in doubt should the deadline pass; a write
-        first settles what earlier writes left in doubt."""
+        the rows ``fn`` writes, in doubt should the deadline pass.  Every
+        call, a read too, first settles what earlier writes left in doubt: a
+        table reloaded after a failed commit, or a resent command looked up
+        by its id, must not find a row its sender was told was not stored
+        (and that the next write would take away)."""
         def call() -> T:
             if self._db is None:
                 raise StoreError("the store is closed")
             try:
-                if writes is not None:
-                    self._settle(self._db)
+                self._settle(self._db)
                 return fn(self._db)
             except BaseException as exc:
                 # whatever failed (a statement, a value Python cannot bind),
@@ -321,7 +323,8 @@ class SqliteStore(SqliteRegister, SqlitePublished, Store):
     async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """``fn(db)`` on the read connection's thread, within the deadline
         (on the store's own thread for ``:memory:``)."""
-        if self.path == ":memory:":
+        if self.path == ":memory:" or self._doubt:
+            # rows in doubt are settled on the store's thread first (``_run``)
             return await self._run(fn)
 
         def call() -> T:
