@@ -23,6 +23,7 @@ from bgclock.store import (
     StoreBusy,
     StoredEvent,
     StoreUnavailable,
+    TableRow,
     TableSpec,
     check_deadline,
 )
@@ -205,28 +206,36 @@ async def _commit_then_stall(store: Store, release: threading.Event | asyncio.Ev
         await store._with(write_pg, writes=writes)
 
 
+async def _a_commit_left_in_doubt(store: Store) -> TableRow:
+    """``store`` opened with a 1 s deadline, a table, and its first press's
+    commit left in doubt (landed, its sender told it did not)."""
+    store.deadline_s = 1.0
+    await store.open()
+    t = await store.create_tournament("Open", 1)
+    row = await store.create_table(t.id, SPEC, 2)
+    release: threading.Event | asyncio.Event = (
+        threading.Event() if isinstance(store, SqliteStore) else asyncio.Event())
+    with pytest.raises(StoreUnavailable, match="within 1 s"):
+        await _commit_then_stall(store, release, row.id)
+    release.set()
+    return row
+
+
 @pytest.mark.parametrize("kind", STORES)
 async def test_a_write_left_in_doubt_is_removed_before_the_next_write(
         kind: str, tmp_path: Path) -> None:
     async with store_factory(kind, tmp_path) as make:
         store = make()
-        store.deadline_s = 1.0
-        await store.open()
         try:
-            t = await store.create_tournament("Open", 1)
-            row = await store.create_table(t.id, SPEC, 2)
-            release: threading.Event | asyncio.Event = (
-                threading.Event() if kind == "sqlite" else asyncio.Event())
-            with pytest.raises(StoreUnavailable, match="within 1 s"):
-                await _commit_then_stall(store, release, row.id)
-            release.set()
+            row = await _a_commit_left_in_doubt(store)
             # the row landed (autocommit), but its sender was told it did not:
             # the next write removes it and takes the same seq for its own
             await store.commit([_event(row.id, 1, 222)], {})
             stored = await store.events(row.id)
             assert [(e.seq, e.received_ms) for e in stored] == [(1, 222)]
             # left in doubt again, then the server stops: closing settles it
-            release = threading.Event() if kind == "sqlite" else asyncio.Event()
+            release: threading.Event | asyncio.Event = (
+                threading.Event() if kind == "sqlite" else asyncio.Event())
             with pytest.raises(StoreUnavailable):
                 await _commit_then_stall(store, release, row.id, seq=2)
             release.set()
@@ -251,16 +260,8 @@ async def test_a_read_after_a_write_left_in_doubt_does_not_see_it(
     lost)."""
     async with store_factory(kind, tmp_path) as make:
         store = make()
-        store.deadline_s = 1.0
-        await store.open()
         try:
-            t = await store.create_tournament("Open", 1)
-            row = await store.create_table(t.id, SPEC, 2)
-            release: threading.Event | asyncio.Event = (
-                threading.Event() if kind == "sqlite" else asyncio.Event())
-            with pytest.raises(StoreUnavailable):
-                await _commit_then_stall(store, release, row.id)
-            release.set()
+            row = await _a_commit_left_in_doubt(store)
             key = _event(row.id, 1, 111).idem_key
             assert await store.event_by_key(row.id, key) is None
             assert await store.events(row.id) == []
