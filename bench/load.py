@@ -10,7 +10,11 @@ press's ack).  A press sent in the measured window whose update had not reached
 all three watchers when the run ended (``DRAIN_S`` after the window) is
 "unanswered".  The same traffic then goes through a bare WebSocket broadcast
 server (``bench/bare_server.py``: same uvicorn stack, no engine, no database)
-as the floor.
+as the floor, and through the same server storing each press before its ack
+(``durable``, ``bench/_durable_floor.py``: one row per press, group commit,
+bgclock's kind of store on the same database as bgclock's row, and nothing
+else) as the durable floor: what any server that acknowledges only stored
+presses pays.
 
 The load generator runs in worker processes (``bench/_loadgen.py``): the
 dashboard in one, the table devices in ``--device-procs`` others, each on
@@ -25,10 +29,11 @@ The tables' devices connect from their own loopback source addresses
 WebSocket connections one address may open (``bgclock/server/edge/guard.py``), as
 a room's phones each have their own address.
 
-``--db postgresql://HOST/DB`` runs bgclock on PostgreSQL (a fresh schema per
-run, dropped afterwards) instead of a SQLite file; the database's own CPU (the
-postgres backend processes serving this server, read from ``/proc``) is then
-counted beside the server's.
+``--db postgresql://HOST/DB`` runs bgclock and the durable floor on
+PostgreSQL (a fresh schema per run, dropped afterwards) instead of a SQLite
+file each (in a temporary folder); the database's own CPU (the postgres
+backend processes serving this server, read from ``/proc``) is then counted
+beside the server's.
 
 ``--processes N`` (with ``--db``; several values run several rows) runs
 bgclock as N ``bgclock serve --cluster`` processes on that database, each on
@@ -55,7 +60,9 @@ did before; ``--no-batch`` measures bgclock that way too.
 Each row prints p50/p99/max, the server's CPU per press (and the database's;
 with N processes, summed over all of them), the server's RSS (summed), the
 machine's load average, and the ratios against the bare server's row of the
-same run (CPU per press, counting the database, and p99); its summary line
+same run (CPU per press, counting the database, and p99) and against the
+durable floor's (server CPU per press, server and database CPU per press
+against the floor's own server and database, p99); its summary line
 also splits the server's CPU per press by thread (``loop``: the event
 loop's; the SQLite store's thread under its process name), from
 ``/proc/PID/task``.  ``--profile DIR`` samples at 100 Hz
@@ -63,7 +70,8 @@ loop's; the SQLite store's thread under its process name), from
 shared: CPU per press and the ratios are the figures that
 move least with other load.
 
-Run: ``python bench/load.py`` (100, 500 and 2,000 tables) or
+Run: ``python bench/load.py`` (100, 500 and 2,000 tables; bgclock, bare and
+durable) or ``python bench/load.py --servers bgclock durable --tables 500`` or
 ``python bench/load.py --tables 100 --duration 5`` or
 ``python bench/load.py --tables 500 --db postgresql://127.0.0.1:5432/test``
 or ``python bench/load.py --tables 2000 --db postgresql://127.0.0.1:5432/test
@@ -316,6 +324,11 @@ async def drop_prefix(redis_url: str, prefix: str) -> None:
         await client.aclose()
 
 
+def floor_path(workdir: Path, port: int) -> Path:
+    """The durable floor's SQLite file (of the server on ``port``)."""
+    return workdir / f"floor-{port}.db"
+
+
 async def start_server(kind: str, port: int, workdir: Path,
                        db: str | None = None,
                        cluster: tuple[str, str, int] | None = None) -> subprocess.Popen[bytes]:
@@ -330,6 +343,11 @@ async def start_server(kind: str, port: int, workdir: Path,
                    "--node-name", app_name(port)] if cluster else [])
         cmd = [sys.executable, "-m", "bgclock.cli", "serve", "--port", str(port), "--db",
                *where, *joined, "--director-password", KEY, "--no-qr"]
+    elif kind == "durable":
+        where = ([pg_url(db, port), "--schema", f"bench_{port}"] if db
+                 else [f"sqlite:{floor_path(workdir, port)}"])
+        cmd = [sys.executable, str(ROOT / "bench" / "bare_server.py"), "--port", str(port),
+               "--durable", *where]
     else:
         cmd = [sys.executable, str(ROOT / "bench" / "bare_server.py"), "--port", str(port)]
     log = os.environ.get("BGCLOCK_BENCH_SERVER_LOG")  # the server's stderr, to debug a run
@@ -453,10 +471,12 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
                   db: str | None = None, batch: bool = True, processes: int = 1,
                   placement: str = "split",
                   cluster_url: str = DEFAULT_CLUSTER,
-                  cluster_of_one: bool = False) -> dict[str, Any]:
+                  cluster_of_one: bool = False, keep_store: bool = False) -> dict[str, Any]:
     """One row: ``kind`` serving ``n`` tables (``processes`` of them as a
-    cluster; ``cluster_of_one``: one process with ``--cluster`` all the same)."""
-    db = db if kind == "bgclock" else None
+    cluster; ``cluster_of_one``: one process with ``--cluster`` all the same).
+    ``keep_store``: the durable floor's schema is left for the caller to read
+    (and drop: ``drop_schema``)."""
+    db = db if kind in ("bgclock", "durable") else None
     processes = processes if kind == "bgclock" else 1
     clustered = kind == "bgclock" and (processes > 1 or cluster_of_one)
     if clustered and db is None:
@@ -476,9 +496,10 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
             extra = {"batch": True} if batch else {}
             hellos = [(tid, {"type": "hello", "token": tok, **extra}) for tid, tok in tables]
             director_hello: dict[str, Any] = {"type": "hello", "key": KEY, **extra}
-        else:
-            hellos = [(i + 1, {"type": "hello", "table": i + 1}) for i in range(n)]
-            director_hello = {"type": "hello", "director": True}
+        else:  # the durable floor reads batch frames as bgclock's clients do
+            extra = {"batch": True} if batch and kind == "durable" else {}
+            hellos = [(i + 1, {"type": "hello", "table": i + 1, **extra}) for i in range(n)]
+            director_hello = {"type": "hello", "director": True, **extra}
         devices = device_specs(port, hellos, device_procs)
         dashboard = {"role": "dashboard", "port": port, "tables": [], "total_tables": n,
                      "director_hello": director_hello,
@@ -552,7 +573,14 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
         row["db_gone"] = len(set(dbs0) - set(dbs1))
         row["db_backends"] = len(dbs1)
         row["redis_cpu"] = 100 * (redis1 - redis0) / duration
-        row["store"] = "postgresql" if db else ("sqlite" if kind == "bgclock" else "-")
+        row["store"] = "postgresql" if db else ("sqlite" if kind != "bare" else "-")
+        # every press acknowledged: (table, seq, press id), and where the
+        # durable floor stored them (its SQLite file; its schema is ``schema``)
+        table_of = {pid: table for log in logs for pid, table, _, _ in log.sent}
+        row["acked"] = sorted((table_of[pid], seq, pid) for log in logs
+                              for pid, seq in log.acks.items() if pid in table_of)
+        row["store_path"] = (str(floor_path(workdir, port))
+                             if kind == "durable" and not db else None)
         presses = max(1, row["presses"])
         row["cpu_press_ms"] = 1000 * (cpu1 - cpu0) / presses
         # the event loop's thread against the rest (the store's thread...);
@@ -585,7 +613,7 @@ async def measure(kind: str, n: int, duration: float, warmup: float, workdir: Pa
             except subprocess.TimeoutExpired:
                 pr.kill()
                 pr.wait()
-        if db:
+        if db and not (keep_store and kind == "durable"):
             await drop_schema(db, port)
         if clustered:
             await drop_prefix(cluster_url, prefix)
@@ -598,7 +626,7 @@ def label(row: dict[str, Any]) -> str:
         name += f" ×{row['processes']} {row['placement']}"
     elif row.get("clustered"):
         name += " ×1 `--cluster`"
-    if row["server"] == "bgclock" and not row.get("batch", True):
+    if row["server"] in ("bgclock", "durable") and not row.get("batch", True):
         name += " `--no-batch`"
     return name
 
@@ -658,22 +686,42 @@ async def main_async(args: argparse.Namespace) -> None:
     print(table(rows))
 
 
+def behind(r: dict[str, Any]) -> bool:
+    """More than 1% of the row's presses unanswered: it handled fewer presses
+    than were sent, so its CPU per press sent is not its cost per press."""
+    return bool(r["unanswered"] > 0.01 * max(1, r["presses"]))
+
+
+def durable_ratios(r: dict[str, Any], floor: dict[str, Any] | None) -> str:
+    """A row against the durable floor's row of the same table count: server
+    CPU per press, server and database CPU per press (each side's own
+    database), p99."""
+    if floor is None:
+        return "| - | - | - |"
+    p99 = f"{r['p99'] / floor['p99']:.2f}"
+    if behind(r) or behind(floor):
+        return f"| behind | behind | {p99} |"
+    whole = (r["cpu_press_ms"] + r["db_press_ms"]) / (floor["cpu_press_ms"]
+                                                       + floor["db_press_ms"])
+    return f"| {r['cpu_press_ms'] / floor['cpu_press_ms']:.2f} | {whole:.2f} | {p99} |"
+
+
 def table(rows: list[dict[str, Any]]) -> str:
     """The Markdown table of a run's rows, with the ratios against the bare
-    server's row of the same table count."""
+    server's row and the durable floor's row of the same table count."""
     out = ["| server | processes | store | tables | presses measured | p50 ms | p99 ms | max ms "
            "| server CPU | server ms/press | db ms/press | Redis ms/press | RSS MB "
            "| generator CPU | generator lag p99 / max ms | late sends p99 ms "
            "| other CPU | load avg | CPU/press ÷ bare | (server+db)/press ÷ bare "
-           "| (server+db+Redis)/press ÷ bare | p99 ÷ bare |",
+           "| (server+db+Redis)/press ÷ bare | p99 ÷ bare "
+           "| CPU/press ÷ durable | (server+db)/press ÷ durable's | p99 ÷ durable |",
            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
-           "---|"]
+           "---|---|---|---|"]
     bare = {r["tables"]: r for r in rows if r["server"] == "bare"}
+    durable = {r["tables"]: r for r in rows if r["server"] == "durable"}
     for r in rows:
         floor = bare.get(r["tables"])
-        if r["unanswered"] > 0.01 * max(1, r["presses"]):
-            # behind: it handled fewer presses than were sent, so its CPU per
-            # press sent is not its cost per press
+        if behind(r):
             cpu_ratio = all_ratio = redis_ratio = "behind"
             p99_ratio = f"{r['p99'] / floor['p99']:.2f}" if floor else "-"
         elif floor:
@@ -695,7 +743,8 @@ def table(rows: list[dict[str, Any]]) -> str:
             f"| {r['rss_mb']:.0f} "
             f"| {r['client_cpu']:.0f}% | {r['lag_p99']:.1f} / {r['lag_max']:.1f} "
             f"| {r['send_late_p99']:.1f} | {r['other_cpu']:.0f}% | {r['load']:.2f} "
-            f"| {cpu_ratio} | {all_ratio} | {redis_ratio} | {p99_ratio} |")
+            f"| {cpu_ratio} | {all_ratio} | {redis_ratio} | {p99_ratio} "
+            + durable_ratios(r, durable.get(r["tables"])))
     return "\n".join(out)
 
 
@@ -704,8 +753,10 @@ def main() -> None:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, nargs="+", default=[100, 500, 2000],
                         help="table counts to run (default 100 500 2000)")
-    parser.add_argument("--servers", nargs="+", default=["bgclock", "bare"],
-                        choices=["bgclock", "bare"], help="servers to run (default both)")
+    parser.add_argument("--servers", nargs="+", default=["bgclock", "bare", "durable"],
+                        choices=["bgclock", "bare", "durable"],
+                        help="servers to run (default all three: durable is the bare "
+                             "server storing each press, on --db or a SQLite file)")
     parser.add_argument("--duration", type=float, default=10.0,
                         help="seconds measured per run (default 10)")
     parser.add_argument("--warmup", type=float, default=3.0,
@@ -714,11 +765,12 @@ def main() -> None:
                         help="worker processes for the table devices (default 1; "
                              "the dashboard has its own)")
     parser.add_argument("--db", default=None,
-                        help="run bgclock on this PostgreSQL database (postgresql://...; "
-                             "a fresh schema per run) instead of a SQLite file")
+                        help="run bgclock and the durable floor on this PostgreSQL database "
+                             "(postgresql://...; a fresh schema per run) instead of a "
+                             "SQLite file")
     parser.add_argument("--no-batch", action="store_true",
-                        help="bgclock's clients do not ask for batch frames (a frame per "
-                             "message, as the bare server sends)")
+                        help="bgclock's and the durable floor's clients do not ask for batch "
+                             "frames (a frame per message, as the bare server sends)")
     parser.add_argument("--processes", type=int, nargs="+", default=[1],
                         help="bgclock as N `serve --cluster` processes (N > 1 needs --db "
                              "postgresql://...); several values run a row each (default 1: "
