@@ -18,6 +18,7 @@ channel, whose answer shows that the forgery was heard (and dropped) first.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from typing import Any
@@ -121,39 +122,38 @@ def _credentials(ev: dict[str, Any]) -> dict[str, tuple[dict[str, str], dict[str
 
 
 async def test_the_authorization_matrix_is_the_same_at_either_process() -> None:
-    async with cluster("a", "b") as (_schema, (a, b)):
+    async with cluster("a", "b") as (_schema, (a, b)), httpx.AsyncClient(
+            timeout=30, limits=httpx.Limits(max_connections=AT_ONCE)) as client:
         ev = _evening(a)
-        routes = [(m, _fill(p, ev)) for m, p in _routes()]
+        routes = [(m, _fill(p, ev)) for m, p in _routes() if "{" not in _fill(p, ev)
+                  and not p.startswith("/static")]
         assert len(routes) > 60
-        director_only: set[tuple[str, str]] = set()
-        for method, path in routes:
-            if "{" in path or path.startswith("/static") or method != "GET":
-                continue
-            # the director's guard: 401 without the key, and passed with it
-            # (a venue's publishing route answers 401 to the director too)
-            if _status(a.url + path, "GET", {}, {}) == 401 and _status(
-                    a.url + path, "GET", {}, AUTH) != 401:
-                director_only.add((method, path))
+        # the director's guard: 401 without the key, and passed with it
+        # (a venue's publishing route answers 401 to the director too)
+        gets = [path for method, path in routes if method == "GET"]
+        bare = await _statuses(client, [(a.url + p, "GET", {}, {}) for p in gets])
+        keyed = await _statuses(client, [(a.url + p, "GET", {}, AUTH) for p in gets])
+        director_only = {("GET", p) for p, x, y in zip(gets, bare, keyed, strict=True)
+                         if x == 401 and y != 401}
         assert director_only, "no route of the director's guard found"
         creds = _credentials(ev)
-        for method, path in routes:
-            if "{" in path or path.startswith("/static"):
-                continue
-            for name, (query, headers) in creds.items():
-                if name.startswith("the director") and method != "GET":
-                    continue  # the director's writes are the features' own tests
-                seen = []
-                for node in (a, b):
-                    status = _status(node.url + path, method, query, headers)
-                    seen.append(status)
-                    if (method, path) in director_only:
-                        passes = status not in (401, 403)
-                        assert passes == name.startswith("the director"), (
-                            node.name, method, path, name, status)
-                    if not name.startswith("the director"):
-                        assert status not in (200, 201, 204) or method == "GET", (
-                            node.name, method, path, name, status)
-                assert seen[0] == seen[1] or 503 in seen, (method, path, name, seen)
+        cases = [(method, path, name) for method, path in routes for name in creds
+                 # the director's writes are the features' own tests
+                 if not (name.startswith("the director") and method != "GET")]
+        asked = [(node.url + path, method, *creds[name])
+                 for method, path, name in cases for node in (a, b)]
+        answers = await _statuses(client, asked)
+        for k, (method, path, name) in enumerate(cases):
+            seen = answers[2 * k:2 * k + 2]
+            for node, status in zip((a, b), seen, strict=True):
+                if (method, path) in director_only:
+                    passes = status not in (401, 403)
+                    assert passes == name.startswith("the director"), (
+                        node.name, method, path, name, status)
+                if not name.startswith("the director"):
+                    assert status not in (200, 201, 204) or method == "GET", (
+                        node.name, method, path, name, status)
+            assert seen[0] == seen[1] or 503 in seen, (method, path, name, seen)
         # the forged sheet of issue 31, at the process that keeps nothing
         for side in ("A", "B"):
             forged = httpx.post(f"{b.url}/api/tables/{ev['table_id']}/sheet",
@@ -163,11 +163,29 @@ async def test_the_authorization_matrix_is_the_same_at_either_process() -> None:
         assert all(m["winner"] is None for m in state["main"]["rounds"][0])
 
 
-def _status(url: str, method: str, query: dict[str, str], headers: dict[str, str]) -> int:
-    """The status of a request (a stream's body is not read)."""
-    with httpx.stream(method, url, params=query, headers=headers,
-                      json={} if method != "GET" else None, timeout=15) as answer:
-        return answer.status_code
+#: Requests of the matrix in flight at once (none of them changes anything:
+#: no write is sent with the director's key, and every other is refused).
+AT_ONCE = 12
+
+
+async def _statuses(client: httpx.AsyncClient,
+                    asked: list[tuple[str, str, dict[str, str], dict[str, str]]]) -> list[int]:
+    """The status of each (url, method, query, headers), in order; a stream's
+    body is not read, and a request that gets no answer names itself."""
+    gate = asyncio.Semaphore(AT_ONCE)
+
+    async def one(url: str, method: str, query: dict[str, str],
+                  headers: dict[str, str]) -> int:
+        async with gate:
+            try:
+                async with client.stream(method, url, params=query, headers=headers,
+                                         json={} if method != "GET" else None) as answer:
+                    return answer.status_code
+            except httpx.TimeoutException as exc:
+                raise AssertionError(f"no answer to {method} {url} {query} "
+                                     f"{sorted(headers)}") from exc
+
+    return list(await asyncio.gather(*(one(*x) for x in asked)))
 
 
 async def _published(channel: str, data: bytes) -> None:
