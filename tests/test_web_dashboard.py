@@ -255,6 +255,9 @@ def test_an_update_draws_its_own_card_and_no_other(live: LiveServer, pages: Any)
     wait(clock, "s.phase !== undefined")
     d.click(f"#card-{t1['id']}")
     d.wait_for_selector("#adj-amount")
+    # the dashboard's first forecast drawn (a whole redraw, by design): the
+    # marks go on after it, and its next read is 30 s away
+    until(d, "__bgclockDesk.app.forecastsRead > 0")
     d.evaluate(f"""() => {{
         document.getElementById('card-{t1['id']}').dataset.mark = 'kept';
         document.getElementById('card-{t2['id']}').dataset.mark = 'kept';

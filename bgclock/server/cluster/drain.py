@@ -30,7 +30,9 @@ process, as after a ``kill``.
 *Balancing* (``Balance``): every ``BALANCE_S`` a process counts the tables
 each live process owns (the lease rows whose lock is held now:
 ``pg_locks``).  One that owns at least ``BALANCE_SLACK`` fewer than the fair
-share (the tables over the processes seen, itself included) asks the
+share (the tables over the processes seen, itself included) for
+``BALANCE_PATIENCE`` rounds in a row (not a moment of a round's devices
+connecting, each to the process that takes its table) asks the
 busiest processes to release some (``release``, at most ``BALANCE_BATCH`` a
 round); an owner hands over its tables quiet at the moment (nothing on the
 way to the store, no edit or flag pending; a stopped clock first, then a
@@ -86,6 +88,11 @@ BALANCE_S: Final = 1.0
 BALANCE_SLACK: Final = 2
 #: At most this many tables asked for in one round (a few per second).
 BALANCE_BATCH: Final = 8
+#: Rounds in a row a process must be short before it asks: a share that is
+#: short only while the devices of a round are still connecting (each to
+#: the process that takes its table) evens out by itself, and moving those
+#: tables would only send their phones to reconnect.
+BALANCE_PATIENCE: Final = 3
 
 
 def movable(table: TableHub) -> bool:
@@ -186,6 +193,8 @@ class Balance:
         self.cluster = cluster
         #: Tables this process asked for and took so far.
         self.taken = 0
+        #: Rounds in a row this process has been short of its share.
+        self.short = 0
 
     async def counts(self) -> Counter[str]:
         """Tables per live owner: the lease rows whose lock is held now."""
@@ -214,6 +223,10 @@ class Balance:
         fair = (sum(counts.values()) + mine) // (len(counts) + 1)
         want = min(fair - mine, BALANCE_BATCH)
         if want < BALANCE_SLACK:
+            self.short = 0
+            return
+        self.short += 1
+        if self.short < BALANCE_PATIENCE:
             return
         for owner, n in counts.most_common():
             give = min(n - fair, want)

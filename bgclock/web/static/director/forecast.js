@@ -38,6 +38,7 @@ export async function loadForecasts() {
       delete forecasts[tid];
     }
   }
+  app.forecastsRead += 1;
   ui.render();
 }
 

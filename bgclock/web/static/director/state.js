@@ -48,6 +48,8 @@ export const app = {
   log: { table: null, events: [], notes: [] },
   /** @type {{text: string, cmds: any[], handles?: string|null}|null} waiting for the director's confirmation */
   confirm: null,
+  /** how many times the forecasts were read and drawn (forecast.js; tests wait on it) */
+  forecastsRead: 0,
   result: "",           // last command's outcome
   resultErr: false,
   /** @type {Set<string>} */
