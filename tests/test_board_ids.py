@@ -233,7 +233,7 @@ def _own_process(test: Callable[[], None]) -> Callable[[], None]:
         _gnubg()  # skip here too when gnubg is not installed
         node = f"{Path(__file__).resolve()}::{test.__name__}"
         done = subprocess.run(
-            [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p",
+            [sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider", "-p",
              "no:randomly", node], env={**os.environ, _CHILD: "1"}, capture_output=True,
             text=True, timeout=600, cwd=Path(__file__).resolve().parent.parent)
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
