@@ -1,0 +1,107 @@
+"""The server's folders import along the layering of ``../shared/DESIGN.md``
+("Target layout"), and the imports that still go against it are named here
+as debts, each with why it is there: a new import against the layering
+fails, and a debt paid must be struck from the list (issue 34 §1).
+
+From the bottom: ``errors`` and ``context`` (the ``Server``: "imported by
+all, imports none of them"); ``edge`` (credentials, limits, bodies);
+``live`` (the tables) and ``ws`` (their protocol) and ``tournaments``;
+``render`` (pages, exports, sheets); ``routes`` (one module per resource);
+``cluster`` (the cluster's implementation, which may reach anything below
+the application); ``app`` and the command lines on top.  The graph is
+``tests/test_imports.py``'s: every import, at any depth, under
+``TYPE_CHECKING`` too.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_imports import import_graph
+
+#: What each folder (or top module) of ``bgclock/server`` may import of the others.
+MAY_IMPORT: dict[str, frozenset[str]] = {
+    "errors": frozenset(),
+    "context": frozenset({"errors"}),
+    "edge": frozenset({"errors", "context"}),
+    "live": frozenset({"errors", "context", "edge"}),
+    "ws": frozenset({"errors", "context", "edge", "live"}),
+    "tournaments": frozenset({"errors", "context", "edge", "live"}),
+    "render": frozenset({"errors", "context", "edge", "live", "tournaments"}),
+    "routes": frozenset({"errors", "context", "edge", "live", "ws", "tournaments",
+                         "render"}),
+    "cluster": frozenset({"errors", "context", "edge", "live", "ws", "tournaments",
+                          "render", "routes"}),
+    "app": frozenset({"errors", "context", "edge", "live", "ws", "tournaments", "render",
+                      "routes", "cluster"}),
+    "cli": frozenset({"errors", "context", "edge", "live", "ws", "tournaments", "render",
+                      "routes", "cluster", "app"}),
+    "publish_cli": frozenset({"edge", "cli"}),
+}
+
+#: The imports against the layering that are still there (folder -> folder,
+#: "web" for ``bgclock.web``), and why: issue 34 §1 and issue 33 §1 pay them.
+DEBTS: dict[tuple[str, str], str] = {
+    ("context", "cluster"): "the Server names its cluster's type (no ownership interface yet)",
+    ("context", "edge"): "the Server holds the director's key check and the limits",
+    ("context", "live"): "the Server builds and holds the tables' hub",
+    ("context", "tournaments"): "the Server builds and holds the tournaments' service",
+    ("edge", "cluster"): "the keeper middleware forwards a request to its owner",
+    ("errors", "edge"): "the error handlers read the edge's limits",
+    ("live", "ws"): "the live layer raises the protocol's ProtocolError (issue 33 §1)",
+    ("render", "routes"): "the OpenAPI renderer reads the routes' own bounds and shapes",
+    ("render", "ws"): "the OpenAPI renderer lists the protocol's schemas",
+    ("tournaments", "cluster"): "the service stamps an action with its forwarded request's id",
+    ("tournaments", "ws"): "the desk and the service raise the protocol's errors",
+    ("tournaments", "render"): "the service renders the room and public views it pushes",
+    ("routes", "web"): "the page renderers are still bgclock.web's (issue 34 §1)",
+}
+
+
+def _folder(module: str) -> str | None:
+    """``bgclock.server.live.hub`` -> ``live``; ``bgclock.web...`` -> ``web``."""
+    parts = module.split(".")
+    if parts[:2] == ["bgclock", "web"]:
+        return "web"
+    if parts[:2] != ["bgclock", "server"] or len(parts) < 3:
+        return None
+    return parts[2]
+
+
+def against_the_layering() -> dict[tuple[str, str], list[str]]:
+    """(importer's folder, imported folder) -> the module edges, for every
+    import between the server's folders that the layering does not allow."""
+    found: dict[tuple[str, str], list[str]] = {}
+    for name, targets in import_graph().items():
+        here = _folder(name)
+        if here is None or here == "web":
+            continue
+        for target in targets:
+            there = _folder(target)
+            if there is None or there == here or there in MAY_IMPORT.get(here, frozenset()):
+                continue
+            found.setdefault((here, there), []).append(f"{name} -> {target}")
+    return found
+
+
+def test_every_folder_of_the_server_is_placed_in_the_layering() -> None:
+    folders = {_folder(name) for name in import_graph()} - {None, "web"}
+    assert folders - {"__init__"} <= set(MAY_IMPORT) | {""}, folders - set(MAY_IMPORT)
+
+
+def test_no_import_goes_against_the_layering_but_the_named_debts() -> None:
+    found = against_the_layering()
+    new = {pair: edges for pair, edges in found.items() if pair not in DEBTS}
+    assert not new, f"imports against the layering (../shared/DESIGN.md): {new}"
+    paid = set(DEBTS) - set(found)
+    assert not paid, f"no longer imported: strike these debts from DEBTS: {paid}"
+
+
+def test_a_new_import_against_the_layering_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    import tests.server.test_layering as me
+
+    graph = import_graph()
+    graph["bgclock.server.live.hub"] = graph["bgclock.server.live.hub"] | {
+        "bgclock.server.routes.tables"}
+    monkeypatch.setattr(me, "import_graph", lambda: graph)
+    assert ("live", "routes") in against_the_layering()
