@@ -22,6 +22,16 @@ def settle(page: Any) -> None:
     until(page, "!window.__bgclock || !(performance.now() - __bgclock.app.layoutAt < 400)", 3000)
 
 
+def pick_tournament(page: Any, tid: int | str) -> None:
+    """Pick tournament ``tid`` on the dashboard's tournament screen, and wait
+    until the screen shows that tournament's state (its room's link): until
+    then its fields and buttons are those of the tournament shown before."""
+    from bench.web_kit import until
+
+    page.select_option("#trn-pick", str(tid))
+    until(page, f"!!document.querySelector('#tourney a[href*=\"/room/{tid}?\"]')", 15000)
+
+
 def pump_until(page: Any, cond: Any, timeout_s: float = 15.0) -> None:
     """Until ``cond()`` holds, letting the page's events (a request, a route
     to hold, a finished read) reach this thread: each ``evaluate``

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
-from tests._web import settle
+from tests._web import pick_tournament, settle
 from tests.test_web_table import AXE, axe
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -141,7 +141,7 @@ def test_the_desk_in_italian_draws_at_random_and_undoes_each_change_it_confirmed
     d.click("#btn-tourney")
     d.wait_for_selector("#trn-pick")
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    d.select_option("#trn-pick", str(tid))
+    pick_tournament(d, str(tid))
     # the seed field starts empty: the server draws one
     d.wait_for_selector("#trn-seed[placeholder='casuale']")
     assert d.input_value("#trn-seed") == ""
@@ -238,7 +238,7 @@ def test_two_dashboards_confirming_the_same_undo_undo_it_once(
         d = pages(live.director_url() + "&lang=it", DESK)
         d.click("#btn-tourney")
         until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-        d.select_option("#trn-pick", str(tid))
+        pick_tournament(d, str(tid))
         d.wait_for_selector(f"#tourney >> text=ha vinto {b}")
         d.locator("#tourney button", has_text="Annulla il risultato").first.click()
         d.wait_for_selector("#dlg-confirm[open]")
@@ -276,7 +276,7 @@ def test_a_result_by_hand_while_the_clock_runs_is_asked_twice_and_stops_it(
     d.click("#btn-tourney")
     d.wait_for_selector("#trn-pick")
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    d.select_option("#trn-pick", str(tid))
+    pick_tournament(d, str(tid))
     # the server's table name ("Table 1 · Main R1") in the director's language on its card
     card = f".card[data-table='{table['table_id']}']"
     until(d, f"!!document.querySelector(\"{card}\") && document.querySelector(\"{card}\")"
@@ -310,7 +310,7 @@ def test_a_double_click_on_start_round_starts_it_once_and_shows_no_error(
     d.click("#btn-tourney")
     d.wait_for_selector("#trn-pick")
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    d.select_option("#trn-pick", str(tid))
+    pick_tournament(d, str(tid))
     d.locator("#tourney button", has_text="Avvia Main turno 1").dblclick()
     until(d, "['Fatto.', 'Già fatto.'].includes(document.querySelector('#tourney .msg')"
              ".textContent)")

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
-from tests._web import Pages
+from tests._web import Pages, pick_tournament
 from tests.test_web_standings import NAMES, _field, _play_out
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -88,7 +88,7 @@ def test_a_finished_tournament_and_the_register_fit_a_360_px_phone_in_italian(
     _fits(d, "body")  # the main dashboard fitted before, and still does
     d.click("#btn-tourney")
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    d.select_option("#trn-pick", tid)
+    pick_tournament(d, tid)
     d.wait_for_selector("#trn-history button[data-undo]")
     d.wait_for_selector("#st-prizes-consolation")
     d.wait_for_selector("#st-prizes-save >> text=Salva i premi")
@@ -168,7 +168,7 @@ def test_the_sheet_form_and_the_screens_names_follow_the_language(
     until(d, f"{labels}.join('|') === 'Torneo|Swing e coppie|Registro dei giocatori'")
     d.click("#btn-tourney")
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    d.select_option("#trn-pick", str(tid))
+    pick_tournament(d, str(tid))
     d.wait_for_selector("#desk-sheet-by")
     options = d.locator("#desk-sheet-by option").all_inner_texts()
     assert options == ["direttore", "A", "B"]
@@ -187,7 +187,7 @@ def test_a_tournament_made_on_another_dashboard_shows_in_the_open_picker(
     b = pages.open(live.director_url() + "&lang=it", DESK)
     b.click("#btn-tourney")
     until(b, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    b.select_option("#trn-pick", str(tid))
+    pick_tournament(b, str(tid))
     b.wait_for_selector("#tourney >> text=Ada")
     b.evaluate("document.activeElement && document.activeElement.blur()")
     # dashboard A makes a tournament with its "+ Torneo" form

@@ -21,7 +21,7 @@ import pytest
 import websockets.sync.client as ws_client
 
 from bench.web_kit import CHROMIUM, KEY, LiveServer, free_port, until
-from tests._web import Pages
+from tests._web import Pages, pick_tournament
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -154,7 +154,7 @@ def test_a_hand_result_closes_the_phones_clock_and_a_late_clock_result_is_an_ale
         d.locator("#alert-list [data-kind=clash] [data-act=open-tournament]").click()
         tid = base.rsplit("/", 1)[1]
         until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-        d.select_option("#trn-pick", tid)
+        pick_tournament(d, tid)
         d.wait_for_selector("#desk-clashes li[data-clash='1']")
         assert f"l'orologio dice che ha vinto {m2['a']}" in d.text_content("#desk-clashes")
         d.locator("#alert-list [data-kind=clash] [data-act=keep-held]").click()

@@ -32,7 +32,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, running_server, until
-from tests._web import Pages
+from tests._web import Pages, pick_tournament
 from tests.test_web_table import AXE, axe
 
 pytest.importorskip("playwright.sync_api")
@@ -133,7 +133,7 @@ def _dashboard(d: Any, live: LiveServer, tid: int) -> None:
     until(d, "document.getElementById('btn-tourney').textContent !== ''", 15000)
     d.click("#btn-tourney")
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')", 15000)
-    d.select_option("#trn-pick", str(tid))
+    pick_tournament(d, str(tid))
     d.wait_for_selector("#fl-room")
 
 

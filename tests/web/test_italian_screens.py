@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, running_server, until
-from tests._web import Pages
+from tests._web import Pages, pick_tournament
 from tests.test_web_desk_phone import PHONE
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -95,7 +95,7 @@ def test_every_dashboard_screen_in_italian_shows_no_english(
         d.click(button)
         if screen == "tourney":
             until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-            d.select_option("#trn-pick", str(tid))
+            pick_tournament(d, str(tid))
         d.wait_for_selector(ready)
         found[screen] = _left(d)
     room = pages.open(state["room_url"] + "&lang=it", PHONE)

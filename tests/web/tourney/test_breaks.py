@@ -16,7 +16,7 @@ import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, running_server, until
 from bgclock.server.live.time import ManualClock
-from tests._web import Pages
+from tests._web import Pages, pick_tournament
 from tests.test_web_desk_phone import PHONE, _english_left, _fits
 from tests.test_web_table import AXE, axe
 
@@ -58,7 +58,7 @@ def _open(live: LiveServer, pages: Pages, base: str) -> Any:
     d = pages.open(live.director_url() + "&lang=it", PHONE)
     d.click("#btn-tourney")
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    d.select_option("#trn-pick", tid)
+    pick_tournament(d, tid)
     return d
 
 

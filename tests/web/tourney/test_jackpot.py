@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
-from tests._web import Pages
+from tests._web import Pages, pick_tournament
 from tests.web.tourney.test_weekly import _done, _shot, live
 
 __all__ = ["live"]
@@ -31,7 +31,7 @@ def test_a_jackpot_of_four_fills_and_starts_itself_in_italian(live: LiveServer,
     d = pages.open(live.director_url() + "&lang=it", PHONE)
     d.click("#btn-tourney")
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    d.select_option("#trn-pick", str(tid))
+    pick_tournament(d, str(tid))
     d.wait_for_selector("#trn-jackpot-size")
     assert "Jackpot (parte da solo quando è pieno)" in d.inner_text("#tourney")
     d.select_option("#trn-jackpot-size", "4")

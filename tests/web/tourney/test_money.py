@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, running_server, until
-from tests._web import Pages
+from tests._web import Pages, pick_tournament
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -64,7 +64,7 @@ def test_an_evening_of_entries_paid_at_the_desk_to_the_prize_giving(
     d = pages.open(live.director_url() + "&lang=it", LAPTOP)
     d.click("#btn-tourney")
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    d.select_option("#trn-pick", str(tid))
+    pick_tournament(d, str(tid))
     d.wait_for_selector("#mon-section")
     # the money: 25,00 EUR a head, 80 % back, 10,00 added
     d.fill("#mon-fee", "25")

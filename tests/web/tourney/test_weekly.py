@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, running_server, until
-from tests._web import Pages
+from tests._web import Pages, pick_tournament
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -68,7 +68,7 @@ def test_a_more_swiss_of_seven_played_to_a_winner_in_italian(live: LiveServer,
     d = pages.open(live.director_url() + "&lang=it", WIDE)
     d.click("#btn-tourney")
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    d.select_option("#trn-pick", str(tid))
+    pick_tournament(d, str(tid))
     d.wait_for_selector("#trn-format")
     d.select_option("#trn-format", "moreswiss")
     d.fill("#trn-losses", "2")
