@@ -53,6 +53,9 @@ def test_ctrl_c_in_the_first_moments_ends_quietly(tmp_path: Path, wait: str | fl
     code, _out, err = _interrupted_after(tmp_path, wait)
     said = [x for x in err.splitlines() if x.strip() and not x.startswith("INFO")]
     assert "Traceback" not in err, err
-    assert code in (0, 130), (code, said)
+    # -SIGINT: the signal came before the interpreter had its own handler (a
+    # loaded machine still starting Python), and it ended at once, saying nothing
+    assert code in (0, 130) or (code == -signal.SIGINT and wait != "serving" and not said), (
+        code, said)
     if wait == "serving":
         assert code == 0 and not said, said
