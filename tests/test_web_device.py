@@ -170,7 +170,7 @@ def test_a_60_s_outage_with_a_flag_the_server_log_ends_where_the_device_did(
         page.context.set_offline(True)
         hole.freeze()
         went = time.monotonic()
-        page.wait_for_selector("#conn[data-status='offline']", timeout=3000)
+        page.wait_for_selector("#conn[data-status='offline']", timeout=15000)
         press(page, "A")
         until(page, "__bgclock.display().state.on_turn === 'B'", 2000)
         time.sleep(0.5)
@@ -321,7 +321,7 @@ def test_a_second_devices_offline_press_never_re_times_the_keepers(served: Serve
         until(second, "__bgclock.conn.offset !== null", 5000)
         second.context.set_offline(True)
         hole.freeze()
-        second.wait_for_selector("#conn[data-status='offline']", timeout=3000)
+        second.wait_for_selector("#conn[data-status='offline']", timeout=15000)
         press(second, "A")
         until(second, "__bgclock.display().state.on_turn === 'B'", 2000)
         assert len(pressed_instants(second)) == 1

@@ -361,7 +361,7 @@ def test_a_flag_during_the_outage_never_reaches_the_draw(served: Served, pages: 
         until(phone, "__bgclock.conn.offset !== null", 5000)
         phone.context.set_offline(True)
         hole.freeze()
-        phone.wait_for_selector("#conn[data-status='offline']", timeout=3000)
+        phone.wait_for_selector("#conn[data-status='offline']", timeout=15000)
         press(phone, "B")                                   # B stopped in time, offline
         until(phone, "__bgclock.display().state.on_turn === 'A'", 2000)
         [(cmd_id, made)] = phone.evaluate(

