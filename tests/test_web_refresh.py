@@ -25,10 +25,16 @@ pytestmark = [
 
 
 class Loads:
-    """The tournament screen's reads as the page makes them: a load reads
-    ``/state`` and then ``/actions``, so a finished ``/actions`` read ends one.
+    """The tournament screen's reads as the page makes them: a load of a
+    drawn tournament (every one here) reads ``/state``, ``/actions``, the
+    room's ``/flight`` when it shares one, and last ``/breaks``; the screen
+    is drawn only after that last one, so a finished ``/breaks`` read ends a
+    load (counting at ``/actions`` let a test mark the screen between a
+    load's log and its breaks, and the load then drew it again).
     Only the reads asked since this began watching are counted (a read on
     its way before then is neither pending nor done)."""
+
+    READS = ("/state", "/actions", "/flight", "/breaks")
 
     def __init__(self, page: Any) -> None:
         self.pending: set[Any] = set()
@@ -38,13 +44,13 @@ class Loads:
         page.on("requestfailed", self._finished)
 
     def _asked(self, req: Any) -> None:
-        if req.method == "GET" and req.url.endswith(("/state", "/actions")):
+        if req.method == "GET" and req.url.endswith(self.READS):
             self.pending.add(req)
 
     def _finished(self, req: Any) -> None:
         if req in self.pending:
             self.pending.discard(req)
-            if req.url.endswith("/actions"):
+            if req.url.endswith("/breaks"):
                 self.done += 1
 
 
@@ -55,6 +61,7 @@ def _settled(page: Any, loads: Loads) -> None:
     page.evaluate("document.activeElement && document.activeElement.blur()")
     done = loads.done
     pump_until(page, lambda: loads.done > done and not loads.pending)
+    page.evaluate("new Promise((ok) => setTimeout(ok, 0))")  # the load's last step
 
 
 def test_a_refresh_that_reads_nothing_new_leaves_the_screen_as_it_is(
@@ -68,6 +75,7 @@ def test_a_refresh_that_reads_nothing_new_leaves_the_screen_as_it_is(
     d.evaluate("document.getElementById('pool-save').dataset.mark = 'kept'")
     done = loads.done
     pump_until(d, lambda: loads.done >= done + 2)
+    d.evaluate("new Promise((ok) => setTimeout(ok, 0))")
     assert d.evaluate("document.getElementById('pool-save').dataset.mark") == "kept"
 
     # what changes is shown by the next refresh
@@ -144,7 +152,7 @@ def test_an_answer_for_a_tournament_no_longer_chosen_is_not_shown(
     until(d, f"document.getElementById('tourney').innerText.includes({NAMES[4]!r})", 15000)
     done = loads.done
     held[0].continue_()
-    # A's load reads its log too, after its state: once that is in, the load is over
+    # A's load reads its log and breaks after its state: once they are in, it is over
     pump_until(d, lambda: loads.done > done and not loads.pending)
     d.evaluate("new Promise((ok) => setTimeout(ok, 0))")
     text = d.locator("#tourney").inner_text()
@@ -174,7 +182,7 @@ def test_an_action_answered_after_another_tournament_was_chosen_shows_that_one(
     until(d, f"document.getElementById('tourney').innerText.includes({NAMES[4]!r})", 15000)
     done = loads.done
     held[0].continue_()
-    # the action reads A's log after its answer: once that is in, it is over
+    # the action reads A's log and breaks after its answer: once they are in, it is over
     pump_until(d, lambda: bool(saved) and loads.done > done and not loads.pending)
     d.evaluate("new Promise((ok) => setTimeout(ok, 0))")
     assert [p["pool"] for p in live.api("GET", f"{a}/state")["side_pools"]] == ["Jackpot"]
