@@ -43,6 +43,14 @@ def pump_until(page: Any, cond: Any, timeout_s: float = 15.0) -> None:
         page.evaluate("1")
 
 
+def until_api(check: Any, timeout_s: float = 10.0) -> None:
+    """Until ``check()`` (a read of the server's state) holds."""
+    end = time.monotonic() + timeout_s
+    while not check():
+        assert time.monotonic() < end, "never happened"
+        time.sleep(0.05)
+
+
 class Pages:
     """Pages opened by one test, each in its own context (its own device)."""
 

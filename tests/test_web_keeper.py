@@ -33,7 +33,7 @@ import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
 from tests._server_kit import STORES
-from tests._web import Pages
+from tests._web import Pages, until_api
 from tests.test_web_device import Served, db_args, engine_ready, hits
 from tests.test_web_match import press, roll, wait
 
@@ -126,14 +126,6 @@ def silent_past_the_bound(live: LiveServer, table_id: int) -> None:
         return (now["state"] == "offline" and since is not None
                 and time.time() * 1000 >= since + now["silent_bound_ms"] + 50)
     until_api(silent, timeout_s=SILENT_S + 10.0)
-
-
-def until_api(check: Any, timeout_s: float = 10.0) -> None:
-    """Until ``check()`` (the server's state) holds."""
-    end = time.monotonic() + timeout_s
-    while not check():
-        assert time.monotonic() < end, "never happened"
-        time.sleep(0.05)
 
 
 def test_the_director_opens_the_link_first_then_the_phone_keeps_the_time(

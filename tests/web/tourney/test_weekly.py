@@ -9,7 +9,6 @@ Debian's chromium only (never a downloaded one); skipped without it."""
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, running_server, until
-from tests._web import Pages, pick_tournament
+from tests._web import Pages, pick_tournament, until_api
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -59,17 +58,6 @@ def _confirm(d: Any) -> None:
     d.evaluate("document.activeElement && document.activeElement.blur()")
 
 
-def _state_with_rounds(live: LiveServer, base: str, n: int) -> Any:
-    """The tournament's state once it holds ``n`` rounds (a bound against a hang)."""
-    deadline = time.monotonic() + 30
-    while True:
-        state = live.api("GET", f"{base}/state")
-        if len(state["main"]["rounds"]) >= n:
-            return state
-        assert time.monotonic() < deadline, f"round {n} never started"
-        time.sleep(0.05)
-
-
 def test_a_more_swiss_of_seven_played_to_a_winner_in_italian(live: LiveServer,
                                                            pages: Pages) -> None:
     tid = int(live.tournament("Serata del circolo")["id"])
@@ -100,7 +88,8 @@ def test_a_more_swiss_of_seven_played_to_a_winner_in_italian(live: LiveServer,
             _shot(d, "weekly-round-1")
         # the round as the server paired it (the message line may have been
         # drawn again with the last action's "Fatto." by a background refresh)
-        state = _state_with_rounds(live, base, n)
+        until_api(lambda n=n: len(live.api("GET", f"{base}/state")["main"]["rounds"]) >= n, 30)
+        state = live.api("GET", f"{base}/state")
         for m in state["main"]["rounds"][n - 1]:
             if m["b"] is None:
                 continue
