@@ -112,7 +112,7 @@ def chromium_figures(log: list[dict[str, Any]]) -> dict[str, float]:
     from playwright.sync_api import sync_playwright
 
     from bench.web_kit import launch_chromium
-    from bgclock.web import STATIC_DIR
+    from bgclock.server.render.pages import STATIC_DIR
 
     origin = "http://engine.test"
 

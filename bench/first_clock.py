@@ -42,8 +42,9 @@ from unittest import mock
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.web_kit import CHROMIUM, LiveServer, free_port, running_server  # noqa: E402
-from bgclock.web import STATIC_DIR, modules  # noqa: E402
-from bgclock.web.modules import entry_delivery, import_graph  # noqa: E402
+from bgclock.server.render import modules  # noqa: E402
+from bgclock.server.render.modules import entry_delivery, import_graph  # noqa: E402
+from bgclock.server.render.pages import STATIC_DIR  # noqa: E402
 
 #: DevTools' "Slow 3G": 400 ms x 5 latency, 500 kbit/s x 0.8 each way.
 SLOW_3G: dict[str, Any] = {"offline": False, "latency": 2000, "downloadThroughput": 50_000,
@@ -88,7 +89,8 @@ def delivered_as(delivery: str) -> Iterator[None]:
     fixed = {"modules": ("table/main.js", ()), "preload": ("table/main.js", graph)}
     if delivery == "bundle":
         script, _ = entry_delivery(STATIC_DIR, "table/main.js")
-        assert script != "table/main.js", "no current bundle: python -m bgclock.web.bundle"
+        assert script != "table/main.js", \
+            "no current bundle: python -m bgclock.server.render.bundle"
         yield
         return
     with mock.patch.object(modules, "entry_delivery", lambda folder, entry: fixed[delivery]):

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 
 from bgclock.server.app import WEB_STATIC
+from bgclock.server.render.pages import static_version, versioned_url
 from bgclock.server.routes.static import IMMUTABLE, REVALIDATE
-from bgclock.web import static_version, versioned_url
 from tests._server_kit import DIRECTOR, anyio_backend, live
 
 __all__ = ["anyio_backend", "live"]

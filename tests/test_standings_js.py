@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bgclock.web import STATIC_DIR
+from bgclock.server.render.pages import STATIC_DIR
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is missing")
 

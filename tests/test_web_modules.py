@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from bgclock.web import STATIC_DIR
+from bgclock.server.render.pages import STATIC_DIR
 
 IMPORT = re.compile(r'^\s*(?:import|export)\s+(?:[^"\';]*?\s+from\s+)?["\'](\.{1,2}/[^"\']+)["\']',
                     re.M)

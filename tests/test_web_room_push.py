@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until
-from bgclock.web import versioned_url
+from bgclock.server.render.pages import versioned_url
 from tests._web import pump_until
 
 sync_api = pytest.importorskip("playwright.sync_api")

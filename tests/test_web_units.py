@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, launch_chromium, until
-from bgclock.web import STATIC_DIR, presets_json
+from bgclock.server.render.pages import STATIC_DIR, presets_json
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [

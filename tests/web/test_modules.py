@@ -1,4 +1,4 @@
-"""The table page's script on a poor link (bgclock/web/modules.py, issue 33
+"""The table page's script on a poor link (bgclock/server/render/modules.py, issue 33
 §4): its bundle while the bundle is current, else its entry with a
 modulepreload hint for every module of its import graph; a stale bundle is
 never served.  The figures are bench/first_clock.py's."""
@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bgclock.web import STATIC_DIR, table_page
-from bgclock.web.modules import (
+from bgclock.server.render.modules import (
     BUNDLES,
     bundle_header,
     bundle_state,
@@ -21,6 +20,7 @@ from bgclock.web.modules import (
     import_graph,
     sources_digest,
 )
+from bgclock.server.render.pages import STATIC_DIR, table_page
 from tests.test_web_modules import _graph
 
 ENTRY = "table/main.js"
@@ -91,7 +91,8 @@ def test_the_table_page_loads_its_bundle_which_is_current() -> None:
     state = bundle_state(STATIC_DIR, ENTRY)
     assert state == "current", (
         f"bgclock/web/static/{BUNDLES[ENTRY]} is {state}: a module the table page imports "
-        "changed since it was made; run `.venv/bin/python -m bgclock.web.bundle` (after `npm ci`)")
+        "changed since it was made; run `.venv/bin/python -m bgclock.server.render.bundle` "
+        "(after `npm ci`)")
     page = table_page(7)
     assert re.search(r'<script type="module" src="/static/v/[0-9a-f]{12}/bundle/table\.mjs">',
                      page)

@@ -6,7 +6,6 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from bgclock import web
 from bgclock.server.context import server_of
 from bgclock.server.edge.guard import refused_host
 from bgclock.server.render import pages as _pages
@@ -17,7 +16,7 @@ from bgclock.server.ws.protocol import SCHEMAS, VERSION
 
 async def director_page(request: Request) -> Response:
     """The director's page (its Route carries the director's guard)."""
-    return HTMLResponse(web.director_page())
+    return HTMLResponse(_pages.director_page())
 
 
 async def table_page(request: Request) -> Response:
@@ -28,7 +27,7 @@ async def table_page(request: Request) -> Response:
     server = server_of(request)
     table = await table_by_token(server, request)
     own = server.cluster is None or server.cluster.owns(table.id)
-    return HTMLResponse(web.table_page(
+    return HTMLResponse(_pages.table_page(
         table.id, refused_host=refused_host(server.ws_hosts, request.headers.get("host")),
         snapshot=table.snapshot_message() if own and table.folded else None))
 
@@ -36,7 +35,7 @@ async def table_page(request: Request) -> Response:
 async def table_worker(request: Request) -> Response:
     """The table page's service worker, at the root so that it may serve
     ``/t/`` (the page registers it only over TLS; docs/pages.md)."""
-    return Response(web.table_worker(), media_type="text/javascript")
+    return Response(_pages.table_worker(), media_type="text/javascript")
 
 
 async def index(request: Request) -> Response:

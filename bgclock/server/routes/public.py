@@ -20,11 +20,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from bgclock import web
 from bgclock.server.context import Server, server_of
 from bgclock.server.edge.keeper import ToKeeper
 from bgclock.server.errors import ApiError
 from bgclock.server.live.roomfeed import EventStream
+from bgclock.server.render import pages as rendered
 from bgclock.server.render.public import player_view
 from bgclock.server.routes.common import decoded, json_response, state_view
 from bgclock.server.routes.room import live_tables
@@ -77,7 +77,7 @@ async def public_json(request: Request) -> Response:
 async def public_page(request: Request) -> Response:
     server = server_of(request)
     await public_view(server, request.path_params["tournament_id"])
-    return HTMLResponse(web.public_page(), headers=NO_STORE)
+    return HTMLResponse(rendered.public_page(), headers=NO_STORE)
 
 
 async def public_stream(request: Request) -> Response:
@@ -102,7 +102,7 @@ async def player_json(request: Request) -> Response:
 
 async def player_page(request: Request) -> Response:
     await _player(server_of(request), request)
-    return HTMLResponse(web.public_page(), headers=NO_STORE)
+    return HTMLResponse(rendered.public_page(), headers=NO_STORE)
 
 
 async def patch_tournament(request: Request) -> Response:

@@ -27,11 +27,11 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
-from bgclock import web
 from bgclock.server.context import Server, server_of
 from bgclock.server.edge.limits import MAX_DEPTH, MAX_ID, MAX_NAME, check_depth, read_bounded
 from bgclock.server.errors import ApiError, body_refused, refusal
 from bgclock.server.live.roomfeed import EventStream
+from bgclock.server.render import pages as rendered
 from bgclock.server.render.public import player_view
 from bgclock.server.routes.common import json_response
 from bgclock.server.routes.public import NO_STORE, gone, public_view
@@ -144,7 +144,7 @@ async def _player(request: Request) -> dict[str, Any]:
 async def page(request: Request) -> Response:
     p = request.path_params
     await _view(server_of(request), p["club"], p["tournament_id"])
-    return HTMLResponse(web.public_page(), headers=NO_STORE)
+    return HTMLResponse(rendered.public_page(), headers=NO_STORE)
 
 
 async def page_json(request: Request) -> Response:
@@ -174,7 +174,7 @@ async def page_stream(request: Request) -> Response:
 
 async def player_page(request: Request) -> Response:
     await _player(request)
-    return HTMLResponse(web.public_page(), headers=NO_STORE)
+    return HTMLResponse(rendered.public_page(), headers=NO_STORE)
 
 
 async def player_json(request: Request) -> Response:

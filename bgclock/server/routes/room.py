@@ -6,10 +6,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from bgclock import web
 from bgclock.server.context import Server, server_of
 from bgclock.server.errors import ApiError
 from bgclock.server.live.roomfeed import EventStream
+from bgclock.server.render import pages as rendered
 from bgclock.server.render.room import events_view
 from bgclock.server.tournaments.service import room_body
 
@@ -58,7 +58,7 @@ async def room_stream(request: Request) -> Response:
 async def room_page(request: Request) -> Response:
     server = server_of(request)
     room_id(server, request)
-    return HTMLResponse(web.room_page())
+    return HTMLResponse(rendered.room_page())
 
 
 async def events_json(request: Request) -> Response:

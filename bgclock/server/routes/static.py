@@ -1,7 +1,7 @@
 """The pages' static files, with the caching each URL deserves.
 
 ``/static/v/<version>/...`` (the version a digest of the files,
-``bgclock.web.static_version``) is what the pages load: its bytes can never
+``render.pages.static_version``) is what the pages load: its bytes can never
 change under that URL, so it is cached for a year (``immutable``).  A version
 that is not this server's (a page opened before an upgrade, still loading a
 module) gets today's files with ``no-cache``: nothing old is cached under a
@@ -20,7 +20,7 @@ from starlette.routing import BaseRoute, Mount
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from bgclock.web import VERSIONED_PREFIX, static_version
+from bgclock.server.render.pages import VERSIONED_PREFIX, static_version
 
 #: A versioned file: its URL changes with its bytes.
 IMMUTABLE: Final = b"public, max-age=31536000, immutable"

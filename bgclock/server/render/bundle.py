@@ -1,6 +1,6 @@
-"""Make the pages' bundles again: ``python -m bgclock.web.bundle``.
+"""Make the pages' bundles again: ``python -m bgclock.server.render.bundle``.
 
-Each entry of ``bgclock.web.modules.BUNDLES`` is bundled by esbuild (npm, in
+Each entry of ``render.modules.BUNDLES`` is bundled by esbuild (npm, in
 ``package.json``: ``npm ci`` installs it) into one minified ES module whose
 first line names the digest of the sources it was made from; the server
 loads a bundle only while its sources are unchanged (``modules.deliver``),
@@ -14,11 +14,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from bgclock.web import STATIC_DIR
-from bgclock.web.modules import BUNDLES, bundle_header, sources_digest
+from bgclock.server.render.modules import BUNDLES, bundle_header, sources_digest
+from bgclock.server.render.pages import STATIC_DIR
 
 #: esbuild as npm installs it at the repository's root.
-ESBUILD = Path(__file__).resolve().parents[2] / "node_modules" / ".bin" / "esbuild"
+ESBUILD = Path(__file__).resolve().parents[3] / "node_modules" / ".bin" / "esbuild"
 
 
 def build(folder: Path, entry: str, esbuild: Path = ESBUILD) -> Path:

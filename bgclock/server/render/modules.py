@@ -8,7 +8,7 @@ has arrived, and an HTTP/1.1 origin gets six connections: on a link with a
 is worked out here, once per process, from the files:
 
 - a **bundle** of the entry (``bundle/table.mjs``, made by esbuild from the
-  same modules: ``python -m bgclock.web.bundle``) is loaded instead of the
+  same modules: ``python -m bgclock.server.render.bundle``) is loaded instead of the
   entry when its first line names the digest of the files it was made from
   and they are still those files: one request instead of 37;
 - otherwise (a module changed since the bundle was made, or no bundle) the
