@@ -19,11 +19,15 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from bgclock.server.edge.limits import BodyTooLarge, read_bounded
 from bgclock.store import NotFound, StoreError, StoreUnavailable
 from bgclock.tournament import ContestError, InvalidContest
 
 log = logging.getLogger("bgclock.server")
+
+
+class BodyTooLarge(ValueError):
+    """A body past its limit (``edge.limits.read_bounded``): answered 413
+    before the rest of it is read."""
 
 
 class ApiError(Exception):
@@ -50,19 +54,6 @@ def body_refused(exc: ValueError, status: int = 400) -> ApiError:
     if isinstance(exc, BodyTooLarge):
         return ApiError(413, "too_large", str(exc))
     return ApiError(status, "bad_request" if status == 400 else "invalid", str(exc))
-
-
-async def read_csv_text(request: Request, limit: int) -> str:
-    """A CSV upload's text: at most ``limit`` bytes (413), UTF-8 with or
-    without a byte-order mark (422)."""
-    try:
-        raw = await read_bounded(request, limit)
-    except BodyTooLarge as exc:
-        raise ApiError(413, "too_large", str(exc)) from None
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise ApiError(422, "invalid", "body: must be UTF-8 text") from None
 
 
 # ------------------------------------------------------------------ handlers

@@ -47,7 +47,6 @@ DEBTS: dict[tuple[str, str], str] = {
     ("context", "live"): "the Server builds and holds the tables' hub",
     ("context", "tournaments"): "the Server builds and holds the tournaments' service",
     ("edge", "cluster"): "the keeper middleware forwards a request to its owner",
-    ("errors", "edge"): "the error handlers read the edge's limits",
     ("live", "ws"): "the live layer raises the protocol's ProtocolError (issue 33 §1)",
     ("render", "routes"): "the OpenAPI renderer reads the routes' own bounds and shapes",
     ("render", "ws"): "the OpenAPI renderer lists the protocol's schemas",

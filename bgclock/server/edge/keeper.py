@@ -21,8 +21,8 @@ from starlette.responses import Response
 
 from bgclock.server.cluster.forward import FORWARDED, MAX_FORWARDED_BODY, replay
 from bgclock.server.context import server_of
-from bgclock.server.edge.limits import BodyTooLarge, read_bounded
-from bgclock.server.errors import ApiError
+from bgclock.server.edge.limits import read_bounded
+from bgclock.server.errors import ApiError, BodyTooLarge
 
 
 class ToKeeper:

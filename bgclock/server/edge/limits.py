@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
+from bgclock.server.errors import BodyTooLarge
+
 #: A day in milliseconds: the most any time field may say (deltas, reserves, overrides).
 DAY_MS: Final = 86_400_000
 #: The longest match a table may be set to.
@@ -100,10 +102,6 @@ def check_alert_key(field: str, value: Any, table: int | None) -> str:
     if table is not None and int(found.group(1)) != table:
         raise LimitError(field, f"must name table {table}, not {int(found.group(1))}")
     return value
-
-
-class BodyTooLarge(ValueError):
-    """A body past its limit: answered 413 before the rest of it is read."""
 
 
 async def read_bounded(request: Any, limit: int) -> bytes:

@@ -24,9 +24,9 @@ from bgclock.board import DEFAULT_NODE_BUDGET, BoardError, read_position, rule_d
 from bgclock.core import MatchState
 from bgclock.server.context import server_of
 from bgclock.server.edge.bodies import Adjudicate
-from bgclock.server.edge.limits import BodyTooLarge, LimitError, check_depth, read_bounded
+from bgclock.server.edge.limits import LimitError, check_depth, read_bounded
 from bgclock.server.edge.schema import decode_body
-from bgclock.server.errors import ApiError
+from bgclock.server.errors import ApiError, BodyTooLarge
 
 #: A position is short: a body past this is not one.
 MAX_BODY = 4096

@@ -17,7 +17,7 @@ from bgclock.server.context import Server, server_of
 from bgclock.server.edge.limits import MAX_DEPTH, LimitError, check_depth, check_name, read_bounded
 from bgclock.server.edge.schema import BodyError, decode_body
 from bgclock.server.edge.tourney_bodies import choices_of, fields_of
-from bgclock.server.errors import ApiError, body_refused
+from bgclock.server.errors import ApiError, BodyTooLarge, body_refused
 from bgclock.server.render.public import public_path
 from bgclock.server.tournaments.desk import late_view
 from bgclock.server.tournaments.host import TournamentHub
@@ -59,6 +59,19 @@ async def decoded(request: Request, into: type[T]) -> dict[str, Any]:
     except BodyError as exc:
         raise body_refused(exc, exc.status) from None
     return fields_of(body)
+
+
+async def read_csv_text(request: Request, limit: int) -> str:
+    """A CSV upload's text: at most ``limit`` bytes (413), UTF-8 with or
+    without a byte-order mark (422)."""
+    try:
+        raw = await read_bounded(request, limit)
+    except BodyTooLarge as exc:
+        raise ApiError(413, "too_large", str(exc)) from None
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise ApiError(422, "invalid", "body: must be UTF-8 text") from None
 
 
 def checked_name(field: str, value: Any, limit: int) -> None:

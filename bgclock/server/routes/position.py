@@ -18,9 +18,9 @@ from starlette.routing import Route
 from bgclock.board import BoardError, MatchState, Position, position_id, read_position, xgid
 from bgclock.board._position import BAR, CHECKERS, POINTS
 from bgclock.server.edge.bodies import Board
-from bgclock.server.edge.limits import BodyTooLarge, LimitError, check_depth, read_bounded
+from bgclock.server.edge.limits import LimitError, check_depth, read_bounded
 from bgclock.server.edge.schema import decode_body
-from bgclock.server.errors import ApiError
+from bgclock.server.errors import ApiError, BodyTooLarge
 
 MAX_ID = 200
 MAX_BODY = 4096

@@ -43,9 +43,9 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from bgclock.server.context import Server, server_of
-from bgclock.server.edge.limits import BodyTooLarge, LimitError, check_name, read_bounded
+from bgclock.server.edge.limits import LimitError, check_name, read_bounded
 from bgclock.server.edge.schema import PRINTABLE, BodyError, decode_body
-from bgclock.server.errors import ApiError
+from bgclock.server.errors import ApiError, BodyTooLarge
 from bgclock.server.routes.common import raw_body
 from bgclock.store import MAX_REGISTER, NotFound, RegisterEntry, RegisterLine, StoreError
 from bgclock.tournament import InvalidContest, Rated, rate_all, rated_matches, register_key

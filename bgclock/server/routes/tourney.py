@@ -33,7 +33,7 @@ from bgclock.server.edge.tourney_bodies import (
     SeedingBody,
     SettingsBody,
 )
-from bgclock.server.errors import ApiError, read_csv_text
+from bgclock.server.errors import ApiError
 from bgclock.server.routes.breaks import routes as break_routes
 from bgclock.server.routes.common import (
     check_names,
@@ -42,6 +42,7 @@ from bgclock.server.routes.common import (
     json_response,
     one_action,
     players_taken,
+    read_csv_text,
     run_actions,
     state_view,
     tournament_hub,
