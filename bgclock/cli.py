@@ -30,8 +30,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "contest": ("bgclock.contest", "run contest scripts (late arrival, Swing, couples)"),
     "draw": ("bgclock.draw_cli", "the draw of a Main and its Progressive Consolation"),
     "payouts": ("bgclock.payouts_cli", "an event's prize pool and what each place wins"),
-    "publish-keys": ("bgclock.server.publish_cli",
+    "publish-keys": ("bgclock.server.keys_cli",
                      "the keys venues publish to this (hosted) server with"),
+    "clubs": ("bgclock.server.keys_cli",
+              "the clubs of a hosted server: each club's director key"),
     "drain": ("bgclock.server.cluster.drain_cli",
               "hand a cluster process's tables over to the others, then stop it"),
 }

@@ -187,8 +187,14 @@ async def test_a_table_from_before_the_warnings_migration_gets_the_default(
     await old.open()  # a database made by the first schema only
     try:
         assert await old.schema_version() == 1
-        t = await old.create_tournament("Old", 1)
-        values = (t.id, "3", "Ann", "Bob", "usbgf-2013-delay", 5, 0, 0, 0, 0, "{}", 2)
+        # rows as the first schema had them (no club: migration 10)
+        made = "INSERT INTO tournaments (name, created_ms) VALUES "
+        if isinstance(old, SqliteStore):
+            await old._run(lambda db: db.execute(made + "('Old', 1)"))
+        else:
+            assert isinstance(old, PostgresStore)
+            await old.pool.execute(made + "('Old', 1)")
+        values = (1, "3", "Ann", "Bob", "usbgf-2013-delay", 5, 0, 0, 0, 0, "{}", 2)
         insert = ("INSERT INTO clock_tables (tournament_id, name, player_a, player_b, rules, "
                   "length, score_a, score_b, teams, crawford, clock, created_ms) VALUES ")
         if isinstance(old, SqliteStore):

@@ -26,6 +26,7 @@ from starlette.routing import BaseRoute, Mount
 import bgclock.server.edge.paths  # noqa: F401  (registers the ``id`` path convertor)
 from bgclock.server.context import Server
 from bgclock.server.edge.auth import DirectorAuth, TableTokens, director_key
+from bgclock.server.edge.clubs import FreshKeys
 from bgclock.server.edge.director import DirectorOnly
 from bgclock.server.edge.guard import HANDSHAKES, EdgeGuard, install_redaction, served_hosts
 from bgclock.server.edge.keeper import ToKeeper
@@ -35,6 +36,7 @@ from bgclock.server.live.heap import HeapKeeper
 from bgclock.server.live.lag import DEFAULT_PARAMS, LagParams
 from bgclock.server.live.time import ServerClock, WallClock
 from bgclock.server.routes import (
+    clubs,
     contests,
     desk,
     flights,
@@ -132,6 +134,7 @@ def create_app(
                 table.report_over(table.match.state())
         await server.tourneys.resume()  # late counts and late starts due go on
         await server.publish_keys.load(store)  # the venues that may publish here
+        await server.clubs.load(store)  # the clubs served here (bgclock clubs add)
         if server.publisher is not None:
             server.publisher.start()
         heap = HeapKeeper(heap_settle_s) if heap_settle_s else None
@@ -155,6 +158,7 @@ def create_app(
         *room.routes,                   # the room token or the director's key
         *public.routes,                 # anyone's, while the tournament is public
         *publish.routes,                # the same at /p/{club}/{id}; a publishing venue's key
+        *clubs.routes,                  # anyone's: a club's public events at /p/{club}
         *tables.public,                 # a table's own token
         *ws.routes,
         *(static_routes(static_dir) if static_dir is not None and static_dir.is_dir() else []),
@@ -178,6 +182,8 @@ def create_app(
     app = Starlette(routes=routes, lifespan=lifespan,
                     exception_handlers=dict(HANDLERS),
                     middleware=[Middleware(EdgeGuard, hosts=hosts, handshakes=handshake_rate),
+                                # a club's key added while this process runs
+                                Middleware(FreshKeys),
                                 # a browser opening an address with the
                                 # director's key: the session cookie, and
                                 # the address again without the key

@@ -442,7 +442,7 @@ def publishing(url: str | None) -> tuple[str | None, str | None]:
         return None, None
     import os
 
-    from bgclock.server.edge.publishers import PUBLISH_KEY_ENV, key_name
+    from bgclock.server.edge.named_keys import PUBLISH_KEY_ENV, key_name
 
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.query \

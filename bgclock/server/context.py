@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from starlette.requests import HTTPConnection, Request
 
 from bgclock.server.edge.auth import DirectorAuth, TableTokens
+from bgclock.server.edge.named_keys import CLUB_DIRECTOR, PUBLISHING, NamedKeys
 from bgclock.server.edge.principal import Principal, principal_of
-from bgclock.server.edge.publishers import PublishKeys
 from bgclock.server.live.hub import Hub, TableHub
 from bgclock.server.live.lag import LagParams
 from bgclock.server.live.roomfeed import RoomFeed
@@ -66,7 +66,12 @@ class Server:
         #: This venue's publishing to a hosted server (``--publish-to``), or None.
         self.publisher: Publisher | None = None
         #: The publishing keys this (hosted) server accepts, and what was published.
-        self.publish_keys = PublishKeys()
+        self.publish_keys = NamedKeys(PUBLISHING)
+        #: The clubs this (hosted) server serves, by their directors' keys
+        #: (``bgclock clubs add``), and which club owns each tournament (None:
+        #: the server's own director's), read once each: an owner never changes.
+        self.clubs = NamedKeys(CLUB_DIRECTOR)
+        self.owners: dict[int, str | None] = {}
         self.published = Published(store, clock)
         #: This process's part in a cluster (``bgclock serve --cluster``), or None.
         self.cluster: Cluster | None = None
@@ -86,12 +91,42 @@ class Server:
     def principal(self, request: HTTPConnection) -> Principal:
         """Who sent ``request`` (``edge.principal``: worked out once, from its
         own credentials, wherever it arrived)."""
-        return principal_of(request, self.director, self.publish_keys)
+        return principal_of(request, self.director, self.publish_keys, self.clubs)
 
     def is_director(self, request: HTTPConnection) -> bool:
         """The request's principal (``edge.principal``, worked out once from
         its own credentials, wherever it arrived) is the director."""
-        return principal_of(request, self.director, self.publish_keys).director
+        return self.principal(request).director
+
+    async def directs(self, request: HTTPConnection, tournament_id: int) -> bool:
+        """The request's principal directs the tournament: the server's
+        director, or its club's (``Principal.directs``)."""
+        principal = self.principal(request)
+        if not principal.director:
+            return False
+        try:
+            return principal.directs(await self.owner(tournament_id))
+        except NotFound:
+            return principal.club is None
+
+    async def owner(self, tournament_id: int) -> str | None:
+        """The club that owns the tournament (None: the server's director's);
+        ``NotFound``."""
+        if tournament_id not in self.owners:
+            self.owners[tournament_id] = (await self.store.tournament(tournament_id)).club
+        return self.owners[tournament_id]
+
+    async def table_owner(self, table_id: int) -> str | None:
+        """The club that owns the table's tournament; ``NotFound``."""
+        table = self.hub.tables.get(table_id)
+        tid = table.row.tournament_id if table is not None else (
+            await self.store.table(table_id)).tournament_id
+        return await self.owner(tid)
+
+    def owner_known(self, tournament_id: int) -> tuple[bool, str | None]:
+        """Whether the tournament's owner is known here without a read, and
+        which club it is (the dashboards' feed decides on it at once)."""
+        return tournament_id in self.owners, self.owners.get(tournament_id)
 
     @property
     def publish_club(self) -> str | None:

@@ -142,10 +142,14 @@ class TournamentRow:
     name: str
     created_ms: int
     closed_ms: int | None = None
+    #: The club whose director made it, on a server of many clubs
+    #: (``bgclock clubs add``); None: the server's own director's.
+    club: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "name": self.name, "created_ms": self.created_ms,
-                "closed_ms": self.closed_ms, "status": "closed" if self.closed_ms else "open"}
+                "closed_ms": self.closed_ms, "status": "closed" if self.closed_ms else "open",
+                "club": self.club}
 
 
 #: The low-time warnings of a table that names none (seconds of reserve).
@@ -379,7 +383,9 @@ class Store(RegisterStore, PublishedStore):
         """Store ``value`` under ``key``, replacing any value it had."""
 
     @abc.abstractmethod
-    async def create_tournament(self, name: str, created_ms: int) -> TournamentRow: ...
+    async def create_tournament(self, name: str, created_ms: int,
+                                club: str | None = None) -> TournamentRow:
+        """A new tournament, the club ``club``'s (None: the server's director's)."""
 
     @abc.abstractmethod
     async def tournaments(self) -> list[TournamentRow]: ...

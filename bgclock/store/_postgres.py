@@ -535,23 +535,26 @@ class PostgresStore(PostgresRegister, PostgresPublished, Store):
             "INSERT INTO meta (key, value) VALUES ($1, $2) "
             "ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value", key, value)
 
-    async def create_tournament(self, name: str, created_ms: int) -> TournamentRow:
+    async def create_tournament(self, name: str, created_ms: int,
+                                club: str | None = None) -> TournamentRow:
         tid = await self._with(lambda c: c.fetchval(
-            "INSERT INTO tournaments (name, created_ms) VALUES ($1, $2) RETURNING id",
-            name, created_ms), writes=Doubt(tournaments=[(name, created_ms)]))
-        return TournamentRow(id=tid, name=name, created_ms=created_ms)
+            "INSERT INTO tournaments (name, created_ms, club) VALUES ($1, $2, $3) RETURNING id",
+            name, created_ms, club), writes=Doubt(tournaments=[(name, created_ms)]))
+        return TournamentRow(id=tid, name=name, created_ms=created_ms, club=club)
 
     async def tournaments(self) -> list[TournamentRow]:
         rows = await self._fetch(
-            "SELECT id, name, created_ms, closed_ms FROM tournaments ORDER BY id")
-        return [TournamentRow(id=r[0], name=r[1], created_ms=r[2], closed_ms=r[3]) for r in rows]
+            "SELECT id, name, created_ms, closed_ms, club FROM tournaments ORDER BY id")
+        return [TournamentRow(id=r[0], name=r[1], created_ms=r[2], closed_ms=r[3], club=r[4])
+                for r in rows]
 
     async def tournament(self, tournament_id: int) -> TournamentRow:
         r = await self._fetchrow(
-            "SELECT id, name, created_ms, closed_ms FROM tournaments WHERE id = $1", tournament_id)
+            "SELECT id, name, created_ms, closed_ms, club FROM tournaments WHERE id = $1",
+            tournament_id)
         if r is None:
             raise NotFound(f"no tournament {tournament_id}")
-        return TournamentRow(id=r[0], name=r[1], created_ms=r[2], closed_ms=r[3])
+        return TournamentRow(id=r[0], name=r[1], created_ms=r[2], closed_ms=r[3], club=r[4])
 
     async def close_tournament(self, tournament_id: int, closed_ms: int, *,
                                keep: Collection[int] = ()) -> list[int]:

@@ -226,6 +226,14 @@ MIGRATIONS: Final[tuple[tuple[int, tuple[str, ...]], ...]] = (
             )""",
         ),
     ),
+    (
+        10,
+        (
+            # many clubs on one hosted server (issue 37 §4): the club whose
+            # director made the tournament (NULL: the server's own director)
+            "ALTER TABLE tournaments ADD COLUMN club TEXT",
+        ),
+    ),
 )
 
 #: Migrations only PostgreSQL runs (SQLite records their number, runs nothing):

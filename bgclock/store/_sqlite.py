@@ -452,32 +452,33 @@ class SqliteStore(SqliteRegister, SqlitePublished, Store):
             "INSERT INTO meta (key, value) VALUES (?, ?) "
             "ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value)))
 
-    async def create_tournament(self, name: str, created_ms: int) -> TournamentRow:
+    async def create_tournament(self, name: str, created_ms: int,
+                                club: str | None = None) -> TournamentRow:
         def create(db: sqlite3.Connection) -> TournamentRow:
-            cur = db.execute("INSERT INTO tournaments (name, created_ms) VALUES (?, ?)",
-                             (name, created_ms))
+            cur = db.execute("INSERT INTO tournaments (name, created_ms, club) VALUES (?, ?, ?)",
+                             (name, created_ms, club))
             assert cur.lastrowid is not None
-            return TournamentRow(id=cur.lastrowid, name=name, created_ms=created_ms)
+            return TournamentRow(id=cur.lastrowid, name=name, created_ms=created_ms, club=club)
 
         return await self._run(create, writes=Doubt(tournaments=[(name, created_ms)]))
 
     async def tournaments(self) -> list[TournamentRow]:
         def get(db: sqlite3.Connection) -> list[TournamentRow]:
             rows = db.execute(
-                "SELECT id, name, created_ms, closed_ms FROM tournaments ORDER BY id"
+                "SELECT id, name, created_ms, closed_ms, club FROM tournaments ORDER BY id"
             ).fetchall()
-            return [TournamentRow(id=r[0], name=r[1], created_ms=r[2], closed_ms=r[3])
+            return [TournamentRow(id=r[0], name=r[1], created_ms=r[2], closed_ms=r[3], club=r[4])
                     for r in rows]
 
         return await self._run(get)
 
     async def tournament(self, tournament_id: int) -> TournamentRow:
         def get(db: sqlite3.Connection) -> TournamentRow:
-            r = db.execute("SELECT id, name, created_ms, closed_ms FROM tournaments WHERE id = ?",
-                           (tournament_id,)).fetchone()
+            r = db.execute("SELECT id, name, created_ms, closed_ms, club FROM tournaments "
+                           "WHERE id = ?", (tournament_id,)).fetchone()
             if r is None:
                 raise NotFound(f"no tournament {tournament_id}")
-            return TournamentRow(id=r[0], name=r[1], created_ms=r[2], closed_ms=r[3])
+            return TournamentRow(id=r[0], name=r[1], created_ms=r[2], closed_ms=r[3], club=r[4])
 
         return await self._run(get)
 

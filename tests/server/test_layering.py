@@ -36,7 +36,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
                       "routes", "cluster"}),
     "cli": frozenset({"errors", "context", "edge", "live", "ws", "tournaments", "render",
                       "routes", "cluster", "app"}),
-    "publish_cli": frozenset({"edge", "cli"}),
+    "keys_cli": frozenset({"edge", "cli"}),
 }
 
 #: The imports against the layering that are still there (folder -> folder,

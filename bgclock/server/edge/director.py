@@ -5,7 +5,9 @@ runs: ``unauthorized`` in JSON for the API, the refusal page in the
 browser's language for a browser opening a page (``edge.session.refusal``).  A path
 none of its routes matches goes on untouched (404, as for anyone).  A
 request forwarded by another process of a cluster (``cluster.forward``) is
-checked here again from the credentials it carries (``edge.principal``)."""
+checked here again from the credentials it carries (``edge.principal``).
+A club's director (``Principal.club``) is kept to the club's own here too
+(``edge.clubs``)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from starlette.routing import Match, Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bgclock.server.context import server_of
+from bgclock.server.edge.clubs import keep_to_club
 from bgclock.server.edge.session import page_request, refusal, refusal_reason
 from bgclock.server.errors import ApiError
 
@@ -38,4 +41,6 @@ class DirectorOnly:
                     await page(scope, receive, send)
                     return
                 raise ApiError(401, "unauthorized", "the director's key is needed")
+            if principal.club is not None and isinstance(self.app, Router):
+                await keep_to_club(server_of(request), self.app, scope, principal.club)
         await self.app(scope, receive, send)

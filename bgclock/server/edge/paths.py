@@ -44,7 +44,7 @@ register_url_convertor("id", IdConvertor())
 
 class ClubConvertor(Convertor[str]):
     """A club's name in a published page's path (``/p/{club}/{id}``,
-    ``edge.publishers.NAME_PATTERN``): lower-case, starting with a letter,
+    ``edge.named_keys.NAME_PATTERN``): lower-case, starting with a letter,
     so that it never reads as a tournament's id."""
 
     regex = "[a-z][a-z0-9-]{0,31}"

@@ -18,8 +18,13 @@ than ``same-origin``, no ``Origin`` naming another host (docs/architecture.md,
 request's credential even beside a cookie: a wrong key is never rescued by one.
 
 A publishing venue's key (``Authorization: Bearer NAME.SECRET``,
-``edge.publishers``) makes the request the ``publisher`` NAME: it publishes
+``edge.named_keys``) makes the request the ``publisher`` NAME: it publishes
 that club's tournaments, nothing else; it counts only in the header.
+
+A club's director key (``NAME.SECRET``, bearer or ``?key=``) or its session
+cookie makes the request the director of the club NAME (``director`` with
+``club``): the director's routes let it through, and ``edge.clubs`` keeps
+it to NAME's own tournaments and tables (``Principal.directs``).
 
 A request that another process of a cluster forwards here (``cluster.forward``)
 carries the same credentials, not a verdict: this process works its
@@ -60,19 +65,21 @@ class KeyCheck(Protocol):
     def check_session(self, candidate: str | None) -> bool: ...
 
 
-class PublisherCheck(Protocol):
-    """What checks a publishing key (``edge.publishers.PublishKeys``): the
-    club's name it publishes as, or None."""
+class NamedCheck(Protocol):
+    """What checks a named key (``edge.named_keys.NamedKeys``): the club's
+    name it is the key of, or None; and a club's session."""
 
     def check(self, candidate: str | None) -> str | None: ...
+
+    def check_session(self, candidate: str | None) -> str | None: ...
 
 
 @dataclass(frozen=True, slots=True)
 class Principal:
-    """A request's principal: the director, or whoever holds ``token`` (a
-    table's or a room display's token, which the route that knows the table
-    or the tournament checks), or a venue publishing as the club
-    ``publisher``, or nobody."""
+    """A request's principal: the director (the server's, or a club's:
+    ``club``), or whoever holds ``token`` (a table's or a room display's
+    token, which the route that knows the table or the tournament checks),
+    or a venue publishing as the club ``publisher``, or nobody."""
 
     director: bool
     token: str | None
@@ -80,12 +87,22 @@ class Principal:
     #: ``bearer``, ``key`` (the query), ``session`` (the cookie) or None.
     offered: str | None = None
     publisher: str | None = None
+    #: The club whose director this is (a club's key or session); None: the
+    #: server's own director (every club's tournaments), or no director.
+    club: str | None = None
 
     @property
     def kind(self) -> str:
-        """``director``, ``publisher``, ``token`` or ``nobody`` (for logs and tests)."""
-        return ("director" if self.director else "publisher" if self.publisher
-                else "token" if self.token else "nobody")
+        """``director``, ``club``, ``publisher``, ``token`` or ``nobody``
+        (for logs and tests)."""
+        return ("club" if self.director and self.club else "director" if self.director
+                else "publisher" if self.publisher else "token" if self.token else "nobody")
+
+    def directs(self, club: str | None) -> bool:
+        """This principal directs what the club ``club`` owns (None: the
+        server's own director's): the server's director directs everything,
+        a club's director only the club's own."""
+        return self.director and (self.club is None or self.club == club)
 
 
 def bearer(conn: HTTPConnection) -> str | None:
@@ -119,7 +136,8 @@ def session_counts(conn: HTTPConnection) -> bool:
 
 
 def principal_of(conn: HTTPConnection, director: KeyCheck,
-                 publishers: PublisherCheck | None = None) -> Principal:
+                 publishers: NamedCheck | None = None,
+                 clubs: NamedCheck | None = None) -> Principal:
     """The principal of ``conn``, worked out on its first ask and kept (a
     publishing key counts only in the ``Authorization`` header)."""
     found = conn.scope.get(PRINCIPAL)
@@ -131,11 +149,16 @@ def principal_of(conn: HTTPConnection, director: KeyCheck,
     if key is None:
         key, offered = conn.query_params.get("key"), "key"
     if key is not None:
-        principal = Principal(director=director.check(key), token=token, offered=offered,
-                              publisher=publisher)
+        server_key = director.check(key)
+        club = None if server_key or clubs is None else clubs.check(key)
+        principal = Principal(director=server_key or club is not None, token=token,
+                              offered=offered, publisher=publisher, club=club)
     elif (session := conn.cookies.get(SESSION_COOKIE)) is not None:
-        principal = Principal(director=session_counts(conn) and director.check_session(session),
-                              token=token, offered="session")
+        server_session = director.check_session(session)
+        club = None if server_session or clubs is None else clubs.check_session(session)
+        principal = Principal(director=session_counts(conn) and (server_session
+                                                                 or club is not None),
+                              token=token, offered="session", club=club)
     else:
         principal = Principal(director=False, token=token)
     conn.scope[PRINCIPAL] = principal

@@ -158,10 +158,13 @@ class KeyExchange:
             return
         server = server_of(request)
         answer: Response
-        if server.principal(request).director:
+        principal = server.principal(request)
+        if principal.director:
             answer = RedirectResponse(without_key(request), status_code=303)
-            answer.headers.append("set-cookie", session_header(request,
-                                                               server.director.session()))
+            # the server director's session, or the club's (``edge.named_keys``)
+            value = (server.director.session() if principal.club is None
+                     else server.clubs.session(principal.club))
+            answer.headers.append("set-cookie", session_header(request, value))
         else:
             answer = refusal(request, "wrong")
         await answer(scope, receive, send)

@@ -14,11 +14,11 @@ from bgclock.server.render.room import events_view
 from bgclock.server.tournaments.service import room_body
 
 
-def room_id(server: Server, request: Request) -> int:
+async def room_id(server: Server, request: Request) -> int:
     """The path's tournament id if the request may read its room (the room
     token or the director's key), else ``ApiError`` 403."""
     tid: int = request.path_params["tournament_id"]
-    if not server.tourneys.room_allowed(request, tid):
+    if not await server.tourneys.room_allowed(request, tid):
         raise ApiError(403, "forbidden", "this link does not open this room")
     return tid
 
@@ -34,7 +34,7 @@ async def room_json(request: Request) -> Response:
     """The draw sheet and every table's match live, for the room display
     (the room token or the director's key)."""
     server = server_of(request)
-    tid = room_id(server, request)
+    tid = await room_id(server, request)
     await live_tables(server, tid)
     return JSONResponse(await room_body(server, tid))
 
@@ -44,7 +44,7 @@ async def room_stream(request: Request) -> Response:
     room's view now, then one after every change (the room token or the
     director's key; 503 past the streams' bound)."""
     server = server_of(request)
-    tid = room_id(server, request)
+    tid = await room_id(server, request)
     full = server.room_feed.room_full(tid)
     if full is not None:
         raise ApiError(503, "busy", full)
@@ -57,7 +57,7 @@ async def room_stream(request: Request) -> Response:
 
 async def room_page(request: Request) -> Response:
     server = server_of(request)
-    room_id(server, request)
+    await room_id(server, request)
     return HTMLResponse(rendered.room_page())
 
 
@@ -65,7 +65,7 @@ async def events_json(request: Request) -> Response:
     """The Swing and couples events for the room display (room token or the
     director's key)."""
     server = server_of(request)
-    tid = room_id(server, request)
+    tid = await room_id(server, request)
     hub = await server.tourneys.get(tid)  # NotFound: 404
     return JSONResponse(events_view(hub.state.events.to_dict(), server_ms=server.clock.now_ms()))
 

@@ -1,4 +1,8 @@
-"""The tournaments themselves: made, listed, read, closed, and their tables made."""
+"""The tournaments themselves: made, listed, read, closed, and their tables made.
+
+On a server of many clubs, a club's director makes the club's tournaments
+and lists only those (the director's guard keeps it from the rest:
+``edge.clubs``); the server's own director lists every club's."""
 
 from __future__ import annotations
 
@@ -23,13 +27,18 @@ async def create_tournament(request: Request) -> Response:
         body = decode_body(await raw_body(request), NewTournament)
     except ValueError as exc:
         raise body_refused(exc, exc.status if isinstance(exc, BodyError) else 400) from None
-    row = await server.store.create_tournament(body.name, server.clock.now_ms())
+    club = server.principal(request).club
+    row = await server.store.create_tournament(body.name, server.clock.now_ms(), club)
+    server.owners[row.id] = club
     return JSONResponse(row.to_dict(), status_code=201)
 
 
 async def list_tournaments(request: Request) -> Response:
     server = server_of(request)
-    rows = await server.store.tournaments()
+    principal = server.principal(request)
+    rows = [r for r in await server.store.tournaments() if principal.directs(r.club)]
+    for r in rows:
+        server.owners[r.id] = r.club
     return JSONResponse({"tournaments": [r.to_dict() for r in rows]})
 
 
@@ -63,7 +72,10 @@ async def close_tournament(request: Request) -> Response:
             table.close()
             table.broadcast(table.table_message())
     row = await server.store.tournament(tid)
-    rated = await _register.rate_tournament(server, tid)  # once, however often it is closed
+    # once, however often it is closed; a club's event has no place in the
+    # server director's register (its players are entered by name)
+    rated = ({"now": False, "club": row.club} if row.club is not None
+             else await _register.rate_tournament(server, tid))
     points = await points_at_close(server, tid)  # worked out from the state: GET .../points.csv
     return JSONResponse({**row.to_dict(), "closed_tables": closed, "rated": rated,
                          "points": points})

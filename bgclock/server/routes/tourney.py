@@ -48,7 +48,7 @@ from bgclock.server.routes.common import (
     tournament_hub,
 )
 from bgclock.server.routes.register import check_link
-from bgclock.server.tournaments.flights import room_flights, room_members
+from bgclock.server.tournaments.flights import room_flights, room_members, room_of
 from bgclock.server.tournaments.host import TournamentHub
 from bgclock.server.tournaments.service import SLICE
 from bgclock.server.ws.protocol import ProtocolError
@@ -131,7 +131,9 @@ async def _entered_elsewhere(server: Server, hub: TournamentHub,
     flight = hub.state.flight
     if flight is None:
         return
-    for other, name in await room_members(server.tourneys, flight.room):
+    room = room_of(hub)
+    assert room is not None
+    for other, name in await room_members(server.tourneys, room):
         if other.id == hub.id:
             continue
         for p in other.state.players:
@@ -156,6 +158,9 @@ async def post_player(request: Request) -> Response:
     data = await decoded(request, EntryBody)
     confirm = bool(data.pop("confirm", False))
     action = {"do": "register", **data}
+    if "register_id" in action and server.principal(request).club is not None:
+        raise ApiError(403, "club_forbidden", "body.register_id: the players' register is the "
+                       "server director's: a club's event takes its players by name")
     await check_link(server, action)
     await check_names(server, request, [("body.name", action["name"])], players_taken)
     hub = await tournament_hub(server, request)
@@ -235,7 +240,9 @@ async def post_players_csv(request: Request) -> Response:
         actions.append({**action, "line": k + offset})
     names = [(f"line {a['line']}: body.name", a["name"]) for a in actions]
     await check_names(server, request, names, players_taken)
-    unlinked = await _link_rows(server, actions)
+    # a club's event is not linked to the server director's register
+    unlinked = ([a["name"] for a in actions] if server.principal(request).club is not None
+                else await _link_rows(server, actions))
     hub = await tournament_hub(server, request)
     linked = [a["register_id"] for a in actions if "register_id" in a]
     if len(set(linked)) != len(linked):

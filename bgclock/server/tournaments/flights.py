@@ -43,6 +43,9 @@ from bgclock.store import StoreError
 from bgclock.tournament import ContestError
 from bgclock.tournament._flights import Claim, Flight, allocate, room_key, room_tables
 
+#: A room: its club (None: the server director's) and its name's key.
+RoomId = tuple[str | None, str]
+
 log = logging.getLogger("bgclock.server")
 
 
@@ -51,15 +54,15 @@ class RoomSeating:
 
     def __init__(self, tourneys: Tournaments) -> None:
         self.tourneys = tourneys
-        self._locks: dict[str, asyncio.Lock] = {}
+        self._locks: dict[RoomId, asyncio.Lock] = {}
         #: Rooms whose seating task is scheduled (one at a time per room).
-        self._scheduled: set[str] = set()
+        self._scheduled: set[RoomId] = set()
         self._tasks: set[asyncio.Task[None]] = set()
 
-    def lock(self, room: str) -> asyncio.Lock:
-        return self._locks.setdefault(room_key(room), asyncio.Lock())
+    def lock(self, room: RoomId) -> asyncio.Lock:
+        return self._locks.setdefault(room, asyncio.Lock())
 
-    async def members(self, room: str) -> list[tuple[TournamentHub, str]]:
+    async def members(self, room: RoomId) -> list[tuple[TournamentHub, str]]:
         """The open events of ``room`` with their names, by id."""
         return await room_members(self.tourneys, room)
 
@@ -90,16 +93,14 @@ class RoomSeating:
         event of the room seated a match at ``number``.  Two open tables
         bound to one number (made before rooms owned their tables) give
         the one that took its match last."""
-        flight = hub.state.flight
-        if flight is None:
+        key = room_of(hub)
+        if key is None:
             return None
-        key = room_key(flight.room)
         tables = self.tourneys.server.hub.tables
         found: TableHub | None = None
         for h in list(self.tourneys.hubs.values()):
-            f = h.state.flight
             tid = h.state.table_ids.get(number)
-            if f is None or tid is None or room_key(f.room) != key:
+            if tid is None or room_of(h) != key:
                 continue
             table = tables.get(tid)
             if table is not None and not table.closed and (
@@ -109,12 +110,10 @@ class RoomSeating:
 
     def room_table_ids(self, hub: TournamentHub) -> list[int]:
         """Every clock table an event of ``hub``'s room bound (none outside a room)."""
-        flight = hub.state.flight
-        if flight is None:
+        key = room_of(hub)
+        if key is None:
             return []
-        key = room_key(flight.room)
-        return sorted({tid for h in list(self.tourneys.hubs.values())
-                       if h.state.flight is not None and room_key(h.state.flight.room) == key
+        return sorted({tid for h in list(self.tourneys.hubs.values()) if room_of(h) == key
                        for tid in h.state.table_ids.values()})
 
     async def closing(self, hub: TournamentHub) -> tuple[set[int], list[int]]:
@@ -127,8 +126,9 @@ class RoomSeating:
         flight = hub.state.flight
         if flight is None:
             return set(), []
-        async with self.lock(flight.room):
-            members = [(h, name) for h, name in await self.members(flight.room)
+        room = (hub.club, room_key(flight.room))
+        async with self.lock(room):
+            members = [(h, name) for h, name in await self.members(room)
                        if h is not hub]
             tables = self.tourneys.server.hub.tables
             mine = {n: tid for n, tid in hub.state.table_ids.items()
@@ -201,8 +201,9 @@ class RoomSeating:
         flight = hub.state.flight
         assert flight is not None
         event, r = data.get("event", "main"), data["round"]
-        async with self.lock(flight.room):
-            members = await self.members(flight.room)
+        room = (hub.club, room_key(flight.room))
+        async with self.lock(room):
+            members = await self.members(room)
             names = {h.id: name for h, name in members}
             tables = room_tables(h.state.flight for h, _ in members
                                  if h.state.flight is not None)
@@ -262,7 +263,7 @@ class RoomSeating:
             out += [{**a, "event_name": name} for a in assigned]
         return out
 
-    async def seat_waiting(self, room: str) -> list[dict[str, Any]]:
+    async def seat_waiting(self, room: RoomId) -> list[dict[str, Any]]:
         """Seat the room's waiting matches at the numbers free now, in
         precedence order; the matches seated (with their event's name)."""
         async with self.lock(room):
@@ -284,14 +285,13 @@ class RoomSeating:
         """After an accepted action of a flight: seat the room's waiting
         matches (a table may have freed), in a task of its own."""
         flight = hub.state.flight
-        if flight is None:
+        key = room_of(hub)
+        if flight is None or key is None:
             return
-        key = room_key(flight.room)
         waiting = False
         # an event with waiting matches is folded already (its round start, or ``resume``)
         for h in list(self.tourneys.hubs.values()):
-            f = h.state.flight
-            if f is not None and room_key(f.room) == key:
+            if room_of(h) == key:
                 if h is not hub:  # the other events' room displays show this one too
                     self.tourneys.server.room_feed.changed(h.id)
                 waiting = waiting or bool(h.state.waiting)
@@ -302,11 +302,11 @@ class RoomSeating:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _run(self, key: str, room: str) -> None:
+    async def _run(self, key: RoomId, room: str) -> None:
         await asyncio.sleep(0)  # after the action's answer
         self._scheduled.discard(key)
         try:
-            seated = await self.seat_waiting(room)
+            seated = await self.seat_waiting(key)
         except Exception:  # noqa: BLE001 — a task: log, never lose the loop
             log.exception("room %r: its waiting matches could not be seated", room)
             return
@@ -325,16 +325,23 @@ def _claim_dict(c: Claim) -> dict[str, Any]:
             "round": c.round, "match": c.match}
 
 
-async def room_members(tourneys: Tournaments, room: str) -> list[tuple[TournamentHub, str]]:
+def room_of(hub: TournamentHub) -> RoomId | None:
+    """The room ``hub``'s event plays in: its club's room of that name
+    (``room_key``), or None outside a room.  Two clubs' rooms of one name on
+    a hosted server are two rooms (issue 37 §4)."""
+    flight = hub.state.flight
+    return None if flight is None else (hub.club, room_key(flight.room))
+
+
+async def room_members(tourneys: Tournaments, room: RoomId) -> list[tuple[TournamentHub, str]]:
     """The open events of ``room`` with their names, by id."""
-    key = room_key(room)
+    club, _ = room
     out = []
     for row in await tourneys.server.store.tournaments():
-        if row.closed_ms is not None:
+        if row.closed_ms is not None or row.club != club:
             continue
         hub = await tourneys.get(row.id)
-        flight = hub.state.flight
-        if flight is not None and room_key(flight.room) == key:
+        if room_of(hub) == room:
             out.append((hub, row.name))
     return out
 
@@ -347,7 +354,7 @@ async def room_flights(tourneys: Tournaments, hub: TournamentHub) -> dict[str, A
     if flight is None:
         return None
     events = []
-    members = await room_members(tourneys, flight.room)
+    members = await room_members(tourneys, (hub.club, room_key(flight.room)))
     for h, name in sorted(members, key=lambda x: (x[0].state.flight.precedence  # type: ignore[union-attr]
                                                   , x[1], x[0].id)):
         state = h.state

@@ -30,8 +30,12 @@ if TYPE_CHECKING:
 class TournamentHub:
     """One tournament's folded state, the log it was folded from, and its lock."""
 
-    def __init__(self, tournament_id: int, log: list[dict[str, Any]]) -> None:
+    def __init__(self, tournament_id: int, log: list[dict[str, Any]],
+                 club: str | None = None) -> None:
         self.id = tournament_id
+        #: The club that owns it on a server of many clubs (None: the
+        #: server director's): its rooms are the club's own.
+        self.club = club
         #: The stored actions, in order (kept to rebuild the state after a
         #: refused batch or a failed write, never on the way of an action).
         self.log = log
@@ -188,3 +192,5 @@ class Host(Protocol):
     def principal(self, request: Request) -> Principal: ...
 
     def is_director(self, request: Request) -> bool: ...
+
+    async def directs(self, request: Request, tournament_id: int) -> bool: ...

@@ -37,7 +37,7 @@ import urllib.request
 from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
-from bgclock.server.edge.publishers import key_name
+from bgclock.server.edge.named_keys import key_name
 from bgclock.server.tournaments.host import Host, TournamentHub
 from bgclock.server.tournaments.service import live_body
 from bgclock.store import TournamentRow

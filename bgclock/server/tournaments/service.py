@@ -117,9 +117,9 @@ class Tourneys:
         async with lock:
             hub = self.hubs.get(tournament_id)
             if hub is None:
-                await self.server.store.tournament(tournament_id)  # NotFound
+                row = await self.server.store.tournament(tournament_id)  # NotFound
                 stored = await self.server.store.actions(tournament_id)
-                hub = TournamentHub(tournament_id, [dict(s.action) for s in stored])
+                hub = TournamentHub(tournament_id, [dict(s.action) for s in stored], row.club)
                 self.hubs[tournament_id] = hub
                 self.desk.arm(hub)
         return hub
@@ -601,11 +601,12 @@ class Tourneys:
         assert self.server.tokens is not None
         return self.server.tokens.room_token(tournament_id)
 
-    def room_allowed(self, request: Request, tournament_id: int) -> bool:
+    async def room_allowed(self, request: Request, tournament_id: int) -> bool:
+        """The room token, or the director of the tournament's club."""
         token = self.server.principal(request).token
         return (token is not None and hmac.compare_digest(
             token.encode("utf-8", "surrogatepass"), self.room_token(tournament_id).encode())
-                ) or self.server.is_director(request)
+                ) or await self.server.directs(request, tournament_id)
 
 
 # ------------------------------------------------------------ the room display

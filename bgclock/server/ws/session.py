@@ -12,6 +12,7 @@ from functools import partial
 from typing import Any
 
 import msgspec
+import orjson
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -37,7 +38,7 @@ from bgclock.server.ws.protocol import (
 )
 from bgclock.server.ws.shed import Shed
 from bgclock.server.ws.silence import SILENT_LINK_S, SilenceWatch
-from bgclock.store import StoreError
+from bgclock.store import NotFound, StoreError
 
 log = logging.getLogger("bgclock.server")
 
@@ -99,6 +100,9 @@ class Connection:
         self.batch: FrameBatch | None = None
         #: A cluster's id of this connection (its answers from other processes).
         self.cluster_id: str | None = None
+        #: A club's director (issue 37 §4): what of the feed it may see
+        #: (``ClubFeed``); None: everything (the server's director, a device).
+        self.club: ClubFeed | None = None
 
     @property
     def limiter(self) -> RateLimiter:
@@ -110,7 +114,7 @@ class Connection:
         self.shed.limiter = limiter
 
     def send(self, text: str) -> None:
-        if self.dead:
+        if self.dead or (self.club is not None and not self.club.sees_text(text)):
             return
         batch = self.batch
         if batch is not None and batch.active:
@@ -206,6 +210,77 @@ async def _refuse(conn: Connection, code: str, message: str) -> None:
     await conn.close(1008)
 
 
+class ClubFeed:
+    """What a club's director's connection is sent: the messages of the
+    club's own tables and tournaments, and its own answers.  Decided here,
+    where every message to the connection passes (the tables, the
+    tournaments, a cluster's mirrors all send through ``Connection.send``),
+    so no sender has to know of clubs.  A tournament whose owner this
+    process has not read yet (made on another process of a cluster just
+    now) is read in the background and its message dropped meanwhile: the
+    next one shows it."""
+
+    def __init__(self, server: Server, club: str) -> None:
+        self.server = server
+        self.club = club
+
+    def sees_table(self, table_id: Any) -> bool:
+        table = self.server.hub.tables.get(table_id) if isinstance(table_id, int) else None
+        return table is not None and self.sees_tournament(table.row.tournament_id)
+
+    def sees_tournament(self, tournament_id: Any) -> bool:
+        if not isinstance(tournament_id, int):
+            return False
+        known, owner = self.server.owner_known(tournament_id)
+        if not known:
+            task = asyncio.get_running_loop().create_task(self._learn(tournament_id))
+            _LEARNING.add(task)
+            task.add_done_callback(_LEARNING.discard)
+            return False
+        return owner == self.club
+
+    async def _learn(self, tournament_id: int) -> None:
+        with contextlib.suppress(NotFound, StoreError):
+            await self.server.owner(tournament_id)
+
+    def sees_text(self, text: str) -> bool:
+        """Whether the message ``text`` (JSON) may go to this club's director."""
+        try:
+            message = orjson.loads(text)
+        except orjson.JSONDecodeError:
+            return False
+        if not isinstance(message, dict):
+            return False
+        if message.get("type") in ("error", "welcome", "pong"):
+            return True  # its own answers (a refusal names the table it asked for)
+        if message.get("type") == "batch":
+            return all(self.sees_text(orjson.dumps(m).decode())
+                       for m in message.get("messages", []) if isinstance(m, dict))
+        if "table" in message:
+            return self.sees_table(message["table"])
+        if "tournament" in message:
+            return self.sees_tournament(message["tournament"])
+        return False
+
+
+#: The owners being read for club feeds (kept until done).
+_LEARNING: set[asyncio.Task[None]] = set()
+
+
+async def _director_club(server: Server, ws: WebSocket, hello: Hello,
+                         by_session: bool) -> tuple[bool, str | None]:
+    """Whether the hello is a director's, and which club's (None: the
+    server's own director)."""
+    if by_session:
+        return True, server.principal(ws).club
+    if server.director.check(hello.key):
+        return True, None
+    if server.clubs.stale(hello.key):  # a club added while this process runs
+        await server.clubs.load(server.store)
+    club = server.clubs.check(hello.key)
+    return club is not None, club
+
+
 async def _session(server: Server, conn: Connection) -> None:
     ws = conn.ws
     try:
@@ -230,9 +305,14 @@ async def _session(server: Server, conn: Connection) -> None:
     # (``edge.principal``: only from this server's own pages)
     by_session = hello.key is None and hello.token is None and server.is_director(ws)
     if hello.key is not None or by_session:
-        if not by_session and not server.director.check(hello.key):
+        director, club = await _director_club(server, ws, hello, by_session)
+        if not director:
             await _refuse(conn, "unauthorized", "wrong director's key")
             return
+        if club is not None:
+            for row in await server.store.tournaments():  # the feed decides at once
+                server.owners[row.id] = row.club
+            conn.club = ClubFeed(server, club)
         conn.role = "director"
         conn.shed.limiter = RateLimiter(*server.director_rate)
         if hello.batch:
@@ -241,6 +321,8 @@ async def _session(server: Server, conn: Connection) -> None:
         if server.cluster is not None:  # the tables other processes keep too
             await server.cluster.director_hello(conn, dict(hello.since))
             tables = sorted(t.id for t in hub.tables.values() if not t.closed)
+        if conn.club is not None:
+            tables = [t for t in tables if conn.club.sees_table(t)]
         conn.send_json({"type": "welcome", "v": VERSION, "role": "director", "tables": tables,
                         "server_ms": server.clock.now_ms()})
         for watched in tables:
@@ -337,6 +419,10 @@ def _handle(server: Server, conn: Connection, message: Any, watch: SilenceWatch)
     try:
         if error is not None:
             raise error
+        if conn.club is not None and not _club_may(conn.club, decoded):
+            table_id = _table_of(conn, decoded)
+            raise ProtocolError("not_found", f"no table {table_id}",
+                                msg_id=getattr(decoded, "id", None), table=table_id)
         if server.cluster is not None and server.cluster.forwards(
                 conn, decoded, str(message.get("text"))):
             return None  # a director's message for a table another process keeps
@@ -349,6 +435,13 @@ def _handle(server: Server, conn: Connection, message: Any, watch: SilenceWatch)
             exc.retry_ms = conn.shed.refusal(decoded, None).retry_ms
         conn.send_json(exc.to_message())
     return None
+
+
+def _club_may(club: ClubFeed, message: Any) -> bool:
+    """A club's director's message names one of the club's tables (or none)."""
+    table_id = message.table if isinstance(
+        message, Command | Summon | Handle | Sync | KeepMessage) else None
+    return table_id is None or club.sees_table(table_id)
 
 
 def _table_of(conn: Connection, message: Any) -> int | None:

@@ -273,3 +273,49 @@ async def test_forged_altered_and_replayed_bus_messages_change_nothing() -> None
         err = a.stop() + b.stop()
         assert "was dropped" in err and "a replay" in err and "does not verify" in err
 
+
+
+async def test_two_clubs_are_blind_to_each_other_at_either_process() -> None:
+    """Issue 37 §4 on a cluster: clubs added while both processes run; each
+    club's director reaches its own tournament at either process (the one
+    that does not keep it forwards the request with its credentials) and
+    the other club's, at either, as if it did not exist."""
+    from bgclock.server.edge.named_keys import CLUB_DIRECTOR, add_key
+    from bgclock.store.connect import open_store
+
+    async with cluster("a", "b") as (schema, (a, b)):
+        store = open_store(POSTGRES, schema=schema)
+        await store.open()
+        try:
+            lucca = await add_key(store, CLUB_DIRECTOR, "lucca")
+            pisa = await add_key(store, CLUB_DIRECTOR, "pisa")
+        finally:
+            await store.close()
+        made = {}
+        for club, key, node in (("lucca", lucca, a), ("pisa", pisa, b)):
+            headers = {"Authorization": f"Bearer {key}"}
+            r = _post(node.url, "/api/tournaments", {"name": club}, headers=headers)
+            assert r.status_code == 201, r.text
+            made[club] = (r.json()["id"], headers)
+            player = _post(node.url, f"/api/tournaments/{r.json()['id']}/players",
+                           {"name": "Ann"}, headers=headers)
+            assert player.status_code == 201, player.text
+        for node in (a, b):
+            for club, other in (("lucca", "pisa"), ("pisa", "lucca")):
+                tid, headers = made[club]
+                own = httpx.get(f"{node.url}/api/tournaments/{tid}/state", headers=headers,
+                                timeout=15)
+                assert own.status_code == 200, (node.name, club, own.text)
+                theirs = httpx.get(f"{node.url}/api/tournaments/{made[other][0]}/state",
+                                   headers=headers, timeout=15)
+                assert theirs.status_code == 404, (node.name, club, theirs.text)
+                wrote = httpx.post(f"{node.url}/api/tournaments/{made[other][0]}/players",
+                                   json={"name": "Eve"}, headers=headers, timeout=15)
+                assert wrote.status_code == 404, (node.name, club, wrote.text)
+                listed = httpx.get(f"{node.url}/api/tournaments", headers=headers, timeout=15)
+                assert [t["name"] for t in listed.json()["tournaments"]] == [club]
+        # nothing of either was written by the other
+        for club in ("lucca", "pisa"):
+            tid, headers = made[club]
+            state = _get(a.url, f"/api/tournaments/{tid}/state").json()
+            assert [p["name"] for p in state["players"]] == ["Ann"]

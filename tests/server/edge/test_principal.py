@@ -8,8 +8,8 @@ from starlette.requests import HTTPConnection, Request
 
 from bgclock.server.cluster.forward import FORWARDED, forwarded_scope, request_message
 from bgclock.server.edge.auth import DirectorAuth
+from bgclock.server.edge.named_keys import PUBLISHING, NamedKeys, digest, new_key
 from bgclock.server.edge.principal import PRINCIPAL, SESSION_COOKIE, principal_of
-from bgclock.server.edge.publishers import PublishKeys, digest, new_key
 
 KEY = "the-directors-key"
 AUTH = DirectorAuth(KEY)
@@ -131,7 +131,7 @@ def test_a_forwarded_request_keeps_its_session_cookie_and_is_checked_again() -> 
 def test_a_publishing_venue_by_its_key_in_the_header_only() -> None:
     """issue 37 §3: a key publishes as its own club's name; a forged one is nobody."""
     key = new_key("lucca")
-    keys = PublishKeys({"lucca": digest(key)})
+    keys = NamedKeys(PUBLISHING, {"lucca": digest(key)})
     found = principal_of(_request(headers={"Authorization": f"Bearer {key}"}), AUTH, keys)
     assert (found.kind, found.publisher, found.director) == ("publisher", "lucca", False)
     forged = "lucca." + key.partition(".")[2][::-1]

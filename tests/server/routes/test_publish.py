@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from bgclock.server.edge.publishers import add_key, new_key
+from bgclock.server.edge.named_keys import PUBLISHING, add_key, new_key
 from tests._server_kit import anyio_backend, live
 from tests.server.routes.test_public import _stream
 
@@ -34,7 +34,7 @@ async def _post(live: Any, key: str, body: Any, status: int = 200) -> dict[str, 
 
 async def test_a_wrong_key_is_refused_and_logged_and_nothing_is_kept(
         live: Any, caplog: pytest.LogCaptureFixture) -> None:
-    key = await add_key(live.server.store, "lucca")  # added while the server runs
+    key = await add_key(live.server.store, PUBLISHING, "lucca")  # added while the server runs
     forged = "lucca." + key.partition(".")[2][::-1]
     with caplog.at_level(logging.WARNING, "bgclock.server.publish"):
         for bad in (forged, new_key("pisa"), "", "lucca"):
@@ -53,7 +53,7 @@ async def test_a_wrong_key_is_refused_and_logged_and_nothing_is_kept(
 
 
 async def test_a_batch_resent_doubles_nothing_and_a_gap_says_what_is_held(live: Any) -> None:
-    key = await add_key(live.server.store, "lucca")
+    key = await add_key(live.server.store, PUBLISHING, "lucca")
     assert await _post(live, key, _batch(1, ACTIONS[:2])) == {"n": 2}
     assert await _post(live, key, _batch(1, ACTIONS)) == {"n": 3}  # its first two held already
     assert await _post(live, key, _batch(1, ACTIONS)) == {"n": 3}  # the whole batch again
@@ -71,7 +71,7 @@ async def test_a_batch_resent_doubles_nothing_and_a_gap_says_what_is_held(live: 
 
 
 async def test_bad_batches_name_the_field_and_keep_nothing(live: Any) -> None:
-    key = await add_key(live.server.store, "lucca")
+    key = await add_key(live.server.store, PUBLISHING, "lucca")
     for body, field in ((_batch(0, ACTIONS), "$.first"), (_batch(1, ACTIONS, name=""), "$.name"),
                         (_batch(1, ACTIONS, extra=1), "extra"),
                         ({**_batch(1, ACTIONS), "live": {"clocks": 3}}, "$.live.clocks")):
@@ -86,8 +86,8 @@ async def test_bad_batches_name_the_field_and_keep_nothing(live: Any) -> None:
 
 async def test_a_key_publishes_only_under_its_own_club(live: Any) -> None:
     """Two venues' tournament 4 never meet: each is kept and served under its key's name."""
-    lucca = await add_key(live.server.store, "lucca")
-    pisa = await add_key(live.server.store, "pisa")
+    lucca = await add_key(live.server.store, PUBLISHING, "lucca")
+    pisa = await add_key(live.server.store, PUBLISHING, "pisa")
     await _post(live, lucca, _batch(1, ACTIONS))
     await _post(live, pisa, _batch(1, [{"do": "register", "name": "Pia"},
                                        {"do": "set_public", "public": True}]))
@@ -113,7 +113,7 @@ async def test_a_key_publishes_only_under_its_own_club(live: Any) -> None:
 
 async def test_the_published_page_is_pushed_and_its_stream_ends_when_taken_down(
         live: Any) -> None:
-    key = await add_key(live.server.store, "lucca")
+    key = await add_key(live.server.store, PUBLISHING, "lucca")
     await _post(live, key, _batch(1, ACTIONS))
     async with _stream(live, "/p/lucca/4.stream") as following:
         first = await following()

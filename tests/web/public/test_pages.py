@@ -166,7 +166,7 @@ def test_the_published_page_on_the_hosted_server(pages: Pages, tmp_path: Path) -
     from concurrent.futures import ThreadPoolExecutor
 
     from bench.web_kit import running_server
-    from bgclock.server.edge.publishers import add_key
+    from bgclock.server.edge.named_keys import PUBLISHING, add_key
     from bgclock.store.connect import open_store
 
     hosted_db = tmp_path / "hosted.db"
@@ -175,7 +175,7 @@ def test_the_published_page_on_the_hosted_server(pages: Pages, tmp_path: Path) -
         store = open_store(str(hosted_db))
         await store.open()
         try:
-            return await add_key(store, "roma")
+            return await add_key(store, PUBLISHING, "roma")
         finally:
             await store.close()
 

@@ -1,0 +1,107 @@
+"""A club's director kept to the club's own: part of the director's guard
+(``edge.director``), on every director's route.
+
+On a hosted server of many clubs (issue 37 §4), a club's director key or
+session (``edge.named_keys``) makes a request the director of that club
+(``Principal.club``).  Every director's route it reaches is decided here,
+once, from the route the path matched, before the route runs:
+
+- a route of a tournament (its id in the path) or of a table (the table's
+  tournament) runs when the club owns that tournament; another club's, or
+  the server director's, is answered 404 ``not_found``, as a tournament
+  that does not exist is (a club cannot tell another's ids from gaps);
+- the list of tournaments and a new tournament, the dashboard and the
+  position tools run (the list shows the club's own, a new tournament is
+  the club's: ``routes.tournaments``);
+- anything else is refused 403 ``club_forbidden``: the players' register
+  (its people and ratings are the server director's; a club's event takes
+  its players by name), a tournament's register search among them.
+
+Deny by default: a route added later is the server director's until it is
+named here.  The server's own director (``club`` None) passes untouched.
+The dashboards' live feed is kept to the club's own by the WebSocket session
+(``ws.session``), and a room's events are the club's own (``tournaments.flights``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from starlette.requests import HTTPConnection
+from starlette.routing import Match, Mount, Router
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from bgclock.server.context import server_of
+from bgclock.server.edge.principal import bearer
+from bgclock.server.errors import ApiError
+from bgclock.store import NotFound
+
+#: The director's routes without an id a club's director may use.
+CLUB_OPEN: Final = frozenset({"/director", "/api/tournaments", "/api/position"})
+#: Routes under a tournament that reach the server director's register.
+REGISTER_UNDER: Final = frozenset({"/register-search"})
+
+
+def _matched(router: Router, scope: Scope) -> tuple[Any, dict[str, Any]] | None:
+    """The route ``scope`` matches among ``router``'s (a Mount's own
+    sub-route too), and the path's parameters."""
+    for route in router.routes:
+        match, child = route.matches(scope)
+        if match is Match.NONE:
+            continue
+        params = dict(child.get("path_params", {}))
+        if isinstance(route, Mount):
+            inner = {**scope, **child}
+            for sub in route.routes:
+                m, c = sub.matches(inner)
+                if m is not Match.NONE:
+                    return sub, {**params, **c.get("path_params", {})}
+            return route, params
+        return route, params
+    return None
+
+
+async def keep_to_club(server: Any, router: Router, scope: Scope, club: str) -> None:
+    """Let the director of ``club`` through to the route ``scope`` matches
+    among ``router``'s, or raise (a path no route matches goes on)."""
+    found = _matched(router, scope)
+    if found is not None:
+        await _check(server, club, *found)
+
+
+async def _check(server: Any, club: str, route: Any, params: dict[str, Any]) -> None:
+    """Let the club's director through to ``route``, or raise."""
+    if "tournament_id" in params:
+        if getattr(route, "path", "") in REGISTER_UNDER:
+            raise ApiError(403, "club_forbidden", "the players' register is the server "
+                           "director's: a club's event takes its players by name")
+        # NotFound (the handlers' 404) for another's as for none
+        if await server.owner(params["tournament_id"]) != club:
+            raise NotFound(f"no tournament {params['tournament_id']}")
+    elif "table_id" in params:
+        if await server.table_owner(params["table_id"]) != club:
+            raise NotFound(f"no table {params['table_id']}")
+    elif getattr(route, "path", None) not in CLUB_OPEN:
+        raise ApiError(403, "club_forbidden", "this is the server director's, not a "
+                       "club's: the players' register and the server's own settings")
+
+
+class FreshKeys:
+    """ASGI middleware: a club's director key this process does not know yet
+    (``bgclock clubs add`` while it runs, or on another process of a
+    cluster) has the clubs' keys read again before the request's principal
+    is worked out.  A key of the club form that is wrong costs that read
+    (one small row, what any anonymous page costs; the edge's rate bounds
+    it)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            conn = HTTPConnection(scope)
+            candidate = bearer(conn) or conn.query_params.get("key")
+            server = server_of(conn)
+            if server.clubs.stale(candidate) and not server.director.check(candidate):
+                await server.clubs.load(server.store)
+        await self.app(scope, receive, send)
