@@ -112,9 +112,11 @@ def table_page(table_id: int, refused_host: str | None = None,
                    BOOT=inert_json(snapshot or "null"))
 
 
-def director_page() -> str:
-    """The director's dashboard (the key stays in the URL)."""
-    return _render("director.html")
+def director_page(club: str | None = None) -> str:
+    """The director's dashboard; ``club``: a club's director's (a hosted
+    server of many clubs), whose dashboard names the club and offers no
+    register (the server director's)."""
+    return _render("director.html", CLUB=html.escape(club or "", quote=True))
 
 
 def room_page() -> str:

@@ -16,7 +16,7 @@ from bgclock.server.ws.protocol import SCHEMAS, VERSION
 
 async def director_page(request: Request) -> Response:
     """The director's page (its Route carries the director's guard)."""
-    return HTMLResponse(_pages.director_page())
+    return HTMLResponse(_pages.director_page(server_of(request).principal(request).club))
 
 
 async def table_page(request: Request) -> Response:

@@ -54,6 +54,9 @@ def test_a_clubs_dashboard_on_a_phone_shows_its_own_only(
         # the key left the address for the club's session
         until(page, f"location.search.indexOf({lucca.key!r}) < 0")
         page.wait_for_selector(f".card[data-table='{mine['id']}']")
+        # the club named; no register (the server director's)
+        assert page.locator("#club-name").inner_text().strip() == "· lucca"
+        assert page.locator("#btn-register").is_hidden()
         # Pisa's table plays: its card never comes to Lucca's dashboard
         assert director_command(pisa, theirs["id"], do="opening_roll", dice=[6, 1])["type"] \
             == "ack"
@@ -70,6 +73,8 @@ def test_a_clubs_dashboard_on_a_phone_shows_its_own_only(
         until(page, "document.querySelectorAll('#trn-pick option').length >= 1")
         options = page.locator("#trn-pick option").all_inner_texts()
         assert options == ["Circolo di Lucca"], options
+        page.wait_for_selector("#trn-name")
+        assert page.locator("#trn-reg-q").count() == 0  # no search in the register
         page.screenshot(path=str(tmp_path / "club-dashboard-360x640-it.png"), full_page=True)
         assert pages.errors == []
         # Pisa's own key on the same server sees Lucca's table nowhere either

@@ -97,6 +97,14 @@ setInterval(() => {
   }
 }, 1000);
 
+// a club's director on a hosted server (issue 37 §4): the club named, and no
+// register (the server director's: a club's events take players by name)
+const club = document.body.dataset.club || "";
+if (club) {
+  $("club-name").textContent = " \u00b7 " + club;
+  $("btn-register").hidden = true;
+}
+
 $("btn-new-tournament").addEventListener("click", openTournamentForm);
 $("btn-new-table").addEventListener("click", () => openTableForm(null));
 $("btn-print").addEventListener("click", printSheet);

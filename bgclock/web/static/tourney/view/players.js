@@ -172,7 +172,8 @@ export function playersSection() {
   return h("section", {}, h("h3", {}, t("trn.players") + " (" + st.players.length + ")"),
     st.drawn ? null : checkInBar(st, shown),
     h("div", { class: "scroll-x" }, h("table", { class: "trn-players", id: "trn-players" }, h("tbody", {}, ...rows))),
-    registerPick(/** @type {number} */ (screen.tournament), act, ui.render), add);
+    // a club's director has no register (docs/hosting.md, "Many clubs")
+    document.body.dataset.club ? null : registerPick(/** @type {number} */ (screen.tournament), act, ui.render), add);
 }
 
 
