@@ -200,6 +200,26 @@ class Device:
         return out
 
 
+def app_routes(app: Any) -> list[tuple[str, str]]:
+    """Every (method, path) of the application ``app`` (path parameters as
+    their names), for the authorization matrices."""
+    from starlette.routing import Mount, Route
+
+    found: list[tuple[str, str]] = []
+
+    def walk(routes: Any, prefix: str) -> None:
+        for route in routes:
+            if isinstance(route, Mount):
+                walk(route.routes, prefix + route.path)
+            elif isinstance(route, Route):
+                for method in sorted(route.methods or {"GET"}):
+                    if method != "HEAD":
+                        found.append((method, prefix + route.path))
+
+    walk(app.routes, "")
+    return found
+
+
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"

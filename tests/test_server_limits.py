@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from bgclock import web
 from bgclock.server.edge.guard import (
     CSP,
     RedactSecrets,
@@ -23,6 +22,7 @@ from bgclock.server.edge.guard import (
 )
 from bgclock.server.edge.http import guarded_http
 from bgclock.server.edge.limits import DAY_MS, LimitError, check_depth
+from bgclock.server.render.pages import table_page
 from tests._server_kit import (
     DIRECTOR,
     KEY,
@@ -340,7 +340,7 @@ async def test_the_table_page_at_a_refused_name_says_so(tmp_path: Path) -> None:
         assert await refused("clock.club.example") == ""
         assert await refused(live.url.split("//", 1)[1]) == ""
         assert await refused("bgclock.lan:8000") == "bgclock.lan"
-    page = web.table_page(3, refused_host='a"><script>x</script>')
+    page = table_page(3, refused_host='a"><script>x</script>')
     assert '<script>x' not in page and 'data-refused-host="a&quot;&gt;&lt;script&gt;' in page
 
 

@@ -26,10 +26,9 @@ from typing import Any
 import httpx
 import pytest
 import redis.asyncio as aioredis
-from starlette.routing import Mount, Route
 
 from bgclock.server.cluster.forward import request_message
-from tests._server_kit import POSTGRES, anyio_backend
+from tests._server_kit import POSTGRES, anyio_backend, app_routes
 from tests.test_cluster import AUTH, PASSWORD, REDIS, _redis_up, cluster
 
 __all__ = ["anyio_backend"]
@@ -84,20 +83,7 @@ def _routes() -> list[tuple[str, str]]:
     from bgclock.server.app import create_app
     from bgclock.store.connect import open_store
 
-    app = create_app(open_store(":memory:"), static_dir=None)
-    found: list[tuple[str, str]] = []
-
-    def walk(routes: Any, prefix: str) -> None:
-        for route in routes:
-            if isinstance(route, Mount):
-                walk(route.routes, prefix + route.path)
-            elif isinstance(route, Route):
-                for method in sorted(route.methods or {"GET"}):
-                    if method != "HEAD":
-                        found.append((method, prefix + route.path))
-
-    walk(app.routes, "")
-    return found
+    return app_routes(create_app(open_store(":memory:"), static_dir=None))
 
 
 def _fill(path: str, ev: dict[str, Any]) -> str:

@@ -16,10 +16,9 @@ import asyncio
 from typing import Any
 
 import pytest
-from starlette.routing import Mount, Route
 
 from bgclock.server.edge.named_keys import CLUB_DIRECTOR, add_key
-from tests._server_kit import DIRECTOR, Device, anyio_backend, live
+from tests._server_kit import DIRECTOR, Device, anyio_backend, app_routes, live
 
 __all__ = ["anyio_backend", "live"]
 pytestmark = pytest.mark.anyio
@@ -49,21 +48,13 @@ async def _club_event(live: Any, key: str, name: str) -> dict[str, Any]:
     return {"tid": tid, "table_id": table.json()["id"], "token": table.json()["token"]}
 
 
-def _routes(app: Any) -> list[tuple[str, str]]:
-    """Every (method, path) of the application (path parameters as names)."""
-    found: list[tuple[str, str]] = []
-
-    def walk(routes: Any, prefix: str) -> None:
-        for route in routes:
-            if isinstance(route, Mount):
-                walk(route.routes, prefix + route.path)
-            elif isinstance(route, Route):
-                for method in sorted(route.methods or {"GET"}):
-                    if method != "HEAD":
-                        found.append((method, prefix + route.path))
-
-    walk(app.routes, "")
-    return found
+async def _two_clubs(live: Any) -> tuple[str, str, dict[str, Any], dict[str, Any]]:
+    """Lucca's and Pisa's keys, added while the server runs (it reads them at
+    first use), and an event of each."""
+    lucca = await add_key(live.server.store, CLUB_DIRECTOR, "lucca")
+    pisa = await add_key(live.server.store, CLUB_DIRECTOR, "pisa")
+    return lucca, pisa, await _club_event(live, lucca, "Lucca"), await _club_event(
+        live, pisa, "Pisa")
 
 
 def _fill(path: str, ev: dict[str, Any]) -> str:
@@ -94,12 +85,7 @@ async def _what_lucca_has(live: Any, ev: dict[str, Any]) -> tuple[Any, ...]:
 
 async def test_nothing_of_one_club_is_readable_or_writable_with_the_others_key(
         live: Any) -> None:
-    store = live.server.store
-    # the clubs are added while the server runs: it reads their keys at first use
-    lucca = await add_key(store, CLUB_DIRECTOR, "lucca")
-    pisa = await add_key(store, CLUB_DIRECTOR, "pisa")
-    ev = await _club_event(live, lucca, "Lucca")
-    await _club_event(live, pisa, "Pisa")
+    lucca, pisa, ev, _ = await _two_clubs(live)
     before = await _what_lucca_has(live, ev)
     # Pisa's browser session, as its director's link gives it
     opened = await live.http.get(f"/director?key={pisa}", headers={"accept": "text/html"},
@@ -107,7 +93,7 @@ async def test_nothing_of_one_club_is_readable_or_writable_with_the_others_key(
     assert opened.status_code == 303
     cookie = opened.headers["set-cookie"].split(";")[0]
     assert cookie.startswith("bgclock_director=pisa.") and pisa not in cookie
-    routes = [(m, _fill(p, ev)) for m, p in _routes(live.app)
+    routes = [(m, _fill(p, ev)) for m, p in app_routes(live.app)
               if "{" not in _fill(p, ev) and not p.startswith("/static")]
     assert len(routes) > 80
     creds = {"nobody": ({}, {}), "pisa bearer": ({}, _bearer(pisa)),
@@ -133,11 +119,7 @@ async def test_nothing_of_one_club_is_readable_or_writable_with_the_others_key(
 
 async def test_a_club_lists_and_directs_its_own_and_the_server_director_sees_all(
         live: Any) -> None:
-    store = live.server.store
-    lucca = await add_key(store, CLUB_DIRECTOR, "lucca")
-    pisa = await add_key(store, CLUB_DIRECTOR, "pisa")
-    ev = await _club_event(live, lucca, "Lucca")
-    other = await _club_event(live, pisa, "Pisa")
+    lucca, pisa, ev, other = await _two_clubs(live)
     own = await live.http.post("/api/tournaments", json={"name": "Server's own"},
                                headers=DIRECTOR)
 
@@ -193,11 +175,7 @@ async def test_a_new_key_for_a_club_ends_its_old_key_and_sessions(live: Any) -> 
 
 
 async def test_two_clubs_rooms_of_one_name_are_two_rooms(live: Any) -> None:
-    store = live.server.store
-    lucca = await add_key(store, CLUB_DIRECTOR, "lucca")
-    pisa = await add_key(store, CLUB_DIRECTOR, "pisa")
-    a = await _club_event(live, lucca, "Lucca")
-    b = await _club_event(live, pisa, "Pisa")
+    lucca, pisa, a, b = await _two_clubs(live)
     for ev, key in ((a, lucca), (b, pisa)):
         r = await live.http.post(f"/api/tournaments/{ev['tid']}/flight",
                                  json={"room": "Sala", "precedence": 1}, headers=_bearer(key))
@@ -208,11 +186,7 @@ async def test_two_clubs_rooms_of_one_name_are_two_rooms(live: Any) -> None:
 
 
 async def test_a_clubs_dashboard_feed_holds_only_its_own_tables(live: Any) -> None:
-    store = live.server.store
-    lucca = await add_key(store, CLUB_DIRECTOR, "lucca")
-    pisa = await add_key(store, CLUB_DIRECTOR, "pisa")
-    mine = await _club_event(live, lucca, "Lucca")
-    theirs = await _club_event(live, pisa, "Pisa")
+    lucca, pisa, mine, theirs = await _two_clubs(live)
     async with Device.open(live.ws_url, {"v": 1, "key": lucca}) as dash:
         welcome = await dash.expect("welcome")
         assert welcome["tables"] == [mine["table_id"]]
@@ -252,7 +226,7 @@ def test_the_matrix_covers_every_director_route_of_the_application() -> None:
     from bgclock.store.connect import open_store
 
     app = create_app(open_store(":memory:"), static_dir=None)
-    paths = {p for _, p in _routes(app)}
+    paths = {p for _, p in app_routes(app)}
     assert "/api/register" in paths and "/api/tournaments/{tournament_id:id}/state" in paths
     unplaced = [p for p in paths if "{" in _fill(p, {"tid": 1, "table_id": 2})
                 and not p.startswith("/static")]
