@@ -30,10 +30,15 @@ async def balancer(upstreams: Sequence[int]) -> AsyncIterator[int]:
     turn = itertools.cycle(range(len(upstreams)))
 
     async def serve(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        # upstream from the client's own loopback address: the server sees
+        # each client's address, as behind a proxy that passes it on
+        peer = writer.get_extra_info("peername")
+        local = (peer[0], 0) if peer and str(peer[0]).startswith("127.") else None
         for _ in range(len(upstreams)):
             port = upstreams[next(turn)]
             try:
-                up_reader, up_writer = await asyncio.open_connection("127.0.0.1", port)
+                up_reader, up_writer = await asyncio.open_connection("127.0.0.1", port,
+                                                                     local_addr=local)
             except OSError:
                 continue  # a dead upstream: the next one
             await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, writer))

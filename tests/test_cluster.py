@@ -163,9 +163,11 @@ class Phone:
     """A table device that keeps its unacknowledged commands and sends them
     again, with their device instants, after it reconnects (as the page does)."""
 
-    def __init__(self, token: str, device: str) -> None:
+    def __init__(self, token: str, device: str, source: str | None = None) -> None:
         self.token = token
         self.device = device
+        #: The loopback address it connects from (a phone of its own), or any.
+        self.source = source
         self.ws: Any = None
         self.history: list[dict[str, Any]] = []
         self.acked: dict[str, dict[str, Any]] = {}
@@ -182,7 +184,9 @@ class Phone:
     async def connect(self, url: str) -> None:
         self.closed.clear()
         # a paused server never answers a close: the page gives up on it too
-        self.ws = await websockets.connect(url, close_timeout=0.5)
+        self.ws = await websockets.connect(
+            url, close_timeout=0.5,
+            **({"local_addr": (self.source, 0)} if self.source is not None else {}))
         await self.ws.send(json.dumps({"type": "hello", "token": self.token,
                                        "device": self.device, "name": self.device,
                                        "last_seq": self.seen_seq,
