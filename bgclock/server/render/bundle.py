@@ -4,7 +4,7 @@ Each entry of ``render.modules.BUNDLES`` is bundled by esbuild (npm, in
 ``package.json``: ``npm ci`` installs it) into one minified ES module whose
 first line names the digest of the sources it was made from; the server
 loads a bundle only while its sources are unchanged (``modules.deliver``),
-and ``tests/web/test_modules.py`` fails while one is stale.  Run it after
+and ``tests/server/render/test_modules.py`` fails while one is stale.  Run it after
 changing any module a bundled page imports.
 """
 
