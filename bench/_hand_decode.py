@@ -21,6 +21,7 @@ from bgclock.server.edge.limits import (
     LimitError,
     check_depth,
 )
+from bgclock.server.errors import ProtocolError
 from bgclock.server.ws.protocol import (
     MAX_LAG_MS,
     MAX_MESSAGE_BYTES,
@@ -28,7 +29,6 @@ from bgclock.server.ws.protocol import (
     MAX_TIME_MS,
     SUMMON_WHY,
     VERSION,
-    ProtocolError,
 )
 
 _ID: Final = re.compile(r"[A-Za-z0-9._:-]{1,64}")

@@ -357,8 +357,9 @@ async def test_a_mirror_follows_its_keepers_updates_and_asks_to_be_folded_again_
 
 
 async def test_a_mirror_takes_no_command_and_relays_nothing(hub: Hub) -> None:
+    from bgclock.server.errors import ProtocolError
     from bgclock.server.live.hub import TableHub
-    from bgclock.server.ws.protocol import ProtocolError, decode
+    from bgclock.server.ws.protocol import decode
 
     relayed: list[str] = []
     hub.on_relay = lambda tid, text, everyone: relayed.append(text)

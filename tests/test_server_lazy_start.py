@@ -13,10 +13,11 @@ from typing import Any
 
 import pytest
 
+from bgclock.server.errors import ProtocolError
 from bgclock.server.live import hub as _hub
 from bgclock.server.live.hub import Hub, TableHub, fold
 from bgclock.server.live.time import ManualClock
-from bgclock.server.ws.protocol import HitCmd, ProtocolError
+from bgclock.server.ws.protocol import HitCmd
 from bgclock.store import Store, StoredEvent, StoredNote, TableRow, TableSpec
 from tests._server_kit import (
     DIRECTOR,

@@ -47,11 +47,11 @@ DEBTS: dict[tuple[str, str], str] = {
     ("context", "live"): "the Server builds and holds the tables' hub",
     ("context", "tournaments"): "the Server builds and holds the tournaments' service",
     ("edge", "cluster"): "the keeper middleware forwards a request to its owner",
-    ("live", "ws"): "the live layer raises the protocol's ProtocolError (issue 33 §1)",
+    ("live", "ws"): "the tables decide the protocol's decoded messages (ws.protocol's "
+                    "declarations: issue 33 §1)",
     ("render", "routes"): "the OpenAPI renderer reads the routes' own bounds and shapes",
     ("render", "ws"): "the OpenAPI renderer lists the protocol's schemas",
     ("tournaments", "cluster"): "the service stamps an action with its forwarded request's id",
-    ("tournaments", "ws"): "the desk and the service raise the protocol's errors",
     ("tournaments", "render"): "the service renders the room and public views it pushes",
 }
 

@@ -80,12 +80,12 @@ from bgclock.server.cluster.handback import Handback
 from bgclock.server.cluster.lease import Leases
 from bgclock.server.cluster.mirror import Mirrors
 from bgclock.server.edge.principal import on_behalf
-from bgclock.server.errors import ApiError
+from bgclock.server.errors import ApiError, ProtocolError
 from bgclock.server.live.hub import Hub, TableHub
 from bgclock.server.live.roomfeed import RoomFeed
 from bgclock.server.live.time import ServerClock
 from bgclock.server.tournaments.host import TableResult
-from bgclock.server.ws.protocol import Hello, Ping, ProtocolError, decode, dumps
+from bgclock.server.ws.protocol import Hello, Ping, decode, dumps
 from bgclock.server.ws.silence import SILENT_LINK_S, SilenceWatch
 from bgclock.store import Fenced, NotFound, StoreError
 

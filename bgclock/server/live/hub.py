@@ -71,6 +71,7 @@ from bgclock.core import (
     Stop,
 )
 from bgclock.server.edge.auth import RateLimiter
+from bgclock.server.errors import ProtocolError
 from bgclock.server.live import snapshots
 from bgclock.server.live.idempotency import CommandIds, Line
 from bgclock.server.live.lag import DEFAULT_PARAMS, LagParams, LagQuota
@@ -108,7 +109,7 @@ from bgclock.server.ws.protocol import (
     KeepAnswer,
     KeepGive,
     KeepRequest,
-    ProtocolError,
+    LateStartCmd,
     Summon,
     dumps,
 )
@@ -1067,6 +1068,13 @@ class TableHub:
             raise
         self.counted(device, accepted=True)
 
+    def late_start(self, sender: Watcher, cmd_id: str, side: str) -> None:
+        """The late player's clock started at this instant (the desk's late
+        start, a director's command): a typed operation, so that the desk
+        builds no protocol message; ``ProtocolError`` as ``command``."""
+        self.command(sender, "director", LateStartCmd(
+            type="cmd", id=cmd_id, table=self.id, side="A" if side == "A" else "B"))
+
     def command(self, sender: Watcher, role: str, cmd: Command,
                 arrival_ms: int | None = None) -> None:
         """Decide one command (``live.table_state.decide``) on what memory
@@ -2004,6 +2012,14 @@ class Hub:
             director.send(table.table_message())
             director.send(table.snapshot_message())
         return table
+
+    def to_directors(self, message: dict[str, Any]) -> str:
+        """Send ``message`` to every dashboard of this process; its text (for
+        the other processes' dashboards)."""
+        text = dumps(message)
+        for director in list(self.directors):
+            director.send(text)
+        return text
 
     def drop(self, table_id: int) -> None:
         """Another process owns the table now: stop running it here."""

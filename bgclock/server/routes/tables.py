@@ -22,13 +22,12 @@ from bgclock.server.edge.keeper import ToKeeper
 from bgclock.server.edge.limits import LimitError, check_id
 from bgclock.server.edge.schema import BodyError, decode_body, explain, field_name
 from bgclock.server.edge.tourney_bodies import TableSheetBody
-from bgclock.server.errors import ApiError, body_refused
+from bgclock.server.errors import ApiError, ProtocolError, body_refused
 from bgclock.server.live.hub import TableHub, new_match
 from bgclock.server.render import export as _export
 from bgclock.server.render import sheet as _sheet
 from bgclock.server.routes.adjudicate import adjudicate
 from bgclock.server.routes.common import decoded, raw_body
-from bgclock.server.ws.protocol import ProtocolError
 from bgclock.store import NotFound, TableSpec
 from bgclock.tournament import InvalidContest
 from bgclock.tournament._names import check_new_names

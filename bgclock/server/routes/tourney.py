@@ -33,7 +33,7 @@ from bgclock.server.edge.tourney_bodies import (
     SeedingBody,
     SettingsBody,
 )
-from bgclock.server.errors import ApiError
+from bgclock.server.errors import ApiError, ProtocolError
 from bgclock.server.routes.breaks import routes as break_routes
 from bgclock.server.routes.common import (
     check_names,
@@ -51,7 +51,6 @@ from bgclock.server.routes.register import check_link
 from bgclock.server.tournaments.flights import room_flights, room_members, room_of
 from bgclock.server.tournaments.host import TournamentHub
 from bgclock.server.tournaments.service import SLICE
-from bgclock.server.ws.protocol import ProtocolError
 from bgclock.store import NotFound
 from bgclock.tournament import ContestError, register_key
 from bgclock.tournament._running import MAX_FEDERATION_ID, MAX_PLAYER_NAME, MAX_SEED

@@ -30,10 +30,9 @@ import functools
 import logging
 from typing import TYPE_CHECKING, Any
 
-from bgclock.server.errors import ApiError
+from bgclock.server.errors import ApiError, ProtocolError
 from bgclock.server.live.time import TimerHandle
 from bgclock.server.tournaments.host import Host, TournamentHub, Tournaments
-from bgclock.server.ws.protocol import LateStartCmd, ProtocolError
 from bgclock.store import NotFound
 
 if TYPE_CHECKING:
@@ -243,10 +242,9 @@ class LateDesk:
             return
         if side not in ("A", "B"):
             return
-        cmd = LateStartCmd(type="cmd", id=f"late-{tournament_id}-{key[0]}-{key[1]}-{key[2]}-{side}",
-                           table=table.id, side="A" if side == "A" else "B")
         try:
-            table.command(Quiet(f"table {table.id}: late start"), "director", cmd)
+            table.late_start(Quiet(f"table {table.id}: late start"),
+                             f"late-{tournament_id}-{key[0]}-{key[1]}-{key[2]}-{side}", side)
         except ProtocolError as exc:
             log.warning("table %d: the late player's clock was not started: %s",
                         table.id, exc.message)

@@ -51,7 +51,7 @@ from starlette.requests import Request
 
 from bgclock.core import MatchState
 from bgclock.server.cluster.forward import REQUEST_ID
-from bgclock.server.errors import ApiError, refusal
+from bgclock.server.errors import ApiError, ProtocolError, refusal
 from bgclock.server.render.public import live_view, public_view
 from bgclock.server.render.room import room_view
 from bgclock.server.tournaments.contests import clock_result, couples_spec, swing_spec
@@ -60,7 +60,6 @@ from bgclock.server.tournaments.flights import RoomSeating, room_flights
 from bgclock.server.tournaments.forecast import clock_inputs, round_forecast
 from bgclock.server.tournaments.host import Host, TableResult, TournamentHub
 from bgclock.server.tournaments.standings import room_standings
-from bgclock.server.ws.protocol import ProtocolError, dumps
 from bgclock.store import Fenced, NotFound, StoredAction, StoreError, TableSpec
 from bgclock.tournament import ContestError, Tournament, final_standings, player_results, seats
 from bgclock.tournament._running import (
@@ -251,10 +250,9 @@ class Tourneys:
     def announce(self, hub: TournamentHub) -> None:
         """Tell the directors' dashboards the tournament changed."""
 
-        text = dumps({"type": "tournament", "tournament": hub.id,
-                      "actions": hub.state.count, "clashes": open_clashes(hub.state)})
-        for director in list(self.server.hub.directors):
-            director.send(text)
+        text = self.server.hub.to_directors({
+            "type": "tournament", "tournament": hub.id, "actions": hub.state.count,
+            "clashes": open_clashes(hub.state)})
         self.server.room_feed.changed(hub.id)
         if self.server.cluster is not None:  # the other processes' dashboards and rooms
             self.server.cluster.tournament_changed(hub.id, text)

@@ -29,7 +29,7 @@ import msgspec
 import orjson
 from msgspec import Meta, Struct
 
-from bgclock.core import DECISIONS, EVENT_TYPES, MAX_CUBE, RESULTS, ClockError
+from bgclock.core import DECISIONS, EVENT_TYPES, MAX_CUBE, RESULTS
 from bgclock.core._events import STOP_REASONS
 from bgclock.server.edge.limits import (
     DAY_MS,
@@ -42,6 +42,7 @@ from bgclock.server.edge.limits import (
     check_depth,
 )
 from bgclock.server.edge.schema import MsgId, Seq, TableId, explain, standalone
+from bgclock.server.errors import ProtocolError
 
 VERSION: Final = 1
 MAX_MESSAGE_BYTES: Final = 4096
@@ -69,46 +70,6 @@ SUMMON_WHY: Final = ("premature", "director", "dispute")
 _ID: Final = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 #: Fields of a command that are the protocol's, not the event's.
 _ENVELOPE: Final = frozenset({"type", "v", "id", "table", "lag_ms", "device_at_ms", "handles"})
-
-
-class ProtocolError(Exception):
-    """A message the server will not act on; ``code`` is the error's code,
-    ``field`` (when one field is to blame) names it: ``cmd.lag_ms``."""
-
-    def __init__(self, code: str, message: str, *, msg_id: str | None = None,
-                 table: int | None = None, refusal: str | None = None,
-                 params: dict[str, Any] | None = None, field: str | None = None,
-                 retry_ms: int | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.msg_id = msg_id
-        self.table = table
-        #: The engine's refusal code (``bgclock.core.REFUSALS``) and its words' parts.
-        self.refusal = refusal
-        self.params = params
-        self.field = field
-        #: A refusal of the moment (``rate_limited``): send it again after this.
-        self.retry_ms = retry_ms
-
-    @classmethod
-    def from_clock_error(cls, code: str, exc: ClockError) -> ProtocolError:
-        """The engine's refusal, with its stable code for the pages' catalogue."""
-        params = {k: v for k, v in exc.params.items()
-                  if isinstance(v, str | int) and not isinstance(v, bool)}
-        return cls(code, str(exc), refusal=exc.code, params=params)
-
-    def to_message(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "error", "id": self.msg_id, "table": self.table,
-                               "code": self.code, "message": self.message}
-        if self.field is not None:
-            out["field"] = self.field
-        if self.retry_ms is not None:
-            out["retry_ms"] = self.retry_ms
-        if self.refusal is not None:
-            out["refusal"] = self.refusal
-            out["params"] = self.params or {}
-        return out
 
 
 # ------------------------------------------------------------ the vocabulary

@@ -18,6 +18,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bgclock.server.context import Server, server_of
 from bgclock.server.edge.auth import RateLimiter, origin_allowed
+from bgclock.server.errors import ProtocolError
 from bgclock.server.live.writer import FrameBatch
 from bgclock.server.ws.protocol import (
     VERSION,
@@ -30,7 +31,6 @@ from bgclock.server.ws.protocol import (
     KeepMessage,
     KeepRequest,
     Ping,
-    ProtocolError,
     Summon,
     Sync,
     decode,
