@@ -23,7 +23,7 @@ from bgclock.server.live.time import ServerClock
 from bgclock.server.tournaments.published import Published
 from bgclock.server.tournaments.publisher import Publisher
 from bgclock.server.tournaments.service import Tourneys, public_body, room_body
-from bgclock.store import NotFound, Store
+from bgclock.store import NotFound, Store, TournamentRow
 
 if TYPE_CHECKING:
     from bgclock.server.cluster.node import Cluster
@@ -123,10 +123,11 @@ class Server:
             await self.store.table(table_id)).tournament_id
         return await self.owner(tid)
 
-    def owner_known(self, tournament_id: int) -> tuple[bool, str | None]:
-        """Whether the tournament's owner is known here without a read, and
-        which club it is (the dashboards' feed decides on it at once)."""
-        return tournament_id in self.owners, self.owners.get(tournament_id)
+    def note_owners(self, rows: Iterable[TournamentRow]) -> None:
+        """The owners of tournaments read anyway (a list), kept for the
+        dashboards' feed, which decides at once (``ws.session.ClubFeed``)."""
+        for row in rows:
+            self.owners[row.id] = row.club
 
     @property
     def publish_club(self) -> str | None:

@@ -28,10 +28,10 @@ from __future__ import annotations
 from typing import Any, Final
 
 from starlette.requests import HTTPConnection
-from starlette.routing import Match, Mount, Router
+from starlette.routing import BaseRoute, Match, Mount, Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from bgclock.server.context import server_of
+from bgclock.server.context import Server, server_of
 from bgclock.server.edge.principal import bearer
 from bgclock.server.errors import ApiError
 from bgclock.store import NotFound
@@ -42,9 +42,15 @@ CLUB_OPEN: Final = frozenset({"/director", "/api/tournaments", "/api/position"})
 REGISTER_UNDER: Final = frozenset({"/register-search"})
 
 
-def _matched(router: Router, scope: Scope) -> tuple[Any, dict[str, Any]] | None:
+#: A route a request matched (None: the guard's app is no router, so it
+#: guards everything) and the path's parameters.
+Matched = tuple[BaseRoute | None, dict[str, Any]]
+
+
+def matched_route(router: Router, scope: Scope) -> Matched | None:
     """The route ``scope`` matches among ``router``'s (a Mount's own
-    sub-route too), and the path's parameters."""
+    sub-route too), and the path's parameters; None when none matches.
+    The director's guard asks it once a request, for both of its checks."""
     for route in router.routes:
         match, child = route.matches(scope)
         if match is Match.NONE:
@@ -61,16 +67,9 @@ def _matched(router: Router, scope: Scope) -> tuple[Any, dict[str, Any]] | None:
     return None
 
 
-async def keep_to_club(server: Any, router: Router, scope: Scope, club: str) -> None:
-    """Let the director of ``club`` through to the route ``scope`` matches
-    among ``router``'s, or raise (a path no route matches goes on)."""
-    found = _matched(router, scope)
-    if found is not None:
-        await _check(server, club, *found)
-
-
-async def _check(server: Any, club: str, route: Any, params: dict[str, Any]) -> None:
-    """Let the club's director through to ``route``, or raise."""
+async def keep_to_club(server: Server, club: str, matched: Matched) -> None:
+    """Let the director of ``club`` through to the route it matched, or raise."""
+    route, params = matched
     if "tournament_id" in params:
         if getattr(route, "path", "") in REGISTER_UNDER:
             raise ApiError(403, "club_forbidden", "the players' register is the server "
@@ -86,13 +85,19 @@ async def _check(server: Any, club: str, route: Any, params: dict[str, Any]) -> 
                        "club's: the players' register and the server's own settings")
 
 
+async def fresh_club_keys(server: Server, candidate: str | None) -> None:
+    """A club's key this process does not know yet (``bgclock clubs add``
+    while it runs, or on another process of a cluster): the clubs' keys are
+    read again before it is checked (a key of the club form that is wrong
+    costs that read: one small row, what any anonymous page costs)."""
+    if server.clubs.stale(candidate) and not server.director.check(candidate):
+        await server.clubs.load(server.store)
+
+
 class FreshKeys:
-    """ASGI middleware: a club's director key this process does not know yet
-    (``bgclock clubs add`` while it runs, or on another process of a
-    cluster) has the clubs' keys read again before the request's principal
-    is worked out.  A key of the club form that is wrong costs that read
-    (one small row, what any anonymous page costs; the edge's rate bounds
-    it)."""
+    """ASGI middleware: the clubs' keys fresh (``fresh_club_keys``) before
+    a request's principal is worked out from its key (the edge's rate bounds
+    the reads a wrong key costs)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -100,8 +105,5 @@ class FreshKeys:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] in ("http", "websocket"):
             conn = HTTPConnection(scope)
-            candidate = bearer(conn) or conn.query_params.get("key")
-            server = server_of(conn)
-            if server.clubs.stale(candidate) and not server.director.check(candidate):
-                await server.clubs.load(server.store)
+            await fresh_club_keys(server_of(conn), bearer(conn) or conn.query_params.get("key"))
         await self.app(scope, receive, send)

@@ -12,11 +12,11 @@ A club's director (``Principal.club``) is kept to the club's own here too
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.routing import Match, Router
+from starlette.routing import Router
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from bgclock.server.context import server_of
-from bgclock.server.edge.clubs import keep_to_club
+from bgclock.server.edge.clubs import Matched, keep_to_club, matched_route
 from bgclock.server.edge.session import page_request, refusal, refusal_reason
 from bgclock.server.errors import ApiError
 
@@ -25,14 +25,20 @@ class DirectorOnly:
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
 
+    def _matched(self, scope: Scope) -> Matched | None:
+        """The route of the guarded app the request matched (None: no route
+        does, and the request goes on untouched)."""
+        if not isinstance(self.app, Router):
+            return None, {}
+        return matched_route(self.app, scope)
+
     def _guarded(self, scope: Scope) -> bool:
-        router = self.app
-        if not isinstance(router, Router):
-            return True
-        return any(route.matches(scope)[0] is not Match.NONE for route in router.routes)
+        """The request is one of the guarded routes'."""
+        return self._matched(scope) is not None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and self._guarded(scope):
+        matched = self._matched(scope) if scope["type"] == "http" else None
+        if matched is not None:
             request = Request(scope, receive)
             principal = server_of(request).principal(request)
             if not principal.director:
@@ -41,6 +47,6 @@ class DirectorOnly:
                     await page(scope, receive, send)
                     return
                 raise ApiError(401, "unauthorized", "the director's key is needed")
-            if principal.club is not None and isinstance(self.app, Router):
-                await keep_to_club(server_of(request), self.app, scope, principal.club)
+            if principal.club is not None:
+                await keep_to_club(server_of(request), principal.club, matched)
         await self.app(scope, receive, send)

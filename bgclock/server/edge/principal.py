@@ -135,6 +135,17 @@ def session_counts(conn: HTTPConnection) -> bool:
     return from_own_pages(conn)
 
 
+def key_director(key: str | None, director: KeyCheck,
+                 clubs: NamedCheck | None) -> tuple[bool, str | None]:
+    """Whether ``key`` is a director's, and which club's (None: the server's
+    own director, or no director): the one check of a key, for a request's
+    principal and for a WebSocket's hello."""
+    if director.check(key):
+        return True, None
+    club = clubs.check(key) if clubs is not None else None
+    return club is not None, club
+
+
 def principal_of(conn: HTTPConnection, director: KeyCheck,
                  publishers: NamedCheck | None = None,
                  clubs: NamedCheck | None = None) -> Principal:
@@ -149,10 +160,9 @@ def principal_of(conn: HTTPConnection, director: KeyCheck,
     if key is None:
         key, offered = conn.query_params.get("key"), "key"
     if key is not None:
-        server_key = director.check(key)
-        club = None if server_key or clubs is None else clubs.check(key)
-        principal = Principal(director=server_key or club is not None, token=token,
-                              offered=offered, publisher=publisher, club=club)
+        is_director, club = key_director(key, director, clubs)
+        principal = Principal(director=is_director, token=token, offered=offered,
+                              publisher=publisher, club=club)
     elif (session := conn.cookies.get(SESSION_COOKIE)) is not None:
         server_session = director.check_session(session)
         club = None if server_session or clubs is None else clubs.check_session(session)

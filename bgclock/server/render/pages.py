@@ -88,10 +88,17 @@ def inert_json(text: str) -> str:
     return text
 
 
-def _render(name: str, entry: str | None = None, **values: str) -> str:
+@lru_cache(maxsize=8)
+def _template(name: str, entry: str | None = None) -> str:
+    """A page's file with its script's head (its bundle, or its modules
+    preloaded: render/modules.py), read once per process as
+    ``static_version`` is: each page opened only fills it in."""
     html = (STATIC_DIR / name).read_text(encoding="utf-8")
-    if entry is not None:  # its bundle, or its modules preloaded (render/modules.py)
-        html = deliver(html, STATIC_DIR, entry)
+    return html if entry is None else deliver(html, STATIC_DIR, entry)
+
+
+def _render(name: str, entry: str | None = None, **values: str) -> str:
+    html = _template(name, entry)
     values = {"STATIC": versioned_url(), "PRESETS": presets_json(), **values}
     for key, value in values.items():
         html = html.replace("{{" + key + "}}", value)
@@ -134,7 +141,7 @@ def public_page() -> str:
 def table_worker() -> str:
     """The table page's service worker (``static/table-sw.js``), served at
     ``/table-sw.js``: a worker's scope cannot reach above its own folder."""
-    return (STATIC_DIR / "table-sw.js").read_text(encoding="utf-8")
+    return _template("table-sw.js")
 
 
 def index_page() -> str:

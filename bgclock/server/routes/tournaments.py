@@ -29,7 +29,7 @@ async def create_tournament(request: Request) -> Response:
         raise body_refused(exc, exc.status if isinstance(exc, BodyError) else 400) from None
     club = server.principal(request).club
     row = await server.store.create_tournament(body.name, server.clock.now_ms(), club)
-    server.owners[row.id] = club
+    server.note_owners([row])
     return JSONResponse(row.to_dict(), status_code=201)
 
 
@@ -37,8 +37,7 @@ async def list_tournaments(request: Request) -> Response:
     server = server_of(request)
     principal = server.principal(request)
     rows = [r for r in await server.store.tournaments() if principal.directs(r.club)]
-    for r in rows:
-        server.owners[r.id] = r.club
+    server.note_owners(rows)
     return JSONResponse({"tournaments": [r.to_dict() for r in rows]})
 
 

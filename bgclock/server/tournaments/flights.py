@@ -41,7 +41,7 @@ from bgclock.server.live.hub import TableHub
 from bgclock.server.tournaments.host import TournamentHub, Tournaments
 from bgclock.store import StoreError
 from bgclock.tournament import ContestError
-from bgclock.tournament._flights import Claim, Flight, allocate, room_key, room_tables
+from bgclock.tournament._flights import Claim, allocate, room_key, room_tables
 
 #: A room: its club (None: the server director's) and its name's key.
 RoomId = tuple[str | None, str]
@@ -123,10 +123,9 @@ class RoomSeating:
         precedence, so the room keeps its table N); the last event of the
         room to close closes every room table, those whose last match was
         an event closed before too (``also``)."""
-        flight = hub.state.flight
-        if flight is None:
+        flight, room = hub.state.flight, room_of(hub)
+        if flight is None or room is None:
             return set(), []
-        room = (hub.club, room_key(flight.room))
         async with self.lock(room):
             members = [(h, name) for h, name in await self.members(room)
                        if h is not hub]
@@ -198,10 +197,9 @@ class RoomSeating:
         numbers in precedence order; what gets none waits.  The actions'
         results, the matches ``assigned``, the tables ``not_ready``, the
         matches ``waiting`` and those ``seated_elsewhere``; ``ApiError``."""
-        flight = hub.state.flight
-        assert flight is not None
+        flight, room = hub.state.flight, room_of(hub)
+        assert flight is not None and room is not None
         event, r = data.get("event", "main"), data["round"]
-        room = (hub.club, room_key(flight.room))
         async with self.lock(room):
             members = await self.members(room)
             names = {h.id: name for h, name in members}
@@ -350,11 +348,11 @@ async def room_flights(tourneys: Tournaments, hub: TournamentHub) -> dict[str, A
     """The room's events by name for the room display and the dashboard:
     each event's precedence, its matches at tables (undecided) and its
     waiting matches; None outside a room."""
-    flight: Flight | None = hub.state.flight
-    if flight is None:
+    flight, room = hub.state.flight, room_of(hub)
+    if flight is None or room is None:
         return None
     events = []
-    members = await room_members(tourneys, (hub.club, room_key(flight.room)))
+    members = await room_members(tourneys, room)
     for h, name in sorted(members, key=lambda x: (x[0].state.flight.precedence  # type: ignore[union-attr]
                                                   , x[1], x[0].id)):
         state = h.state

@@ -116,9 +116,9 @@ class Tourneys:
         async with lock:
             hub = self.hubs.get(tournament_id)
             if hub is None:
-                row = await self.server.store.tournament(tournament_id)  # NotFound
+                club = await self.server.owner(tournament_id)  # NotFound
                 stored = await self.server.store.actions(tournament_id)
-                hub = TournamentHub(tournament_id, [dict(s.action) for s in stored], row.club)
+                hub = TournamentHub(tournament_id, [dict(s.action) for s in stored], club)
                 self.hubs[tournament_id] = hub
                 self.desk.arm(hub)
         return hub

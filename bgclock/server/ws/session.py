@@ -18,6 +18,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bgclock.server.context import Server, server_of
 from bgclock.server.edge.auth import RateLimiter, origin_allowed
+from bgclock.server.edge.clubs import fresh_club_keys
+from bgclock.server.edge.principal import key_director
 from bgclock.server.errors import ProtocolError
 from bgclock.server.live.writer import FrameBatch
 from bgclock.server.ws.protocol import (
@@ -231,13 +233,12 @@ class ClubFeed:
     def sees_tournament(self, tournament_id: Any) -> bool:
         if not isinstance(tournament_id, int):
             return False
-        known, owner = self.server.owner_known(tournament_id)
-        if not known:
+        if tournament_id not in self.server.owners:
             task = asyncio.get_running_loop().create_task(self._learn(tournament_id))
             _LEARNING.add(task)
             task.add_done_callback(_LEARNING.discard)
             return False
-        return owner == self.club
+        return self.server.owners[tournament_id] == self.club
 
     async def _learn(self, tournament_id: int) -> None:
         with contextlib.suppress(NotFound, StoreError):
@@ -246,16 +247,18 @@ class ClubFeed:
     def sees_text(self, text: str) -> bool:
         """Whether the message ``text`` (JSON) may go to this club's director."""
         try:
-            message = orjson.loads(text)
+            return self.sees(orjson.loads(text))
         except orjson.JSONDecodeError:
             return False
+
+    def sees(self, message: Any) -> bool:
+        """Whether the decoded ``message`` may go to this club's director."""
         if not isinstance(message, dict):
             return False
         if message.get("type") in ("error", "welcome", "pong"):
             return True  # its own answers (a refusal names the table it asked for)
         if message.get("type") == "batch":
-            return all(self.sees_text(orjson.dumps(m).decode())
-                       for m in message.get("messages", []) if isinstance(m, dict))
+            return all(self.sees(m) for m in message.get("messages", []))
         if "table" in message:
             return self.sees_table(message["table"])
         if "tournament" in message:
@@ -273,12 +276,8 @@ async def _director_club(server: Server, ws: WebSocket, hello: Hello,
     server's own director)."""
     if by_session:
         return True, server.principal(ws).club
-    if server.director.check(hello.key):
-        return True, None
-    if server.clubs.stale(hello.key):  # a club added while this process runs
-        await server.clubs.load(server.store)
-    club = server.clubs.check(hello.key)
-    return club is not None, club
+    await fresh_club_keys(server, hello.key)
+    return key_director(hello.key, server.director, server.clubs)
 
 
 async def _session(server: Server, conn: Connection) -> None:
@@ -310,8 +309,7 @@ async def _session(server: Server, conn: Connection) -> None:
             await _refuse(conn, "unauthorized", "wrong director's key")
             return
         if club is not None:
-            for row in await server.store.tournaments():  # the feed decides at once
-                server.owners[row.id] = row.club
+            server.note_owners(await server.store.tournaments())  # the feed decides at once
             conn.club = ClubFeed(server, club)
         conn.role = "director"
         conn.shed.limiter = RateLimiter(*server.director_rate)
@@ -419,8 +417,8 @@ def _handle(server: Server, conn: Connection, message: Any, watch: SilenceWatch)
     try:
         if error is not None:
             raise error
-        if conn.club is not None and not _club_may(conn.club, decoded):
-            table_id = _table_of(conn, decoded)
+        if conn.club is not None and (table_id := _table_of(conn, decoded)) is not None \
+                and not conn.club.sees_table(table_id):
             raise ProtocolError("not_found", f"no table {table_id}",
                                 msg_id=getattr(decoded, "id", None), table=table_id)
         if server.cluster is not None and server.cluster.forwards(
@@ -435,13 +433,6 @@ def _handle(server: Server, conn: Connection, message: Any, watch: SilenceWatch)
             exc.retry_ms = conn.shed.refusal(decoded, None).retry_ms
         conn.send_json(exc.to_message())
     return None
-
-
-def _club_may(club: ClubFeed, message: Any) -> bool:
-    """A club's director's message names one of the club's tables (or none)."""
-    table_id = message.table if isinstance(
-        message, Command | Summon | Handle | Sync | KeepMessage) else None
-    return table_id is None or club.sees_table(table_id)
 
 
 def _table_of(conn: Connection, message: Any) -> int | None:
