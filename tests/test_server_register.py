@@ -245,7 +245,7 @@ async def test_a_rating_the_store_refused_is_done_by_closing_again(live: Any,
     store = live.server.store
     real = store.register_rate
 
-    async def refused(*args: Any) -> bool:
+    async def refused(*args: Any, **kwargs: Any) -> bool:
         raise StoreError("the database is away")
 
     before = (await _ok(live, "GET", "/api/register/ratings.json"))["ratings"]

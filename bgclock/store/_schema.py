@@ -1,14 +1,16 @@
 """The database schema, as a list of migrations both stores run.
 
-Each migration is a version number and its statements.  ``{pk}`` stands for an
-auto-numbered primary key and ``{bigint}`` for a 64-bit integer in each
-dialect; everything else is plain SQL both SQLite and PostgreSQL accept.  A
+Each migration is a version number and its statements: the same for both
+dialects, or each dialect's own where they differ (migration 11).  ``{pk}``
+stands for an auto-numbered primary key and ``{bigint}`` for a 64-bit integer
+in each dialect; everything else is plain SQL both SQLite and PostgreSQL accept.  A
 store creates ``schema_version`` first, reads the highest version applied, and
 runs the later migrations in one transaction each.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Final
 
 DIALECTS: Final = {
@@ -18,7 +20,10 @@ DIALECTS: Final = {
 
 VERSION_TABLE: Final = "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
 
-MIGRATIONS: Final[tuple[tuple[int, tuple[str, ...]], ...]] = (
+#: A migration's statements: the same in both dialects, or each dialect's own.
+Statements = tuple[str, ...] | Mapping[str, tuple[str, ...]]
+
+MIGRATIONS: Final[tuple[tuple[int, Statements], ...]] = (
     (
         1,
         (
@@ -234,11 +239,71 @@ MIGRATIONS: Final[tuple[tuple[int, tuple[str, ...]], ...]] = (
             "ALTER TABLE tournaments ADD COLUMN club TEXT",
         ),
     ),
+    (
+        11,
+        {
+            # a players' register per club (issue 37 §4): each person is in the
+            # register of ``owner``, the club whose director keeps it ('' the
+            # server's own: not NULL, so that UNIQUE (owner, federation_id) holds
+            # for the server's register too; ``club`` stays the person's own
+            # club, as written in the register), and a federation id is one
+            # person's within a register, not across the server.  No default:
+            # every insert names its register.  Every row there was is the
+            # server's own.
+            #
+            # SQLite cannot drop a column's UNIQUE: the table is made again
+            # (its ids, rows and AUTOINCREMENT sequence kept; foreign keys are
+            # off while migrations run and register_history's are checked
+            # before the commit: SQLITE_FOREIGN_KEY_CHECKS).
+            "sqlite": (
+                """CREATE TABLE register_players_11 (
+                    id {pk},
+                    name TEXT NOT NULL,
+                    name_key TEXT NOT NULL,
+                    federation_id TEXT,
+                    club TEXT,
+                    rating {bigint} NOT NULL,
+                    experience {bigint} NOT NULL,
+                    created_ms {bigint} NOT NULL,
+                    updated_ms {bigint} NOT NULL,
+                    owner TEXT NOT NULL
+                )""",
+                # the highest id ever given stays the highest (AUTOINCREMENT)
+                "INSERT INTO sqlite_sequence (name, seq) SELECT 'register_players_11', seq "
+                "FROM sqlite_sequence WHERE name = 'register_players'",
+                "INSERT INTO register_players_11 (id, name, name_key, federation_id, club, "
+                "rating, experience, created_ms, updated_ms, owner) SELECT id, name, name_key, "
+                "federation_id, club, rating, experience, created_ms, updated_ms, '' "
+                "FROM register_players",
+                "DROP TABLE register_players",
+                "ALTER TABLE register_players_11 RENAME TO register_players",
+                "CREATE UNIQUE INDEX register_players_federation "
+                "ON register_players (owner, federation_id)",
+                "CREATE INDEX register_players_name_key ON register_players (owner, name_key)",
+            ),
+            "postgres": (
+                "ALTER TABLE register_players ADD COLUMN owner TEXT NOT NULL DEFAULT ''",
+                "ALTER TABLE register_players ALTER COLUMN owner DROP DEFAULT",
+                # migration 5's inline UNIQUE, by PostgreSQL's name for it
+                "ALTER TABLE register_players DROP CONSTRAINT register_players_federation_id_key",
+                "CREATE UNIQUE INDEX register_players_federation "
+                "ON register_players (owner, federation_id)",
+                "DROP INDEX register_players_name_key",
+                "CREATE INDEX register_players_name_key ON register_players (owner, name_key)",
+            ),
+        },
+    ),
 )
 
 #: Migrations only PostgreSQL runs (SQLite records their number, runs nothing):
 #: a cluster needs PostgreSQL, and SQLite stays as it was.
 POSTGRES_ONLY: Final = frozenset({7, 8})
+
+#: The tables whose foreign keys SQLite checks before committing a migration
+#: that made a table they point at again (SQLite runs its migrations with
+#: foreign keys off, as its own way of changing a table asks: a ``DROP
+#: TABLE`` of a table others point at would otherwise fail or empty them).
+SQLITE_FOREIGN_KEY_CHECKS: Final[Mapping[int, tuple[str, ...]]] = {11: ("register_history",)}
 
 
 def statements(dialect: str, version: int) -> list[str]:
@@ -248,7 +313,8 @@ def statements(dialect: str, version: int) -> list[str]:
         if number == version and dialect != "postgres" and number in POSTGRES_ONLY:
             return []
         if number == version:
-            return [s.format(**words) for s in stmts]
+            mine = stmts[dialect] if isinstance(stmts, Mapping) else stmts
+            return [s.format(**words) for s in mine]
     raise KeyError(version)
 
 

@@ -67,7 +67,7 @@ from . import (
 )
 from ._published import SqlitePublished
 from ._register import SqliteRegister
-from ._schema import LATEST, VERSION_TABLE, statements
+from ._schema import LATEST, SQLITE_FOREIGN_KEY_CHECKS, VERSION_TABLE, statements
 
 T = TypeVar("T")
 
@@ -379,17 +379,33 @@ class SqliteStore(SqliteRegister, SqlitePublished, Store):
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
-            db.execute("PRAGMA foreign_keys=ON")
             db.execute(f"PRAGMA busy_timeout={int(self.deadline_s * 1000)}")
             db.execute(VERSION_TABLE)
             row = db.execute("SELECT MAX(version) FROM schema_version").fetchone()
             current = row[0] or 0
+            # foreign keys off while the schema changes (a table made again,
+            # migration 11, drops the one others point at: SQLite's own way,
+            # sqlite.org/lang_altertable.html); what points at it is checked
+            # before the migration commits
+            db.execute("PRAGMA foreign_keys=OFF")
             for version in range(current + 1, LATEST + 1):
                 db.execute("BEGIN IMMEDIATE")
-                for stmt in statements("sqlite", version):
-                    db.execute(stmt)
-                db.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
-                db.execute("COMMIT")
+                try:
+                    for stmt in statements("sqlite", version):
+                        db.execute(stmt)
+                    for table in SQLITE_FOREIGN_KEY_CHECKS.get(version, ()):
+                        bad = db.execute(f"PRAGMA foreign_key_check({table})").fetchone()
+                        if bad is not None:
+                            raise StoreError(f"migration {version}: {table} row {bad[1]} "
+                                             f"points at no {bad[2]}")
+                    db.execute("INSERT INTO schema_version (version) VALUES (?)", (version,))
+                    db.execute("COMMIT")
+                except BaseException:
+                    if db.in_transaction:
+                        db.rollback()
+                    db.close()
+                    raise
+            db.execute("PRAGMA foreign_keys=ON")
             self._db = db
 
         await self._pool.submit(connect)

@@ -75,12 +75,12 @@ async def test_a_read_whose_request_went_away_is_cancelled_and_the_pool_stays_wh
                         await released.wait()
                         scope.cancel()
                     task = asyncio.ensure_future(cancel_once_released())
-                    await store.register_stamp()
+                    await store.register_stamp(owner=None)
                 await task
                 assert scope.cancelled_caught
                 store._pool = real
-            assert await store.register_list("id") == []
-            assert isinstance(await store.register_stamp(), tuple)
+            assert await store.register_list("id", owner=None) == []
+            assert isinstance(await store.register_stamp(owner=None), tuple)
         finally:
             store._pool = real
             await store.close()

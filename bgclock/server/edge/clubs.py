@@ -13,9 +13,13 @@ once, from the route the path matched, before the route runs:
 - the list of tournaments and a new tournament, the dashboard and the
   position tools run (the list shows the club's own, a new tournament is
   the club's: ``routes.tournaments``);
-- anything else is refused 403 ``club_forbidden``: the players' register
-  (its people and ratings are the server director's; a club's event takes
-  its players by name), a tournament's register search among them.
+- the players' register's routes run (``CLUB_REGISTER``): they read and
+  change the club's own register only (``routes.register.owner_of``: the
+  store's every register call names its owner), so an entry of another
+  club's, or of the server's, answers 404 as an id never given; a
+  tournament's register search is a route of the tournament (above) and
+  searches the tournament's club's register;
+- anything else is refused 403 ``club_forbidden``: the server's own settings.
 
 Deny by default: a route added later is the server director's until it is
 named here.  The server's own director (``club`` None) passes untouched.
@@ -36,10 +40,15 @@ from bgclock.server.edge.principal import bearer
 from bgclock.server.errors import ApiError
 from bgclock.store import NotFound
 
-#: The director's routes without an id a club's director may use.
+#: The director's routes without a tournament's or a table's id a club's
+#: director may use.
 CLUB_OPEN: Final = frozenset({"/director", "/api/tournaments", "/api/position"})
-#: Routes under a tournament that reach the server director's register.
-REGISTER_UNDER: Final = frozenset({"/register-search"})
+#: The players' register's routes: a club's director reaches them, and
+#: they keep to the club's own register (``routes.register``).
+CLUB_REGISTER: Final = frozenset({
+    "/api/register", "/api/register.csv", "/api/register/ratings.json",
+    "/api/register/ratings.csv", "/api/register/ratings.html",
+    "/api/register/{entry_id:id}"})
 
 
 #: A route a request matched (None: the guard's app is no router, so it
@@ -70,24 +79,24 @@ def matched_route(router: Router, scope: Scope) -> Matched | None:
 async def keep_to_club(server: Server, club: str, matched: Matched) -> None:
     """Let the director of ``club`` through to the route it matched, or raise."""
     route, params = matched
+    path = getattr(route, "path", None)
     if "tournament_id" in params:
-        if getattr(route, "path", "") in REGISTER_UNDER:
-            raise ApiError(403, "club_forbidden", "the players' register is the server "
-                           "director's: a club's event takes its players by name")
         # NotFound (the handlers' 404) for another's as for none
         if await server.owner(params["tournament_id"]) != club:
             raise NotFound(f"no tournament {params['tournament_id']}")
     elif "table_id" in params:
         if await server.table_owner(params["table_id"]) != club:
             raise NotFound(f"no table {params['table_id']}")
-    elif getattr(route, "path", None) not in CLUB_OPEN:
+    elif path in CLUB_REGISTER:
+        pass  # the club's own register (routes.register.owner_of)
+    elif path not in CLUB_OPEN:
         raise ApiError(403, "club_forbidden", "this is the server director's, not a "
-                       "club's: the players' register and the server's own settings")
+                       "club's: the server's own settings")
 
 
 async def fresh_club_keys(server: Server, candidate: str | None) -> None:
     """A club's key this process does not know yet (``bgclock clubs add``
-    while it runs, or on another process of a cluster): the clubs' keys are
+    while it runs, or on another process on the same store): the clubs' keys are
     read again before it is checked (a key of the club form that is wrong
     costs that read: one small row, what any anonymous page costs)."""
     if server.clubs.stale(candidate) and not server.director.check(candidate):

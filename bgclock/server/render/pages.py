@@ -121,8 +121,8 @@ def table_page(table_id: int, refused_host: str | None = None,
 
 def director_page(club: str | None = None) -> str:
     """The director's dashboard; ``club``: a club's director's (a hosted
-    server of many clubs), whose dashboard names the club and offers no
-    register (the server director's)."""
+    server of many clubs), whose dashboard names the club (its Register
+    screen is the club's own register: the API keeps it to the club)."""
     return _render("director.html", CLUB=html.escape(club or "", quote=True))
 
 

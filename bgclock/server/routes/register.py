@@ -8,6 +8,16 @@ across the server's tournaments, with a rating in hundredths of a point and
 the history of the matches it was rated on.  The director searches it, adds
 and edits entries, imports and exports it as CSV and prints the rating list.
 
+One register per club (issue 37 §4): on a hosted server of many clubs each
+club's director keeps the club's own register, and the server's director the
+server's own (``owner`` in the store: the principal's ``club``, None for the
+server's director).  Every route here reads and changes the register of the
+request's principal only; an entry of another register answers as an id
+never given.  A tournament's register is its club's (``Server.owner``): its
+register search, the ``register_id`` of an entry, a players' CSV linked to
+entries, the seeding and the rating at its close all use that one, whoever
+directs it.
+
 Identity: an entry is matched by its federation id first, else by the
 *register key* of its name (``bgclock.tournament.register_key``: NFKC, case
 folded, single spaces), so "Mario  ROSSI" is not added beside "Mario Rossi".
@@ -19,7 +29,8 @@ tournament (``POST /api/tournaments/{id}/close``) rates it: the pure
 ``rated_matches`` picks the matches played out between two linked players,
 in the order their results came in, ``rate_all`` works out the FIBS changes
 from the entries' ratings, and the store records them with the tournament in
-one transaction, once (closing again rates nothing).
+one transaction, once (closing again rates nothing), in the tournament's
+club's register.
 """
 
 from __future__ import annotations
@@ -140,19 +151,27 @@ async def _body(request: Request, into: type[Any]) -> dict[str, Any]:
     return out
 
 
-async def _check_identity(server: Server, name: str, fed: str | None, *,
+def owner_of(server: Server, request: Request) -> str | None:
+    """The register a request of the register's routes reads and changes:
+    its principal's club's, or (None) the server's own for the server's
+    director (docs/hosting.md, "Many clubs on one hosted bgclock")."""
+    return server.principal(request).club
+
+
+async def _check_identity(server: Server, owner: str | None, name: str, fed: str | None, *,
                           other_than: int = 0, where: str = "body.") -> None:
-    """Refuse (409, naming the field) a second entry for one person: the same
-    federation id, or (neither having one) the same register key."""
+    """Refuse (409, naming the field) a second entry for one person in the
+    register of ``owner``: the same federation id, or (neither having one)
+    the same register key."""
     if fed is not None:
-        for e in await server.store.register_find(federation_id=fed):
+        for e in await server.store.register_find(owner=owner, federation_id=fed):
             if e.id != other_than:
                 raise ApiError(409, "taken", f"{where}federation_id: {fed} is already in the "
                               f"register ({e.name}, #{e.id})",
                               {"field": "federation_id", "federation_id": fed,
                                "other": e.name, "id": e.id})
         return
-    for e in await server.store.register_find(name_key=register_key(name)):
+    for e in await server.store.register_find(owner=owner, name_key=register_key(name)):
         if e.id != other_than and e.federation_id is None:
             raise ApiError(409, "taken", f"{where}name: {name} is already in the register as "
                           f"{e.name} (#{e.id}); give a federation id to tell two people apart",
@@ -177,7 +196,7 @@ def _query(request: Request) -> str:
     return q
 
 
-async def _search(server: Server, request: Request) -> dict[str, Any]:
+async def _search(server: Server, request: Request, owner: str | None) -> dict[str, Any]:
     q = _query(request)
     limit = _int_param(request, "limit", 50, MAX_PAGE)
     offset = _int_param(request, "offset", 0, MAX_REGISTER)
@@ -187,7 +206,7 @@ async def _search(server: Server, request: Request) -> dict[str, Any]:
     # a name by a part of its key; a federation id whole, in any case
     key = register_key(q)
     entries, total = await server.store.register_search(
-        key, limit=limit, offset=offset, order=order)
+        key, owner=owner, limit=limit, offset=offset, order=order)
     return {"entries": [_view(e) for e in entries], "total": total, "limit": limit,
             "offset": offset, "q": q}
 
@@ -201,30 +220,31 @@ def _view(e: RegisterEntry) -> dict[str, Any]:
 async def get_register(request: Request) -> Response:
     """The register searched (``q``: a name's part or a federation id), paged."""
     server = server_of(request)
-    return JSONResponse(await _search(server, request))
+    return JSONResponse(await _search(server, request, owner_of(server, request)))
 
 
 async def post_register(request: Request) -> Response:
     """A new entry."""
     server = server_of(request)
+    owner = owner_of(server, request)
     data = await _body(request, RegisterBody)
-    await _check_identity(server, data["name"], data.get("federation_id"))
-    await _check_room(server, 1, "body")
+    await _check_identity(server, owner, data["name"], data.get("federation_id"))
+    await _check_room(server, owner, 1, "body")
     now = server.clock.now_ms()
     try:
         entry = await server.store.register_add(RegisterEntry(
             name=data["name"], name_key=register_key(data["name"]),
             federation_id=data.get("federation_id"), club=data.get("club"),
             rating=data.get("rating", START_RATING), experience=data.get("experience", 0),
-            created_ms=now, updated_ms=now))
+            created_ms=now, updated_ms=now), owner=owner)
     except StoreError as exc:
         raise ApiError(409, "taken", f"body.federation_id: {exc}") from None
     return JSONResponse(_view(entry), status_code=201)
 
 
-async def _check_room(server: Server, more: int, where: str) -> None:
-    """Refuse (409) what would take the register past ``MAX_ENTRIES``."""
-    _, total = await server.store.register_search("", limit=0)
+async def _check_room(server: Server, owner: str | None, more: int, where: str) -> None:
+    """Refuse (409) what would take the register of ``owner`` past ``MAX_ENTRIES``."""
+    _, total = await server.store.register_search("", owner=owner, limit=0)
     if total + more > MAX_ENTRIES:
         raise ApiError(409, "full", f"{where}: the register holds at most {MAX_ENTRIES} "
                       f"players ({total} now)", {"max": MAX_ENTRIES, "total": total})
@@ -233,8 +253,9 @@ async def _check_room(server: Server, more: int, where: str) -> None:
 async def get_entry(request: Request) -> Response:
     """An entry and its rated matches."""
     server = server_of(request)
-    entry = await server.store.register_entry(request.path_params["entry_id"])
-    history = await server.store.register_history(entry.id)
+    owner = owner_of(server, request)
+    entry = await server.store.register_entry(request.path_params["entry_id"], owner=owner)
+    history = await server.store.register_history(entry.id, owner=owner)
     return JSONResponse({**_view(entry), "history": [
         {**h.to_dict(), "before_points": points(h.rating_before),
          "after_points": points(h.rating_after)} for h in history]})
@@ -244,16 +265,17 @@ async def patch_entry(request: Request) -> Response:
     """Edit an entry's name, federation id, club (and, before its first rated
     match, its rating and experience)."""
     server = server_of(request)
-    entry = await server.store.register_entry(request.path_params["entry_id"])
+    owner = owner_of(server, request)
+    entry = await server.store.register_entry(request.path_params["entry_id"], owner=owner)
     data = await _body(request, RegisterPatch)
     if ("rating" in data or "experience" in data) and \
-            await server.store.register_history(entry.id):
+            await server.store.register_history(entry.id, owner=owner):
         field = "rating" if "rating" in data else "experience"
         raise ApiError(409, "rated", f"body.{field}: this player has rated matches: "
                       "the rating follows from them", {"field": field, "name": entry.name})
     name = data.get("name", entry.name)
     fed = data.get("federation_id", entry.federation_id)
-    await _check_identity(server, name, fed, other_than=entry.id)
+    await _check_identity(server, owner, name, fed, other_than=entry.id)
     new = RegisterEntry(
         id=entry.id, name=name, name_key=register_key(name), federation_id=fed,
         club=data.get("club", entry.club),
@@ -261,15 +283,15 @@ async def patch_entry(request: Request) -> Response:
         experience=data.get("experience", entry.experience),
         created_ms=entry.created_ms, updated_ms=server.clock.now_ms())
     try:
-        saved = await server.store.register_update(new)
+        saved = await server.store.register_update(new, owner=owner)
     except StoreError as exc:
         raise ApiError(409, "taken", f"body.federation_id: {exc}") from None
     return JSONResponse(_view(saved))
 
 
-async def _all(server: Server, order: str = "rating") -> list[RegisterEntry]:
-    """The whole register, read off the clocks' way (``register_list``)."""
-    return await server.store.register_list(order)
+async def _all(server: Server, owner: str | None, order: str = "rating") -> list[RegisterEntry]:
+    """The whole register of ``owner``, read off the clocks' way (``register_list``)."""
+    return await server.store.register_list(order, owner=owner)
 
 
 #: Rows rendered per step of a streamed list (each step off the event loop).
@@ -288,11 +310,13 @@ def _lists(server: Server) -> asyncio.Semaphore:
     return sem
 
 
-#: The lists last built, by server and kind (and gzip or not): (the
-#: register's stamp, the chunks as sent).
+#: The lists last built, by server, then by register (its owner), kind and
+#: gzip or not: (the register's stamp, the chunks as sent).  At most
+#: ``KEPT_LISTS`` per server (many clubs' registers: the oldest built goes).
 _BUILT: weakref.WeakKeyDictionary[
-    Any, dict[tuple[str, bool], tuple[tuple[int, ...], list[bytes]]]] = \
+    Any, dict[tuple[str | None, str, bool], tuple[tuple[int, ...], list[bytes]]]] = \
     weakref.WeakKeyDictionary()
+KEPT_LISTS = 24
 
 
 def _accepts_gzip(request: Request) -> bool:
@@ -310,8 +334,10 @@ def _streamed(request: Request, kind: str, order: str, head: Callable[[bool], by
     rows; ``rows(chunk, first)`` renders the chunk whose first row is the
     list's ``first`` (0-based).  The list of ``kind`` is kept while the
     register's stamp holds: the desk reading it again costs one aggregate
-    read."""
+    read.  The register is the principal's (``owner_of``): each its own
+    lists, kept apart."""
     server = server_of(request)
+    owner = owner_of(server, request)
     gz = _accepts_gzip(request)
     headers = {**(headers or {}), "vary": "Accept-Encoding"}
     if gz:
@@ -319,16 +345,16 @@ def _streamed(request: Request, kind: str, order: str, head: Callable[[bool], by
 
     async def body() -> AsyncIterator[bytes]:
         async with _lists(server):
-            stamp = await server.store.register_stamp()
+            stamp = await server.store.register_stamp(owner=owner)
             built = _BUILT.setdefault(server, {})
-            kept = built.get((kind, gz))
+            kept = built.get((owner, kind, gz))
             if kept is not None and kept[0] == stamp:
                 for chunk in kept[1]:
                     yield chunk
                 return
             # read after the stamp: a write between them makes the next stamp
             # differ, so what is kept is never older than its stamp says
-            entries = await _all(server, order)
+            entries = await _all(server, owner, order)
             squeeze = zlib.compressobj(6, zlib.DEFLATED, 16 + zlib.MAX_WBITS) if gz else None
 
             def packed(text: bytes, last: bool = False) -> bytes:
@@ -346,7 +372,10 @@ def _streamed(request: Request, kind: str, order: str, head: Callable[[bool], by
                 yield chunks[-1]
             chunks.append(await asyncio.to_thread(packed, tail(not entries), True))
             yield chunks[-1]
-            built[(kind, gz)] = (stamp, chunks)
+            built.pop((owner, kind, gz), None)
+            while len(built) >= KEPT_LISTS:
+                built.pop(next(iter(built)))
+            built[(owner, kind, gz)] = (stamp, chunks)
 
     return StreamingResponse(body(), media_type=media_type, headers=headers)
 
@@ -584,6 +613,7 @@ async def post_register_csv(request: Request) -> Response:
     row updates the entry it matches (federation id, else name) or adds one.
     All rows or none; an error names the row and the field."""
     server = server_of(request)
+    owner = owner_of(server, request)
     try:
         raw = await read_bounded(request, MAX_CSV_BYTES)
     except BodyTooLarge as exc:
@@ -593,7 +623,7 @@ async def post_register_csv(request: Request) -> Response:
     now = server.clock.now_ms()
     rows, _ = _import_rows(text)
     async with _lock(server):
-        known = _Known(await _all(server, "id"))
+        known = _Known(await _all(server, owner, "id"))
         taken: dict[str, int] = {}
         entries = [_import_entry(known, r, now, taken) for r in rows]
         ids = [e.id for e in entries if e.id]
@@ -618,7 +648,7 @@ async def post_register_csv(request: Request) -> Response:
                           "club": e.club, "rating": points(e.rating), "entry": e.id or None}
                          for r, e in list(zip(rows, entries, strict=True))[:PREVIEW_ROWS]]})
         try:
-            saved = await server.store.register_save(entries)
+            saved = await server.store.register_save(entries, owner=owner)
         except StoreError as exc:
             raise ApiError(409, "taken", f"body: {exc}") from None
     return JSONResponse({"imported": len(saved),
@@ -710,11 +740,13 @@ p.note {{ font-size: 9pt; color: #444; }}
 
 
 async def get_tournament_candidates(request: Request) -> Response:
-    """The registration screen's search of the register: entries matching
-    ``q``, each with the tournament's player it is linked to (if any)."""
+    """The registration screen's search of the tournament's register (its
+    club's): entries matching ``q``, each with the tournament's player it is
+    linked to (if any)."""
     server = server_of(request)
-    hub = await server.tourneys.get(request.path_params["tournament_id"])
-    found = await _search(server, request)
+    tid = request.path_params["tournament_id"]
+    hub = await server.tourneys.get(tid)
+    found = await _search(server, request, await server.owner(tid))
     linked = {p.register_id: p.id for p in hub.state.players
               if p.register_id is not None and not p.deleted}
     for e in found["entries"]:
@@ -736,7 +768,8 @@ def _lock(server: Server) -> asyncio.Lock:
 
 
 async def rate_tournament(server: Server, tournament_id: int) -> dict[str, Any]:
-    """Rate a closed tournament's matches once (see the module's docstring):
+    """Rate a closed tournament's matches once (see the module's docstring),
+    in its club's register (the server's own for the server director's):
     ``{"rated_ms", "matches", "now": bool}`` (``now`` false: rated before);
     ``{"now": false, "error"}`` when the store refused (nothing was rated:
     closing again rates it)."""
@@ -753,16 +786,17 @@ async def _rate(server: Server, tournament_id: int) -> dict[str, Any]:
         if done is not None:
             return {"rated_ms": done[0], "matches": done[1], "now": False}
         row = await server.store.tournament(tournament_id)
+        owner = row.club  # the tournament's register: never another's
         hub = await server.tourneys.get(tournament_id)
         matches = rated_matches(hub.state)
         start: dict[int, Rated] = {}
         for rid in sorted({m.winner for m in matches} | {m.loser for m in matches}):
             try:
-                e = await server.store.register_entry(rid)
+                e = await server.store.register_entry(rid, owner=owner)
             except NotFound:
                 continue
             start[rid] = Rated(e.rating, e.experience)
-        # an entry gone from the register (it cannot be today) rates nothing
+        # an entry not in the register (another's: it cannot be linked) rates nothing
         matches = [m for m in matches if m.winner in start and m.loser in start]
         now = server.clock.now_ms()
         lines = [RegisterLine(
@@ -772,17 +806,19 @@ async def _rate(server: Server, tournament_id: int) -> dict[str, Any]:
             rating_before=c.before.rating, rating_after=c.after.rating,
             experience_before=c.before.experience, experience_after=c.after.experience,
             at_ms=now) for c in rate_all(start, matches)]
-        await server.store.register_rate(tournament_id, now, lines)
+        await server.store.register_rate(tournament_id, now, lines, owner=owner)
         return {"rated_ms": now, "matches": len(matches), "now": True}
 
 
-async def check_link(server: Server, action: dict[str, Any]) -> None:
-    """A registration's ``register_id`` names an entry (``ApiError`` 422 if not)."""
+async def check_link(server: Server, owner: str | None, action: dict[str, Any]) -> None:
+    """A registration's ``register_id`` names an entry of the register of
+    ``owner``, the tournament's club's (``ApiError`` 422 if not: another
+    register's entry is answered as a missing one)."""
     rid = action.get("register_id")
     if rid is None:
         return
     try:
-        await server.store.register_entry(rid)
+        await server.store.register_entry(rid, owner=owner)
     except NotFound:
         raise ApiError(422, "invalid", f"body.register_id: no register entry {rid}") from None
 
@@ -849,5 +885,5 @@ tournament_routes = [
     Route("/register-search", get_tournament_candidates, methods=["GET"]),
 ]
 
-__all__ = ["REGISTER_REQUESTS", "check_link", "rate_tournament", "routes",
+__all__ = ["REGISTER_REQUESTS", "check_link", "owner_of", "rate_tournament", "routes",
            "tournament_routes"]

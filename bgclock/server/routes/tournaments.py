@@ -71,10 +71,9 @@ async def close_tournament(request: Request) -> Response:
             table.close()
             table.broadcast(table.table_message())
     row = await server.store.tournament(tid)
-    # once, however often it is closed; a club's event has no place in the
-    # server director's register (its players are entered by name)
-    rated = ({"now": False, "club": row.club} if row.club is not None
-             else await _register.rate_tournament(server, tid))
+    # once, however often it is closed, in the tournament's club's register
+    # (the server's own for the server director's event)
+    rated = await _register.rate_tournament(server, tid)
     points = await points_at_close(server, tid)  # worked out from the state: GET .../points.csv
     return JSONResponse({**row.to_dict(), "closed_tables": closed, "rated": rated,
                          "points": points})

@@ -93,16 +93,18 @@ async def post_settings(request: Request) -> Response:
 
 
 async def post_seeding(request: Request) -> Response:
-    """Seeds by rating and groups by club from the players' register, folded
-    as the ``settings`` they give (explicit ids: the log stays the record)."""
+    """Seeds by rating and groups by club from the players' register (the
+    tournament's club's), folded as the ``settings`` they give (explicit ids:
+    the log stays the record)."""
     server = server_of(request)
     data = await decoded(request, SeedingBody)
     hub = await tournament_hub(server, request)
+    owner = await server.owner(hub.id)
     entries: dict[int, Any] = {}
     for p in hub.state.players:
         if p.register_id is not None and not p.withdrawn:
             with contextlib.suppress(NotFound):
-                entries[p.id] = await server.store.register_entry(p.register_id)
+                entries[p.id] = await server.store.register_entry(p.register_id, owner=owner)
     action: dict[str, Any] = {"do": "settings"}
     if "seeds" in data:
         action["seeds"] = hub.state.rating_seeds(
@@ -157,10 +159,8 @@ async def post_player(request: Request) -> Response:
     data = await decoded(request, EntryBody)
     confirm = bool(data.pop("confirm", False))
     action = {"do": "register", **data}
-    if "register_id" in action and server.principal(request).club is not None:
-        raise ApiError(403, "club_forbidden", "body.register_id: the players' register is the "
-                       "server director's: a club's event takes its players by name")
-    await check_link(server, action)
+    # an entry of the tournament's club's register (another's: as a missing one)
+    await check_link(server, await server.owner(request.path_params["tournament_id"]), action)
     await check_names(server, request, [("body.name", action["name"])], players_taken)
     hub = await tournament_hub(server, request)
     if not confirm:
@@ -182,16 +182,19 @@ async def delete_player(request: Request) -> Response:
     return await run_actions(server, request, [{"do": "delete_entry", "player": pid}])
 
 
-async def _link_rows(server: Server, actions: list[dict[str, Any]]) -> list[str]:
-    """Each CSV row linked to its register entry: the one of its federation
-    id, else the one entry of its name's key; the names found in neither."""
+async def _link_rows(server: Server, owner: str | None,
+                     actions: list[dict[str, Any]]) -> list[str]:
+    """Each CSV row linked to its entry in the register of ``owner`` (the
+    tournament's club's): the one of its federation id, else the one entry
+    of its name's key; the names found in neither."""
     unlinked = []
     for k, a in enumerate(actions):
         if k and k % SLICE == 0:
             await asyncio.sleep(0)
         fed = a.get("federation_id")
-        found = (await server.store.register_find(federation_id=fed) if fed is not None
-                 else await server.store.register_find(name_key=register_key(a["name"])))
+        found = (await server.store.register_find(owner=owner, federation_id=fed)
+                 if fed is not None else
+                 await server.store.register_find(owner=owner, name_key=register_key(a["name"])))
         if len(found) == 1:
             a["register_id"] = found[0].id
         else:
@@ -239,10 +242,8 @@ async def post_players_csv(request: Request) -> Response:
         actions.append({**action, "line": k + offset})
     names = [(f"line {a['line']}: body.name", a["name"]) for a in actions]
     await check_names(server, request, names, players_taken)
-    # a club's event is not linked to the server director's register
-    unlinked = ([a["name"] for a in actions] if server.principal(request).club is not None
-                else await _link_rows(server, actions))
     hub = await tournament_hub(server, request)
+    unlinked = await _link_rows(server, await server.owner(hub.id), actions)
     linked = [a["register_id"] for a in actions if "register_id" in a]
     if len(set(linked)) != len(linked):
         raise ApiError(422, "invalid", "body: two rows are the same register entry")

@@ -1,7 +1,7 @@
 """The register's whole lists (issue 32 §7), on SQLite and PostgreSQL: the
 rating list in every format and the register's export are streamed in
 chunks built off the event loop, and a table's press is acknowledged while
-one of them is being read."""
+one of them is being read; a list kept is one register's (issue 37 §4)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bgclock.server.edge.named_keys import CLUB_DIRECTOR, add_key
 from bgclock.server.routes import register as routes
 from bgclock.store import _register
 from tests._server_kit import DIRECTOR, Device, anyio_backend, live
@@ -105,9 +106,9 @@ async def test_a_list_is_kept_until_the_register_changes(live: Any) -> None:
     store = live.server.store
     plain = store.register_list
 
-    async def counted(order: str = "name") -> Any:
+    async def counted(order: str = "name", *, owner: str | None) -> Any:
         reads.append(order)
-        return await plain(order)
+        return await plain(order, owner=owner)
 
     store.register_list = counted
     first = (await live.http.get("/api/register/ratings.json", headers=DIRECTOR)).json()
@@ -122,3 +123,26 @@ async def test_a_list_is_kept_until_the_register_changes(live: Any) -> None:
     await _fill(live, PLAYERS + 1)  # one more player, the others as they were
     grown = (await live.http.get("/api/register/ratings.json", headers=DIRECTOR)).json()
     assert len(grown["ratings"]) == PLAYERS + 1
+
+
+async def test_a_list_kept_is_one_registers_even_were_two_stamps_alike(live: Any) -> None:
+    # a stamp is one register's (the store's); were two clubs' alike, each
+    # club still reads its own list, never the one kept for the other
+    store = live.server.store
+
+    async def alike(*, owner: str | None) -> tuple[int, ...]:
+        return (1,)
+
+    store.register_stamp = alike
+    lists = {}
+    for club in ("lucca", "pisa"):
+        key = {"Authorization": f"Bearer {await add_key(store, CLUB_DIRECTOR, club)}"}
+        r = await live.http.post("/api/register", json={"name": f"Socia di {club}"},
+                                 headers=key)
+        assert r.status_code == 201, r.text
+        for path in ("/api/register/ratings.json", "/api/register.csv"):
+            lists[(club, path)] = (await live.http.get(path, headers=key)).text
+    for club, other in (("lucca", "pisa"), ("pisa", "lucca")):
+        for path in ("/api/register/ratings.json", "/api/register.csv"):
+            assert f"Socia di {club}" in lists[(club, path)], lists
+            assert f"Socia di {other}" not in lists[(club, path)], lists

@@ -1,8 +1,9 @@
 """A club's director on a hosted server, in the browser (issue 37 §4): the
 club's link opens the dashboard in Italian on a phone (the key exchanged for
 the club's session), which shows the club's tables and tournaments only,
-live, while another club's table plays beside them; the club's public list
-of events on the same phone.
+live, while another club's table plays beside them, and the club's own
+players' register (its screen and the tournament's search in it), never
+another club's people; the club's public list of events on the same phone.
 
 Debian's chromium only; skipped without it.
 """
@@ -50,13 +51,16 @@ def test_a_clubs_dashboard_on_a_phone_shows_its_own_only(
                            players=["Anna", "Bruno"])
         theirs = pisa.table(int(pisa.tournament("Circolo di Pisa")["id"]),
                             players=["Carla", "Dario"])
+        # one federation id, a person in each club's register
+        lucca.api("POST", "/api/register", {"name": "Elena Lucchese", "federation_id": "F-1"})
+        pisa.api("POST", "/api/register", {"name": "Fabio Pisano", "federation_id": "F-1"})
         page = pages.open(lucca.director_url() + "&lang=it", PHONE)
         # the key left the address for the club's session
         until(page, f"location.search.indexOf({lucca.key!r}) < 0")
         page.wait_for_selector(f".card[data-table='{mine['id']}']")
-        # the club named; no register (the server director's)
+        # the club named, and its register
         assert page.locator("#club-name").inner_text().strip() == "· lucca"
-        assert page.locator("#btn-register").is_hidden()
+        assert page.locator("#btn-register").is_visible()
         # Pisa's table plays: its card never comes to Lucca's dashboard
         assert director_command(pisa, theirs["id"], do="opening_roll", dice=[6, 1])["type"] \
             == "ack"
@@ -74,7 +78,16 @@ def test_a_clubs_dashboard_on_a_phone_shows_its_own_only(
         options = page.locator("#trn-pick option").all_inner_texts()
         assert options == ["Circolo di Lucca"], options
         page.wait_for_selector("#trn-name")
-        assert page.locator("#trn-reg-q").count() == 0  # no search in the register
+        # the tournament's search in the club's own register: F-1 is Lucca's person
+        page.fill("#trn-reg-q", "F-1")
+        page.click("#trn-reg-find")
+        page.wait_for_selector("#trn-reg-found li")
+        found = page.locator("#trn-reg-found li").all_inner_texts()
+        assert len(found) == 1 and found[0].startswith("Elena Lucchese (F-1)"), found
+        # the Register screen: the club's people only
+        page.click("#btn-register")
+        until(page, "document.body.textContent.includes('Elena Lucchese')")
+        assert "Fabio Pisano" not in page.locator("body").inner_text()
         page.screenshot(path=str(tmp_path / "club-dashboard-360x640-it.png"), full_page=True)
         assert pages.errors == []
         # Pisa's own key on the same server sees Lucca's table nowhere either

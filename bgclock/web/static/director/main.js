@@ -97,13 +97,10 @@ setInterval(() => {
   }
 }, 1000);
 
-// a club's director on a hosted server (issue 37 §4): the club named, and no
-// register (the server director's: a club's events take players by name)
+// a club's director on a hosted server (issue 37 §4): the club named; its
+// Register screen is the club's own register (the same API, kept to the club)
 const club = document.body.dataset.club || "";
-if (club) {
-  $("club-name").textContent = " \u00b7 " + club;
-  $("btn-register").hidden = true;
-}
+if (club) $("club-name").textContent = " \u00b7 " + club;
 
 $("btn-new-tournament").addEventListener("click", openTournamentForm);
 $("btn-new-table").addEventListener("click", () => openTableForm(null));

@@ -172,8 +172,8 @@ export function playersSection() {
   return h("section", {}, h("h3", {}, t("trn.players") + " (" + st.players.length + ")"),
     st.drawn ? null : checkInBar(st, shown),
     h("div", { class: "scroll-x" }, h("table", { class: "trn-players", id: "trn-players" }, h("tbody", {}, ...rows))),
-    // a club's director has no register (docs/hosting.md, "Many clubs")
-    document.body.dataset.club ? null : registerPick(/** @type {number} */ (screen.tournament), act, ui.render), add);
+    // the tournament's register (a club's own for a club's event: docs/hosting.md)
+    registerPick(/** @type {number} */ (screen.tournament), act, ui.render), add);
 }
 
 
