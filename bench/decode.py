@@ -20,7 +20,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from bgclock.core import Event
 from bgclock.server.edge.limits import DAY_MS, MAX_ID, MAX_POINTS, check_depth
-from bgclock.server.ws.protocol import MAX_LAG_MS, decode
+from bgclock.server.live.commands import MAX_LAG_MS
+from bgclock.server.ws.protocol import decode
 
 try:
     from bench._hand_decode import hand_decode

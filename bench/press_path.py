@@ -43,9 +43,10 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bgclock.server.edge.auth import RateLimiter  # noqa: E402
+from bgclock.server.live.commands import Command  # noqa: E402
 from bgclock.server.live.hub import Hub  # noqa: E402
 from bgclock.server.live.time import WallClock  # noqa: E402
-from bgclock.server.ws.protocol import Command, decode  # noqa: E402
+from bgclock.server.ws.protocol import decode  # noqa: E402
 from bgclock.store import StoredEvent, StoredNote, TableSpec  # noqa: E402
 
 

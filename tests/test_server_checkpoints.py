@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from bgclock.server.edge.auth import RateLimiter
+from bgclock.server.live.commands import Command
 from bgclock.server.live.hub import CHECKPOINT_PARTS, Hub
 from bgclock.server.live.time import WallClock
-from bgclock.server.ws.protocol import Command, decode
+from bgclock.server.ws.protocol import decode
 from bgclock.store import StoredEvent, StoredNote, TableRow, TableSpec
 from tests._server_kit import anyio_backend
 

@@ -319,7 +319,7 @@ async def test_a_director_adjust_meanwhile_is_merged_by_instant(manual: Any) -> 
     assert [e["at_ms"] for e in log] == [roll["at_ms"], pressed, adjust["at_ms"]]
     # a restart folds the same log to the same match
     hub = live.server.hub.tables[table["id"]]
-    from bgclock.server.live.hub import fold
+    from bgclock.server.live.fold import fold
 
     assert fold(hub.row.spec, hub.log).state(hub.match.now) == hub.match.state()
 

@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 
 from bgclock.server.errors import ProtocolError
-from bgclock.server.live import hub as _hub
-from bgclock.server.live.hub import Hub, TableHub, fold
+from bgclock.server.live import snapshots
+from bgclock.server.live.commands import HitCmd
+from bgclock.server.live.fold import fold
+from bgclock.server.live.hub import Hub, TableHub
 from bgclock.server.live.time import ManualClock
-from bgclock.server.ws.protocol import HitCmd
 from bgclock.store import Store, StoredEvent, StoredNote, TableRow, TableSpec
 from tests._server_kit import (
     DIRECTOR,
@@ -140,7 +141,7 @@ def _gated(make: Callable[[], Store], gated: set[int], entered: asyncio.Event,
 @pytest.mark.parametrize("store", STORES)
 async def test_a_first_start_without_snapshots_answers_before_folding_every_table(
         store: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_hub, "SNAPSHOT_EVERY", EVERY)
+    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", EVERY)
     async with store_factory(store, tmp_path) as make:
         clock = ManualClock()
         ids = await _evening(make(), clock.now_ms() - 60_000, 4)
@@ -248,7 +249,7 @@ async def test_a_kept_table_is_folded_first_and_recovered_as_of_the_start(
     # its clock ran on at the table (the device keeps the time) and may flag:
     # the background folds it before the others, and its keeper is away
     # since the start, not since the fold
-    monkeypatch.setattr(_hub, "SNAPSHOT_EVERY", EVERY)
+    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", EVERY)
     async with store_factory("sqlite", tmp_path) as make:
         clock = ManualClock()
         ids = await _evening(make(), clock.now_ms() - 60_000, 3, kept=(2,))

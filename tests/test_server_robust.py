@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bgclock.server.live import hub as _hub
+from bgclock.server.live import table as _table
 from bgclock.store import StoredEvent, TableRow, TableSpec
 from tests._server_kit import (
     DIRECTOR,
@@ -175,7 +175,7 @@ async def test_a_closed_table_keeps_its_final_state_after_a_restart(
 
 async def test_a_device_far_behind_gets_the_snapshot_not_the_whole_log(
         live: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_hub, "CATCH_UP_EVENTS", 3)
+    monkeypatch.setattr(_table, "CATCH_UP_EVENTS", 3)
     table = await live.table()
     async with Device.open(live.ws_url, {"token": table["token"]}) as a:
         await a.welcome()

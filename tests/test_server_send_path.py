@@ -9,7 +9,7 @@ import asyncio
 from starlette.websockets import WebSocketDisconnect
 
 from bgclock.server.edge.auth import RateLimiter
-from bgclock.server.ws.session import Connection
+from bgclock.server.ws.connection import Connection
 
 
 class FakeSocket:

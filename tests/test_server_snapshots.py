@@ -13,9 +13,9 @@ import pytest
 
 from bgclock.core import ClockError, Match
 from bgclock.script import load_script, read_json
-from bgclock.server.live import hub as _hub
 from bgclock.server.live import snapshots
-from bgclock.server.live.hub import Hub, TableHub, fold
+from bgclock.server.live.fold import fold
+from bgclock.server.live.hub import Hub, TableHub
 from bgclock.server.live.time import ManualClock
 from bgclock.store import NotFound, Store, StoredEvent, StoredSnapshot, TableRow, TableSpec
 from tests._server_kit import (
@@ -67,7 +67,7 @@ def _figures(table: TableHub) -> tuple[Any, ...]:
 @pytest.mark.parametrize("path", SCRIPT_FILES, ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_a_stored_snapshot_and_its_tail_fold_as_the_whole_log(
         path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_hub, "SNAPSHOT_EVERY", 3)  # the window cut, many times
+    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", 3)  # the window cut, many times
     row, events = _script_log(path)
     hub = Hub(store=None, clock=ManualClock())  # type: ignore[arg-type]  # never awaited
     whole = TableHub(hub, row)
@@ -139,7 +139,7 @@ async def _director_resumes_and_stops(live: Live, table_id: int, times: int,
 @pytest.mark.parametrize("store", STORES)
 async def test_restarts_from_snapshots_fold_the_whole_log(
         store: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_hub, "SNAPSHOT_EVERY", EVERY)
+    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", EVERY)
     async with store_factory(store, tmp_path) as make:
         clock = ManualClock()
         async with live_server(make, clock=clock) as live:
@@ -199,7 +199,7 @@ async def test_restarts_from_snapshots_fold_the_whole_log(
 async def test_a_damaged_snapshot_falls_back_to_the_whole_log(
         store: str, damage: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
-    monkeypatch.setattr(_hub, "SNAPSHOT_EVERY", EVERY)
+    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", EVERY)
     async with store_factory(store, tmp_path) as make:
         clock = ManualClock()
         async with live_server(make, clock=clock) as live:
@@ -256,7 +256,7 @@ def test_a_snapshot_of_another_match_is_not_read() -> None:
 @pytest.mark.parametrize("store", STORES)
 async def test_one_table_loads_by_id_from_its_snapshot(
         store: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_hub, "SNAPSHOT_EVERY", EVERY)
+    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", EVERY)
     async with store_factory(store, tmp_path) as make:
         clock = ManualClock()
         async with live_server(make, clock=clock) as live:
@@ -285,7 +285,7 @@ async def test_one_table_loads_by_id_from_its_snapshot(
 async def test_a_command_id_older_than_the_window_is_never_stored_twice(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # the window no longer knows the id: the store does, and its ack is the answer
-    monkeypatch.setattr(_hub, "SNAPSHOT_EVERY", EVERY)
+    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", EVERY)
     async with store_factory("sqlite", tmp_path) as make:
         clock = ManualClock()
         async with live_server(make, clock=clock) as live:
@@ -312,7 +312,7 @@ async def test_a_command_id_older_than_the_window_is_never_stored_twice(
 @pytest.mark.parametrize("store", STORES)
 async def test_a_next_match_starts_without_the_old_matchs_snapshot(
         store: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(_hub, "SNAPSHOT_EVERY", EVERY)
+    monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", EVERY)
     async with store_factory(store, tmp_path) as make:
         clock = ManualClock()
         async with live_server(make, clock=clock) as live:

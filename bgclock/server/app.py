@@ -29,7 +29,7 @@ from bgclock.server.edge.auth import DirectorAuth, TableTokens, director_key
 from bgclock.server.edge.clubs import FreshKeys
 from bgclock.server.edge.director import DirectorOnly
 from bgclock.server.edge.guard import HANDSHAKES, EdgeGuard, install_redaction, served_hosts
-from bgclock.server.edge.keeper import ToKeeper
+from bgclock.server.edge.owner import ToOwner
 from bgclock.server.edge.session import KeyExchange
 from bgclock.server.errors import HANDLERS
 from bgclock.server.live.heap import HeapKeeper
@@ -111,7 +111,8 @@ def create_app(
         # only here: the cluster's code and redis load for ``--cluster`` alone
         from bgclock.server.cluster.node import Cluster
 
-        server.cluster = Cluster(server, store, cluster, ws.dispatch)
+        node = Cluster(server, store, cluster, ws.dispatch)
+        server.ownership = node
     if publish_to is not None:
         if not publish_key:
             raise ValueError("publishing needs a publishing key (BGCLOCK_PUBLISH_KEY)")
@@ -121,8 +122,7 @@ def create_app(
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.open()
         await store.claim()  # one server per store (``bgclock serve`` claimed it already)
-        if server.cluster is not None:
-            await server.cluster.start()
+        await server.ownership.start()
         if director_secret is None:
             server.director = DirectorAuth(await director_key(store))
         key = await store.set_meta_if_absent("table_token_key", secrets.token_hex(32))
@@ -148,8 +148,7 @@ def create_app(
             if server.publisher is not None:
                 await server.publisher.stop()
             await server.hub.stop()
-            if server.cluster is not None:
-                await server.cluster.stop()
+            await server.ownership.stop()
             server.tourneys.desk.close()
             await store.close()
 
@@ -166,12 +165,12 @@ def create_app(
             *pages.director,
             *tournaments.routes,
             *public.director,
-            # in a cluster, run by the process that keeps the tournament
+            # run by the process that owns the tournament
             Mount("/api/tournaments/{tournament_id:id}", routes=[
                 *tourney.routes, *desk.routes, *standings.routes, *contests.routes,
                 *flights.routes, *register.tournament_routes, *money.routes,
                 *forecast.routes],
-                middleware=[Middleware(ToKeeper, kind="tournament", param="tournament_id")]),
+                middleware=[Middleware(ToOwner, kind="tournament", param="tournament_id")]),
             *tables.routes,
             *register.routes,
             *position.routes,
@@ -193,6 +192,6 @@ def create_app(
                                 Middleware(GZipMiddleware, minimum_size=GZIP_MIN_BYTES)])
     app.state.server = server
     server.ws_hosts = hosts
-    if server.cluster is not None:  # a director's request forwarded here runs through it
-        server.cluster.app = app
+    if cluster is not None:  # a director's request forwarded here runs through it
+        node.app = app
     return app

@@ -529,13 +529,13 @@ def _run(args: argparse.Namespace) -> int:
             feed.close()  # the room displays' streams would hold the shutdown
 
         async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-            leaving = app.state.server.cluster
-            if leaving is not None:
-                # one of a cluster: no new connection (a balancer sends it to
-                # another process), every table handed over, then the exit
+            ownership = app.state.server.ownership
+            if not ownership.owns_everything:
+                # another process takes over: no new connection (a balancer
+                # sends it there), everything this one owns handed over
                 for listening in self.servers:
                     listening.close()
-                await leaving.drain()
+            await ownership.leave()
             await super().shutdown(sockets)
 
     server = Server(config)
@@ -548,12 +548,14 @@ def _run(args: argparse.Namespace) -> int:
 
     async def main() -> None:
         await open_checked(store, where)
-        running = app.state.server.cluster
-        if running is not None:  # Redis there, the credentials taken, one secret
+        if args.cluster is not None:  # Redis there, the credentials taken, one secret
             from bgclock.server.cluster.bus import BusError
+            from bgclock.server.cluster.node import Cluster
 
+            node = app.state.server.ownership
+            assert isinstance(node, Cluster)
             try:
-                await running.bus.check()
+                await node.bus.check()
             except BusError as exc:
                 await store.close()
                 raise StartError(str(exc)) from None

@@ -9,7 +9,7 @@ module imports one that imports it back; ``tests/test_imports.py``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.requests import HTTPConnection, Request
 
@@ -20,13 +20,12 @@ from bgclock.server.live.hub import Hub, TableHub
 from bgclock.server.live.lag import LagParams
 from bgclock.server.live.roomfeed import RoomFeed
 from bgclock.server.live.time import ServerClock
+from bgclock.server.ownership.interface import Ownership
+from bgclock.server.ownership.local import LocalOwnership
 from bgclock.server.tournaments.published import Published
 from bgclock.server.tournaments.publisher import Publisher
 from bgclock.server.tournaments.service import Tourneys, public_body, room_body
 from bgclock.store import NotFound, Store, TournamentRow
-
-if TYPE_CHECKING:
-    from bgclock.server.cluster.node import Cluster
 
 
 class Server:
@@ -73,8 +72,9 @@ class Server:
         self.clubs = NamedKeys(CLUB_DIRECTOR)
         self.owners: dict[int, str | None] = {}
         self.published = Published(store, clock)
-        #: This process's part in a cluster (``bgclock serve --cluster``), or None.
-        self.cluster: Cluster | None = None
+        #: Who owns each table and tournament (``ownership``): this process
+        #: alone, unless ``create_app`` chose otherwise.
+        self.ownership: Ownership = LocalOwnership(self.hub, self.tourneys)
         #: The names a WebSocket may be opened at (``edge.guard.served_hosts``;
         #: None: any), so that a page opened at another says why it cannot connect.
         self.ws_hosts: frozenset[str] | None = None
@@ -125,7 +125,7 @@ class Server:
 
     def note_owners(self, rows: Iterable[TournamentRow]) -> None:
         """The owners of tournaments read anyway (a list), kept for the
-        dashboards' feed, which decides at once (``ws.session.ClubFeed``)."""
+        dashboards' feed, which decides at once (``ws.connection.ClubFeed``)."""
         for row in rows:
             self.owners[row.id] = row.club
 
@@ -149,16 +149,13 @@ class Server:
         return table
 
     async def live_table(self, request: Request) -> TableHub:
-        """The path's table as its keeper holds it now, for reading: this
-        process's own, or (a cluster) its mirror of another process's
-        (``cluster.mirror``); ``NotFound``."""
+        """The path's table as its owner holds it now, for reading: this
+        process's own, or a mirror of another process's
+        (``Ownership.readable``); ``NotFound``."""
         table_id: int = request.path_params["table_id"]
-        if self.cluster is not None and table_id not in self.hub.tables:
-            await self.cluster.known(table_id)  # made by another process just now
-        table = await self.table_or_404(request)
-        if self.cluster is not None and not self.cluster.owns(table.id):
-            return await self.cluster.mirrors.table(table.id)
-        return table
+        if table_id not in self.hub.tables:
+            await self.ownership.known(table_id)  # made by another process just now?
+        return await self.ownership.readable(await self.table_or_404(request))
 
 
 def server_of(conn: HTTPConnection) -> Server:

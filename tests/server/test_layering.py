@@ -6,7 +6,9 @@ fails, and a debt paid must be struck from the list (issue 34 §1).
 From the bottom: ``errors`` and ``context`` (the ``Server``: "imported by
 all, imports none of them"); ``edge`` (credentials, limits, bodies);
 ``live`` (the tables) and ``ws`` (their protocol) and ``tournaments``;
-``render`` (pages, exports, sheets); ``routes`` (one module per resource);
+``ownership`` (who owns each table and tournament: the interface and the
+one-process implementation); ``render`` (pages, exports, sheets); ``routes``
+(one module per resource);
 ``cluster`` (the cluster's implementation, which may reach anything below
 the application); ``app`` and the command lines on top.  The graph is
 ``tests/test_imports.py``'s: every import, at any depth, under
@@ -15,8 +17,12 @@ the application); ``app`` and the command lines on top.  The graph is
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
+import bgclock.server
 from tests.test_imports import import_graph
 
 #: What each folder (or top module) of ``bgclock/server`` may import of the others.
@@ -27,31 +33,29 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "live": frozenset({"errors", "context", "edge"}),
     "ws": frozenset({"errors", "context", "edge", "live"}),
     "tournaments": frozenset({"errors", "context", "edge", "live"}),
+    "ownership": frozenset({"errors", "context", "edge", "live", "ws", "tournaments"}),
     "render": frozenset({"errors", "context", "edge", "live", "tournaments"}),
     "routes": frozenset({"errors", "context", "edge", "live", "ws", "tournaments",
-                         "render"}),
+                         "ownership", "render"}),
     "cluster": frozenset({"errors", "context", "edge", "live", "ws", "tournaments",
-                          "render", "routes"}),
-    "app": frozenset({"errors", "context", "edge", "live", "ws", "tournaments", "render",
-                      "routes", "cluster"}),
-    "cli": frozenset({"errors", "context", "edge", "live", "ws", "tournaments", "render",
-                      "routes", "cluster", "app"}),
+                          "ownership", "render", "routes"}),
+    "app": frozenset({"errors", "context", "edge", "live", "ws", "tournaments",
+                      "ownership", "render", "routes", "cluster"}),
+    "cli": frozenset({"errors", "context", "edge", "live", "ws", "tournaments",
+                      "ownership", "render", "routes", "cluster", "app"}),
     "keys_cli": frozenset({"edge", "cli"}),
 }
 
 #: The imports against the layering that are still there (folder -> folder,
 #: "web" for ``bgclock.web``), and why: issue 34 §1 and issue 33 §1 pay them.
 DEBTS: dict[tuple[str, str], str] = {
-    ("context", "cluster"): "the Server names its cluster's type (no ownership interface yet)",
     ("context", "edge"): "the Server holds the director's key check and the limits",
     ("context", "live"): "the Server builds and holds the tables' hub",
+    ("context", "ownership"): "the Server holds who owns each table and tournament "
+                              "(one process's, unless create_app chose otherwise)",
     ("context", "tournaments"): "the Server builds and holds the tournaments' service",
-    ("edge", "cluster"): "the keeper middleware forwards a request to its owner",
-    ("live", "ws"): "the tables decide the protocol's decoded messages (ws.protocol's "
-                    "declarations: issue 33 §1)",
     ("render", "routes"): "the OpenAPI renderer reads the routes' own bounds and shapes",
     ("render", "ws"): "the OpenAPI renderer lists the protocol's schemas",
-    ("tournaments", "cluster"): "the service stamps an action with its forwarded request's id",
     ("tournaments", "render"): "the service renders the room and public views it pushes",
 }
 
@@ -103,3 +107,31 @@ def test_a_new_import_against_the_layering_is_caught(monkeypatch: pytest.MonkeyP
         "bgclock.server.routes.tables"}
     monkeypatch.setattr(me, "import_graph", lambda: graph)
     assert ("live", "routes") in against_the_layering()
+
+
+#: Where the cluster may be named outside ``server/cluster/``: the command
+#: lines (its options) and ``create_app`` (the choice), issue 34 §1.
+NAMES_THE_CLUSTER = frozenset({"bgclock.cli", "bgclock.server.cli", "bgclock.server.app"})
+
+
+def test_nothing_outside_the_cluster_imports_it_but_the_choice() -> None:
+    importers = {name for name, targets in import_graph().items()
+                 if not name.startswith("bgclock.server.cluster")
+                 and any(t.startswith("bgclock.server.cluster") for t in targets)}
+    assert importers <= NAMES_THE_CLUSTER, importers - NAMES_THE_CLUSTER
+
+
+def test_nothing_outside_the_cluster_speaks_of_it() -> None:
+    """Not in code, nor in a comment: the one-process code is written against
+    the ownership (``server/ownership/``, whose interface may name what
+    implements it), which says "another process"."""
+    server = Path(bgclock.server.__file__).resolve().parent
+    found = []
+    for path in sorted(server.rglob("*.py")):
+        relative = path.relative_to(server).as_posix()
+        if relative.startswith(("cluster/", "ownership/")) or relative in ("cli.py", "app.py"):
+            continue
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if re.search(r"\bcluster", line, re.IGNORECASE):
+                found.append(f"{relative}:{n}: {line.strip()}")
+    assert not found, "\n".join(found)

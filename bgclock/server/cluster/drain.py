@@ -51,13 +51,13 @@ from typing import Any, Final, Protocol
 
 import orjson
 
+from bgclock.server.cluster.handback import Cluster as HandingBack
 from bgclock.server.cluster.handback import Handback
 from bgclock.server.cluster.lease import lease_key
-from bgclock.server.cluster.mirror import Host
 from bgclock.server.live.hub import TableHub
 
 
-class Cluster(Host, Protocol):
+class Cluster(HandingBack, Protocol):
     """What leaving and joining use of their process (``node.Cluster``; a
     protocol: that module imports this one)."""
 

@@ -1,4 +1,4 @@
-"""A director's HTTP request carried to the process that keeps its tournament
+"""A director's HTTP request carried to the process that owns its tournament
 (or its table), and the answer carried back: the two ends' pure pieces.
 
 Theory of operation
@@ -7,43 +7,40 @@ The forwarding process has decoded the request's route (the tournament or
 table id of the path) and, for a director's route, its guard has run.  It reads the body, bounded by
 ``MAX_FORWARDED_BODY`` (the largest body any of these routes takes: a CSV
 of players), and sends ``request_message``: the method, the path, the query,
-the headers the route may read, the body, and a request id.  The keeper
+the headers the route may read, the body, and a request id.  The owner
 rebuilds an ASGI scope from it (``forwarded_scope``), marked ``FORWARDED``
 (so that it is not forwarded again), and runs it through its own whole
 application (``run``): the same guard, the same route, the same validation,
 the same error handlers.  The request's credentials (its ``Authorization``
-header and its query's key or token) travel with it, and the keeper works
+header and its query's key or token) travel with it, and the owner works
 its principal out from them again (``edge.principal``): being forwarded
 makes nobody the director.  The answer (status, the
 headers that matter, the body) goes back with the request id
 (``answer_message``) and the forwarding process answers its client with it.
 
-A forwarded request is never forwarded again: at the keeper it runs there,
-and a keeper that lost the lease meanwhile answers ``not_owner`` itself.
+A forwarded request is never forwarded again: at the owner it runs there,
+and a owner that lost the lease meanwhile answers ``not_owner`` itself.
 """
 
 from __future__ import annotations
 
 import base64
 from collections.abc import Mapping
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Final
 
+from bgclock.server.edge.principal import REQUEST_ID
+
 #: The scope key a forwarded request carries (the forwarding process's name).
 FORWARDED: Final = "bgclock.forwarded_from"
-#: The id of the forwarded request being run here (``run``), or None: the
-#: tournament's actions it stores carry it (``StoredAction.request_id``), so
-#: the process it came from can tell whether it was done.
-REQUEST_ID: ContextVar[str | None] = ContextVar("bgclock_forwarded_request", default=None)
-#: How long a forwarding process waits for the keeper's answer (s).
+#: How long a forwarding process waits for the owner's answer (s).
 FORWARD_S: Final = 5.0
 #: The largest body forwarded: the largest any forwarded route reads
 #: (``routes.tourney.MAX_CSV_BYTES``, a CSV of players); the route itself
-#: holds it to its own limit at the keeper.
+#: holds it to its own limit at the owner.
 MAX_FORWARDED_BODY: Final = 256 * 1024
 #: Request headers not carried: the hop's own.  The credentials are carried
-#: (``Authorization``, ``Cookie``, the query): the keeper checks them itself.
+#: (``Authorization``, ``Cookie``, the query): the owner checks them itself.
 DROPPED_REQUEST: Final = frozenset({
     "accept-encoding", "connection", "content-length", "upgrade",
     "transfer-encoding", "keep-alive", "te"})
@@ -53,7 +50,7 @@ KEPT_ANSWER: Final = frozenset({"content-type", "content-disposition", "retry-af
 
 @dataclass(frozen=True, slots=True)
 class Answer:
-    """An HTTP answer as the keeper gave it."""
+    """An HTTP answer as the owner gave it."""
 
     status: int
     headers: tuple[tuple[str, str], ...]
@@ -74,7 +71,7 @@ def _unpack(msg: Mapping[str, Any]) -> bytes:
 
 
 def request_message(node: str, rid: str, scope: Mapping[str, Any], body: bytes) -> dict[str, Any]:
-    """What the keeper needs of a request to run it again (bus message ``http``)."""
+    """What the owner needs of a request to run it again (bus message ``http``)."""
     headers = [[bytes(k).decode("latin-1"), bytes(v).decode("latin-1")]
                for k, v in scope.get("headers", ())
                if bytes(k).decode("latin-1").lower() not in DROPPED_REQUEST]
@@ -87,7 +84,7 @@ def request_message(node: str, rid: str, scope: Mapping[str, Any], body: bytes) 
 
 
 def forwarded_scope(msg: Mapping[str, Any]) -> tuple[dict[str, Any], bytes]:
-    """The ASGI scope and body a forwarded request runs with at the keeper."""
+    """The ASGI scope and body a forwarded request runs with at the owner."""
     server = msg.get("server")
     scope: dict[str, Any] = {
         "type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"},
@@ -148,7 +145,7 @@ async def run(app: Any, scope: dict[str, Any], body: bytes,
 
 
 def answer_message(rid: str, answer: Answer) -> dict[str, Any]:
-    """The keeper's answer to a forwarded request (bus message ``http_answer``)."""
+    """The owner's answer to a forwarded request (bus message ``http_answer``)."""
     return {"k": "http_answer", "r": rid, "status": answer.status,
             "headers": [list(h) for h in answer.headers], **_pack(answer.body)}
 

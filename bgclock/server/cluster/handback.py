@@ -25,15 +25,33 @@ import logging
 import time
 from typing import Protocol
 
-from bgclock.server.cluster.mirror import Host, Mirrors
+from bgclock.server.cluster.bus import Bus
+from bgclock.server.cluster.lease import Leases
+from bgclock.server.cluster.mirror import Mirrors
+from bgclock.server.context import Server
 from bgclock.server.live.hub import TableHub
 
 
-class Cluster(Host, Protocol):
-    """What handing back uses of its process (``node.Cluster``)."""
+class Cluster(Protocol):
+    """What handing back uses of its process (``node.Cluster``, which
+    imports this module)."""
+
+    @property
+    def server(self) -> Server: ...
+
+    @property
+    def node(self) -> str: ...
+
+    @property
+    def bus(self) -> Bus: ...
+
+    @property
+    def leases(self) -> Leases: ...
 
     @property
     def mirrors(self) -> Mirrors: ...
+
+    def owns(self, table_id: int) -> bool: ...
 
     def taking(self, table_id: int) -> bool: ...
 

@@ -40,61 +40,18 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any, Final, Protocol
+from collections.abc import Callable
+from typing import Any, Final
 
 import orjson
 
 from bgclock.server.cluster.bus import Bus
 from bgclock.server.cluster.lease import Leases
-from bgclock.server.live.hub import Hub, TableHub
-from bgclock.server.live.roomfeed import RoomFeed
+from bgclock.server.context import Server
+from bgclock.server.live.hub import TableHub
+from bgclock.server.live.messages import dumps
 from bgclock.server.live.table_state import Flag
-from bgclock.server.tournaments.host import TournamentHub
-from bgclock.server.ws.protocol import dumps
 from bgclock.store import Store, StoredEvent, StoreError
-
-
-class TournamentHubs(Protocol):
-    """The tournaments this process holds (``service.Tourneys``)."""
-
-    @property
-    def hubs(self) -> dict[int, TournamentHub]: ...
-
-
-class _Server(Protocol):
-    @property
-    def hub(self) -> Hub: ...
-
-    @property
-    def room_feed(self) -> RoomFeed: ...
-
-    @property
-    def tourneys(self) -> TournamentHubs: ...
-
-
-class Host(Protocol):
-    """What the mirrors use of their process (``node.Cluster``; a protocol:
-    that module imports this one)."""
-
-    @property
-    def server(self) -> _Server: ...
-
-    @property
-    def store(self) -> Store: ...
-
-    @property
-    def node(self) -> str: ...
-
-    @property
-    def bus(self) -> Bus: ...
-
-    @property
-    def leases(self) -> Leases: ...
-
-    @property
-    def relays(self) -> dict[int, dict[str, Any]]: ...
-
-    def owns(self, table_id: int) -> bool: ...
 
 log = logging.getLogger("bgclock.cluster")
 
@@ -126,8 +83,17 @@ class Mirror:
 class Mirrors:
     """This process's mirrors of tables other processes keep."""
 
-    def __init__(self, cluster: Host) -> None:
-        self.cluster = cluster
+    def __init__(self, server: Server, store: Store, bus: Bus, leases: Leases, node: str,
+                 owns: Callable[[int], bool], relays: dict[int, dict[str, Any]]) -> None:
+        #: This process's server and store, the cluster's bus and leases, this
+        #: process's name, whether it owns a table, and its relayed devices.
+        self.server = server
+        self.store = store
+        self.bus = bus
+        self.leases = leases
+        self.node = node
+        self.owns = owns
+        self.relays = relays
         self.held: dict[int, Mirror] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         #: Tournaments being folded again, and those changed again meanwhile.
@@ -145,24 +111,24 @@ class Mirrors:
         """The table as its keeper holds it now, mirrored here (folded from
         the store at the first read; ``StoreError`` if it cannot be)."""
         mirror = await self.ensure(table_id)
-        deadline = self.cluster.store.deadline_s
+        deadline = self.store.deadline_s
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(mirror.ready.wait(), deadline)
             await asyncio.wait_for(mirror.info_seen.wait(), INFO_WAIT_S)
         mirror.used = time.monotonic()
-        return self.cluster.server.hub.tables[table_id]
+        return self.server.hub.tables[table_id]
 
     async def room(self, tournament_id: int) -> None:
         """Every table of the tournament this process does not keep is
         mirrored and loaded (a room display's view reads them all)."""
-        hub = self.cluster.server.hub
+        hub = self.server.hub
         ids = [t.id for t in list(hub.tables.values())
-               if t.row.tournament_id == tournament_id and not self.cluster.owns(t.id)]
+               if t.row.tournament_id == tournament_id and not self.owns(t.id)]
         mirrors = [await self.ensure(i) for i in ids]
         now = time.monotonic()
         for mirror in mirrors:  # a polling display keeps them as a stream does
             mirror.used = now
-        deadline = self.cluster.store.deadline_s
+        deadline = self.store.deadline_s
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.gather(*(m.ready.wait() for m in mirrors)),
                                    deadline)
@@ -170,7 +136,7 @@ class Mirrors:
     def wanted(self, tournament_id: int | None) -> bool:
         """A room display of the tournament is open at this process."""
         return tournament_id is not None and (
-            tournament_id in self.cluster.server.room_feed.rooms)
+            tournament_id in self.server.room_feed.rooms)
 
     async def ensure(self, table_id: int) -> Mirror:
         """The table's mirror, started if it was not (subscribed first, then
@@ -180,13 +146,13 @@ class Mirrors:
             return mirror
         mirror = self.held[table_id] = Mirror(table_id)
         mirror.loading = True
-        bus = self.cluster.bus
+        bus = self.bus
         await bus.subscribe(bus.table_channel(table_id))
-        owner = await self.cluster.leases.owner("table", table_id)
+        owner = await self.leases.owner("table", table_id)
         asked = 0
-        if owner is not None and owner != self.cluster.node:
+        if owner is not None and owner != self.node:
             asked = await bus.receivers(bus.node_channel(owner), orjson.dumps(
-                {"k": "mirror_ask", "from": self.cluster.node, "t": table_id}))
+                {"k": "mirror_ask", "from": self.node, "t": table_id}))
         if not asked:  # nobody to ask: the store says it all
             mirror.info_seen.set()
         self._spawn(self._load(mirror))
@@ -199,7 +165,7 @@ class Mirrors:
         mirror = self.held[table.id] = Mirror(table.id)
         mirror.ready.set()
         mirror.info_seen.set()
-        bus = self.cluster.bus
+        bus = self.bus
         self._spawn(bus.subscribe(bus.table_channel(table.id)))
 
     def forget(self, table_id: int) -> None:
@@ -220,9 +186,9 @@ class Mirrors:
         self._apply(mirror, text)
 
     def _apply(self, mirror: Mirror, text: bytes) -> None:
-        hub = self.cluster.server.hub
+        hub = self.server.hub
         table = hub.tables.get(mirror.table_id)
-        if table is None or self.cluster.owns(table.id):
+        if table is None or self.owns(table.id):
             return
         if not table.mirror:  # made dormant meanwhile (a lease lost): fold it again
             self._reload(mirror)
@@ -249,12 +215,11 @@ class Mirrors:
     def on_node(self, kind: str, msg: dict[str, Any]) -> None:
         """``mirror_ask`` (at a keeper: answer with the table's ``info``) or
         ``mirror_info`` (its answer, here)."""
-        cluster = self.cluster
         table_id = int(msg["t"])
         if kind == "mirror_ask":
-            table = cluster.server.hub.tables.get(table_id)
-            text = table.table_message() if table is not None and cluster.owns(table_id) else ""
-            cluster.bus.publish(cluster.bus.node_channel(str(msg["from"])), orjson.dumps(
+            table = self.server.hub.tables.get(table_id)
+            text = table.table_message() if table is not None and self.owns(table_id) else ""
+            self.bus.publish(self.bus.node_channel(str(msg["from"])), orjson.dumps(
                 {"k": "mirror_info", "t": table_id, "text": text}))
             return
         mirror = self.held.get(table_id)
@@ -283,8 +248,7 @@ class Mirrors:
             self._spawn(self._load(mirror))
 
     async def _load(self, mirror: Mirror) -> None:
-        cluster = self.cluster
-        hub = cluster.server.hub
+        hub = self.server.hub
         table_id = mirror.table_id
         try:
             table = await hub.mirror_table(table_id)
@@ -294,7 +258,7 @@ class Mirrors:
             mirror.loading = False
             mirror.ready.set()
             return
-        if cluster.owns(table_id) or self.held.get(table_id) is not mirror:
+        if self.owns(table_id) or self.held.get(table_id) is not mirror:
             mirror.loading = False
             mirror.ready.set()
             return  # taken here (or dropped) meanwhile: served, not mirrored
@@ -319,11 +283,10 @@ class Mirrors:
         (``Tourneys.announce``); without a copy, its dashboards are told
         ``text``.  Changes that come while it is folded are folded once
         more, after it."""
-        cluster = self.cluster
-        hub = cluster.server.tourneys.hubs.get(tournament_id)
-        if hub is None or cluster.leases.epoch("tournament", tournament_id) is not None:
+        hub = self.server.tourneys.hubs.get(tournament_id)
+        if hub is None or self.leases.epoch("tournament", tournament_id) is not None:
             if hub is None:
-                for director in list(cluster.server.hub.directors):
+                for director in list(self.server.hub.directors):
                     director.send(text)
             return
         if tournament_id in self._refolding:
@@ -335,12 +298,12 @@ class Mirrors:
             while again:
                 self._again.discard(tournament_id)
                 try:
-                    stored = await cluster.store.actions(tournament_id)
+                    stored = await self.store.actions(tournament_id)
                 except StoreError as exc:
                     log.warning("tournament %d: not read again (%s)", tournament_id, exc)
                     return
                 async with hub.lock:
-                    if cluster.leases.epoch("tournament", tournament_id) is not None:
+                    if self.leases.epoch("tournament", tournament_id) is not None:
                         return  # kept here now: its own fold is the truth
                     hub.log = [dict(s.action) for s in stored]
                     hub.rebuild()
@@ -349,26 +312,25 @@ class Mirrors:
             self._refolding.discard(tournament_id)
         text = dumps({"type": "tournament", "tournament": tournament_id,
                       "actions": hub.state.count})
-        for director in list(cluster.server.hub.directors):
+        for director in list(self.server.hub.directors):
             director.send(text)
-        cluster.server.room_feed.changed(tournament_id)
+        self.server.room_feed.changed(tournament_id)
 
     # ------------------------------------------------------------ keeping
 
     async def sweep(self) -> None:
         """Mirror every table of the rooms displayed here; drop the mirrors
         nobody needs any more."""
-        cluster = self.cluster
-        hub = cluster.server.hub
-        rooms = cluster.server.room_feed.rooms
+        hub = self.server.hub
+        rooms = self.server.room_feed.rooms
         if rooms:
             for table in list(hub.tables.values()):
                 if (table.row.tournament_id in rooms and table.id not in self.held
-                        and not cluster.owns(table.id)):
+                        and not self.owns(table.id)):
                     await self.ensure(table.id)
         now = time.monotonic()
         for table_id, mirror in list(self.held.items()):
-            if cluster.owns(table_id):
+            if self.owns(table_id):
                 self.held.pop(table_id, None)
                 continue
             held = hub.tables.get(table_id)
@@ -379,6 +341,6 @@ class Mirrors:
             self.held.pop(table_id, None)
             if held is not None and held.mirror:
                 hub.dormant(held.row)  # its fold goes; the row stays known
-            if not cluster.relays.get(table_id):
+            if not self.relays.get(table_id):
                 with contextlib.suppress(Exception):
-                    await cluster.bus.unsubscribe(cluster.bus.table_channel(table_id))
+                    await self.bus.unsubscribe(self.bus.table_channel(table_id))

@@ -30,8 +30,8 @@ device instants.
 A tournament is kept the same way (``keep_tournament``: folded afresh from
 the store when this process takes its lease).  A director's HTTP request on
 a tournament, or a table's write, that reaches a process that does not keep
-it is forwarded to the keeper (``keeper``, ``forward_http``; the middleware
-is ``edge.keeper``, the two ends' pieces ``forward``) and answered with the
+it is forwarded to the owner (``run_at_owner``, ``forward_http``; the middleware
+is ``edge.owner``, the two ends' pieces ``forward``) and answered with the
 keeper's answer within ``FORWARD_S``.  A table's result goes to its
 tournament's keeper (``deliver_result``), again until its receipt comes
 back; the keeper enters it once (``_take_result``).
@@ -60,78 +60,47 @@ import itertools
 import logging
 from collections import OrderedDict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final
 
 import orjson
+from starlette.requests import Request
+from starlette.responses import Response
 
 from bgclock.server.cluster import drain as draining
 from bgclock.server.cluster.bus import Bus
 from bgclock.server.cluster.config import ClusterConfig
 from bgclock.server.cluster.forward import (
     FORWARD_S,
+    FORWARDED,
+    MAX_FORWARDED_BODY,
     Answer,
     answer_message,
     answer_of,
     forwarded_scope,
+    replay,
     request_message,
     run,
 )
 from bgclock.server.cluster.handback import Handback
 from bgclock.server.cluster.lease import Leases
 from bgclock.server.cluster.mirror import Mirrors
+from bgclock.server.context import Server
+from bgclock.server.edge.limits import read_bounded
 from bgclock.server.edge.principal import on_behalf
-from bgclock.server.errors import ApiError, ProtocolError
-from bgclock.server.live.hub import Hub, TableHub
-from bgclock.server.live.roomfeed import RoomFeed
-from bgclock.server.live.time import ServerClock
+from bgclock.server.errors import ApiError, BodyTooLarge, ProtocolError
+from bgclock.server.live.hub import TableHub
+from bgclock.server.live.messages import dumps
+from bgclock.server.ownership.interface import Ownership
 from bgclock.server.tournaments.host import TableResult
-from bgclock.server.ws.protocol import Hello, Ping, decode, dumps
+from bgclock.server.ws.connection import Connection
+from bgclock.server.ws.protocol import Hello, Ping, decode
 from bgclock.server.ws.silence import SILENT_LINK_S, SilenceWatch
 from bgclock.store import Fenced, NotFound, StoreError
 
 if TYPE_CHECKING:
-    from bgclock.server.tournaments.host import TournamentHub, Tournaments
+    from bgclock.server.tournaments.host import TournamentHub
     from bgclock.store._postgres import PostgresStore
 
-
-class Connection(Protocol):
-    """What a cluster uses of a WebSocket connection (``ws.session.Connection``;
-    a protocol: the session module imports the server's context, which
-    imports this one)."""
-
-    role: str
-    table_id: int | None
-    device: str | None
-    name: str | None
-    dead: bool
-    cluster_id: str | None
-    limiter: Any
-    ws: Any
-
-    def send(self, text: str) -> None: ...
-
-    def send_json(self, message: dict[str, Any]) -> None: ...
-
-    async def close(self, code: int) -> None: ...
-
-
-class Server(Protocol):
-    """What a cluster uses of the server (``context.Server``)."""
-
-    @property
-    def hub(self) -> Hub: ...
-
-    @property
-    def clock(self) -> ServerClock: ...
-
-    @property
-    def started_ms(self) -> int: ...
-
-    @property
-    def room_feed(self) -> RoomFeed: ...
-
-    @property
-    def tourneys(self) -> Tournaments: ...
 
 log = logging.getLogger("bgclock.cluster")
 
@@ -190,7 +159,7 @@ class RemoteDevice:
 Dispatch = Callable[[Any, Any, Any], None]
 
 
-class Cluster:
+class Cluster(Ownership):
     """This process's part in a cluster (``bgclock serve --cluster``)."""
 
     def __init__(self, server: Server, store: PostgresStore, config: ClusterConfig,
@@ -221,7 +190,8 @@ class Cluster:
         self._watch: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         #: Tables other processes keep, live here for reading (``mirror``).
-        self.mirrors = Mirrors(self)
+        self.mirrors = Mirrors(server, store, self.bus, self.leases, self.node, self.owns,
+                               self.relays)
         #: Quiet tables' leases handed back (``handback``).
         self.handback = Handback(self, config.release_idle_s)
         self._sweeper: asyncio.Task[None] | None = None
@@ -273,6 +243,9 @@ class Cluster:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
 
+    async def leave(self) -> None:
+        await self.drain()
+
     async def drain(self, within: float = draining.DRAIN_S) -> None:
         """Hand every table over before this process exits (``drain``)."""
         if self.draining:
@@ -316,6 +289,18 @@ class Cluster:
 
     def fence(self, table_id: int) -> int | None:
         return self.leases.epoch("table", table_id)
+
+    @property
+    def owns_everything(self) -> bool:
+        return False
+
+    async def readable(self, table: TableHub) -> TableHub:
+        if self.owns(table.id):
+            return table
+        return await self.mirrors.table(table.id)
+
+    async def readable_room(self, tournament_id: int) -> None:
+        await self.mirrors.room(tournament_id)
 
     def owns(self, table_id: int) -> bool:
         return (self.leases.epoch("table", table_id) is not None
@@ -405,7 +390,7 @@ class Cluster:
                           "actions there, or again once that process is gone",
                           {"owner": owner})
 
-    async def keeper(self, kind: str, ident: int) -> str | None:
+    async def owner_of(self, kind: str, ident: int) -> str | None:
         """Who runs a director's request on tournament or table ``ident``:
         None for this process (it keeps it, or took it now: also when it
         does not exist, and the route answers 404), else the process to
@@ -429,6 +414,38 @@ class Cluster:
         raise ApiError(503, "not_owner", f"{kind} {ident} is kept by another process of the "
                       "cluster that cannot be named now: try again")
 
+    async def run_at_owner(self, kind: str, ident: int, app: Any, scope: Any, receive: Any,
+                           send: Any, *, of_table: bool = False) -> None:
+        """Run a director's request here when this process owns the ``kind``
+        ``ident`` (or takes it now), else forward it to the process that
+        does and answer with its answer (``forward_http``).  A request
+        forwarded here already runs here (its owner, or a former one, which
+        answers ``not_owner`` itself)."""
+        if FORWARDED in scope:
+            await app(scope, receive, send)
+            return
+        if of_table:
+            table = self.server.hub.tables.get(ident) if await self.known(ident) else None
+            if table is None:
+                await app(scope, receive, send)  # the route answers it
+                return
+            ident = table.row.tournament_id
+        owner = await self.owner_of(kind, ident)
+        if owner is None:
+            await app(scope, receive, send)
+            return
+        try:
+            body = await read_bounded(Request(scope, receive), MAX_FORWARDED_BODY)
+        except BodyTooLarge as exc:
+            raise ApiError(413, "too_large", str(exc)) from None
+        answer = await self.forward_http(kind, ident, owner, scope, body)
+        if answer is None:  # the owner went before anyone heard it: owned here now
+            await app(scope, replay(body), send)
+            return
+        response = Response(answer.body, status_code=answer.status,
+                            headers=dict(answer.headers))
+        await response(scope, receive, send)
+
     async def forward_http(self, kind: str, ident: int, owner: str, scope: Any,
                            body: bytes) -> Answer | None:
         """Send a director's request to ``owner`` and give its answer; None
@@ -448,7 +465,7 @@ class Cluster:
                 if await self.bus.receivers(self.bus.node_channel(owner), data):
                     break
                 # nobody listens there (the keeper is gone): nobody heard it
-                found = await self.keeper(kind, ident)
+                found = await self.owner_of(kind, ident)
                 if found is None:
                     return None
                 owner = found
@@ -470,7 +487,7 @@ class Cluster:
                     break
                 # the keeper still there?  (dead: its lease is free, or taken by another)
                 try:
-                    now = await self.keeper(kind, ident)
+                    now = await self.owner_of(kind, ident)
                 except ApiError:
                     continue
                 if now != owner:
@@ -483,8 +500,8 @@ class Cluster:
         finally:
             self._answers.pop(rid, None)
 
-    async def seat_at_keeper(self, table_id: int,
-                             spec: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
+    async def seat_at_owner(self, table_id: int,
+                            spec: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
         """A round start's match for a table another process keeps: sent
         there, with the round start's own credentials, as the director's
         edit (``PATCH /api/tables/N``: a table not started yet) or, once the
@@ -497,7 +514,7 @@ class Cluster:
         answer: tuple[int, dict[str, Any]] | None = None
         for method, path in (("PATCH", f"/api/tables/{table_id}"),
                              ("POST", f"/api/tables/{table_id}/next-match")):
-            owner = await self.keeper("table", table_id)
+            owner = await self.owner_of("table", table_id)
             if owner is None:
                 return None
             # the round start's own credentials: the keeper checks them as its own
@@ -547,7 +564,7 @@ class Cluster:
         origin, rid = str(msg["from"]), str(msg["r"])
         kind, ident = str(msg.get("kind")), int(msg.get("id") or 0)
         try:
-            owner = await self.keeper(kind, ident)
+            owner = await self.owner_of(kind, ident)
         except ApiError as exc:
             owner = str(exc.params.get("owner", "?"))
         if owner is not None:
@@ -571,7 +588,7 @@ class Cluster:
         tid = result.tournament_id
         for _ in range(RESULT_TRIES):
             try:
-                owner = await self.keeper("tournament", tid)
+                owner = await self.owner_of("tournament", tid)
                 if owner is None:
                     await self.server.tourneys.enter_result(result)
                     return
@@ -612,7 +629,7 @@ class Cluster:
         result = TableResult.from_dict(msg["result"])
         if result.key not in self._results_entered:
             try:
-                if await self.keeper("tournament", result.tournament_id) is not None:
+                if await self.owner_of("tournament", result.tournament_id) is not None:
                     return
                 await self.server.tourneys.enter_result(result)
             except NotFound:
@@ -697,7 +714,7 @@ class Cluster:
 
     # ------------------------------------------------------------ relaying
 
-    async def hello(self, conn: Connection, hello: Hello, table_id: int) -> bool:
+    async def device_hello(self, conn: Connection, hello: Hello, table_id: int) -> bool:
         """A table device's hello: False when this process owns the table
         (the caller serves it as usual), True when the device was relayed to
         the owner until it went (the session is over)."""
@@ -788,7 +805,7 @@ class Cluster:
         catch-up comes from their keepers."""
         await self.bus.subscribe_tables()
         cid = f"{self.node}.{next(self._ids)}"
-        conn.cluster_id = cid
+        conn.relay_id = cid
         self._local[cid] = conn
         hub = self.server.hub
         for row in await self.store.tables():  # made by other processes since this one started
@@ -809,7 +826,7 @@ class Cluster:
                  "since": {str(t): since[t] for t in ids if t in since}}))
 
     def director_gone(self, conn: Connection) -> None:
-        cid = getattr(conn, "cluster_id", None)
+        cid = getattr(conn, "relay_id", None)
         if cid is not None:
             self._local.pop(cid, None)
 
@@ -824,7 +841,7 @@ class Cluster:
         return True
 
     async def _forward_director(self, conn: Connection, table_id: int, text: str) -> None:
-        cid = getattr(conn, "cluster_id", None)
+        cid = getattr(conn, "relay_id", None)
         if cid is None:
             return
         if await self.own(table_id):  # nobody kept it: it is this process's now

@@ -4,7 +4,7 @@ or ``?key=KEY``) or session (``edge.session``), else 401 before the route
 runs: ``unauthorized`` in JSON for the API, the refusal page in the
 browser's language for a browser opening a page (``edge.session.refusal``).  A path
 none of its routes matches goes on untouched (404, as for anyone).  A
-request forwarded by another process of a cluster (``cluster.forward``) is
+request another process sent here to run (its owner runs it) is
 checked here again from the credentials it carries (``edge.principal``).
 A club's director (``Principal.club``) is kept to the club's own here too
 (``edge.clubs``)."""

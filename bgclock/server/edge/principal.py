@@ -26,8 +26,8 @@ cookie makes the request the director of the club NAME (``director`` with
 ``club``): the director's routes let it through, and ``edge.clubs`` keeps
 it to NAME's own tournaments and tables (``Principal.directs``).
 
-A request that another process of a cluster forwards here (``cluster.forward``)
-carries the same credentials, not a verdict: this process works its
+A request that another process sends here to run (this one owns what it
+acts on) carries the same credentials, not a verdict: this process works its
 principal out again from them, the same way.  Nothing about how a request
 reached this process (forwarded, a proxy, a loopback address) ever makes it
 the director's.
@@ -48,6 +48,10 @@ PRINCIPAL: Final = "bgclock.principal"
 SESSION_COOKIE: Final = "bgclock_director"
 #: Methods that change nothing: a session cookie counts for them from anywhere.
 SAFE_METHODS: Final = frozenset({"GET", "HEAD"})
+#: The id of a request another process sent here to run (its owner runs it),
+#: or None: the tournament's actions it stores carry it
+#: (``StoredAction.request_id``), so the sender can tell whether it was done.
+REQUEST_ID: ContextVar[str | None] = ContextVar("bgclock_forwarded_request", default=None)
 #: The director's credentials of the request this task is handling, once
 #: its principal was worked out as the director's, as request headers: a
 #: call this process makes to another on that request's behalf (a round

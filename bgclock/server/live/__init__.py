@@ -1,4 +1,10 @@
-"""The live tables' pure rules (``table_state``: the table's ``decide``).
+"""The live tables.
 
-The hub (``bgclock.server.live.hub``) runs them: it reads a table's state,
-asks, and carries out the answer."""
+From the bottom: ``commands`` (what a table decides, declared once),
+``table_state`` (the table's ``decide``, pure), ``fold`` (a stored log
+folded), ``messages`` (what a table says), ``table`` (one table's state,
+what it shows, how it sends); a table's roles: ``flags`` (the expiry timer,
+provisional flags), ``recovery`` (loading, restarts, failed commits),
+``alerts`` (summonses, alerts handled), ``devices`` (the timekeeper); and
+``hub``, which runs each table's commands (``TableHub``: it reads a table's
+state, asks, and carries out the answer) and holds every table (``Hub``)."""

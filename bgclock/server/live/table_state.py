@@ -61,8 +61,8 @@ from types import MappingProxyType
 from typing import Final
 
 from bgclock.core import SIDES
+from bgclock.server.live.commands import PLAYER_COMMANDS
 from bgclock.server.live.lag import DEFAULT_PARAMS, LagParams, LagQuota, credited_instant
-from bgclock.server.ws.protocol import PLAYER_COMMANDS
 
 #: How long the keeper may stay silent before a provisional flag becomes final
 #: on its own (docs/protocol.md "Provisional flags"): 10 minutes.

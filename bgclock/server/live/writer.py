@@ -37,10 +37,10 @@ log = logging.getLogger("bgclock.server")
 _Done = Callable[[BaseException | None], None]
 #: What the writer commits as one: an event or a note, or an event and its
 #: note (a command that handles an alert), all or nothing.
-_Rows = StoredEvent | StoredNote | tuple[StoredEvent | StoredNote, ...]
+Rows = StoredEvent | StoredNote | tuple[StoredEvent | StoredNote, ...]
 
 
-def _rows(item: _Rows | None) -> tuple[StoredEvent | StoredNote, ...]:
+def _rows(item: Rows | None) -> tuple[StoredEvent | StoredNote, ...]:
     return () if item is None else item if isinstance(item, tuple) else (item,)
 
 
@@ -86,7 +86,7 @@ class Writer:
         self.store = store
         #: The frames of one commit's callbacks (``FrameBatch``).
         self.frames = FrameBatch()
-        self._items: list[tuple[_Rows | None, _Done]] = []
+        self._items: list[tuple[Rows | None, _Done]] = []
         self._checkpoints: dict[int, int] = {}
         self._snapshots: dict[int, StoredSnapshot] = {}
         self._wakeup = asyncio.Event()
@@ -96,13 +96,13 @@ class Writer:
         #: Since when (``time.monotonic``) the database has not answered, or None.
         self.failing_since: float | None = None
         #: Told of a commit refused because another process owns its tables
-        #: now (``bgclock.server.cluster``), after the callbacks ran.
+        #: now, after the callbacks ran.
         self.on_fenced: Callable[[Fenced], None] | None = None
 
     def start(self) -> None:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="bgclock-writer")
 
-    def submit(self, stored: _Rows | None, done: _Done) -> None:
+    def submit(self, stored: Rows | None, done: _Done) -> None:
         """Queue an event or a note, or a tuple of them committed together
         (or, with None, just a callback that must wait for what was queued
         before it)."""
@@ -113,7 +113,7 @@ class Writer:
         """Take back a table's items still queued (not yet in a commit): each
         callback gets ``error`` now.  A table that rolled back calls it, so
         that nothing numbered after its failed item is ever committed."""
-        kept: list[tuple[_Rows | None, _Done]] = []
+        kept: list[tuple[Rows | None, _Done]] = []
         dropped: list[_Done] = []
         for stored, done in self._items:
             rows = _rows(stored)
@@ -202,7 +202,7 @@ class Writer:
                     and not self._snapshots):
                 return
 
-    async def _one_by_one(self, items: list[tuple[_Rows | None, _Done]],
+    async def _one_by_one(self, items: list[tuple[Rows | None, _Done]],
                           checkpoints: dict[int, int],
                           error: StoreError) -> dict[int, BaseException]:
         """The batch failed: commit each item alone, so that only the bad ones

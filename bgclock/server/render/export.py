@@ -7,7 +7,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from bgclock.server.live.hub import fold, in_fold_order, new_match, states_after
+from bgclock.server.live.fold import fold, in_fold_order, new_match, states_after
 from bgclock.server.render.sheet import sheet
 from bgclock.store import StoredEvent, StoredNote, TableSpec
 

@@ -16,23 +16,21 @@ from bgclock.server.edge.bodies import Adjudicate, Board, NewTournament, TablePa
 from bgclock.server.edge.limits import MAX_ID
 from bgclock.server.edge.schema import components
 from bgclock.server.edge.tourney_bodies import TOURNEY_REQUESTS
+from bgclock.server.live.commands import (
+    AnyCommand,
+    Handle,
+    Keep,
+    KeepAnswer,
+    KeepGive,
+    KeepRequest,
+    Summon,
+)
 from bgclock.server.routes.flights import openapi_paths as flight_paths
 from bgclock.server.routes.forecast import openapi_paths as forecast_paths
 from bgclock.server.routes.money import openapi_paths as money_paths
 from bgclock.server.routes.register import REGISTER_REQUESTS, register_paths
 from bgclock.server.routes.standings import openapi_paths as standings_paths
-from bgclock.server.ws.protocol import (
-    AnyCommand,
-    Handle,
-    Hello,
-    Keep,
-    KeepAnswer,
-    KeepGive,
-    KeepRequest,
-    Ping,
-    Summon,
-    Sync,
-)
+from bgclock.server.ws.protocol import Hello, Ping, Sync
 
 #: Every input declared in msgspec, by the component it is published as.
 REQUESTS: Final = (NewTournament, TableSpecBody, TablePatch, Adjudicate, Board,

@@ -22,7 +22,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from bgclock.server.live.hub import states_after
+from bgclock.server.live.fold import states_after
 from bgclock.store import StoredEvent, TableSpec
 
 RESULTS = {1: "single", 2: "gammon", 3: "backgammon"}

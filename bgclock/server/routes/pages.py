@@ -8,10 +8,11 @@ from starlette.routing import Route
 
 from bgclock.server.context import server_of
 from bgclock.server.edge.guard import refused_host
+from bgclock.server.live.commands import VERSION
 from bgclock.server.render import pages as _pages
 from bgclock.server.render.openapi import openapi
 from bgclock.server.routes.tables import table_by_token
-from bgclock.server.ws.protocol import SCHEMAS, VERSION
+from bgclock.server.ws.protocol import SCHEMAS
 
 
 async def director_page(request: Request) -> Response:
@@ -22,11 +23,11 @@ async def director_page(request: Request) -> Response:
 async def table_page(request: Request) -> Response:
     """The table's page for a request that carries the table's token, with
     the table's snapshot in it (the WebSocket's first message, drawn before
-    the socket answers).  A table another process of a cluster keeps has
-    none: its mirror here may lag, and the page waits for the socket."""
+    the socket answers).  A table another process owns has none: its
+    mirror here may lag, and the page waits for the socket."""
     server = server_of(request)
     table = await table_by_token(server, request)
-    own = server.cluster is None or server.cluster.owns(table.id)
+    own = server.ownership.owns(table.id)
     return HTMLResponse(_pages.table_page(
         table.id, refused_host=refused_host(server.ws_hosts, request.headers.get("host")),
         snapshot=table.snapshot_message() if own and table.folded else None))

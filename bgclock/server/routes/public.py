@@ -21,7 +21,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from bgclock.server.context import Server, server_of
-from bgclock.server.edge.keeper import ToKeeper
+from bgclock.server.edge.owner import ToOwner
 from bgclock.server.errors import ApiError
 from bgclock.server.live.roomfeed import EventStream
 from bgclock.server.render import pages as rendered
@@ -130,9 +130,9 @@ routes = [
     Route("/p/{tournament_id:id}/player/{player_id:id}.json", player_json, methods=["GET"]),
 ]
 
-#: The director's (inside the guarded Mount); in a cluster, run by the
-#: process that keeps the tournament.
+#: The director's (inside the guarded Mount); run by the process that owns
+#: the tournament.
 director = [
     Route("/api/tournaments/{tournament_id:id}", patch_tournament, methods=["PATCH"],
-          middleware=[Middleware(ToKeeper, kind="tournament", param="tournament_id")]),
+          middleware=[Middleware(ToOwner, kind="tournament", param="tournament_id")]),
 ]

@@ -24,10 +24,9 @@ async def room_id(server: Server, request: Request) -> int:
 
 
 async def live_tables(server: Server, tid: int) -> None:
-    """A cluster: the tournament's tables other processes keep are mirrored
-    here (``cluster.mirror``), so the view shows them live too."""
-    if server.cluster is not None:
-        await server.cluster.mirrors.room(tid)
+    """The tournament's tables other processes own are readable here, live
+    (``Ownership.readable_room``), so the view shows them too."""
+    await server.ownership.readable_room(tid)
 
 
 async def room_json(request: Request) -> Response:

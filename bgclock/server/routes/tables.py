@@ -18,12 +18,13 @@ from starlette.routing import Route
 from bgclock.core import ClockError
 from bgclock.server.context import Server, server_of
 from bgclock.server.edge.bodies import TablePatch, TableSpecBody, spec_fields
-from bgclock.server.edge.keeper import ToKeeper
 from bgclock.server.edge.limits import LimitError, check_id
+from bgclock.server.edge.owner import ToOwner
 from bgclock.server.edge.schema import BodyError, decode_body, explain, field_name
 from bgclock.server.edge.tourney_bodies import TableSheetBody
 from bgclock.server.errors import ApiError, ProtocolError, body_refused
-from bgclock.server.live.hub import TableHub, new_match
+from bgclock.server.live.fold import new_match
+from bgclock.server.live.hub import TableHub
 from bgclock.server.render import export as _export
 from bgclock.server.render import sheet as _sheet
 from bgclock.server.routes.adjudicate import adjudicate
@@ -120,7 +121,7 @@ async def close_table(request: Request) -> Response:
     server = server_of(request)
     table = await server.table_or_404(request)
     try:
-        await table.owned()  # a cluster: its keeper closes it
+        await table.owned()  # its owner closes it
     except ProtocolError as exc:
         raise ApiError(409, exc.code, exc.message) from None
     await server.store.close_table(table.id, server.clock.now_ms())
@@ -224,12 +225,9 @@ async def table_by_token(server: Server, request: Request) -> TableHub:
 
 
 async def live_by_token(server: Server, request: Request) -> TableHub:
-    """``table_by_token``'s table as its keeper holds it now (a cluster: this
-    process's mirror of another process's table)."""
-    table = await table_by_token(server, request)
-    if server.cluster is not None and not server.cluster.owns(table.id):
-        return await server.cluster.mirrors.table(table.id)
-    return table
+    """``table_by_token``'s table as its owner holds it now (this process's
+    own, or its mirror of another process's: ``Ownership.readable``)."""
+    return await server.ownership.readable(await table_by_token(server, request))
 
 
 async def table_sheet(request: Request) -> Response:
@@ -289,26 +287,26 @@ async def table_sheet(request: Request) -> Response:
 
 #: What a table's own link opens (its token; the sheet: the token or the
 #: director's key): listed before the director's mount.  The sheet is an
-#: action on the table's tournament: in a cluster, run by its keeper (the
+#: action on the table's tournament: run by the tournament's owner (the
 #: token, the PIN and the wrong PINs' count are checked there).
 public = [
     Route("/api/tables/{table_id:id}/events", table_events),
     Route("/api/tables/{table_id:id}/sheet", table_sheet, methods=["POST"],
-          middleware=[Middleware(ToKeeper, kind="tournament", param="table_id",
+          middleware=[Middleware(ToOwner, kind="tournament", param="table_id",
                                  of_table=True)]),
 ]
 
-#: A table's writes, in a cluster: run by the process that keeps the table.
-_KEEPER = [Middleware(ToKeeper, kind="table", param="table_id")]
+#: A table's writes: run by the process that owns the table.
+_OWNER = [Middleware(ToOwner, kind="table", param="table_id")]
 
 #: The director's (the guard is on the Mount).
 routes = [
     Route("/api/tables/{table_id:id}", get_table, methods=["GET"]),
-    Route("/api/tables/{table_id:id}", edit_table, methods=["PATCH"], middleware=_KEEPER),
+    Route("/api/tables/{table_id:id}", edit_table, methods=["PATCH"], middleware=_OWNER),
     Route("/api/tables/{table_id:id}/next-match", next_match, methods=["POST"],
-          middleware=_KEEPER),
+          middleware=_OWNER),
     Route("/api/tables/{table_id:id}/archive.json", table_archive),
-    Route("/api/tables/{table_id:id}/close", close_table, methods=["POST"], middleware=_KEEPER),
+    Route("/api/tables/{table_id:id}/close", close_table, methods=["POST"], middleware=_OWNER),
     Route("/api/tables/{table_id:id}/qr.svg", table_qr),
     Route("/api/tables/{table_id:id}/log.json", table_log_json),
     Route("/api/tables/{table_id:id}/log.csv", table_log_csv),

@@ -17,7 +17,7 @@ from typing import Any
 
 from bgclock.core import ClockError, MatchState
 from bgclock.server.errors import ApiError
-from bgclock.server.live.hub import new_match
+from bgclock.server.live.fold import new_match
 from bgclock.server.tournaments.host import Host, TableResult, TournamentHub
 from bgclock.store import TableSpec
 from bgclock.tournament import Tournament, swing_game_result

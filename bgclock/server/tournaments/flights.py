@@ -27,7 +27,7 @@ one event's state:
 Lock order: the room's lock, then one event's lock at a time (never two);
 the after-action task runs outside the lock of the action that woke it.
 The room's lock is this process's: several processes on one database
-(``cluster``) would need it in the database (not done here).
+would need it in the database (not done here).
 """
 
 from __future__ import annotations

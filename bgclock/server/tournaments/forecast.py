@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from bgclock.core import MatchState
-from bgclock.server.live.hub import new_match
+from bgclock.server.live.fold import new_match
 from bgclock.tournament.forecast import MatchClock, forecast_round
 
 if TYPE_CHECKING:

@@ -9,6 +9,7 @@ the service never imports ``context`` (``tests/test_imports.py``).
 from __future__ import annotations
 
 import asyncio
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -65,8 +66,8 @@ class TournamentHub:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TableResult:
     """A table's match over on the clock, as its tournament takes it: what
-    the result needs of the table and of its final state.  In a cluster it
-    is sent whole to the process that keeps the tournament (``to_dict``).
+    the result needs of the table and of its final state.  It may be sent
+    whole to another process that owns the tournament (``to_dict``).
     ``key`` names the table's match (its id and its time line's start), so
     a retry or a takeover is known for what it is."""
 
@@ -145,24 +146,49 @@ class Tournaments(Protocol):
     async def enter_result(self, result: TableResult) -> None: ...
 
 
-class TournamentOwner(Protocol):
-    """What the tournament service uses of this process's part in a cluster
-    (``cluster.Cluster``): the tournament's lease before an action, its loss
-    when a write was fenced, and a table's result carried to the process
-    that keeps its tournament."""
+class TournamentOwner(ABC):
+    """Who owns the tournaments and the tables they seat, as the tournament
+    service asks it (the tournaments' part of ``ownership.Ownership``): the
+    tournament taken before an action, its loss when a write was fenced, a
+    change told to every process, a round's match seated at the table's
+    owner, and a table's result delivered to the tournament's owner."""
 
-    async def own_tournament(self, hub: TournamentHub) -> None: ...
+    @property
+    @abstractmethod
+    def owns_everything(self) -> bool:
+        """This process owns every table and tournament (it completes the
+        open tournaments at start; else each one's owner does, on taking it)."""
 
-    def tournament_fenced(self, tournament_id: int) -> None: ...
+    @abstractmethod
+    def owns(self, table_id: int) -> bool:
+        """This process owns the table now."""
 
-    async def deliver_result(self, result: TableResult) -> None: ...
+    @abstractmethod
+    async def own_tournament(self, hub: TournamentHub) -> None:
+        """Before an action: this process owns the tournament (taken now:
+        ``hub`` folded afresh from the store), else ``ApiError`` 503
+        ``not_owner``."""
 
-    def tournament_changed(self, tournament_id: int, text: str) -> None: ...
+    @abstractmethod
+    def tournament_fenced(self, tournament_id: int) -> None:
+        """A write of the tournament was fenced: another process owns it now."""
 
-    def owns(self, table_id: int) -> bool: ...
+    @abstractmethod
+    def tournament_changed(self, tournament_id: int, text: str) -> None:
+        """The tournament changed (``text``: the dashboards' message): every
+        other process's dashboards and rooms are to hear it."""
 
-    async def seat_at_keeper(self, table_id: int,
-                             spec: dict[str, Any]) -> tuple[int, dict[str, Any]] | None: ...
+    @abstractmethod
+    async def seat_at_owner(self, table_id: int,
+                            spec: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
+        """A round's match for a table another process may own: None when it
+        is to be seated here (owned here, or taken now); else the owner's
+        status and JSON answer."""
+
+    @abstractmethod
+    async def deliver_result(self, result: TableResult) -> None:
+        """A table's result, entered by the tournament's owner (here, or
+        carried there until it is)."""
 
 
 class Host(Protocol):
@@ -187,7 +213,7 @@ class Host(Protocol):
     def tourneys(self) -> Tournaments: ...
 
     @property
-    def cluster(self) -> TournamentOwner | None: ...
+    def ownership(self) -> TournamentOwner: ...
 
     def principal(self, request: Request) -> Principal: ...
 

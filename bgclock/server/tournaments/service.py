@@ -50,7 +50,7 @@ from typing import TYPE_CHECKING, Any, Final
 from starlette.requests import Request
 
 from bgclock.core import MatchState
-from bgclock.server.cluster.forward import REQUEST_ID
+from bgclock.server.edge.principal import REQUEST_ID
 from bgclock.server.errors import ApiError, ProtocolError, refusal
 from bgclock.server.render.public import live_view, public_view
 from bgclock.server.render.room import room_view
@@ -132,8 +132,8 @@ class Tourneys:
         for row in await self.server.store.tournaments():
             if row.closed_ms is not None:
                 continue
-            if self.server.cluster is not None:
-                continue  # a cluster: the process that takes the tournament completes it
+            if not self.server.ownership.owns_everything:
+                continue  # the process that takes the tournament completes it
             stored = await self.server.store.actions(row.id)
             if any(s.action.get("do") in RESUMED for s in stored):
                 hub = await self.get(row.id)
@@ -162,12 +162,10 @@ class Tourneys:
         ``SLICE`` actions); ``check(done)`` may still refuse them; store
         them in one transaction.  A refusal after the first action, or a
         failed write, puts the state back by folding the stored log again.
-        The caller holds ``hub.lock``.  In a cluster, this process takes
-        the tournament's lease first (``Cluster.own_tournament``: folded
-        afresh from the store when it does, 503 ``not_owner`` when another
-        process keeps it)."""
-        if self.server.cluster is not None:
-            await self.server.cluster.own_tournament(hub)
+        The caller holds ``hub.lock``.  This process owns the tournament
+        first (``Ownership.own_tournament``: folded afresh from the store
+        when taken now, 503 ``not_owner`` when another process owns it)."""
+        await self.server.ownership.own_tournament(hub)
         state = hub.state
         first = state.count + 1
         done = []
@@ -195,8 +193,8 @@ class Tourneys:
         except BaseException as exc:
             if state.count >= first:  # some were decided in place: they go
                 hub.rebuild()
-            if isinstance(exc, Fenced) and self.server.cluster is not None:
-                self.server.cluster.tournament_fenced(hub.id)
+            if isinstance(exc, Fenced):
+                self.server.ownership.tournament_fenced(hub.id)
             raise
         hub.log.extend(clean)
         for action, did in zip(clean, done, strict=True):
@@ -254,8 +252,7 @@ class Tourneys:
             "type": "tournament", "tournament": hub.id, "actions": hub.state.count,
             "clashes": open_clashes(hub.state)})
         self.server.room_feed.changed(hub.id)
-        if self.server.cluster is not None:  # the other processes' dashboards and rooms
-            self.server.cluster.tournament_changed(hub.id, text)
+        self.server.ownership.tournament_changed(hub.id, text)  # the other processes' too
 
     # ------------------------------------------------------------ tables
 
@@ -342,9 +339,9 @@ class Tourneys:
             await self.act(hub, [{"do": "bind_table", "table": number, "table_id": row.id}],
                            source="server")
             return None
-        if server.cluster is not None and not server.cluster.owns(table.id):
-            # a table another process keeps: that process seats it
-            forwarded = await server.cluster.seat_at_keeper(table.id, spec.to_dict())
+        if not server.ownership.owns(table.id):
+            # a table another process owns: that process seats it
+            forwarded = await server.ownership.seat_at_owner(table.id, spec.to_dict())
             if forwarded is not None:
                 status, answer = forwarded
                 if status < 300:
@@ -462,7 +459,7 @@ class Tourneys:
 
     def on_table_over(self, table: TableHub, state: MatchState) -> None:
         """A table's match ended on the clock: its result goes into the draw
-        (in a cluster, at the process that keeps the tournament)."""
+        (at the process that owns the tournament)."""
         if state.winner not in ("A", "B"):
             return
         task = asyncio.get_running_loop().create_task(
@@ -471,12 +468,8 @@ class Tourneys:
         task.add_done_callback(self._pending.discard)
 
     async def _deliver(self, result: TableResult) -> None:
-        cluster = self.server.cluster
         try:
-            if cluster is None:
-                await self.enter_result(result)
-            else:
-                await cluster.deliver_result(result)
+            await self.server.ownership.deliver_result(result)
         except NotFound:
             return
         except ApiError as exc:
@@ -486,12 +479,11 @@ class Tourneys:
         """Enter a table's result for the match that table holds (source
         ``clock``), or record a clash with the one held.  Idempotent: a
         result told again (a restart, a retry across processes) changes
-        nothing.  ``ApiError`` 503 ``not_owner`` when another process of a
-        cluster keeps the tournament (nothing entered; ``NotFound``)."""
+        nothing.  ``ApiError`` 503 ``not_owner`` when another process owns
+        the tournament (nothing entered; ``NotFound``)."""
         hub = await self.get(result.tournament_id)
         async with hub.lock:
-            if self.server.cluster is not None:
-                await self.server.cluster.own_tournament(hub)
+            await self.server.ownership.own_tournament(hub)
             number = next((n for n, t in hub.state.table_ids.items()
                            if t == result.table_id), None)
             found = hub.state.at_table(number) if number is not None else None

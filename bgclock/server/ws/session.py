@@ -4,15 +4,10 @@ then its messages dispatched to the hub (``routes``: ``/ws``)."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections import deque
-from collections.abc import Coroutine
-from functools import partial
 from typing import Any
 
 import msgspec
-import orjson
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -21,167 +16,23 @@ from bgclock.server.edge.auth import RateLimiter, origin_allowed
 from bgclock.server.edge.clubs import fresh_club_keys
 from bgclock.server.edge.principal import key_director
 from bgclock.server.errors import ProtocolError
-from bgclock.server.live.writer import FrameBatch
-from bgclock.server.ws.protocol import (
+from bgclock.server.live.commands import (
     VERSION,
     Command,
     Handle,
-    Hello,
     Keep,
     KeepAnswer,
     KeepGive,
     KeepMessage,
     KeepRequest,
-    Ping,
     Summon,
-    Sync,
-    decode,
-    dumps,
 )
-from bgclock.server.ws.shed import Shed
+from bgclock.server.ws.connection import ClubFeed, Connection
+from bgclock.server.ws.protocol import Hello, Ping, Sync, decode
 from bgclock.server.ws.silence import SILENT_LINK_S, SilenceWatch
-from bgclock.store import NotFound, StoreError
+from bgclock.store import StoreError
 
 log = logging.getLogger("bgclock.server")
-
-#: A connection whose outbox grows past this is too slow to keep.
-MAX_OUTBOX = 10_000
-
-
-def _wake(woken: asyncio.Future[None], _: object) -> None:
-    if not woken.done():
-        woken.set_result(None)
-
-
-async def _finish_send(sending: Coroutine[Any, Any, None], waiting: Any) -> None:
-    """Finish a send stepped outside a task that suspended on ``waiting``
-    (the future it yielded): woken when that future is done, it reads the
-    future's outcome itself when stepped again."""
-    try:
-        while True:
-            if isinstance(waiting, asyncio.Future):
-                woken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-                waiting.add_done_callback(partial(_wake, woken))
-                await woken
-            else:
-                await asyncio.sleep(0)
-            waiting = sending.send(None)
-    except StopIteration:
-        pass
-    finally:
-        sending.close()
-
-
-class Connection:
-    """One WebSocket, whose ``send`` never blocks: a frame goes to the socket
-    at once (the ASGI send stepped in place), or, while the socket's buffer is
-    full, to an outbox drained by a sender task.
-
-    The sender task exists only while there is something to send: an idle
-    connection keeps no task and no pending wait of its own (the garbage
-    collector walks fewer objects, the loop wakes fewer tasks)."""
-
-    #: A device of another process (``cluster.RemoteDevice``) is; this is not.
-    relayed = False
-
-    def __init__(self, ws: WebSocket, limiter: RateLimiter) -> None:
-        self.ws = ws
-        #: Its rate: what it may send, and what was shed (``ws.shed``).
-        self.shed = Shed(limiter)
-        self.role = ""
-        self.table_id: int | None = None
-        #: A table device's own id (hello ``device``) and short name.
-        self.device: str | None = None
-        self.name: str | None = None
-        self._outbox: deque[str] = deque()
-        self._drained = asyncio.Event()
-        self._drained.set()
-        self.dead = False
-        self._task: asyncio.Task[None] | None = None
-        #: The writer's frame batch, for a client that reads ``batch`` frames.
-        self.batch: FrameBatch | None = None
-        #: A cluster's id of this connection (its answers from other processes).
-        self.cluster_id: str | None = None
-        #: A club's director (issue 37 §4): what of the feed it may see
-        #: (``ClubFeed``); None: everything (the server's director, a device).
-        self.club: ClubFeed | None = None
-
-    @property
-    def limiter(self) -> RateLimiter:
-        """Its messages' bucket (``shed.limiter``)."""
-        return self.shed.limiter
-
-    @limiter.setter
-    def limiter(self, limiter: RateLimiter) -> None:
-        self.shed.limiter = limiter
-
-    def send(self, text: str) -> None:
-        if self.dead or (self.club is not None and not self.club.sees_text(text)):
-            return
-        batch = self.batch
-        if batch is not None and batch.active:
-            batch.hold(self, text)
-            return
-        if len(self._outbox) >= MAX_OUTBOX:
-            log.warning("dropping a connection that does not read its messages")
-            self.dead = True
-            return
-        if self._task is None and not self._outbox:
-            # The usual case: the socket takes the frame now.  The ASGI send
-            # is stepped here, without a task: uvicorn's send suspends only
-            # while the transport's buffer is full, and then a task finishes
-            # it (``_finish_send``) and sends what queued meanwhile, in order.
-            sending = self.ws.send_text(text)
-            try:
-                waiting = sending.send(None)
-            except StopIteration:
-                return
-            except (WebSocketDisconnect, RuntimeError, OSError):
-                self.dead = True
-                return
-            self._drained.clear()
-            self._task = asyncio.get_running_loop().create_task(self._pump(sending, waiting))
-            return
-        self._outbox.append(text)
-        if self._task is None:
-            self._drained.clear()
-            self._task = asyncio.get_running_loop().create_task(self._pump())
-
-    def send_json(self, message: dict[str, Any]) -> None:
-        self.send(dumps(message))
-
-    async def _pump(self, sending: Coroutine[Any, Any, None] | None = None,
-                    waiting: Any = None) -> None:
-        """Send the outbox, after finishing ``sending`` (a send that suspended
-        in ``send``: it yielded ``waiting``)."""
-        try:
-            if sending is not None:
-                await _finish_send(sending, waiting)
-            while self._outbox:
-                await self.ws.send_text(self._outbox.popleft())
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            self.dead = True
-        finally:
-            # No await between the last check of the outbox and here: a
-            # ``send`` after this starts a new task, in order.
-            self._task = None
-            self._drained.set()
-
-    async def close(self, code: int) -> None:
-        """Send what is queued, then close."""
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._drained.wait(), 2)
-        await self.stop()
-        with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
-            await self.ws.close(code)
-
-    async def stop(self) -> None:
-        task = self._task
-        if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
 
 async def websocket(ws: WebSocket) -> None:
     server = server_of(ws)
@@ -197,8 +48,7 @@ async def websocket(ws: WebSocket) -> None:
         pass
     finally:
         server.hub.directors.discard(conn)
-        if server.cluster is not None:
-            server.cluster.director_gone(conn)
+        server.ownership.director_gone(conn)
         if conn.table_id is not None and conn.table_id in server.hub.tables:
             table = server.hub.tables[conn.table_id]
             if conn in table.watchers:
@@ -211,63 +61,6 @@ async def _refuse(conn: Connection, code: str, message: str) -> None:
     conn.send_json(ProtocolError(code, message).to_message())
     await conn.close(1008)
 
-
-class ClubFeed:
-    """What a club's director's connection is sent: the messages of the
-    club's own tables and tournaments, and its own answers.  Decided here,
-    where every message to the connection passes (the tables, the
-    tournaments, a cluster's mirrors all send through ``Connection.send``),
-    so no sender has to know of clubs.  A tournament whose owner this
-    process has not read yet (made on another process of a cluster just
-    now) is read in the background and its message dropped meanwhile: the
-    next one shows it."""
-
-    def __init__(self, server: Server, club: str) -> None:
-        self.server = server
-        self.club = club
-
-    def sees_table(self, table_id: Any) -> bool:
-        table = self.server.hub.tables.get(table_id) if isinstance(table_id, int) else None
-        return table is not None and self.sees_tournament(table.row.tournament_id)
-
-    def sees_tournament(self, tournament_id: Any) -> bool:
-        if not isinstance(tournament_id, int):
-            return False
-        if tournament_id not in self.server.owners:
-            task = asyncio.get_running_loop().create_task(self._learn(tournament_id))
-            _LEARNING.add(task)
-            task.add_done_callback(_LEARNING.discard)
-            return False
-        return self.server.owners[tournament_id] == self.club
-
-    async def _learn(self, tournament_id: int) -> None:
-        with contextlib.suppress(NotFound, StoreError):
-            await self.server.owner(tournament_id)
-
-    def sees_text(self, text: str) -> bool:
-        """Whether the message ``text`` (JSON) may go to this club's director."""
-        try:
-            return self.sees(orjson.loads(text))
-        except orjson.JSONDecodeError:
-            return False
-
-    def sees(self, message: Any) -> bool:
-        """Whether the decoded ``message`` may go to this club's director."""
-        if not isinstance(message, dict):
-            return False
-        if message.get("type") in ("error", "welcome", "pong"):
-            return True  # its own answers (a refusal names the table it asked for)
-        if message.get("type") == "batch":
-            return all(self.sees(m) for m in message.get("messages", []))
-        if "table" in message:
-            return self.sees_table(message["table"])
-        if "tournament" in message:
-            return self.sees_tournament(message["tournament"])
-        return False
-
-
-#: The owners being read for club feeds (kept until done).
-_LEARNING: set[asyncio.Task[None]] = set()
 
 
 async def _director_club(server: Server, ws: WebSocket, hello: Hello,
@@ -310,22 +103,21 @@ async def _session(server: Server, conn: Connection) -> None:
             return
         if club is not None:
             server.note_owners(await server.store.tournaments())  # the feed decides at once
-            conn.club = ClubFeed(server, club)
+            conn.club = ClubFeed(club, server.hub.tables, server.owners, server.owner)
         conn.role = "director"
         conn.shed.limiter = RateLimiter(*server.director_rate)
         if hello.batch:
             conn.batch = hub.writer.frames
         tables = sorted(t.id for t in hub.tables.values() if not t.closed)
-        if server.cluster is not None:  # the tables other processes keep too
-            await server.cluster.director_hello(conn, dict(hello.since))
-            tables = sorted(t.id for t in hub.tables.values() if not t.closed)
+        await server.ownership.director_hello(conn, dict(hello.since))
+        tables = sorted(t.id for t in hub.tables.values() if not t.closed)  # others' too
         if conn.club is not None:
             tables = [t for t in tables if conn.club.sees_table(t)]
         conn.send_json({"type": "welcome", "v": VERSION, "role": "director", "tables": tables,
                         "server_ms": server.clock.now_ms()})
         for watched in tables:
-            if server.cluster is not None and not server.cluster.owns(watched):
-                continue  # its keeper sends the catch-up (``director_hello``)
+            if not server.ownership.owns(watched):
+                continue  # its owner sends the catch-up (``director_hello``)
             if not hub.tables[watched].folded:  # its card now, its state once folded
                 conn.send(hub.tables[watched].table_message())
                 continue
@@ -335,12 +127,12 @@ async def _session(server: Server, conn: Connection) -> None:
         hub.directors.add(conn)
     else:
         opened = server.tokens.table_of(hello.token)
-        if opened is not None and server.cluster is not None:
-            # a cluster: served here if this process owns the table (or can
-            # take it), else relayed to its owner until the device goes
-            if not await server.cluster.known(opened):
+        if opened is not None:
+            # served here if this process owns the table (or can take it),
+            # else by its owner until the device goes
+            if not await server.ownership.known(opened):
                 opened = None
-            elif await server.cluster.hello(conn, hello, opened):
+            elif await server.ownership.device_hello(conn, hello, opened):
                 return
         if opened is None or opened not in hub.tables:
             await _refuse(conn, "unauthorized", "this link's token is not valid")
@@ -421,9 +213,8 @@ def _handle(server: Server, conn: Connection, message: Any, watch: SilenceWatch)
                 and not conn.club.sees_table(table_id):
             raise ProtocolError("not_found", f"no table {table_id}",
                                 msg_id=getattr(decoded, "id", None), table=table_id)
-        if server.cluster is not None and server.cluster.forwards(
-                conn, decoded, str(message.get("text"))):
-            return None  # a director's message for a table another process keeps
+        if server.ownership.forwards(conn, decoded, str(message.get("text"))):
+            return None  # a director's message for a table another process owns
         if _unfolded(server, conn, decoded):
             return decoded
         dispatch(server, conn, decoded)

@@ -1,6 +1,6 @@
 """A link that pinged and then fell silent is gone: one watch per
-connection (the table's sessions, ``ws.session``, and a cluster's relayed
-devices, ``cluster.node``)."""
+connection (the table's sessions, ``ws.session``, and the devices relayed
+to another process that owns their table)."""
 
 from __future__ import annotations
 

@@ -22,7 +22,7 @@ import pytest
 import websockets
 
 from bgclock.server.edge.auth import RateLimiter
-from bgclock.server.ws.protocol import HitCmd
+from bgclock.server.live.commands import HitCmd
 from bgclock.server.ws.shed import FLOOD_CLOSE, Shed
 from tests._server_kit import STORES, Live, anyio_backend, live_server, store_factory
 

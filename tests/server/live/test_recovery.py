@@ -1,5 +1,6 @@
-"""A failed commit never leaves a table unable to store (issue 33, item 2;
-``TableHub.failed``, ``TableHub.reload``, ``Writer.discard``).
+"""A table brought back (``live.recovery``).  A failed commit never leaves a
+table unable to store (issue 33, item 2; ``Recovery.failed``,
+``Recovery.reload``, ``Writer.discard``).
 
 A commit the database refuses (here a ``UNIQUE ... seq`` error injected
 once, with a press queued behind it) rolls the table back, takes back what
@@ -16,12 +17,15 @@ from typing import Any
 
 import pytest
 
+from bgclock.core import OpeningRoll
+from bgclock.server.live.commands import Summon
+from bgclock.server.live.table_state import Keeper
 from bgclock.server.live.time import ManualClock
-from bgclock.store import StoredEvent, StoredNote, StoreError
+from bgclock.store import StoredEvent, StoredNote, StoreError, StoreUnavailable
 from tests._server_kit import KEY, STORES, Device, anyio_backend, live_server, store_factory
+from tests.server.live.conftest import AtTable
 
 __all__ = ["anyio_backend"]
-pytestmark = pytest.mark.anyio
 
 FAST = (1000.0, 1000.0)
 REFUSAL = "UNIQUE constraint failed: clock_events.table_id, clock_events.seq"
@@ -42,6 +46,7 @@ async def _until(test: Any) -> None:
     raise AssertionError("never came")
 
 
+@pytest.mark.anyio
 async def test_a_failed_commit_reloads_the_table_and_it_goes_on_storing(
         make: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     clock = ManualClock()
@@ -93,3 +98,52 @@ async def test_a_failed_commit_reloads_the_table_and_it_goes_on_storing(
         assert [e["seq"] for e in stored] == [1, 2, 3, 4, 5, 6]
         assert [e["idem_key"] for e in stored][1:3] == ["h-fail", "h-behind"]
         assert hub.tables[tid].committed_seq == 6 and not hub.tables[tid].reloading
+
+
+def test_a_refused_commit_takes_the_table_back_to_the_disk_and_tells_each_sender(
+        at_table: AtTable) -> None:
+    table = at_table.table
+    phone = at_table.device("phone")
+    table.summon(phone, "table", Summon(why="director", side="A", id="s-1", table=1))
+    table.summon(phone, "table", Summon(why="dispute", side="B", id="s-2", table=1))
+    assert len(table.notes) == 2 and table.committed_notes == 0
+    at_table.commit(StoreUnavailable("the database is away"))
+    assert table.notes == [] and table.generation == 1
+    assert not table.reloading  # only away: no reload, the next commit goes as usual
+    first = phone.last("error")
+    assert (first["code"], first["id"]) == ("storage", "s-1")
+    assert first["message"] == "the database refused the summons; send it again"
+    at_table.commit()  # the second was queued behind it: taken back, its sender told
+    assert [m["id"] for m in phone.sent if m["type"] == "error"] == ["s-1", "s-2"]
+    assert "summon" not in at_table.director.kinds()
+
+
+def test_a_restart_stops_a_running_clock_at_its_checkpoint(at_table: AtTable) -> None:
+    table = at_table.table
+    table.match.apply(OpeningRoll(at_ms=0, dice=(6, 1)))
+    stop = table.recovery.recover(checkpoint_ms=4_000)
+    assert stop is not None and stop.at_ms == 4_000 and stop.event["reason"] == "restart"
+    assert table.match.expires_at() is None and table.seq == 1 and table.committed_seq == 0
+    table.recovery.recovered(stop)
+    assert table.committed_seq == 1 and table.attention() == "restart"
+
+
+def test_a_kept_tables_clock_runs_on_through_a_restart(at_table: AtTable) -> None:
+    table = at_table.table
+    table.match.apply(OpeningRoll(at_ms=0, dice=(6, 1)))
+    table.keeper = Keeper("phone", "Tavolo 3")
+    assert table.recovery.restarted() is None  # its keeper's queue counts at reconciling
+    assert table.recovering and table.match.expires_at() is not None
+    assert table.keeper_offline_since_ms == at_table.clock.now_ms()
+
+
+@pytest.mark.anyio
+async def test_a_log_the_engine_refuses_puts_the_table_in_quarantine(
+        at_table: AtTable) -> None:
+    table = at_table.table
+    bad = StoredEvent(table_id=1, seq=1, idem_key=None, at_ms=0, source="table",
+                      event={"v": 1, "do": "no_such_event", "at_ms": 0},
+                      lag_credit_ms=0, received_ms=0)
+    await table.recovery.load(table.row, None, [bad], [])
+    assert table.quarantined is not None and "event 1" in table.quarantined
+    assert table.seq == table.committed_seq == 1 and table.attention() == "quarantined"
