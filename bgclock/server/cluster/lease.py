@@ -77,6 +77,9 @@ class Leases:
         self._lock = asyncio.Lock()
         self._beat: asyncio.Task[None] | None = None
         self._closing = False
+        #: Takes asked for and not yet sent (``take``), and the task sending them.
+        self._waiting: dict[tuple[str, int], asyncio.Future[int | None]] = {}
+        self._taker: asyncio.Task[None] | None = None
         #: Leases whose row still holds our epoch but whose lock the new
         #: connection could not take yet (our old session still ending).
         self._unlocked: set[tuple[str, int]] = set()
@@ -96,6 +99,11 @@ class Leases:
 
     async def close(self) -> None:
         self._closing = True
+        if self._taker is not None:
+            self._taker.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._taker
+            self._taker = None
         if self._beat is not None:
             self._beat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -111,34 +119,80 @@ class Leases:
         return self.held.get((kind, ident))
 
     async def take(self, kind: str, ident: int) -> int | None:
-        """Take the lease if nobody holds it: its new epoch, or None."""
+        """Take the lease if nobody holds it: its new epoch, or None.
+
+        Takes asked for while another round trip is in flight go together in
+        the next one (``_take_waiting``): when a process leaves, the tables it
+        owned arrive at the others all at once, and each would otherwise wait
+        for every take queued before it on this one connection."""
         held = self.held.get((kind, ident))
         if held is not None:
             return held
-        async with self._lock:
-            conn = self._conn
-            if conn is None or conn.is_closed():
-                return None
-            got = await conn.fetchval("SELECT pg_try_advisory_lock($1)",
-                                      lease_key(self.schema, kind, ident))
-            if not got:
-                return None
-            try:
-                epoch = int(await conn.fetchval(
-                    "INSERT INTO leases (kind, id, owner, epoch, taken_ms) "
-                    "VALUES ($1, $2, $3, 1, $4) ON CONFLICT (kind, id) DO UPDATE SET "
-                    "owner = EXCLUDED.owner, epoch = leases.epoch + 1, "
-                    "taken_ms = EXCLUDED.taken_ms RETURNING epoch",
-                    kind, ident, self.node, int(time.time() * 1000)))
-            except BaseException:
-                # no epoch, no lease: the lock goes back (or with the connection)
-                with contextlib.suppress(Exception):
-                    await conn.fetchval("SELECT pg_advisory_unlock($1)",
-                                        lease_key(self.schema, kind, ident))
-                raise
-        self.held[(kind, ident)] = epoch
-        log.info("%s %d: this process (%s) owns it now, epoch %d", kind, ident, self.node, epoch)
-        return epoch
+        waiting = self._waiting.get((kind, ident))
+        if waiting is None:
+            waiting = asyncio.get_running_loop().create_future()
+            self._waiting[(kind, ident)] = waiting
+            if self._taker is None or self._taker.done():
+                self._taker = asyncio.get_running_loop().create_task(
+                    self._take_waiting(), name="bgclock-lease-take")
+        return await asyncio.shield(waiting)
+
+    async def _take_waiting(self) -> None:
+        """Take every lease asked for, a round trip per kind for all those
+        asked meanwhile, until none is waiting."""
+        while self._waiting:
+            async with self._lock:
+                batch, self._waiting = self._waiting, {}
+                for kind in KINDS:
+                    idents = [i for k, i in batch if k == kind]
+                    if not idents:
+                        continue
+                    try:
+                        taken = await self._take_many(kind, idents)
+                    except Exception as exc:  # noqa: BLE001 - each asker gets it
+                        for i in idents:
+                            if not batch[(kind, i)].done():
+                                batch[(kind, i)].set_exception(exc)
+                        continue
+                    except BaseException:
+                        for waiting in batch.values():
+                            waiting.cancel()
+                        raise
+                    for i in idents:
+                        epoch = taken.get(i)
+                        if epoch is not None:
+                            self.held[(kind, i)] = epoch
+                            log.info("%s %d: this process (%s) owns it now, epoch %d",
+                                     kind, i, self.node, epoch)
+                        if not batch[(kind, i)].done():
+                            batch[(kind, i)].set_result(epoch)
+
+    async def _take_many(self, kind: str, idents: list[int]) -> dict[int, int]:
+        """One round trip: try each lease's lock, and bump the epoch of each
+        one taken (committed before anyone reads its table); id -> epoch."""
+        conn = self._conn
+        if conn is None or conn.is_closed():
+            return {}
+        keys = [lease_key(self.schema, kind, i) for i in idents]
+        try:
+            # the locks are tried in the CTE (a volatile function: evaluated
+            # once a row, never inlined), the rows of those taken upserted
+            rows = await conn.fetch(
+                "WITH wanted AS (SELECT * FROM unnest($1::int8[], $2::int8[]) AS w (k, id)), "
+                "got AS (SELECT id FROM wanted WHERE pg_try_advisory_lock(k)) "
+                "INSERT INTO leases (kind, id, owner, epoch, taken_ms) "
+                "SELECT $3, id, $4, 1, $5 FROM got ON CONFLICT (kind, id) DO UPDATE SET "
+                "owner = EXCLUDED.owner, epoch = leases.epoch + 1, "
+                "taken_ms = EXCLUDED.taken_ms RETURNING id, epoch",
+                keys, idents, kind, self.node, int(time.time() * 1000))
+        except BaseException:
+            # no epoch, no lease: the locks taken go back (or with the
+            # connection); one not taken is a warning of the server's, no more
+            with contextlib.suppress(Exception):
+                await conn.fetchval("SELECT count(pg_advisory_unlock(k)) "
+                                    "FROM unnest($1::int8[]) AS k", keys)
+            raise
+        return {int(r["id"]): int(r["epoch"]) for r in rows}
 
     async def owner(self, kind: str, ident: int) -> str | None:
         """The node that took ``kind`` ``ident`` last (it may be gone)."""
