@@ -73,7 +73,8 @@ def _english_left(d: Any, sel: str, prefixes: str) -> list[str]:
 
 
 def _message(d: Any, text: str) -> None:
-    until(d, f"(document.getElementById('reg-msg') || {{}}).textContent === {text!r}")
+    # the import's answer on a loaded machine: a bound against a hang
+    until(d, f"(document.getElementById('reg-msg') || {{}}).textContent === {text!r}", 30000)
 
 
 def test_a_finished_tournament_and_the_register_fit_a_360_px_phone_in_italian(

@@ -24,6 +24,7 @@ import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
 from bgclock.server.edge.auth import DirectorAuth
+from tests._web import pick_tournament
 
 pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -109,7 +110,7 @@ def test_no_address_or_printout_the_director_opens_carries_the_key(
     # the tournament screen (room, desk, standings) and the register
     d.click("#btn-tourney")
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')", 15000)
-    d.select_option("#trn-pick", str(tid))
+    pick_tournament(d, str(tid))
     d.wait_for_selector("#desk-exports a")
     d.wait_for_selector("#fl-events")
     hrefs += d.eval_on_selector_all("#tourney a[href]", "xs => xs.map(x => x.href)")

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until
+from tests._web import pick_tournament
 from tests.test_web_table import axe
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -55,7 +56,7 @@ def _open(d: Any, live: LiveServer, tid: int) -> None:
         d.click("#btn-lang")
     d.click("#btn-tourney")
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    d.select_option("#trn-pick", str(tid))
+    pick_tournament(d, str(tid))
     d.wait_for_selector("#fl-room")
 
 

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
-from tests._web import Pages, pump_until
+from tests._web import Pages, pick_tournament, pump_until
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [
@@ -109,7 +109,7 @@ def test_the_players_screen_registers_a_known_player_from_the_register(
     d = pages.open(live.director_url() + "&lang=it", WIDE)
     d.click("#btn-tourney")
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    d.select_option("#trn-pick", str(tid))
+    pick_tournament(d, str(tid))
     d.wait_for_selector("#trn-reg-q")
     d.fill("#trn-reg-q", "fibt77")
     d.click("#trn-reg-find")
@@ -172,7 +172,7 @@ def test_a_search_typed_over_in_the_registration_form_keeps_the_last_one(
     d = pages.open(live.director_url() + "&lang=it", WIDE)
     d.click("#btn-tourney")
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    d.select_option("#trn-pick", str(tid))
+    pick_tournament(d, str(tid))
     d.wait_for_selector("#trn-reg-q")
     _held_search(d, "#trn-reg-q", "**/register-search?*q=Mori*", "Mori", "Bassi",
                  "#trn-reg-found li", "Oreste Bassi")

@@ -19,7 +19,7 @@ import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
 from bgclock.tournament import surname_key
-from tests._web import Pages
+from tests._web import Pages, pick_tournament
 from tests.test_web_table import AXE, axe
 
 pytest.importorskip("playwright.sync_api")
@@ -56,7 +56,7 @@ def tourney_screen(live: LiveServer, pages: Pages, base: str, ready: str) -> Any
     d.click("#btn-tourney")
     tid = base.rsplit("/", 1)[1]
     until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-    d.select_option("#trn-pick", tid)
+    pick_tournament(d, tid)
     d.wait_for_selector(ready)
     return d
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, launch_chromium, running_server, until
-from tests._web import settle
+from tests._web import pick_tournament, settle
 from tests.test_web_table import AXE, axe
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -52,7 +52,7 @@ def test_the_director_draws_starts_a_round_enters_a_result_and_the_room_shows_it
         d.click("#btn-tourney")
         d.wait_for_selector("#trn-pick")
         until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-        d.select_option("#trn-pick", str(tid))
+        pick_tournament(d, str(tid))
         d.wait_for_selector("text=Check in")
         for _ in range(4):
             d.locator("#tourney button", has_text="Check in").first.click()
@@ -261,7 +261,7 @@ def test_both_players_hand_in_their_score_sheets_on_the_table_page(
         d.goto(live.director_url())
         d.click("#btn-tourney")
         until(d, f"!!document.querySelector('#trn-pick option[value=\"{tid}\"]')")
-        d.select_option("#trn-pick", str(tid))
+        pick_tournament(d, str(tid))
         d.wait_for_selector(f"#desk-sheets [data-flagged='{table['match']}']")
         assert m["b"] in d.locator(f"#desk-sheets [data-flagged='{table['match']}']").inner_text()
         # the director's session opens it: no key in its address
