@@ -97,6 +97,7 @@ class Device:
         self.answered: dict[str, float] = {}    # id -> wall time of its ack
         self.reconnected: set[str] = set()      # presses that waited for a reconnect
         self.stop = asyncio.Event()
+        self.links: list[tuple[str, float]] = []  # (what, wall time): the reconnects
 
     def device_ms(self) -> int:
         return int(time.time() * 1000) - int(self.table["created_ms"])
@@ -107,9 +108,12 @@ class Device:
             if self.stop.is_set():
                 return
             self.reconnected.update(self.phone.queue)
+            self.links.append(("closed", time.time()))
             try:
                 await self.phone.connect(self.front)
-            except Exception:  # noqa: BLE001 - refused or cut during a restart: again
+                self.links.append(("connected", time.time()))
+            except Exception as exc:  # noqa: BLE001 - refused or cut during a restart: again
+                self.links.append((f"failed {type(exc).__name__}", time.time()))
                 await asyncio.sleep(0.02)
                 self.phone.closed.set()
 
@@ -119,6 +123,8 @@ class Device:
         while not self.stop.is_set():
             cid = await self.phone.cmd("hit", side=side, device_at_ms=self.device_ms())
             self.pressed[cid] = time.time()
+            if self.phone.closed.is_set():  # made while the phone reconnects
+                self.reconnected.add(cid)
             side = "B" if side == "A" else "A"
             await asyncio.sleep(every)
 
@@ -126,6 +132,40 @@ class Device:
         now = time.time()
         for cid in self.phone.acked:
             self.answered.setdefault(cid, now)
+
+
+def listen_overflows() -> int:
+    """The kernel's count of connections dropped for a full accept queue
+    (``TcpExt: ListenOverflows``): a dropped handshake is retried by the
+    client after the kernel's 1 s retransmission, so any during a run put
+    a second into its figures that is not the servers'."""
+    lines = Path("/proc/net/netstat").read_text().splitlines()
+    for names, values in zip(lines[::2], lines[1::2], strict=False):
+        if names.startswith("TcpExt:"):
+            fields = dict(zip(names.split()[1:], values.split()[1:], strict=False))
+            return int(fields.get("ListenOverflows", 0))
+    return 0
+
+
+async def _explain_slow(schema: str, devices: list[Device], acked: list[tuple[Device, str]],
+                        windows: list[tuple[float, float]]) -> None:
+    """``BENCH_DEBUG``: each press over the goal, when it reached the server
+    (its ``received_ms``), its phone's reconnects and the errors it got."""
+    got = {str(r[0]): int(r[1]) for r in await query(
+        f'SELECT idem_key, received_ms FROM "{schema}".clock_events WHERE idem_key IS NOT NULL')}
+    for d, cid in acked:
+        took = (d.answered.get(cid, 0) - d.pressed[cid]) * 1000
+        if took <= GOAL_MS:
+            continue
+        reached = (got.get(f"table/{cid}") or got.get(cid) or 0) - d.pressed[cid] * 1000
+        print(f"SLOW {cid} table {d.table['id']}: acked after {took:.0f} ms, decided after "
+              f"{reached:.0f} ms", "(waited for a reconnect)" if cid in d.reconnected else "")
+        print("   its phone:", [(w, f"{t - d.pressed[cid]:+.3f} s") for w, t in d.links
+                                 if abs(t - d.pressed[cid]) < 3])
+        print("   errors:", [(m.get("code"), m.get("message")) for m in d.phone.history
+                             if m.get("type") == "error" and m.get("id") == cid])
+        print("   made", [f"{(d.pressed[cid] - w0) * 1000:.0f} ms after drain {k}"
+                          for k, (w0, _) in enumerate(windows) if 0 <= d.pressed[cid] - w0 < 10])
 
 
 def pct(values: list[float], q: float) -> float:
@@ -150,6 +190,7 @@ async def main() -> None:
         devices: list[Device] = []
         try:
             await asyncio.gather(*(loop.run_in_executor(None, p.start) for p in procs))
+            overflows = listen_overflows()
             async with balancer([p.port for p in procs]) as port, httpx.AsyncClient(
                     base_url=f"http://127.0.0.1:{procs[0].port}", headers=AUTH,
                     timeout=30) as http:
@@ -173,6 +214,15 @@ async def main() -> None:
                         await asyncio.sleep(0.005)
 
                 watcher = loop.create_task(watch_acks())
+                lags: list[tuple[float, float]] = []
+
+                async def watch_lag() -> None:
+                    while True:
+                        t0 = time.monotonic()
+                        await asyncio.sleep(0.01)
+                        lags.append((time.time(), (time.monotonic() - t0 - 0.01) * 1000))
+
+                lagger = loop.create_task(watch_lag())
                 await asyncio.sleep(args.settle)
                 windows: list[tuple[float, float]] = []
                 drains: list[float] = []
@@ -192,6 +242,12 @@ async def main() -> None:
                 while any(d.phone.queue for d in devices) and time.monotonic() < until:
                     await asyncio.sleep(0.1)
                 watcher.cancel()
+                lagger.cancel()
+                if os.environ.get("BENCH_DEBUG"):
+                    for k, (w0, w1) in enumerate(windows):
+                        near = [x for t, x in lags if w0 - 0.5 <= t <= w1 + 1.5]
+                        print(f"bench loop lag around drain {k}: max {max(near, default=0):.0f} ms,"
+                              f" over 100 ms {sum(1 for x in near if x > 100)} times")
                 for d in devices:
                     d.note_acks()
                 for task in tasks:
@@ -225,6 +281,8 @@ async def main() -> None:
                       if cid in d.answered and (cid in d.reconnected or any(
                           a <= d.pressed[cid] <= b for a, b in windows))]
             late = sum(1 for x in during if x > GOAL_MS)
+            if os.environ.get("BENCH_DEBUG"):
+                await _explain_slow(schema, devices, acked, windows)
             print(f"rolling restart of 3 processes, {args.tables} tables pressing every "
                   f"{args.every:g} s (logs: {logs})")
             print(f"  drains (SIGTERM to exit): "
@@ -235,6 +293,9 @@ async def main() -> None:
             print(f"  during hand-overs: {len(during)} presses; press to ack p50 "
                   f"{pct(during, 0.5):.0f} ms, p99 {pct(during, 0.99):.0f} ms, max "
                   f"{max(during, default=0):.0f} ms; over the {GOAL_MS:.0f} ms goal: {late}")
+            print(f"  connections dropped for a full accept queue (any listener of the "
+                  f"machine) during the run: {listen_overflows() - overflows} (each costs "
+                  "its phone the kernel's 1 s retransmission)")
         finally:
             for p in procs:
                 p.stop()

@@ -45,7 +45,10 @@ async def balancer(upstreams: Sequence[int]) -> AsyncIterator[int]:
             return
         writer.close()
 
-    server = await asyncio.start_server(serve, "127.0.0.1", 0)
+    # nginx's listen backlog (511 on Linux), not asyncio's 100: the devices of
+    # a process that leaves reconnect all at once, and an overflowing accept
+    # queue drops their handshakes for the kernel's 1 s retransmission
+    server = await asyncio.start_server(serve, "127.0.0.1", 0, backlog=511)
     try:
         yield int(server.sockets[0].getsockname()[1])
     finally:

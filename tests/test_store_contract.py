@@ -63,6 +63,9 @@ async def test_tables_events_and_checkpoints(make: Callable[[], Store]) -> None:
         assert [(e.seq, e.idem_key, e.at_ms) for e in events] == [(1, "a", 5), (2, "c", 7)]
         assert events[0].event == {"v": 1, "do": "hit", "at_ms": 5, "side": "A"}
         assert [e.seq for e in await store.events(table.id, after_seq=1)] == [2]
+        # the ids a snapshot up to seq 1 folded in: this table's only
+        assert await store.idem_keys(table.id, 1) == ["a"]
+        assert sorted(await store.idem_keys(table.id, 2)) == ["a", "c"]
         rows = {r.id: r for r in await store.tables()}
         assert rows[table.id].checkpoint_ms == 900
         edited = await store.update_table(table.id, TableSpec(rules="biba-2014", length=5))

@@ -428,6 +428,14 @@ class Store(RegisterStore, PublishedStore):
         """At most ``limit`` events of a table's log after ``after_seq``, in order."""
 
     @abc.abstractmethod
+    async def idem_keys(self, table_id: int, upto_seq: int) -> list[str]:
+        """The command ids of the table's current match's events up to
+        ``upto_seq`` (those a snapshot folded in), in no order: a table
+        folded from its snapshot learns them once, so that it can tell a new
+        command from one stored long ago without asking again
+        (``live.idempotency``)."""
+
+    @abc.abstractmethod
     async def event_by_key(self, table_id: int, idem_key: str) -> StoredEvent | None:
         """The event of the table's current match stored under ``idem_key``
         (a command's id), or None: one row by the ``(table_id, idem_key)``

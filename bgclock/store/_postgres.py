@@ -648,6 +648,11 @@ class PostgresStore(PostgresRegister, PostgresPublished, Store):
             "ORDER BY seq LIMIT $3", table_id, after_seq, limit)
         return [_event(r) for r in rows]
 
+    async def idem_keys(self, table_id: int, upto_seq: int) -> list[str]:
+        rows = await self._fetch("SELECT idem_key FROM clock_events WHERE table_id = $1 "
+                                 "AND seq <= $2 AND idem_key IS NOT NULL", table_id, upto_seq)
+        return [str(r[0]) for r in rows]
+
     async def event_by_key(self, table_id: int, idem_key: str) -> StoredEvent | None:
         row = await self._fetchrow(f"SELECT {_EVENT_COLS} FROM clock_events "
                                    "WHERE table_id = $1 AND idem_key = $2", table_id, idem_key)

@@ -590,6 +590,11 @@ class SqliteStore(SqliteRegister, SqlitePublished, Store):
             f"SELECT {_EVENT_COLS} FROM clock_events WHERE table_id = ? AND seq > ? "
             "ORDER BY seq LIMIT ?", (table_id, after_seq, limit)).fetchall()])
 
+    async def idem_keys(self, table_id: int, upto_seq: int) -> list[str]:
+        return await self._run(lambda db: [str(r[0]) for r in db.execute(
+            "SELECT idem_key FROM clock_events WHERE table_id = ? AND seq <= ? "
+            "AND idem_key IS NOT NULL", (table_id, upto_seq)).fetchall()])
+
     async def event_by_key(self, table_id: int, idem_key: str) -> StoredEvent | None:
         def get(db: sqlite3.Connection) -> StoredEvent | None:
             row = db.execute(f"SELECT {_EVENT_COLS} FROM clock_events "

@@ -20,10 +20,14 @@ so it cannot always tell alone that an id was never stored.  For an id,
   ids that left the window, memory keeps only their hashes, so a hash never
   met says "new" exactly, and a hash met says "ask";
 - *unknown*: memory did not meet every id of the log (the table was folded
-  from a snapshot at a start, say), or the hash was met: the store is asked
-  (``Store.event_by_key``: one row by the table's unique index, through the
-  store's thread and deadline like every other call) before the command is
-  decided.
+  from a snapshot at a start, or taken over from another process), or the
+  hash was met: the store is asked before the command is decided, through
+  the store's thread and deadline like every other call.  Memory that did
+  not meet the ids a snapshot folded in reads them once (``Store.idem_keys``,
+  their hashes kept), and is complete from then on: a table taken over goes
+  on deciding its new commands without a database call each, however many
+  tables arrive at once; a met hash asks for its one row
+  (``Store.event_by_key``, by the table's unique index).
 
 A command that waits for the store keeps its place: the table's ``Line``
 holds it and every command that comes after it, in arrival order, and
@@ -56,7 +60,7 @@ MAX_HELD: Final = 2000
 class CommandIds:
     """The ids of a table's stored commands, as far as memory knows them."""
 
-    __slots__ = ("window", "complete", "_left", "_recalled")
+    __slots__ = ("window", "complete", "_left", "_recalled", "folded_upto")
 
     def __init__(self) -> None:
         #: The events of the window that have an id, by id.
@@ -65,15 +69,20 @@ class CommandIds:
         self.complete = True
         #: The hashes of the ids that left the window.
         self._left: set[int] = set()
+        #: While not complete: the ids of the events up to this seq (folded
+        #: into the snapshot the table started from) are not met yet.
+        self.folded_upto = 0
         self._recalled: OrderedDict[str, StoredEvent] = OrderedDict()
 
     def load(self, window: Iterable[StoredEvent], left: Iterable[StoredEvent] = (), *,
-             complete: bool) -> None:
+             complete: bool, folded_upto: int = 0) -> None:
         """Start again from a folded log: ``window`` in memory, ``left`` folded
-        into the base; ``complete`` when the two are the whole log."""
+        into the base; ``complete`` when the two are the whole log, else the
+        ids of the events up to ``folded_upto`` were not met."""
         self.window = {e.idem_key: e for e in window if e.idem_key is not None}
         self._left = {hash(e.idem_key) for e in left if e.idem_key is not None}
         self.complete = complete
+        self.folded_upto = 0 if complete else folded_upto
         self._recalled.clear()
 
     def add(self, stored: StoredEvent) -> None:
@@ -107,7 +116,16 @@ class CommandIds:
     async def recall(self, store: Store, table_id: int, key: str, committed_seq: int) -> None:
         """Ask the store for ``key``'s event; kept (``find``) when it is part
         of what this table committed (a row past ``committed_seq`` is a write
-        the server answered as failed, which the store removes)."""
+        the server answered as failed, which the store removes).  Memory not
+        complete reads the ids it did not meet first, once, and then asks
+        only for a met hash."""
+        if not self.complete:
+            keys = await store.idem_keys(table_id, self.folded_upto)
+            if not self.complete:  # (another command's turn may have read them)
+                self._left.update(hash(k) for k in keys)
+                self.complete = True
+            if not self.unknown(key):
+                return
         stored = await store.event_by_key(table_id, key)
         if stored is None or stored.seq > committed_seq:
             return

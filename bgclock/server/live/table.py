@@ -362,7 +362,7 @@ class Table:
         self.base = self.snapped = base
         self.log = list(events[cut:])
         self.seq = self.committed_seq = events[-1].seq if events else base.seq
-        self.ids.load(self.log, events[:cut], complete=whole)
+        self.ids.load(self.log, events[:cut], complete=whole, folded_upto=base.seq)
         self.notes = list(notes or [])
         self.committed_notes = len(self.notes)
         self.note_keys = {x.idem_key: x for x in self.notes if x.idem_key is not None}

@@ -62,7 +62,6 @@ async def _refuse(conn: Connection, code: str, message: str) -> None:
     await conn.close(1008)
 
 
-
 async def _director_club(server: Server, ws: WebSocket, hello: Hello,
                          by_session: bool) -> tuple[bool, str | None]:
     """Whether the hello is a director's, and which club's (None: the

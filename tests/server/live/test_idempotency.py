@@ -54,6 +54,41 @@ def test_a_table_folded_from_a_snapshot_asks_the_store_for_every_id_it_has_not_m
     assert not ids.unknown("recent") and ids.unknown("anything-else")
 
 
+class _Asked:
+    """A store that answers the two questions memory asks, and counts them."""
+
+    def __init__(self, stored: list[StoredEvent]) -> None:
+        self.stored = {e.idem_key: e for e in stored}
+        self.keys_read = 0
+        self.rows_read = 0
+
+    async def idem_keys(self, table_id: int, upto_seq: int) -> list[str]:
+        self.keys_read += 1
+        return [k for k, e in self.stored.items() if k is not None and e.seq <= upto_seq]
+
+    async def event_by_key(self, table_id: int, key: str) -> StoredEvent | None:
+        self.rows_read += 1
+        return self.stored.get(key)
+
+
+@pytest.mark.anyio
+async def test_memory_folded_from_a_snapshot_reads_the_ids_it_did_not_meet_once() -> None:
+    """A table taken over (or restarted) from its snapshot asks the store for
+    the folded ids once; then a new id is new without a database call, and an
+    old one is found by its row."""
+    old = [_event(seq, f"old-{seq}") for seq in range(1, 101)]
+    store = _Asked([*old, _event(101, "recent")])
+    ids = CommandIds()
+    ids.load([_event(101, "recent")], complete=False, folded_upto=100)
+    assert ids.unknown("new-1")
+    await ids.recall(store, 1, "new-1", 101)  # type: ignore[arg-type]
+    assert (store.keys_read, store.rows_read) == (1, 0) and ids.complete
+    assert not ids.unknown("new-2") and not ids.unknown("new-3")  # new, no call
+    assert ids.unknown("old-7")  # met among the folded ids: its row says
+    await ids.recall(store, 1, "old-7", 101)  # type: ignore[arg-type]
+    assert ids.find("old-7") is old[6] and (store.keys_read, store.rows_read) == (1, 1)
+
+
 def test_a_rolled_back_event_is_forgotten_and_its_id_is_new_again() -> None:
     ids = CommandIds()
     ids.load([], complete=True)
@@ -148,4 +183,16 @@ async def test_a_command_id_resent_after_350_presses_gets_its_original_ack(make:
             resent = await d.cmd("hit", side="B", id="first-press",
                                  device_at_ms=_now(clock, table))
             assert resent == {**first, "duplicate": True}
-        assert len(await live.stored(tid)) == 351
+            # memory read the folded ids once: new presses ask the store nothing
+            assert live.server.hub.tables[tid].ids.complete
+            asked: list[str] = []
+            by_key = live.server.store.event_by_key
+
+            async def counted(table_id: int, key: str) -> Any:
+                asked.append(key)
+                return await by_key(table_id, key)
+
+            live.server.store.event_by_key = counted  # type: ignore[method-assign]
+            await _presses(live, d, clock, table, 3)
+            assert asked == []
+        assert len(await live.stored(tid)) == 354
