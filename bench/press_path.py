@@ -2,7 +2,7 @@
 engine, then the store's commit, in one process.
 
 One table, one device pressing ``hit`` for alternate sides, one director
-watching; each press is decided by ``TableHub.command`` (the rules, the
+watching; each press is decided by ``TableRunner.command`` (the rules, the
 engine, the stored event, the update's JSON), committed by the group-commit
 writer and broadcast to its watchers (fakes that count what they get: no
 socket, no WebSocket frame).  Presses are made one at a time (each commit

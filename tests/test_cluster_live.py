@@ -308,9 +308,9 @@ async def hub(tmp_path: Any) -> AsyncIterator[Hub]:
 async def test_a_table_with_a_running_clock_a_device_or_a_pending_write_is_not_quiet(
         hub: Hub) -> None:
     from bgclock.core import Hit, OpeningRoll, Stop
-    from bgclock.server.live.hub import TableHub
+    from bgclock.server.live.hub import TableRunner
 
-    table = TableHub(hub, TableRow(id=1, tournament_id=1, spec=SPEC, created_ms=0))
+    table = TableRunner(hub, TableRow(id=1, tournament_id=1, spec=SPEC, created_ms=0))
     assert quiet(table) and not finished(table)  # a new table, nobody there
     table.match.apply(OpeningRoll(at_ms=1000, dice=(6, 1)))
     assert table.match.expires_at() is not None
@@ -339,9 +339,9 @@ def _stored(seq: int, event: dict[str, Any]) -> Any:
 
 async def test_a_mirror_follows_its_keepers_updates_and_asks_to_be_folded_again_on_a_gap(
         hub: Hub) -> None:
-    from bgclock.server.live.hub import TableHub
+    from bgclock.server.live.hub import TableRunner
 
-    table = TableHub(hub, TableRow(id=1, tournament_id=1, spec=SPEC, created_ms=0))
+    table = TableRunner(hub, TableRow(id=1, tournament_id=1, spec=SPEC, created_ms=0))
     table.mirror = True
     roll = {"v": 1, "do": "opening_roll", "at_ms": 1000, "dice": [6, 1]}
     assert table.follow(_stored(1, roll), "update 1")
@@ -358,12 +358,12 @@ async def test_a_mirror_follows_its_keepers_updates_and_asks_to_be_folded_again_
 
 async def test_a_mirror_takes_no_command_and_relays_nothing(hub: Hub) -> None:
     from bgclock.server.errors import ProtocolError
-    from bgclock.server.live.hub import TableHub
+    from bgclock.server.live.hub import TableRunner
     from bgclock.server.ws.protocol import decode
 
     relayed: list[str] = []
     hub.on_relay = lambda tid, text, everyone: relayed.append(text)
-    table = TableHub(hub, TableRow(id=1, tournament_id=1, spec=SPEC, created_ms=0))
+    table = TableRunner(hub, TableRow(id=1, tournament_id=1, spec=SPEC, created_ms=0))
     table.mirror = True
     cmd = decode(json.dumps({"type": "cmd", "id": "late-1", "table": 1, "do": "opening_roll",
                              "dice": [6, 1]}))

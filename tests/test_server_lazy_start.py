@@ -17,7 +17,7 @@ from bgclock.server.errors import ProtocolError
 from bgclock.server.live import snapshots
 from bgclock.server.live.commands import HitCmd
 from bgclock.server.live.fold import fold
-from bgclock.server.live.hub import Hub, TableHub
+from bgclock.server.live.hub import Hub, TableRunner
 from bgclock.server.live.time import ManualClock
 from bgclock.store import Store, StoredEvent, StoredNote, TableRow, TableSpec
 from tests._server_kit import (
@@ -79,10 +79,10 @@ async def _until(check: Callable[[], Awaitable[bool]], what: str) -> None:
     raise AssertionError(what)
 
 
-async def _same_as_eager(live: Live, table_id: int) -> TableHub:
+async def _same_as_eager(live: Live, table_id: int) -> TableRunner:
     """The table is what an eager start makes of it: the fold of its whole
     stored log (the restart's stop included), its window after its base."""
-    table: TableHub = live.server.hub.tables[table_id]
+    table: TableRunner = live.server.hub.tables[table_id]
     assert table.folded and table.quarantined is None
     events = await live.server.store.events(table_id)
     assert [e.seq for e in events] == list(range(1, table.committed_seq + 1))

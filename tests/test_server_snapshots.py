@@ -15,7 +15,7 @@ from bgclock.core import ClockError, Match
 from bgclock.script import load_script, read_json
 from bgclock.server.live import snapshots
 from bgclock.server.live.fold import fold
-from bgclock.server.live.hub import Hub, TableHub
+from bgclock.server.live.hub import Hub, TableRunner
 from bgclock.server.live.time import ManualClock
 from bgclock.store import NotFound, Store, StoredEvent, StoredSnapshot, TableRow, TableSpec
 from tests._server_kit import (
@@ -58,7 +58,7 @@ def _script_log(path: Path) -> tuple[TableRow, list[StoredEvent]]:
     return row, events
 
 
-def _figures(table: TableHub) -> tuple[Any, ...]:
+def _figures(table: TableRunner) -> tuple[Any, ...]:
     state = table.table_state()
     return (table.seq, table.match.to_snapshot(), table.committed_match.to_snapshot(),
             state.log_end_ms, state.device_floor_ms)
@@ -70,12 +70,12 @@ def test_a_stored_snapshot_and_its_tail_fold_as_the_whole_log(
     monkeypatch.setattr(snapshots, "SNAPSHOT_EVERY", 3)  # the window cut, many times
     row, events = _script_log(path)
     hub = Hub(store=None, clock=ManualClock())  # type: ignore[arg-type]  # never awaited
-    whole = TableHub(hub, row)
+    whole = TableRunner(hub, row)
     whole.load(events)
     assert whole.refold().to_snapshot() == whole.match.to_snapshot()
     assert len(whole.log) <= 3 or whole.base.seq == 0
     for cut in range(1, len(events) + 1):
-        prefix = TableHub(hub, row)
+        prefix = TableRunner(hub, row)
         prefix.load(events[:cut])
         base = snapshots.base_after(snapshots.Base(), events[:cut],
                                     fold(row.spec, events[:cut]))
@@ -86,7 +86,7 @@ def test_a_stored_snapshot_and_its_tail_fold_as_the_whole_log(
         read = snapshots.decode(row, back, prefix.match)
         if not snapshots.follows(read, events[cut:]):
             continue  # a later event folds before it: the start folds the whole log
-        table = TableHub(hub, row)
+        table = TableRunner(hub, row)
         table.load(events[cut:], base=read)
         assert _figures(table) == _figures(whole), f"snapshot at seq {cut}"
 

@@ -16,7 +16,7 @@ from starlette.requests import HTTPConnection, Request
 from bgclock.server.edge.auth import DirectorAuth, TableTokens
 from bgclock.server.edge.named_keys import CLUB_DIRECTOR, PUBLISHING, NamedKeys
 from bgclock.server.edge.principal import Principal, principal_of
-from bgclock.server.live.hub import Hub, TableHub
+from bgclock.server.live.hub import Hub, TableRunner
 from bgclock.server.live.lag import LagParams
 from bgclock.server.live.roomfeed import RoomFeed
 from bgclock.server.live.time import ServerClock
@@ -135,11 +135,11 @@ class Server:
         paths are ``/p/{club}/{id}``), or None."""
         return self.publisher.club if self.publisher is not None else None
 
-    def table_info(self, request: Request, table: TableHub) -> dict[str, Any]:
+    def table_info(self, request: Request, table: TableRunner) -> dict[str, Any]:
         return {**table.info(), "url": self.table_link(request, table.id),
                 "token": self.tokens.token(table.id) if self.tokens else None}
 
-    async def table_or_404(self, request: Request) -> TableHub:
+    async def table_or_404(self, request: Request) -> TableRunner:
         """The path's table (its id bounded by the ``id`` convertor), folded
         (``Hub.ready``); ``NotFound``."""
         table_id: int = request.path_params["table_id"]
@@ -148,7 +148,7 @@ class Server:
             raise NotFound(f"no table {table_id}")
         return table
 
-    async def live_table(self, request: Request) -> TableHub:
+    async def live_table(self, request: Request) -> TableRunner:
         """The path's table as its owner holds it now, for reading: this
         process's own, or a mirror of another process's
         (``Ownership.readable``); ``NotFound``."""

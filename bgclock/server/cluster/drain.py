@@ -54,7 +54,7 @@ import orjson
 from bgclock.server.cluster.handback import Cluster as HandingBack
 from bgclock.server.cluster.handback import Handback
 from bgclock.server.cluster.lease import lease_key
-from bgclock.server.live.hub import TableHub
+from bgclock.server.live.hub import TableRunner
 
 
 class Cluster(HandingBack, Protocol):
@@ -71,7 +71,7 @@ class Cluster(HandingBack, Protocol):
 
     async def own(self, table_id: int) -> bool: ...
 
-    def send_away(self, table: TableHub, why: str = ...) -> None: ...
+    def send_away(self, table: TableRunner, why: str = ...) -> None: ...
 
     def relays_away(self, why: str) -> None: ...
 
@@ -95,7 +95,7 @@ BALANCE_BATCH: Final = 8
 BALANCE_PATIENCE: Final = 3
 
 
-def movable(table: TableHub) -> bool:
+def movable(table: TableRunner) -> bool:
     """Nothing of the table is on the way to the store or pending a bound:
     it can move now without a press waiting for it."""
     return (table.folded and not table.mirror and table.quarantined is None
@@ -105,7 +105,7 @@ def movable(table: TableHub) -> bool:
             and table.reconcile_left <= 0 and not table.line.busy)
 
 
-def balance_order(tables: Iterable[TableHub]) -> list[TableHub]:
+def balance_order(tables: Iterable[TableRunner]) -> list[TableRunner]:
     """The tables a process may give to another now, the best first: a
     stopped clock, then a running one kept by a timekeeper (it runs on at
     the next owner); never one running without (it would be stopped)."""
@@ -124,7 +124,7 @@ async def hand_over(cluster: Cluster, table_ids: list[int], *, within: float) ->
     """Hand the tables over (see the module's text); the ones whose leases
     went back."""
     hub = cluster.server.hub
-    leaving: list[TableHub] = []
+    leaving: list[TableRunner] = []
     checkpoints: dict[int, int] = {}
     for table_id in table_ids:  # one synchronous step: nothing comes between
         table = hub.tables.get(table_id)

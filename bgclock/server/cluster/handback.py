@@ -29,7 +29,7 @@ from bgclock.server.cluster.bus import Bus
 from bgclock.server.cluster.lease import Leases
 from bgclock.server.cluster.mirror import Mirrors
 from bgclock.server.context import Server
-from bgclock.server.live.hub import TableHub
+from bgclock.server.live.hub import TableRunner
 
 
 class Cluster(Protocol):
@@ -59,7 +59,7 @@ log = logging.getLogger("bgclock.cluster")
 
 
 
-def quiet(table: TableHub) -> bool:
+def quiet(table: TableRunner) -> bool:
     """No device, a stopped clock, nothing on the way to the store."""
     return (not table.watchers
             and (table.closed or table.match.expires_at() is None)
@@ -70,7 +70,7 @@ def quiet(table: TableHub) -> bool:
             and table.reconcile_left <= 0)
 
 
-def finished(table: TableHub) -> bool:
+def finished(table: TableRunner) -> bool:
     """The table's match is over, or the table is closed."""
     return table.closed or table.match.phase == "match_over"
 
@@ -105,7 +105,7 @@ class Handback:
             if finished(table) or now - since >= self.idle_s:
                 await self.release(table)
 
-    async def release(self, table: TableHub) -> None:
+    async def release(self, table: TableRunner) -> None:
         """Hand the table's lease back (the caller saw it quiet)."""
         cluster = self.cluster
         hub = cluster.server.hub

@@ -6,12 +6,12 @@ A process that is asked about a table it does not keep (an HTTP read of the
 table, a room display of its tournament) *mirrors* it: it subscribes to the
 table's channel first, then folds the table from the store (``Hub.
 mirror_table``: read only, no timer, no write), and from then on applies the
-keeper's committed events as their ``update`` messages come (``TableHub.
+keeper's committed events as their ``update`` messages come (``TableRunner.
 follow``): the same fold the keeper runs, so ``state_now`` at this process is
 the keeper's, its running clock included.  The keeper's ``table`` messages
 carry what only it knows (its devices online, the keeper's claim, a
 provisional flag): the mirror answers ``info`` with the last of them
-(``TableHub.mirrored``); at its start it asks the keeper for one
+(``TableRunner.mirrored``); at its start it asks the keeper for one
 (``mirror_ask``, answered on this process's node channel).
 
 Updates queued while the fold reads the store are applied after it (those
@@ -48,7 +48,7 @@ import orjson
 from bgclock.server.cluster.bus import Bus
 from bgclock.server.cluster.lease import Leases
 from bgclock.server.context import Server
-from bgclock.server.live.hub import TableHub
+from bgclock.server.live.hub import TableRunner
 from bgclock.server.live.messages import dumps
 from bgclock.server.live.table_state import Flag
 from bgclock.store import Store, StoredEvent, StoreError
@@ -107,7 +107,7 @@ class Mirrors:
 
     # ------------------------------------------------------------ reading
 
-    async def table(self, table_id: int) -> TableHub:
+    async def table(self, table_id: int) -> TableRunner:
         """The table as its keeper holds it now, mirrored here (folded from
         the store at the first read; ``StoreError`` if it cannot be)."""
         mirror = await self.ensure(table_id)
@@ -158,7 +158,7 @@ class Mirrors:
         self._spawn(self._load(mirror))
         return mirror
 
-    def adopt(self, table: TableHub) -> None:
+    def adopt(self, table: TableRunner) -> None:
         """A table this process just handed back, kept as a mirror (a room
         display here shows it): its state is what the store holds."""
         table.mirror = True
@@ -230,7 +230,7 @@ class Mirrors:
         mirror.info_seen.set()
 
     @staticmethod
-    def _info(mirror: Mirror, table: TableHub, info: dict[str, Any]) -> None:
+    def _info(mirror: Mirror, table: TableRunner, info: dict[str, Any]) -> None:
         mirror.info = info
         mirror.info_seen.set()
         table.mirrored = info

@@ -88,7 +88,7 @@ from bgclock.server.context import Server
 from bgclock.server.edge.limits import read_bounded
 from bgclock.server.edge.principal import on_behalf
 from bgclock.server.errors import ApiError, BodyTooLarge, ProtocolError
-from bgclock.server.live.hub import TableHub
+from bgclock.server.live.hub import TableRunner
 from bgclock.server.live.messages import dumps
 from bgclock.server.ownership.interface import Ownership
 from bgclock.server.tournaments.host import TableResult
@@ -98,7 +98,7 @@ from bgclock.server.ws.silence import SILENT_LINK_S, SilenceWatch
 from bgclock.store import Fenced, NotFound, StoreError
 
 if TYPE_CHECKING:
-    from bgclock.server.tournaments.host import TournamentHub
+    from bgclock.server.tournaments.host import LiveTournament
     from bgclock.store._postgres import PostgresStore
 
 
@@ -254,7 +254,7 @@ class Cluster(Ownership):
         await self._stop_tasks()
         await draining.drain(self, within)
 
-    def send_away(self, table: TableHub, why: str = "moves to another process") -> None:
+    def send_away(self, table: TableRunner, why: str = "moves to another process") -> None:
         """The table moved: its devices here are told and closed (they
         reconnect), those relayed from other processes dropped there."""
         text = not_owner_message(table.id, why)
@@ -294,7 +294,7 @@ class Cluster(Ownership):
     def owns_everything(self) -> bool:
         return False
 
-    async def readable(self, table: TableHub) -> TableHub:
+    async def readable(self, table: TableRunner) -> TableRunner:
         if self.owns(table.id):
             return table
         return await self.mirrors.table(table.id)
@@ -352,7 +352,7 @@ class Cluster(Ownership):
             self._reconnect_relayed(table_id, "is kept by this process now")
         return True
 
-    async def keep_tournament(self, hub: TournamentHub) -> str | None:
+    async def keep_tournament(self, hub: LiveTournament) -> str | None:
         """None when this process keeps the tournament (it holds the lease,
         or took it now: then the state is folded afresh from the store, as
         another process may have acted on it); else the name of the process
@@ -378,7 +378,7 @@ class Cluster(Ownership):
             hub.rebuild()
         return None
 
-    async def own_tournament(self, hub: TournamentHub) -> None:
+    async def own_tournament(self, hub: LiveTournament) -> None:
         """Before a tournament action: this process keeps the tournament
         (``keep_tournament``), or ``ApiError`` 503 ``not_owner`` naming the
         process that does (a director's HTTP request is forwarded there
@@ -976,7 +976,7 @@ class Cluster(Ownership):
         self.bus.publish(self.bus.all_channel(), orjson.dumps(
             {"k": "tourney", "from": self.node, "t": tournament_id, "text": text}))
 
-    def _taken(self, table: TableHub) -> None:
+    def _taken(self, table: TableRunner) -> None:
         """This process took the table: no mirror of it here; the mirrors at
         the others fold it again (the take may have stored a restart's stop,
         which no update carried), and their dashboards see it."""

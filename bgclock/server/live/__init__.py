@@ -6,5 +6,5 @@ folded), ``messages`` (what a table says), ``table`` (one table's state,
 what it shows, how it sends); a table's roles: ``flags`` (the expiry timer,
 provisional flags), ``recovery`` (loading, restarts, failed commits),
 ``alerts`` (summonses, alerts handled), ``devices`` (the timekeeper); and
-``hub``, which runs each table's commands (``TableHub``: it reads a table's
+``hub``, which runs each table's commands (``TableRunner``: it reads a table's
 state, asks, and carries out the answer) and holds every table (``Hub``)."""

@@ -32,7 +32,7 @@ log = logging.getLogger("bgclock.server")
 
 class Flags:
     """The expiry timer and the flags of one table; ``report_over`` is what
-    the table does with a result (``TableHub.report_over``: tell the
+    the table does with a result (``TableRunner.report_over``: tell the
     tournament once)."""
 
     def __init__(self, table: Table, report_over: Callable[[MatchState], None]) -> None:

@@ -18,7 +18,7 @@ from bgclock.core import SIDES, ClockError, Event, Match, MatchState
 from bgclock.server.live.table_state import HANDED_OVER_BY, Handover, Keeper
 from bgclock.store import StoredEvent, StoredNote, TableSpec
 
-#: The note of a result entered by hand (``TableHub.close_match``).
+#: The note of a result entered by hand (``TableRunner.close_match``).
 HAND_RESULT = "hand_result"
 
 
@@ -38,7 +38,7 @@ def in_fold_order(events: Iterable[StoredEvent]) -> list[StoredEvent]:
     The log is append-only and numbered in the order the server accepted
     its events; they are also in the order of their instants except where a
     keeper's queued press was merged before a director's event it had not
-    seen (``TableHub.command``): it is folded at its instant."""
+    seen (``TableRunner.command``): it is folded at its instant."""
     out = list(events)
     if any(a.at_ms > b.at_ms for a, b in zip(out, out[1:], strict=False)):
         out.sort(key=lambda e: (e.at_ms, e.seq))
@@ -99,7 +99,7 @@ def handover_of(notes: Sequence[StoredNote], log: Sequence[StoredEvent]) -> Hand
     are folded in before that instant).
     ``log`` may start after a snapshot: a press folded into it is then not
     seen here, and a press of the former keeper before the snapshot's end is
-    refused by the fold (``TableHub._merged``) instead."""
+    refused by the fold (``TableRunner._merged``) instead."""
     keepers = [x for x in notes if x.note.get("type") == "keeper"]
     if (not keepers or keepers[-1].note.get("by") not in HANDED_OVER_BY
             or not keepers[-1].note.get("previous")):

@@ -27,7 +27,7 @@ batch, once the database answers again, commits as usual.
 
 The pieces
 ----------
-A ``TableHub`` is a ``live.table.Table`` (its state, what it shows, how it
+A ``TableRunner`` is a ``live.table.Table`` (its state, what it shows, how it
 sends) run: this module decides and applies its commands and tells the
 tournament its results; its roles are objects holding a reference to it,
 each in its own module: ``live.devices`` (connections, the timekeeper and
@@ -37,7 +37,7 @@ restarts, failed commits, quarantine).  The roles know the table as a
 ``Table`` and never import this module: the imports go one way (``table``,
 then ``flags``, ``recovery``, ``alerts`` and ``devices``, then ``hub``),
 and the one thing a role tells above it, a result for the tournament, it is
-handed as ``TableHub.report_over``.  The ``Hub`` is every table of the
+handed as ``TableRunner.report_over``.  The ``Hub`` is every table of the
 server (what they share is its ``live.table.TableServices``): it starts,
 loads, mirrors and checkpoints them.
 """
@@ -111,7 +111,7 @@ from bgclock.store import (
 log = logging.getLogger("bgclock.server")
 
 
-class TableHub(Table):
+class TableRunner(Table):
     """One table, run: its commands decided in arrival order and stored
     through the writer, its results told; its roles (``devices``,
     ``alerts``, ``flags``, ``recovery``) act on it."""
@@ -598,10 +598,10 @@ class Hub(TableServices):
                          provisional_bound_ms=provisional_bound_ms,
                          keeper_silent_ms=keeper_silent_ms)
         self.checkpoint_interval_ms = checkpoint_interval_ms
-        self.tables: dict[int, TableHub] = {}
+        self.tables: dict[int, TableRunner] = {}
         self._ticker: asyncio.Task[None] | None = None
         #: Told when a table's match is over with a winner (the tournament's results).
-        self.on_over: Callable[[TableHub, MatchState], None] | None = None
+        self.on_over: Callable[[TableRunner, MatchState], None] | None = None
         #: Several processes share the store: tables are loaded when this
         #: process takes their lease (``take``), not at start; ``owns`` says
         #: which it holds, ``acquire`` takes one (``on_relay`` gets every
@@ -610,7 +610,7 @@ class Hub(TableServices):
         self.owns: Callable[[int], bool] | None = None
         self.acquire: Callable[[int], Awaitable[bool]] | None = None
         #: Told of a table a first start left unfolded, once it is folded.
-        self.on_folded: Callable[[TableHub], None] | None = None
+        self.on_folded: Callable[[TableRunner], None] | None = None
         #: Told the id of a table this process made (the others learn of it).
         self.on_added: Callable[[int], None] | None = None
         #: The start's instant (wall ms): a table folded after it is recovered as of then.
@@ -644,7 +644,7 @@ class Hub(TableServices):
         tails = await self.store.all_tails(2 * snapshots.SNAPSHOT_EVERY)
         notes = await self.store.all_notes()
         restarts: list[StoredEvent] = []
-        deferred: list[TableHub] = []
+        deferred: list[TableRunner] = []
         for row in rows:
             if row.closed_ms is not None:  # its final state, for the record (read once)
                 snap = await self.store.snapshot(row.id)
@@ -685,15 +685,15 @@ class Hub(TableServices):
                 self._fold_in_background([t.id for t in deferred]), name="bgclock-folds")
         return [s.table_id for s in restarts]
 
-    def _unfolded(self, row: TableRow, *, keeps: bool = False) -> TableHub:
+    def _unfolded(self, row: TableRow, *, keeps: bool = False) -> TableRunner:
         """A table registered at start without its fold (``ready`` folds it)."""
-        table = TableHub(self, row)
+        table = TableRunner(self, row)
         table.folded = False
         self.tables[row.id] = table
         self._keeps[row.id] = keeps
         return table
 
-    async def ready(self, table_id: int | None) -> TableHub | None:
+    async def ready(self, table_id: int | None) -> TableRunner | None:
         """The table, folded (None: no such table).  A table a first start
         left unfolded is folded now, once however many callers wait for it
         (they share one task, which a caller's cancellation does not stop);
@@ -709,7 +709,7 @@ class Hub(TableServices):
         await asyncio.shield(task)
         return self.tables.get(table.id)
 
-    async def _fold_deferred(self, table: TableHub) -> None:
+    async def _fold_deferred(self, table: TableRunner) -> None:
         """Fold a table the start registered unfolded, as the start would
         have (its stop at the checkpoint as of the start's instant), store
         its snapshot, and show it to the dashboards."""
@@ -754,7 +754,7 @@ class Hub(TableServices):
                           table_id, exc)
             await asyncio.sleep(0)
 
-    async def load_table(self, table_id: int) -> TableHub:
+    async def load_table(self, table_id: int) -> TableRunner:
         """Load one table from its snapshot and the events after it (a clock
         that ran is stopped at its checkpoint, as at a start) and serve it:
         what a process taking a table over, or a first use, calls.
@@ -777,7 +777,7 @@ class Hub(TableServices):
         table.flags.rearm()
         return table
 
-    async def mirror_table(self, table_id: int) -> TableHub:
+    async def mirror_table(self, table_id: int) -> TableRunner:
         """A table another process keeps, folded from the store for reading
         only (a mirror of a table another process keeps): not served, no timer,
         nothing written.  ``StoreError`` (``NotFound``) from the store."""
@@ -785,11 +785,11 @@ class Hub(TableServices):
 
     async def _load_one(self, row: TableRow, snap: StoredSnapshot | None,
                         tail: list[StoredEvent], notes: list[StoredNote], *,
-                        mirror: bool = False, into: TableHub | None = None) -> TableHub:
+                        mirror: bool = False, into: TableRunner | None = None) -> TableRunner:
         """A table folded from what the store holds (``Recovery.load``).
         ``mirror``: another process's table, read only; ``into``: the table
         registered unfolded, folded in place (every reference to it stays good)."""
-        table = TableHub(self, row) if into is None else into
+        table = TableRunner(self, row) if into is None else into
         await table.recovery.load(row, snap, tail, notes, mirror=mirror)
         return table
 
@@ -843,14 +843,14 @@ class Hub(TableServices):
             self.checkpoint_now(part)
             part = (part + 1) % CHECKPOINT_PARTS
 
-    def dormant(self, row: TableRow) -> TableHub:
+    def dormant(self, row: TableRow) -> TableRunner:
         """A table this process knows but does not own (another process does): its row
         only, no log; nothing it would write passes the store's fence."""
-        table = TableHub(self, row)
+        table = TableRunner(self, row)
         self.tables[row.id] = table
         return table
 
-    async def take(self, table_id: int) -> TableHub:
+    async def take(self, table_id: int) -> TableRunner:
         """This process took the table's lease from another: load it as a start
         does (``load_table``) and show it to this process's dashboards."""
         table = await self.load_table(table_id)
@@ -876,8 +876,8 @@ class Hub(TableServices):
         self.writer.forget_checkpoint(table_id)
         self.dormant(table.row)
 
-    def add(self, row: TableRow) -> TableHub:
-        table = TableHub(self, row)
+    def add(self, row: TableRow) -> TableRunner:
+        table = TableRunner(self, row)
         self.tables[row.id] = table
         if self.on_added is not None:
             self.on_added(row.id)
@@ -886,7 +886,7 @@ class Hub(TableServices):
             director.send(table.snapshot_message())
         return table
 
-    def table(self, table_id: int | None) -> TableHub:
+    def table(self, table_id: int | None) -> TableRunner:
         table = self.tables.get(table_id) if table_id is not None else None
         if table is None:
             raise ProtocolError("not_found", f"no table {table_id}", table=table_id)

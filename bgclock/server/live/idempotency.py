@@ -32,7 +32,7 @@ so it cannot always tell alone that an id was never stored.  For an id,
 A command that waits for the store keeps its place: the table's ``Line``
 holds it and every command that comes after it, in arrival order, and
 decides each when its turn comes.  A table reloading from the store after a
-failed commit (``TableHub.reload``) waits in the same line, so no command is
+failed commit (``TableRunner.reload``) waits in the same line, so no command is
 decided on a table half reloaded.
 """
 

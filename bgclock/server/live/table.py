@@ -5,7 +5,7 @@ and its log, its notes (summonses, alerts handled, keeper claims, flags held
 final), its watchers and the state of its devices.  It reads (the state
 now, the dashboard's card, the rules' ``TableState``), sends (to its
 watchers, to the directors) and folds its stored log; what it does with a
-message is the runner's (``live.hub.TableHub``) and its roles':
+message is the runner's (``live.hub.TableRunner``) and its roles':
 ``live.devices`` (the timekeeper), ``live.alerts`` (summonses, alerts
 handled), ``live.flags`` (the expiry timer and provisional flags) and
 ``live.recovery`` (a restart, a failed commit, a log that cannot be

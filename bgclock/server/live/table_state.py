@@ -8,7 +8,7 @@ an immutable value, ``TableState``, read from the live table at the moment a
 message arrives, and of the message (``Press``, a request for the time, an
 expiry).  They return what to do (``Accept``, ``Refuse``, ``Duplicate``,
 ``Claimed``, ``Asked``, ``Declined``, ``Flag``); the hub
-(``live.hub.TableHub``) only carries that out: it applies the event to
+(``live.hub.TableRunner``) only carries that out: it applies the event to
 the engine's match, stores it, tells the watchers.  Nothing here reads a
 clock, a socket or the disk, so every rule is a unit test
 (``tests/test_table_decide.py``).

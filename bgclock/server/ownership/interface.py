@@ -27,7 +27,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from typing import Any
 
-from bgclock.server.live.hub import TableHub
+from bgclock.server.live.hub import TableRunner
 from bgclock.server.tournaments.host import TournamentOwner
 from bgclock.server.ws.connection import Connection
 from bgclock.server.ws.protocol import Hello
@@ -59,7 +59,7 @@ class Ownership(TournamentOwner):
         """The table exists (made by this process or, just now, another)."""
 
     @abstractmethod
-    async def readable(self, table: TableHub) -> TableHub:
+    async def readable(self, table: TableRunner) -> TableRunner:
         """The copy of ``table`` to read now: itself when owned here, else
         a read-only mirror of its owner's."""
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from bgclock.server.live.hub import Hub, TableHub
+from bgclock.server.live.hub import Hub, TableRunner
 from bgclock.server.ownership.interface import Ownership
-from bgclock.server.tournaments.host import TableResult, TournamentHub, Tournaments
+from bgclock.server.tournaments.host import LiveTournament, TableResult, Tournaments
 from bgclock.server.ws.connection import Connection
 from bgclock.server.ws.protocol import Hello
 
@@ -40,7 +40,7 @@ class LocalOwnership(Ownership):
     async def known(self, table_id: int) -> bool:
         return table_id in self.hub.tables
 
-    async def readable(self, table: TableHub) -> TableHub:
+    async def readable(self, table: TableRunner) -> TableRunner:
         return table
 
     async def readable_room(self, tournament_id: int) -> None:
@@ -62,7 +62,7 @@ class LocalOwnership(Ownership):
                            send: Any, *, of_table: bool = False) -> None:
         await app(scope, receive, send)
 
-    async def own_tournament(self, hub: TournamentHub) -> None:
+    async def own_tournament(self, hub: LiveTournament) -> None:
         return None
 
     def tournament_fenced(self, tournament_id: int) -> None:

@@ -26,12 +26,12 @@ from bgclock.server.routes.common import (
     run_actions,
     tournament_hub,
 )
-from bgclock.server.tournaments.host import TournamentHub
+from bgclock.server.tournaments.host import LiveTournament
 from bgclock.tournament import ContestError
 from bgclock.tournament.actions import BreakBody, BreakPenaltyBody, MatchBody, PresumeBody
 
 
-def _views(server: Server, hub: TournamentHub) -> list[dict[str, Any]]:
+def _views(server: Server, hub: LiveTournament) -> list[dict[str, Any]]:
     """Every match being played, its breaks timed now, and whether its
     table's clock keeps them instead (``clock``)."""
     desk = server.tourneys.desk
@@ -64,7 +64,7 @@ def _break_route(body: type[Any], do: str, *, status: int = 200) -> Any:
             raise ApiError(409, "clock_in_use", "this match is played on a clock: its "
                            "breaks are the clock's", {"table": hub.state.tables.get(key, 0)})
 
-        async def breaks(hub: TournamentHub, done: list[dict[str, Any]]) -> dict[str, Any]:
+        async def breaks(hub: LiveTournament, done: list[dict[str, Any]]) -> dict[str, Any]:
             return {"breaks": _views(server, hub)}
 
         return await run_actions(server, request, [

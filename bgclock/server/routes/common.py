@@ -20,7 +20,7 @@ from bgclock.server.edge.tourney_bodies import choices_of, fields_of
 from bgclock.server.errors import ApiError, BodyTooLarge, body_refused
 from bgclock.server.render.public import public_path
 from bgclock.server.tournaments.desk import late_view
-from bgclock.server.tournaments.host import TournamentHub
+from bgclock.server.tournaments.host import LiveTournament
 from bgclock.tournament import InvalidContest, Tournament, seats
 from bgclock.tournament._names import check_new_names
 
@@ -100,11 +100,11 @@ def players_taken(state: Tournament) -> Iterable[str]:
     return (p.name for p in state.players)
 
 
-async def tournament_hub(server: Server, request: Request) -> TournamentHub:
+async def tournament_hub(server: Server, request: Request) -> LiveTournament:
     return await server.tourneys.get(request.path_params["tournament_id"])
 
 
-def state_view(server: Server, request: Request, hub: TournamentHub) -> dict[str, Any]:
+def state_view(server: Server, request: Request, hub: LiveTournament) -> dict[str, Any]:
     room = server.tourneys.room_token(hub.id)
     return {**hub.view(), "late": late_view(server, hub), "tournament_id": hub.id,
             "seats": seats(hub.state),
@@ -112,7 +112,7 @@ def state_view(server: Server, request: Request, hub: TournamentHub) -> dict[str
             "public_url": public_url(server, request, hub)}
 
 
-def public_url(server: Server, request: Request, hub: TournamentHub) -> str | None:
+def public_url(server: Server, request: Request, hub: LiveTournament) -> str | None:
     """The public page's address while it is up (``routes.public``), else None."""
     if not hub.state.public:
         return None
@@ -138,8 +138,8 @@ def one_action(body: type[Any], do: str, *, path: Mapping[str, str] | None = Non
     return handler
 
 
-Check = Callable[["TournamentHub", list[dict[str, Any]]], None]
-After = Callable[["TournamentHub", list[dict[str, Any]]], Awaitable[dict[str, Any]]]
+Check = Callable[["LiveTournament", list[dict[str, Any]]], None]
+After = Callable[["LiveTournament", list[dict[str, Any]]], Awaitable[dict[str, Any]]]
 
 
 async def run_actions(server: Server, request: Request, actions: list[dict[str, Any]], *,

@@ -31,11 +31,11 @@ from bgclock.server.routes.common import (
     tournament_hub,
 )
 from bgclock.server.tournaments.contests import check_spec, couples_spec, set_up, swing_spec
-from bgclock.server.tournaments.host import TournamentHub
+from bgclock.server.tournaments.host import LiveTournament
 from bgclock.store import TableSpec
 
 
-def _links(server: Server, request: Request, hub: TournamentHub,
+def _links(server: Server, request: Request, hub: LiveTournament,
            numbers: list[int], clock: bool) -> list[dict[str, Any]]:
     out = []
     for n in numbers:
@@ -79,13 +79,13 @@ async def post_swing_round(request: Request) -> Response:
     if "seed" not in data:
         data["seed"] = random.SystemRandom().randrange(2**53)
 
-    def check(hub: TournamentHub, done: list[dict[str, Any]]) -> None:
+    def check(hub: LiveTournament, done: list[dict[str, Any]]) -> None:
         ev = hub.state.events.swing
         if ev is not None and ev.clock != "none":
             for a in done[0]["assigned"]:
                 server.tourneys.check_reusable(hub, a["table"])
 
-    async def after(hub: TournamentHub, done: list[dict[str, Any]]) -> dict[str, Any]:
+    async def after(hub: LiveTournament, done: list[dict[str, Any]]) -> dict[str, Any]:
         ev = hub.state.events.swing
         assert ev is not None
         specs = [(g.table, spec) for i, g in enumerate(ev.games)
@@ -132,13 +132,13 @@ async def post_couples_phase(request: Request) -> Response:
     server = server_of(request)
     data = await decoded(request, CouplesPhaseBody)
 
-    def check(hub: TournamentHub, done: list[dict[str, Any]]) -> None:
+    def check(hub: LiveTournament, done: list[dict[str, Any]]) -> None:
         ev = hub.state.events.couples
         if ev is not None and ev.clock != "none":
             for a in done[0]["assigned"]:
                 server.tourneys.check_reusable(hub, a["table"])
 
-    async def after(hub: TournamentHub, done: list[dict[str, Any]]) -> dict[str, Any]:
+    async def after(hub: LiveTournament, done: list[dict[str, Any]]) -> dict[str, Any]:
         assigned = done[0]["assigned"]
         specs = [(a["table"], spec) for a in assigned
                  if (spec := couples_spec(hub.state, a["encounter"], a["phase"] - 1,

@@ -24,7 +24,7 @@ from bgclock.server.edge.schema import BodyError, decode_body, explain, field_na
 from bgclock.server.edge.tourney_bodies import TableSheetBody
 from bgclock.server.errors import ApiError, ProtocolError, body_refused
 from bgclock.server.live.fold import new_match
-from bgclock.server.live.hub import TableHub
+from bgclock.server.live.hub import TableRunner
 from bgclock.server.render import export as _export
 from bgclock.server.render import sheet as _sheet
 from bgclock.server.routes.adjudicate import adjudicate
@@ -139,7 +139,7 @@ async def table_qr(request: Request) -> Response:
     return Response(buf.getvalue(), media_type="image/svg+xml")
 
 
-async def _committed_log(server: Server, table: TableHub) -> list[Any]:
+async def _committed_log(server: Server, table: TableRunner) -> list[Any]:
     return await server.store.events(table.id)
 
 
@@ -210,7 +210,7 @@ async def table_report_html(request: Request) -> Response:
     return HTMLResponse(_sheet.sheet_html(report, request.query_params.get("lang", "en")))
 
 
-async def table_by_token(server: Server, request: Request) -> TableHub:
+async def table_by_token(server: Server, request: Request) -> TableRunner:
     """The table of the path if the query's ``token`` opens it, folded
     (``Hub.ready``), else ``ApiError`` (404 no such table, 403 another
     table's token)."""
@@ -224,7 +224,7 @@ async def table_by_token(server: Server, request: Request) -> TableHub:
     return table
 
 
-async def live_by_token(server: Server, request: Request) -> TableHub:
+async def live_by_token(server: Server, request: Request) -> TableRunner:
     """``table_by_token``'s table as its owner holds it now (this process's
     own, or its mirror of another process's: ``Ownership.readable``)."""
     return await server.ownership.readable(await table_by_token(server, request))

@@ -49,7 +49,7 @@ from bgclock.server.routes.common import (
 )
 from bgclock.server.routes.register import check_link
 from bgclock.server.tournaments.flights import room_flights, room_members, room_of
-from bgclock.server.tournaments.host import TournamentHub
+from bgclock.server.tournaments.host import LiveTournament
 from bgclock.server.tournaments.service import SLICE
 from bgclock.store import NotFound
 from bgclock.tournament import ContestError, register_key
@@ -123,7 +123,7 @@ def _register(data: Mapping[str, Any], where: str = "") -> dict[str, Any]:
     return {"do": "register", **data}
 
 
-async def _entered_elsewhere(server: Server, hub: TournamentHub,
+async def _entered_elsewhere(server: Server, hub: LiveTournament,
                              rows: list[tuple[str, dict[str, Any]]]) -> None:
     """A person is one entry among a room's events (docs/tournament.md, "A
     person is one entry"): refuse (409 ``already_entered``, naming the row,
@@ -250,7 +250,7 @@ async def post_players_csv(request: Request) -> Response:
     if request.query_params.get("confirm") not in ("true", "1"):
         await _entered_elsewhere(server, hub, [(f"line {a['line']}: ", a) for a in actions])
 
-    async def said(_hub: TournamentHub, _done: list[dict[str, Any]]) -> dict[str, Any]:
+    async def said(_hub: LiveTournament, _done: list[dict[str, Any]]) -> dict[str, Any]:
         # said, so the director adds them to the register to rate them
         return {"unlinked": unlinked}
 
@@ -377,14 +377,14 @@ async def _start_round(server: Server, request: Request, data: dict[str, Any]) -
     """``post_round``'s work, also a late arrival's seating (``post_arrive``)."""
     tourneys = server.tourneys
 
-    def check(hub: TournamentHub, done: list[dict[str, Any]]) -> None:
+    def check(hub: LiveTournament, done: list[dict[str, Any]]) -> None:
         # every table the round needs must take a new match
         for a in done[0]["assigned"]:
             if tourneys.table_spec(hub.state, a["event"], a["round"], a["match"],
                                    a["table"]) is not None:
                 tourneys.check_reusable(hub, a["table"])
 
-    async def after(hub: TournamentHub, done: list[dict[str, Any]]) -> dict[str, Any]:
+    async def after(hub: LiveTournament, done: list[dict[str, Any]]) -> dict[str, Any]:
         failed = await tourneys.set_up(hub, done[0]["assigned"])
         return {"tables": _tables_of(server, request, hub, done[0]["assigned"]),
                 "not_ready": failed}
@@ -420,7 +420,7 @@ async def _start_round(server: Server, request: Request, data: dict[str, Any]) -
                       after=after)
 
 
-def _tables_of(server: Server, request: Request, hub: TournamentHub,
+def _tables_of(server: Server, request: Request, hub: LiveTournament,
                assigned: list[dict[str, Any]]) -> list[dict[str, Any]]:
     out = []
     for a in assigned:
@@ -436,7 +436,7 @@ def _tables_of(server: Server, request: Request, hub: TournamentHub,
 
 async def post_result(request: Request) -> Response:
     """A result by hand: the match has one result, so the table holding it
-    is closed (``TableHub.close_match``: its clock stopped, its pages told
+    is closed (``TableRunner.close_match``: its clock stopped, its pages told
     who won, no more presses).  While that clock runs, the result is refused
     with ``clock_running`` unless the body says ``stop_clock`` (the director
     confirmed).  A table that cannot be closed now is named in the answer
@@ -455,7 +455,7 @@ async def post_result(request: Request) -> Response:
         raise ApiError(409, "clock_running", f"table {number}'s clock is running: "
                        "confirm to stop it and enter the result", {"table": number})
 
-    async def close(_hub: TournamentHub, _done: list[dict[str, Any]]) -> dict[str, Any]:
+    async def close(_hub: LiveTournament, _done: list[dict[str, Any]]) -> dict[str, Any]:
         if table is None:
             return {}
         players = table.row.spec.players

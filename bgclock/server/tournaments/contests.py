@@ -18,7 +18,7 @@ from typing import Any
 from bgclock.core import ClockError, MatchState
 from bgclock.server.errors import ApiError
 from bgclock.server.live.fold import new_match
-from bgclock.server.tournaments.host import Host, TableResult, TournamentHub
+from bgclock.server.tournaments.host import Host, LiveTournament, TableResult
 from bgclock.store import TableSpec
 from bgclock.tournament import Tournament, swing_game_result
 
@@ -66,7 +66,7 @@ def check_spec(spec: TableSpec) -> None:
         raise ApiError(422, "invalid", f"body.clock_override: {exc}") from None
 
 
-async def set_up(server: Host, hub: TournamentHub,
+async def set_up(server: Host, hub: LiveTournament,
                  specs: list[tuple[int, TableSpec]]) -> list[dict[str, Any]]:
     """Each spec at its table number: create, re-spec or renew the table
     (as the Main's rounds do); the tables that could not take it now."""
@@ -80,7 +80,7 @@ async def set_up(server: Host, hub: TournamentHub,
 
 # ------------------------------------------------------------------ clock results
 
-async def clock_result(server: Host, hub: TournamentHub, number: int,
+async def clock_result(server: Host, hub: LiveTournament, number: int,
                        state: TableResult) -> bool:
     """Enter a Swing game's or a couples match's result from its table's
     clock (the caller holds ``hub.lock``); False when the table holds neither."""

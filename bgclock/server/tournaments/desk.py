@@ -32,11 +32,11 @@ from typing import TYPE_CHECKING, Any
 
 from bgclock.server.errors import ApiError, ProtocolError
 from bgclock.server.live.time import TimerHandle
-from bgclock.server.tournaments.host import Host, TournamentHub, Tournaments
+from bgclock.server.tournaments.host import Host, LiveTournament, Tournaments
 from bgclock.store import NotFound
 
 if TYPE_CHECKING:
-    from bgclock.server.live.hub import TableHub
+    from bgclock.server.live.hub import TableRunner
 
 log = logging.getLogger("bgclock.server")
 
@@ -104,7 +104,7 @@ class LateDesk:
 
     # ------------------------------------------------------------ tables
 
-    def table_of(self, hub: TournamentHub, key: Key) -> TableHub | None:
+    def table_of(self, hub: LiveTournament, key: Key) -> TableRunner | None:
         """The clock table holding this match (its players the draw's), if any."""
         state = hub.state
         number = state.tables.get(key)
@@ -117,11 +117,11 @@ class LateDesk:
             return None
         return table
 
-    def clock_in_use(self, hub: TournamentHub, key: Key) -> bool:
+    def clock_in_use(self, hub: LiveTournament, key: Key) -> bool:
         return (hub.state.settings_for(key[1]).clock == "required"
                 and self.table_of(hub, key) is not None)
 
-    def show_at_table(self, hub: TournamentHub, key: Key) -> None:
+    def show_at_table(self, hub: LiveTournament, key: Key) -> None:
         """The table page's line: ``info.late`` in a ``table`` message."""
         table = self.table_of(hub, key)
         if table is None:
@@ -137,7 +137,7 @@ class LateDesk:
 
     # ------------------------------------------------------------ timers
 
-    def arm(self, hub: TournamentHub) -> None:
+    def arm(self, hub: LiveTournament) -> None:
         """One timer per match whose count the server keeps, at its next instant."""
         running = set(hub.state.running_lates())
         for (tid, key), handle in list(self.timers.items()):
@@ -159,7 +159,7 @@ class LateDesk:
             self.timers[(hub.id, key)] = self.server.clock.call_at(
                 min(due), functools.partial(self._fire, hub.id, key))
 
-    def _arm_starts(self, hub: TournamentHub) -> None:
+    def _arm_starts(self, hub: LiveTournament) -> None:
         """The late starts still due (after a restart too): an absent player's
         clock at a table whose match has not begun."""
         state = hub.state
@@ -216,7 +216,7 @@ class LateDesk:
 
     # ------------------------------------------------------------ late starts
 
-    def start_clock(self, hub: TournamentHub, key: Key, side: str, from_ms: int) -> None:
+    def start_clock(self, hub: LiveTournament, key: Key, side: str, from_ms: int) -> None:
         """Start the absent ``side``'s clock at ``from_ms`` (now if past)."""
         handle = self.starts.pop((hub.id, key, side), None)
         if handle is not None:
@@ -249,7 +249,7 @@ class LateDesk:
             log.warning("table %d: the late player's clock was not started: %s",
                         table.id, exc.message)
 
-    def after(self, hub: TournamentHub, actions: list[dict[str, Any]]) -> None:
+    def after(self, hub: LiveTournament, actions: list[dict[str, Any]]) -> None:
         """After accepted actions: re-arm the counts, update the table pages."""
         touched: set[Key] = set()
         for a in actions:
@@ -268,7 +268,7 @@ class LateDesk:
 # -------------------------------------------------------------------- HTTP
 
 
-def late_view(server: Host, hub: TournamentHub) -> list[dict[str, Any]]:
+def late_view(server: Host, hub: LiveTournament) -> list[dict[str, Any]]:
     """Every late arrival with its count now (the dashboard and the room)."""
     now = server.clock.now_ms()
     return [hub.state._late_dict(k, now) for k in sorted(hub.state.lates)]

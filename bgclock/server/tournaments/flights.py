@@ -37,8 +37,8 @@ import logging
 from typing import Any
 
 from bgclock.server.errors import ApiError, refusal
-from bgclock.server.live.hub import TableHub
-from bgclock.server.tournaments.host import TournamentHub, Tournaments
+from bgclock.server.live.hub import TableRunner
+from bgclock.server.tournaments.host import LiveTournament, Tournaments
 from bgclock.store import StoreError
 from bgclock.tournament import ContestError
 from bgclock.tournament._flights import Claim, allocate, room_key, room_tables
@@ -62,19 +62,19 @@ class RoomSeating:
     def lock(self, room: RoomId) -> asyncio.Lock:
         return self._locks.setdefault(room, asyncio.Lock())
 
-    async def members(self, room: RoomId) -> list[tuple[TournamentHub, str]]:
+    async def members(self, room: RoomId) -> list[tuple[LiveTournament, str]]:
         """The open events of ``room`` with their names, by id."""
         return await room_members(self.tourneys, room)
 
     @staticmethod
-    def claims(hub: TournamentHub, name: str, keys: list[tuple[str, int, int]]) -> list[Claim]:
+    def claims(hub: LiveTournament, name: str, keys: list[tuple[str, int, int]]) -> list[Claim]:
         flight = hub.state.flight
         assert flight is not None
         return [Claim(tournament=hub.id, event=name, precedence=flight.precedence,
                       bracket=e, round=r, match=i) for e, r, i in keys]
 
     @staticmethod
-    def busy(members: list[tuple[TournamentHub, str]],
+    def busy(members: list[tuple[LiveTournament, str]],
              but: int | None = None) -> dict[int, str]:
         """Each table number an event of the room holds, with that event's name."""
         out: dict[int, str] = {}
@@ -86,7 +86,7 @@ class RoomSeating:
 
     # ------------------------------------------------------------ the room's tables
 
-    def room_table(self, hub: TournamentHub, number: int) -> TableHub | None:
+    def room_table(self, hub: LiveTournament, number: int) -> TableRunner | None:
         """The room's open clock table ``number``, bound by any event of
         ``hub``'s room the server holds (the events of the room are folded
         by any seating: ``members``); None outside a room or before any
@@ -97,7 +97,7 @@ class RoomSeating:
         if key is None:
             return None
         tables = self.tourneys.server.hub.tables
-        found: TableHub | None = None
+        found: TableRunner | None = None
         for h in list(self.tourneys.hubs.values()):
             tid = h.state.table_ids.get(number)
             if tid is None or room_of(h) != key:
@@ -108,7 +108,7 @@ class RoomSeating:
                 found = table
         return found
 
-    def room_table_ids(self, hub: TournamentHub) -> list[int]:
+    def room_table_ids(self, hub: LiveTournament) -> list[int]:
         """Every clock table an event of ``hub``'s room bound (none outside a room)."""
         key = room_of(hub)
         if key is None:
@@ -116,7 +116,7 @@ class RoomSeating:
         return sorted({tid for h in list(self.tourneys.hubs.values()) if room_of(h) == key
                        for tid in h.state.table_ids.values()})
 
-    async def closing(self, hub: TournamentHub) -> tuple[set[int], list[int]]:
+    async def closing(self, hub: LiveTournament) -> tuple[set[int], list[int]]:
         """Before ``hub``'s event closes: the room's tables it holds stay
         open while another event of the room is open (``keep``; a number no
         open event has bound yet is bound by the first of them by
@@ -152,7 +152,7 @@ class RoomSeating:
 
     # ------------------------------------------------------------ seating
 
-    async def _seat(self, hub: TournamentHub, seated: list[tuple[Claim, int]],
+    async def _seat(self, hub: LiveTournament, seated: list[tuple[Claim, int]],
                     first: dict[str, Any] | None) -> tuple[list[dict[str, Any]],
                                                            list[dict[str, Any]],
                                                            list[dict[str, Any]]]:
@@ -191,7 +191,7 @@ class RoomSeating:
             failed = await tourneys.set_up(hub, assigned)
         return done, assigned, failed
 
-    async def round_start(self, hub: TournamentHub, data: dict[str, Any]) -> dict[str, Any]:
+    async def round_start(self, hub: LiveTournament, data: dict[str, Any]) -> dict[str, Any]:
         """A flight's round start (``POST .../rounds``): this event's ready
         matches and every waiting match of the room share the room's free
         numbers in precedence order; what gets none waits.  The actions'
@@ -245,7 +245,7 @@ class RoomSeating:
                 "waiting": [_claim_dict(c) for c in waiting],
                 "seated_elsewhere": seated_elsewhere}
 
-    async def _seat_others(self, members: list[tuple[TournamentHub, str]],
+    async def _seat_others(self, members: list[tuple[LiveTournament, str]],
                            others: dict[int, list[tuple[Claim, int]]]) -> list[dict[str, Any]]:
         out = []
         for h, name in members:
@@ -279,7 +279,7 @@ class RoomSeating:
                 others.setdefault(c.tournament, []).append((c, n))
             return await self._seat_others(members, others)
 
-    def poke(self, hub: TournamentHub) -> None:
+    def poke(self, hub: LiveTournament) -> None:
         """After an accepted action of a flight: seat the room's waiting
         matches (a table may have freed), in a task of its own."""
         flight = hub.state.flight
@@ -323,7 +323,7 @@ def _claim_dict(c: Claim) -> dict[str, Any]:
             "round": c.round, "match": c.match}
 
 
-def room_of(hub: TournamentHub) -> RoomId | None:
+def room_of(hub: LiveTournament) -> RoomId | None:
     """The room ``hub``'s event plays in: its club's room of that name
     (``room_key``), or None outside a room.  Two clubs' rooms of one name on
     a hosted server are two rooms (issue 37 §4)."""
@@ -331,7 +331,7 @@ def room_of(hub: TournamentHub) -> RoomId | None:
     return None if flight is None else (hub.club, room_key(flight.room))
 
 
-async def room_members(tourneys: Tournaments, room: RoomId) -> list[tuple[TournamentHub, str]]:
+async def room_members(tourneys: Tournaments, room: RoomId) -> list[tuple[LiveTournament, str]]:
     """The open events of ``room`` with their names, by id."""
     club, _ = room
     out = []
@@ -344,7 +344,7 @@ async def room_members(tourneys: Tournaments, room: RoomId) -> list[tuple[Tourna
     return out
 
 
-async def room_flights(tourneys: Tournaments, hub: TournamentHub) -> dict[str, Any] | None:
+async def room_flights(tourneys: Tournaments, hub: LiveTournament) -> dict[str, Any] | None:
     """The room's events by name for the room display and the dashboard:
     each event's precedence, its matches at tables (undecided) and its
     waiting matches; None outside a room."""

@@ -20,10 +20,10 @@ from bgclock.server.live.fold import new_match
 from bgclock.tournament.forecast import MatchClock, forecast_round
 
 if TYPE_CHECKING:
-    from bgclock.server.live.hub import TableHub
+    from bgclock.server.live.hub import TableRunner
 
 
-def clock_inputs(table: TableHub, s: MatchState) -> dict[str, Any]:
+def clock_inputs(table: TableRunner, s: MatchState) -> dict[str, Any]:
     """What the forecast needs of a table's clock beyond the room's fields."""
     start = new_match(table.row.spec).state(0)
     return {"game": s.game, "delay_ms": max(start.A.delay_ms, start.B.delay_ms),

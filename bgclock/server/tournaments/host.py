@@ -1,5 +1,5 @@
 """What the tournament service runs on, without importing the server's
-context: ``TournamentHub`` (one tournament's folded state and its lock) and
+context: ``LiveTournament`` (one tournament's folded state and its lock) and
 the two protocols the service, the late desk and the clock results are
 written against (``Host``: what they read of ``context.Server``;
 ``Tournaments``: of ``service.Tourneys``).  ``context`` imports the service;
@@ -18,7 +18,7 @@ from starlette.requests import Request
 
 from bgclock.server.edge.auth import TableTokens
 from bgclock.server.edge.principal import Principal
-from bgclock.server.live.hub import Hub, TableHub
+from bgclock.server.live.hub import Hub, TableRunner
 from bgclock.server.live.roomfeed import RoomFeed
 from bgclock.server.live.time import ServerClock
 from bgclock.store import Store, TableSpec
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from bgclock.core import MatchState
 
 
-class TournamentHub:
+class LiveTournament:
     """One tournament's folded state, the log it was folded from, and its lock."""
 
     def __init__(self, tournament_id: int, log: list[dict[str, Any]],
@@ -87,7 +87,7 @@ class TableResult:
         return f"{self.table_id}/{self.match_started_ms}"
 
     @classmethod
-    def of(cls, table: TableHub, state: MatchState) -> TableResult:
+    def of(cls, table: TableRunner, state: MatchState) -> TableResult:
         return cls(table_id=table.id, tournament_id=table.row.tournament_id,
                    players=table.row.spec.players, winner=str(state.winner),
                    score=state.score, cube_value=state.cube_value,
@@ -116,31 +116,31 @@ class Tournaments(Protocol):
     """What the late desk, the clock results and the flights' seating use of
     ``service.Tourneys``."""
 
-    hubs: dict[int, TournamentHub]
+    hubs: dict[int, LiveTournament]
 
     @property
     def server(self) -> Host: ...
 
-    async def get(self, tournament_id: int) -> TournamentHub: ...
+    async def get(self, tournament_id: int) -> LiveTournament: ...
 
-    async def act(self, hub: TournamentHub, actions: list[dict[str, Any]], *,
+    async def act(self, hub: LiveTournament, actions: list[dict[str, Any]], *,
                   source: str = "director",
                   check: Callable[[list[dict[str, Any]]], None] | None = None,
                   ) -> list[dict[str, Any]]: ...
 
-    def announce(self, hub: TournamentHub) -> None: ...
+    def announce(self, hub: LiveTournament) -> None: ...
 
-    async def seat(self, hub: TournamentHub, number: int,
+    async def seat(self, hub: LiveTournament, number: int,
                    spec: TableSpec) -> dict[str, Any] | None: ...
 
     def table_spec(self, state: Tournament, event: str, r: int, i: int,
                    number: int) -> TableSpec | None: ...
 
-    def check_reusable(self, hub: TournamentHub, number: int) -> None: ...
+    def check_reusable(self, hub: LiveTournament, number: int) -> None: ...
 
-    async def tables_folded(self, hub: TournamentHub) -> None: ...
+    async def tables_folded(self, hub: LiveTournament) -> None: ...
 
-    async def set_up(self, hub: TournamentHub,
+    async def set_up(self, hub: LiveTournament,
                      assigned: list[dict[str, Any]]) -> list[dict[str, Any]]: ...
 
     async def enter_result(self, result: TableResult) -> None: ...
@@ -164,7 +164,7 @@ class TournamentOwner(ABC):
         """This process owns the table now."""
 
     @abstractmethod
-    async def own_tournament(self, hub: TournamentHub) -> None:
+    async def own_tournament(self, hub: LiveTournament) -> None:
         """Before an action: this process owns the tournament (taken now:
         ``hub`` folded afresh from the store), else ``ApiError`` 503
         ``not_owner``."""

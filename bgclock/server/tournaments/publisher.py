@@ -38,7 +38,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, Final
 
 from bgclock.server.edge.named_keys import key_name
-from bgclock.server.tournaments.host import Host, TournamentHub
+from bgclock.server.tournaments.host import Host, LiveTournament
 from bgclock.server.tournaments.service import live_body
 from bgclock.store import TournamentRow
 
@@ -165,7 +165,7 @@ class Publisher:
             await self.server.tourneys.get(row.id)
         self._scanned = True
 
-    async def _send(self, hub: TournamentHub, row: TournamentRow) -> bool:
+    async def _send(self, hub: LiveTournament, row: TournamentRow) -> bool:
         """Send ``hub``'s next batch if it has one; True if more may follow."""
         assert self.acked is not None
         acked = self.acked.get(hub.id, 0)

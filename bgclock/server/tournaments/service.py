@@ -28,7 +28,7 @@ Rounds at tables: a match's table *number* maps to one clock table for the
 whole day (its link and token never change): the first time a number is used
 its table is created (``bind_table`` records it in the log); later rounds
 re-spec it, by an edit when it has not started, else by the table's *next
-match* (``TableHub.renew``: the finished match's log is archived and a fresh
+match* (``TableRunner.renew``: the finished match's log is archived and a fresh
 match starts on the same id).  Clock policy ``none`` sets up no clock table.
 
 Results: when a table's match is over on the clock (``match_over`` with a
@@ -58,7 +58,7 @@ from bgclock.server.tournaments.contests import clock_result, couples_spec, swin
 from bgclock.server.tournaments.desk import LateDesk, late_view
 from bgclock.server.tournaments.flights import RoomSeating, room_flights
 from bgclock.server.tournaments.forecast import clock_inputs, round_forecast
-from bgclock.server.tournaments.host import Host, TableResult, TournamentHub
+from bgclock.server.tournaments.host import Host, LiveTournament, TableResult
 from bgclock.server.tournaments.standings import room_standings
 from bgclock.store import Fenced, NotFound, StoredAction, StoreError, TableSpec
 from bgclock.tournament import ContestError, Tournament, final_standings, player_results, seats
@@ -69,7 +69,7 @@ from bgclock.tournament._running import (
 )
 
 if TYPE_CHECKING:
-    from bgclock.server.live.hub import TableHub
+    from bgclock.server.live.hub import TableRunner
 
 log = logging.getLogger("bgclock.server")
 
@@ -98,7 +98,7 @@ class Tourneys:
 
     def __init__(self, server: Host) -> None:
         self.server = server
-        self.hubs: dict[int, TournamentHub] = {}
+        self.hubs: dict[int, LiveTournament] = {}
         self._loading: dict[int, asyncio.Lock] = {}
         #: Results from the clocks being entered (kept so none is collected midway).
         self._pending: set[asyncio.Task[None]] = set()
@@ -107,7 +107,7 @@ class Tourneys:
         #: The rooms whose events share table numbers (``tournaments.flights``).
         self.flights = RoomSeating(self)
 
-    async def get(self, tournament_id: int) -> TournamentHub:
+    async def get(self, tournament_id: int) -> LiveTournament:
         """The tournament's state (folded from its log the first time); ``NotFound``."""
         hub = self.hubs.get(tournament_id)
         if hub is not None:
@@ -118,7 +118,7 @@ class Tourneys:
             if hub is None:
                 club = await self.server.owner(tournament_id)  # NotFound
                 stored = await self.server.store.actions(tournament_id)
-                hub = TournamentHub(tournament_id, [dict(s.action) for s in stored], club)
+                hub = LiveTournament(tournament_id, [dict(s.action) for s in stored], club)
                 self.hubs[tournament_id] = hub
                 self.desk.arm(hub)
         return hub
@@ -153,7 +153,7 @@ class Tourneys:
                 # a table freed just before a stop: the room's waiting matches take it
                 self.flights.poke(hub)
 
-    async def act(self, hub: TournamentHub, actions: list[dict[str, Any]], *,
+    async def act(self, hub: LiveTournament, actions: list[dict[str, Any]], *,
                   source: str = "director",
                   check: Callable[[list[dict[str, Any]]], None] | None = None,
                   ) -> list[dict[str, Any]]:
@@ -205,7 +205,7 @@ class Tourneys:
         self.flights.poke(hub)
         return done
 
-    async def start_jackpot(self, hub: TournamentHub) -> list[dict[str, Any]] | None:
+    async def start_jackpot(self, hub: LiveTournament) -> list[dict[str, Any]] | None:
         """A jackpot whose last place was just taken (``_jackpot.jackpot_due``,
         the pure fold's word) draws and starts by itself: its room (when
         named and not set), the draw with a seed from a cryptographic source
@@ -230,7 +230,7 @@ class Tourneys:
             await self.set_up(hub, assigned)
         return assigned
 
-    async def pair_next(self, hub: TournamentHub, data: dict[str, Any]) -> None:
+    async def pair_next(self, hub: LiveTournament, data: dict[str, Any]) -> None:
         """A weekly format's round started that is not paired yet: paired now
         from the results known, with a seed drawn from a cryptographic
         source (the ``pair_round`` action stores the pairing and the seed)."""
@@ -245,7 +245,7 @@ class Tourneys:
                 raise refusal(exc) from None
             await self.act(hub, [action])
 
-    def announce(self, hub: TournamentHub) -> None:
+    def announce(self, hub: LiveTournament) -> None:
         """Tell the directors' dashboards the tournament changed."""
 
         text = self.server.hub.to_directors({
@@ -268,7 +268,7 @@ class Tourneys:
         return TableSpec(name=f"Table {number} · {label} R{r + 1}", players=(m.a, m.b),
                          rules=settings.rules, length=settings.length)
 
-    def check_reusable(self, hub: TournamentHub, number: int) -> None:
+    def check_reusable(self, hub: LiveTournament, number: int) -> None:
         """Refuse (409) when table ``number``'s clock table cannot take a new match."""
         tid = hub.state.table_ids.get(number)
         table = self.server.hub.tables.get(tid) if tid is not None else None
@@ -284,20 +284,20 @@ class Tourneys:
             raise ApiError(409, "running", f"table {number}'s clock is still running: "
                           "stop it or finish its match first")
 
-    async def tables_folded(self, hub: TournamentHub) -> None:
+    async def tables_folded(self, hub: LiveTournament) -> None:
         """Every clock table bound to the tournament folded (``Hub.ready``):
         before a check that reads their clocks (``check_reusable``)."""
         for tid in {*hub.state.table_ids.values(), *self.flights.room_table_ids(hub)}:
             await self.server.hub.ready(tid)
 
-    def table_folded(self, table: TableHub) -> None:
+    def table_folded(self, table: TableRunner) -> None:
         """A table a first start left unfolded is folded: the late starts
         due at it are armed now (``desk.arm`` skipped it)."""
         hub = self.hubs.get(table.row.tournament_id)
         if hub is not None:
             self.desk.arm(hub)
 
-    async def seat(self, hub: TournamentHub, number: int,
+    async def seat(self, hub: LiveTournament, number: int,
                    spec: TableSpec) -> dict[str, Any] | None:
         """A match at table ``number``: its clock table is made the first time
         (and bound to the number), re-specced before play, or given its next
@@ -310,7 +310,7 @@ class Tourneys:
         table for every event of the room, ``RoomSeating.room_table``): the
         first time, it binds that table in its own log; the table then
         takes the match as its next match, and belongs to this event until
-        another event's match sits there (``TableHub.renew``), so the
+        another event's match sits there (``TableRunner.renew``), so the
         clock's result comes here.  The spec's name names the event."""
         server = self.server
         tid = hub.state.table_ids.get(number)
@@ -370,7 +370,7 @@ class Tourneys:
                     "message": exc.message, "spec": spec.to_dict()}
         return None
 
-    async def room_spec(self, hub: TournamentHub, number: int, spec: TableSpec) -> TableSpec:
+    async def room_spec(self, hub: LiveTournament, number: int, spec: TableSpec) -> TableSpec:
         """A room's table names the event seated there ("Table 1 ·
         Principianti · Main R1"): the dashboard's card, the QR sheet and the
         room say which event's match the physical table holds."""
@@ -404,13 +404,13 @@ class Tourneys:
                     out.append((number, spec))
         return out
 
-    def seated(self, hub: TournamentHub, number: int, spec: TableSpec) -> bool:
+    def seated(self, hub: LiveTournament, number: int, spec: TableSpec) -> bool:
         """Whether table ``number``'s clock table holds the match of ``spec``."""
         tid = hub.state.table_ids.get(number)
         table = self.server.hub.tables.get(tid) if tid is not None else None
         return table is not None and not table.closed and table.row.spec.players == spec.players
 
-    async def complete(self, hub: TournamentHub) -> tuple[list[int], list[dict[str, Any]]]:
+    async def complete(self, hub: LiveTournament) -> tuple[list[int], list[dict[str, Any]]]:
         """Seat every live match whose table does not hold it yet: what a
         round start (or a Swing round, a couples phase) stored before a crash
         is finished here (at start, and by a repeated round start).  The
@@ -439,7 +439,7 @@ class Tourneys:
                 failed.append(refused)
         return done, failed
 
-    async def set_up(self, hub: TournamentHub,
+    async def set_up(self, hub: LiveTournament,
                      assigned: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Each assigned match at its table: create, re-spec or renew the table.
         The tables that could not take their match now (a command came in
@@ -457,7 +457,7 @@ class Tourneys:
 
     # ------------------------------------------------------------ results
 
-    def on_table_over(self, table: TableHub, state: MatchState) -> None:
+    def on_table_over(self, table: TableRunner, state: MatchState) -> None:
         """A table's match ended on the clock: its result goes into the draw
         (at the process that owns the tournament)."""
         if state.winner not in ("A", "B"):
@@ -545,7 +545,7 @@ class Tourneys:
                                 held)
         return None
 
-    async def _clash(self, hub: TournamentHub, number: int, result: TableResult) -> None:
+    async def _clash(self, hub: LiveTournament, number: int, result: TableResult) -> None:
         """A table's final result for a match the tournament already holds a
         result for: when they disagree (the winner, or both scores), the
         director gets an alert naming both (a ``clash``, stored); never
@@ -660,7 +660,7 @@ async def public_body(server: Host, tid: int, club: str | None = None) -> dict[s
                        server_ms=server.clock.now_ms(), club=club)
 
 
-async def live_body(server: Host, hub: TournamentHub) -> dict[str, Any]:
+async def live_body(server: Host, hub: LiveTournament) -> dict[str, Any]:
     """What a venue publishes of its live tables (``render.public.live_view``):
     each running match's clock and the late arrivals' counts, now."""
     state = hub.view()

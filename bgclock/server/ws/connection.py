@@ -17,7 +17,7 @@ import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from bgclock.server.edge.auth import RateLimiter
-from bgclock.server.live.hub import TableHub
+from bgclock.server.live.hub import TableRunner
 from bgclock.server.live.messages import dumps
 from bgclock.server.live.writer import FrameBatch
 from bgclock.server.ws.shed import Shed
@@ -174,7 +174,7 @@ class ClubFeed:
     now) is read in the background and its message dropped meanwhile: the
     next one shows it."""
 
-    def __init__(self, club: str, tables: Mapping[int, TableHub],
+    def __init__(self, club: str, tables: Mapping[int, TableRunner],
                  owners: Mapping[int, str | None],
                  learn: Callable[[int], Awaitable[object]]) -> None:
         self.club = club

@@ -1,4 +1,4 @@
-"""A table without a server: a ``TableHub`` on an unopened store and a manual
+"""A table without a server: a ``TableRunner`` on an unopened store and a manual
 clock, whose writer only keeps what it is handed (a test commits it, or
 fails it, by hand: ``AtTable.commit``), and connections that keep what
 they are sent (``Sink``)."""
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bgclock.core import MatchState
-from bgclock.server.live.hub import Hub, TableHub
+from bgclock.server.live.hub import Hub, TableRunner
 from bgclock.server.live.time import ManualClock
 from bgclock.server.live.writer import Rows
 from bgclock.store import TableRow, TableSpec
@@ -46,7 +46,7 @@ class Sink:
 @dataclass
 class AtTable:
     hub: Hub
-    table: TableHub
+    table: TableRunner
     clock: ManualClock
     #: What the table handed the writer, in order, with its callback.
     saved: list[tuple[Rows | None, Callable[[BaseException | None], None]]]
@@ -84,6 +84,6 @@ def at_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AtTable:
     hub.on_over = lambda table, state: told.append(state)
     director = Sink()
     hub.directors.add(director)
-    table = TableHub(hub, TableRow(id=1, tournament_id=1, spec=SPEC, created_ms=clock.now_ms()))
+    table = TableRunner(hub, TableRow(id=1, tournament_id=1, spec=SPEC, created_ms=clock.now_ms()))
     hub.tables[table.id] = table
     return AtTable(hub, table, clock, saved, told, director)
