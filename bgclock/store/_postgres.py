@@ -668,6 +668,40 @@ class PostgresStore(PostgresRegister, PostgresPublished, Store):
     async def all_snapshots(self) -> dict[int, StoredSnapshot]:
         return {r[0]: snapshot_row(tuple(r)) for r in await self._fetch(ALL_SNAPSHOTS_SQL)}
 
+    async def stored_many(self, table_ids: Sequence[int]) -> dict[int, tuple[
+            TableRow, StoredSnapshot | None, list[StoredEvent], list[StoredNote]]]:
+        """What folding each of ``table_ids`` reads (its row, its snapshot of
+        the current match, the events after it, its notes), in four reads on
+        one connection for all of them: the tables a process takes over at
+        once.  A table that does not exist is left out."""
+        ids = list(table_ids)
+        snap_cols = ", ".join("s." + c.strip() for c in SNAPSHOT_COLS.split(","))
+
+        async def get(c: Any) -> dict[int, tuple[
+                TableRow, StoredSnapshot | None, list[StoredEvent], list[StoredNote]]]:
+            rows = {t.id: t for t in map(_table, await c.fetch(
+                f"SELECT {_TABLE_COLS} FROM clock_tables WHERE id = ANY($1::bigint[])", ids))}
+            snaps = {s.table_id: s for s in (snapshot_row(tuple(r)) for r in await c.fetch(
+                f"SELECT {snap_cols} FROM clock_snapshots s JOIN clock_tables t "
+                "ON t.id = s.table_id AND t.created_ms = s.created_ms "
+                "WHERE s.table_id = ANY($1::bigint[])", ids))}
+            found = sorted(rows)
+            tails: dict[int, list[StoredEvent]] = {tid: [] for tid in found}
+            for r in await c.fetch(
+                    f"SELECT {_EVENT_COLS} FROM clock_events JOIN unnest($1::bigint[], "
+                    "$2::bigint[]) AS w (wanted, past) ON table_id = w.wanted AND seq > w.past "
+                    "ORDER BY table_id, seq",
+                    found, [snaps[t].seq if t in snaps else 0 for t in found]):
+                tails[r[0]].append(_event(r))
+            notes: dict[int, list[StoredNote]] = {tid: [] for tid in found}
+            for r in await c.fetch(f"SELECT {_NOTE_COLS} FROM clock_notes "
+                                   "WHERE table_id = ANY($1::bigint[]) ORDER BY table_id, n",
+                                   found):
+                notes[r[0]].append(_note(r))
+            return {tid: (rows[tid], snaps.get(tid), tails[tid], notes[tid]) for tid in found}
+
+        return await self._with(get)
+
     async def all_tails(self, whole_up_to: int = 0) -> dict[int, list[StoredEvent]]:
         async def get(c: Any) -> dict[int, list[StoredEvent]]:
             out: dict[int, list[StoredEvent]] = {}

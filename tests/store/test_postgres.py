@@ -84,3 +84,49 @@ async def test_a_read_whose_request_went_away_is_cancelled_and_the_pool_stays_wh
         finally:
             store._pool = real
             await store.close()
+
+
+async def test_the_tables_taken_at_once_are_read_as_one_by_one() -> None:
+    """``stored_many``: what folding each table reads (row, snapshot, the
+    events after it, notes), for many tables in four reads, the same as
+    ``live.recovery.read_stored`` reads one by one; a missing table is left
+    out."""
+    from bgclock.server.live.recovery import read_stored
+    from bgclock.store import StoredEvent, StoredNote, StoredSnapshot, TableSpec
+
+    spec = TableSpec(players=("Ann", "Bob"), rules="usbgf-2013-delay", length=7)
+
+    def event(table_id: int, seq: int) -> StoredEvent:
+        return StoredEvent(table_id=table_id, seq=seq, idem_key=f"k{table_id}.{seq}",
+                           at_ms=seq * 10, event={"v": 1, "do": "hit", "at_ms": seq * 10,
+                                                  "side": "A"},
+                           source="table", lag_credit_ms=0, received_ms=1)
+
+    async with fresh_schema() as schema:
+        assert POSTGRES
+        store = PostgresStore(POSTGRES, schema=schema)
+        await store.open()
+        try:
+            t = await store.create_tournament("Club", 1)
+            rows = [await store.create_table(t.id, spec, 100 + k) for k in range(4)]
+            for k, row in enumerate(rows):
+                await store.commit([event(row.id, s) for s in range(1, 3 + 2 * k)], {})
+            # a snapshot at seq 2 of the second, one of another time line for the third
+            await store.put_snapshots([
+                StoredSnapshot(table_id=rows[1].id, created_ms=101, seq=2, version=1,
+                               state={"s": 2}, saved_ms=5),
+                StoredSnapshot(table_id=rows[2].id, created_ms=999, seq=3, version=1,
+                               state={"s": 3}, saved_ms=5)])
+            await store.commit([], {}, [StoredNote(
+                table_id=rows[3].id, n=1, seq=1, idem_key="n1", at_ms=5,
+                note={"type": "summon"}, source="table", received_ms=1)])
+            ids = [r.id for r in rows]
+            many = await store.stored_many([*ids, 10_000])
+            assert sorted(many) == sorted(ids)  # the missing one left out
+            for tid in ids:
+                assert many[tid] == await read_stored(store, tid)
+            assert [e.seq for e in many[rows[1].id][2]] == [3, 4]  # after the snapshot
+            assert many[rows[2].id][1] is None  # another match's snapshot is not read
+            assert [n.idem_key for n in many[rows[3].id][3]] == ["n1"]
+        finally:
+            await store.close()

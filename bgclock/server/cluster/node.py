@@ -90,6 +90,7 @@ from bgclock.server.edge.principal import on_behalf
 from bgclock.server.errors import ApiError, BodyTooLarge, ProtocolError
 from bgclock.server.live.hub import TableRunner
 from bgclock.server.live.messages import dumps
+from bgclock.server.live.recovery import Stored
 from bgclock.server.ownership.interface import Ownership
 from bgclock.server.tournaments.host import TableResult
 from bgclock.server.ws.connection import Connection
@@ -180,6 +181,13 @@ class Cluster(Ownership):
         self._ids = itertools.count(1)
         self._taking: dict[int, asyncio.Lock] = {}
         self._taking_tournament: dict[int, asyncio.Lock] = {}
+        #: Relayed devices' hellos and messages for tables being loaded here,
+        #: handled once loaded (``_from_relay``).
+        self._held_relays: dict[int, list[tuple[str, dict[str, Any]]]] = {}
+        #: Tables' stored logs asked for and not yet read (``_stored``), and
+        #: the task reading them.
+        self._reads: dict[int, asyncio.Future[Stored]] = {}
+        self._reader: asyncio.Task[None] | None = None
         #: The whole application (``create_app`` sets it): a forwarded
         #: director's request runs through it here.
         self.app: Any = None
@@ -233,6 +241,10 @@ class Cluster(Ownership):
 
     async def stop(self) -> None:
         await self._stop_tasks()
+        if self._reader is not None and not self._reader.done():
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._reader
         await self.bus.close()
         await self.leases.close()
 
@@ -337,7 +349,7 @@ class Cluster(Ownership):
                 if epoch is None:
                     return False
                 try:
-                    table = await self.server.hub.take(table_id)
+                    table = await self.server.hub.take(table_id, await self._stored(table_id))
                 except StoreError as exc:
                     log.error("table %d: leased (epoch %d) but not loaded: %s", table_id,
                               epoch, exc)
@@ -345,12 +357,55 @@ class Cluster(Ownership):
                     return False
             finally:
                 self._loading.discard(table_id)
+                held = self._held_relays.pop(table_id, [])
+                if not self.owns(table_id):  # not taken: each relaying process is told
+                    for kind, msg in held:
+                        self._from_relay(kind, msg)
+                    held = []
             self._taken(table)
+            for kind, msg in held:
+                self._from_relay(kind, msg)
         if self.relays.get(table_id):
             # its devices here were relayed to the former owner: they come
             # back and are served here
             self._reconnect_relayed(table_id, "is kept by this process now")
         return True
+
+    async def _stored(self, table_id: int) -> Stored:
+        """What the store holds of a table this process took.  The reads asked
+        for while one is in flight go together in the next (four reads for
+        all of them, ``PostgresStore.stored_many``): a leaving process's
+        tables arrive at the others all at once."""
+        waiting = self._reads.get(table_id)
+        if waiting is None:
+            waiting = asyncio.get_running_loop().create_future()
+            self._reads[table_id] = waiting
+            if self._reader is None or self._reader.done():
+                self._reader = asyncio.get_running_loop().create_task(
+                    self._read_waiting(), name="bgclock-cluster-read")
+        return await asyncio.shield(waiting)
+
+    async def _read_waiting(self) -> None:
+        while self._reads:
+            batch, self._reads = self._reads, {}
+            try:
+                got = await self.store.stored_many(list(batch))
+            except Exception as exc:  # noqa: BLE001 - each asker gets it
+                for waiting in batch.values():
+                    if not waiting.done():
+                        waiting.set_exception(exc)
+                continue
+            except BaseException:
+                for waiting in batch.values():
+                    waiting.cancel()
+                raise
+            for table_id, waiting in batch.items():
+                if waiting.done():
+                    continue
+                if table_id in got:
+                    waiting.set_result(got[table_id])
+                else:
+                    waiting.set_exception(NotFound(f"no table {table_id}"))
 
     async def keep_tournament(self, hub: LiveTournament) -> str | None:
         """None when this process keeps the tournament (it holds the lease,
@@ -918,6 +973,11 @@ class Cluster(Ownership):
         origin, cid, table_id = str(msg["from"]), str(msg["c"]), int(msg["t"])
         hub = self.server.hub
         key = (origin, cid)
+        if kind in ("hello", "msg", "bye") and table_id in self._loading:
+            # taken here and loading now: its relayed devices wait for the
+            # load, in order (dropped, they would not know to come back)
+            self._held_relays.setdefault(table_id, []).append((kind, msg))
+            return
         if kind == "bye":
             device = self.remotes.pop(key, None)
             table = hub.tables.get(table_id)

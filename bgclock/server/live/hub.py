@@ -85,7 +85,7 @@ from bgclock.server.live.fold import (
 )
 from bgclock.server.live.lag import DEFAULT_PARAMS, LagParams
 from bgclock.server.live.messages import ack_message, dumps, idem_key, refused, update_message
-from bgclock.server.live.recovery import Recovery, read_stored
+from bgclock.server.live.recovery import Recovery, Stored, read_stored
 from bgclock.server.live.snapshots import Base
 from bgclock.server.live.table import TABLE_RATE, Table, TableServices, Watcher
 from bgclock.server.live.table_state import (
@@ -754,17 +754,19 @@ class Hub(TableServices):
                           table_id, exc)
             await asyncio.sleep(0)
 
-    async def load_table(self, table_id: int) -> TableRunner:
+    async def load_table(self, table_id: int, stored: Stored | None = None) -> TableRunner:
         """Load one table from its snapshot and the events after it (a clock
         that ran is stopped at its checkpoint, as at a start) and serve it:
         what a process taking a table over, or a first use, calls.
-        ``StoreError`` (``NotFound``) from the store."""
+        ``stored``: what the store holds of it, read already (with others:
+        ``PostgresStore.stored_many``).  ``StoreError`` (``NotFound``) from
+        the store."""
         pending = self.tables.get(table_id)
         if pending is not None and not pending.folded:  # its first fold is this load
             table = await self.ready(table_id)
             assert table is not None
             return table
-        table = await self._load_one(*await read_stored(self.store, table_id))
+        table = await self._load_one(*(stored or await read_stored(self.store, table_id)))
         stop = table.recovery.restarted()
         if stop is not None:
             await self.store.commit([stop], {})
@@ -850,10 +852,10 @@ class Hub(TableServices):
         self.tables[row.id] = table
         return table
 
-    async def take(self, table_id: int) -> TableRunner:
+    async def take(self, table_id: int, stored: Stored | None = None) -> TableRunner:
         """This process took the table's lease from another: load it as a start
         does (``load_table``) and show it to this process's dashboards."""
-        table = await self.load_table(table_id)
+        table = await self.load_table(table_id, stored)
         for director in list(self.directors):
             director.send(table.table_message())
             director.send(table.snapshot_message())
