@@ -28,8 +28,13 @@ def pick_tournament(page: Any, tid: int | str) -> None:
     then its fields and buttons are those of the tournament shown before."""
     from bench.web_kit import until
 
+    # the screen drawn before (this tournament's too: a pick reads it again)
+    # is marked, and the wait is for a drawing made after the pick's read
+    page.evaluate("document.querySelectorAll('#tourney a[href*=\"/room/\"]')"
+                  ".forEach((n) => { n.dataset.old = '1'; })")
     page.select_option("#trn-pick", str(tid))
-    until(page, f"!!document.querySelector('#tourney a[href*=\"/room/{tid}?\"]')", 15000)
+    until(page, f"!!document.querySelector("
+                f"'#tourney a[href*=\"/room/{tid}?\"]:not([data-old])')", 15000)
 
 
 def pump_until(page: Any, cond: Any, timeout_s: float = 15.0) -> None:

@@ -28,10 +28,17 @@ SHOTS = os.environ.get("BGCLOCK_SHOTS")
 
 
 def _open_screen(d: Any, tid: int) -> None:
+    """Open the screen on tournament ``tid`` and wait until it is drawn from
+    that tournament's state: a form drawn before (another tournament's, or
+    this one's before the pick's read) is drawn again under the typing."""
     d.click("#btn-contests")
     d.wait_for_selector("#con-pick")
     until(d, f"!!document.querySelector('#con-pick option[value=\"{tid}\"]')")
-    d.select_option("#con-pick", str(tid))
+    if d.input_value("#con-pick") != str(tid):
+        d.evaluate("document.querySelectorAll('.con-players')"
+                   ".forEach((n) => { n.dataset.old = '1'; })")
+        d.select_option("#con-pick", str(tid))
+    until(d, "!!document.querySelector('.con-players:not([data-old])')", 15000)
 
 
 def _until_api(check: Any, timeout_s: float = 8.0) -> None:
