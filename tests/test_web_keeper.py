@@ -175,7 +175,8 @@ def test_a_second_phone_while_the_keeper_is_offline(served: Served, pages: Pages
     # a second device is connected: the dashboard still shows the keeper offline
     director.wait_for_selector("[data-badge='offline'][data-keeper='offline']")
     director.wait_for_selector("[data-badge='estimate']")
-    assert link(live, table["id"])["devices"] == 1
+    # the second phone's hello reaches the server after its page is ready
+    until_api(lambda: link(live, table["id"])["devices"] == 1)
     second.wait_for_selector("#keeper [data-act='keep']")
     assert "non in linea" in second.locator("#keeper .keeper-who").inner_text()
     if SHOTS:
