@@ -222,7 +222,8 @@ async def main() -> None:
                         await asyncio.sleep(0.01)
                         lags.append((time.time(), (time.monotonic() - t0 - 0.01) * 1000))
 
-                lagger = loop.create_task(watch_lag())
+                debug = bool(os.environ.get("BENCH_DEBUG"))
+                lagger = loop.create_task(watch_lag()) if debug else None
                 await asyncio.sleep(args.settle)
                 windows: list[tuple[float, float]] = []
                 drains: list[float] = []
@@ -242,8 +243,8 @@ async def main() -> None:
                 while any(d.phone.queue for d in devices) and time.monotonic() < until:
                     await asyncio.sleep(0.1)
                 watcher.cancel()
-                lagger.cancel()
-                if os.environ.get("BENCH_DEBUG"):
+                if lagger is not None:
+                    lagger.cancel()
                     for k, (w0, w1) in enumerate(windows):
                         near = [x for t, x in lags if w0 - 0.5 <= t <= w1 + 1.5]
                         print(f"bench loop lag around drain {k}: max {max(near, default=0):.0f} ms,"

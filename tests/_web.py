@@ -22,19 +22,25 @@ def settle(page: Any) -> None:
     until(page, "!window.__bgclock || !(performance.now() - __bgclock.app.layoutAt < 400)", 3000)
 
 
-def pick_tournament(page: Any, tid: int | str) -> None:
-    """Pick tournament ``tid`` on the dashboard's tournament screen, and wait
-    until the screen shows that tournament's state (its room's link): until
-    then its fields and buttons are those of the tournament shown before."""
+def pick(page: Any, picker: str, tid: int | str, drawn: str) -> None:
+    """Pick tournament ``tid`` with a screen's ``picker`` and wait until the
+    screen is drawn from that tournament's state (``drawn``, a selector of
+    what only a drawing from the state holds): until then its fields and
+    buttons are those drawn before, and a pick reads the tournament again
+    (the same one too).  What was drawn before is marked, and the wait is
+    for an unmarked drawing."""
     from bench.web_kit import until
 
-    # the screen drawn before (this tournament's too: a pick reads it again)
-    # is marked, and the wait is for a drawing made after the pick's read
-    page.evaluate("document.querySelectorAll('#tourney a[href*=\"/room/\"]')"
-                  ".forEach((n) => { n.dataset.old = '1'; })")
-    page.select_option("#trn-pick", str(tid))
-    until(page, f"!!document.querySelector("
-                f"'#tourney a[href*=\"/room/{tid}?\"]:not([data-old])')", 15000)
+    page.evaluate("(sel) => document.querySelectorAll(sel)"
+                  ".forEach((n) => { n.dataset.old = '1'; })", drawn)
+    page.select_option(picker, str(tid))
+    until(page, f"!!document.querySelector({drawn + ':not([data-old])'!r})", 15000)
+
+
+def pick_tournament(page: Any, tid: int | str) -> None:
+    """Pick tournament ``tid`` on the dashboard's tournament screen (``pick``:
+    drawn with its room's link)."""
+    pick(page, "#trn-pick", tid, f'#tourney a[href*="/room/{tid}?"]')
 
 
 def pump_until(page: Any, cond: Any, timeout_s: float = 15.0) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bench.web_kit import CHROMIUM, LiveServer, until
-from tests._web import Pages, pump_until
+from tests._web import Pages, pick, pump_until
 from tests.test_web_match import act, menu, roll, wait
 from tests.test_web_table import AXE, axe
 
@@ -35,10 +35,9 @@ def _open_screen(d: Any, tid: int) -> None:
     d.wait_for_selector("#con-pick")
     until(d, f"!!document.querySelector('#con-pick option[value=\"{tid}\"]')")
     if d.input_value("#con-pick") != str(tid):
-        d.evaluate("document.querySelectorAll('.con-players')"
-                   ".forEach((n) => { n.dataset.old = '1'; })")
-        d.select_option("#con-pick", str(tid))
-    until(d, "!!document.querySelector('.con-players:not([data-old])')", 15000)
+        pick(d, "#con-pick", tid, ".con-players")
+    else:
+        until(d, "!!document.querySelector('.con-players')", 15000)
 
 
 def _until_api(check: Any, timeout_s: float = 8.0) -> None:

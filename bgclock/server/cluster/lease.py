@@ -40,6 +40,8 @@ from typing import Any, Final
 
 import asyncpg  # type: ignore[import-untyped]
 
+from bgclock.server.cluster.batch import Batched
+
 log = logging.getLogger("bgclock.cluster")
 
 #: PostgreSQL ends the lease connection of a process silent this long (s):
@@ -77,9 +79,9 @@ class Leases:
         self._lock = asyncio.Lock()
         self._beat: asyncio.Task[None] | None = None
         self._closing = False
-        #: Takes asked for and not yet sent (``take``), and the task sending them.
-        self._waiting: dict[tuple[str, int], asyncio.Future[int | None]] = {}
-        self._taker: asyncio.Task[None] | None = None
+        #: The takes asked for, sent together (``take``); a lease not taken: None.
+        self._takes: Batched[tuple[str, int], int | None] = Batched(
+            self._take_batch, lambda _: None, "bgclock-lease-take")
         #: Leases whose row still holds our epoch but whose lock the new
         #: connection could not take yet (our old session still ending).
         self._unlocked: set[tuple[str, int]] = set()
@@ -99,11 +101,7 @@ class Leases:
 
     async def close(self) -> None:
         self._closing = True
-        if self._taker is not None:
-            self._taker.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._taker
-            self._taker = None
+        await self._takes.close()
         if self._beat is not None:
             self._beat.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -122,50 +120,29 @@ class Leases:
         """Take the lease if nobody holds it: its new epoch, or None.
 
         Takes asked for while another round trip is in flight go together in
-        the next one (``_take_waiting``): when a process leaves, the tables it
+        the next one (``batch.Batched``): when a process leaves, the tables it
         owned arrive at the others all at once, and each would otherwise wait
         for every take queued before it on this one connection."""
         held = self.held.get((kind, ident))
         if held is not None:
             return held
-        waiting = self._waiting.get((kind, ident))
-        if waiting is None:
-            waiting = asyncio.get_running_loop().create_future()
-            self._waiting[(kind, ident)] = waiting
-            if self._taker is None or self._taker.done():
-                self._taker = asyncio.get_running_loop().create_task(
-                    self._take_waiting(), name="bgclock-lease-take")
-        return await asyncio.shield(waiting)
+        return await self._takes.get((kind, ident))
 
-    async def _take_waiting(self) -> None:
-        """Take every lease asked for, a round trip per kind for all those
-        asked meanwhile, until none is waiting."""
-        while self._waiting:
-            async with self._lock:
-                batch, self._waiting = self._waiting, {}
-                for kind in KINDS:
-                    idents = [i for k, i in batch if k == kind]
-                    if not idents:
-                        continue
-                    try:
-                        taken = await self._take_many(kind, idents)
-                    except Exception as exc:  # noqa: BLE001 - each asker gets it
-                        for i in idents:
-                            if not batch[(kind, i)].done():
-                                batch[(kind, i)].set_exception(exc)
-                        continue
-                    except BaseException:
-                        for waiting in batch.values():
-                            waiting.cancel()
-                        raise
-                    for i in idents:
-                        epoch = taken.get(i)
-                        if epoch is not None:
-                            self.held[(kind, i)] = epoch
-                            log.info("%s %d: this process (%s) owns it now, epoch %d",
-                                     kind, i, self.node, epoch)
-                        if not batch[(kind, i)].done():
-                            batch[(kind, i)].set_result(epoch)
+    async def _take_batch(self, wanted: list[tuple[str, int]]
+                          ) -> dict[tuple[str, int], int | None]:
+        """Every lease of ``wanted`` taken that can be, a round trip per kind;
+        (kind, id) -> the epoch of each taken."""
+        out: dict[tuple[str, int], int | None] = {}
+        async with self._lock:
+            for kind in KINDS:
+                idents = [i for k, i in wanted if k == kind]
+                if not idents:
+                    continue
+                for i, epoch in (await self._take_many(kind, idents)).items():
+                    self.held[(kind, i)] = out[(kind, i)] = epoch
+                    log.info("%s %d: this process (%s) owns it now, epoch %d",
+                             kind, i, self.node, epoch)
+        return out
 
     async def _take_many(self, kind: str, idents: list[int]) -> dict[int, int]:
         """One round trip: try each lease's lock, and bump the epoch of each

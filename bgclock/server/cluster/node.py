@@ -67,6 +67,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from bgclock.server.cluster import drain as draining
+from bgclock.server.cluster.batch import Batched
 from bgclock.server.cluster.bus import Bus
 from bgclock.server.cluster.config import ClusterConfig
 from bgclock.server.cluster.forward import (
@@ -122,6 +123,10 @@ RESULT_RETRY_S: Final = 0.5
 RESULT_TRIES: Final = 20
 #: Results' keys a keeper remembers having entered (a retry is answered at once).
 RESULTS_KEPT: Final = 4096
+
+
+def _no_table(table_id: int) -> Stored:
+    raise NotFound(f"no table {table_id}")
 
 
 def not_owner_message(table_id: int, why: str) -> str:
@@ -184,10 +189,10 @@ class Cluster(Ownership):
         #: Relayed devices' hellos and messages for tables being loaded here,
         #: handled once loaded (``_from_relay``).
         self._held_relays: dict[int, list[tuple[str, dict[str, Any]]]] = {}
-        #: Tables' stored logs asked for and not yet read (``_stored``), and
-        #: the task reading them.
-        self._reads: dict[int, asyncio.Future[Stored]] = {}
-        self._reader: asyncio.Task[None] | None = None
+        #: The stored logs of the tables this process takes, read together
+        #: (four reads for all those asked meanwhile: ``stored_many``).
+        self._loads: Batched[int, Stored] = Batched(store.stored_many, _no_table,
+                                                    "bgclock-cluster-load")
         #: The whole application (``create_app`` sets it): a forwarded
         #: director's request runs through it here.
         self.app: Any = None
@@ -241,10 +246,7 @@ class Cluster(Ownership):
 
     async def stop(self) -> None:
         await self._stop_tasks()
-        if self._reader is not None and not self._reader.done():
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._reader
+        await self._loads.close()
         await self.bus.close()
         await self.leases.close()
 
@@ -349,7 +351,7 @@ class Cluster(Ownership):
                 if epoch is None:
                     return False
                 try:
-                    table = await self.server.hub.take(table_id, await self._stored(table_id))
+                    table = await self.server.hub.take(table_id, await self._loads.get(table_id))
                 except StoreError as exc:
                     log.error("table %d: leased (epoch %d) but not loaded: %s", table_id,
                               epoch, exc)
@@ -370,42 +372,6 @@ class Cluster(Ownership):
             # back and are served here
             self._reconnect_relayed(table_id, "is kept by this process now")
         return True
-
-    async def _stored(self, table_id: int) -> Stored:
-        """What the store holds of a table this process took.  The reads asked
-        for while one is in flight go together in the next (four reads for
-        all of them, ``PostgresStore.stored_many``): a leaving process's
-        tables arrive at the others all at once."""
-        waiting = self._reads.get(table_id)
-        if waiting is None:
-            waiting = asyncio.get_running_loop().create_future()
-            self._reads[table_id] = waiting
-            if self._reader is None or self._reader.done():
-                self._reader = asyncio.get_running_loop().create_task(
-                    self._read_waiting(), name="bgclock-cluster-read")
-        return await asyncio.shield(waiting)
-
-    async def _read_waiting(self) -> None:
-        while self._reads:
-            batch, self._reads = self._reads, {}
-            try:
-                got = await self.store.stored_many(list(batch))
-            except Exception as exc:  # noqa: BLE001 - each asker gets it
-                for waiting in batch.values():
-                    if not waiting.done():
-                        waiting.set_exception(exc)
-                continue
-            except BaseException:
-                for waiting in batch.values():
-                    waiting.cancel()
-                raise
-            for table_id, waiting in batch.items():
-                if waiting.done():
-                    continue
-                if table_id in got:
-                    waiting.set_result(got[table_id])
-                else:
-                    waiting.set_exception(NotFound(f"no table {table_id}"))
 
     async def keep_tournament(self, hub: LiveTournament) -> str | None:
         """None when this process keeps the tournament (it holds the lease,

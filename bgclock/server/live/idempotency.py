@@ -120,10 +120,8 @@ class CommandIds:
         complete reads the ids it did not meet first, once, and then asks
         only for a met hash."""
         if not self.complete:
-            keys = await store.idem_keys(table_id, self.folded_upto)
-            if not self.complete:  # (another command's turn may have read them)
-                self._left.update(hash(k) for k in keys)
-                self.complete = True
+            self._left.update(hash(k) for k in await store.idem_keys(table_id, self.folded_upto))
+            self.complete = True
             if not self.unknown(key):
                 return
         stored = await store.event_by_key(table_id, key)

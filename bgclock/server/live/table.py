@@ -40,7 +40,7 @@ from bgclock.server.live.fold import (
 )
 from bgclock.server.live.idempotency import CommandIds, Line
 from bgclock.server.live.lag import DEFAULT_PARAMS, LagParams, LagQuota
-from bgclock.server.live.messages import dumps, provisional_key, update_message
+from bgclock.server.live.messages import dumps, provisional_key, refused, update_message
 from bgclock.server.live.snapshots import Base
 from bgclock.server.live.table_state import (
     KEEPER_SILENT_MS,
@@ -51,6 +51,7 @@ from bgclock.server.live.table_state import (
     Keeper,
     TableState,
 )
+from bgclock.server.live.table_state import check_open as shut
 from bgclock.server.live.time import ServerClock, TimerHandle
 from bgclock.server.live.writer import Writer
 from bgclock.store import Store, StoredEvent, StoredNote, TableRow
@@ -484,15 +485,11 @@ class Table:
             raise ProtocolError("busy", "the table is being edited")
 
     def check_open(self) -> None:
-        """Raise ``ProtocolError`` unless the table takes commands now."""
-        if self.closed:
-            raise ProtocolError("closed", "this table is closed")
-        if self.quarantined is not None:
-            raise ProtocolError(
-                "quarantined", f"this table's log cannot be replayed ({self.quarantined}): "
-                "it takes no commands; the director has been told")
-        if self.editing:
-            raise ProtocolError("busy", "the director is editing this table: try again")
+        """Raise ``ProtocolError`` unless the table takes commands now (the
+        rules' own ``table_state.check_open``)."""
+        refusal = shut(self.table_state())
+        if refusal is not None:
+            raise refused(refusal)
 
     # ------------------------------------------------------------ sending
 
