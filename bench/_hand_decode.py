@@ -21,9 +21,8 @@ from bgclock.server.edge.limits import (
     LimitError,
     check_depth,
 )
-from bgclock.server.errors import ProtocolError
 from bgclock.server.live.commands import MAX_LAG_MS, MAX_TIME_MS, SUMMON_WHY, VERSION
-from bgclock.server.ws.protocol import MAX_MESSAGE_BYTES, MAX_QUEUED
+from bgclock.server.ws.protocol import MAX_MESSAGE_BYTES, MAX_QUEUED, ProtocolError
 
 _ID: Final = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 _ENVELOPE: Final = frozenset({"type", "v", "id", "table", "lag_ms", "device_at_ms"})

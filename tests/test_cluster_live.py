@@ -357,8 +357,8 @@ async def test_a_mirror_follows_its_keepers_updates_and_asks_to_be_folded_again_
 
 
 async def test_a_mirror_takes_no_command_and_relays_nothing(hub: Hub) -> None:
-    from bgclock.server.errors import ProtocolError
     from bgclock.server.live.hub import TableRunner
+    from bgclock.server.live.refusal import Refused
     from bgclock.server.ws.protocol import decode
 
     relayed: list[str] = []
@@ -372,7 +372,7 @@ async def test_a_mirror_takes_no_command_and_relays_nothing(hub: Hub) -> None:
         def send(self, text: str) -> None:
             raise AssertionError(text)
 
-    with pytest.raises(ProtocolError) as refused:
+    with pytest.raises(Refused) as refused:
         table.command(Sink(), "director", cmd)  # type: ignore[arg-type]
     assert refused.value.code == "not_owner"
     assert table.seq == 0 and table.state_now().phase == "setup"

@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from bgclock.server.errors import ProtocolError
 from bgclock.server.live import snapshots
 from bgclock.server.live.commands import HitCmd
 from bgclock.server.live.fold import fold
 from bgclock.server.live.hub import Hub, TableRunner
+from bgclock.server.live.refusal import Refused
 from bgclock.server.live.time import ManualClock
 from bgclock.store import Store, StoredEvent, StoredNote, TableRow, TableSpec
 from tests._server_kit import (
@@ -108,10 +108,10 @@ def test_a_table_not_yet_folded_is_never_decided_on() -> None:
     info = table.info()
     assert info["loading"] is True and info["players"] == ["Ann", "Bob"]
     sink = _Sink()
-    with pytest.raises(ProtocolError) as refused:
+    with pytest.raises(Refused) as refused:
         table.command(sink, "table", HitCmd(type="cmd", id="h", side="A"))
     assert refused.value.code == "loading" and table.seq == 0 and not sink.sent
-    with pytest.raises(ProtocolError, match="being loaded"):
+    with pytest.raises(Refused, match="being loaded"):
         hub.table(5)
 
 

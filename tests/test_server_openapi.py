@@ -22,10 +22,9 @@ from bgclock.server.edge.bodies import (
     TableSpecBody,
 )
 from bgclock.server.edge.schema import decode_body
-from bgclock.server.errors import ProtocolError
 from bgclock.server.live.commands import COMMANDS
 from bgclock.server.render.openapi import MESSAGES, REQUESTS, openapi
-from bgclock.server.ws.protocol import SCHEMAS, decode
+from bgclock.server.ws.protocol import SCHEMAS, ProtocolError, decode
 from tests._server_kit import DIRECTOR, anyio_backend, live
 
 __all__ = ["anyio_backend", "live"]

@@ -1,8 +1,7 @@
-"""How the server says no: ``ApiError`` raised anywhere under a route, and
-the exception handlers ``create_app`` installs; ``ProtocolError``, a
-WebSocket message the server will not act on (raised by the protocol's
-decoding, the tables and the tournaments; answered as an ``error``
-message by the session: ``ws.session``).
+"""How the server says no over HTTP: ``ApiError`` raised anywhere under a
+route, and the exception handlers ``create_app`` installs.  (A table's no
+is live's own ``live.refusal.Refused``; the WebSocket's ``error`` message
+is made only in ``ws``: ``ws.protocol.ProtocolError``.)
 
 Every refusal is ``{"error": CODE, "message": WORDS}`` (with ``params`` when
 the rules give them) and its status; nothing is changed by a refused
@@ -22,51 +21,10 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from bgclock.core import ClockError
 from bgclock.store import NotFound, StoreError, StoreUnavailable
 from bgclock.tournament import ContestError, InvalidContest
 
 log = logging.getLogger("bgclock.server")
-
-
-class ProtocolError(Exception):
-    """A message the server will not act on; ``code`` is the error's code,
-    ``field`` (when one field is to blame) names it: ``cmd.lag_ms``."""
-
-    def __init__(self, code: str, message: str, *, msg_id: str | None = None,
-                 table: int | None = None, refusal: str | None = None,
-                 params: dict[str, Any] | None = None, field: str | None = None,
-                 retry_ms: int | None = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.message = message
-        self.msg_id = msg_id
-        self.table = table
-        #: The engine's refusal code (``bgclock.core.REFUSALS``) and its words' parts.
-        self.refusal = refusal
-        self.params = params
-        self.field = field
-        #: A refusal of the moment (``rate_limited``): send it again after this.
-        self.retry_ms = retry_ms
-
-    @classmethod
-    def from_clock_error(cls, code: str, exc: ClockError) -> ProtocolError:
-        """The engine's refusal, with its stable code for the pages' catalogue."""
-        params = {k: v for k, v in exc.params.items()
-                  if isinstance(v, str | int) and not isinstance(v, bool)}
-        return cls(code, str(exc), refusal=exc.code, params=params)
-
-    def to_message(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "error", "id": self.msg_id, "table": self.table,
-                               "code": self.code, "message": self.message}
-        if self.field is not None:
-            out["field"] = self.field
-        if self.retry_ms is not None:
-            out["retry_ms"] = self.retry_ms
-        if self.refusal is not None:
-            out["refusal"] = self.refusal
-            out["params"] = self.params or {}
-        return out
 
 
 class BodyTooLarge(ValueError):

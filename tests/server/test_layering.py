@@ -17,6 +17,7 @@ the application); ``app`` and the command lines on top.  The graph is
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -135,3 +136,42 @@ def test_nothing_outside_the_cluster_speaks_of_it() -> None:
             if re.search(r"\bcluster", line, re.IGNORECASE):
                 found.append(f"{relative}:{n}: {line.strip()}")
     assert not found, "\n".join(found)
+
+
+def _protocol_errors_made(tree: ast.AST) -> list[int]:
+    """The lines naming ``ProtocolError`` or building a ``{"type": "error"}``."""
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name | ast.alias | ast.Attribute):
+            name = (node.id if isinstance(node, ast.Name)
+                    else node.name if isinstance(node, ast.alias) else node.attr)
+            if name.rpartition(".")[2] == "ProtocolError":
+                lines.append(getattr(node, "lineno", 0))
+        elif isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if (isinstance(key, ast.Constant) and key.value == "type"
+                        and isinstance(value, ast.Constant) and value.value == "error"):
+                    lines.append(node.lineno)
+    return lines
+
+
+def test_a_table_says_no_in_its_own_terms_and_only_ws_words_it() -> None:
+    """A table refuses with live's ``Refused``; the protocol's ``error``
+    (``ws.protocol.ProtocolError``) is made only in ``ws`` and by the
+    cluster, which relays ws's messages (issue 33 §1)."""
+    server = Path(bgclock.server.__file__).resolve().parent
+    found = []
+    for path in sorted(server.rglob("*.py")):
+        relative = path.relative_to(server).as_posix()
+        if relative.startswith(("ws/", "cluster/")):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        found += [f"{relative}:{n}" for n in _protocol_errors_made(tree)]
+    assert not found, found
+
+
+def test_the_check_of_who_words_a_refusal_sees_both_ways_of_doing_it() -> None:
+    made = ast.parse('from bgclock.server.ws.protocol import ProtocolError\n'
+                     'x = {"type": "error", "code": "busy"}\n'
+                     'raise ProtocolError("busy", "wait")\n')
+    assert sorted(set(_protocol_errors_made(made))) == [1, 2, 3]

@@ -88,14 +88,15 @@ from bgclock.server.cluster.mirror import Mirrors
 from bgclock.server.context import Server
 from bgclock.server.edge.limits import read_bounded
 from bgclock.server.edge.principal import on_behalf
-from bgclock.server.errors import ApiError, BodyTooLarge, ProtocolError
+from bgclock.server.errors import ApiError, BodyTooLarge
 from bgclock.server.live.hub import TableRunner
 from bgclock.server.live.messages import dumps
 from bgclock.server.live.recovery import Stored
+from bgclock.server.live.refusal import Refused
 from bgclock.server.ownership.interface import Ownership
 from bgclock.server.tournaments.host import TableResult
 from bgclock.server.ws.connection import Connection
-from bgclock.server.ws.protocol import Hello, Ping, decode
+from bgclock.server.ws.protocol import Hello, Ping, ProtocolError, decode
 from bgclock.server.ws.silence import SILENT_LINK_S, SilenceWatch
 from bgclock.store import Fenced, NotFound, StoreError
 
@@ -160,6 +161,9 @@ class RemoteDevice:
 
     def send_json(self, message: dict[str, Any]) -> None:
         self.send(dumps(message))
+
+    def refuse(self, refused: Refused) -> None:
+        self.send_json(ProtocolError.of(refused).to_message())
 
 
 Dispatch = Callable[[Any, Any, Any], None]

@@ -16,7 +16,6 @@ confirmation of the flag (``live.flags``).
 
 from __future__ import annotations
 
-from bgclock.server.errors import ProtocolError
 from bgclock.server.live.commands import Handle, Summon
 from bgclock.server.live.flags import Flags
 from bgclock.server.live.messages import (
@@ -28,6 +27,7 @@ from bgclock.server.live.messages import (
     summon_message,
 )
 from bgclock.server.live.recovery import Recovery
+from bgclock.server.live.refusal import Refused
 from bgclock.server.live.table import Table, Watcher
 from bgclock.store import StoredNote
 
@@ -64,7 +64,7 @@ class Alerts:
                                        "id": msg.id}))
                 return
         if not t.limiter.allow():
-            raise ProtocolError("rate_limited", "too many messages at this table: slow down")
+            raise Refused("rate_limited", "too many messages at this table: slow down")
         note = StoredNote(table_id=t.id, n=len(t.notes) + 1, seq=t.seq,
                           idem_key=msg.id, at_ms=max(t.match_now(), t.match.now),
                           note={"type": "summon", "why": msg.why, "side": msg.side},
@@ -91,10 +91,10 @@ class Alerts:
         when the alert was handled already)."""
         t = self.table
         if role != "director":
-            raise ProtocolError("forbidden", "only the director handles alerts")
+            raise Refused("forbidden", "only the director handles alerts")
         t.check_folded()
         if t.closed:
-            raise ProtocolError("closed", "this table is closed")
+            raise Refused("closed", "this table is closed")
         existing = t.handled.get(msg.key)
         if existing is not None:
             if msg.id is None:
@@ -105,7 +105,7 @@ class Alerts:
                 t.handle_waiters.setdefault(msg.key, []).append((sender, msg.id))
             return
         if not t.limiter.allow():
-            raise ProtocolError("rate_limited", "too many messages at this table: slow down")
+            raise Refused("rate_limited", "too many messages at this table: slow down")
         note = self.handled_note(msg.key, max(t.match_now(), t.match.now), role)
 
         def stored() -> None:

@@ -18,10 +18,10 @@ is settled (``live.flags``).
 
 from __future__ import annotations
 
-from bgclock.server.errors import ProtocolError
 from bgclock.server.live.commands import Keep, KeepAnswer, KeepGive, KeepRequest
 from bgclock.server.live.flags import Flags
-from bgclock.server.live.messages import dumps, refused
+from bgclock.server.live.messages import dumps
+from bgclock.server.live.refusal import Refused
 from bgclock.server.live.table import Table, Watcher
 from bgclock.server.live.table_state import (
     HANDED_OVER_BY,
@@ -129,9 +129,9 @@ class Devices:
                           getattr(sender, "name", None), role, now_ms=t.hub.clock.now_ms(),
                           msg_id=msg.id, bound_ms=t.hub.keeper_silent_ms)
         if isinstance(answer, Refuse):
-            raise refused(answer)
+            raise Refused.of(answer)
         if not t.limiter.allow():  # a hand-over is stored: counted like a command
-            raise ProtocolError("rate_limited", "too many messages at this table: slow down")
+            raise Refused("rate_limited", "too many messages at this table: slow down")
         if isinstance(answer, Asked):
             ask = answer.ask
             fresh = ask.device not in t.asks
@@ -155,7 +155,7 @@ class Devices:
         answer = answer_keep(t.table_state(), getattr(sender, "device", None), role,
                              msg.device, msg.yes)
         if isinstance(answer, Refuse):
-            raise refused(answer)
+            raise Refused.of(answer)
         if isinstance(answer, Declined):
             del t.asks[answer.ask.device]
             t.send_device(answer.ask.device, dumps(
@@ -175,7 +175,7 @@ class Devices:
         t.check_folded()
         answer = give_keep(t.table_state(), role, msg.device, msg.name)
         if isinstance(answer, Refuse):
-            raise refused(answer)
+            raise Refused.of(answer)
         self.claim(answer, answer.how)
         if msg.id is not None:
             sender.send(dumps({"type": "ack", "id": msg.id, "table": t.id, "seq": t.seq,
@@ -232,11 +232,11 @@ class Devices:
         t.broadcast(t.table_message())
         return None
 
-    def refused_handed_over(self) -> ProtocolError:
+    def refused_handed_over(self) -> Refused:
         """The refusal of a press of the former keeper made before the
         hand-over that cannot be counted; counted on the dashboard's card."""
         t = self.table
         assert t.keeper is not None
         t.handover_refused += 1
         t.broadcast_directors(t.table_message())
-        return refused(handed_over(t.keeper))
+        return Refused.of(handed_over(t.keeper))

@@ -61,7 +61,6 @@ from bgclock.core import (
     MatchState,
     Stop,
 )
-from bgclock.server.errors import ProtocolError
 from bgclock.server.live import snapshots
 from bgclock.server.live.alerts import Alerts
 from bgclock.server.live.commands import (
@@ -84,8 +83,9 @@ from bgclock.server.live.fold import (
     new_match,
 )
 from bgclock.server.live.lag import DEFAULT_PARAMS, LagParams
-from bgclock.server.live.messages import ack_message, dumps, idem_key, refused, update_message
+from bgclock.server.live.messages import ack_message, dumps, idem_key, update_message
 from bgclock.server.live.recovery import Recovery, Stored, read_stored
+from bgclock.server.live.refusal import Refused
 from bgclock.server.live.snapshots import Base
 from bgclock.server.live.table import TABLE_RATE, Table, TableServices, Watcher
 from bgclock.server.live.table_state import (
@@ -168,7 +168,7 @@ class TableRunner(Table):
     def receive(self, sender: Watcher, role: str, cmd: Command) -> None:
         """A connection's command, decided in arrival order: now, or once the
         store has said whether its id was stored (``live.idempotency``) and
-        what waits before it is decided; an error now (``ProtocolError``) or
+        what waits before it is decided; an error now (``Refused``) or
         sent to the sender then.  The keeper's queued commands are counted."""
         key = idem_key(role, cmd.id)
         if self.mirror or not self.folded or (not self.line.busy
@@ -176,7 +176,7 @@ class TableRunner(Table):
             self._counted(sender, role, cmd, None)
             return
         if self.line.full:
-            raise ProtocolError("busy", "this table's commands wait for the database: "
+            raise Refused("busy", "this table's commands wait for the database: "
                                 "send it again")
         arrival = self.match_now()
 
@@ -185,15 +185,14 @@ class TableRunner(Table):
                 try:
                     await self.ids.recall(self.hub.store, self.id, key, self.committed_seq)
                 except StoreError as exc:
-                    sender.send(dumps(ProtocolError(
+                    sender.refuse(Refused(
                         "storage", f"the database could not be asked about this command: "
-                        f"{exc}; send it again", msg_id=cmd.id, table=self.id).to_message()))
+                        f"{exc}; send it again", msg_id=cmd.id, table=self.id))
                     return
             try:
                 self._counted(sender, role, cmd, arrival)
-            except ProtocolError as exc:
-                exc.msg_id, exc.table = cmd.id, self.id
-                sender.send(dumps(exc.to_message()))
+            except Refused as exc:
+                sender.refuse(exc.about(cmd.id, self.id))
 
         self.line.add(decide_in_turn)
 
@@ -201,7 +200,7 @@ class TableRunner(Table):
         device = getattr(sender, "device", None)
         try:
             self.command(sender, role, cmd, arrival)
-        except ProtocolError:
+        except Refused:
             self.devices.counted(device, accepted=False)
             raise
         self.devices.counted(device, accepted=True)
@@ -209,7 +208,7 @@ class TableRunner(Table):
     def late_start(self, sender: Watcher, cmd_id: str, side: str) -> None:
         """The late player's clock started at this instant (the desk's late
         start, a director's command): a typed operation, so that the desk
-        builds no protocol message; ``ProtocolError`` as ``command``."""
+        builds no protocol message; ``Refused`` as ``command``."""
         self.command(sender, "director", LateStartCmd(
             type="cmd", id=cmd_id, table=self.id, side="A" if side == "A" else "B"))
 
@@ -219,11 +218,11 @@ class TableRunner(Table):
         holds; answer an error now or an ack after the commit.  ``arrival_ms``:
         when it arrived on the table's time line (None: now)."""
         if self.mirror:  # another process keeps it (a late start armed here, say)
-            raise ProtocolError("not_owner", f"table {self.id} is kept by another process",
+            raise Refused("not_owner", f"table {self.id} is kept by another process",
                                 table=self.id)
         self.check_folded()
         if self.reloading:
-            raise ProtocolError("busy", "this table is being reloaded from the database: "
+            raise Refused("busy", "this table is being reloaded from the database: "
                                 "send it again")
         key = idem_key(role, cmd.id)
         existing = self.ids.find(key)
@@ -237,7 +236,7 @@ class TableRunner(Table):
         if isinstance(answer, Refuse):
             if answer.code == "handed_over":
                 raise self.devices.refused_handed_over()
-            raise refused(answer)
+            raise Refused.of(answer)
         if isinstance(answer, Duplicate):
             assert existing is not None
             if existing.seq <= self.committed_seq:
@@ -246,7 +245,7 @@ class TableRunner(Table):
                 self.ack_waiters.setdefault(key, []).append(sender)
             return
         if not self.limiter.allow():
-            raise ProtocolError("rate_limited", "too many commands at this table: slow down")
+            raise Refused("rate_limited", "too many commands at this table: slow down")
         self._run(sender, role, cmd, key, answer, arrival)
 
     def _run(self, sender: Watcher, role: str, cmd: Command, key: str,
@@ -275,7 +274,7 @@ class TableRunner(Table):
         try:
             event = Event.from_dict({**cmd.fields, "do": cmd.do, "at_ms": at})
         except (InvalidCommand, TypeError, ValueError) as exc:
-            raise ProtocolError("invalid", str(exc)) from None
+            raise Refused("invalid", str(exc)) from None
         expiry = self.match.expires_at()
         if expiry is not None and expiry <= at:
             self.flags.flag(expiry)
@@ -287,9 +286,9 @@ class TableRunner(Table):
         try:
             self.match.apply(event)
         except IllegalCommand as exc:
-            raise ProtocolError.from_clock_error("illegal", exc) from None
+            raise Refused.by_the_rules("illegal", exc) from None
         except ClockError as exc:
-            raise ProtocolError.from_clock_error("invalid", exc) from None
+            raise Refused.by_the_rules("invalid", exc) from None
         claim = self.devices.claim_with_event(answer)
         if answer.quota_key is not None and answer.quota is not None:
             self.quotas[answer.quota_key] = answer.quota
@@ -356,7 +355,7 @@ class TableRunner(Table):
         try:
             event = Event.from_dict({**cmd.fields, "do": cmd.do, "at_ms": at})
         except (InvalidCommand, TypeError, ValueError) as exc:
-            raise ProtocolError("invalid", str(exc)) from None
+            raise Refused("invalid", str(exc)) from None
         stored = StoredEvent(table_id=self.id, seq=self.seq + 1, idem_key=key, at_ms=at,
                              event=event.to_dict(), source=role, lag_credit_ms=0,
                              received_ms=self.hub.clock.now_ms())
@@ -433,7 +432,7 @@ class TableRunner(Table):
         table's pages show ("result entered by the director: NAME won") and
         that refuses every press after it (``decided``) until the table's
         next match.  Returns once stored; again with the same result: nothing.
-        ``ProtocolError`` when the table cannot be closed now."""
+        ``Refused`` when the table cannot be closed now."""
         await self.hub.ready(self.id)  # a table a first start left unfolded
         await self.owned()
         self.check_folded()
@@ -442,7 +441,7 @@ class TableRunner(Table):
         if self.hand_result == result:
             return
         if self.reloading:
-            raise ProtocolError("busy", "this table is being reloaded from the database: "
+            raise Refused("busy", "this table is being reloaded from the database: "
                                 "try again")
         at = max(self.match_now(), self.match.now)
         expiry = self.match.expires_at()
@@ -487,28 +486,28 @@ class TableRunner(Table):
         self.hub.writer.submit(note if stored is None else (stored, note), done)
         error = await committed
         if error is not None:
-            raise ProtocolError("storage", f"the table could not be closed: {error}")
+            raise Refused("storage", f"the table could not be closed: {error}")
 
     async def renew(self, spec: TableSpec, *, tournament_id: int | None = None) -> None:
         """The table's next match: the finished match's log is archived by
         the store and a fresh match starts on the same table (same id, same
         link and token) with its own time line.  ``tournament_id``: the
         event the new match belongs to, when it is not the table's (a
-        room's table seating another event's match).  ``ProtocolError``
+        room's table seating another event's match).  ``Refused``
         when the table cannot take it now."""
         await self.hub.ready(self.id)  # a table a first start left unfolded
         await self.owned()
         if self.closed:
-            raise ProtocolError("closed", "this table is closed")
+            raise Refused("closed", "this table is closed")
         self.tournament_note = None
         if self.editing or self.committed_seq != self.seq or (
                 self.committed_notes != len(self.notes)):
-            raise ProtocolError("busy", "the table's last commands are being stored: try again")
+            raise Refused("busy", "the table's last commands are being stored: try again")
         if self.match.expires_at() is not None:
-            raise ProtocolError("running", "the clock is running: stop it or finish the match")
+            raise Refused("running", "the clock is running: stop it or finish the match")
         if self.provisional is not None:
             # its result is not known yet: the next match would drop it
-            raise ProtocolError("provisional", "the flag at this table is provisional: the "
+            raise Refused("provisional", "the flag at this table is provisional: the "
                                 "director confirms it, or the timekeeper reconciles, first")
         self.editing = True
         # a checkpoint of the old time line must never land on the new one
@@ -566,7 +565,7 @@ class TableRunner(Table):
         ``not_owner``: the write would go behind its keeper's back."""
         acquire = self.hub.acquire
         if acquire is not None and not await acquire(self.id):
-            raise ProtocolError("not_owner", f"table {self.id} is kept by another process: "
+            raise Refused("not_owner", f"table {self.id} is kept by another process: "
                                 "send this there", table=self.id)
 
     def reset(self, row: TableRow) -> None:
@@ -891,9 +890,9 @@ class Hub(TableServices):
     def table(self, table_id: int | None) -> TableRunner:
         table = self.tables.get(table_id) if table_id is not None else None
         if table is None:
-            raise ProtocolError("not_found", f"no table {table_id}", table=table_id)
+            raise Refused("not_found", f"no table {table_id}", table=table_id)
         if self.owns is not None and not self.owns(table.id):
-            raise ProtocolError("not_owner", f"table {table_id} is kept by another process: "
+            raise Refused("not_owner", f"table {table_id} is kept by another process: "
                                 "open it there", table=table_id)
         table.check_folded()  # its caller did not await ``ready``: never a blank state
         return table

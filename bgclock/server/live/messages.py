@@ -14,8 +14,6 @@ from typing import Any
 
 import orjson
 
-from bgclock.server.errors import ProtocolError
-from bgclock.server.live.table_state import Refuse
 from bgclock.store import StoredEvent, StoredNote
 
 
@@ -79,11 +77,3 @@ def provisional_key(table_id: int, at_ms: int) -> str:
     """The dashboard alert of a provisional flag; the director confirms the
     flag by marking it handled."""
     return f"{table_id}:provisional:{at_ms}"
-
-
-def refused(answer: Refuse) -> ProtocolError:
-    """The protocol's error for a decision's refusal."""
-    return ProtocolError(answer.code, answer.message, refusal=answer.refusal,
-                         params=None if answer.params is None else dict(answer.params),
-                         field=answer.field)
-

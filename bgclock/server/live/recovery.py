@@ -23,7 +23,6 @@ from collections.abc import Callable
 from functools import partial
 
 from bgclock.core import Stop
-from bgclock.server.errors import ProtocolError
 from bgclock.server.live import snapshots
 from bgclock.server.live.flags import Flags
 from bgclock.server.live.fold import (
@@ -34,6 +33,7 @@ from bgclock.server.live.fold import (
     keeper_of,
 )
 from bgclock.server.live.messages import dumps, update_message
+from bgclock.server.live.refusal import Refused
 from bgclock.server.live.snapshots import Base
 from bgclock.server.live.table import Table, Watcher
 from bgclock.server.live.writer import Rows
@@ -196,8 +196,7 @@ class Recovery:
                 own = error if generation == t.generation else None
                 if own is not None:
                     self.failed(own)
-                sender.send(dumps(ProtocolError("storage", refusal(own), msg_id=msg_id,
-                                                table=t.id).to_message()))
+                sender.refuse(Refused("storage", refusal(own), msg_id=msg_id, table=t.id))
                 return
             then()
 

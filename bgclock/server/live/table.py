@@ -26,7 +26,6 @@ from typing import Any, Protocol
 
 from bgclock.core import ClockError, Event, Match, MatchState
 from bgclock.server.edge.auth import RateLimiter
-from bgclock.server.errors import ProtocolError
 from bgclock.server.live import snapshots
 from bgclock.server.live.fold import (
     Unfoldable,
@@ -40,7 +39,8 @@ from bgclock.server.live.fold import (
 )
 from bgclock.server.live.idempotency import CommandIds, Line
 from bgclock.server.live.lag import DEFAULT_PARAMS, LagParams, LagQuota
-from bgclock.server.live.messages import dumps, provisional_key, refused, update_message
+from bgclock.server.live.messages import dumps, provisional_key, update_message
+from bgclock.server.live.refusal import Refused
 from bgclock.server.live.snapshots import Base
 from bgclock.server.live.table_state import (
     KEEPER_SILENT_MS,
@@ -65,9 +65,14 @@ TABLE_RATE: tuple[float, float] = (60, 20)
 
 
 class Watcher(Protocol):
-    """A connection that receives messages; ``send`` never blocks."""
+    """A connection that receives messages; ``send`` never blocks.
+    ``refuse`` tells it, in its own protocol's words, what a table refused
+    of what it sent, when the answer comes after a store's read or commit
+    (a refusal now is raised: ``Refused``)."""
 
     def send(self, text: str) -> None: ...
+
+    def refuse(self, refused: Refused) -> None: ...
 
 
 class TableServices:
@@ -469,27 +474,27 @@ class Table:
         callers await ``Hub.ready`` first, so this never decides on a blank
         match."""
         if not self.folded:
-            raise ProtocolError("loading", f"table {self.id} is being loaded: send it again",
+            raise Refused("loading", f"table {self.id} is being loaded: send it again",
                                 table=self.id)
 
     def check_editable(self) -> None:
-        """Raise ``ProtocolError`` unless the director may edit the table now."""
+        """Raise ``Refused`` unless the director may edit the table now."""
         if self.closed:
-            raise ProtocolError("closed", "this table is closed")
+            raise Refused("closed", "this table is closed")
         if self.quarantined is not None:
-            raise ProtocolError("quarantined", f"this table is quarantined: {self.quarantined}")
+            raise Refused("quarantined", f"this table is quarantined: {self.quarantined}")
         if self.seq > 0:
-            raise ProtocolError("started",
+            raise Refused("started",
                                 "play has started: the table can no longer be edited")
         if self.editing:
-            raise ProtocolError("busy", "the table is being edited")
+            raise Refused("busy", "the table is being edited")
 
     def check_open(self) -> None:
-        """Raise ``ProtocolError`` unless the table takes commands now (the
+        """Raise ``Refused`` unless the table takes commands now (the
         rules' own ``table_state.check_open``)."""
         refusal = shut(self.table_state())
         if refusal is not None:
-            raise refused(refusal)
+            raise Refused.of(refusal)
 
     # ------------------------------------------------------------ sending
 

@@ -22,9 +22,10 @@ from bgclock.server.edge.limits import LimitError, check_id
 from bgclock.server.edge.owner import ToOwner
 from bgclock.server.edge.schema import BodyError, decode_body, explain, field_name
 from bgclock.server.edge.tourney_bodies import TableSheetBody
-from bgclock.server.errors import ApiError, ProtocolError, body_refused
+from bgclock.server.errors import ApiError, body_refused
 from bgclock.server.live.fold import new_match
 from bgclock.server.live.hub import TableRunner
+from bgclock.server.live.refusal import Refused
 from bgclock.server.render import export as _export
 from bgclock.server.render import sheet as _sheet
 from bgclock.server.routes.adjudicate import adjudicate
@@ -82,7 +83,7 @@ async def edit_table(request: Request) -> Response:
         table.check_editable()
         spec = spec_from(await raw_body(request), table.row.spec)
         await table.edit(spec)  # one path with the commands: never both
-    except ProtocolError as exc:
+    except Refused as exc:
         raise ApiError(409, exc.code, exc.message) from None
     except ValueError as exc:
         raise body_refused(exc, 422) from None
@@ -99,7 +100,7 @@ async def next_match(request: Request) -> Response:
     try:
         spec = spec_from(await raw_body(request))
         await table.renew(spec)
-    except ProtocolError as exc:
+    except Refused as exc:
         raise ApiError(409, exc.code, exc.message) from None
     except ValueError as exc:
         raise body_refused(exc, 422) from None
@@ -122,7 +123,7 @@ async def close_table(request: Request) -> Response:
     table = await server.table_or_404(request)
     try:
         await table.owned()  # its owner closes it
-    except ProtocolError as exc:
+    except Refused as exc:
         raise ApiError(409, exc.code, exc.message) from None
     await server.store.close_table(table.id, server.clock.now_ms())
     table.close()

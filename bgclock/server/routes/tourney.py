@@ -33,7 +33,8 @@ from bgclock.server.edge.tourney_bodies import (
     SeedingBody,
     SettingsBody,
 )
-from bgclock.server.errors import ApiError, ProtocolError
+from bgclock.server.errors import ApiError
+from bgclock.server.live.refusal import Refused
 from bgclock.server.routes.breaks import routes as break_routes
 from bgclock.server.routes.common import (
     check_names,
@@ -464,7 +465,7 @@ async def post_result(request: Request) -> Response:
         try:
             await table.close_match(side, str(data["winner"]),
                                     None if score is None else list(score))
-        except ProtocolError as exc:
+        except Refused as exc:
             return {"not_closed": {"table_id": table.id, "error": exc.code,
                                    "message": exc.message}}
         return {"closed": table.id}

@@ -30,7 +30,8 @@ import functools
 import logging
 from typing import TYPE_CHECKING, Any
 
-from bgclock.server.errors import ApiError, ProtocolError
+from bgclock.server.errors import ApiError
+from bgclock.server.live.refusal import Refused
 from bgclock.server.live.time import TimerHandle
 from bgclock.server.tournaments.host import Host, LiveTournament, Tournaments
 from bgclock.store import NotFound
@@ -44,14 +45,17 @@ Key = tuple[str, int, int]
 
 
 class Quiet:
-    """The sender of the server's own commands: acks and errors are logged."""
+    """The sender of the server's own commands: its acks are not read, a
+    refusal after the commit (the database's) is logged."""
 
     def __init__(self, what: str) -> None:
         self.what = what
 
     def send(self, text: str) -> None:
-        if '"type":"error"' in text.replace(" ", ""):
-            log.warning("%s: %s", self.what, text)
+        pass
+
+    def refuse(self, refused: Refused) -> None:
+        log.warning("%s: %s (%s)", self.what, refused.message, refused.code)
 
 
 #: Wrong sheet PINs a table may send before it must wait a minute per try.
@@ -245,7 +249,7 @@ class LateDesk:
         try:
             table.late_start(Quiet(f"table {table.id}: late start"),
                              f"late-{tournament_id}-{key[0]}-{key[1]}-{key[2]}-{side}", side)
-        except ProtocolError as exc:
+        except Refused as exc:
             log.warning("table %d: the late player's clock was not started: %s",
                         table.id, exc.message)
 

@@ -51,7 +51,8 @@ from starlette.requests import Request
 
 from bgclock.core import MatchState
 from bgclock.server.edge.principal import REQUEST_ID
-from bgclock.server.errors import ApiError, ProtocolError, refusal
+from bgclock.server.errors import ApiError, refusal
+from bgclock.server.live.refusal import Refused
 from bgclock.server.render.public import live_view, public_view
 from bgclock.server.render.room import room_view
 from bgclock.server.tournaments.contests import clock_result, couples_spec, swing_spec
@@ -140,7 +141,7 @@ class Tourneys:
                 try:
                     async with hub.lock:
                         numbers, failed = await self.complete(hub)
-                except (StoreError, ProtocolError) as exc:  # the server starts all the same
+                except (StoreError, Refused) as exc:  # the server starts all the same
                     log.warning("tournament %d: its tables could not be seated: %s",
                                 hub.id, exc)
                     continue
@@ -364,7 +365,7 @@ class Tourneys:
                 table.broadcast(table.snapshot_message())
             else:
                 await table.renew(spec, tournament_id=hub.id if moved else None)
-        except ProtocolError as exc:
+        except Refused as exc:
             log.warning("table %d is not ready for its match: %s", table.id, exc.message)
             return {"table": number, "table_id": table.id, "error": exc.code,
                     "message": exc.message, "spec": spec.to_dict()}

@@ -19,7 +19,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from bgclock.server.edge.auth import RateLimiter
 from bgclock.server.live.hub import TableRunner
 from bgclock.server.live.messages import dumps
+from bgclock.server.live.refusal import Refused
 from bgclock.server.live.writer import FrameBatch
+from bgclock.server.ws.protocol import ProtocolError
 from bgclock.server.ws.shed import Shed
 from bgclock.store import NotFound, StoreError
 
@@ -95,6 +97,10 @@ class Connection:
     @limiter.setter
     def limiter(self, limiter: RateLimiter) -> None:
         self.shed.limiter = limiter
+
+    def refuse(self, refused: Refused) -> None:
+        """A table's refusal, as the protocol's ``error``."""
+        self.send_json(ProtocolError.of(refused).to_message())
 
     def send(self, text: str) -> None:
         if self.dead or (self.club is not None and not self.club.sees_text(text)):

@@ -29,7 +29,6 @@ from msgspec import Meta
 
 from bgclock.server.edge.limits import MAX_DEPTH, MAX_ID, LimitError, check_alert_key, check_depth
 from bgclock.server.edge.schema import MsgId, Seq, TableId, explain, standalone
-from bgclock.server.errors import ProtocolError
 from bgclock.server.live.commands import (
     ENVELOPE,
     VERSION,
@@ -50,10 +49,52 @@ from bgclock.server.live.commands import (
     Summon,
     SummonWhy,
 )
+from bgclock.server.live.refusal import Refused
 
 MAX_MESSAGE_BYTES: Final = 4096
 #: Commands a device may say it queued while offline.
 MAX_QUEUED: Final = 10_000
+
+
+class ProtocolError(Exception):
+    """A message the server will not act on; ``code`` is the error's code,
+    ``field`` (when one field is to blame) names it: ``cmd.lag_ms``."""
+
+    def __init__(self, code: str, message: str, *, msg_id: str | None = None,
+                 table: int | None = None, refusal: str | None = None,
+                 params: dict[str, Any] | None = None, field: str | None = None,
+                 retry_ms: int | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.msg_id = msg_id
+        self.table = table
+        #: The engine's refusal code (``bgclock.core.REFUSALS``) and its words' parts.
+        self.refusal = refusal
+        self.params = params
+        self.field = field
+        #: A refusal of the moment (``rate_limited``): send it again after this.
+        self.retry_ms = retry_ms
+
+    @classmethod
+    def of(cls, refused: Refused) -> ProtocolError:
+        """A table's refusal (live's ``Refused``), as the protocol says it."""
+        return cls(refused.code, refused.message, msg_id=refused.msg_id, table=refused.table,
+                   refusal=refused.refusal, params=refused.params, field=refused.field,
+                   retry_ms=refused.retry_ms)
+
+    def to_message(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "error", "id": self.msg_id, "table": self.table,
+                               "code": self.code, "message": self.message}
+        if self.field is not None:
+            out["field"] = self.field
+        if self.retry_ms is not None:
+            out["retry_ms"] = self.retry_ms
+        if self.refusal is not None:
+            out["refusal"] = self.refusal
+            out["params"] = self.params or {}
+        return out
+
 
 _ID: Final = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 

@@ -15,7 +15,6 @@ from bgclock.server.context import Server, server_of
 from bgclock.server.edge.auth import RateLimiter, origin_allowed
 from bgclock.server.edge.clubs import fresh_club_keys
 from bgclock.server.edge.principal import key_director
-from bgclock.server.errors import ProtocolError
 from bgclock.server.live.commands import (
     VERSION,
     Command,
@@ -27,8 +26,9 @@ from bgclock.server.live.commands import (
     KeepRequest,
     Summon,
 )
+from bgclock.server.live.refusal import Refused
 from bgclock.server.ws.connection import ClubFeed, Connection
-from bgclock.server.ws.protocol import Hello, Ping, Sync, decode
+from bgclock.server.ws.protocol import Hello, Ping, ProtocolError, Sync, decode
 from bgclock.server.ws.silence import SILENT_LINK_S, SilenceWatch
 from bgclock.store import StoreError
 
@@ -263,6 +263,15 @@ async def _folded(server: Server, conn: Connection, message: Any) -> None:
 
 
 def dispatch(server: Server, conn: Connection, message: Any) -> None:
+    """One decoded message, to its table or answered here; a table's
+    refusal (live's ``Refused``) is raised as the protocol's error."""
+    try:
+        _dispatch(server, conn, message)
+    except Refused as exc:
+        raise ProtocolError.of(exc) from None
+
+
+def _dispatch(server: Server, conn: Connection, message: Any) -> None:
     hub = server.hub
     if isinstance(message, Ping):
         # msgspec, not orjson: ``t`` is whatever the client sent, integers past
@@ -297,9 +306,8 @@ def dispatch(server: Server, conn: Connection, message: Any) -> None:
                 table.keep_give(conn, conn.role, message)
             else:
                 table.summon(conn, conn.role, message)
-        except ProtocolError as exc:
-            exc.msg_id, exc.table = message.id, table_id
-            raise
+        except Refused as exc:
+            raise exc.about(message.id, table_id) from None
     elif isinstance(message, Sync):
         if conn.role == "table":
             if message.table not in (None, conn.table_id):

@@ -29,8 +29,8 @@ import time
 from typing import Any, Final
 
 from bgclock.server.edge.auth import RateLimiter
-from bgclock.server.errors import ProtocolError
 from bgclock.server.live.commands import Command, Handle, KeepMessage, Summon
+from bgclock.server.ws.protocol import ProtocolError
 
 #: A connection's pings: 10 at once, then 5 a second (a page pings once a second).
 PING_RATE: Final = (10.0, 5.0)

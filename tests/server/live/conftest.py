@@ -15,6 +15,7 @@ import pytest
 
 from bgclock.core import MatchState
 from bgclock.server.live.hub import Hub, TableRunner
+from bgclock.server.live.refusal import Refused
 from bgclock.server.live.time import ManualClock
 from bgclock.server.live.writer import Rows
 from bgclock.store import TableRow, TableSpec
@@ -30,9 +31,14 @@ class Sink:
     device: str | None = None
     name: str | None = None
     sent: list[dict[str, Any]] = field(default_factory=list)
+    #: What the table refused of what it sent, told after a commit or a read.
+    refused: list[Refused] = field(default_factory=list)
 
     def send(self, text: str) -> None:
         self.sent.append(json.loads(text))
+
+    def refuse(self, refused: Refused) -> None:
+        self.refused.append(refused)
 
     def kinds(self) -> list[str]:
         """The types of the messages sent so far, in order."""

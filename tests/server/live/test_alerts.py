@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from bgclock.core import OpeningRoll
-from bgclock.server.errors import ProtocolError
 from bgclock.server.live.commands import Handle, Summon
 from bgclock.server.live.messages import provisional_key
+from bgclock.server.live.refusal import Refused
 from bgclock.server.live.table_state import Keeper
 from tests.server.live.conftest import AtTable, Sink
 
@@ -52,6 +52,6 @@ def test_marking_a_provisional_flags_alert_handled_confirms_the_flag(
 
 def test_only_the_director_marks_an_alert_handled(at_table: AtTable) -> None:
     phone = at_table.device("phone")
-    with pytest.raises(ProtocolError) as refused:
+    with pytest.raises(Refused) as refused:
         at_table.table.handle(phone, "table", Handle(key="1:summon:1", table=1))
     assert refused.value.code == "forbidden"

@@ -110,11 +110,12 @@ def test_a_refused_commit_takes_the_table_back_to_the_disk_and_tells_each_sender
     at_table.commit(StoreUnavailable("the database is away"))
     assert table.notes == [] and table.generation == 1
     assert not table.reloading  # only away: no reload, the next commit goes as usual
-    first = phone.last("error")
-    assert (first["code"], first["id"]) == ("storage", "s-1")
-    assert first["message"] == "the database refused the summons; send it again"
+    first = phone.refused[-1]
+    assert (first.code, first.msg_id, first.table) == ("storage", "s-1", 1)
+    assert first.message == "the database refused the summons; send it again"
     at_table.commit()  # the second was queued behind it: taken back, its sender told
-    assert [m["id"] for m in phone.sent if m["type"] == "error"] == ["s-1", "s-2"]
+    assert [r.msg_id for r in phone.refused] == ["s-1", "s-2"]
+    assert "error" not in phone.kinds()  # live says no in its own terms: ws words it
     assert "summon" not in at_table.director.kinds()
 
 
