@@ -601,8 +601,8 @@ async def test_a_write_at_an_older_epoch_is_refused_whole() -> None:
             row = await first.create_table(t.id, SPEC, 1)
             await a.open()
             await b.open()
-            first.fence = lambda tid: a.epoch("table", tid)
-            second.fence = lambda tid: b.epoch("table", tid)
+            first.fenced_by(a)
+            second.fenced_by(b)
             assert await a.take("table", row.id) == 1
             assert await b.take("table", row.id) is None  # a holds it
             await first.commit([_event(row.id, 1)], {})
@@ -652,7 +652,7 @@ async def test_a_lease_connection_that_blinks_keeps_its_tables_when_nobody_took_
             t = await store.create_tournament("Club", 1)
             row = await store.create_table(t.id, SPEC, 1)
             await a.open()
-            store.fence = lambda tid: a.epoch("table", tid)
+            store.fenced_by(a)
             assert await a.take("table", row.id) == 1
             import asyncpg
 

@@ -337,12 +337,11 @@ def _stored(seq: int, event: dict[str, Any]) -> Any:
                        event=event, source="table", lag_credit_ms=0, received_ms=0)
 
 
-async def test_a_mirror_follows_its_keepers_updates_and_asks_to_be_folded_again_on_a_gap(
+async def test_a_mirror_follows_its_owners_updates_and_asks_to_be_folded_again_on_a_gap(
         hub: Hub) -> None:
-    from bgclock.server.live.hub import TableRunner
+    from bgclock.server.cluster.mirror import MirroredTable
 
-    table = TableRunner(hub, TableRow(id=1, tournament_id=1, spec=SPEC, created_ms=0))
-    table.mirror = True
+    table = MirroredTable(hub, TableRow(id=1, tournament_id=1, spec=SPEC, created_ms=0))
     roll = {"v": 1, "do": "opening_roll", "at_ms": 1000, "dice": [6, 1]}
     assert table.follow(_stored(1, roll), "update 1")
     assert table.committed_seq == 1 and table.match.state().phase == "playing"
@@ -354,17 +353,29 @@ async def test_a_mirror_follows_its_keepers_updates_and_asks_to_be_folded_again_
     assert not table.follow(_stored(2, early), "update 2")  # folded before the roll
     assert table.follow(_stored(2, hit), "update 2")
     assert table.committed_seq == 2 and table.match.state().on_turn == "B"
+    # its clock runs at its owner: nothing of it is stored here
+    assert table.match.expires_at() is not None and table.checkpoint_ms() is None
+    table.info()  # the store's card until the owner's is heard
+    table.mirrored = {"id": 1, "status": "open", "online": ["phone"], "seq": 0}
+    assert table.info() == {"id": 1, "status": "open", "online": ["phone"], "seq": 2}
 
 
 async def test_a_mirror_takes_no_command_and_relays_nothing(hub: Hub) -> None:
+    from bgclock.server.cluster.mirror import MirroredTable
     from bgclock.server.live.hub import TableRunner
+    from bgclock.server.live.owner import Alone
     from bgclock.server.live.refusal import Refused
     from bgclock.server.ws.protocol import decode
 
-    relayed: list[str] = []
-    hub.on_relay = lambda tid, text, everyone: relayed.append(text)
-    table = TableRunner(hub, TableRow(id=1, tournament_id=1, spec=SPEC, created_ms=0))
-    table.mirror = True
+    relayed: list[int] = []
+
+    class Relays(Alone):
+        def relay(self, table_id: int, text: str, everyone: bool) -> None:
+            relayed.append(table_id)
+
+    hub.owner = Relays()
+    row = TableRow(id=1, tournament_id=1, spec=SPEC, created_ms=0)
+    owned, table = TableRunner(hub, row), MirroredTable(hub, row)
     cmd = decode(json.dumps({"type": "cmd", "id": "late-1", "table": 1, "do": "opening_roll",
                              "dice": [6, 1]}))
 
@@ -372,9 +383,13 @@ async def test_a_mirror_takes_no_command_and_relays_nothing(hub: Hub) -> None:
         def send(self, text: str) -> None:
             raise AssertionError(text)
 
-    with pytest.raises(Refused) as refused:
-        table.command(Sink(), "director", cmd)  # type: ignore[arg-type]
-    assert refused.value.code == "not_owner"
+    for decide in (table.command, table.receive):
+        with pytest.raises(Refused) as refused:
+            decide(Sink(), "director", cmd)  # type: ignore[arg-type]
+        assert refused.value.code == "not_owner"
     assert table.seq == 0 and table.state_now().phase == "setup"
+    owned.broadcast(owned.table_message())
+    assert relayed == [1]  # its owner's broadcast goes on the table's channel
     table.broadcast(table.table_message())
-    assert relayed == []  # the table's channel is its keeper's
+    table.broadcast_directors(table.table_message())
+    assert relayed == [1]  # a mirror's does not

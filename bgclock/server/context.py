@@ -74,10 +74,22 @@ class Server:
         self.published = Published(store, clock)
         #: Who owns each table and tournament (``ownership``): this process
         #: alone, unless ``create_app`` chose otherwise.
-        self.ownership: Ownership = LocalOwnership(self.hub, self.tourneys)
+        self._ownership: Ownership = LocalOwnership(self.hub, self.tourneys)
+        self.hub.owner = self._ownership
         #: The names a WebSocket may be opened at (``edge.guard.served_hosts``;
         #: None: any), so that a page opened at another says why it cannot connect.
         self.ws_hosts: frozenset[str] | None = None
+
+    @property
+    def ownership(self) -> Ownership:
+        """Who owns each table and tournament."""
+        return self._ownership
+
+    @ownership.setter
+    def ownership(self, ownership: Ownership) -> None:
+        """``create_app``'s choice, made once before the server starts: the
+        hub asks it which tables are this process's (``live.owner``)."""
+        self._ownership = self.hub.owner = ownership
 
     # ----------------------------------------------------------------- HTTP
 

@@ -29,6 +29,7 @@ import msgspec
 import orjson
 
 from ._errors import Fenced, NotFound, StoreBusy, StoreError, StoreUnavailable
+from ._fence import Epochs
 from ._published import OutOfOrder, Publication, PublishedStore
 from ._register import MAX_REGISTER, RegisterEntry, RegisterLine, RegisterStore
 
@@ -545,7 +546,8 @@ def sqlite_path(url: str) -> str:
 
 
 __all__ = [
-    "ArchivedMatch", "DEADLINE_BOUNDS", "DEFAULT_DEADLINE_S", "DEFAULT_WARN_S", "Doubt", "Fenced",
+    "ArchivedMatch", "DEADLINE_BOUNDS", "DEFAULT_DEADLINE_S", "DEFAULT_WARN_S", "Doubt", "Epochs",
+    "Fenced",
     "MAX_REGISTER", "NotFound", "OutOfOrder", "Publication", "RegisterEntry", "RegisterLine",
     "Store", "StoreBusy",
     "StoreError", "StoreUnavailable", "StoredAction", "StoredSnapshot",

@@ -53,6 +53,7 @@ from . import (
     UNSNAPPED_SQL,
     ArchivedMatch,
     Doubt,
+    Epochs,
     Fenced,
     NotFound,
     Store,
@@ -215,12 +216,11 @@ class PostgresStore(PostgresRegister, PostgresPublished, Store):
         #: The sessions whose writes are in doubt (ended before the next write).
         self._doubt_pids: set[int] = set()
         self._settling = asyncio.Lock()
-        #: Cluster mode (``bgclock.server.cluster``): no whole-store claim; each
-        #: table's writes are fenced by the epoch ``fence(table_id)`` returns
-        #: (None: this process does not own the table, so the write fails).
-        self.fence: Callable[[int], int | None] | None = None
-        #: The same for a tournament's actions (its lease's epoch).
-        self.fence_tournament: Callable[[int], int | None] | None = None
+        #: Several processes share the store (``fenced_by``): no whole-store
+        #: claim; each table's writes and each tournament's actions are fenced
+        #: by the epoch this process holds its lease at (None: not held, so
+        #: the write fails).
+        self.epochs: Epochs | None = None
 
     @property
     def pool(self) -> asyncpg.Pool:
@@ -320,8 +320,13 @@ class PostgresStore(PostgresRegister, PostgresPublished, Store):
         found = re.fullmatch(r"bgclock (\S*) pid (\d+) \w+", await self._holder_name(conn))
         return f" (pid {found.group(2)} on {found.group(1)})" if found else ""
 
+    def fenced_by(self, epochs: Epochs) -> None:
+        """Several processes share this store: every write is fenced by the
+        epochs ``epochs`` holds (before ``claim``, which then claims nothing)."""
+        self.epochs = epochs
+
     async def claim(self) -> None:
-        if self._lock_conn is not None or self.fence is not None:
+        if self._lock_conn is not None or self.epochs is not None:
             return  # a cluster's processes share the store: each table is fenced
         try:
             conn = await self._lock_connection()
@@ -754,9 +759,9 @@ class PostgresStore(PostgresRegister, PostgresPublished, Store):
         rows = [(a.tournament_id, a.n, a.at_ms, a.body(), a.source, a.request_id)
                 for a in actions]
         fenced: dict[int, int] = {}
-        if self.fence_tournament is not None:
+        if self.epochs is not None:
             for tid in {a.tournament_id for a in actions}:
-                epoch = self.fence_tournament(tid)
+                epoch = self.epochs.epoch("tournament", tid)
                 fenced[tid] = -1 if epoch is None else epoch
 
         async def append(c: Any) -> None:
@@ -830,12 +835,12 @@ class PostgresStore(PostgresRegister, PostgresPublished, Store):
 
     async def commit(self, events: list[StoredEvent], checkpoints: dict[int, int],
                      notes: Sequence[StoredNote] = ()) -> None:
-        fence = self.fence
+        epochs = self.epochs
         fenced: dict[int, int] = {}
-        if fence is not None:
+        if epochs is not None:
             for tid in {*(e.table_id for e in events), *(x.table_id for x in notes),
                         *checkpoints}:
-                fenced[tid] = -1 if (epoch := fence(tid)) is None else epoch
+                fenced[tid] = -1 if (epoch := epochs.epoch("table", tid)) is None else epoch
 
         event_rows = [(e.table_id, e.seq, e.idem_key, e.at_ms, e.body(), e.source,
                        e.lag_credit_ms, e.received_ms) for e in events]

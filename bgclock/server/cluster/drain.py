@@ -54,6 +54,7 @@ import orjson
 from bgclock.server.cluster.handback import Cluster as HandingBack
 from bgclock.server.cluster.handback import Handback
 from bgclock.server.cluster.lease import lease_key
+from bgclock.server.cluster.mirror import MirroredTable
 from bgclock.server.live.hub import TableRunner
 
 
@@ -98,7 +99,8 @@ BALANCE_PATIENCE: Final = 3
 def movable(table: TableRunner) -> bool:
     """Nothing of the table is on the way to the store or pending a bound:
     it can move now without a press waiting for it."""
-    return (table.folded and not table.mirror and table.quarantined is None
+    return (table.folded and not isinstance(table, MirroredTable)
+            and table.quarantined is None
             and table.seq == table.committed_seq
             and table.committed_notes == len(table.notes)
             and not table.editing and table.provisional is None

@@ -27,9 +27,10 @@ from typing import Protocol
 
 from bgclock.server.cluster.bus import Bus
 from bgclock.server.cluster.lease import Leases
-from bgclock.server.cluster.mirror import Mirrors
+from bgclock.server.cluster.mirror import MirroredTable, Mirrors
 from bgclock.server.context import Server
 from bgclock.server.live.hub import TableRunner
+from bgclock.store import StoreError
 
 
 class Cluster(Protocol):
@@ -98,7 +99,7 @@ class Handback:
                 del self.quiet_since[table_id]
         for table_id in held:
             table = hub.tables.get(table_id)
-            if table is None or table.mirror or not quiet(table):
+            if table is None or isinstance(table, MirroredTable) or not quiet(table):
                 self.quiet_since.pop(table_id, None)
                 continue
             since = self.quiet_since.setdefault(table_id, now)
@@ -114,10 +115,20 @@ class Handback:
             return
         why = ("its match is over" if finished(table) else
                f"no device and its clock stopped for {self.idle_s:g} s")
+        mirror: MirroredTable | None = None
+        if cluster.mirrors.wanted(table.row.tournament_id):  # a room display here shows it
+            try:  # quiet: all it holds is stored, and read back as a mirror
+                mirror = await MirroredTable.read(hub, table_id)
+            except StoreError as exc:
+                log.warning("table %d: not kept as a mirror (%s)", table_id, exc)
+            if (hub.tables.get(table_id) is not table or cluster.taking(table_id)
+                    or not cluster.owns(table_id) or not quiet(table)
+                    or (mirror is not None and mirror.committed_seq != table.committed_seq)):
+                return  # it moved meanwhile: looked at again at the next sweep
         self.quiet_since.pop(table_id, None)
         hub.writer.forget_checkpoint(table_id)
-        if cluster.mirrors.wanted(table.row.tournament_id):
-            cluster.mirrors.adopt(table)  # a room display here shows it
+        if mirror is not None:
+            cluster.mirrors.adopt(mirror)
         else:
             hub.drop(table_id)
         await cluster.leases.release("table", table_id)

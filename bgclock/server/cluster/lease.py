@@ -41,6 +41,7 @@ from typing import Any, Final
 import asyncpg  # type: ignore[import-untyped]
 
 from bgclock.server.cluster.batch import Batched
+from bgclock.store import Epochs
 
 log = logging.getLogger("bgclock.cluster")
 
@@ -62,8 +63,9 @@ def lease_key(schema: str, kind: str, ident: int) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
-class Leases:
-    """This process's leases, on one connection of their own."""
+class Leases(Epochs):
+    """This process's leases, on one connection of their own; the store's
+    writes are fenced by their epochs (``Epochs``)."""
 
     def __init__(self, dsn: str, schema: str, node: str, *, deadline_s: float,
                  on_lost: Callable[[str, int, str], None]) -> None:

@@ -1,37 +1,38 @@
-"""Mirrors: a table another process keeps, live at this one, for reading.
+"""Mirrors: a table another process owns, live at this one, for reading.
 
 Theory of operation
 -------------------
-A process that is asked about a table it does not keep (an HTTP read of the
+A process that is asked about a table it does not own (an HTTP read of the
 table, a room display of its tournament) *mirrors* it: it subscribes to the
-table's channel first, then folds the table from the store (``Hub.
-mirror_table``: read only, no timer, no write), and from then on applies the
-keeper's committed events as their ``update`` messages come (``TableRunner.
-follow``): the same fold the keeper runs, so ``state_now`` at this process is
-the keeper's, its running clock included.  The keeper's ``table`` messages
-carry what only it knows (its devices online, the keeper's claim, a
-provisional flag): the mirror answers ``info`` with the last of them
-(``TableRunner.mirrored``); at its start it asks the keeper for one
-(``mirror_ask``, answered on this process's node channel).
+table's channel first, then folds the table from the store
+(``MirroredTable``, a class of its own: read only, no timer, no write, no
+relay), and from then on applies the owner's committed events as their
+``update`` messages come (``MirroredTable.follow``): the same fold the
+owner runs, so ``state_now`` at this process is the owner's, its running
+clock included.  The owner's ``table`` messages carry what only it knows
+(its devices online, the timekeeper's claim, a provisional flag): the
+mirror answers ``info`` with the last of them (``MirroredTable.mirrored``);
+at its start it asks the owner for one (``mirror_ask``, answered on this
+process's node channel).
 
 Updates queued while the fold reads the store are applied after it (those
 it holds already are skipped by their seq).  Whatever does not follow (a
-gap, a keeper's press folded before the last event, a ``snapshot``: the
-keeper was rolled back, took the table over, started the next match) folds
+gap, a timekeeper's press folded before the last event, a ``snapshot``: the
+owner was rolled back, took the table over, started the next match) folds
 the mirror again from the store: a committed update is in the store before
 it is broadcast, so the fold holds it.
 
 Every message of a mirrored table marks its room changed (``Hub.on_change``),
-so the room displays at every process are pushed as at the keeper's.  A
+so the room displays at every process are pushed as at the owner's.  A
 mirror is kept while its tournament has a room display at this process, or
 for ``KEEP_S`` after it was last read; then it is dropped (its subscription
 and its fold).  This process taking the table forgets its mirror.
 
-Why a mirror rather than forwarding each read to the keeper: a room display
+Why a mirror rather than forwarding each read to the owner: a room display
 reads every table of its tournament at every change, and its pushes need the
 change marks anyway (the table's channel); with the mirror a read costs no
-round trip and waits for no other process, and a table nobody keeps (its
-lease handed back, its keeper dead) reads the same, from the store.
+round trip and waits for no other process, and a table nobody owns (its
+lease handed back, its owner dead) reads the same, from the store.
 """
 
 from __future__ import annotations
@@ -45,22 +46,95 @@ from typing import Any, Final
 
 import orjson
 
+from bgclock.core import ClockError, Event
 from bgclock.server.cluster.bus import Bus
 from bgclock.server.cluster.lease import Leases
 from bgclock.server.context import Server
-from bgclock.server.live.hub import TableRunner
+from bgclock.server.live import snapshots
+from bgclock.server.live.commands import Command
+from bgclock.server.live.hub import Hub, TableRunner
 from bgclock.server.live.messages import dumps
+from bgclock.server.live.recovery import read_stored
+from bgclock.server.live.refusal import Refused
+from bgclock.server.live.table import Watcher
 from bgclock.server.live.table_state import Flag
-from bgclock.store import Store, StoredEvent, StoreError
+from bgclock.store import Store, StoredEvent, StoreError, TableRow
 
 log = logging.getLogger("bgclock.cluster")
 
 #: A mirror nobody read for this long (and whose room no display here
 #: shows) is dropped (s).
 KEEP_S: Final = 30.0
-#: How long a first read waits for the keeper's ``info`` (s): past it, the
+#: How long a first read waits for the owner's ``info`` (s): past it, the
 #: mirror answers with what the store says.
 INFO_WAIT_S: Final = 0.5
+
+
+class MirroredTable(TableRunner):
+    """A table another process owns, live here for reading: folded from the
+    store, then following its owner's committed updates (``follow``).  It
+    decides nothing (a command is refused ``not_owner``), stores nothing
+    (no snapshot, no checkpoint) and relays nothing (the table's channel is
+    its owner's); its card is its owner's last ``info`` (``mirrored``)."""
+
+    def __init__(self, hub: Hub, row: TableRow) -> None:
+        super().__init__(hub, row)
+        #: The owner's last ``info`` (None: not heard yet: the store's).
+        self.mirrored: dict[str, Any] | None = None
+
+    def not_owner(self) -> Refused:
+        return Refused("not_owner", f"table {self.id} is kept by another process",
+                       table=self.id)
+
+    def receive(self, sender: Watcher, role: str, cmd: Command) -> None:
+        raise self.not_owner()
+
+    def command(self, sender: Watcher, role: str, cmd: Command,
+                arrival_ms: int | None = None) -> None:
+        raise self.not_owner()  # a late start armed here, say: its owner starts it
+
+    def take_snapshot(self) -> None:
+        return None  # its owner stores the snapshots
+
+    def checkpoint_ms(self) -> int | None:
+        return None  # and the checkpoints
+
+    def relay(self, text: str, *, everyone: bool) -> None:
+        return None  # its channel is its owner's
+
+    def info(self) -> dict[str, Any]:
+        if self.mirrored is not None:  # the owner's, at the seq this mirror holds
+            return {**self.mirrored, "seq": self.committed_seq}
+        return super().info()
+
+    def follow(self, stored: StoredEvent, text: str) -> bool:
+        """Apply the owner's committed event ``stored`` (its ``update`` is
+        ``text``).  False when it does not follow what the mirror holds (a
+        gap, an event folded before the last one): the mirror is folded
+        again from the store, which holds it already."""
+        if stored.seq <= self.committed_seq:
+            return True
+        if stored.seq != self.committed_seq + 1 or stored.at_ms < self.match.now:
+            return False
+        try:
+            self.match.apply(Event.from_dict(stored.event))
+        except (ClockError, KeyError, TypeError, ValueError):
+            return False
+        self.log.append(stored)
+        self.seq = self.committed_seq = stored.seq
+        self.committed_match = self.match
+        self.recent.append((stored.seq, text))
+        # the window stays bounded: past two intervals, fold it again
+        return len(self.log) <= 2 * snapshots.SNAPSHOT_EVERY
+
+    @classmethod
+    async def read(cls, hub: Hub, table_id: int) -> MirroredTable:
+        """The table folded from the store, for reading only.  ``StoreError``
+        (``NotFound``) from the store."""
+        row, snap, tail, notes = await read_stored(hub.store, table_id)
+        table = cls(hub, row)
+        await table.recovery.load(row, snap, tail, notes)
+        return table
 
 
 class Mirror:
@@ -74,14 +148,14 @@ class Mirror:
         #: The messages of the table's channel that came while it loaded.
         self.queue: list[bytes] = []
         self.ready = asyncio.Event()
-        #: The keeper's last ``info`` (None: not heard yet).
+        #: The owner's last ``info`` (None: not heard yet).
         self.info: dict[str, Any] | None = None
         self.info_seen = asyncio.Event()
         self.used = time.monotonic()
 
 
 class Mirrors:
-    """This process's mirrors of tables other processes keep."""
+    """This process's mirrors of tables other processes own."""
 
     def __init__(self, server: Server, store: Store, bus: Bus, leases: Leases, node: str,
                  owns: Callable[[int], bool], relays: dict[int, dict[str, Any]]) -> None:
@@ -108,7 +182,7 @@ class Mirrors:
     # ------------------------------------------------------------ reading
 
     async def table(self, table_id: int) -> TableRunner:
-        """The table as its keeper holds it now, mirrored here (folded from
+        """The table as its owner holds it now, mirrored here (folded from
         the store at the first read; ``StoreError`` if it cannot be)."""
         mirror = await self.ensure(table_id)
         deadline = self.store.deadline_s
@@ -119,7 +193,7 @@ class Mirrors:
         return self.server.hub.tables[table_id]
 
     async def room(self, tournament_id: int) -> None:
-        """Every table of the tournament this process does not keep is
+        """Every table of the tournament this process does not own is
         mirrored and loaded (a room display's view reads them all)."""
         hub = self.server.hub
         ids = [t.id for t in list(hub.tables.values())
@@ -140,7 +214,7 @@ class Mirrors:
 
     async def ensure(self, table_id: int) -> Mirror:
         """The table's mirror, started if it was not (subscribed first, then
-        folded from the store; the keeper asked for its ``info``)."""
+        folded from the store; the owner asked for its ``info``)."""
         mirror = self.held.get(table_id)
         if mirror is not None:
             return mirror
@@ -158,10 +232,14 @@ class Mirrors:
         self._spawn(self._load(mirror))
         return mirror
 
-    def adopt(self, table: TableRunner) -> None:
-        """A table this process just handed back, kept as a mirror (a room
-        display here shows it): its state is what the store holds."""
-        table.mirror = True
+    def adopt(self, table: MirroredTable) -> None:
+        """A table this process is handing back, kept as a mirror (a room
+        display here shows it), read from the store in place of its runner."""
+        hub = self.server.hub
+        runner = hub.tables.get(table.id)
+        hub.tables[table.id] = table
+        if runner is not None and runner is not table:
+            runner.close()  # its timers; nothing reads it any more
         mirror = self.held[table.id] = Mirror(table.id)
         mirror.ready.set()
         mirror.info_seen.set()
@@ -169,7 +247,7 @@ class Mirrors:
         self._spawn(bus.subscribe(bus.table_channel(table.id)))
 
     def forget(self, table_id: int) -> None:
-        """This process keeps the table now: no mirror of it."""
+        """This process owns the table now: no mirror of it."""
         self.held.pop(table_id, None)
 
     # ------------------------------------------------------------ feeding
@@ -190,7 +268,7 @@ class Mirrors:
         table = hub.tables.get(mirror.table_id)
         if table is None or self.owns(table.id):
             return
-        if not table.mirror:  # made dormant meanwhile (a lease lost): fold it again
+        if not isinstance(table, MirroredTable):  # made dormant meanwhile: fold it again
             self._reload(mirror)
             return
         msg = orjson.loads(text)
@@ -213,7 +291,7 @@ class Mirrors:
             hub.on_change(table.row.tournament_id)
 
     def on_node(self, kind: str, msg: dict[str, Any]) -> None:
-        """``mirror_ask`` (at a keeper: answer with the table's ``info``) or
+        """``mirror_ask`` (at a owner: answer with the table's ``info``) or
         ``mirror_info`` (its answer, here)."""
         table_id = int(msg["t"])
         if kind == "mirror_ask":
@@ -230,7 +308,7 @@ class Mirrors:
         mirror.info_seen.set()
 
     @staticmethod
-    def _info(mirror: Mirror, table: TableRunner, info: dict[str, Any]) -> None:
+    def _info(mirror: Mirror, table: MirroredTable, info: dict[str, Any]) -> None:
         mirror.info = info
         mirror.info_seen.set()
         table.mirrored = info
@@ -251,7 +329,7 @@ class Mirrors:
         hub = self.server.hub
         table_id = mirror.table_id
         try:
-            table = await hub.mirror_table(table_id)
+            table = await MirroredTable.read(hub, table_id)
         except StoreError as exc:
             log.warning("table %d: not mirrored (%s): read as last loaded", table_id, exc)
             self.held.pop(table_id, None)
@@ -339,7 +417,7 @@ class Mirrors:
             if now - mirror.used < KEEP_S:
                 continue
             self.held.pop(table_id, None)
-            if held is not None and held.mirror:
+            if isinstance(held, MirroredTable):
                 hub.dormant(held.row)  # its fold goes; the row stays known
             if not self.relays.get(table_id):
                 with contextlib.suppress(Exception):

@@ -222,17 +222,9 @@ class Cluster(Ownership):
         #: This process's share of the tables (``drain.Balance``).
         self.balance = draining.Balance(self)
         self._balancer: asyncio.Task[None] | None = None
-        # the store checks every table's writes against this process's epoch
-        store.fence = self.fence
-        store.fence_tournament = lambda tid: self.leases.epoch("tournament", tid)
-        hub = server.hub
-        hub.lazy = True
-        hub.owns = self.owns
-        hub.acquire = self.own
-        hub.on_added = lambda tid: self.bus.publish(
-            self.bus.all_channel(), orjson.dumps({"k": "table", "from": self.node, "t": tid}))
-        hub.on_relay = self._publish_update
-        hub.writer.on_fenced = self._fenced
+        # the store checks every write against the epoch this process holds
+        # its lease at (the hub asks this ownership the rest: ``live.owner``)
+        store.fenced_by(self.leases)
 
     # ------------------------------------------------------------ life
 
@@ -304,9 +296,6 @@ class Cluster(Ownership):
                 await self.balance.round()
             except Exception:  # noqa: BLE001 - the next round tries again
                 log.exception("the cluster's balance failed")
-
-    def fence(self, table_id: int) -> int | None:
-        return self.leases.epoch("table", table_id)
 
     @property
     def owns_everything(self) -> bool:
@@ -702,7 +691,11 @@ class Cluster(Ownership):
             director.send(text)
         hub.drop(table_id)
 
-    def _fenced(self, exc: Fenced) -> None:
+    def table_added(self, table_id: int) -> None:
+        self.bus.publish(self.bus.all_channel(),
+                         orjson.dumps({"k": "table", "from": self.node, "t": table_id}))
+
+    def table_fenced(self, exc: Fenced) -> None:
         for table_id in exc.table_ids:
             if self.owns(table_id):
                 self.drop(table_id, "a write was fenced (another process took the lease, "
@@ -879,7 +872,7 @@ class Cluster(Ownership):
         self.bus.publish(self.bus.node_channel(str(owner)), orjson.dumps(
             {"k": "dmsg", "from": self.node, "c": cid, "t": table_id, "text": text}))
 
-    def _publish_update(self, table_id: int, text: str, everyone: bool) -> None:
+    def relay(self, table_id: int, text: str, everyone: bool) -> None:
         """The owner's broadcast of a table, for the processes relaying it
         (``a``: its devices and the directors; ``d``: the directors only)."""
         self.bus.publish(self.bus.table_channel(table_id),
@@ -1011,7 +1004,7 @@ class Cluster(Ownership):
         the others fold it again (the take may have stored a restart's stop,
         which no update carried), and their dashboards see it."""
         self.mirrors.forget(table.id)
-        self._publish_update(table.id, table.snapshot_message(), False)
+        self.relay(table.id, table.snapshot_message(), False)
 
     async def _table_made(self, table_id: int) -> None:
         """Another process made a table: known here, shown on this process's

@@ -48,7 +48,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from bgclock.core import (
@@ -171,7 +171,7 @@ class TableRunner(Table):
         what waits before it is decided; an error now (``Refused``) or
         sent to the sender then.  The keeper's queued commands are counted."""
         key = idem_key(role, cmd.id)
-        if self.mirror or not self.folded or (not self.line.busy
+        if not self.folded or (not self.line.busy
                                               and not self.ids.unknown(key)):
             self._counted(sender, role, cmd, None)
             return
@@ -217,9 +217,6 @@ class TableRunner(Table):
         """Decide one command (``live.table_state.decide``) on what memory
         holds; answer an error now or an ack after the commit.  ``arrival_ms``:
         when it arrived on the table's time line (None: now)."""
-        if self.mirror:  # another process keeps it (a late start armed here, say)
-            raise Refused("not_owner", f"table {self.id} is kept by another process",
-                                table=self.id)
         self.check_folded()
         if self.reloading:
             raise Refused("busy", "this table is being reloaded from the database: "
@@ -563,8 +560,7 @@ class TableRunner(Table):
         command (an edit, the next match, a closing), this process keeps the
         table (it takes it if nobody does; it is then loaded in place), else
         ``not_owner``: the write would go behind its keeper's back."""
-        acquire = self.hub.acquire
-        if acquire is not None and not await acquire(self.id):
+        if not await self.hub.owner.own(self.id):
             raise Refused("not_owner", f"table {self.id} is kept by another process: "
                                 "send this there", table=self.id)
 
@@ -584,7 +580,7 @@ CHECKPOINT_PARTS = 10
 
 
 class Hub(TableServices):
-    """Every table of the server: start, load, mirror, checkpoints (and, as
+    """Every table of the server: start, load, checkpoints (and, as
     ``TableServices``, what the tables share: the writer, the directors' connections)."""
 
     def __init__(self, store: Store, clock: ServerClock, *,
@@ -601,17 +597,8 @@ class Hub(TableServices):
         self._ticker: asyncio.Task[None] | None = None
         #: Told when a table's match is over with a winner (the tournament's results).
         self.on_over: Callable[[TableRunner, MatchState], None] | None = None
-        #: Several processes share the store: tables are loaded when this
-        #: process takes their lease (``take``), not at start; ``owns`` says
-        #: which it holds, ``acquire`` takes one (``on_relay`` gets every
-        #: broadcast).
-        self.lazy = False
-        self.owns: Callable[[int], bool] | None = None
-        self.acquire: Callable[[int], Awaitable[bool]] | None = None
         #: Told of a table a first start left unfolded, once it is folded.
         self.on_folded: Callable[[TableRunner], None] | None = None
-        #: Told the id of a table this process made (the others learn of it).
-        self.on_added: Callable[[int], None] | None = None
         #: The start's instant (wall ms): a table folded after it is recovered as of then.
         self.started_ms = 0
         #: The folds of tables a first start registered unfolded, under way.
@@ -632,7 +619,7 @@ class Hub(TableServices):
         about one table's fold whatever the evening's log."""
         rows = await self.store.tables()
         self.started_ms = self.clock.now_ms()
-        if self.lazy:  # several processes: each table is loaded when its lease is taken
+        if not self.owner.owns_everything:  # each table is loaded when this process takes it
             for row in rows:
                 self.dormant(row)
             self.writer.start()
@@ -778,20 +765,14 @@ class Hub(TableServices):
         table.flags.rearm()
         return table
 
-    async def mirror_table(self, table_id: int) -> TableRunner:
-        """A table another process keeps, folded from the store for reading
-        only (a mirror of a table another process keeps): not served, no timer,
-        nothing written.  ``StoreError`` (``NotFound``) from the store."""
-        return await self._load_one(*await read_stored(self.store, table_id), mirror=True)
-
     async def _load_one(self, row: TableRow, snap: StoredSnapshot | None,
                         tail: list[StoredEvent], notes: list[StoredNote], *,
-                        mirror: bool = False, into: TableRunner | None = None) -> TableRunner:
+                        into: TableRunner | None = None) -> TableRunner:
         """A table folded from what the store holds (``Recovery.load``).
-        ``mirror``: another process's table, read only; ``into``: the table
-        registered unfolded, folded in place (every reference to it stays good)."""
+        ``into``: the table registered unfolded, folded in place (every
+        reference to it stays good)."""
         table = TableRunner(self, row) if into is None else into
-        await table.recovery.load(row, snap, tail, notes, mirror=mirror)
+        await table.recovery.load(row, snap, tail, notes)
         return table
 
     async def stop(self) -> None:
@@ -825,11 +806,9 @@ class Hub(TableServices):
         ``part``-th of ``CHECKPOINT_PARTS`` (the tables whose id gives that
         remainder)."""
         checkpoints = {
-            t.id: max(t.match_now(), t.match.now)
-            for t in self.tables.values()
+            t.id: at for t in self.tables.values()
             if (part is None or t.id % CHECKPOINT_PARTS == part)
-            and t.folded and not t.closed and t.quarantined is None and not t.mirror
-            and t.match.expires_at() is not None
+            and (at := t.checkpoint_ms()) is not None
         }
         if checkpoints:
             self.writer.checkpoint(checkpoints)
@@ -880,8 +859,7 @@ class Hub(TableServices):
     def add(self, row: TableRow) -> TableRunner:
         table = TableRunner(self, row)
         self.tables[row.id] = table
-        if self.on_added is not None:
-            self.on_added(row.id)
+        self.owner.table_added(row.id)
         for director in list(self.directors):
             director.send(table.table_message())
             director.send(table.snapshot_message())
@@ -891,7 +869,7 @@ class Hub(TableServices):
         table = self.tables.get(table_id) if table_id is not None else None
         if table is None:
             raise Refused("not_found", f"no table {table_id}", table=table_id)
-        if self.owns is not None and not self.owns(table.id):
+        if not self.owner.owns(table.id):
             raise Refused("not_owner", f"table {table_id} is kept by another process: "
                                 "open it there", table=table_id)
         table.check_folded()  # its caller did not await ``ready``: never a blank state

@@ -77,14 +77,11 @@ class Recovery:
     # ------------------------------------------------------------- loading
 
     async def load(self, row: TableRow, snap: StoredSnapshot | None,
-                   tail: list[StoredEvent], notes: list[StoredNote], *,
-                   mirror: bool = False) -> None:
+                   tail: list[StoredEvent], notes: list[StoredNote]) -> None:
         """Fold the table from ``snap`` and ``tail`` (the events after it), or
         from its whole log when the snapshot cannot be used; quarantined
-        when the log cannot be replayed.  ``mirror``: another process's
-        table, read only."""
+        when the log cannot be replayed."""
         t = self.table
-        t.mirror = mirror
         base: Base | None = None
         if snap is not None:
             try:
@@ -105,8 +102,7 @@ class Recovery:
             if base is not None:  # the snapshot may be what is wrong: the log says
                 log.warning("table %d: %s after its snapshot: the whole log is folded",
                             row.id, exc)
-                await self.load(row, None, await t.hub.store.events(row.id), notes,
-                                mirror=mirror)
+                await self.load(row, None, await t.hub.store.events(row.id), notes)
                 return
             # one bad log never stops the server: the table keeps its log,
             # takes no commands, and the director sees why

@@ -40,6 +40,7 @@ from bgclock.server.live.fold import (
 from bgclock.server.live.idempotency import CommandIds, Line
 from bgclock.server.live.lag import DEFAULT_PARAMS, LagParams, LagQuota
 from bgclock.server.live.messages import dumps, provisional_key, update_message
+from bgclock.server.live.owner import Alone, TableOwner
 from bgclock.server.live.refusal import Refused
 from bgclock.server.live.snapshots import Base
 from bgclock.server.live.table_state import (
@@ -97,13 +98,14 @@ class TableServices:
         self.lag_params = lag_params
         self.directors: set[Watcher] = set()
         self.writer = Writer(store)
+        # a commit fenced: another process owns its tables now (its owner says what follows)
+        self.writer.on_fenced = lambda fenced: self.owner.table_fenced(fenced)
         #: Told the tournament id (or None) of a table that sent its watchers
         #: anything: the room displays' push (``live.roomfeed``).
         self.on_change: Callable[[int | None], None] | None = None
-        #: Every broadcast of a table this process keeps, for the other
-        #: processes: (table id, text, for its devices too: else for the
-        #: directors only).
-        self.on_relay: Callable[[int, str, bool], None] | None = None
+        #: Which tables this process owns, as the hub asks it: this process
+        #: alone until the server gives it the ownership it chose.
+        self.owner: TableOwner = Alone()
 
 
 class Table:
@@ -193,10 +195,6 @@ class Table:
         #: The result the director entered by hand for this match (``close_match``):
         #: ``{"side", "name", "score"}``; the table takes no more presses.
         self.hand_result: dict[str, Any] | None = None
-        #: A mirror of a table another process keeps: read only, it never
-        #: writes; ``mirrored`` is the keeper's last ``info``.
-        self.mirror = False
-        self.mirrored: dict[str, Any] | None = None
         #: The table's log is folded (its match, seq, notes and keeper are
         #: known).  False only for a table a first start registered without
         #: folding it (``Hub.ready`` folds it): nothing reads its state then.
@@ -221,8 +219,6 @@ class Table:
 
     def info(self) -> dict[str, Any]:
         """The table's card, as the dashboards and its pages show it."""
-        if self.mirrored is not None:  # the keeper's, at the seq this mirror holds
-            return {**self.mirrored, "seq": self.committed_seq}
         info = {"id": self.id, "tournament_id": self.row.tournament_id,
                 **self.row.spec.to_dict(), "status": "closed" if self.closed else "open",
                 "attention": self.attention(), "created_ms": self.row.created_ms,
@@ -379,26 +375,6 @@ class Table:
         self.hand_result = hand_result_of(self.notes)
         self.take_snapshot()
 
-    def follow(self, stored: StoredEvent, text: str) -> bool:
-        """A mirror: apply the keeper's committed event ``stored`` (its
-        ``update`` is ``text``).  False when it does not follow what the
-        mirror holds (a gap, an event folded before the last one): the
-        mirror is folded again from the store, which holds it already."""
-        if stored.seq <= self.committed_seq:
-            return True
-        if stored.seq != self.committed_seq + 1 or stored.at_ms < self.match.now:
-            return False
-        try:
-            self.match.apply(Event.from_dict(stored.event))
-        except (ClockError, KeyError, TypeError, ValueError):
-            return False
-        self.log.append(stored)
-        self.seq = self.committed_seq = stored.seq
-        self.committed_match = self.match
-        self.recent.append((stored.seq, text))
-        # the window stays bounded: past two intervals, fold it again
-        return len(self.log) <= 2 * snapshots.SNAPSHOT_EVERY
-
     def take_snapshot(self) -> None:
         """Store the committed match as the table's snapshot when
         ``SNAPSHOT_EVERY`` events were committed since the last one, and move
@@ -408,8 +384,6 @@ class Table:
         (Not at a stop: the events after the last snapshot are what a start
         rebuilds the catch-up updates from.)"""
         last = self.base if self.snapped is None else self.snapped
-        if self.mirror:  # its keeper stores the snapshots
-            return
         if (self.committed_seq - last.seq < snapshots.SNAPSHOT_EVERY
                 or self.quarantined is not None or self.committed_seq <= self.base.seq):
             return
@@ -469,6 +443,14 @@ class Table:
 
     # ------------------------------------------------------------- checks
 
+    def checkpoint_ms(self) -> int | None:
+        """The match time to store as the running clock's checkpoint now
+        (None: no clock runs here to checkpoint)."""
+        if (not self.folded or self.closed or self.quarantined is not None
+                or self.match.expires_at() is None):
+            return None
+        return max(self.match_now(), self.match.now)
+
     def check_folded(self) -> None:
         """Refuse (``loading``) a table a first start left unfolded: its
         callers await ``Hub.ready`` first, so this never decides on a blank
@@ -499,11 +481,10 @@ class Table:
     # ------------------------------------------------------------ sending
 
     def broadcast_directors(self, text: str) -> None:
-        """To every dashboard (and the other processes' through ``on_relay``)."""
+        """To every dashboard (and the other processes' through ``owner.relay``)."""
         for director in list(self.hub.directors):
             director.send(text)
-        if self.hub.on_relay is not None and not self.mirror:
-            self.hub.on_relay(self.id, text, False)
+        self.relay(text, everyone=False)
         if self.hub.on_change is not None:
             self.hub.on_change(self.row.tournament_id)
 
@@ -515,10 +496,14 @@ class Table:
             watcher.send(text)
         for director in list(self.hub.directors):
             director.send(text)
-        if self.hub.on_relay is not None and not self.mirror:  # its keeper's channel
-            self.hub.on_relay(self.id, text, True)
+        self.relay(text, everyone=True)
         if self.hub.on_change is not None:
             self.hub.on_change(self.row.tournament_id)
+
+    def relay(self, text: str, *, everyone: bool) -> None:
+        """A broadcast of this process's table, for the watchers other
+        processes serve (``owner.relay``)."""
+        self.hub.owner.relay(self.id, text, everyone)
 
     def send_device(self, device: str, text: str) -> None:
         """To every connection of one table device (a relayed one too)."""

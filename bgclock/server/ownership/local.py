@@ -7,15 +7,16 @@ from __future__ import annotations
 from typing import Any
 
 from bgclock.server.live.hub import Hub, TableRunner
+from bgclock.server.live.owner import Alone
 from bgclock.server.ownership.interface import Ownership
 from bgclock.server.tournaments.host import LiveTournament, TableResult, Tournaments
 from bgclock.server.ws.connection import Connection
 from bgclock.server.ws.protocol import Hello
 
 
-class LocalOwnership(Ownership):
+class LocalOwnership(Alone, Ownership):
     """Everything is this process's: nothing is forwarded, mirrored or
-    relayed; a table's result is entered here."""
+    relayed (``Alone``: the hub's part); a table's result is entered here."""
 
     def __init__(self, hub: Hub, tourneys: Tournaments) -> None:
         self.hub = hub
@@ -29,13 +30,6 @@ class LocalOwnership(Ownership):
 
     async def leave(self) -> None:
         return None  # nobody to hand anything to
-
-    @property
-    def owns_everything(self) -> bool:
-        return True
-
-    def owns(self, table_id: int) -> bool:
-        return True
 
     async def known(self, table_id: int) -> bool:
         return table_id in self.hub.tables

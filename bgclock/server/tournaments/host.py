@@ -9,7 +9,7 @@ the service never imports ``context`` (``tests/test_imports.py``).
 from __future__ import annotations
 
 import asyncio
-from abc import ABC, abstractmethod
+from abc import abstractmethod
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -19,6 +19,7 @@ from starlette.requests import Request
 from bgclock.server.edge.auth import TableTokens
 from bgclock.server.edge.principal import Principal
 from bgclock.server.live.hub import Hub, TableRunner
+from bgclock.server.live.owner import TableOwner
 from bgclock.server.live.roomfeed import RoomFeed
 from bgclock.server.live.time import ServerClock
 from bgclock.store import Store, TableSpec
@@ -146,22 +147,13 @@ class Tournaments(Protocol):
     async def enter_result(self, result: TableResult) -> None: ...
 
 
-class TournamentOwner(ABC):
+class TournamentOwner(TableOwner):
     """Who owns the tournaments and the tables they seat, as the tournament
-    service asks it (the tournaments' part of ``ownership.Ownership``): the
-    tournament taken before an action, its loss when a write was fenced, a
-    change told to every process, a round's match seated at the table's
-    owner, and a table's result delivered to the tournament's owner."""
-
-    @property
-    @abstractmethod
-    def owns_everything(self) -> bool:
-        """This process owns every table and tournament (it completes the
-        open tournaments at start; else each one's owner does, on taking it)."""
-
-    @abstractmethod
-    def owns(self, table_id: int) -> bool:
-        """This process owns the table now."""
+    service asks it (the tournaments' part of ``ownership.Ownership``; the
+    tables' part, ``TableOwner``, is the hub's): the tournament taken before
+    an action, its loss when a write was fenced, a change told to every
+    process, a round's match seated at the table's owner, and a table's
+    result delivered to the tournament's owner."""
 
     @abstractmethod
     async def own_tournament(self, hub: LiveTournament) -> None:
