@@ -288,6 +288,37 @@ async def test_a_quiet_table_is_handed_back_and_taken_by_b_with_its_log() -> Non
         assert said and f"table {n}:" in said[0], said
 
 
+async def test_a_table_handed_back_under_a_room_display_stays_live_there_as_a_mirror() -> None:
+    async with cluster("a", "b", extra=("--release-idle-s", "0.5")) as (schema, (a, b)):
+        tid, token, table = _room(a)
+        n = table["id"]
+        async with phone(a.ws, table["token"], "keeper") as keeper:
+            for do, fields in (("opening_roll", {"dice": [6, 1]}), ("hit", {"side": "A"}),
+                               ("stop", {"side": "B", "reason": "break"})):
+                ack = await keeper.answered(await keeper.cmd(
+                    do, device_at_ms=_device_ms(table), **fields))
+                assert ack["type"] == "ack", ack
+        room = f"{a.url}/api/tournaments/{tid}/room.stream?token={token}"
+        async with streaming(room) as s:  # a room display at a: a keeps a mirror
+            await eventually(lambda: _lease_free(schema, n), what="a hands the lease back")
+            # read back in place of its runner: the state it had, not a blank
+            # table nor a closed one
+            seen = _get(a, f"/api/tables/{n}")
+            assert (seen["seq"], seen["status"]) == (3, "open"), seen
+            view = _get(a, f"/api/tournaments/{tid}/room.json?token={token}")
+            assert (_clock(view, table) or {}).get("phase") == "stopped", view
+            async with phone(b.ws, table["token"], "keeper") as keeper:
+                await _snapshot(keeper)
+                assert await lease(schema, n) == ("b", 2)
+                ack = await keeper.answered(await keeper.cmd(
+                    "resume", device_at_ms=_device_ms(table)))
+                assert ack["type"] == "ack" and ack["seq"] == 4, ack
+                # the mirror at a follows b's updates: a's room display is pushed
+                await eventually(lambda: (_clock(s.views[-1], table) or {}).get("phase")
+                                 == "playing", what="b's press on a's room display")
+                assert _get(a, f"/api/tables/{n}")["seq"] == 4
+
+
 async def _snapshot(p: Any) -> dict[str, Any]:
     await eventually(lambda: any(m["type"] == "snapshot" for m in p.history),
                      what="the device's snapshot")
