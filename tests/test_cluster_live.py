@@ -256,16 +256,21 @@ async def test_a_dashboard_open_on_b_gets_a_table_made_on_a() -> None:
             reader.cancel()
 
 
+async def _roll_hit_and_break(keeper: Any, table: dict[str, Any]) -> None:
+    """Three presses, the clock stopped for a break at the end (seq 3)."""
+    for do, fields in (("opening_roll", {"dice": [6, 1]}), ("hit", {"side": "A"}),
+                       ("stop", {"side": "B", "reason": "break"})):
+        ack = await keeper.answered(await keeper.cmd(
+            do, device_at_ms=_device_ms(table), **fields))
+        assert ack["type"] == "ack", ack
+
+
 async def test_a_quiet_table_is_handed_back_and_taken_by_b_with_its_log() -> None:
     async with cluster("a", "b", extra=("--release-idle-s", "0.5")) as (schema, (a, b)):
         table = make_table(a)
         n = table["id"]
         async with phone(a.ws, table["token"], "keeper") as keeper:
-            for do, fields in (("opening_roll", {"dice": [6, 1]}), ("hit", {"side": "A"}),
-                               ("stop", {"side": "B", "reason": "break"})):
-                ack = await keeper.answered(await keeper.cmd(
-                    do, device_at_ms=_device_ms(table), **fields))
-                assert ack["type"] == "ack", ack
+            await _roll_hit_and_break(keeper, table)
             assert await lease(schema, n) == ("a", 1)
             assert not await _lease_free(schema, n)  # a device is here: a keeps it
         # no device, the clock stopped: a hands the lease back
@@ -293,11 +298,7 @@ async def test_a_table_handed_back_under_a_room_display_stays_live_there_as_a_mi
         tid, token, table = _room(a)
         n = table["id"]
         async with phone(a.ws, table["token"], "keeper") as keeper:
-            for do, fields in (("opening_roll", {"dice": [6, 1]}), ("hit", {"side": "A"}),
-                               ("stop", {"side": "B", "reason": "break"})):
-                ack = await keeper.answered(await keeper.cmd(
-                    do, device_at_ms=_device_ms(table), **fields))
-                assert ack["type"] == "ack", ack
+            await _roll_hit_and_break(keeper, table)
         room = f"{a.url}/api/tournaments/{tid}/room.stream?token={token}"
         async with streaming(room) as s:  # a room display at a: a keeps a mirror
             await eventually(lambda: _lease_free(schema, n), what="a hands the lease back")

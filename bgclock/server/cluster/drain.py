@@ -5,7 +5,7 @@ Theory of operation
 *Handing a table over* (``hand_over``) is what a takeover after a death
 does, without the wait for the lease to expire.  For a batch of tables this
 process owns, in one synchronous step (no command can come between): each
-is marked leaving (``Cluster.owns`` says no: a command that reaches it now
+is marked leaving (``Holding.owns`` says no: a command that reaches it now
 is answered ``not_owner``, which the page sends again after it reconnects),
 stops running here (its timers cancelled, its row kept dormant) and, when
 its clock runs, has a checkpoint at this instant queued.  Then the writer's
@@ -20,9 +20,9 @@ queued presses with their device instants.  A table whose clock runs with a
 timekeeper goes on running (its keeper reconciles, as after a restart); one
 without is stopped at the hand-over's checkpoint, as after a restart.
 
-*Draining* (``drain``: ``SIGTERM``, or ``bgclock drain``) hands every table
+*Draining* (``node.Cluster.drain``: ``SIGTERM``, or ``bgclock drain``) hands every table
 over, then the tournaments' leases go back; meanwhile this process takes no
-lease (``Cluster.draining``) and the devices it relays to other processes
+lease (``Holding.draining``) and the devices it relays to other processes
 are sent to reconnect too.  It is bounded (``DRAIN_S``): a table whose
 commits do not come back by then is left to its lease dying with the
 process, as after a ``kill``.
@@ -43,41 +43,19 @@ asker takes their leases.  The devices follow as above.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections import Counter
-from collections.abc import Iterable
-from typing import Any, Final, Protocol
+from collections.abc import Callable, Iterable
+from typing import Any, Final
 
 import orjson
 
-from bgclock.server.cluster.handback import Cluster as HandingBack
+from bgclock.server.cluster.bus import Bus
 from bgclock.server.cluster.handback import Handback
+from bgclock.server.cluster.holding import Holding
 from bgclock.server.cluster.lease import lease_key
 from bgclock.server.cluster.mirror import MirroredTable
-from bgclock.server.live.hub import TableRunner
-
-
-class Cluster(HandingBack, Protocol):
-    """What leaving and joining use of their process (``node.Cluster``; a
-    protocol: that module imports this one)."""
-
-    draining: bool
-    leaving: set[int]
-
-    @property
-    def handback(self) -> Handback: ...
-
-    def taking(self, table_id: int) -> bool: ...
-
-    async def own(self, table_id: int) -> bool: ...
-
-    def send_away(self, table: TableRunner, why: str = ...) -> None: ...
-
-    def relays_away(self, why: str) -> None: ...
-
-    async def settle(self, within: float) -> None: ...
-
+from bgclock.server.live.hub import Hub, TableRunner
 
 log = logging.getLogger("bgclock.cluster")
 
@@ -122,22 +100,21 @@ def balance_order(tables: Iterable[TableRunner]) -> list[TableRunner]:
     return stopped + running
 
 
-async def hand_over(cluster: Cluster, table_ids: list[int], *, within: float) -> list[int]:
-    """Hand the tables over (see the module's text); the ones whose leases
-    went back."""
-    hub = cluster.server.hub
+async def hand_over(hub: Hub, holding: Holding, handback: Handback, table_ids: list[int],
+                    send_away: Callable[[TableRunner], None], *, within: float) -> list[int]:
+    """Hand the tables over (see the module's text), their devices sent
+    away by ``send_away`` once the leases went back; the tables handed."""
     leaving: list[TableRunner] = []
     checkpoints: dict[int, int] = {}
     for table_id in table_ids:  # one synchronous step: nothing comes between
         table = hub.tables.get(table_id)
-        if table is None or not cluster.owns(table_id) or cluster.taking(table_id):
+        if table is None or not holding.owns(table_id) or holding.taking(table_id):
             continue
-        cluster.leaving.add(table_id)
-        if (table.folded and not table.closed and table.quarantined is None
-                and table.match.expires_at() is not None):
-            checkpoints[table_id] = max(table.match_now(), table.match.now)
+        holding.leaving.add(table_id)
+        if (at := table.checkpoint_ms()) is not None:
+            checkpoints[table_id] = at
         hub.drop(table_id)
-        cluster.handback.quiet_since.pop(table_id, None)
+        handback.quiet_since.pop(table_id, None)
         leaving.append(table)
     if not leaving:
         return []
@@ -157,42 +134,29 @@ async def hand_over(cluster: Cluster, table_ids: list[int], *, within: float) ->
                   "anyway (a late write is fenced)", len(leaving), within)
     ids = [t.id for t in leaving]
     try:
-        await cluster.leases.release_many("table", ids)
+        await holding.leases.release_many("table", ids)
     finally:
-        cluster.leaving.difference_update(ids)
+        holding.leaving.difference_update(ids)
     for table in leaving:
-        cluster.send_away(table)
-    log.warning("%d tables handed over by %s: %s", len(ids), cluster.node,
+        send_away(table)
+    log.warning("%d tables handed over by %s: %s", len(ids), holding.node,
                 ", ".join(map(str, ids)))
     return ids
 
 
-async def drain(cluster: Cluster, within: float = DRAIN_S) -> None:
-    """Hand every table over, give the tournaments back, send the relayed
-    devices to reconnect: the process may then exit without a gap."""
-    loop = asyncio.get_running_loop()
-    until = loop.time() + within
-    cluster.draining = True
-    tables = [ident for kind, ident in list(cluster.leases.held) if kind == "table"]
-    log.warning("cluster node %s drains: %d tables to hand over", cluster.node, len(tables))
-    try:
-        await asyncio.wait_for(hand_over(cluster, tables, within=within / 2), within)
-    except (TimeoutError, OSError, Exception) as exc:  # noqa: BLE001 - the exit goes on
-        log.error("the drain did not finish (%s): the rest go with the process", exc)
-    cluster.relays_away("this process is leaving")
-    tournaments = [ident for kind, ident in list(cluster.leases.held) if kind == "tournament"]
-    with contextlib.suppress(Exception):
-        await asyncio.wait_for(cluster.leases.release_many("tournament", tournaments),
-                               max(0.1, until - loop.time()))
-    await cluster.settle(max(0.1, until - loop.time()))
-    log.warning("cluster node %s drained", cluster.node)
-
-
 class Balance:
-    """This process's share of the tables (see the module's text)."""
+    """This process's share of the tables (see the module's text).  The
+    tables it asked for and was named are taken by its node (``taken``
+    counts them)."""
 
-    def __init__(self, cluster: Cluster) -> None:
-        self.cluster = cluster
+    def __init__(self, hub: Hub, holding: Holding, bus: Bus, handback: Handback,
+                 send_away: Callable[[TableRunner], None]) -> None:
+        self.hub = hub
+        self.holding = holding
+        self.bus = bus
+        self.handback = handback
+        #: How a table handed over tells its devices (``node.Cluster.send_away``).
+        self.send_away = send_away
         #: Tables this process asked for and took so far.
         self.taken = 0
         #: Rounds in a row this process has been short of its share.
@@ -200,7 +164,7 @@ class Balance:
 
     async def counts(self) -> Counter[str]:
         """Tables per live owner: the lease rows whose lock is held now."""
-        leases = self.cluster.leases
+        leases = self.holding.leases
         rows = await leases.query("SELECT id, owner FROM leases WHERE kind = 'table'")
         locks = await leases.query(
             "SELECT classid::int8, objid::int8 FROM pg_locks "
@@ -215,11 +179,10 @@ class Balance:
 
     async def round(self) -> None:
         """Ask the busiest processes for tables when this one has too few."""
-        cluster = self.cluster
-        if cluster.draining:
+        if self.holding.draining:
             return
         counts = await self.counts()
-        mine = counts.pop(cluster.node, 0)
+        mine = counts.pop(self.holding.node, 0)
         if not counts:
             return
         fair = (sum(counts.values()) + mine) // (len(counts) + 1)
@@ -234,8 +197,8 @@ class Balance:
             give = min(n - fair, want)
             if give <= 0:
                 break
-            cluster.bus.publish(cluster.bus.node_channel(owner), orjson.dumps(
-                {"k": "release", "from": cluster.node, "n": give}))
+            self.bus.publish(self.bus.node_channel(owner), orjson.dumps(
+                {"k": "release", "from": self.holding.node, "n": give}))
             want -= give
             if want <= 0:
                 break
@@ -243,28 +206,16 @@ class Balance:
     async def release(self, msg: dict[str, Any]) -> None:
         """Another process asked for tables: hand some quiet ones over and
         name them to it (it takes their leases)."""
-        cluster = self.cluster
-        if cluster.draining:
+        if self.holding.draining:
             return
         n = max(0, min(int(msg.get("n") or 0), BALANCE_BATCH))
-        hub = cluster.server.hub
-        owned = [hub.tables[ident] for kind, ident in list(cluster.leases.held)
-                 if kind == "table" and ident in hub.tables]
+        hub = self.hub
+        owned = [hub.tables[ident] for ident in self.holding.tables() if ident in hub.tables]
         chosen = [t.id for t in balance_order(owned)[:n]]
         if not chosen:
             return
-        ids = await hand_over(cluster, chosen, within=DRAIN_S / 2)
+        ids = await hand_over(hub, self.holding, self.handback, chosen, self.send_away,
+                              within=DRAIN_S / 2)
         if ids:
-            cluster.bus.publish(cluster.bus.node_channel(str(msg["from"])), orjson.dumps(
-                {"k": "released", "from": cluster.node, "t": ids}))
-
-    async def take(self, table_ids: list[int]) -> None:
-        """Tables another process released at this one's request: taken."""
-        for table_id in table_ids:
-            if self.cluster.draining:
-                return
-            try:
-                if await self.cluster.own(table_id):
-                    self.taken += 1
-            except Exception as exc:  # noqa: BLE001 - its devices take it wherever they land
-                log.warning("table %d: released to this process, not taken: %s", table_id, exc)
+            self.bus.publish(self.bus.node_channel(str(msg["from"])), orjson.dumps(
+                {"k": "released", "from": self.holding.node, "t": ids}))

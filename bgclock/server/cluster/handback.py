@@ -23,41 +23,13 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Protocol
 
-from bgclock.server.cluster.bus import Bus
-from bgclock.server.cluster.lease import Leases
+from bgclock.server.cluster.holding import Holding
 from bgclock.server.cluster.mirror import MirroredTable, Mirrors
-from bgclock.server.context import Server
-from bgclock.server.live.hub import TableRunner
+from bgclock.server.live.hub import Hub, TableRunner
 from bgclock.store import StoreError
 
-
-class Cluster(Protocol):
-    """What handing back uses of its process (``node.Cluster``, which
-    imports this module)."""
-
-    @property
-    def server(self) -> Server: ...
-
-    @property
-    def node(self) -> str: ...
-
-    @property
-    def bus(self) -> Bus: ...
-
-    @property
-    def leases(self) -> Leases: ...
-
-    @property
-    def mirrors(self) -> Mirrors: ...
-
-    def owns(self, table_id: int) -> bool: ...
-
-    def taking(self, table_id: int) -> bool: ...
-
 log = logging.getLogger("bgclock.cluster")
-
 
 
 def quiet(table: TableRunner) -> bool:
@@ -79,8 +51,10 @@ def finished(table: TableRunner) -> bool:
 class Handback:
     """This process's quiet tables, and their leases handed back."""
 
-    def __init__(self, cluster: Cluster, idle_s: float) -> None:
-        self.cluster = cluster
+    def __init__(self, hub: Hub, holding: Holding, mirrors: Mirrors, idle_s: float) -> None:
+        self.hub = hub
+        self.holding = holding
+        self.mirrors = mirrors
         self.idle_s = idle_s
         #: How often the tables are looked at (s).
         self.period = max(0.1, min(1.0, idle_s / 4))
@@ -90,10 +64,9 @@ class Handback:
         self.released = 0
 
     async def sweep(self) -> None:
-        cluster = self.cluster
-        hub = cluster.server.hub
+        hub = self.hub
         now = time.monotonic()
-        held = [ident for kind, ident in list(cluster.leases.held) if kind == "table"]
+        held = self.holding.tables()
         for table_id in list(self.quiet_since):
             if table_id not in held:
                 del self.quiet_since[table_id]
@@ -108,30 +81,29 @@ class Handback:
 
     async def release(self, table: TableRunner) -> None:
         """Hand the table's lease back (the caller saw it quiet)."""
-        cluster = self.cluster
-        hub = cluster.server.hub
+        hub, holding = self.hub, self.holding
         table_id = table.id
-        if cluster.taking(table_id) or not cluster.owns(table_id) or not quiet(table):
+        if holding.taking(table_id) or not holding.owns(table_id) or not quiet(table):
             return
         why = ("its match is over" if finished(table) else
                f"no device and its clock stopped for {self.idle_s:g} s")
         mirror: MirroredTable | None = None
-        if cluster.mirrors.wanted(table.row.tournament_id):  # a room display here shows it
+        if self.mirrors.wanted(table.row.tournament_id):  # a room display here shows it
             try:  # quiet: all it holds is stored, and read back as a mirror
                 mirror = await MirroredTable.read(hub, table_id)
             except StoreError as exc:
                 log.warning("table %d: not kept as a mirror (%s)", table_id, exc)
-            if (hub.tables.get(table_id) is not table or cluster.taking(table_id)
-                    or not cluster.owns(table_id) or not quiet(table)
+            if (hub.tables.get(table_id) is not table or holding.taking(table_id)
+                    or not holding.owns(table_id) or not quiet(table)
                     or (mirror is not None and mirror.committed_seq != table.committed_seq)):
                 return  # it moved meanwhile: looked at again at the next sweep
         self.quiet_since.pop(table_id, None)
         hub.writer.forget_checkpoint(table_id)
         if mirror is not None:
-            cluster.mirrors.adopt(mirror)
+            self.mirrors.adopt(mirror)
         else:
             hub.drop(table_id)
-        await cluster.leases.release("table", table_id)
+        await holding.leases.release("table", table_id)
         self.released += 1
         log.warning("table %d: %s: its lease is handed back (the next device takes it "
                     "at any process)", table_id, why)

@@ -83,6 +83,7 @@ from bgclock.server.cluster.forward import (
     run,
 )
 from bgclock.server.cluster.handback import Handback
+from bgclock.server.cluster.holding import Holding
 from bgclock.server.cluster.lease import Leases
 from bgclock.server.cluster.mirror import Mirrors
 from bgclock.server.context import Server
@@ -180,6 +181,8 @@ class Cluster(Ownership):
         self.dispatch = dispatch
         self.leases = Leases(store.dsn, store.schema, self.node, deadline_s=store.deadline_s,
                              on_lost=self._lease_lost)
+        #: Its tables: held, being taken, loaded or handed over (``holding``).
+        self.holding = Holding(self.leases)
         self.bus = Bus(config.redis_url, config.prefix, self.node, self._on_bus,
                        secret=config.secret)
         #: Local connections relayed to another process: table -> id -> connection.
@@ -188,7 +191,6 @@ class Cluster(Ownership):
         #: Devices of other processes at this process's tables.
         self.remotes: dict[tuple[str, str], RemoteDevice] = {}
         self._ids = itertools.count(1)
-        self._taking: dict[int, asyncio.Lock] = {}
         self._taking_tournament: dict[int, asyncio.Lock] = {}
         #: Relayed devices' hellos and messages for tables being loaded here,
         #: handled once loaded (``_from_relay``).
@@ -210,17 +212,11 @@ class Cluster(Ownership):
         self.mirrors = Mirrors(server, store, self.bus, self.leases, self.node, self.owns,
                                self.relays)
         #: Quiet tables' leases handed back (``handback``).
-        self.handback = Handback(self, config.release_idle_s)
+        self.handback = Handback(server.hub, self.holding, self.mirrors, config.release_idle_s)
         self._sweeper: asyncio.Task[None] | None = None
-        #: This process is leaving: it takes no lease (``drain``).
-        self.draining = False
-        #: Tables being handed over now (``drain.hand_over``): not served.
-        self.leaving: set[int] = set()
-        #: Tables whose lease this process took and which it is loading:
-        #: not served until loaded (a device's hello waits in ``own``).
-        self._loading: set[int] = set()
         #: This process's share of the tables (``drain.Balance``).
-        self.balance = draining.Balance(self)
+        self.balance = draining.Balance(server.hub, self.holding, self.bus, self.handback,
+                                        self.send_away)
         self._balancer: asyncio.Task[None] | None = None
         # the store checks every write against the epoch this process holds
         # its lease at (the hub asks this ownership the rest: ``live.owner``)
@@ -258,11 +254,28 @@ class Cluster(Ownership):
 
     async def drain(self, within: float = draining.DRAIN_S) -> None:
         """Hand every table over before this process exits (``drain``)."""
-        if self.draining:
+        holding = self.holding
+        if holding.draining:
             return
-        self.draining = True
+        holding.draining = True  # from now on it takes no lease
         await self._stop_tasks()
-        await draining.drain(self, within)
+        loop = asyncio.get_running_loop()
+        until = loop.time() + within
+        tables = holding.tables()
+        log.warning("cluster node %s drains: %d tables to hand over", self.node, len(tables))
+        try:
+            await asyncio.wait_for(draining.hand_over(
+                self.server.hub, holding, self.handback, tables, self.send_away,
+                within=within / 2), within)
+        except (TimeoutError, OSError, Exception) as exc:  # noqa: BLE001 - the exit goes on
+            log.error("the drain did not finish (%s): the rest go with the process", exc)
+        self.relays_away("this process is leaving")
+        tournaments = [ident for kind, ident in list(self.leases.held) if kind == "tournament"]
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.leases.release_many("tournament", tournaments),
+                                   max(0.1, until - loop.time()))
+        await self.settle(max(0.1, until - loop.time()))
+        log.warning("cluster node %s drained", self.node)
 
     def send_away(self, table: TableRunner, why: str = "moves to another process") -> None:
         """The table moved: its devices here are told and closed (they
@@ -289,6 +302,18 @@ class Cluster(Ownership):
         if self._tasks:
             await asyncio.wait(list(self._tasks), timeout=within)
 
+    async def _take_released(self, table_ids: list[int]) -> None:
+        """Tables another process released at this one's request (its
+        ``Balance`` asked): taken."""
+        for table_id in table_ids:
+            if self.holding.draining:
+                return
+            try:
+                if await self.own(table_id):
+                    self.balance.taken += 1
+            except Exception as exc:  # noqa: BLE001 - its devices take it wherever they land
+                log.warning("table %d: released to this process, not taken: %s", table_id, exc)
+
     async def _balance(self) -> None:
         while True:
             await asyncio.sleep(draining.BALANCE_S)
@@ -310,13 +335,11 @@ class Cluster(Ownership):
         await self.mirrors.room(tournament_id)
 
     def owns(self, table_id: int) -> bool:
-        return (self.leases.epoch("table", table_id) is not None
-                and table_id not in self.leaving and table_id not in self._loading)
+        return self.holding.owns(table_id)
 
     def taking(self, table_id: int) -> bool:
         """This process is taking the table's lease now."""
-        lock = self._taking.get(table_id)
-        return lock is not None and lock.locked()
+        return self.holding.taking(table_id)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.get_running_loop().create_task(coro)
@@ -328,17 +351,17 @@ class Cluster(Ownership):
     async def own(self, table_id: int) -> bool:
         """Own the table if this process does or can take its lease (then it
         is loaded from the store); False: another process owns it."""
-        if self.owns(table_id):
+        holding = self.holding
+        if holding.owns(table_id):
             return True
-        if self.draining or table_id in self.leaving:
+        if holding.draining or table_id in holding.leaving:
             return False
-        lock = self._taking.setdefault(table_id, asyncio.Lock())
-        async with lock:
-            if self.owns(table_id):
+        async with holding.take_lock(table_id):
+            if holding.owns(table_id):
                 return True
-            if self.draining:
+            if holding.draining:
                 return False
-            self._loading.add(table_id)
+            holding.loading.add(table_id)
             try:
                 epoch = await self.leases.take("table", table_id)
                 if epoch is None:
@@ -351,7 +374,7 @@ class Cluster(Ownership):
                     await self.leases.release("table", table_id)
                     return False
             finally:
-                self._loading.discard(table_id)
+                holding.loading.discard(table_id)
                 held = self._held_relays.pop(table_id, [])
                 if not self.owns(table_id):  # not taken: each relaying process is told
                     for kind, msg in held:
@@ -374,7 +397,7 @@ class Cluster(Ownership):
         tid = hub.id
         if self.leases.epoch("tournament", tid) is not None:
             return None
-        if self.draining:  # leaving: another process takes it
+        if self.holding.draining:  # leaving: another process takes it
             return await self.leases.owner("tournament", tid) or ""
         lock = self._taking_tournament.setdefault(tid, asyncio.Lock())
         async with lock:  # one fold per take, and nobody acts on it midway
@@ -920,7 +943,7 @@ class Cluster(Ownership):
         elif kind == "release":
             self._spawn(self.balance.release(msg))
         elif kind == "released":
-            self._spawn(self.balance.take([int(t) for t in msg.get("t") or ()]))
+            self._spawn(self._take_released([int(t) for t in msg.get("t") or ()]))
         elif kind in ("mirror_ask", "mirror_info"):
             self.mirrors.on_node(kind, msg)
         elif kind == "drop":
@@ -936,7 +959,7 @@ class Cluster(Ownership):
         origin, cid, table_id = str(msg["from"]), str(msg["c"]), int(msg["t"])
         hub = self.server.hub
         key = (origin, cid)
-        if kind in ("hello", "msg", "bye") and table_id in self._loading:
+        if kind in ("hello", "msg", "bye") and table_id in self.holding.loading:
             # taken here and loading now: its relayed devices wait for the
             # load, in order (dropped, they would not know to come back)
             self._held_relays.setdefault(table_id, []).append((kind, msg))

@@ -30,17 +30,14 @@ class _Bus:
         self.sent.append((channel, orjson.loads(data)))
 
 
-class _Cluster:
+class _Holding:
     node = "b"
     draining = False
 
-    def __init__(self) -> None:
-        self.bus = _Bus()
-
 
 async def test_only_a_lasting_shortfall_asks_for_tables() -> None:
-    cluster = _Cluster()
-    balance = Balance(cluster)  # type: ignore[arg-type]
+    bus = _Bus()
+    balance = Balance(None, _Holding(), bus, None, print)  # type: ignore[arg-type]
     shares = iter([Counter(a=10, b=0)] * (BALANCE_PATIENCE - 1)  # devices still connecting
                   + [Counter(a=5, b=5)]                           # evened out by itself
                   + [Counter(a=10, b=0)] * BALANCE_PATIENCE)      # b stays empty: it asks
@@ -51,9 +48,9 @@ async def test_only_a_lasting_shortfall_asks_for_tables() -> None:
     balance.counts = counts  # type: ignore[method-assign]
     for _ in range(BALANCE_PATIENCE):
         await balance.round()
-    assert cluster.bus.sent == []
+    assert bus.sent == []
     for _ in range(BALANCE_PATIENCE - 1):
         await balance.round()
-        assert cluster.bus.sent == []
+        assert bus.sent == []
     await balance.round()
-    assert cluster.bus.sent == [("node:a", {"k": "release", "from": "b", "n": 5})]
+    assert bus.sent == [("node:a", {"k": "release", "from": "b", "n": 5})]
