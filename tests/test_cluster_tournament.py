@@ -1,8 +1,8 @@
 """A tournament driven through two ``bgclock serve --cluster`` processes (issue 22).
 
-The tournament is kept by one process (its lease); a director's request
-at the other is forwarded to it and answered as it answers; a table kept by
-the other process sends its match's result to the tournament's keeper.
+The tournament is owned by one process (its lease); a director's request
+at the other is forwarded to it and answered as it answers; a table owned by
+the other process sends its match's result to the tournament's owner.
 Real processes on PostgreSQL and Redis, a schema and a prefix of their own
 (``tests.test_cluster``'s fixtures); waits are on state, never on time.
 """
@@ -73,7 +73,7 @@ async def test_a_tournament_driven_through_two_processes_is_one_tournament() -> 
         tid = httpx.post(f"{a.url}/api/tournaments", json={"name": "Club"}, headers=AUTH,
                          timeout=10).json()["id"]
         base = f"/api/tournaments/{tid}"
-        # a acts first: a keeps the tournament
+        # a acts first: a owns the tournament
         assert post(a.url, f"{base}/settings", SETTINGS).status_code == 200
         assert await tournament_lease(schema, tid) == ("a", 1)
         # the players come through b: a enters them and b answers a's answer
@@ -94,7 +94,7 @@ async def test_a_tournament_driven_through_two_processes_is_one_tournament() -> 
                             return
 
             await asyncio.wait_for(told(), 20)
-        # a refusal is the keeper's, word for word, naming its field
+        # a refusal is the owner's, word for word, naming its field
         refused = post(b.url, f"{base}/players", {"name": ""})
         local = post(a.url, f"{base}/players", {"name": ""})
         assert refused.status_code == local.status_code == 422
@@ -117,7 +117,7 @@ async def test_a_tournament_driven_through_two_processes_is_one_tournament() -> 
         tables = started.json()["tables"]
         assert [t["table"] for t in tables] == [1, 2]
         infos = [get(a.url, f"/api/tables/{t['table_id']}").json() for t in tables]
-        # table 1's device at b (b keeps that table), table 2's at a
+        # table 1's device at b (b owns that table), table 2's at a
         phones = [Phone(infos[0]["token"], "t1"), Phone(infos[1]["token"], "t2")]
         await phones[0].connect(b.ws)
         await phones[1].connect(a.ws)
@@ -155,10 +155,10 @@ async def test_a_tournament_driven_through_two_processes_is_one_tournament() -> 
         assert standings[0].status_code == standings[1].status_code == 200
         assert standings[0].json() == standings[1].json()
         assert without_links(get(b.url, f"{base}/state").json()) == without_links(state)
-        # each result stored once, by the keeper
+        # each result stored once, by the owner
         log = await stored_actions(schema, tid)
         # the actions a forwarded request stored carry its id (b's), the
-        # keeper's own none
+        # owner's own none
         imported = [x for x in log if x["do"] == "register"]
         assert len({x["request"] for x in imported}) == 1
         assert str(imported[0]["request"]).startswith("b.")
@@ -167,7 +167,7 @@ async def test_a_tournament_driven_through_two_processes_is_one_tournament() -> 
         assert len(entered) == 2 and all(x["by"] == "server" and x["source"] == "clock"
                                       for x in entered)
         assert [x["n"] for x in log] == list(range(1, len(log) + 1))
-        # the final, started through b: a seats it, and the table b keeps is
+        # the final, started through b: a seats it, and the table b owns is
         # given its next match there (a's round start sends it to b)
         finalists = sorted([by_table[1]["winner"], by_table[2]["winner"]])
         final = post(b.url, f"{base}/rounds", {"event": "main", "round": 1})
@@ -176,11 +176,11 @@ async def test_a_tournament_driven_through_two_processes_is_one_tournament() -> 
         [seated] = final.json()["tables"]
         info = get(b.url, f"/api/tables/{seated['table_id']}").json()
         assert sorted(info["players"]) == finalists, info
-        kept_by = await lease(schema, seated["table_id"])
-        assert kept_by is not None
-        # the table's match is the final at the process that keeps it
-        keeper_url = a.url if kept_by[0] == "a" else b.url
-        live = get(keeper_url, f"/api/tables/{seated['table_id']}").json()
+        owned_by = await lease(schema, seated["table_id"])
+        assert owned_by is not None
+        # the table's match is the final at the process that owns it
+        owner_url = a.url if owned_by[0] == "a" else b.url
+        live = get(owner_url, f"/api/tables/{seated['table_id']}").json()
         assert sorted(live["players"]) == finalists and live["seq"] == 0, live
 
 
@@ -215,14 +215,14 @@ async def test_an_action_forwarded_to_a_keeper_killed_meanwhile_is_done_once_or_
             assert done in ("yes", "no"), body
             assert (done == "yes") == (len(bobs) == 1), (body, bobs)
             assert ("was done" if done == "yes" else "was not done") in body["message"]
-            # b keeps the tournament now (a's lease died with it): sent again,
+            # b owns the tournament now (a's lease died with it): sent again,
             # Bob is entered, or refused as the name already taken
             again = post(b.url, players, {"name": "Bob"})
             assert again.status_code == (201 if not bobs else 422), again.text
         assert await tournament_lease(schema, tid) == ("b", 2)
         log = await stored_actions(schema, tid)
         assert [x["name"] for x in log if x["do"] == "register"] == ["Ann", "Bob"]
-        print(f"forwarded while the keeper was killed: {answer.status_code} "
+        print(f"forwarded while the owner was killed: {answer.status_code} "
               f"{answer.json().get('error', '')}")
 
 
@@ -240,12 +240,12 @@ async def test_a_result_whose_tournament_keeper_died_is_entered_by_the_tables_pr
         started = post(a.url, f"{base}/rounds", {"event": "main", "round": 0}).json()
         info = get(a.url, f"/api/tables/{started['tables'][0]['table_id']}").json()
         device = Phone(info["token"], "t1")
-        await device.connect(b.ws)  # b keeps the table
+        await device.connect(b.ws)  # b owns the table
         try:
             roll = await device.answered(await device.cmd("opening_roll", dice=[3, 5],
                                                           device_at_ms=_device_ms(info)))
             assert roll["type"] == "ack"
-            a.serving.kill9()  # the tournament's keeper is gone
+            a.serving.kill9()  # the tournament's owner is gone
             over = await device.answered(await device.cmd("game_over", winner="A",
                                                           result="single",
                                                           device_at_ms=_device_ms(info)))
@@ -268,8 +268,8 @@ async def test_a_result_whose_tournament_keeper_died_is_entered_by_the_tables_pr
 
 async def test_a_players_sheet_at_the_other_process_is_entered_by_the_keeper() -> None:
     """A table's score sheet (the table page's link, its token and the
-    player's PIN) reaches the process that keeps the tournament, whichever
-    process the phone reached: entered once, refusals as the keeper's."""
+    player's PIN) reaches the process that owns the tournament, whichever
+    process the phone reached: entered once, refusals as the owner's."""
     async with cluster("a", "b") as (schema, (a, b)):
         tid = httpx.post(f"{a.url}/api/tournaments", json={"name": "Club"}, headers=AUTH,
                          timeout=10).json()["id"]
@@ -289,7 +289,7 @@ async def test_a_players_sheet_at_the_other_process_is_entered_by_the_keeper() -
         pins = {p["name"]: p["pin"] for p in get(a.url, f"{base}/sheet-pins").json()["pins"]}
         url = f"{b.url}/api/tables/{table['table_id']}/sheet"
         sheet = {"by": "A", "winner": match["a"], "score": [1, 0]}
-        # a wrong PIN at b: the keeper's refusal, word for word
+        # a wrong PIN at b: the owner's refusal, word for word
         wrong = httpx.post(url, params={"token": info["token"]},
                            json={**sheet, "pin": "00000000"}, timeout=15)
         here = httpx.post(f"{a.url}/api/tables/{table['table_id']}/sheet",
@@ -297,7 +297,7 @@ async def test_a_players_sheet_at_the_other_process_is_entered_by_the_keeper() -
                           timeout=15)
         assert wrong.status_code == here.status_code == 403, wrong.text
         assert wrong.json()["message"] == here.json()["message"]
-        # A's player's own sheet, then B's, through b: the keeper enters both
+        # A's player's own sheet, then B's, through b: the owner enters both
         for by, name in (("A", match["a"]), ("B", match["b"])):
             r = httpx.post(url, params={"token": info["token"]},
                            json={**sheet, "by": by, "pin": pins[name]}, timeout=15)

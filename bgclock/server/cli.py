@@ -202,7 +202,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--cluster", default=None, metavar="redis://HOST:PORT/DB",
                         type=_redis_url,
                         help="run as one of several processes on one PostgreSQL database "
-                             "(--db postgresql://...): each table is kept by one process, "
+                             "(--db postgresql://...): each table is owned by one process, "
                              "the others forward its commands and relay its updates through "
                              "this Redis (docs/cluster.md)")
     parser.add_argument("--cluster-prefix", default="bgclock", metavar="PREFIX",

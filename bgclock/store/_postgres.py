@@ -770,7 +770,7 @@ class PostgresStore(PostgresRegister, PostgresPublished, Store):
                     if await c.fetchval(
                             "SELECT 1 FROM leases WHERE kind = 'tournament' AND id = $1 "
                             "AND epoch = $2 FOR SHARE", tid, epoch) is None:
-                        raise Fenced(f"tournament {tid} is kept by another process now (a "
+                        raise Fenced(f"tournament {tid} is owned by another process now (a "
                                      "newer lease epoch): nothing written", [])
                 await c.executemany(
                     "INSERT INTO tournament_actions (tournament_id, n, at_ms, body, source, "

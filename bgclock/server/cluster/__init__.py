@@ -4,7 +4,7 @@ Each table is owned by one process at a time (``lease``: a PostgreSQL
 advisory lock that dies with its connection, and a fencing epoch every write
 checks); the others forward its devices' commands to it and relay its
 updates over Redis pub/sub (``bus``, every message sealed with the cluster's
-secret: ``seal``); a director's HTTP request goes to the process that keeps
+secret: ``seal``); a director's HTTP request goes to the process that owns
 its tournament or table (``forward``); ``node`` ties them to the server.
 See ``docs/cluster.md`` and ``docs/architecture.md``.
 

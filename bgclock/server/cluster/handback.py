@@ -1,4 +1,4 @@
-"""Leases handed back: a table this process keeps and nobody uses goes.
+"""Leases handed back: a table this process owns and nobody uses goes.
 
 Theory of operation
 -------------------
@@ -7,7 +7,7 @@ table is *quiet* when no device is connected to it (here or relayed from
 another process: both are among its watchers), its clock is stopped (no
 expiry ahead), and nothing of it is on the way to the store (every event and
 note committed, no edit, no provisional flag waiting for its bound, no
-keeper's queue being reconciled).  A quiet table whose match is over (or
+timekeeper's queue being reconciled).  A quiet table whose match is over (or
 which is closed) is handed back at once; another after ``idle_s`` of
 quiet.  Handing back is synchronous up to the lease's unlock: the table
 leaves the hub (made dormant, or kept as a read-only mirror when a room
@@ -15,8 +15,8 @@ display here shows its tournament) before the lock goes, so no command can
 come between; the lease row keeps its epoch, and the next process to take
 the table bumps it and folds the table from the store, as a takeover does.
 
-A table with a running clock is never handed back: its expiry is the
-keeper's to judge, and its checkpoints are written while it runs.
+A table with a running clock is never handed back: its expiry is its
+owner's to judge, and its checkpoints are written while it runs.
 """
 
 from __future__ import annotations

@@ -83,7 +83,7 @@ class MirroredTable(TableRunner):
         self.mirrored: dict[str, Any] | None = None
 
     def not_owner(self) -> Refused:
-        return Refused("not_owner", f"table {self.id} is kept by another process",
+        return Refused("not_owner", f"table {self.id} is owned by another process",
                        table=self.id)
 
     def receive(self, sender: Watcher, role: str, cmd: Command) -> None:
@@ -354,7 +354,7 @@ class Mirrors:
     # ------------------------------------------------------------ tournaments
 
     async def tournament(self, tournament_id: int, text: str) -> None:
-        """Another process acted on a tournament it keeps (``text``: its
+        """Another process acted on a tournament it owns (``text``: its
         dashboards' message): this process's copy (if it holds one and does
         not keep it) is folded again from the store, its dashboards told and
         its room displays pushed, as after an action here

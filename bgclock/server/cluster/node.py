@@ -22,26 +22,26 @@ Takeover: every ``WATCH_S`` a process tries the lease of each table it
 relays.  The owner's death (``kill -9``: its lease connection closes; a
 pause: PostgreSQL ends its idle session after ``LEASE_TTL_S``) frees the
 lock; the first process to take it bumps the epoch, folds the table from the
-store (a kept table waits for its keeper to reconcile, as after a restart)
+store (a table with a timekeeper waits for it to reconcile, as after a restart)
 and closes its relayed connections (``not_owner``, close code 1012): the
 devices reconnect, to any process, and send their queued presses with their
 device instants.
 
-A tournament is kept the same way (``keep_tournament``: folded afresh from
+A tournament is owned the same way (``owner_elsewhere``: folded afresh from
 the store when this process takes its lease).  A director's HTTP request on
-a tournament, or a table's write, that reaches a process that does not keep
+a tournament, or a table's write, that reaches a process that does not own
 it is forwarded to the owner (``run_at_owner``, ``forward_http``; the middleware
 is ``edge.owner``, the two ends' pieces ``forward``) and answered with the
-keeper's answer within ``FORWARD_S``.  A table's result goes to its
-tournament's keeper (``deliver_result``), again until its receipt comes
-back; the keeper enters it once (``_take_result``).
+owner's answer within ``FORWARD_S``.  A table's result goes to its
+tournament's owner (``deliver_result``), again until its receipt comes
+back; the owner enters it once (``_take_result``).
 
 A former owner learns it lost a table when a write is fenced (``Fenced``) or
 its lease connection comes back to a newer epoch: it says so in its log,
 sends ``not_owner`` to the table's devices and closes them (they reconnect
 and are relayed), and forgets the table.
 
-Reads at a process that does not keep the table (HTTP, room displays) are
+Reads at a process that does not own the table (HTTP, room displays) are
 answered from a mirror of it (``mirror``); a table nobody uses has its lease
 handed back (``handback``); both run in this process's sweep, in their own
 modules.
@@ -117,13 +117,13 @@ MOVED_CLOSE: Final = 1012
 #: table's live owner before it sends the device to reconnect.
 OWNER_TRIES: Final = 20
 OWNER_RETRY_S: Final = 0.05
-#: A table's result sent to its tournament's keeper: how long it waits for
-#: the keeper's receipt (s), how long apart and how often it tries (a
-#: keeper that died meanwhile: the next try takes the tournament).
+#: A table's result sent to its tournament's owner: how long it waits for
+#: the owner's receipt (s), how long apart and how often it tries (an
+#: owner that died meanwhile: the next try takes the tournament).
 RESULT_ACK_S: Final = 2.0
 RESULT_RETRY_S: Final = 0.5
 RESULT_TRIES: Final = 20
-#: Results' keys a keeper remembers having entered (a retry is answered at once).
+#: Results' keys an owner remembers having entered (a retry is answered at once).
 RESULTS_KEPT: Final = 4096
 
 
@@ -202,7 +202,7 @@ class Cluster(Ownership):
         #: The whole application (``create_app`` sets it): a forwarded
         #: director's request runs through it here.
         self.app: Any = None
-        #: Forwarded requests and results awaiting their keeper's answer.
+        #: Forwarded requests and results awaiting their owner's answer.
         self._answers: dict[str, asyncio.Future[Any]] = {}
         #: Results entered here at another process's request (their keys).
         self._results_entered: OrderedDict[str, None] = OrderedDict()
@@ -386,11 +386,11 @@ class Cluster(Ownership):
         if self.relays.get(table_id):
             # its devices here were relayed to the former owner: they come
             # back and are served here
-            self._reconnect_relayed(table_id, "is kept by this process now")
+            self._reconnect_relayed(table_id, "is owned by this process now")
         return True
 
-    async def keep_tournament(self, hub: LiveTournament) -> str | None:
-        """None when this process keeps the tournament (it holds the lease,
+    async def owner_elsewhere(self, hub: LiveTournament) -> str | None:
+        """None when this process owns the tournament (it holds the lease,
         or took it now: then the state is folded afresh from the store, as
         another process may have acted on it); else the name of the process
         that took it last."""
@@ -416,29 +416,29 @@ class Cluster(Ownership):
         return None
 
     async def own_tournament(self, hub: LiveTournament) -> None:
-        """Before a tournament action: this process keeps the tournament
-        (``keep_tournament``), or ``ApiError`` 503 ``not_owner`` naming the
+        """Before a tournament action: this process owns the tournament
+        (``owner_elsewhere``), or ``ApiError`` 503 ``not_owner`` naming the
         process that does (a director's HTTP request is forwarded there
-        before it gets here: ``keeper``; this is for the rest)."""
-        owner = await self.keep_tournament(hub)
+        before it gets here: ``edge.owner``; this is for the rest)."""
+        owner = await self.owner_elsewhere(hub)
         if owner is not None:
-            raise ApiError(503, "not_owner", f"tournament {hub.id} is kept by process "
+            raise ApiError(503, "not_owner", f"tournament {hub.id} is owned by process "
                           f"{owner or '(unknown)'} of the cluster: send its director's "
                           "actions there, or again once that process is gone",
                           {"owner": owner})
 
     async def owner_of(self, kind: str, ident: int) -> str | None:
         """Who runs a director's request on tournament or table ``ident``:
-        None for this process (it keeps it, or took it now: also when it
+        None for this process (it owns it, or took it now: also when it
         does not exist, and the route answers 404), else the process to
-        forward it to.  ``ApiError`` 503 when a live keeper cannot be named."""
+        forward it to.  ``ApiError`` 503 when a live owner cannot be named."""
         for _ in range(OWNER_TRIES):
             if kind == "tournament":
                 try:
                     hub = await self.server.tourneys.get(ident)
                 except NotFound:
                     return None
-                owner = await self.keep_tournament(hub)
+                owner = await self.owner_elsewhere(hub)
                 if owner is None:
                     return None
             else:
@@ -448,7 +448,7 @@ class Cluster(Ownership):
             if owner and owner != self.node:
                 return owner
             await asyncio.sleep(OWNER_RETRY_S)  # the lease row names its new owner soon
-        raise ApiError(503, "not_owner", f"{kind} {ident} is kept by another process of the "
+        raise ApiError(503, "not_owner", f"{kind} {ident} is owned by another process of the "
                       "cluster that cannot be named now: try again")
 
     async def run_at_owner(self, kind: str, ident: int, app: Any, scope: Any, receive: Any,
@@ -486,9 +486,9 @@ class Cluster(Ownership):
     async def forward_http(self, kind: str, ident: int, owner: str, scope: Any,
                            body: bytes) -> Answer | None:
         """Send a director's request to ``owner`` and give its answer; None
-        when the request is to run here after all (the keeper went before
+        when the request is to run here after all (the owner went before
         anyone heard it, and this process took it).  Waits ``FORWARD_S``:
-        a keeper that does not answer by then, or that dies meanwhile, is
+        an owner that does not answer by then, or that dies meanwhile, is
         answered 503 ``no_answer`` (whether it stored the action is in the
         tournament's log: the state tells)."""
         rid = f"{self.node}.h{next(self._ids)}"
@@ -501,14 +501,14 @@ class Cluster(Ownership):
             for _ in range(OWNER_TRIES):
                 if await self.bus.receivers(self.bus.node_channel(owner), data):
                     break
-                # nobody listens there (the keeper is gone): nobody heard it
+                # nobody listens there (the owner is gone): nobody heard it
                 found = await self.owner_of(kind, ident)
                 if found is None:
                     return None
                 owner = found
                 await asyncio.sleep(OWNER_RETRY_S)
             else:
-                raise ApiError(503, "not_owner", f"{kind} {ident} is kept by process {owner} "
+                raise ApiError(503, "not_owner", f"{kind} {ident} is owned by process {owner} "
                               "of the cluster, which does not listen: try again",
                               {"owner": owner})
             loop = asyncio.get_running_loop()
@@ -522,13 +522,13 @@ class Cluster(Ownership):
                     await asyncio.wait_for(asyncio.shield(waiting), min(left, WATCH_S))
                 if waiting.done():
                     break
-                # the keeper still there?  (dead: its lease is free, or taken by another)
+                # the owner still there?  (dead: its lease is free, or taken by another)
                 try:
                     now = await self.owner_of(kind, ident)
                 except ApiError:
                     continue
                 if now != owner:
-                    # the lease moved: whatever the keeper stored is in the log
+                    # the lease moved: whatever the owner stored is in the log
                     # now (a write after the move is fenced), so it can be told
                     raise self._no_answer(kind, ident, owner, "stopped before it answered",
                                           await self._request_stored(rid))
@@ -539,13 +539,13 @@ class Cluster(Ownership):
 
     async def seat_at_owner(self, table_id: int,
                             spec: dict[str, Any]) -> tuple[int, dict[str, Any]] | None:
-        """A round start's match for a table another process keeps: sent
+        """A round start's match for a table another process owns: sent
         there, with the round start's own credentials, as the director's
         edit (``PATCH /api/tables/N``: a table not started yet) or, once the
         table has played, its next match
-        (``POST .../next-match``), each run by the keeper as it runs them
+        (``POST .../next-match``), each run by the owner as it runs them
         from the network.  None when the seating is to be done here (this
-        process keeps the table, or took it now); else the keeper's status
+        process owns the table, or took it now); else the owner's status
         and JSON answer."""
         body = orjson.dumps(spec)
         answer: tuple[int, dict[str, Any]] | None = None
@@ -554,7 +554,7 @@ class Cluster(Ownership):
             owner = await self.owner_of("table", table_id)
             if owner is None:
                 return None
-            # the round start's own credentials: the keeper checks them as its own
+            # the round start's own credentials: the owner checks them as its own
             scope = {"type": "http", "method": method, "path": path, "query_string": b"",
                      "headers": [(b"content-type", b"application/json"), *on_behalf()]}
             got = await self.forward_http("table", table_id, owner, scope, body)
@@ -563,7 +563,7 @@ class Cluster(Ownership):
             try:
                 answer = got.status, dict(orjson.loads(got.body))
             except (orjson.JSONDecodeError, TypeError, ValueError):
-                answer = got.status, {"error": "storage", "message": "the keeper's answer "
+                answer = got.status, {"error": "storage", "message": "the owner's answer "
                                       "could not be read"}
             if got.status == 409 and answer[1].get("error") == "started":
                 continue  # it has played: its next match
@@ -574,7 +574,7 @@ class Cluster(Ownership):
     def _no_answer(kind: str, ident: int, owner: str, what: str,
                    done: bool | None = None) -> ApiError:
         """503 ``no_answer``: ``done`` whether the request stored anything
-        (None: not known, the keeper may still write)."""
+        (None: not known, the owner may still write)."""
         if done is None:
             outcome = ("your request may or may not have been done; read the state again "
                        "before you send it again")
@@ -582,7 +582,7 @@ class Cluster(Ownership):
             outcome = "your request was done (the log holds it): do not send it again"
         else:
             outcome = "your request was not done: send it again"
-        return ApiError(503, "no_answer", f"process {owner} of the cluster, which keeps {kind} "
+        return ApiError(503, "no_answer", f"process {owner} of the cluster, which owns {kind} "
                         f"{ident}, {what}: {outcome}", {"owner": owner,
                          "done": "unknown" if done is None else "yes" if done else "no"})
 
@@ -596,7 +596,7 @@ class Cluster(Ownership):
 
     async def _serve_http(self, msg: dict[str, Any]) -> None:
         """A director's request forwarded here: run through the whole
-        application (when this process still keeps its tournament or table)
+        application (when this process still owns its tournament or table)
         and answered to the process it came from."""
         origin, rid = str(msg["from"]), str(msg["r"])
         kind, ident = str(msg.get("kind")), int(msg.get("id") or 0)
@@ -605,7 +605,7 @@ class Cluster(Ownership):
         except ApiError as exc:
             owner = str(exc.params.get("owner", "?"))
         if owner is not None:
-            body = orjson.dumps({"error": "not_owner", "message": f"{kind} {ident} is kept by "
+            body = orjson.dumps({"error": "not_owner", "message": f"{kind} {ident} is owned by "
                                  f"process {owner} of the cluster now: send it again",
                                  "params": {"owner": owner}})
             answer = Answer(503, (("content-type", "application/json"),), body)
@@ -617,11 +617,11 @@ class Cluster(Ownership):
         self.bus.publish(self.bus.node_channel(origin), orjson.dumps(answer_message(rid, answer)))
 
     async def deliver_result(self, result: TableResult) -> None:
-        """A table's result, to the process that keeps its tournament (this
+        """A table's result, to the process that owns its tournament (this
         one, or the one the lease names: sent there, tried again until its
-        receipt comes back; a keeper gone meanwhile: this process takes the
+        receipt comes back; an owner gone meanwhile: this process takes the
         tournament and enters it).  Entering is idempotent (the tournament's
-        state holds the result, and its keeper remembers the key)."""
+        state holds the result, and its owner remembers the key)."""
         tid = result.tournament_id
         for _ in range(RESULT_TRIES):
             try:
@@ -634,7 +634,7 @@ class Cluster(Ownership):
             except (ApiError, StoreError) as exc:
                 if isinstance(exc, ApiError) and exc.code != "not_owner":
                     raise
-                # the keeper changed meanwhile, or the database stalled: again
+                # the owner changed meanwhile, or the database stalled: again
                 log.warning("table %d's result: not entered yet (%s)", result.table_id, exc)
                 await asyncio.sleep(RESULT_RETRY_S)
                 continue
@@ -654,15 +654,15 @@ class Cluster(Ownership):
             finally:
                 self._answers.pop(rid, None)
             await asyncio.sleep(RESULT_RETRY_S)
-        log.error("table %d's result (%s won %s) did not reach tournament %d's keeper: the "
+        log.error("table %d's result (%s won %s) did not reach tournament %d's owner: the "
                   "director enters it by hand", result.table_id, result.winner,
                   "-".join(map(str, result.score)), tid)
 
     async def _take_result(self, msg: dict[str, Any]) -> None:
         """Another process's table result for a tournament this process
-        keeps: entered (once: a retry is answered from memory, a takeover
+        owns: entered (once: a retry is answered from memory, a takeover
         finds it in the state) and its receipt sent back.  No receipt when
-        this process does not keep the tournament: the sender asks again."""
+        this process does not own the tournament: the sender asks again."""
         result = TableResult.from_dict(msg["result"])
         if result.key not in self._results_entered:
             try:
@@ -681,10 +681,10 @@ class Cluster(Ownership):
             {"k": "answer", "r": msg["r"]}))
 
     def tournament_fenced(self, tournament_id: int) -> None:
-        """A tournament's write was fenced: another process keeps it now."""
+        """A tournament's write was fenced: another process owns it now."""
         self.leases.forget("tournament", tournament_id)
         log.error("tournament %d: a write was fenced (another process took the lease): "
-                  "this process no longer keeps it", tournament_id)
+                  "this process no longer owns it", tournament_id)
 
     async def known(self, table_id: int) -> bool:
         """The table exists (made by any process): its row is in the hub."""
@@ -708,8 +708,8 @@ class Cluster(Ownership):
         log.error("table %d: %s: this process no longer owns it and drops it", table_id, why)
         if table is None:
             return
-        text = not_owner_message(table_id, "is kept by another process now")
-        self.send_away(table, "is kept by another process now")
+        text = not_owner_message(table_id, "is owned by another process now")
+        self.send_away(table, "is owned by another process now")
         for director in list(hub.directors):
             director.send(text)
         hub.drop(table_id)
@@ -842,8 +842,8 @@ class Cluster(Ownership):
 
     async def director_hello(self, conn: Connection, since: dict[int, int]) -> None:
         """A dashboard at this process: every table's updates reach it (the
-        tables' channels); a table nobody keeps is taken here; the others'
-        catch-up comes from their keepers."""
+        tables' channels); a table nobody owns is taken here; the others'
+        catch-up comes from their owners."""
         await self.bus.subscribe_tables()
         cid = f"{self.node}.{next(self._ids)}"
         conn.relay_id = cid
@@ -872,7 +872,7 @@ class Cluster(Ownership):
             self._local.pop(cid, None)
 
     def forwards(self, conn: Connection, message: Any, text: str) -> bool:
-        """A director's message for a table another process keeps: sent to
+        """A director's message for a table another process owns: sent to
         that process (its answer comes back to ``conn``); False: served here."""
         table_id = getattr(message, "table", None)
         if (conn.role != "director" or table_id is None or isinstance(message, Ping | Hello)
@@ -1015,7 +1015,7 @@ class Cluster(Ownership):
     # ------------------------------------------------- live at every process
 
     def tournament_changed(self, tournament_id: int, text: str) -> None:
-        """This process acted on a tournament it keeps (``text``: its
+        """This process acted on a tournament it owns (``text``: its
         dashboards' ``tournament`` message): the other processes' dashboards
         are told (they read it again, and the read is forwarded here), their
         copies of it folded again and their room displays pushed."""

@@ -55,7 +55,7 @@ REQUEST_ID: ContextVar[str | None] = ContextVar("bgclock_forwarded_request", def
 #: The director's credentials of the request this task is handling, once
 #: its principal was worked out as the director's, as request headers: a
 #: call this process makes to another on that request's behalf (a round
-#: start seating a match at a table another process keeps) carries them, and
+#: start seating a match at a table another process owns) carries them, and
 #: the other process works the same principal out from them.
 _ON_BEHALF: ContextVar[tuple[tuple[bytes, bytes], ...]] = ContextVar(
     "bgclock_on_behalf", default=())

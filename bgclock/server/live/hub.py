@@ -561,7 +561,7 @@ class TableRunner(Table):
         table (it takes it if nobody does; it is then loaded in place), else
         ``not_owner``: the write would go behind its keeper's back."""
         if not await self.hub.owner.own(self.id):
-            raise Refused("not_owner", f"table {self.id} is kept by another process: "
+            raise Refused("not_owner", f"table {self.id} is owned by another process: "
                                 "send this there", table=self.id)
 
     def reset(self, row: TableRow) -> None:
@@ -870,7 +870,7 @@ class Hub(TableServices):
         if table is None:
             raise Refused("not_found", f"no table {table_id}", table=table_id)
         if not self.owner.owns(table.id):
-            raise Refused("not_owner", f"table {table_id} is kept by another process: "
+            raise Refused("not_owner", f"table {table_id} is owned by another process: "
                                 "open it there", table=table_id)
         table.check_folded()  # its caller did not await ``ready``: never a blank state
         return table
