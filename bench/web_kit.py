@@ -30,6 +30,18 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def listening(port: int = 0) -> socket.socket:
+    """A socket bound to 127.0.0.1:``port`` (0: a free one), for a server in
+    this process to serve on (``uvicorn.Server.serve(sockets=...)``): held
+    from the bind on, so no other process's connection can take the port
+    between a free port's lookup and the server's bind (``free_port`` can
+    only say which was free a moment ago)."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", port))
+    return sock
+
+
 @dataclass
 class LiveServer:
     """The server's base URL and a small HTTP client with the director's key."""
@@ -82,11 +94,13 @@ def running_server(db: Path | None = None, port: int | None = None,
         if db is None:
             db = Path(stack.enter_context(tempfile.TemporaryDirectory())) / "bgclock.db"
         app = create_app(open_store(str(db)), director_secret=KEY, **options)
-        port = port or free_port()
+        sock = stack.enter_context(listening(port or 0))
+        port = int(sock.getsockname()[1])
         config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
                                 ws_max_size=64 * 1024, lifespan="on", ws="websockets-sansio")
         server = uvicorn.Server(config)
-        thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
+        thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])),
+                                  daemon=True)
         thread.start()
         for _ in range(1000):
             if server.started or not thread.is_alive():

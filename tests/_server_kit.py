@@ -18,6 +18,7 @@ import pytest
 import uvicorn
 import websockets
 
+from bench.web_kit import listening
 from bgclock.server import create_app
 from bgclock.store import Store
 from bgclock.store.connect import open_store
@@ -115,24 +116,25 @@ async def live_server(make_store: Callable[[], Store], *,
     """A live server over ``make_store()``: ``options`` go to ``create_app``,
     ``uvicorn_options`` to ``uvicorn.Config``."""
     app = create_app(make_store(), director_secret=KEY, **options)
-    port = free_port()
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
-                            ws_max_size=64 * 1024, lifespan="on", ws="websockets-sansio",
-                            **(uvicorn_options or {}))
-    server = uvicorn.Server(config)
-    task = asyncio.get_running_loop().create_task(server.serve())
-    for _ in range(500):
-        if server.started or task.done():
-            break
-        await asyncio.sleep(0.01)
-    assert server.started, "the server did not start"
-    url = f"http://127.0.0.1:{port}"
-    async with httpx.AsyncClient(base_url=url, timeout=10) as http:
-        try:
-            yield Live(url=url, ws_url=f"ws://127.0.0.1:{port}/ws", http=http, app=app)
-        finally:
-            server.should_exit = True
-            await task
+    with listening() as sock:  # held from its bind: nobody takes the port meanwhile
+        port = int(sock.getsockname()[1])
+        config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning",
+                                ws_max_size=64 * 1024, lifespan="on", ws="websockets-sansio",
+                                **(uvicorn_options or {}))
+        server = uvicorn.Server(config)
+        task = asyncio.get_running_loop().create_task(server.serve(sockets=[sock]))
+        for _ in range(500):
+            if server.started or task.done():
+                break
+            await asyncio.sleep(0.01)
+        assert server.started, "the server did not start"
+        url = f"http://127.0.0.1:{port}"
+        async with httpx.AsyncClient(base_url=url, timeout=10) as http:
+            try:
+                yield Live(url=url, ws_url=f"ws://127.0.0.1:{port}/ws", http=http, app=app)
+            finally:
+                server.should_exit = True
+                await task
 
 
 class Device:

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import websockets.sync.client as ws_client
 
-from bench.web_kit import CHROMIUM, KEY, LiveServer, free_port, until
+from bench.web_kit import CHROMIUM, KEY, LiveServer, listening, until
 from tests._web import Pages, pick_tournament
 
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -67,19 +67,21 @@ def _server() -> Iterator[tuple[LiveServer, Held]]:
 
     with tempfile.TemporaryDirectory() as tmp:
         app = create_app(open_store(str(Path(tmp) / "bgclock.db")), director_secret=KEY)
-        port = free_port()
-        server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                               log_level="warning", lifespan="on",
-                                               ws="websockets-sansio"))
-        thread = threading.Thread(target=lambda: asyncio.run(server.serve()), daemon=True)
-        thread.start()
-        while not server.started and thread.is_alive():
-            threading.Event().wait(0.01)
-        try:
-            yield LiveServer(url=f"http://127.0.0.1:{port}"), Held(app)
-        finally:
-            server.should_exit = True
-            thread.join(timeout=10)
+        with listening() as sock:
+            port = int(sock.getsockname()[1])
+            server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
+                                                   log_level="warning", lifespan="on",
+                                                   ws="websockets-sansio"))
+            thread = threading.Thread(target=lambda: asyncio.run(server.serve(sockets=[sock])),
+                                      daemon=True)
+            thread.start()
+            while not server.started and thread.is_alive():
+                threading.Event().wait(0.01)
+            try:
+                yield LiveServer(url=f"http://127.0.0.1:{port}"), Held(app)
+            finally:
+                server.should_exit = True
+                thread.join(timeout=10)
 
 
 def _shot(page: Any, name: str) -> None:
