@@ -7,6 +7,7 @@ a player's history, and the printable rating list.  Debian's chromium only
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 import pytest
@@ -177,3 +178,34 @@ def test_a_search_typed_over_in_the_registration_form_keeps_the_last_one(
     _held_search(d, "#trn-reg-q", "**/register-search?*q=Mori*", "Mori", "Bassi",
                  "#trn-reg-found li", "Oreste Bassi")
     assert pages.errors == []
+
+
+def test_a_sheet_typed_before_the_screens_first_read_answers_is_kept(
+        live: LiveServer, pages: Pages) -> None:
+    # a long register read (a venue's 10,000 players): the director types the
+    # CSV while the screen's first read is on its way; its answer draws the
+    # screen again, and the sheet stays as typed
+    held: list[Any] = []
+    released: list[bool] = []
+
+    def hold(route: Any) -> None:
+        if released:
+            route.continue_()
+        else:
+            held.append(route)
+
+    d = pages.open(live.director_url() + "&lang=it", WIDE)
+    until(d, "document.getElementById('btn-register').textContent === 'Registro'")
+    d.route(re.compile(r"/api/register\?"), hold)
+    d.click("#btn-register")
+    d.wait_for_selector("#reg-import")
+    pump_until(d, lambda: bool(held))  # the read is asked, not answered
+    d.fill("#reg-csv", "name,rating\nEva Kant,1650\n")
+    d.locator("#reg-file").focus()  # out of the field: a render draws it again
+    released.append(True)
+    for route in held:
+        route.continue_()
+    until(d, "document.querySelector('table.reg-list') !== null")
+    assert d.input_value("#reg-csv") == "name,rating\nEva Kant,1650\n"
+    d.click("#reg-import")
+    _message(d, "Importati: 1 aggiunti, 0 aggiornati.")

@@ -128,9 +128,13 @@ export function filesSection() {
     importPreview.shown = null;
     area.dispatchEvent(new Event("input"));
   });
+  // what the director typed or opened is the screen's, not the field's: a
+  // render (the screen's first read answering, a refresh) draws it again
+  const area = /** @type {HTMLTextAreaElement} */ (h("textarea", { id: "reg-csv", rows: "3" }, importPreview.text));
+  area.addEventListener("input", () => { importPreview.text = area.value; });
   return h("section", {}, h("h3", {}, t("reg.import_title")),
     h("div", { class: "form" }, h("label", { for: "reg-file" }, it("fl.reg_file")), file,
-      h("label", { for: "reg-csv" }, t("reg.csv")), h("textarea", { id: "reg-csv", rows: "3" }, importPreview.text),
+      h("label", { for: "reg-csv" }, t("reg.csv")), area,
       h("span", {}), h("div", { class: "row" }, button(it("fl.reg_preview"), () => act("reg-preview", async () => {
         importPreview.text = value("reg-csv");
         importPreview.shown = await api("POST", "/api/register.csv?preview=true", importPreview.text, "text/csv");
