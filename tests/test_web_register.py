@@ -74,14 +74,16 @@ def test_the_register_screen_in_italian_rates_a_closed_tournament(
     _message(d, "Chiuso: 4 partite valutate.")
     assert live.api("GET", f"/api/tournaments/{tid}")["status"] == "closed"
     # by rating: the history of the first
+    ratings = live.api("GET", "/api/register/ratings.json")["ratings"]
     d.select_option("#reg-order", "rating")
     d.click("#reg-find")
-    d.wait_for_selector("table.reg-list tbody tr")
+    # the list read again, by rating (the list by name is on screen until then)
+    until(d, "(document.querySelector('table.reg-list tbody tr') || {}).textContent"
+             f"?.includes({ratings[0]['name']!r})")
     d.locator("table.reg-list tbody tr").first.locator("button", has_text="Storico").click()
     d.wait_for_selector("#reg-history table")
     history = d.locator("#reg-history").inner_text()
     assert "Storico di" in history and "Coppa Roma" in history
-    ratings = live.api("GET", "/api/register/ratings.json")["ratings"]
     assert ratings[0]["name"] in history and ratings[0]["rating_points"] in history
     if SHOTS:
         d.add_style_tag(content=".dir-head { position: static !important; }")
