@@ -80,10 +80,3 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.cluster)
         if "bench" in module or "storm" in item.name or "long_search" in item.name:
             item.add_marker(pytest.mark.slow)
-    # The long files first (a browser's, a cluster's, a slow one): the two
-    # workers (``--dist loadfile``) then end on the short ones together,
-    # not one of them on an evening's browser file while the other waits.
-    long_files = {item.path for item in items
-                  if any(item.get_closest_marker(m) for m in ("browser", "cluster", "slow"))}
-    order = {id(item): n for n, item in enumerate(items)}
-    items.sort(key=lambda item: (item.path not in long_files, order[id(item)]))
